@@ -1,0 +1,23 @@
+/**
+ * The `regwatch` command line. Each command lives in its own file under commands/ and is
+ * registered here; commander reports argument errors, which exit 64 (EX_USAGE).
+ */
+import { Command, CommanderError } from "commander";
+import { registerMigrate } from "./commands/migrate.ts";
+import { EXIT } from "./errors.ts";
+
+const program = new Command()
+  .name("regwatch")
+  .description("Keeps a Postgres database in step with a business registry's watch service.")
+  .showHelpAfterError("(run with --help for usage)")
+  .exitOverride();
+
+for (const register of [registerMigrate]) register(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (!(error instanceof CommanderError)) throw error;
+  const benign = ["commander.helpDisplayed", "commander.help", "commander.version"].includes(error.code);
+  process.exitCode = benign ? EXIT.ok : EXIT.usage;
+}

@@ -1,0 +1,72 @@
+/**
+ * What every command shares: configuration parsed once, a logger that cannot print secrets,
+ * the database opened by the one selection rule, and the mapping of errors to exit statuses.
+ */
+import { InvalidArgumentError } from "commander";
+import { type Config, loadConfig, secretsOf } from "../config.ts";
+import { isValidDate } from "../dates.ts";
+import { type Database, openDatabase } from "../db/connect.ts";
+import { runMigrations } from "../db/migrate.ts";
+import { coerceError, EXIT, type ExitCode, RegwatchError } from "../errors.ts";
+import { createLogger, type Logger, redactSecrets } from "../logger.ts";
+
+export interface Context {
+  config: Config;
+  log: Logger;
+}
+
+/** Builds the context, runs the command body, and turns its result or error into an exit status. */
+export async function runAction(body: (ctx: Context) => Promise<ExitCode | undefined>): Promise<void> {
+  let secrets: string[] = [];
+  try {
+    const config = loadConfig();
+    secrets = secretsOf(config);
+    const log = createLogger({ level: config.logLevel, secrets, fd: 2 });
+    process.exitCode = (await body({ config, log })) ?? EXIT.ok;
+  } catch (thrown) {
+    const error = coerceError(thrown);
+    const exitCode = error instanceof RegwatchError ? error.exitCode : EXIT.failed;
+    process.stderr.write(`regwatch: ${redactSecrets(error.message, secrets)}\n`);
+    if (!(error instanceof RegwatchError) && process.env.REGWATCH_LOG_LEVEL === "debug" && error.stack) {
+      process.stderr.write(`${redactSecrets(error.stack, secrets)}\n`);
+    }
+    process.exitCode = exitCode;
+  }
+}
+
+/** Opens the database, applies pending migrations, runs `fn`, and always closes it. */
+export async function withDatabase<T>(ctx: Context, fn: (db: Database) => Promise<T>): Promise<T> {
+  const db = await openDatabase(ctx.config);
+  try {
+    await runMigrations(db.url);
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+/** Commander parser for YYYY-MM-DD arguments; a bad value is a usage error naming it. */
+export function parseDateArg(value: string): string {
+  if (!isValidDate(value)) throw new InvalidArgumentError(`"${value}" is not a real date as YYYY-MM-DD.`);
+  return value;
+}
+
+export function parsePositiveInt(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n <= 0) {
+    throw new InvalidArgumentError(`"${value}" is not a positive integer.`);
+  }
+  return n;
+}
+
+export function parseNonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n))
+    throw new InvalidArgumentError(`"${value}" is not a whole number.`);
+  return n;
+}
+
+/** Collects a repeatable option into an array. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}

@@ -1,0 +1,206 @@
+import cron from "node-cron";
+import { z } from "zod";
+import { isValidDate } from "./dates.ts";
+import { ConfigError } from "./errors.ts";
+
+/** Every default in one place; each is overridden by the environment variable named in `ENV_NAMES`. */
+export const DEFAULTS = {
+  dataDir: ".regwatch",
+  rateLimit: 30,
+  fileRateLimit: 30,
+  schedule: "15 7 * * *",
+  tz: "Europe/Budapest",
+  lookbackDays: 6,
+  changesFromParam: "start_date",
+  changesToParam: "end_date",
+  searchMonthlyQuota: 2000,
+  httpPort: 9464,
+  logLevel: "info",
+  requestTimeoutMs: 30_000,
+  maxAttempts: 6,
+  bulkChunkSize: 500,
+  concurrency: 16,
+  searchValueParam: "value",
+  searchLimitParam: "limit",
+  searchPageParam: "page",
+} as const satisfies Record<string, string | number>;
+
+const positiveInt = z.coerce.number().int("must be an integer").positive("must be greater than 0");
+const nonNegativeInt = z.coerce.number().int("must be an integer").min(0, "must be 0 or more");
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+const paramName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_.\-[\]]*$/, "must be a query parameter name");
+
+const timeZone = z.string().refine(isKnownTimeZone, "is not a known IANA time zone (e.g. Europe/Budapest)");
+const cronExpression = z.string().refine((s) => cron.validate(s), "is not a valid cron expression");
+const date = z.string().refine(isValidDate, "must be a real date as YYYY-MM-DD");
+const logLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
+const originList = z
+  .string()
+  .transform((s) =>
+    s
+      .split(",")
+      .map((part) => part.trim())
+      .filter((part) => part.length > 0),
+  )
+  .pipe(z.array(httpUrl.transform((u) => new URL(u).origin)).min(1, "must list at least one origin"));
+
+/** Variable name → schema. Unset and empty variables take the default. */
+const ENV = {
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+    .optional(),
+  REGWATCH_DATA_DIR: z.string().min(1).default(DEFAULTS.dataDir),
+  REGWATCH_WATCH_URL: httpUrl.optional(),
+  REGWATCH_SEARCH_URL: httpUrl.optional(),
+  REGWATCH_API_KEY: z.string().min(1).optional(),
+  REGWATCH_SEARCH_API_KEY: z.string().min(1).optional(),
+  REGWATCH_CLIENT_ID: z.string().min(1).optional(),
+  REGWATCH_FILE_ORIGINS: originList.optional(),
+  REGWATCH_RATE_LIMIT: positiveInt.default(DEFAULTS.rateLimit),
+  REGWATCH_FILE_RATE_LIMIT: positiveInt.default(DEFAULTS.fileRateLimit),
+  REGWATCH_SCHEDULE: cronExpression.default(DEFAULTS.schedule),
+  REGWATCH_TZ: timeZone.default(DEFAULTS.tz),
+  REGWATCH_START_DATE: date.optional(),
+  REGWATCH_LOOKBACK_DAYS: nonNegativeInt.max(365, "must be at most 365").default(DEFAULTS.lookbackDays),
+  REGWATCH_CHANGES_FROM_PARAM: paramName.default(DEFAULTS.changesFromParam),
+  REGWATCH_CHANGES_TO_PARAM: paramName.default(DEFAULTS.changesToParam),
+  REGWATCH_SEARCH_MONTHLY_QUOTA: nonNegativeInt.default(DEFAULTS.searchMonthlyQuota),
+  REGWATCH_HTTP_PORT: nonNegativeInt.max(65535, "must be a port number").default(DEFAULTS.httpPort),
+  REGWATCH_LOG_LEVEL: logLevel.default(DEFAULTS.logLevel),
+  REGWATCH_REQUEST_TIMEOUT_MS: positiveInt.default(DEFAULTS.requestTimeoutMs),
+  REGWATCH_MAX_ATTEMPTS: positiveInt.max(20, "must be at most 20").default(DEFAULTS.maxAttempts),
+  REGWATCH_BULK_CHUNK_SIZE: positiveInt.max(2000, "must be at most 2000").default(DEFAULTS.bulkChunkSize),
+  REGWATCH_CONCURRENCY: positiveInt.max(256, "must be at most 256").default(DEFAULTS.concurrency),
+  REGWATCH_SEARCH_VALUE_PARAM: paramName.default(DEFAULTS.searchValueParam),
+  REGWATCH_SEARCH_LIMIT_PARAM: paramName.default(DEFAULTS.searchLimitParam),
+  REGWATCH_SEARCH_PAGE_PARAM: paramName.default(DEFAULTS.searchPageParam),
+} satisfies Record<string, z.ZodType>;
+
+type EnvName = keyof typeof ENV;
+type Parsed = { [K in EnvName]: z.output<(typeof ENV)[K]> };
+
+/** Validated configuration; built once at start by `loadConfig`. */
+export interface Config {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  watchUrl: string | undefined;
+  searchUrl: string | undefined;
+  apiKey: string | undefined;
+  searchApiKey: string | undefined;
+  clientId: string | undefined;
+  /** Origins change files may be fetched from; defaults to the watch URL's origin. */
+  fileOrigins: string[];
+  rateLimit: number;
+  fileRateLimit: number;
+  schedule: string;
+  tz: string;
+  startDate: string | undefined;
+  lookbackDays: number;
+  changesFromParam: string;
+  changesToParam: string;
+  searchMonthlyQuota: number;
+  httpPort: number;
+  logLevel: z.output<typeof logLevel>;
+  requestTimeoutMs: number;
+  maxAttempts: number;
+  bulkChunkSize: number;
+  concurrency: number;
+  searchParams: { value: string; limit: string; page: string };
+}
+
+/** Parses the environment; throws one ConfigError listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const parsed: Partial<Record<EnvName, unknown>> = {};
+  for (const [name, schema] of Object.entries(ENV) as [EnvName, z.ZodType][]) {
+    const raw = env[name];
+    const result = schema.safeParse(raw === undefined || raw.trim() === "" ? undefined : raw.trim());
+    if (result.success) parsed[name] = result.data;
+    else problems.push(`${name}: ${describeIssue(result.error, name, raw)}`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  const p = parsed as Parsed;
+  return {
+    databaseUrl: p.DATABASE_URL,
+    dataDir: p.REGWATCH_DATA_DIR,
+    watchUrl: p.REGWATCH_WATCH_URL?.replace(/\/+$/, ""),
+    searchUrl: p.REGWATCH_SEARCH_URL?.replace(/\/+$/, ""),
+    apiKey: p.REGWATCH_API_KEY,
+    searchApiKey: p.REGWATCH_SEARCH_API_KEY ?? p.REGWATCH_API_KEY,
+    clientId: p.REGWATCH_CLIENT_ID,
+    fileOrigins:
+      p.REGWATCH_FILE_ORIGINS ?? (p.REGWATCH_WATCH_URL ? [new URL(p.REGWATCH_WATCH_URL).origin] : []),
+    rateLimit: p.REGWATCH_RATE_LIMIT,
+    fileRateLimit: p.REGWATCH_FILE_RATE_LIMIT,
+    schedule: p.REGWATCH_SCHEDULE,
+    tz: p.REGWATCH_TZ,
+    startDate: p.REGWATCH_START_DATE,
+    lookbackDays: p.REGWATCH_LOOKBACK_DAYS,
+    changesFromParam: p.REGWATCH_CHANGES_FROM_PARAM,
+    changesToParam: p.REGWATCH_CHANGES_TO_PARAM,
+    searchMonthlyQuota: p.REGWATCH_SEARCH_MONTHLY_QUOTA,
+    httpPort: p.REGWATCH_HTTP_PORT,
+    logLevel: p.REGWATCH_LOG_LEVEL,
+    requestTimeoutMs: p.REGWATCH_REQUEST_TIMEOUT_MS,
+    maxAttempts: p.REGWATCH_MAX_ATTEMPTS,
+    bulkChunkSize: p.REGWATCH_BULK_CHUNK_SIZE,
+    concurrency: p.REGWATCH_CONCURRENCY,
+    searchParams: {
+      value: p.REGWATCH_SEARCH_VALUE_PARAM,
+      limit: p.REGWATCH_SEARCH_LIMIT_PARAM,
+      page: p.REGWATCH_SEARCH_PAGE_PARAM,
+    },
+  };
+}
+
+/** The watch interface is needed: names every missing variable at once. */
+export function requireWatch(
+  config: Config,
+): asserts config is Config & { watchUrl: string; apiKey: string } {
+  const problems: string[] = [];
+  if (!config.watchUrl)
+    problems.push("REGWATCH_WATCH_URL: required for commands that call the watch interface");
+  if (!config.apiKey) problems.push("REGWATCH_API_KEY: required for commands that call the watch interface");
+  if (problems.length > 0) throw new ConfigError(problems);
+}
+
+/** The search interface is needed. */
+export function requireSearch(
+  config: Config,
+): asserts config is Config & { searchUrl: string; searchApiKey: string } {
+  const problems: string[] = [];
+  if (!config.searchUrl)
+    problems.push("REGWATCH_SEARCH_URL: required for commands that call the search interface");
+  if (!config.searchApiKey) {
+    problems.push("REGWATCH_SEARCH_API_KEY (or REGWATCH_API_KEY): required for the search interface");
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+}
+
+/** The values that must never be logged or stored. */
+export function secretsOf(config: Pick<Config, "apiKey" | "searchApiKey">): string[] {
+  return [config.apiKey, config.searchApiKey].filter((s): s is string => Boolean(s));
+}
+
+const SECRET_VARS: ReadonlySet<string> = new Set([
+  "REGWATCH_API_KEY",
+  "REGWATCH_SEARCH_API_KEY",
+  "DATABASE_URL",
+]);
+
+function describeIssue(error: z.ZodError, name: EnvName, raw: string | undefined): string {
+  const message = error.issues[0]?.message ?? "is invalid";
+  const wording = /^(must|is) /.test(message) ? message : `is invalid (${message})`;
+  // Secrets and connection strings (which may hold a password) are never echoed back.
+  return raw === undefined || SECRET_VARS.has(name) ? wording : `${wording}, got ${JSON.stringify(raw)}`;
+}
+
+function isKnownTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Calendar dates as `YYYY-MM-DD` strings. Arithmetic is done on UTC midnights, so a day is always
+ * 86,400,000 ms and daylight-saving shifts cannot move a date.
+ */
+
+const DAY_MS = 86_400_000;
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real calendar date written as YYYY-MM-DD. */
+export function isValidDate(value: string): boolean {
+  const m = DATE_RE.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const t = new Date(Date.UTC(y, mo - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
+}
+
+export function toEpochDay(date: string): number {
+  return Date.parse(`${date}T00:00:00Z`) / DAY_MS;
+}
+
+export function fromEpochDay(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}
+
+export function addDays(date: string, days: number): string {
+  return fromEpochDay(toEpochDay(date) + days);
+}
+
+/** Days from `a` to `b` (positive when b is later). */
+export function daysBetween(a: string, b: string): number {
+  return toEpochDay(b) - toEpochDay(a);
+}
+
+export function minDate(a: string, b: string): string {
+  return a <= b ? a : b;
+}
+
+export function maxDate(a: string, b: string): string {
+  return a >= b ? a : b;
+}
+
+/** The wall-clock date and hour of an instant in a time zone. */
+export function localDateTime(
+  instant: Date,
+  timeZone: string,
+): { date: string; hour: number; minute: number } {
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(instant);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  return {
+    date: `${get("year")}-${get("month")}-${get("day")}`,
+    hour: Number(get("hour")),
+    minute: Number(get("minute")),
+  };
+}
+
+/** Hour (local time of the registry) after which the previous day's data is complete. */
+export const DATA_COMPLETE_HOUR = 7;
+
+/**
+ * The newest day whose changes are complete at `instant`: yesterday once the registry's
+ * morning load is done (07:00 local), else the day before. Today is never complete.
+ */
+export function lastCompleteDay(instant: Date, timeZone: string): string {
+  const local = localDateTime(instant, timeZone);
+  return addDays(local.date, local.hour >= DATA_COMPLETE_HOUR ? -1 : -2);
+}

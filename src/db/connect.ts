@@ -1,0 +1,74 @@
+import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import type { Config } from "../config.ts";
+import { startEmbedded } from "./embedded.ts";
+import * as schema from "./schema.ts";
+
+export type Sql = postgres.Sql;
+
+/** Names this process's connections, so they can be told apart from other processes' ones. */
+const APPLICATION_NAME = `regwatch/${process.pid}`;
+export type Orm = PostgresJsDatabase<typeof schema>;
+
+/** An open database: `sql` for hand-written SQL and bulk writes, `orm` for typed queries. */
+export interface Database {
+  sql: Sql;
+  orm: Orm;
+  url: string;
+  /** Where the connection came from, for messages (never the URL, which may hold a password). */
+  origin: "DATABASE_URL" | "embedded";
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** Pool size of the raw SQL client. */
+  max?: number;
+}
+
+/**
+ * Opens the database chosen by the one rule of DESIGN.md: DATABASE_URL when set, else the
+ * embedded Postgres under REGWATCH_DATA_DIR (started here when no other process runs it).
+ */
+export async function openDatabase(
+  config: Pick<Config, "databaseUrl" | "dataDir">,
+  options: OpenOptions = {},
+): Promise<Database> {
+  if (config.databaseUrl) return connect(config.databaseUrl, "DATABASE_URL", options, async () => {});
+  const embedded = await startEmbedded(config.dataDir);
+  return connect(embedded.url, "embedded", options, async (sql) => {
+    // Leave the server up while any other process (a daemon, a second command) still uses it.
+    const [row] = await sql<{ others: number }[]>`
+      select count(*)::int as others from pg_stat_activity
+      where backend_type = 'client backend' and application_name <> ${APPLICATION_NAME}`.catch(() => [
+      { others: 0 },
+    ]);
+    return (row?.others ?? 0) === 0 ? embedded.stop : undefined;
+  });
+}
+
+function connect(
+  url: string,
+  origin: Database["origin"],
+  options: OpenOptions,
+  beforeClose: (sql: Sql) => Promise<(() => Promise<void>) | undefined | void>,
+): Database {
+  const common = { onnotice: () => {}, connection: { application_name: APPLICATION_NAME } };
+  const sql = postgres(url, { ...common, max: options.max ?? 10 });
+  const ormClient = postgres(url, { ...common, max: 4 });
+  const orm = drizzle(ormClient, { schema });
+  let closed = false;
+  return {
+    sql,
+    orm,
+    url,
+    origin,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await ormClient.end({ timeout: 5 });
+      const after = await beforeClose(sql);
+      await sql.end({ timeout: 5 });
+      if (after) await after();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import { fileURLToPath } from "node:url";
+import { drizzle } from "drizzle-orm/postgres-js";
+import { migrate } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../migrations", import.meta.url));
+
+/** Arbitrary but fixed: serialises concurrent migrators across processes. */
+const MIGRATION_LOCK = 0x72_77_6d_67; // "rwmg"
+
+/**
+ * Applies pending migrations. Safe to run again (applied ones are skipped) and from several
+ * processes at once: a session advisory lock makes them take turns, and each later one finds
+ * nothing left to do.
+ */
+export async function runMigrations(url: string): Promise<{ applied: number }> {
+  // One connection, so the lock, the journal reads and every migration share a session.
+  const client = postgres(url, { max: 1, onnotice: () => {}, connection: { application_name: "regwatch" } });
+  try {
+    await client`select pg_advisory_lock(${MIGRATION_LOCK})`;
+    const before = await appliedCount(client);
+    await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+    const after = await appliedCount(client);
+    await client`select pg_advisory_unlock(${MIGRATION_LOCK})`;
+    return { applied: after - before };
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}
+
+async function appliedCount(client: postgres.Sql): Promise<number> {
+  const [table] = await client<{ exists: boolean }[]>`
+    select to_regclass('drizzle.__drizzle_migrations') is not null as exists`;
+  if (!table?.exists) return 0;
+  const [row] = await client<{ n: number }[]>`select count(*)::int as n from drizzle.__drizzle_migrations`;
+  return row?.n ?? 0;
+}
+
+/** True when every migration shipped with this build has been applied (for /readyz). */
+export async function migrationsCurrent(sql: postgres.Sql): Promise<boolean> {
+  const { readFile } = await import("node:fs/promises");
+  const journal = JSON.parse(await readFile(`${MIGRATIONS_FOLDER}/meta/_journal.json`, "utf8")) as {
+    entries: unknown[];
+  };
+  return (await appliedCount(sql)) >= journal.entries.length;
+}

@@ -1,0 +1,71 @@
+/**
+ * Error families of regwatch. Each carries a stable `code`; callers decide retries and exit
+ * statuses from the code or the class, never from message text.
+ */
+
+/** Process exit statuses shared by every command (see DESIGN.md). */
+export const EXIT = {
+  ok: 0,
+  failed: 1,
+  pending: 2,
+  partial: 3,
+  usage: 64,
+  locked: 75,
+  config: 78,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export class RegwatchError extends Error {
+  readonly code: string;
+  readonly exitCode: ExitCode;
+
+  constructor(code: string, message: string, options?: { cause?: unknown; exitCode?: ExitCode }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.exitCode = options?.exitCode ?? EXIT.failed;
+  }
+}
+
+/** A command-line argument is wrong; exit 64. */
+export class UsageError extends RegwatchError {
+  constructor(message: string) {
+    super("USAGE", message, { exitCode: EXIT.usage });
+  }
+}
+
+/** One or more environment variables are wrong; every problem is listed; exit 78. */
+export class ConfigError extends RegwatchError {
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super("CONFIG", `invalid configuration:\n  ${problems.join("\n  ")}`, { exitCode: EXIT.config });
+    this.problems = problems;
+  }
+}
+
+/** Another process holds the run lock; exit 75. */
+export class LockHeldError extends RegwatchError {
+  constructor(message: string) {
+    super("LOCKED", message, { exitCode: EXIT.locked });
+  }
+}
+
+/** Input data (a desired row, a CSV line, a server response) is invalid. */
+export class InputError extends RegwatchError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("INPUT", message, options);
+  }
+}
+
+/** Turns anything thrown into an Error, so logging and reporting have one shape to handle. */
+export function coerceError(thrown: unknown): Error {
+  if (thrown instanceof Error) return thrown;
+  if (typeof thrown === "string") return new Error(thrown);
+  try {
+    return new Error(`non-error thrown: ${JSON.stringify(thrown)}`);
+  } catch {
+    return new Error(`non-error thrown: ${String(thrown)}`);
+  }
+}

@@ -1,0 +1,57 @@
+import { type Logger, pino } from "pino";
+
+export type { Logger } from "pino";
+
+const REDACTED = "[redacted]";
+
+export interface LoggerOptions {
+  level?: string;
+  /** Values that must never appear in a log line (API keys). */
+  secrets?: readonly (string | undefined)[];
+  /** 1 = stdout (the daemon), 2 = stderr (CLI commands, so their report on stdout stays clean). */
+  fd?: 1 | 2;
+}
+
+/**
+ * Structured JSON logger. Secrets are removed twice: by field path (headers, config objects) and
+ * by value from the serialized line, so a key inside a URL or an error message is caught too.
+ */
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const secrets = (options.secrets ?? []).filter((s): s is string => typeof s === "string" && s.length >= 4);
+  return pino(
+    {
+      level: options.level ?? "info",
+      base: { service: "regwatch" },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: {
+        paths: [
+          "apiKey",
+          "searchApiKey",
+          "*.apiKey",
+          "*.searchApiKey",
+          'headers["x-api-key"]',
+          '*.headers["x-api-key"]',
+        ],
+        censor: REDACTED,
+      },
+      hooks: {
+        streamWrite: (line) => redactSecrets(line, secrets),
+      },
+    },
+    pino.destination({ fd: options.fd ?? 1, sync: true }),
+  );
+}
+
+/** Replaces every occurrence of each secret (raw and JSON-escaped) with a marker. */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    for (const form of new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])) {
+      if (form.length > 0) out = out.split(form).join(REDACTED);
+    }
+  }
+  return out;
+}
+
+/** A logger that drops everything, for tests and library use. */
+export const silentLogger: Logger = pino({ level: "silent" });
