@@ -24,7 +24,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await admin.end();
   }
   const url = withDatabase(serverUrl, name);
-  const db = await openDatabase({ databaseUrl: url, dataDir: "" } satisfies Pick<Config, "databaseUrl" | "dataDir">);
+  const db = await openDatabase({ databaseUrl: url, dataDir: "" } satisfies Pick<
+    Config,
+    "databaseUrl" | "dataDir"
+  >);
   return {
     url,
     name,

@@ -1,0 +1,63 @@
+/**
+ * Retry policy, pure: which failures are retried and how long to wait before the next attempt.
+ * Decisions are made on error codes, never on message text.
+ */
+
+export type ApiErrorCode =
+  | "HTTP_CLIENT" // 4xx other than 429: our request is wrong; retrying cannot help
+  | "HTTP_AUTH" // 401/403: key, client id or subscription
+  | "HTTP_RATE_LIMITED" // 429
+  | "HTTP_SERVER" // 5xx
+  | "NETWORK" // reset, refused, DNS, truncated body
+  | "TIMEOUT"
+  | "BAD_RESPONSE" // 2xx whose body is not what the interface promises
+  | "REFUSED_ORIGIN"; // a file path outside the allowed origins: never requested
+
+const RETRYABLE: ReadonlySet<ApiErrorCode> = new Set([
+  "HTTP_RATE_LIMITED",
+  "HTTP_SERVER",
+  "NETWORK",
+  "TIMEOUT",
+  "BAD_RESPONSE",
+]);
+
+export function isRetryable(code: ApiErrorCode): boolean {
+  return RETRYABLE.has(code);
+}
+
+export interface BackoffOptions {
+  baseMs: number;
+  capMs: number;
+}
+
+export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 500, capMs: 30_000 };
+
+/**
+ * Wait before attempt `attempt + 1` (attempt counts from 1): exponential with full jitter, but
+ * never shorter than what the server asked for with Retry-After.
+ */
+export function backoffDelay(
+  attempt: number,
+  retryAfterMs: number | undefined,
+  random: () => number,
+  options = DEFAULT_BACKOFF,
+): number {
+  const ceiling = Math.min(options.capMs, options.baseMs * 2 ** Math.max(0, attempt - 1));
+  const jittered = Math.round(ceiling / 2 + random() * (ceiling / 2));
+  return Math.max(jittered, retryAfterMs ?? 0);
+}
+
+/**
+ * Milliseconds a Retry-After header asks for: delta-seconds ("3", "1.5") or an HTTP date.
+ * Unknown forms give undefined (the backoff then decides); negative waits become 0.
+ */
+export function parseRetryAfter(value: string | string[] | undefined, nowMs: number): number | undefined {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (raw === undefined) return undefined;
+  const text = raw.trim();
+  if (text === "") return undefined;
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - nowMs);
+}

@@ -1,0 +1,34 @@
+import type { Clock } from "../../src/api/clock.ts";
+
+/** A clock whose time moves only when every sleeper before it has been woken, in time order. */
+export class FakeClock implements Clock {
+  private t = 0;
+  private sleepers: { at: number; resolve: () => void }[] = [];
+
+  now(): number {
+    return this.t;
+  }
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.sleepers.push({ at: this.t + Math.max(0, ms), resolve });
+    });
+  }
+
+  /** Runs until no sleeper is left, letting promise chains settle between wake-ups. */
+  async runAll(): Promise<void> {
+    for (;;) {
+      await settle();
+      if (this.sleepers.length === 0) return;
+      this.sleepers.sort((a, b) => a.at - b.at);
+      const next = this.sleepers.shift()!;
+      this.t = Math.max(this.t, next.at);
+      next.resolve();
+    }
+  }
+}
+
+/** A macrotask turn: every pending microtask (promise continuation) has run by then. */
+function settle(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { RateLimiter } from "../../src/api/rate-limiter.ts";
+import { backoffDelay, isRetryable, parseRetryAfter } from "../../src/api/retry.ts";
+import { FakeClock } from "../helpers/fake-clock.ts";
+
+function maxInAnyWindow(starts: number[], windowMs: number): number {
+  let max = 0;
+  for (let i = 0, j = 0; i < starts.length; i++) {
+    while (starts[i]! - starts[j]! >= windowMs) j++;
+    max = Math.max(max, i - j + 1);
+  }
+  return max;
+}
+
+describe("rate limiter", () => {
+  it("never lets more than the limit start in any 1-second window, and uses the budget fully", async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter(30, clock, { marginMs: 0 });
+    const starts: number[] = [];
+    const all = Array.from({ length: 300 }, () => limiter.acquire().then(() => starts.push(clock.now())));
+    await clock.runAll();
+    await Promise.all(all);
+    expect(starts).toHaveLength(300);
+    expect(maxInAnyWindow(starts, 1000)).toBe(30);
+    // 300 requests at 30/s: the last starts after 9 full windows, not later.
+    expect(starts.at(-1)).toBe(9000);
+  });
+
+  it("holds everyone back while the server's Retry-After runs", async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter(30, clock, { marginMs: 0 });
+    limiter.pause(2500);
+    let startedAt = -1;
+    const p = limiter.acquire().then(() => {
+      startedAt = clock.now();
+    });
+    await clock.runAll();
+    await p;
+    expect(startedAt).toBe(2500);
+  });
+});
+
+describe("retry policy", () => {
+  it("reads Retry-After as seconds or as an HTTP date", () => {
+    const now = Date.parse("2026-01-01T00:00:00Z");
+    expect(parseRetryAfter("3", now)).toBe(3000);
+    expect(parseRetryAfter("0.5", now)).toBe(500);
+    expect(parseRetryAfter("Thu, 01 Jan 2026 00:00:10 GMT", now)).toBe(10_000);
+    expect(parseRetryAfter("Wed, 31 Dec 2025 23:59:00 GMT", now)).toBe(0);
+    expect(parseRetryAfter("soon", now)).toBeUndefined();
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+  });
+
+  it("backs off exponentially with jitter, never below Retry-After", () => {
+    expect(backoffDelay(1, undefined, () => 0)).toBe(250);
+    expect(backoffDelay(1, undefined, () => 1)).toBe(500);
+    expect(backoffDelay(4, undefined, () => 1)).toBe(4000);
+    expect(backoffDelay(20, undefined, () => 1)).toBe(30_000);
+    expect(backoffDelay(1, 5000, () => 0.5)).toBe(5000);
+  });
+
+  it("retries only transient failures", () => {
+    expect(isRetryable("HTTP_SERVER")).toBe(true);
+    expect(isRetryable("HTTP_RATE_LIMITED")).toBe(true);
+    expect(isRetryable("NETWORK")).toBe(true);
+    expect(isRetryable("HTTP_CLIENT")).toBe(false);
+    expect(isRetryable("HTTP_AUTH")).toBe(false);
+    expect(isRetryable("REFUSED_ORIGIN")).toBe(false);
+  });
+});
