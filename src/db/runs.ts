@@ -1,0 +1,56 @@
+import { hostname } from "node:os";
+import type { Sql } from "./connect.ts";
+
+export type RunKind = "sync" | "backfill" | "reconcile" | "lookup" | "daemon";
+export type RunTrigger = "cli" | "schedule" | "catchup";
+export type RunStatus = "running" | "ok" | "partial" | "failed";
+
+export async function startRun(sql: Sql, kind: RunKind, trigger: RunTrigger, stats: Record<string, unknown> = {}): Promise<number> {
+  const [row] = await sql<{ id: number }[]>`
+    insert into regwatch.runs (kind, trigger, status, stats, pid, host)
+    values (${kind}, ${trigger}, 'running', ${sql.json(stats as never)}, ${process.pid}, ${hostname()})
+    returning id`;
+  return Number(row!.id);
+}
+
+export async function finishRun(sql: Sql, id: number, status: Exclude<RunStatus, "running">, stats: Record<string, unknown>, error?: string): Promise<void> {
+  await sql`
+    update regwatch.runs
+    set status = ${status}, finished_at = now(), stats = ${sql.json(stats as never)}, error = ${error ?? null}
+    where id = ${id}`;
+}
+
+/** Saves progress of a run still going, so `status` and a crash leave something to read. */
+export async function updateRunStats(sql: Sql, id: number, stats: Record<string, unknown>): Promise<void> {
+  await sql`update regwatch.runs set stats = ${sql.json(stats as never)} where id = ${id}`;
+}
+
+/**
+ * Runs left `running` by a process that died. Only called while holding the run lock, so no
+ * live process can own them.
+ */
+export async function failAbandonedRuns(sql: Sql, exceptId?: number): Promise<number> {
+  const rows = await sql`
+    update regwatch.runs
+    set status = 'failed', finished_at = now(), error = coalesce(error, 'abandoned: the process ended without finishing the run')
+    where status = 'running' and kind <> 'daemon' and id <> ${exceptId ?? -1}
+    returning id`;
+  return rows.length;
+}
+
+export interface RunHolder {
+  id: number;
+  kind: string;
+  trigger: string;
+  pid: number | null;
+  host: string | null;
+  startedAt: Date;
+}
+
+/** The newest running run, to name the holder of the lock in messages. */
+export async function currentRun(sql: Sql): Promise<RunHolder | undefined> {
+  const [row] = await sql<RunHolder[]>`
+    select id, kind, trigger, pid, host, started_at as "startedAt"
+    from regwatch.runs where status = 'running' order by started_at desc limit 1`;
+  return row;
+}
