@@ -1,0 +1,41 @@
+/**
+ * Tax base numbers (the registry's `tax_id`): eight digits, the last a check digit over the first
+ * seven with weights 9, 7, 3, 1, 9, 7, 3 (known-facts.md).
+ */
+
+const WEIGHTS = [9, 7, 3, 1, 9, 7, 3] as const;
+
+export function checkDigit(firstSeven: string): number {
+  let sum = 0;
+  for (let i = 0; i < 7; i++) sum += Number(firstSeven[i]) * WEIGHTS[i]!;
+  return (10 - (sum % 10)) % 10;
+}
+
+export type TaxIdProblem = "format" | "check-digit";
+
+/** Why a tax base number cannot exist, or undefined when it is well-formed. */
+export function taxIdProblem(value: string): TaxIdProblem | undefined {
+  if (!/^\d{8}$/.test(value)) return "format";
+  return checkDigit(value.slice(0, 7)) === Number(value[7]) ? undefined : "check-digit";
+}
+
+export function isValidTaxId(value: string): boolean {
+  return taxIdProblem(value) === undefined;
+}
+
+export function describeTaxIdProblem(value: string): string | undefined {
+  switch (taxIdProblem(value)) {
+    case "format":
+      return `tax id "${value}" must be exactly 8 digits`;
+    case "check-digit":
+      return `tax id "${value}" has a wrong check digit (expected ${checkDigit(value.slice(0, 7))})`;
+    default:
+      return undefined;
+  }
+}
+
+/** The tax base number of a tax number `xxxxxxxx-y-zz` (its first eight digits). */
+export function taxBaseOf(taxNumber: string): string | undefined {
+  const m = /^(\d{8})(-?\d-?\d{2})?$/.exec(taxNumber.trim());
+  return m?.[1];
+}
