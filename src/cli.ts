@@ -3,7 +3,9 @@
  * registered here; commander reports argument errors, which exit 64 (EX_USAGE).
  */
 import { Command, CommanderError } from "commander";
+import { registerBackfill } from "./commands/backfill.ts";
 import { registerMigrate } from "./commands/migrate.ts";
+import { registerSync } from "./commands/sync.ts";
 import { EXIT } from "./errors.ts";
 
 const program = new Command()
@@ -12,7 +14,8 @@ const program = new Command()
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 
-for (const register of [registerMigrate]) register(program);
+const commands = [registerMigrate, registerSync, registerBackfill];
+for (const register of commands) register(program);
 
 try {
   await program.parseAsync(process.argv);

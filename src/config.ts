@@ -25,8 +25,9 @@ export const DEFAULTS = {
   searchPageParam: "page",
 } as const satisfies Record<string, string | number>;
 
-const positiveInt = z.coerce.number().int("must be an integer").positive("must be greater than 0");
-const nonNegativeInt = z.coerce.number().int("must be an integer").min(0, "must be 0 or more");
+const wholeNumber = z.string().regex(/^\d+$/, "must be a whole number").transform(Number);
+const positiveInt = wholeNumber.pipe(z.number().positive("must be greater than 0"));
+const nonNegativeInt = wholeNumber.pipe(z.number());
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
 const paramName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_.\-[\]]*$/, "must be a query parameter name");
 
@@ -62,16 +63,26 @@ const ENV = {
   REGWATCH_SCHEDULE: cronExpression.default(DEFAULTS.schedule),
   REGWATCH_TZ: timeZone.default(DEFAULTS.tz),
   REGWATCH_START_DATE: date.optional(),
-  REGWATCH_LOOKBACK_DAYS: nonNegativeInt.max(365, "must be at most 365").default(DEFAULTS.lookbackDays),
+  REGWATCH_LOOKBACK_DAYS: wholeNumber
+    .pipe(z.number().max(365, "must be at most 365"))
+    .default(DEFAULTS.lookbackDays),
   REGWATCH_CHANGES_FROM_PARAM: paramName.default(DEFAULTS.changesFromParam),
   REGWATCH_CHANGES_TO_PARAM: paramName.default(DEFAULTS.changesToParam),
   REGWATCH_SEARCH_MONTHLY_QUOTA: nonNegativeInt.default(DEFAULTS.searchMonthlyQuota),
-  REGWATCH_HTTP_PORT: nonNegativeInt.max(65535, "must be a port number").default(DEFAULTS.httpPort),
+  REGWATCH_HTTP_PORT: wholeNumber
+    .pipe(z.number().max(65535, "must be a port number"))
+    .default(DEFAULTS.httpPort),
   REGWATCH_LOG_LEVEL: logLevel.default(DEFAULTS.logLevel),
   REGWATCH_REQUEST_TIMEOUT_MS: positiveInt.default(DEFAULTS.requestTimeoutMs),
-  REGWATCH_MAX_ATTEMPTS: positiveInt.max(20, "must be at most 20").default(DEFAULTS.maxAttempts),
-  REGWATCH_BULK_CHUNK_SIZE: positiveInt.max(2000, "must be at most 2000").default(DEFAULTS.bulkChunkSize),
-  REGWATCH_CONCURRENCY: positiveInt.max(256, "must be at most 256").default(DEFAULTS.concurrency),
+  REGWATCH_MAX_ATTEMPTS: wholeNumber
+    .pipe(z.number().min(1, "must be at least 1").max(20, "must be at most 20"))
+    .default(DEFAULTS.maxAttempts),
+  REGWATCH_BULK_CHUNK_SIZE: wholeNumber
+    .pipe(z.number().min(1, "must be at least 1").max(2000, "must be at most 2000"))
+    .default(DEFAULTS.bulkChunkSize),
+  REGWATCH_CONCURRENCY: wholeNumber
+    .pipe(z.number().min(1, "must be at least 1").max(256, "must be at most 256"))
+    .default(DEFAULTS.concurrency),
   REGWATCH_SEARCH_VALUE_PARAM: paramName.default(DEFAULTS.searchValueParam),
   REGWATCH_SEARCH_LIMIT_PARAM: paramName.default(DEFAULTS.searchLimitParam),
   REGWATCH_SEARCH_PAGE_PARAM: paramName.default(DEFAULTS.searchPageParam),

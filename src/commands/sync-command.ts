@@ -1,0 +1,80 @@
+/**
+ * What `sync` and `backfill` share: take the run lock, run the job with progress and a clean
+ * stop on SIGINT/SIGTERM (in-flight windows commit, the run ends partial), print a summary.
+ */
+
+import { requireWatch } from "../config.ts";
+import { acquireRunLock } from "../db/lock.ts";
+import { EXIT, type ExitCode } from "../errors.ts";
+import { runSyncJob } from "../sync/sync-job.ts";
+import type { SyncPassOptions, SyncReport } from "../sync/sync-pass.ts";
+import { type Context, withDatabase } from "./context.ts";
+import { createProgressView } from "./progress-view.ts";
+
+export interface SyncCliOptions {
+  wait?: number;
+  json?: boolean;
+}
+
+export async function syncCommand(
+  ctx: Context,
+  pass: SyncPassOptions,
+  cli: SyncCliOptions,
+): Promise<ExitCode> {
+  requireWatch(ctx.config);
+  return withDatabase(ctx, async (db) => {
+    const lock = await acquireRunLock(db.sql, { waitSeconds: cli.wait ?? 0 });
+    const controller = new AbortController();
+    const stop = (signal: NodeJS.Signals) => {
+      if (controller.signal.aborted) return;
+      process.stderr.write(`regwatch: ${signal} received; finishing requests in flight, then stopping\n`);
+      controller.abort();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+    const progress = cli.json ? undefined : createProgressView();
+    try {
+      const result = await runSyncJob(
+        {
+          sql: db.sql,
+          config: ctx.config,
+          log: ctx.log,
+          trigger: "cli",
+          progress,
+          signal: controller.signal,
+        },
+        pass,
+      );
+      progress?.stop();
+      if (result.error && !result.report) {
+        if (cli.json)
+          process.stdout.write(
+            `${JSON.stringify({ runId: result.runId, status: "failed", error: result.error.message })}\n`,
+          );
+        throw result.error;
+      }
+      const report = result.report!;
+      if (cli.json) process.stdout.write(`${JSON.stringify({ runId: result.runId, ...report }, null, 2)}\n`);
+      else process.stdout.write(summary(pass.kind, result.runId, report));
+      return report.status === "ok" ? EXIT.ok : EXIT.partial;
+    } finally {
+      progress?.stop();
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      await lock.release();
+    }
+  });
+}
+
+function summary(kind: string, runId: number, r: SyncReport): string {
+  const lines = [
+    `${kind} run ${runId}: ${r.status}${r.stopped ? " (stopped on request)" : ""}`,
+    `  lists ${r.lists}, covered through ${r.lastComplete}`,
+    `  windows ${r.windowsDone}/${r.windowsPlanned} done, ${r.windowsFailed} failed, ${r.windowsSkipped} not started; ${r.changeRequests} change requests`,
+    `  changes written ${r.changesWritten}`,
+    `  files fetched ${r.filesFetched}, failed ${r.filesFailed}, refused ${r.filesRefused}, not started ${r.filesSkipped}`,
+  ];
+  if (r.errors.length > 0) lines.push("  problems:", ...r.errors.map((e) => `    ${e}`));
+  if (r.status === "partial") lines.push("  what failed stays pending; the next sync picks it up");
+  return `${lines.join("\n")}\n`;
+}

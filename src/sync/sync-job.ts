@@ -1,0 +1,77 @@
+/**
+ * A sync or backfill as a recorded job: the run row, the registry clients with usage
+ * accounting, the pass itself, and the final status. The caller holds the run lock.
+ */
+import { createRegistry, type Registry } from "../api/registry.ts";
+import { type Config, requireWatch } from "../config.ts";
+import type { Sql } from "../db/connect.ts";
+import { finishRun, type RunTrigger, startRun } from "../db/runs.ts";
+import { UsageRecorder } from "../db/usage.ts";
+import { coerceError, RegwatchError } from "../errors.ts";
+import type { Logger } from "../logger.ts";
+import { noProgress, type ProgressSink } from "./progress.ts";
+import { runSyncPass, type SyncPassOptions, type SyncReport } from "./sync-pass.ts";
+
+export interface SyncJobDeps {
+  sql: Sql;
+  config: Config;
+  log: Logger;
+  trigger: RunTrigger;
+  progress?: ProgressSink;
+  signal?: AbortSignal;
+  now?: () => Date;
+  /** Test hook: a registry built elsewhere (e.g. with a simulated clock). */
+  registry?: Registry;
+}
+
+export interface SyncJobResult {
+  runId: number;
+  status: "ok" | "partial" | "failed";
+  report?: SyncReport;
+  error?: Error;
+}
+
+export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): Promise<SyncJobResult> {
+  const { config } = deps;
+  requireWatch(config);
+  const progress = deps.progress ?? noProgress;
+  const runId = await startRun(deps.sql, options.kind, deps.trigger, { options });
+  const usage = new UsageRecorder(deps.sql, config.tz);
+  const registry =
+    deps.registry ??
+    createRegistry(config, {
+      log: deps.log,
+      onResult: (r) => {
+        usage.record({ api: r.api, endpoint: r.endpoint, error: r.code !== undefined });
+        progress.request();
+      },
+    });
+  const flusher = setInterval(() => {
+    usage.flush().catch((error) => deps.log.warn({ err: coerceError(error).message }, "usage flush failed"));
+  }, 5000);
+  flusher.unref();
+  try {
+    const report = await runSyncPass(
+      { sql: deps.sql, registry, config, log: deps.log, runId, progress, signal: deps.signal, now: deps.now },
+      options,
+    );
+    await finishRun(deps.sql, runId, report.status, { ...report });
+    deps.log.info(
+      { runId, ...report, errors: report.errors.length },
+      `${options.kind} finished: ${report.status}`,
+    );
+    return { runId, status: report.status, report };
+  } catch (thrown) {
+    const error = coerceError(thrown);
+    await finishRun(deps.sql, runId, "failed", { options }, error.message).catch(() => {});
+    deps.log.error(
+      { runId, err: error.message, code: error instanceof RegwatchError ? error.code : undefined },
+      `${options.kind} failed`,
+    );
+    return { runId, status: "failed", error };
+  } finally {
+    clearInterval(flusher);
+    await usage.flush().catch(() => {});
+    if (!deps.registry) await registry.close();
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * One sync or backfill pass: refresh the lists, plan the windows every selected list needs,
+ * run them, then fetch every open change file. Shared by the CLI commands and the daemon.
+ */
+import type { Registry } from "../api/registry.ts";
+import type { Config } from "../config.ts";
+import { lastCompleteDay } from "../dates.ts";
+import type { Sql } from "../db/connect.ts";
+import { loadCoverage } from "../db/coverage.ts";
+import { loadWatchLists, saveWatchLists } from "../db/lists.ts";
+import { UsageError } from "../errors.ts";
+import type { Logger } from "../logger.ts";
+import { fetchOpenFiles } from "./file-fetch.ts";
+import { type ListPlanInput, planWindows } from "./plan.ts";
+import { noProgress, type ProgressSink } from "./progress.ts";
+import { runWindows } from "./window-run.ts";
+
+export interface SyncPassOptions {
+  kind: "sync" | "backfill";
+  /** List keys to limit the pass to; empty means every list. */
+  lists?: readonly string[];
+  from?: string;
+  to?: string;
+  refetch?: boolean;
+}
+
+export interface SyncDeps {
+  sql: Sql;
+  registry: Registry;
+  config: Config;
+  log: Logger;
+  runId: number | null;
+  now?: () => Date;
+  progress?: ProgressSink;
+  signal?: AbortSignal;
+}
+
+export type PassStatus = "ok" | "partial" | "failed";
+
+export interface SyncReport {
+  status: PassStatus;
+  lastComplete: string;
+  lists: number;
+  windowsPlanned: number;
+  windowsDone: number;
+  windowsFailed: number;
+  windowsSkipped: number;
+  changeRequests: number;
+  changesWritten: number;
+  filesFetched: number;
+  filesFailed: number;
+  filesRefused: number;
+  filesSkipped: number;
+  errors: string[];
+  stopped: boolean;
+}
+
+export async function runSyncPass(deps: SyncDeps, options: SyncPassOptions): Promise<SyncReport> {
+  const progress = deps.progress ?? noProgress;
+  const now = deps.now ?? (() => new Date());
+  const lastComplete = lastCompleteDay(now(), deps.config.tz);
+
+  const remote = await deps.registry.watch.lists();
+  await saveWatchLists(deps.sql, remote.lists);
+  const known = await loadWatchLists(deps.sql);
+  const wanted = options.lists ?? [];
+  const unknown = wanted.filter((key) => !known.some((l) => l.listKey === key));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `--list ${unknown.join(", ")}: no such watch list (known: ${known.map((l) => l.listKey).join(", ") || "none"})`,
+    );
+  }
+  const selected = wanted.length > 0 ? known.filter((l) => wanted.includes(l.listKey)) : known;
+  const coverage = await loadCoverage(
+    deps.sql,
+    selected.map((l) => l.listKey),
+  );
+
+  const inputs: ListPlanInput[] = [];
+  for (const list of selected) {
+    const start = options.from ?? deps.config.startDate ?? list.createdAt;
+    if (!start) {
+      deps.log.warn(
+        { listKey: list.listKey },
+        "list has no created_at and REGWATCH_START_DATE is unset; skipped",
+      );
+      continue;
+    }
+    inputs.push({ listKey: list.listKey, start, covered: coverage.get(list.listKey) ?? [] });
+  }
+  const windows = planWindows(inputs, {
+    lastComplete,
+    lookbackDays: options.kind === "sync" ? deps.config.lookbackDays : 0,
+    from: options.from,
+    to: options.to,
+    refetch: options.refetch,
+  });
+  progress.plan({ windows: windows.length, files: 0 });
+  deps.log.info({ lists: selected.length, windows: windows.length, lastComplete }, "plan ready");
+
+  const w = await runWindows(windows, {
+    sql: deps.sql,
+    watch: deps.registry.watch,
+    log: deps.log,
+    runId: deps.runId,
+    concurrency: deps.config.concurrency,
+    progress,
+    signal: deps.signal,
+  });
+  if (w.fatal) throw w.fatal;
+
+  const f = await fetchOpenFiles({
+    sql: deps.sql,
+    http: deps.registry.files,
+    allowedOrigins: deps.config.fileOrigins,
+    concurrency: deps.config.concurrency,
+    progress,
+    signal: deps.signal,
+  });
+
+  const stopped = deps.signal?.aborted ?? false;
+  const incomplete = w.windowsFailed + w.windowsSkipped + f.failed + f.skipped > 0;
+  return {
+    status: incomplete ? "partial" : "ok",
+    lastComplete,
+    lists: selected.length,
+    windowsPlanned: windows.length,
+    windowsDone: w.windowsDone,
+    windowsFailed: w.windowsFailed,
+    windowsSkipped: w.windowsSkipped,
+    changeRequests: w.requests,
+    changesWritten: w.changes,
+    filesFetched: f.fetched,
+    filesFailed: f.failed,
+    filesRefused: f.refused,
+    filesSkipped: f.skipped,
+    errors: [...w.errors, ...f.errors].slice(0, 20),
+    stopped,
+  };
+}
