@@ -5,6 +5,7 @@
 import { Command, CommanderError } from "commander";
 import { registerBackfill } from "./commands/backfill.ts";
 import { registerMigrate } from "./commands/migrate.ts";
+import { registerReconcile } from "./commands/reconcile.ts";
 import { registerSync } from "./commands/sync.ts";
 import { EXIT } from "./errors.ts";
 
@@ -14,7 +15,7 @@ const program = new Command()
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 
-const commands = [registerMigrate, registerSync, registerBackfill];
+const commands = [registerMigrate, registerSync, registerBackfill, registerReconcile];
 for (const register of commands) register(program);
 
 try {

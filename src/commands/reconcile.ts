@@ -1,0 +1,87 @@
+import type { Command } from "commander";
+import { createRegistry } from "../api/registry.ts";
+import { requireWatch } from "../config.ts";
+import { acquireRunLock } from "../db/lock.ts";
+import { UsageRecorder } from "../db/usage.ts";
+import type { ExitCode } from "../errors.ts";
+import { DEFAULT_MAX_REMOVALS, reconcile } from "../reconcile/reconcile.ts";
+import { formatReport, reportJson } from "../reconcile/report.ts";
+import { type Context, parseNonNegativeInt, runAction, withDatabase } from "./context.ts";
+
+interface ReconcileCliOptions {
+  dryRun?: boolean;
+  maxRemovals: number;
+  allowEmpty?: boolean;
+  retryRefused?: boolean;
+  json?: boolean;
+  wait?: number;
+}
+
+export function registerReconcile(program: Command): void {
+  program
+    .command("reconcile")
+    .description("make the remote watch lists named in desired_lists match desired_items")
+    .option("--dry-run", "read the registry and print the plan; send no change and record no outcome")
+    .option(
+      "--max-removals <n>",
+      "refuse a plan that removes more items than this in total",
+      parseNonNegativeInt,
+      DEFAULT_MAX_REMOVALS,
+    )
+    .option("--allow-empty", "allow removing every item of a list (refused otherwise)")
+    .option(
+      "--retry-refused",
+      "resend tax ids the registry refused as unknown (404/422) in the last 12 hours",
+    )
+    .option("--json", "print the report as JSON")
+    .option(
+      "--wait <seconds>",
+      "wait this long for another run to finish instead of exiting 75",
+      parseNonNegativeInt,
+    )
+    .addHelpText(
+      "after",
+      [
+        "",
+        "Only lists whose name is in desired_lists are touched; items are removed only where prune is true.",
+        "Invalid tax ids and items beyond a list's 2000-item limit are recorded in item_outcomes, never sent.",
+        "",
+        "Exit: 0 in sync or applied, 1 failed or refused by a guard, 2 (--dry-run) changes pending,",
+        "3 partial (some requests failed; rerun to finish), 75 another run holds the lock.",
+      ].join("\n"),
+    )
+    .action((opts: ReconcileCliOptions) => runAction((ctx) => reconcileCommand(ctx, opts)));
+}
+
+async function reconcileCommand(ctx: Context, opts: ReconcileCliOptions): Promise<ExitCode> {
+  const { config } = ctx;
+  requireWatch(config);
+  return withDatabase(ctx, async (db) => {
+    const lock = await acquireRunLock(db.sql, { waitSeconds: opts.wait ?? 0 });
+    const usage = new UsageRecorder(db.sql, config.tz);
+    const registry = createRegistry(config, {
+      log: ctx.log,
+      onResult: (r) => usage.record({ api: r.api, endpoint: r.endpoint, error: r.code !== undefined }),
+    });
+    try {
+      const report = await reconcile(
+        { config, log: ctx.log, db, registry, usage },
+        {
+          dryRun: opts.dryRun,
+          maxRemovals: opts.maxRemovals,
+          allowEmpty: opts.allowEmpty,
+          retryRefused: opts.retryRefused,
+          trigger: "cli",
+        },
+      );
+      process.stdout.write(opts.json ? reportJson(report) : formatReport(report));
+      if (report.exitCode !== 0 && !opts.json && report.problems.length > 0) {
+        process.stderr.write(`regwatch: reconcile ${report.status}: ${report.problems[0]}\n`);
+      }
+      return report.exitCode;
+    } finally {
+      await registry.close();
+      await lock.release();
+    }
+  });
+}

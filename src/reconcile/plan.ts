@@ -1,0 +1,244 @@
+/**
+ * The reconcile plan, pure: from the desired state and the remote state as just read, what to
+ * create, add and remove, what is recorded without being sent, and whether the removal guards
+ * allow the plan. No I/O here, so every rule is unit-tested without a database or a registry.
+ */
+import { describeTaxIdProblem } from "../taxid.ts";
+
+/** Largest number of items one watch list may hold (registry-api.md section 8). */
+export const LIST_CAPACITY = 2000;
+
+export interface DesiredList {
+  listName: string;
+  /** Remove remote items that are not desired. */
+  prune: boolean;
+  /** Desired tax ids in the order they were desired (earliest first: they win the capacity). */
+  taxIds: readonly string[];
+}
+
+export interface RemoteList {
+  listKey: string;
+  listName: string;
+  createdAt: string | null;
+}
+
+export interface PlanInput {
+  desired: readonly DesiredList[];
+  /** Every remote list (owned or not): ownership is decided here by name. */
+  remoteLists: readonly RemoteList[];
+  /** Items of the owned remote lists, by list key. */
+  remoteItems: ReadonlyMap<string, readonly string[]>;
+  /** Tax ids the registry refused recently (404/422), by list name: not sent again yet. */
+  heldBack?: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+export interface PlanOptions {
+  chunkSize: number;
+  capacity?: number;
+}
+
+/** An item recorded locally, never sent. */
+export interface LocalRefusal {
+  taxId: string;
+  code: 422 | 429;
+  message: string;
+}
+
+export interface ListPlan {
+  listName: string;
+  prune: boolean;
+  /** The remote list used; null when it is to be created. */
+  listKey: string | null;
+  /** Other remote lists with the same name, left untouched. */
+  ignoredKeys: string[];
+  remoteCount: number;
+  add: string[];
+  remove: string[];
+  /** Remote items that are not desired but stay because prune is off. */
+  keptUndesired: number;
+  invalid: LocalRefusal[];
+  overCapacity: LocalRefusal[];
+  /** Desired, valid, not remote, but refused by the registry recently. */
+  heldBack: string[];
+  /** The list would be left with no item although it has some now. */
+  emptied: boolean;
+}
+
+export interface ReconcilePlan {
+  lists: ListPlan[];
+  /** Remarks worth an operator's attention (duplicate remote lists, ...). */
+  notes: string[];
+  totals: PlanTotals;
+}
+
+export interface PlanTotals {
+  lists: number;
+  create: number;
+  add: number;
+  remove: number;
+  invalid: number;
+  overCapacity: number;
+  heldBack: number;
+  /** Mutating requests the plan needs: list creations plus bulk chunks. */
+  writeRequests: number;
+}
+
+/**
+ * The remote list a desired name maps to. Several remote lists may carry one name: the oldest
+ * (created_at, then list_key) is chosen so every run picks the same one.
+ */
+export function chooseRemoteList(
+  name: string,
+  remote: readonly RemoteList[],
+): { chosen: RemoteList | undefined; ignored: RemoteList[] } {
+  const matches = remote
+    .filter((l) => l.listName === name)
+    .sort((a, b) => compareNullableLast(a.createdAt, b.createdAt) || compareText(a.listKey, b.listKey));
+  return { chosen: matches[0], ignored: matches.slice(1) };
+}
+
+export function planReconcile(input: PlanInput, options: PlanOptions): ReconcilePlan {
+  const capacity = options.capacity ?? LIST_CAPACITY;
+  const notes: string[] = [];
+  const lists = [...input.desired]
+    .sort((a, b) => compareText(a.listName, b.listName))
+    .map((desired) => {
+      const { chosen, ignored } = chooseRemoteList(desired.listName, input.remoteLists);
+      if (chosen && ignored.length > 0) {
+        notes.push(
+          `list "${desired.listName}" exists ${ignored.length + 1} times remotely; using ${chosen.listKey} ` +
+            `(the oldest) and leaving ${ignored.map((l) => l.listKey).join(", ")} untouched`,
+        );
+      }
+      const remote = chosen ? (input.remoteItems.get(chosen.listKey) ?? []) : [];
+      return planList(desired, chosen?.listKey ?? null, remote, {
+        capacity,
+        heldBack: input.heldBack?.get(desired.listName),
+        ignoredKeys: ignored.map((l) => l.listKey),
+      });
+    });
+  return { lists, notes, totals: totalsOf(lists, options.chunkSize) };
+}
+
+function planList(
+  desired: DesiredList,
+  listKey: string | null,
+  remoteIds: readonly string[],
+  context: { capacity: number; heldBack: ReadonlySet<string> | undefined; ignoredKeys: string[] },
+): ListPlan {
+  const remote = new Set(remoteIds);
+  const wanted = new Set(desired.taxIds);
+  const invalid: LocalRefusal[] = [];
+  const candidates: string[] = [];
+  const heldBack: string[] = [];
+  for (const taxId of wanted) {
+    if (remote.has(taxId)) continue;
+    const problem = describeTaxIdProblem(taxId);
+    if (problem) invalid.push({ taxId, code: 422, message: `not sent: ${problem}` });
+    else if (context.heldBack?.has(taxId)) heldBack.push(taxId);
+    else candidates.push(taxId);
+  }
+  const undesired = [...remote].filter((taxId) => !wanted.has(taxId)).sort(compareText);
+  const remove = desired.prune ? undesired : [];
+  const staying = remote.size - remove.length;
+  const room = Math.max(0, context.capacity - staying);
+  const add = candidates.slice(0, room);
+  const overCapacity = candidates.slice(room).map(
+    (taxId): LocalRefusal => ({
+      taxId,
+      code: 429,
+      message:
+        `not sent: list "${desired.listName}" is full; ${staying} items stay and the ` +
+        `${context.capacity}-item limit leaves room for ${room} of ${candidates.length} additions`,
+    }),
+  );
+  return {
+    listName: desired.listName,
+    prune: desired.prune,
+    listKey,
+    ignoredKeys: context.ignoredKeys,
+    remoteCount: remote.size,
+    add,
+    remove,
+    keptUndesired: desired.prune ? 0 : undesired.length,
+    invalid,
+    overCapacity,
+    heldBack,
+    emptied: remote.size > 0 && staying === 0 && add.length === 0,
+  };
+}
+
+function totalsOf(lists: readonly ListPlan[], chunkSize: number): PlanTotals {
+  const totals: PlanTotals = {
+    lists: lists.length,
+    create: 0,
+    add: 0,
+    remove: 0,
+    invalid: 0,
+    overCapacity: 0,
+    heldBack: 0,
+    writeRequests: 0,
+  };
+  for (const list of lists) {
+    if (list.listKey === null) totals.create++;
+    totals.add += list.add.length;
+    totals.remove += list.remove.length;
+    totals.invalid += list.invalid.length;
+    totals.overCapacity += list.overCapacity.length;
+    totals.heldBack += list.heldBack.length;
+    totals.writeRequests +=
+      Math.ceil(list.add.length / chunkSize) + Math.ceil(list.remove.length / chunkSize);
+  }
+  totals.writeRequests += totals.create;
+  return totals;
+}
+
+/** Whether applying the plan would change anything remotely. */
+export function hasChanges(plan: ReconcilePlan): boolean {
+  return plan.totals.create + plan.totals.add + plan.totals.remove > 0;
+}
+
+export interface GuardOptions {
+  maxRemovals: number;
+  allowEmpty: boolean;
+}
+
+/** Why the plan must not be applied as it stands; each message says how to allow it. Empty when it may. */
+export function guardProblems(plan: ReconcilePlan, options: GuardOptions): string[] {
+  const problems: string[] = [];
+  if (plan.totals.remove > options.maxRemovals) {
+    problems.push(
+      `the plan removes ${plan.totals.remove} items, more than the ${options.maxRemovals} allowed; ` +
+        `check desired_items, then rerun with --max-removals ${plan.totals.remove} to allow it`,
+    );
+  }
+  if (!options.allowEmpty) {
+    for (const list of plan.lists.filter((l) => l.emptied)) {
+      problems.push(
+        `the plan removes all ${list.remoteCount} items of list "${list.listName}" and leaves it empty; ` +
+          `rerun with --allow-empty to allow it (or set prune = false in desired_lists to keep them)`,
+      );
+    }
+  }
+  return problems;
+}
+
+/** Splits ids into consecutive chunks of at most `size`: the fewest bulk requests. */
+export function chunk<T>(items: readonly T[], size: number): T[][] {
+  if (!(Number.isInteger(size) && size > 0))
+    throw new RangeError(`chunk size must be a positive integer, got ${size}`);
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function compareNullableLast(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return compareText(a, b);
+}

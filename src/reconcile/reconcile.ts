@@ -1,0 +1,313 @@
+/**
+ * One reconcile run: read the remote state of the owned lists, plan, check the removal guards,
+ * apply, record every item's outcome, and read back what was touched. The caller holds the run
+ * lock (the CLI command and the daemon both do); this function records the run in `runs`.
+ */
+import pLimit from "p-limit";
+import { ApiError } from "../api/errors.ts";
+import type { Registry } from "../api/registry.ts";
+import type { Config } from "../config.ts";
+import type { Database } from "../db/connect.ts";
+import {
+  type ItemOutcome,
+  loadDesiredState,
+  recentAddRefusals,
+  saveItemOutcomes,
+} from "../db/desired-state.ts";
+import { saveWatchedItems, saveWatchLists } from "../db/lists.ts";
+import { finishRun, type RunTrigger, startRun } from "../db/runs.ts";
+import type { UsageRecorder } from "../db/usage.ts";
+import { EXIT, type ExitCode } from "../errors.ts";
+import type { Logger } from "../logger.ts";
+import { type ApplyResult, applyPlan, type ListResult, touchedListKeys } from "./apply.ts";
+import {
+  chooseRemoteList,
+  type DesiredList,
+  guardProblems,
+  hasChanges,
+  planReconcile,
+  type ReconcilePlan,
+  type RemoteList,
+} from "./plan.ts";
+
+export interface ReconcileContext {
+  config: Pick<Config, "bulkChunkSize" | "concurrency">;
+  log: Logger;
+  db: Pick<Database, "sql">;
+  registry: Pick<Registry, "watch">;
+  /** Flushed at the end of the run when given. */
+  usage?: UsageRecorder;
+}
+
+export interface ReconcileOptions {
+  /** Read and plan only: no mutating request, nothing written to item_outcomes. */
+  dryRun?: boolean;
+  /** Most removals a run may make in total (default 100). */
+  maxRemovals?: number;
+  /** Allow a run to remove every item of a list. */
+  allowEmpty?: boolean;
+  /** Resend ids the registry refused as unknown (404/422) even within the hold period. */
+  retryRefused?: boolean;
+  /** How long a 404/422 from the registry holds an id back (default 12 h: until the next data load). */
+  refusalHoldMs?: number;
+  trigger?: RunTrigger;
+  /** Items per list at most (default the registry's 2000). */
+  capacity?: number;
+  now?: () => Date;
+}
+
+export const DEFAULT_MAX_REMOVALS = 100;
+const DEFAULT_REFUSAL_HOLD_MS = 12 * 3600_000;
+
+/** in-sync: nothing to do; pending: a dry run found changes; refused: a guard stopped the run. */
+export type ReconcileStatus = "in-sync" | "pending" | "applied" | "partial" | "refused" | "failed";
+
+export interface ReconcileReport {
+  runId: number;
+  dryRun: boolean;
+  status: ReconcileStatus;
+  exitCode: ExitCode;
+  /** Null when the remote state could not be read. */
+  plan: ReconcilePlan | null;
+  /** Why the run was refused or failed, or what went wrong on the side. */
+  problems: string[];
+  /** Per list, what applying did (empty unless applied). */
+  results: ListResult[];
+  /** Requests made (attempts of retried requests count once). */
+  requests: { reads: number; writes: number; failed: number };
+  stats: Record<string, number | boolean>;
+}
+
+const EXIT_OF: Record<ReconcileStatus, ExitCode> = {
+  "in-sync": EXIT.ok,
+  applied: EXIT.ok,
+  pending: EXIT.pending,
+  partial: EXIT.partial,
+  refused: EXIT.failed,
+  failed: EXIT.failed,
+};
+
+const RUN_STATUS_OF = {
+  "in-sync": "ok",
+  applied: "ok",
+  pending: "ok",
+  partial: "partial",
+  refused: "failed",
+  failed: "failed",
+} as const satisfies Record<ReconcileStatus, string>;
+
+/** Makes the owned remote lists match the desired state. Does not take the run lock. */
+export async function reconcile(
+  ctx: ReconcileContext,
+  options: ReconcileOptions = {},
+): Promise<ReconcileReport> {
+  const { sql } = ctx.db;
+  const dryRun = options.dryRun ?? false;
+  const now = options.now ?? (() => new Date());
+  const runId = await startRun(sql, "reconcile", options.trigger ?? "cli", { dryRun });
+  const requests = { reads: 0, writes: 0, failed: 0 };
+  let plan: ReconcilePlan | null = null;
+  let applied: ApplyResult | null = null;
+  const problems: string[] = [];
+  let status: ReconcileStatus;
+  try {
+    const desired = await loadDesiredState(sql);
+    const remote = await readRemoteState(ctx, desired, requests);
+    const heldBack = options.retryRefused
+      ? new Map<string, Set<string>>()
+      : await recentAddRefusals(
+          sql,
+          new Date(now().getTime() - (options.refusalHoldMs ?? DEFAULT_REFUSAL_HOLD_MS)),
+        );
+    plan = planReconcile(
+      { desired, remoteLists: remote.lists, remoteItems: remote.items, heldBack },
+      { chunkSize: ctx.config.bulkChunkSize, capacity: options.capacity },
+    );
+    problems.push(
+      ...guardProblems(plan, {
+        maxRemovals: options.maxRemovals ?? DEFAULT_MAX_REMOVALS,
+        allowEmpty: options.allowEmpty ?? false,
+      }),
+    );
+    if (problems.length > 0) status = "refused";
+    else if (dryRun) status = hasChanges(plan) ? "pending" : "in-sync";
+    else {
+      applied = hasChanges(plan)
+        ? await applyPlan(plan, {
+            watch: ctx.registry.watch,
+            chunkSize: ctx.config.bulkChunkSize,
+            concurrency: ctx.config.concurrency,
+            log: ctx.log,
+          })
+        : null;
+      await saveItemOutcomes(sql, runId, [...localOutcomes(plan), ...(applied?.outcomes ?? [])]);
+      status = applied ? outcomeStatus(applied, requests) : "in-sync";
+      if (applied) problems.push(...applied.lists.flatMap((l) => l.errors));
+      if (applied) await refreshTouched(ctx, applied, requests, problems);
+    }
+  } catch (error) {
+    if (!(error instanceof ApiError)) {
+      await finishRun(sql, runId, "failed", { dryRun }, String((error as Error)?.message ?? error));
+      await flushUsage(ctx);
+      throw error;
+    }
+    status = "failed";
+    problems.push(`reading the registry failed: ${error.message}`);
+  }
+  const stats = statsOf(dryRun, plan, applied, requests);
+  const error =
+    status === "refused" || status === "failed" || status === "partial" ? problems.join("\n") : undefined;
+  await finishRun(sql, runId, RUN_STATUS_OF[status], stats, error);
+  await flushUsage(ctx);
+  ctx.log.info({ runId, status, ...stats }, "reconcile finished");
+  return {
+    runId,
+    dryRun,
+    status,
+    exitCode: EXIT_OF[status],
+    plan,
+    problems,
+    results: applied?.lists ?? [],
+    requests,
+    stats,
+  };
+}
+
+/** Stores every remote list, then reads and stores the items of the owned ones. */
+async function readRemoteState(
+  ctx: ReconcileContext,
+  desired: readonly DesiredList[],
+  requests: ReconcileReport["requests"],
+): Promise<{ lists: RemoteList[]; items: Map<string, string[]> }> {
+  const { watch } = ctx.registry;
+  requests.reads++;
+  const { lists: fetched } = await watch.lists();
+  await saveWatchLists(ctx.db.sql, fetched);
+  const lists: RemoteList[] = fetched.map((l) => ({
+    listKey: l.list_key,
+    listName: l.list_name,
+    createdAt: l.created_at ?? null,
+  }));
+  const owned = desired.flatMap((d) => chooseRemoteList(d.listName, lists).chosen ?? []);
+  const items = new Map<string, string[]>();
+  const limit = pLimit(ctx.config.concurrency);
+  await Promise.all(
+    owned.map((list) =>
+      limit(async () => {
+        requests.reads++;
+        const watched = await watch.items(list.listKey);
+        await saveWatchedItems(ctx.db.sql, list.listKey, watched);
+        items.set(
+          list.listKey,
+          watched.map((w) => w.tax_id),
+        );
+      }),
+    ),
+  );
+  return { lists, items };
+}
+
+/**
+ * Reads back the lists that were changed, rather than guessing from bulk answers: the registry's
+ * own items (with their added_at) and watch counts are what the tables should hold.
+ */
+async function refreshTouched(
+  ctx: ReconcileContext,
+  applied: ApplyResult,
+  requests: ReconcileReport["requests"],
+  problems: string[],
+): Promise<void> {
+  const keys = touchedListKeys(applied);
+  if (keys.length === 0) return;
+  try {
+    requests.reads++;
+    const { lists } = await ctx.registry.watch.lists();
+    await saveWatchLists(ctx.db.sql, lists);
+    const limit = pLimit(ctx.config.concurrency);
+    await Promise.all(
+      keys.map((key) =>
+        limit(async () => {
+          requests.reads++;
+          await saveWatchedItems(ctx.db.sql, key, await ctx.registry.watch.items(key));
+        }),
+      ),
+    );
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    // The changes are made; only the stored copy is behind, and the next run reads it again.
+    problems.push(`reading back the changed lists failed, watched_items may be stale: ${error.message}`);
+  }
+}
+
+/** Items refused before sending: invalid tax ids (422) and those beyond a list's capacity (429). */
+function localOutcomes(plan: ReconcilePlan): ItemOutcome[] {
+  return plan.lists.flatMap((list) =>
+    [...list.invalid, ...list.overCapacity].map((r) => ({
+      listName: list.listName,
+      taxId: r.taxId,
+      op: "add" as const,
+      code: r.code,
+      message: r.message,
+    })),
+  );
+}
+
+function outcomeStatus(applied: ApplyResult, requests: ReconcileReport["requests"]): ReconcileStatus {
+  for (const list of applied.lists) {
+    requests.writes += list.requests.ok + list.requests.failed;
+    requests.failed += list.requests.failed;
+  }
+  if (requests.failed === 0) return "applied";
+  return requests.failed === requests.writes ? "failed" : "partial";
+}
+
+function statsOf(
+  dryRun: boolean,
+  plan: ReconcilePlan | null,
+  applied: ApplyResult | null,
+  requests: ReconcileReport["requests"],
+): Record<string, number | boolean> {
+  const stats: Record<string, number | boolean> = { dryRun };
+  if (plan) {
+    const t = plan.totals;
+    Object.assign(stats, {
+      lists: t.lists,
+      toCreate: t.create,
+      toAdd: t.add,
+      toRemove: t.remove,
+      invalid: t.invalid,
+      overCapacity: t.overCapacity,
+      heldBack: t.heldBack,
+    });
+  }
+  if (applied) {
+    const sum = (pick: (l: ListResult) => number) => applied.lists.reduce((n, l) => n + pick(l), 0);
+    Object.assign(stats, {
+      created: sum((l) => (l.created ? 1 : 0)),
+      added: sum((l) => l.add.done),
+      alreadyWatched: sum((l) => l.add.already),
+      addRefused: sum((l) => l.add.refused),
+      removed: sum((l) => l.remove.done),
+      alreadyGone: sum((l) => l.remove.already),
+      removeRefused: sum((l) => l.remove.refused),
+      unanswered: sum((l) => l.add.unanswered + l.remove.unanswered),
+    });
+  }
+  Object.assign(stats, {
+    readRequests: requests.reads,
+    writeRequests: requests.writes,
+    failedRequests: requests.failed,
+  });
+  return stats;
+}
+
+async function flushUsage(ctx: ReconcileContext): Promise<void> {
+  try {
+    await ctx.usage?.flush();
+  } catch (error) {
+    ctx.log.warn(
+      { err: (error as Error).message },
+      "could not record API usage; it is kept for the next flush",
+    );
+  }
+}

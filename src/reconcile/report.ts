@@ -1,0 +1,130 @@
+/**
+ * The reconcile report as a person reads it: per list a `+N -M` diff line, then the items (cut
+ * after a few, so a 2,000-item list stays readable), then what applying did and what was refused.
+ */
+import type { ListResult } from "./apply.ts";
+import type { ListPlan, LocalRefusal } from "./plan.ts";
+import type { ReconcileReport, ReconcileStatus } from "./reconcile.ts";
+
+export interface FormatOptions {
+  /** Items shown per list and kind before "… and N more". */
+  maxItems?: number;
+}
+
+const HEADLINE: Record<ReconcileStatus, (dryRun: boolean) => string> = {
+  "in-sync": (dryRun) => (dryRun ? "dry run: in sync, nothing to change" : "in sync, nothing to change"),
+  pending: () => "dry run: changes pending (run without --dry-run to apply them)",
+  applied: () => "applied",
+  partial: () => "partly applied: some requests failed; the next run retries what is left",
+  refused: (dryRun) => (dryRun ? "dry run: the plan would be refused" : "refused: nothing was changed"),
+  failed: () => "failed",
+};
+
+export function formatReport(report: ReconcileReport, options: FormatOptions = {}): string {
+  const maxItems = options.maxItems ?? 10;
+  const lines = [`reconcile run ${report.runId}: ${HEADLINE[report.status](report.dryRun)}`];
+  const results = new Map(report.results.map((r) => [r.listName, r]));
+  for (const list of report.plan?.lists ?? []) {
+    lines.push(...formatList(list, results.get(list.listName), maxItems));
+  }
+  if (report.plan && report.plan.notes.length > 0) {
+    lines.push("notes:", ...report.plan.notes.map((n) => `  ${n}`));
+  }
+  if (report.problems.length > 0) {
+    lines.push(
+      report.status === "refused" ? "refused because:" : "problems:",
+      ...report.problems.map((p) => `  ${p}`),
+    );
+  }
+  if (report.plan) {
+    const t = report.plan.totals;
+    const local = [
+      t.invalid > 0 ? `${t.invalid} invalid` : "",
+      t.overCapacity > 0 ? `${t.overCapacity} over capacity` : "",
+      t.heldBack > 0 ? `${t.heldBack} held back` : "",
+    ].filter(Boolean);
+    lines.push(
+      `total: ${t.lists} list(s), ${t.create} to create, +${t.add} -${t.remove}` +
+        `${local.length > 0 ? ` (not sent: ${local.join(", ")})` : ""}; ` +
+        `requests: ${report.requests.reads} read, ${report.requests.writes} write` +
+        `${report.requests.failed > 0 ? `, ${report.requests.failed} failed` : ""}`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function formatList(list: ListPlan, result: ListResult | undefined, maxItems: number): string[] {
+  const changes = list.add.length + list.remove.length;
+  const marker = list.listKey === null ? "+" : changes > 0 ? "~" : "=";
+  const where =
+    list.listKey === null ? (result?.listKey ? `created ${result.listKey}` : "to be created") : list.listKey;
+  const flags = list.prune ? "" : ", prune off";
+  const diff =
+    changes > 0 || list.listKey === null ? `+${list.add.length} -${list.remove.length}` : "in sync";
+  const lines = [
+    `${marker} list "${list.listName}" (${where}${flags})  ${diff}, ${list.remoteCount} remote item(s)`,
+  ];
+  lines.push(...itemLines("+", list.add, maxItems, "to add"));
+  lines.push(...itemLines("-", list.remove, maxItems, "to remove"));
+  if (list.keptUndesired > 0) lines.push(`    = ${list.keptUndesired} undesired item(s) kept (prune off)`);
+  lines.push(...refusalLines(list.invalid, "invalid tax id(s), recorded as 422, not sent", maxItems));
+  lines.push(
+    ...refusalLines(list.overCapacity, "beyond the list's capacity, recorded as 429, not sent", maxItems),
+  );
+  if (list.heldBack.length > 0) {
+    lines.push(
+      `    ! ${list.heldBack.length} refused by the registry recently (404/422), not sent again yet: ` +
+        `${cut(list.heldBack, maxItems)} (--retry-refused sends them)`,
+    );
+  }
+  if (result) lines.push(`    => ${describeResult(result)}`);
+  return lines;
+}
+
+function itemLines(sign: string, ids: readonly string[], maxItems: number, what: string): string[] {
+  const shown = ids.slice(0, maxItems).map((id) => `    ${sign} ${id}`);
+  if (ids.length > maxItems) shown.push(`    … and ${ids.length - maxItems} more ${what}`);
+  return shown;
+}
+
+function refusalLines(refusals: readonly LocalRefusal[], what: string, maxItems: number): string[] {
+  if (refusals.length === 0) return [];
+  const lines = [`    ! ${refusals.length} ${what}`];
+  for (const r of refusals.slice(0, Math.min(maxItems, 5))) lines.push(`      ${r.taxId}: ${r.message}`);
+  if (refusals.length > Math.min(maxItems, 5))
+    lines.push(`      … and ${refusals.length - Math.min(maxItems, 5)} more`);
+  return lines;
+}
+
+function describeResult(result: ListResult): string {
+  const parts: string[] = [];
+  if (result.created) parts.push("list created");
+  const { add, remove } = result;
+  if (add.done + add.already + add.refused + add.unanswered > 0) {
+    parts.push(
+      `added ${add.done}` +
+        (add.already > 0 ? `, ${add.already} already there` : "") +
+        (add.refused > 0 ? `, ${add.refused} refused` : "") +
+        (add.unanswered > 0 ? `, ${add.unanswered} failed` : ""),
+    );
+  }
+  if (remove.done + remove.already + remove.refused + remove.unanswered > 0) {
+    parts.push(
+      `removed ${remove.done}` +
+        (remove.already > 0 ? `, ${remove.already} already gone` : "") +
+        (remove.refused > 0 ? `, ${remove.refused} refused` : "") +
+        (remove.unanswered > 0 ? `, ${remove.unanswered} failed` : ""),
+    );
+  }
+  if (result.requests.failed > 0) parts.push(`${result.requests.failed} request(s) failed`);
+  return parts.length > 0 ? parts.join("; ") : "nothing sent";
+}
+
+function cut(ids: readonly string[], max: number): string {
+  return ids.length > max ? `${ids.slice(0, max).join(", ")}, … (${ids.length - max} more)` : ids.join(", ");
+}
+
+/** The report for --json: plan totals and lists, results, problems; item arrays in full. */
+export function reportJson(report: ReconcileReport): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
