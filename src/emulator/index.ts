@@ -1,0 +1,208 @@
+/**
+ * The bundled registry emulator: a faithful twin of the registry's search (v1) and watch (v2)
+ * interfaces for tests, the demo and benchmarks. Product code never imports it.
+ *
+ *   const emulator = await startEmulator({ seed: 7, now: "2024-03-01T08:00:00Z", frozenClock: true });
+ *   // point clients at emulator.url with emulator.apiKey ... then:
+ *   await emulator.close();
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { searchRecord } from "./businesses.ts";
+import { SimulatedClock } from "./clock.ts";
+import { FaultPlan, type FaultRule, faultRuleProblems } from "./faults.ts";
+import { requestHandler, type Services } from "./http-server.ts";
+import { MAX_BUSINESSES } from "./identifiers.ts";
+import { MonthlyQuota, SlidingWindowLimiter } from "./limits.ts";
+import { seedOf } from "./random.ts";
+import { type ListSnapshot, Registry, type SeedList } from "./registry.ts";
+import { RequestLog, type RequestLogEntry } from "./request-log.ts";
+
+export type { FaultRule, ListSnapshot, RequestLogEntry, SeedList };
+
+export interface EmulatorOptions {
+  host?: string;
+  port?: number;
+  /** Serve change files from a second server (another origin) instead of the API's own. */
+  separateFileOrigin?: boolean;
+  filePort?: number;
+  seed?: number | string;
+  apiKey?: string;
+  businesses?: number;
+  /** Simulated time at start (ISO instant); default the real now. */
+  now?: string;
+  frozenClock?: boolean;
+  rateLimit?: number;
+  fileRateLimit?: number;
+  latencyMs?: number;
+  maxListSize?: number;
+  totalCap?: number;
+  searchMonthlyQuota?: number;
+  changesFromParam?: string;
+  changesToParam?: string;
+  changesPerBusinessPerMonth?: number;
+  lists?: SeedList[];
+  faults?: FaultRule[];
+}
+
+export interface RunningEmulator {
+  /** Origin serving /v1 and /v2, no trailing slash. */
+  url: string;
+  /** Absolute {changes_file_base_url}. */
+  fileBaseUrl: string;
+  apiKey: string;
+  requests(): RequestLogEntry[];
+  resetLog(): void;
+  now(): Date;
+  setClock(iso: string): void;
+  advance(ms: number): void;
+  setFaults(faults: FaultRule[]): void;
+  listsSnapshot(): ListSnapshot[];
+  sampleBusinesses(filter?: {
+    type?: string;
+    limit?: number;
+    shared?: boolean;
+  }): Array<Record<string, unknown>>;
+  addChange(change: { tax_id: string; change: string; chapter: string; changed_headings: string[] }): void;
+  close(): Promise<void>;
+}
+
+const DEFAULTS = {
+  host: "127.0.0.1",
+  port: 0,
+  seed: 1,
+  apiKey: "emulator-key",
+  businesses: 5000,
+  rateLimit: 30,
+  fileRateLimit: 30,
+  latencyMs: 0,
+  maxListSize: 2000,
+  totalCap: 100_000,
+  searchMonthlyQuota: 2000,
+  changesFromParam: "start_date",
+  changesToParam: "end_date",
+  changesPerBusinessPerMonth: 3,
+} as const satisfies Partial<EmulatorOptions>;
+
+/** Every problem of the options, each naming the option. */
+export function emulatorOptionProblems(options: EmulatorOptions): string[] {
+  const problems: string[] = [];
+  const positive = [
+    "businesses",
+    "rateLimit",
+    "fileRateLimit",
+    "maxListSize",
+    "totalCap",
+    "searchMonthlyQuota",
+  ] as const;
+  for (const name of positive) {
+    const v = options[name];
+    if (v !== undefined && !(Number.isInteger(v) && v > 0))
+      problems.push(`${name} must be a positive integer`);
+  }
+  if (options.businesses !== undefined && options.businesses > MAX_BUSINESSES) {
+    problems.push(`businesses must be at most ${MAX_BUSINESSES}`);
+  }
+  for (const name of ["port", "filePort", "latencyMs"] as const) {
+    const v = options[name];
+    if (v !== undefined && !(Number.isInteger(v) && v >= 0)) problems.push(`${name} must be a whole number`);
+  }
+  const perMonth = options.changesPerBusinessPerMonth;
+  if (perMonth !== undefined && !(perMonth >= 0 && perMonth <= 50)) {
+    problems.push("changesPerBusinessPerMonth must be from 0 to 50");
+  }
+  if (options.now !== undefined && Number.isNaN(Date.parse(options.now)))
+    problems.push("now must be an ISO instant");
+  if (options.faults !== undefined) problems.push(...faultRuleProblems(options.faults));
+  return problems;
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const problems = emulatorOptionProblems(options);
+  if (problems.length > 0) throw new Error(`invalid emulator options: ${problems.join("; ")}`);
+  const o = { ...DEFAULTS, ...options };
+  const seed = seedOf(o.seed);
+  const clock = new SimulatedClock(o.now, o.frozenClock ?? false);
+  const registry = new Registry(
+    seed,
+    o.businesses,
+    o.changesPerBusinessPerMonth,
+    { maxListSize: o.maxListSize, totalCap: o.totalCap },
+    clock,
+    {
+      apiKey: o.apiKey,
+      rateLimit: o.rateLimit,
+      fileRateLimit: o.fileRateLimit,
+      latencyMs: o.latencyMs,
+      searchMonthlyQuota: o.searchMonthlyQuota,
+      changesFromParam: o.changesFromParam,
+      changesToParam: o.changesToParam,
+    },
+  );
+  for (const list of o.lists ?? []) registry.seedList(list);
+  const services: Services = {
+    registry,
+    log: new RequestLog(),
+    faults: new FaultPlan(seed, o.faults ?? []),
+    limiter: new SlidingWindowLimiter(),
+    quota: new MonthlyQuota(o.searchMonthlyQuota),
+  };
+
+  const separate = o.separateFileOrigin ?? false;
+  const api = await listen(
+    requestHandler(services, { origin: "api", servesApi: true, servesFiles: !separate }),
+    o.host,
+    o.port,
+  );
+  const files = separate
+    ? await listen(
+        requestHandler(services, { origin: "files", servesApi: false, servesFiles: true }),
+        o.host,
+        o.filePort ?? 0,
+      )
+    : null;
+  const stopWarming = registry.warmNameIndex();
+  const url = originOf(api, o.host);
+  registry.fileBaseUrl = `${files ? originOf(files, o.host) : url}/files`;
+
+  return {
+    url,
+    fileBaseUrl: registry.fileBaseUrl,
+    apiKey: o.apiKey,
+    requests: () => services.log.list(),
+    resetLog: () => services.log.reset(),
+    now: () => clock.now(),
+    setClock: (iso) => clock.set(iso),
+    advance: (ms) => clock.advance(ms),
+    setFaults: (faults) => services.faults.replace(faults),
+    listsSnapshot: () => registry.snapshot(),
+    sampleBusinesses: (filter) =>
+      registry.sample(filter).map((b) => ({ tax_id: b.tax_id, ...searchRecord(b) })),
+    addChange: (change) => void registry.addChange(change),
+    close: async () => {
+      stopWarming();
+      await Promise.all([stop(api), files ? stop(files) : Promise.resolve()]);
+    },
+  };
+}
+
+function listen(handler: Parameters<typeof createServer>[1], host: string, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer(handler!);
+    server.once("error", reject);
+    server.listen(port, host, () => resolve(server));
+  });
+}
+
+function originOf(server: Server, host: string): string {
+  const { port } = server.address() as AddressInfo;
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
+
+function stop(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    // Keep-alive connections would hold close() open until they time out.
+    server.closeAllConnections();
+  });
+}

@@ -1,0 +1,199 @@
+/**
+ * The registry the emulator pretends to be: its data, lists, history and clock, and the settings
+ * its endpoints obey. HTTP handling lives elsewhere; this is what the handlers read and change.
+ */
+import { isValidDate } from "../dates.ts";
+import { type Business, BusinessDirectory } from "./businesses.ts";
+import { type Change, ChangeHistory } from "./changes.ts";
+import { activationDate, registryLocalTime, type SimulatedClock } from "./clock.ts";
+import { NameIndex } from "./name-search.ts";
+import { mix } from "./random.ts";
+import { type WatchList, WatchLists } from "./watch-lists.ts";
+
+export interface RegistrySettings {
+  apiKey: string;
+  rateLimit: number;
+  fileRateLimit: number;
+  latencyMs: number;
+  searchMonthlyQuota: number;
+  changesFromParam: string;
+  changesToParam: string;
+}
+
+// Businesses indexed per slice of the background warm-up: a few milliseconds, so requests barely wait.
+const WARM_SLICE = 500;
+
+export interface ListSnapshot {
+  list_key: string;
+  list_name: string;
+  created_at: string;
+  items: Array<{ tax_id: string; added_at: string; active_from: string }>;
+}
+
+export interface ExplicitChange {
+  tax_id: string;
+  change: string;
+  chapter: string;
+  changed_headings: string[];
+}
+
+export interface SeedList {
+  name: string;
+  createdAt: string;
+  taxIds?: string[];
+  size?: number;
+  addedAt?: string;
+}
+
+export class Registry {
+  readonly directory: BusinessDirectory;
+  readonly history: ChangeHistory;
+  readonly lists: WatchLists;
+  /** Absolute base of change file paths; known once the file server listens. */
+  fileBaseUrl = "";
+  private readonly names = { index: new NameIndex(), records: [] as Array<{ index: number; twin: boolean }> };
+  private namesIndexed = 0;
+
+  constructor(
+    readonly seed: number,
+    businesses: number,
+    changesPerMonth: number,
+    limits: { maxListSize: number; totalCap: number },
+    readonly clock: SimulatedClock,
+    readonly settings: RegistrySettings,
+  ) {
+    this.directory = new BusinessDirectory(seed, businesses);
+    this.history = new ChangeHistory(seed, this.directory, changesPerMonth);
+    // Budget organisations are searchable but outside the watch service's coverage.
+    this.lists = new WatchLists(seed, limits, (taxId) => {
+      const business = this.directory.byTaxId(taxId);
+      return business !== null && business.type !== "budget_orgs";
+    });
+  }
+
+  /** Simulated date on the registry's wall clock. */
+  today(): string {
+    return registryLocalTime(this.clock.now()).date;
+  }
+
+  /** Name search hits in data set order; indexes whatever the background warm-up has not reached. */
+  searchNames(query: string, max: number): Business[] {
+    this.indexNamesUpTo(this.directory.count);
+    return this.names.index.search(query, max).map((position) => {
+      const { index: i, twin } = this.names.records[position]!;
+      return twin ? this.directory.twinOf(i)! : this.directory.get(i);
+    });
+  }
+
+  /**
+   * Builds the name index in slices between requests, so a large data set starts at once and
+   * its first name search does not pay the whole cost. Returns a function that stops it.
+   */
+  warmNameIndex(): () => void {
+    let stopped = false;
+    const step = () => {
+      if (stopped || this.namesIndexed >= this.directory.count) return;
+      this.indexNamesUpTo(this.namesIndexed + WARM_SLICE);
+      setImmediate(step);
+    };
+    setImmediate(step);
+    return () => {
+      stopped = true;
+    };
+  }
+
+  private indexNamesUpTo(end: number): void {
+    const { index, records } = this.names;
+    for (let i = this.namesIndexed; i < Math.min(end, this.directory.count); i++) {
+      const { fullName, shortName } = this.directory.naming(i);
+      index.add(shortName === undefined ? [fullName] : [fullName, shortName]);
+      records.push({ index: i, twin: false });
+      const twin = this.directory.twinOf(i);
+      if (twin) {
+        index.add([twin.full_name]);
+        records.push({ index: i, twin: true });
+      }
+      this.namesIndexed = i + 1;
+    }
+  }
+
+  /** Every list with its items and the day each item became (or becomes) active. */
+  snapshot(): ListSnapshot[] {
+    return this.lists.all().map((list) => ({
+      list_key: list.list_key,
+      list_name: list.list_name,
+      created_at: list.created_at,
+      items: [...list.items.values()].map((item) => ({ ...item })),
+    }));
+  }
+
+  /** Records a change of a known business; its date must be a real date. */
+  addChange(input: ExplicitChange): Change {
+    const business = this.directory.byTaxId(input.tax_id);
+    if (!business) throw new Error(`no business has tax_id "${input.tax_id}"`);
+    if (!isValidDate(input.change))
+      throw new Error(`change must be a date as YYYY-MM-DD, not "${input.change}"`);
+    if (typeof input.chapter !== "string" || input.chapter === "")
+      throw new Error("chapter must be a non-empty string");
+    if (
+      !Array.isArray(input.changed_headings) ||
+      !input.changed_headings.every((h) => typeof h === "string")
+    ) {
+      throw new Error("changed_headings must be an array of strings");
+    }
+    return this.history.add(business, input.change, input.chapter, input.changed_headings);
+  }
+
+  /** Businesses for tests to pick identifiers from, spread over the data set. */
+  sample(filter: { type?: string; limit?: number; shared?: boolean } = {}): Business[] {
+    const limit = Math.min(filter.limit ?? 20, 1000);
+    const found: Business[] = [];
+    for (let i = 0; i < this.directory.count && found.length < limit; i++) {
+      if (filter.shared && !this.directory.ids.hasTwin(i)) continue;
+      for (const b of filter.shared ? this.directory.withTaxBase(i) : [this.directory.get(i)]) {
+        if ((filter.type === undefined || b.type === filter.type) && found.length < limit) found.push(b);
+      }
+    }
+    return found;
+  }
+
+  /** Creates a list with items added in the past, so its history can be queried at once. */
+  seedList(seed: SeedList): WatchList {
+    const created = dayAndActivation(seed.createdAt, "createdAt");
+    const added = seed.addedAt === undefined ? created : dayAndActivation(seed.addedAt, "addedAt");
+    if (!seed.name) throw new Error("a seeded list needs a name");
+    const taxIds = seed.taxIds ?? this.watchableSample(seed.size ?? 0, seed.name);
+    const list = this.lists.create(seed.name, created.day);
+    const { failed } = this.lists.add(list, taxIds, added.day, added.activeFrom);
+    if (failed.length > 0) {
+      this.lists.delete(list.list_key);
+      const shown = failed.slice(0, 5).map((f) => `${f.tax_id} (${f.code})`);
+      throw new Error(`seeded list "${seed.name}" refused ${failed.length} tax id(s): ${shown.join(", ")}`);
+    }
+    return list;
+  }
+
+  /** `size` distinct watchable tax ids, starting at a place chosen by the seed and the list name. */
+  private watchableSample(size: number, name: string): string[] {
+    const count = this.directory.count;
+    const start = mix(this.seed, 401, name.length, name.charCodeAt(0) || 0) % count;
+    const taxIds: string[] = [];
+    for (let k = 0; k < count && taxIds.length < size; k++) {
+      const index = (start + k) % count;
+      if (this.directory.ids.place(index).type !== "budget_orgs")
+        taxIds.push(this.directory.ids.taxId(index));
+    }
+    if (taxIds.length < size) throw new Error(`only ${taxIds.length} watchable businesses exist`);
+    return taxIds;
+  }
+}
+
+/** A seed date: `YYYY-MM-DD` counts as added before that morning's load; an instant is exact. */
+function dayAndActivation(value: string, field: string): { day: string; activeFrom: string } {
+  if (isValidDate(value)) return { day: value, activeFrom: value };
+  const instant = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(instant.getTime())) {
+    throw new Error(`${field} must be YYYY-MM-DD or an ISO instant, not "${value}"`);
+  }
+  return { day: registryLocalTime(instant).date, activeFrom: activationDate(instant) };
+}

@@ -1,0 +1,53 @@
+/** Every request the emulator served, for tests and benchmarks to inspect. */
+
+export interface RequestLogEntry {
+  seq: number;
+  /** Real time of arrival, ms since the epoch. */
+  at: number;
+  /** Simulated time of arrival. */
+  simAt: string;
+  origin: "api" | "files";
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  endpoint: string;
+  /** Status sent; 0 when the connection was reset instead. */
+  status: number;
+  fault?: string;
+  keyValid: boolean;
+  /** tax_ids of a bulk request's body. */
+  taxIds?: string[];
+}
+
+export class RequestLog {
+  private entries: RequestLogEntry[] = [];
+  private nextSeq = 1;
+
+  /** Sequence number for a request that just arrived; entries are ordered by it. */
+  arrival(): number {
+    return this.nextSeq++;
+  }
+
+  record(entry: RequestLogEntry): void {
+    this.entries.push(entry);
+  }
+
+  list(): RequestLogEntry[] {
+    return [...this.entries].sort((a, b) => a.seq - b.seq);
+  }
+
+  reset(): void {
+    this.entries = [];
+  }
+
+  /** Counts by endpoint and status, plus the total. */
+  stats(): { total: number; byEndpoint: Record<string, Record<string, number>> } {
+    const byEndpoint: Record<string, Record<string, number>> = {};
+    for (const { endpoint, status } of this.entries) {
+      const counts = byEndpoint[endpoint] ?? {};
+      byEndpoint[endpoint] = counts;
+      counts[status] = (counts[status] ?? 0) + 1;
+    }
+    return { total: this.entries.length, byEndpoint };
+  }
+}
