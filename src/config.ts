@@ -18,6 +18,7 @@ export const DEFAULTS = {
   logLevel: "info",
   requestTimeoutMs: 30_000,
   maxAttempts: 6,
+  retryBaseMs: 500,
   bulkChunkSize: 500,
   concurrency: 16,
   searchValueParam: "value",
@@ -77,6 +78,9 @@ const ENV = {
   REGWATCH_MAX_ATTEMPTS: wholeNumber
     .pipe(z.number().min(1, "must be at least 1").max(20, "must be at most 20"))
     .default(DEFAULTS.maxAttempts),
+  REGWATCH_RETRY_BASE_MS: wholeNumber
+    .pipe(z.number().min(1, "must be at least 1").max(60_000, "must be at most 60000"))
+    .default(DEFAULTS.retryBaseMs),
   REGWATCH_BULK_CHUNK_SIZE: wholeNumber
     .pipe(z.number().min(1, "must be at least 1").max(2000, "must be at most 2000"))
     .default(DEFAULTS.bulkChunkSize),
@@ -115,6 +119,8 @@ export interface Config {
   logLevel: z.output<typeof logLevel>;
   requestTimeoutMs: number;
   maxAttempts: number;
+  /** First backoff step; later ones double, with jitter, up to 30 s. */
+  retryBaseMs: number;
   bulkChunkSize: number;
   concurrency: number;
   searchParams: { value: string; limit: string; page: string };
@@ -155,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: p.REGWATCH_LOG_LEVEL,
     requestTimeoutMs: p.REGWATCH_REQUEST_TIMEOUT_MS,
     maxAttempts: p.REGWATCH_MAX_ATTEMPTS,
+    retryBaseMs: p.REGWATCH_RETRY_BASE_MS,
     bulkChunkSize: p.REGWATCH_BULK_CHUNK_SIZE,
     concurrency: p.REGWATCH_CONCURRENCY,
     searchParams: {

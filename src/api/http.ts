@@ -8,7 +8,13 @@ import { Agent, type Dispatcher, errors as undiciErrors } from "undici";
 import { type Clock, systemClock } from "./clock.ts";
 import { ApiError, describeBody } from "./errors.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
-import { type ApiErrorCode, backoffDelay, isRetryable, parseRetryAfter } from "./retry.ts";
+import {
+  type ApiErrorCode,
+  type BackoffOptions,
+  backoffDelay,
+  isRetryable,
+  parseRetryAfter,
+} from "./retry.ts";
 
 export interface RequestSpec {
   method: "GET" | "POST" | "DELETE";
@@ -42,6 +48,7 @@ export interface HttpClientOptions {
   credentials?: { origin: string; headers: Record<string, string> };
   timeoutMs: number;
   maxAttempts: number;
+  backoff?: BackoffOptions;
   /** Longest Retry-After we wait for before giving up on the request. */
   maxRetryAfterMs?: number;
   clock?: Clock;
@@ -93,7 +100,7 @@ export class HttpClient {
       }
       const tooLong = (error.retryAfterMs ?? 0) > (this.options.maxRetryAfterMs ?? 120_000);
       if (!isRetryable(error.code) || attempt >= this.options.maxAttempts || tooLong) throw error;
-      const delayMs = backoffDelay(attempt, error.retryAfterMs, this.random);
+      const delayMs = backoffDelay(attempt, error.retryAfterMs, this.random, this.options.backoff);
       this.options.onRetry?.({ endpoint: spec.endpoint, attempt, delayMs, error });
       await this.clock.sleep(delayMs);
     }

@@ -47,15 +47,33 @@ export function createRegistry(
     credentials: { origin: watchOrigin, headers },
     timeoutMs: config.requestTimeoutMs,
     maxAttempts: config.maxAttempts,
+    backoff: { baseMs: config.retryBaseMs, capMs: 30_000 },
     clock,
     onResult: options.onResult,
-    onRetry: ({ endpoint, attempt, delayMs, error }: { endpoint: string; attempt: number; delayMs: number; error: Error & { code?: string } }) =>
-      options.log.debug({ endpoint, attempt, delayMs, code: error.code, err: error.message }, "retrying request"),
+    onRetry: ({
+      endpoint,
+      attempt,
+      delayMs,
+      error,
+    }: {
+      endpoint: string;
+      attempt: number;
+      delayMs: number;
+      error: Error & { code?: string };
+    }) =>
+      options.log.debug(
+        { endpoint, attempt, delayMs, code: error.code, err: error.message },
+        "retrying request",
+      ),
   };
   const http = new HttpClient({ api: "watch", ...common });
   const files = new HttpClient({ api: "files", ...common });
   return {
-    watch: new WatchClient(http, { baseUrl: config.watchUrl, fromParam: config.changesFromParam, toParam: config.changesToParam }),
+    watch: new WatchClient(http, {
+      baseUrl: config.watchUrl,
+      fromParam: config.changesFromParam,
+      toParam: config.changesToParam,
+    }),
     files,
     watchOrigin,
     limiters,

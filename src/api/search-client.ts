@@ -1,0 +1,179 @@
+/**
+ * Client of the registry's search interface (v1). Every request counts toward a monthly quota
+ * (registry-api.md 8), so values are checked before anything is sent, and a `SearchQuota` is
+ * consulted before every attempt, retries included: once the month's allowance is spent, the
+ * client refuses instead of sending.
+ */
+import type { Config } from "../config.ts";
+import { RegwatchError, UsageError } from "../errors.ts";
+import type { Logger } from "../logger.ts";
+import { checkSearchValue, SEARCH_PATHS, type SearchKind } from "../search/query.ts";
+import { type Clock, systemClock } from "./clock.ts";
+import { ApiError } from "./errors.ts";
+import { HttpClient, type HttpResponse, parseJson, type RequestResult } from "./http.ts";
+import { RateLimiter } from "./rate-limiter.ts";
+import { type BusinessRecord, type SearchPage, searchPageSchema } from "./search-schemas.ts";
+
+/** The month's search allowance is spent; nothing was sent. Exit 1 (the command failed). */
+export class SearchQuotaError extends RegwatchError {
+  constructor(message: string) {
+    super("SEARCH_QUOTA", message);
+  }
+}
+
+/**
+ * Requests left this month: `used` starts at what `api_usage` counted before this process, and
+ * every request this process starts is added to it.
+ */
+export class SearchQuota {
+  constructor(
+    readonly limit: number,
+    private usedSoFar: number,
+  ) {}
+
+  get used(): number {
+    return this.usedSoFar;
+  }
+
+  get remaining(): number {
+    return Math.max(0, this.limit - this.usedSoFar);
+  }
+
+  /** Claims one request, or throws SearchQuotaError when none is left. */
+  take(): void {
+    if (this.usedSoFar >= this.limit) {
+      throw new SearchQuotaError(
+        `the monthly search quota is used up: ${this.usedSoFar} search request(s) counted this month, ` +
+          `REGWATCH_SEARCH_MONTHLY_QUOTA is ${this.limit}; no request was sent ` +
+          "(raise REGWATCH_SEARCH_MONTHLY_QUOTA if the contract allows more)",
+      );
+    }
+    this.usedSoFar++;
+  }
+}
+
+/** A rate limiter that first claims a request from the quota, so no attempt goes out unpaid for. */
+class QuotaGate extends RateLimiter {
+  constructor(
+    limit: number,
+    clock: Clock,
+    private readonly quota: SearchQuota,
+  ) {
+    super(limit, clock);
+  }
+
+  override acquire(): Promise<void> {
+    try {
+      this.quota.take();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return super.acquire();
+  }
+}
+
+export interface SearchOptions {
+  /** Follow `has_next` to the last page; otherwise only the first page is fetched. */
+  all?: boolean;
+  /** Hit cap sent as the limit parameter (the registry honours it for name searches). */
+  limit?: number;
+  /** Called with each page as it arrives, so what was paid for is kept even if a later page fails. */
+  onPage?: (page: SearchPage, pageNumber: number) => Promise<void> | void;
+}
+
+export interface SearchResult {
+  records: BusinessRecord[];
+  pages: number;
+  /** The last page fetched said more could be fetched. */
+  hasMore: boolean;
+}
+
+export interface SearchClientOptions {
+  baseUrl: string;
+  params: Config["searchParams"];
+}
+
+export class SearchClient {
+  constructor(
+    private readonly http: HttpClient,
+    private readonly options: SearchClientOptions,
+  ) {}
+
+  /** Checks `value`, then fetches one page or, with `all`, every page. */
+  async search(kind: SearchKind, rawValue: string, options: SearchOptions = {}): Promise<SearchResult> {
+    const checked = checkSearchValue(kind, rawValue);
+    if (!checked.ok) throw new UsageError(checked.problem);
+    const records: BusinessRecord[] = [];
+    let pageNumber = 1;
+    for (;;) {
+      const page = await this.page(kind, checked.value, pageNumber, options.limit);
+      records.push(...page.results);
+      await options.onPage?.(page, pageNumber);
+      // An empty page that claims more would make us pay for pages forever: treat it as the end.
+      const more = page.has_next && page.results.length > 0;
+      if (!more || !options.all) return { records, pages: pageNumber, hasMore: more };
+      pageNumber++;
+    }
+  }
+
+  /** One page of results; `value` must already be checked. */
+  async page(kind: SearchKind, value: string, pageNumber: number, limit?: number): Promise<SearchPage> {
+    const path = SEARCH_PATHS[kind];
+    const endpoint = `GET ${path}`;
+    const url = new URL(`${this.options.baseUrl}${path}`);
+    url.searchParams.set(this.options.params.value, value);
+    if (limit !== undefined) url.searchParams.set(this.options.params.limit, String(limit));
+    if (pageNumber > 1) url.searchParams.set(this.options.params.page, String(pageNumber));
+    return this.http.request({ method: "GET", url, endpoint }, (response) => parsePage(response, endpoint));
+  }
+}
+
+function parsePage(response: HttpResponse, endpoint: string): SearchPage {
+  const result = searchPageSchema.safeParse(parseJson(response, endpoint));
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue && issue.path.length > 0 ? issue.path.join(".") : "the body";
+  throw new ApiError("BAD_RESPONSE", `${endpoint}: not a search result page (${field}: ${issue?.message})`, {
+    endpoint,
+    status: response.status,
+    attempts: response.attempts,
+  });
+}
+
+export interface SearchConnection {
+  client: SearchClient;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the search client from configuration. The key (and the client id, when configured)
+ * goes only to the search interface's origin; its requests are paced at REGWATCH_RATE_LIMIT.
+ */
+export function createSearchClient(
+  config: Config & { searchUrl: string; searchApiKey: string },
+  options: { log: Logger; quota: SearchQuota; onResult?: (result: RequestResult) => void; clock?: Clock },
+): SearchConnection {
+  const clock = options.clock ?? systemClock;
+  const origin = new URL(config.searchUrl).origin;
+  const gate = new QuotaGate(config.rateLimit, clock, options.quota);
+  const headers: Record<string, string> = { "x-api-key": config.searchApiKey };
+  if (config.clientId) headers["x-client-id"] = config.clientId;
+  const http = new HttpClient({
+    api: "search",
+    limiterFor: () => gate,
+    credentials: { origin, headers },
+    timeoutMs: config.requestTimeoutMs,
+    maxAttempts: config.maxAttempts,
+    clock,
+    onResult: options.onResult,
+    onRetry: ({ endpoint, attempt, delayMs, error }) =>
+      options.log.debug(
+        { endpoint, attempt, delayMs, code: error.code, err: error.message },
+        "retrying search",
+      ),
+  });
+  return {
+    client: new SearchClient(http, { baseUrl: config.searchUrl, params: config.searchParams }),
+    close: () => http.close(),
+  };
+}
