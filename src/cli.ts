@@ -4,9 +4,12 @@
  */
 import { Command, CommanderError } from "commander";
 import { registerBackfill } from "./commands/backfill.ts";
+import { registerGrantReader } from "./commands/grant-reader.ts";
+import { registerLookup } from "./commands/lookup.ts";
 import { registerMigrate } from "./commands/migrate.ts";
 import { registerReconcile } from "./commands/reconcile.ts";
 import { registerSync } from "./commands/sync.ts";
+import { registerWatch } from "./commands/watch.ts";
 import { EXIT } from "./errors.ts";
 
 const program = new Command()
@@ -15,7 +18,15 @@ const program = new Command()
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 
-const commands = [registerMigrate, registerSync, registerBackfill, registerReconcile];
+const commands = [
+  registerMigrate,
+  registerSync,
+  registerBackfill,
+  registerReconcile,
+  registerLookup,
+  registerWatch,
+  registerGrantReader,
+];
 for (const register of commands) register(program);
 
 try {

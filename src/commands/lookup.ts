@@ -1,0 +1,127 @@
+/**
+ * `regwatch lookup KIND VALUE`: asks the search interface, keeps what it returns in `businesses`,
+ * and prints a table (or JSON). Also home of `withSearch`, which every command that searches uses
+ * so that the monthly quota is checked and every request is counted in `api_usage`.
+ */
+import { Argument, type Command } from "commander";
+import { createSearchClient, type SearchClient, SearchQuota } from "../api/search-client.ts";
+import type { BusinessRecord } from "../api/search-schemas.ts";
+import { requireSearch } from "../config.ts";
+import { saveBusinesses } from "../db/businesses.ts";
+import type { Database } from "../db/connect.ts";
+import { searchRequestsThisMonth, UsageRecorder } from "../db/usage.ts";
+import { EXIT, UsageError } from "../errors.ts";
+import { formatRecordTable } from "../search/format.ts";
+import { checkSearchValue, SEARCH_KINDS, type SearchKind } from "../search/query.ts";
+import { type Context, parsePositiveInt, runAction, withDatabase } from "./context.ts";
+
+/**
+ * Runs `fn` with a search client whose quota starts from this month's count in `api_usage`;
+ * the requests it made are added to `api_usage` afterwards, whether `fn` succeeded or not.
+ */
+export async function withSearch<T>(
+  ctx: Context,
+  db: Database,
+  fn: (client: SearchClient, quota: SearchQuota) => Promise<T>,
+): Promise<T> {
+  const { config, log } = ctx;
+  requireSearch(config);
+  const quota = new SearchQuota(config.searchMonthlyQuota, await searchRequestsThisMonth(db.sql, config.tz));
+  const usage = new UsageRecorder(db.sql, config.tz);
+  const search = createSearchClient(config, {
+    log,
+    quota,
+    onResult: (r) => usage.record({ api: r.api, endpoint: r.endpoint, error: r.code !== undefined }),
+  });
+  // An accounting failure is reported; it replaces no error of the command's own, which says more.
+  const finish = async (succeeded: boolean) => {
+    await search.close();
+    try {
+      await usage.flush();
+    } catch (error) {
+      log.error({ err: error }, "could not record search usage in api_usage");
+      if (succeeded) throw error;
+    }
+  };
+  let result: T;
+  try {
+    result = await fn(search.client, quota);
+  } catch (error) {
+    await finish(false);
+    throw error;
+  }
+  await finish(true);
+  return result;
+}
+
+interface LookupOptions {
+  all?: boolean;
+  limit?: number;
+  json?: boolean;
+}
+
+export function registerLookup(program: Command): void {
+  program
+    .command("lookup")
+    .description(
+      "search the registry by registration number, name or bank account; results are kept in businesses",
+    )
+    .addArgument(new Argument("<kind>", "what VALUE is").choices(SEARCH_KINDS))
+    .argument(
+      "<value>",
+      "registration number, name (3+ characters) or bank account (full or 17-character prefix)",
+    )
+    .option("--all", "follow every page (each page is one request against the monthly quota)")
+    .option("--limit <n>", "ask for at most N hits (name searches)", parsePositiveInt)
+    .option("--json", "print the result as JSON")
+    .action((kind: SearchKind, value: string, options: LookupOptions) =>
+      runAction(async (ctx) => {
+        // Checked before the database is opened: a bad value costs nothing.
+        const checked = checkSearchValue(kind, value);
+        if (!checked.ok) throw new UsageError(checked.problem);
+        requireSearch(ctx.config);
+        const result = await withDatabase(ctx, (db) =>
+          withSearch(ctx, db, (client) =>
+            client.search(kind, checked.value, {
+              all: options.all,
+              limit: options.limit,
+              onPage: async (page) => {
+                const { skipped } = await saveBusinesses(db.sql, page.results);
+                for (const record of skipped) {
+                  ctx.log.warn(
+                    { tax_number: record.tax_number },
+                    "record without a tax base number not kept",
+                  );
+                }
+              },
+            }),
+          ),
+        );
+        printLookup(kind, checked.value, result, options);
+        return EXIT.ok;
+      }),
+    );
+}
+
+function printLookup(
+  kind: SearchKind,
+  value: string,
+  result: { records: BusinessRecord[]; pages: number; hasMore: boolean },
+  options: LookupOptions,
+): void {
+  if (options.json) {
+    const report = { kind, value, pages: result.pages, has_more: result.hasMore, results: result.records };
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return;
+  }
+  if (result.records.length === 0) {
+    process.stdout.write(`no business found for ${kind} "${value}"\n`);
+    return;
+  }
+  process.stdout.write(`${formatRecordTable(result.records)}\n`);
+  const pages = result.pages === 1 ? "1 page" : `${result.pages} pages`;
+  process.stdout.write(`\n${result.records.length} record(s) from ${pages}\n`);
+  if (result.hasMore) {
+    process.stdout.write("more results exist: run again with --all (each page counts against the quota)\n");
+  }
+}

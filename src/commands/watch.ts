@@ -1,0 +1,242 @@
+/**
+ * `regwatch watch {add,remove,list,import}`: operators edit the desired state. These commands
+ * only write desired_lists and desired_items (registration numbers are resolved through the
+ * search interface first); `regwatch reconcile` carries the edits to the registry.
+ */
+import { readFile } from "node:fs/promises";
+import type { Command } from "commander";
+import pLimit from "p-limit";
+import type { SearchClient } from "../api/search-client.ts";
+import type { BusinessRecord } from "../api/search-schemas.ts";
+import { requireSearch } from "../config.ts";
+import { saveBusinesses } from "../db/businesses.ts";
+import type { Database } from "../db/connect.ts";
+import {
+  addDesiredItems,
+  type DesiredEntry,
+  desiredListExists,
+  ensureDesiredList,
+  listDesiredItems,
+  removeDesiredItem,
+} from "../db/desired-edit.ts";
+import { EXIT, InputError, UsageError } from "../errors.ts";
+import { formatTable } from "../search/format.ts";
+import { describeImportProblems, type ImportProblem, parseImportCsv } from "../search/import-csv.ts";
+import { checkRegistrationNumber } from "../search/query.ts";
+import { type Resolution, taxIdForRegistrationNumber } from "../search/resolve.ts";
+import { describeTaxIdProblem } from "../taxid.ts";
+import { type Context, runAction, withDatabase } from "./context.ts";
+import { withSearch } from "./lookup.ts";
+
+interface AddOptions {
+  list: string;
+  taxId?: string;
+  regNumber?: string;
+  note?: string;
+  prune?: boolean;
+}
+
+export function registerWatch(program: Command): void {
+  const watch = program
+    .command("watch")
+    .description("manage what should be watched (desired_items); run `regwatch reconcile` to apply");
+
+  watch
+    .command("add")
+    .description("add a business to a desired list (the list is created when missing)")
+    .requiredOption("--list <name>", "desired list name")
+    .option("--tax-id <id>", "tax base number (8 digits)")
+    .option("--reg-number <number>", "registration number, resolved to its tax base number through search")
+    .option("--note <text>", "free text kept with the item")
+    .option("--prune", "remove remote items that are not desired (the default for a new list)")
+    .option("--no-prune", "leave remote items that are not desired on the list")
+    .action((options: AddOptions) =>
+      runAction(async (ctx) => {
+        const listName = checkListName(options.list);
+        if ((options.taxId === undefined) === (options.regNumber === undefined)) {
+          throw new UsageError("give exactly one of --tax-id and --reg-number");
+        }
+        if (options.taxId !== undefined) checkTaxIdArg(options.taxId);
+        const regNumber = options.regNumber === undefined ? undefined : checkRegNumberArg(options.regNumber);
+        if (regNumber !== undefined) requireSearch(ctx.config);
+        return withDatabase(ctx, async (db) => {
+          let taxId = options.taxId?.trim();
+          if (regNumber !== undefined) {
+            const resolution = (await resolveRegNumbers(ctx, db, [regNumber])).get(regNumber)!;
+            if (!resolution.ok) throw new InputError(resolution.problem);
+            taxId = resolution.taxId;
+          }
+          const entry: DesiredEntry = { taxId: taxId!, note: options.note ?? null };
+          const { created, added } = await db.sql.begin(async (tx) => ({
+            created: (await ensureDesiredList(tx, listName, options.prune)).created,
+            added: await addDesiredItems(tx, listName, [entry], "cli"),
+          }));
+          const from = regNumber === undefined ? "" : ` (registration number ${regNumber})`;
+          const what = added.length > 0 ? "added" : "was already desired on";
+          process.stdout.write(
+            `${entry.taxId}${from} ${what} list "${listName}"${created ? " (new desired list)" : ""}\n`,
+          );
+          return EXIT.ok;
+        });
+      }),
+    );
+
+  watch
+    .command("remove")
+    .description("remove a business from a desired list")
+    .requiredOption("--list <name>", "desired list name")
+    .requiredOption("--tax-id <id>", "tax base number (8 digits)")
+    .action((options: { list: string; taxId: string }) =>
+      runAction(async (ctx) => {
+        const listName = checkListName(options.list);
+        const taxId = checkTaxIdArg(options.taxId);
+        return withDatabase(ctx, async (db) => {
+          if (!(await desiredListExists(db.sql, listName))) {
+            throw new InputError(`there is no desired list "${listName}" (see regwatch watch list)`);
+          }
+          const removed = await removeDesiredItem(db.sql, listName, taxId);
+          process.stdout.write(
+            removed
+              ? `${taxId} removed from list "${listName}"\n`
+              : `${taxId} was not desired on list "${listName}"; nothing changed\n`,
+          );
+          return EXIT.ok;
+        });
+      }),
+    );
+
+  watch
+    .command("list")
+    .description("show desired lists and items with their reconcile state")
+    .option("--list <name>", "only this list")
+    .option("--json", "print the result as JSON")
+    .action((options: { list?: string; json?: boolean }) =>
+      runAction(async (ctx) => {
+        const listName = options.list === undefined ? undefined : checkListName(options.list);
+        const rows = await withDatabase(ctx, (db) => listDesiredItems(db.sql, listName));
+        if (listName !== undefined && rows.length === 0) {
+          throw new InputError(`there is no desired list "${listName}"`);
+        }
+        if (options.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+        else if (rows.length === 0) process.stdout.write("no desired lists\n");
+        else {
+          const body = rows.map((r) => [
+            r.listName,
+            r.taxId ?? "(no items)",
+            r.state ?? "",
+            r.businessName ?? "",
+            r.source ?? "",
+            r.lastCode === null ? "" : `${r.lastCode} ${r.lastMessage ?? ""}`,
+          ]);
+          const headers = ["LIST", "TAX ID", "STATE", "NAME", "SOURCE", "LAST FAILURE"];
+          process.stdout.write(`${formatTable(headers, body)}\n`);
+        }
+        return EXIT.ok;
+      }),
+    );
+
+  watch
+    .command("import")
+    .description("add every business of a CSV file (column tax_id or reg_number, optional note) to a list")
+    .requiredOption("--list <name>", "desired list name")
+    .argument("<file>", "CSV file with a header line")
+    .option("--prune", "remove remote items that are not desired (the default for a new list)")
+    .option("--no-prune", "leave remote items that are not desired on the list")
+    .action((file: string, options: { list: string; prune?: boolean }) =>
+      runAction(async (ctx) => importFile(ctx, file, checkListName(options.list), options.prune)),
+    );
+}
+
+async function importFile(ctx: Context, file: string, listName: string, prune?: boolean) {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  const parsed = parseImportCsv(text);
+  if (parsed.problems.length > 0) throw new UsageError(describeImportProblems(file, parsed.problems));
+  const regNumbers = [...new Set(parsed.rows.flatMap((r) => ("regNumber" in r ? [r.regNumber] : [])))];
+  if (regNumbers.length > 0) requireSearch(ctx.config);
+  return withDatabase(ctx, async (db) => {
+    const resolved = regNumbers.length > 0 ? await resolveRegNumbers(ctx, db, regNumbers) : new Map();
+    const problems: ImportProblem[] = [];
+    const entries = new Map<string, DesiredEntry>();
+    for (const row of parsed.rows) {
+      let taxId: string;
+      if ("taxId" in row) taxId = row.taxId;
+      else {
+        const resolution: Resolution = resolved.get(row.regNumber)!;
+        if (!resolution.ok) {
+          problems.push({ line: row.line, message: resolution.problem });
+          continue;
+        }
+        taxId = resolution.taxId;
+      }
+      if (!entries.has(taxId)) entries.set(taxId, { taxId, note: row.note });
+    }
+    if (problems.length > 0) throw new InputError(describeImportProblems(file, problems));
+    const { created, added } = await db.sql.begin(async (tx) => ({
+      created: (await ensureDesiredList(tx, listName, prune)).created,
+      added: await addDesiredItems(tx, listName, [...entries.values()], "import"),
+    }));
+    process.stdout.write(
+      `${file}: ${parsed.rows.length} row(s), ${entries.size} business(es): ${added.length} added to list ` +
+        `"${listName}", ${entries.size - added.length} already desired${created ? " (new desired list)" : ""}\n`,
+    );
+    return EXIT.ok;
+  });
+}
+
+/**
+ * One search per distinct registration number. Refuses up front when the month's quota cannot pay
+ * for all of them, so an import never stops halfway having spent part of it.
+ */
+async function resolveRegNumbers(
+  ctx: Context,
+  db: Database,
+  regNumbers: readonly string[],
+): Promise<Map<string, Resolution>> {
+  return withSearch(ctx, db, async (client: SearchClient, quota) => {
+    if (regNumbers.length > quota.remaining) {
+      throw new InputError(
+        `resolving ${regNumbers.length} registration number(s) needs as many search requests, but only ` +
+          `${quota.remaining} of REGWATCH_SEARCH_MONTHLY_QUOTA=${quota.limit} are left this month; no request was sent`,
+      );
+    }
+    const limit = pLimit(ctx.config.concurrency);
+    const found: BusinessRecord[] = [];
+    const pairs = await Promise.all(
+      regNumbers.map((regNumber) =>
+        limit(async () => {
+          const { records } = await client.search("reg-number", regNumber);
+          found.push(...records);
+          return [regNumber, taxIdForRegistrationNumber(regNumber, records)] as const;
+        }),
+      ),
+    );
+    await saveBusinesses(db.sql, found);
+    return new Map(pairs);
+  });
+}
+
+function checkListName(raw: string): string {
+  const name = raw.trim();
+  if (name.length === 0 || name.length > 200 || /\p{Cc}/u.test(name)) {
+    throw new UsageError(`list name "${raw}" must be 1 to 200 printable characters`);
+  }
+  return name;
+}
+
+function checkTaxIdArg(raw: string): string {
+  const taxId = raw.trim();
+  const problem = describeTaxIdProblem(taxId);
+  if (problem) throw new UsageError(problem);
+  return taxId;
+}
+
+function checkRegNumberArg(raw: string): string {
+  const checked = checkRegistrationNumber(raw);
+  if (!checked.ok) throw new UsageError(checked.problem);
+  return checked.value;
+}
