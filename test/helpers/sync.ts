@@ -49,10 +49,11 @@ export async function seedList(
   if (!response.ok) throw new Error(`seeding list failed: ${response.status} ${await response.text()}`);
 }
 
-/** Tax base numbers of real businesses of the emulator's data set. */
+/** Tax base numbers of watchable businesses (budget bodies cannot be watched) of the data set. */
 export function sampleTaxIds(emulator: RunningEmulator, count: number): string[] {
   const ids = new Set<string>();
-  for (const record of emulator.sampleBusinesses({ limit: count * 3 })) {
+  for (const record of emulator.sampleBusinesses({ limit: count * 4 })) {
+    if (record.type === "budget_orgs") continue;
     const taxNumber = String(record.tax_number ?? "");
     if (/^\d{8}/.test(taxNumber)) ids.add(taxNumber.slice(0, 8));
     if (ids.size === count) break;
