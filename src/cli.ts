@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { registerBackfill } from "./commands/backfill.ts";
+import { registerEmulator } from "./commands/emulator.ts";
 import { registerGrantReader } from "./commands/grant-reader.ts";
 import { registerLookup } from "./commands/lookup.ts";
 import { registerMigrate } from "./commands/migrate.ts";
@@ -26,6 +27,7 @@ const commands = [
   registerLookup,
   registerWatch,
   registerGrantReader,
+  registerEmulator,
 ];
 for (const register of commands) register(program);
 

@@ -1,0 +1,136 @@
+/**
+ * `regwatch emulator`: the bundled registry emulator as a standalone server, for trying regwatch
+ * by hand or pointing a demo at it. It needs no database and runs until SIGINT or SIGTERM.
+ */
+import { readFile } from "node:fs/promises";
+import { type Command, InvalidArgumentError } from "commander";
+import { type EmulatorOptions, emulatorOptionProblems, startEmulator } from "../emulator/index.ts";
+import { coerceError, EXIT } from "../errors.ts";
+import { parseNonNegativeInt, parsePositiveInt } from "./context.ts";
+
+interface EmulatorFlags {
+  port?: number;
+  filePort?: number;
+  seed?: string;
+  apiKey?: string;
+  businesses?: number;
+  now?: string;
+  frozen?: boolean;
+  latency?: number;
+  rateLimit?: number;
+  faults?: string;
+  lists?: string;
+}
+
+function parseInstant(value: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(Date.parse(value))) {
+    throw new InvalidArgumentError(`"${value}" is not an ISO instant such as 2024-03-01T08:00:00Z.`);
+  }
+  return value;
+}
+
+/** A numeric seed stays a number, so `--seed 7` and `seed: 7` give the same data. */
+function seedValue(value: string): number | string {
+  return /^-?\d+$/.test(value) ? Number(value) : value;
+}
+
+async function readJsonFile(path: string, what: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(path, "utf8"));
+  } catch (error) {
+    throw new InvalidArgumentError(`cannot read ${what} from ${path}: ${coerceError(error).message}`);
+  }
+}
+
+export function registerEmulator(program: Command): void {
+  program
+    .command("emulator")
+    .description("run the bundled registry emulator (search v1, watch v2, change files) until stopped")
+    .option("--port <n>", "port of the API origin (0 = any free port)", parseNonNegativeInt, 0)
+    .option(
+      "--file-port <n>",
+      "serve change files from a second origin on this port (0 = any)",
+      parseNonNegativeInt,
+    )
+    .option("--seed <seed>", "seed of the generated data, list keys and faults", "1")
+    .option("--api-key <key>", "the X-Api-Key the emulator accepts", "emulator-key")
+    .option("--businesses <n>", "size of the generated register", parsePositiveInt, 5000)
+    .option("--now <iso>", "simulated time at start (default: the real now)", parseInstant)
+    .option("--frozen", "keep the simulated clock still (move it through /_emulator/clock)")
+    .option("--latency <ms>", "delay added to every registry and file response", parseNonNegativeInt)
+    .option("--rate-limit <n>", "requests per second per key", parsePositiveInt)
+    .option("--faults <file.json>", "fault rules: an array, or an object with a faults array")
+    .option(
+      "--lists <file.json>",
+      "lists existing at start: an array of {name, createdAt, taxIds|size, addedAt}",
+    )
+    .action(async (flags: EmulatorFlags) => {
+      try {
+        const options = await emulatorOptions(flags);
+        const problems = emulatorOptionProblems(options);
+        if (problems.length > 0) throw new InvalidArgumentError(problems.join("; "));
+        await serveUntilStopped(options);
+      } catch (error) {
+        const usage = error instanceof InvalidArgumentError;
+        process.stderr.write(`regwatch: ${coerceError(error).message}\n`);
+        process.exitCode = usage ? EXIT.usage : EXIT.failed;
+      }
+    });
+}
+
+async function emulatorOptions(flags: EmulatorFlags): Promise<EmulatorOptions> {
+  const options: EmulatorOptions = {
+    seed: seedValue(flags.seed ?? "1"),
+    apiKey: flags.apiKey ?? "emulator-key",
+    businesses: flags.businesses ?? 5000,
+    port: flags.port ?? 0,
+    frozenClock: flags.frozen ?? false,
+  };
+  if (flags.filePort !== undefined)
+    Object.assign(options, { separateFileOrigin: true, filePort: flags.filePort });
+  if (flags.now !== undefined) options.now = flags.now;
+  if (flags.latency !== undefined) options.latencyMs = flags.latency;
+  if (flags.rateLimit !== undefined) options.rateLimit = flags.rateLimit;
+  if (flags.faults !== undefined) {
+    const parsed = await readJsonFile(flags.faults, "fault rules");
+    options.faults = (
+      Array.isArray(parsed) ? parsed : (parsed as { faults?: unknown })?.faults
+    ) as EmulatorOptions["faults"];
+  }
+  if (flags.lists !== undefined) {
+    const parsed = await readJsonFile(flags.lists, "lists");
+    if (!Array.isArray(parsed))
+      throw new InvalidArgumentError(`${flags.lists} must hold a JSON array of lists`);
+    options.lists = parsed as EmulatorOptions["lists"];
+  }
+  return options;
+}
+
+async function serveUntilStopped(options: EmulatorOptions): Promise<void> {
+  const emulator = await startEmulator(options);
+  const fileOrigin = new URL(emulator.fileBaseUrl).origin;
+  process.stdout.write(
+    [
+      `regwatch emulator listening`,
+      `  url:           ${emulator.url}`,
+      `  file base url: ${emulator.fileBaseUrl}`,
+      `  api key:       ${emulator.apiKey}`,
+      `  admin:         ${emulator.url}/_emulator/stats`,
+      "",
+      "Point regwatch at it with:",
+      `REGWATCH_WATCH_URL=${emulator.url}`,
+      `REGWATCH_SEARCH_URL=${emulator.url}`,
+      `REGWATCH_API_KEY=${emulator.apiKey}`,
+      `REGWATCH_FILE_ORIGINS=${fileOrigin === emulator.url ? emulator.url : `${emulator.url},${fileOrigin}`}`,
+      "",
+    ].join("\n"),
+  );
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await emulator.close();
+  process.stdout.write("regwatch emulator stopped\n");
+  process.exitCode = EXIT.ok;
+}
