@@ -19,6 +19,8 @@ export interface ListResult {
   add: OpCounts;
   remove: OpCounts;
   requests: { ok: number; failed: number };
+  /** Items the registry refused, by its item code ("404": 3). */
+  refusedCodes: Record<string, number>;
   /** Messages of requests that failed after their retries. */
   errors: string[];
 }
@@ -59,11 +61,17 @@ async function applyList(
     add: emptyCounts(),
     remove: emptyCounts(),
     requests: { ok: 0, failed: 0 },
+    refusedCodes: {},
     errors: [],
   };
   const outcomes: ReadOutcome[] = [];
   const record = (op: ItemOp, read: ReadOutcome[]) => {
-    for (const outcome of read) result[op][outcome.verdict]++;
+    for (const outcome of read) {
+      result[op][outcome.verdict]++;
+      if (outcome.verdict === "refused") {
+        result.refusedCodes[String(outcome.code)] = (result.refusedCodes[String(outcome.code)] ?? 0) + 1;
+      }
+    }
     outcomes.push(...read);
   };
 

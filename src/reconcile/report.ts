@@ -68,9 +68,17 @@ function formatList(list: ListPlan, result: ListResult | undefined, maxItems: nu
   lines.push(...itemLines("-", list.remove, maxItems, "to remove"));
   if (list.keptUndesired > 0) lines.push(`    = ${list.keptUndesired} undesired item(s) kept (prune off)`);
   lines.push(...refusalLines(list.invalid, "invalid tax id(s), recorded as 422, not sent", maxItems));
-  lines.push(
-    ...refusalLines(list.overCapacity, "beyond the list's capacity, recorded as 429, not sent", maxItems),
-  );
+  if (list.overCapacity.length > 0) {
+    // One message serves them all: the room left is the same for every item beyond it.
+    const ids = cut(
+      list.overCapacity.map((r) => r.taxId),
+      maxItems,
+    );
+    lines.push(
+      `    ! ${list.overCapacity.length} recorded as 429, ${list.overCapacity[0]!.message}`,
+      `      ${ids}`,
+    );
+  }
   if (list.heldBack.length > 0) {
     lines.push(
       `    ! ${list.heldBack.length} refused by the registry recently (404/422), not sent again yet: ` +
@@ -116,6 +124,8 @@ function describeResult(result: ListResult): string {
         (remove.unanswered > 0 ? `, ${remove.unanswered} failed` : ""),
     );
   }
+  const codes = Object.entries(result.refusedCodes).map(([code, n]) => `${n} with ${code}`);
+  if (codes.length > 0) parts.push(`refused: ${codes.join(", ")} (see item_outcomes)`);
   if (result.requests.failed > 0) parts.push(`${result.requests.failed} request(s) failed`);
   return parts.length > 0 ? parts.join("; ") : "nothing sent";
 }
