@@ -100,7 +100,9 @@ async function main(args: string[]): Promise<number> {
   const check = args.includes("--check");
   const unknown = args.filter((a) => a !== "--check");
   if (unknown.length > 0) {
-    process.stderr.write(`schema-doc: unknown argument(s) ${unknown.join(" ")}; usage: schema-doc [--check]\n`);
+    process.stderr.write(
+      `schema-doc: unknown argument(s) ${unknown.join(" ")}; usage: schema-doc [--check]\n`,
+    );
     return 64;
   }
   const db = await openDatabase(loadConfig());
