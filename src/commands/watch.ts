@@ -72,7 +72,7 @@ export function registerWatch(program: Command): void {
             added: await addDesiredItems(tx, listName, [entry], "cli"),
           }));
           const from = regNumber === undefined ? "" : ` (registration number ${regNumber})`;
-          const what = added.length > 0 ? "added" : "was already desired on";
+          const what = added.length > 0 ? "added to" : "was already desired on";
           process.stdout.write(
             `${entry.taxId}${from} ${what} list "${listName}"${created ? " (new desired list)" : ""}\n`,
           );

@@ -109,31 +109,45 @@ describe("regwatch watch add / remove / list", () => {
     expect(await items()).toEqual([]);
   });
 
-  it("adds by tax id without searching, honours --no-prune, removes, and lists with state", async () => {
+  it("adds by tax id without searching and honours --no-prune", async () => {
     const add = await runCli(["watch", "add", "--list", "audit", "--tax-id", "10000001", "--no-prune"], env);
     expect(add.code).toBe(0);
+    expect(add.stdout).toContain('10000001 added to list "audit" (new desired list)');
     const again = await runCli(["watch", "add", "--list", "audit", "--tax-id", "10000001"], env);
-    expect(again.stdout).toContain("was already desired");
-    await runCli(["watch", "add", "--list", "audit", "--tax-id", "10000018"], env);
+    expect(again.stdout).toContain('10000001 was already desired on list "audit"');
     expect(emulator.requests()).toEqual([]);
     const [list] = await test.db.sql`select prune from regwatch.desired_lists where list_name = 'audit'`;
+    // Naming the list again without --prune/--no-prune keeps its setting.
     expect(list?.prune).toBe(false);
+  });
 
+  it("lists desired items with their reconcile state", async () => {
+    await test.db.sql`insert into regwatch.desired_lists (list_name) values ('audit'), ('empty')`;
+    await test.db.sql`
+      insert into regwatch.desired_items (list_name, tax_id, source) values
+        ('audit', '10000001', 'cli'), ('audit', '10000018', 'import')`;
     const listed = await runCli(["watch", "list", "--list", "audit", "--json"], env);
     expect(listed.code).toBe(0);
     const rows = JSON.parse(listed.stdout) as { taxId: string; state: string; source: string }[];
     expect(rows.map((r) => [r.taxId, r.state, r.source])).toEqual([
       ["10000001", "pending_add", "cli"],
-      ["10000018", "pending_add", "cli"],
+      ["10000018", "pending_add", "import"],
     ]);
     const table = await runCli(["watch", "list"], env);
     expect(table.stdout).toMatch(/^LIST\s+TAX ID\s+STATE/);
     expect(table.stdout).toMatch(/audit\s+10000001\s+pending_add/);
+    expect(table.stdout).toMatch(/empty\s+\(no items\)/);
+  });
 
+  it("removes an item, says when it was not desired, and refuses an unknown list", async () => {
+    await test.db.sql`insert into regwatch.desired_lists (list_name) values ('audit')`;
+    await test.db.sql`
+      insert into regwatch.desired_items (list_name, tax_id) values ('audit', '10000001'), ('audit', '10000018')`;
     const removed = await runCli(["watch", "remove", "--list", "audit", "--tax-id", "10000001"], env);
     expect(removed.code).toBe(0);
     expect((await items()).map((i) => i.tax_id)).toEqual(["10000018"]);
     const absent = await runCli(["watch", "remove", "--list", "audit", "--tax-id", "10000001"], env);
+    expect(absent.code).toBe(0);
     expect(absent.stdout).toContain("was not desired");
     const unknownList = await runCli(["watch", "remove", "--list", "nope", "--tax-id", "10000001"], env);
     expect(unknownList.code).toBe(1);
