@@ -2,7 +2,7 @@
  * The reconcile report as a person reads it: per list a `+N -M` diff line, then the items (cut
  * after a few, so a 2,000-item list stays readable), then what applying did and what was refused.
  */
-import type { ListResult } from "./apply.ts";
+import type { ListResult, OpCounts } from "./apply.ts";
 import type { ListPlan, LocalRefusal } from "./plan.ts";
 import type { ReconcileReport, ReconcileStatus } from "./reconcile.ts";
 
@@ -107,27 +107,25 @@ function refusalLines(refusals: readonly LocalRefusal[], what: string, maxItems:
 function describeResult(result: ListResult): string {
   const parts: string[] = [];
   if (result.created) parts.push("list created");
-  const { add, remove } = result;
-  if (add.done + add.already + add.refused + add.unanswered > 0) {
-    parts.push(
-      `added ${add.done}` +
-        (add.already > 0 ? `, ${add.already} already there` : "") +
-        (add.refused > 0 ? `, ${add.refused} refused` : "") +
-        (add.unanswered > 0 ? `, ${add.unanswered} failed` : ""),
-    );
-  }
-  if (remove.done + remove.already + remove.refused + remove.unanswered > 0) {
-    parts.push(
-      `removed ${remove.done}` +
-        (remove.already > 0 ? `, ${remove.already} already gone` : "") +
-        (remove.refused > 0 ? `, ${remove.refused} refused` : "") +
-        (remove.unanswered > 0 ? `, ${remove.unanswered} failed` : ""),
-    );
-  }
+  parts.push(
+    ...describeOp("added", result.add, "already there"),
+    ...describeOp("removed", result.remove, "already gone"),
+  );
   const codes = Object.entries(result.refusedCodes).map(([code, n]) => `${n} with ${code}`);
   if (codes.length > 0) parts.push(`refused: ${codes.join(", ")} (see item_outcomes)`);
   if (result.requests.failed > 0) parts.push(`${result.requests.failed} request(s) failed`);
   return parts.length > 0 ? parts.join("; ") : "nothing sent";
+}
+
+/** "added 12, 3 already there, 1 refused", or nothing when no item of this op was sent. */
+function describeOp(verb: string, counts: OpCounts, already: string): string[] {
+  if (counts.done + counts.already + counts.refused + counts.unanswered === 0) return [];
+  const extras = [
+    counts.already > 0 ? `${counts.already} ${already}` : "",
+    counts.refused > 0 ? `${counts.refused} refused` : "",
+    counts.unanswered > 0 ? `${counts.unanswered} failed` : "",
+  ].filter(Boolean);
+  return [[`${verb} ${counts.done}`, ...extras].join(", ")];
 }
 
 function cut(ids: readonly string[], max: number): string {
