@@ -62,7 +62,7 @@ class QuotaGate extends RateLimiter {
     super(limit, clock);
   }
 
-  override acquire(): Promise<void> {
+  override acquire(): ReturnType<RateLimiter["acquire"]> {
     try {
       this.quota.take();
     } catch (error) {
