@@ -15,6 +15,7 @@ import {
   isRetryable,
   parseRetryAfter,
 } from "./retry.ts";
+import { withSendTime } from "./send-time.ts";
 
 export interface RequestSpec {
   method: "GET" | "POST" | "DELETE";
@@ -83,10 +84,10 @@ export class HttpClient {
   async request<T = HttpResponse>(spec: RequestSpec, parse?: (response: HttpResponse) => T): Promise<T> {
     const limiter = this.options.limiterFor(spec.url.origin);
     for (let attempt = 1; ; attempt++) {
-      await limiter.acquire();
+      const slot = await limiter.acquire();
       let error: ApiError;
       try {
-        const response = await this.once(spec, attempt);
+        const response = await this.once(spec, attempt, () => limiter.restamp(slot, this.clock.now()));
         // Parsing happens inside the loop so that a garbled body is retried like a failed request.
         const value = parse ? parse(response) : (response as T);
         this.report(spec, response.status, undefined);
@@ -95,8 +96,9 @@ export class HttpClient {
         error = toApiError(thrown, spec.endpoint, attempt);
         this.report(spec, error.status, error.code);
       }
-      if (error.code === "HTTP_RATE_LIMITED" && error.retryAfterMs !== undefined) {
-        limiter.pause(this.clock.now() + error.retryAfterMs);
+      if (error.code === "HTTP_RATE_LIMITED") {
+        limiter.widenMargin();
+        if (error.retryAfterMs !== undefined) limiter.pause(this.clock.now() + error.retryAfterMs);
       }
       const tooLong = (error.retryAfterMs ?? 0) > (this.options.maxRetryAfterMs ?? 120_000);
       if (!isRetryable(error.code) || attempt >= this.options.maxAttempts || tooLong) throw error;
@@ -110,7 +112,7 @@ export class HttpClient {
     if (!this.options.dispatcher) await this.dispatcher.close();
   }
 
-  private async once(spec: RequestSpec, attempt: number): Promise<HttpResponse> {
+  private async once(spec: RequestSpec, attempt: number, onSent: () => void): Promise<HttpResponse> {
     const headers: Record<string, string> = { accept: "application/json" };
     const credentials = this.options.credentials;
     if (credentials && credentials.origin === spec.url.origin) Object.assign(headers, credentials.headers);
@@ -119,15 +121,17 @@ export class HttpClient {
       body = JSON.stringify(spec.body);
       headers["content-type"] = "application/json";
     }
-    const response = await this.dispatcher.request({
-      origin: spec.url.origin,
-      path: `${spec.url.pathname}${spec.url.search}`,
-      method: spec.method,
-      headers,
-      body,
-      headersTimeout: this.options.timeoutMs,
-      bodyTimeout: this.options.timeoutMs,
-    });
+    const response = await withSendTime(onSent, () =>
+      this.dispatcher.request({
+        origin: spec.url.origin,
+        path: `${spec.url.pathname}${spec.url.search}`,
+        method: spec.method,
+        headers,
+        body,
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+      }),
+    );
     const chunks: Buffer[] = [];
     let size = 0;
     const limit = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY;

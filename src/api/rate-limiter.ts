@@ -1,17 +1,27 @@
 import type { Clock } from "./clock.ts";
 
+/** 4% of a second: absorbs the usual jitter between our start and the server's arrival stamp. */
+export const DEFAULT_MARGIN_MS = 40;
+
 /**
- * Lets at most `limit` requests start in any window of `windowMs` (plus a safety margin, since
- * the server counts arrivals, which trail our starts by a varying delay). Callers are served in
- * the order they asked. A 429 from the server pauses everyone until its Retry-After has passed.
+ * Lets at most `limit` requests start in any window of `windowMs` plus a safety margin: the
+ * server counts arrivals, which trail our starts by a varying delay (network, event loop), so a
+ * request started just over a second after another may still land in the same second there.
+ * Starts are also spread evenly (one per window/limit): a burst would queue at the server, whose
+ * arrival stamps then bunch up. Callers are served in the order they asked. A 429 from the server
+ * pauses everyone until its Retry-After has passed, and widens the margin: the server counts more
+ * strictly than we assumed.
  */
 export class RateLimiter {
   readonly limit: number;
-  private readonly windowMs: number;
+  private readonly baseWindowMs: number;
+  private marginMs: number;
+  private readonly maxMarginMs: number;
   /** Start times of the last `limit` requests, oldest first. */
   private readonly starts: number[] = [];
   private pausedUntil = 0;
-  private tail: Promise<void> = Promise.resolve();
+  private lastGrant = Number.NEGATIVE_INFINITY;
+  private tail: Promise<unknown> = Promise.resolve();
   private waitingCount = 0;
   private waitedMs = 0;
 
@@ -22,11 +32,25 @@ export class RateLimiter {
   ) {
     if (!Number.isInteger(limit) || limit <= 0) throw new RangeError("rate limit must be a positive integer");
     this.limit = limit;
-    this.windowMs = (options.windowMs ?? 1000) + (options.marginMs ?? 20);
+    this.baseWindowMs = options.windowMs ?? 1000;
+    this.marginMs = options.marginMs ?? DEFAULT_MARGIN_MS;
+    this.maxMarginMs = Math.max(this.marginMs, this.baseWindowMs / 4);
   }
 
-  /** Resolves when the caller may start one request; the start is recorded at that moment. */
-  acquire(): Promise<void> {
+  /** The server refused a request for its rate: keep a wider distance from now on. */
+  widenMargin(): void {
+    this.marginMs = Math.min(this.maxMarginMs, Math.max(10, this.marginMs * 2));
+  }
+
+  get currentMarginMs(): number {
+    return this.marginMs;
+  }
+
+  /**
+   * Resolves when the caller may start one request, with the time recorded for it. The caller
+   * may later `restamp` it with the moment the request really went out.
+   */
+  acquire(): Promise<number> {
     this.waitingCount++;
     const turn = this.tail.then(() => this.waitForSlot());
     this.tail = turn.catch(() => {});
@@ -45,15 +69,28 @@ export class RateLimiter {
     return { waiting: this.waitingCount, waitedMs: this.waitedMs };
   }
 
-  private async waitForSlot(): Promise<void> {
+  /**
+   * Moves a recorded start to when the request actually left (after connecting, say), so the
+   * window reflects what the server will count.
+   */
+  restamp(slot: number, sentAt: number): void {
+    const index = this.starts.indexOf(slot);
+    if (index < 0 || sentAt <= slot) return;
+    this.starts[index] = sentAt;
+    this.starts.sort((a, b) => a - b);
+  }
+
+  private async waitForSlot(): Promise<number> {
     for (;;) {
       const now = this.clock.now();
       const oldest = this.starts.length >= this.limit ? this.starts[0]! : Number.NEGATIVE_INFINITY;
-      const readyAt = Math.max(this.pausedUntil, oldest + this.windowMs);
+      const span = this.baseWindowMs + this.marginMs;
+      const readyAt = Math.max(this.pausedUntil, oldest + span, this.lastGrant + span / this.limit);
       if (readyAt <= now) {
+        this.lastGrant = now;
         this.starts.push(now);
         if (this.starts.length > this.limit) this.starts.shift();
-        return;
+        return now;
       }
       this.waitedMs += readyAt - now;
       await this.clock.sleep(readyAt - now);

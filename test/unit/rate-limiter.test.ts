@@ -6,7 +6,7 @@ import { FakeClock } from "../helpers/fake-clock.ts";
 function maxInAnyWindow(starts: number[], windowMs: number): number {
   let max = 0;
   for (let i = 0, j = 0; i < starts.length; i++) {
-    while (starts[i]! - starts[j]! >= windowMs) j++;
+    while (starts[i]! - starts[j]! >= windowMs - 1e-6) j++; // float spacing: 30 × 33.33… ms
     max = Math.max(max, i - j + 1);
   }
   return max;
@@ -22,8 +22,10 @@ describe("rate limiter", () => {
     await Promise.all(all);
     expect(starts).toHaveLength(300);
     expect(maxInAnyWindow(starts, 1000)).toBe(30);
-    // 300 requests at 30/s: the last starts after 9 full windows, not later.
-    expect(starts.at(-1)).toBe(9000);
+    // Evenly spread, one every 1000/30 ms: the budget is used fully, without bursts.
+    expect(starts.at(-1)).toBeCloseTo((299 * 1000) / 30, 6);
+    const gaps = starts.slice(1).map((t, i) => t - starts[i]!);
+    expect(Math.min(...gaps)).toBeCloseTo(1000 / 30, 6);
   });
 
   it("holds everyone back while the server's Retry-After runs", async () => {
@@ -66,5 +68,15 @@ describe("retry policy", () => {
     expect(isRetryable("HTTP_CLIENT")).toBe(false);
     expect(isRetryable("HTTP_AUTH")).toBe(false);
     expect(isRetryable("REFUSED_ORIGIN")).toBe(false);
+  });
+});
+
+describe("rate limiter margin", () => {
+  it("widens its margin after the server refuses a request for its rate, up to a quarter second", () => {
+    const limiter = new RateLimiter(30, new FakeClock(), { marginMs: 40 });
+    limiter.widenMargin();
+    expect(limiter.currentMarginMs).toBe(80);
+    for (let i = 0; i < 10; i++) limiter.widenMargin();
+    expect(limiter.currentMarginMs).toBe(250);
   });
 });

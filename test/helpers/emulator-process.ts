@@ -1,0 +1,52 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { BIN } from "./cli.ts";
+
+/** The emulator in a process of its own, so its clock of arrivals is not our event loop's. */
+export interface EmulatorProcess {
+  url: string;
+  apiKey: string;
+  admin<T = unknown>(path: string, body?: unknown): Promise<T>;
+  stop(): Promise<void>;
+}
+
+export async function startEmulatorProcess(args: string[]): Promise<EmulatorProcess> {
+  const child: ChildProcess = spawn(process.execPath, [BIN, "emulator", "--port", "0", ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { PATH: process.env.PATH, HOME: process.env.HOME },
+  });
+  let output = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`emulator did not start: ${output}`)), 30_000);
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /REGWATCH_WATCH_URL=(\S+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.on("exit", (code) => reject(new Error(`emulator exited ${code}: ${output}`)));
+  });
+  return {
+    url,
+    apiKey: /REGWATCH_API_KEY=(\S+)/.exec(output)?.[1] ?? "emulator-key",
+    async admin<T>(path: string, body?: unknown): Promise<T> {
+      const response = await fetch(`${url}/_emulator/${path}`, {
+        method: body === undefined ? "GET" : "POST",
+        headers: body === undefined ? {} : { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (!response.ok) throw new Error(`admin ${path}: ${response.status} ${await response.text()}`);
+      return (await response.json()) as T;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
