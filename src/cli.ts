@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { registerBackfill } from "./commands/backfill.ts";
+import { registerDaemon } from "./commands/daemon.ts";
 import { registerEmulator } from "./commands/emulator.ts";
 import { registerGrantReader } from "./commands/grant-reader.ts";
 import { registerLookup } from "./commands/lookup.ts";
@@ -28,6 +29,7 @@ const commands = [
   registerWatch,
   registerGrantReader,
   registerEmulator,
+  registerDaemon,
 ];
 for (const register of commands) register(program);
 

@@ -1,0 +1,147 @@
+/**
+ * `regwatch daemon`: migrate, serve health and metrics, run reconcile and sync on the schedule,
+ * catch up a missed run at start and whenever a check finds one due, and stop cleanly on
+ * SIGTERM/SIGINT.
+ */
+import cron, { type ScheduledTask } from "node-cron";
+import { createRegistry } from "../api/registry.ts";
+import { type Config, requireWatch } from "../config.ts";
+import { openDatabase } from "../db/connect.ts";
+import { runMigrations } from "../db/migrate.ts";
+import { UsageRecorder } from "../db/usage.ts";
+import { coerceError, EXIT, type ExitCode } from "../errors.ts";
+import type { Logger } from "../logger.ts";
+import { DatabaseProbe, startHealthServer } from "./http-server.ts";
+import { JobRunner } from "./job.ts";
+import { DaemonMetrics } from "./metrics.ts";
+import { cronSchedule } from "./schedule.ts";
+
+export interface DaemonOptions {
+  /** Seconds between checks for a run that is due (missed, skipped for the lock, or failed). */
+  checkEverySeconds: number;
+  /** Seconds a stop waits for in-flight work to commit before giving up on it. */
+  stopTimeoutSeconds: number;
+}
+
+export const DAEMON_DEFAULTS: DaemonOptions = { checkEverySeconds: 60, stopTimeoutSeconds: 30 };
+
+export async function runDaemon(config: Config, log: Logger, options: DaemonOptions): Promise<ExitCode> {
+  requireWatch(config);
+  const stopRequested = waitForStopSignal(log);
+  const db = await openDatabase(config);
+  const cleanups: Array<[string, () => Promise<unknown> | unknown]> = [["database", () => db.close()]];
+  const cleanUp = async () => {
+    for (const [what, close] of cleanups.reverse()) {
+      await Promise.resolve()
+        .then(close)
+        .catch((error) => log.warn({ what, err: coerceError(error).message }, "closing failed"));
+    }
+  };
+  try {
+    const { applied } = await runMigrations(db.url);
+    log.info({ applied, database: db.origin }, "migrations applied");
+
+    const usage = new UsageRecorder(db.sql, config.tz);
+    let metrics: DaemonMetrics | undefined;
+    const registry = createRegistry(config, {
+      log,
+      onResult: (r) => {
+        usage.record({ api: r.api, endpoint: r.endpoint, error: r.code !== undefined });
+        metrics?.recordRequest(r);
+      },
+    });
+    cleanups.push(["registry clients", () => registry.close()]);
+    const probe = new DatabaseProbe(db.url);
+    cleanups.push(["probe connection", () => probe.close()]);
+    metrics = new DaemonMetrics({
+      probe: async () => probe.sql,
+      timeZone: config.tz,
+      limiters: () => registry.limiters,
+    });
+    const http = await startHealthServer({ port: config.httpPort, probe, metrics, log });
+    cleanups.push(["http server", () => http.close()]);
+    log.info(
+      { port: http.port },
+      `health and metrics on http://0.0.0.0:${http.port} (/healthz /readyz /metrics)`,
+    );
+
+    let runner: JobRunner | undefined;
+    const task: ScheduledTask = cron.createTask(config.schedule, () => runner?.runIfDue("schedule"), {
+      name: "regwatch-reconcile-sync",
+      timezone: config.tz,
+      noOverlap: true,
+      logger: cronLogger(log),
+    });
+    cleanups.push(["schedule", () => task.destroy()]);
+    runner = new JobRunner({
+      db,
+      config,
+      log,
+      registry,
+      usage,
+      metrics,
+      schedule: cronSchedule(config.schedule, config.tz, (instant) => task.match(instant)),
+    });
+    await task.start();
+    log.info(
+      { schedule: config.schedule, timeZone: config.tz, next: task.getNextRun() },
+      "daemon started; checking for a missed run",
+    );
+
+    const jobs = runner;
+    const check = () => {
+      if (!jobs.busy) void jobs.runIfDue("catchup");
+    };
+    check();
+    const checker = setInterval(check, options.checkEverySeconds * 1000);
+    cleanups.push(["catch-up checks", () => clearInterval(checker)]);
+
+    const signal = await stopRequested;
+    log.info({ signal }, "stopping: no new runs; work in flight commits");
+    await task.stop();
+    clearInterval(checker);
+    const clean = await jobs.stop(options.stopTimeoutSeconds * 1000);
+    if (!clean) {
+      log.error(
+        { boundSeconds: options.stopTimeoutSeconds },
+        "work in flight did not finish in time; its run stays 'running' and is marked failed at the next start",
+      );
+    }
+    await cleanUp();
+    log.info({ clean }, "stopped");
+    if (!clean) setTimeout(() => process.exit(EXIT.failed), 1000).unref();
+    return clean ? EXIT.ok : EXIT.failed;
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+}
+
+/** Resolves on the first SIGTERM or SIGINT; a second one ends the process at once. */
+function waitForStopSignal(log: Logger): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    let received = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (received) {
+        log.warn({ signal }, "second stop signal: exiting without waiting");
+        process.exit(EXIT.failed);
+      }
+      received = true;
+      resolve(signal);
+    };
+    process.on("SIGTERM", onSignal);
+    process.on("SIGINT", onSignal);
+  });
+}
+
+/** node-cron writes warnings (missed executions, overlaps) to the console unless given a logger. */
+function cronLogger(log: Logger) {
+  const fields = { component: "node-cron" };
+  return {
+    info: (message: string) => log.info(fields, message),
+    warn: (message: string) => log.warn(fields, message),
+    error: (message: string | Error, err?: Error) =>
+      log.error({ ...fields, err: coerceError(err ?? message).message }, String(message)),
+    debug: (message: string | Error) => log.debug(fields, String(message)),
+  };
+}

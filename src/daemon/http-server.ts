@@ -1,0 +1,107 @@
+/**
+ * The daemon's HTTP side: /healthz (the process answers), /readyz (the database answers and every
+ * migration is applied; 503 otherwise), /metrics (Prometheus text format). Probes use a small
+ * client of their own with short timeouts, so a database that is down makes /readyz say so
+ * within seconds instead of waiting on the job's connection pool.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import postgres from "postgres";
+import type { Sql } from "../db/connect.ts";
+import { migrationsCurrent } from "../db/migrate.ts";
+import { coerceError } from "../errors.ts";
+import type { Logger } from "../logger.ts";
+import type { DaemonMetrics } from "./metrics.ts";
+
+const PROBE_TIMEOUT_MS = 3000;
+
+/** A two-connection client for health checks and scrape-time reads. */
+export class DatabaseProbe {
+  readonly sql: Sql;
+
+  constructor(url: string) {
+    this.sql = postgres(url, {
+      max: 2,
+      connect_timeout: PROBE_TIMEOUT_MS / 1000,
+      idle_timeout: 30,
+      onnotice: () => {},
+      connection: { application_name: `regwatch/${process.pid}/probe`, statement_timeout: PROBE_TIMEOUT_MS },
+    });
+  }
+
+  /** Null when ready, else why not. */
+  async notReadyReason(): Promise<string | null> {
+    try {
+      const current = await withTimeout(migrationsCurrent(this.sql), PROBE_TIMEOUT_MS);
+      return current ? null : "migrations pending";
+    } catch (error) {
+      return `database unreachable: ${coerceError(error).message}`;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.sql.end({ timeout: 2 });
+  }
+}
+
+export interface HealthServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startHealthServer(options: {
+  port: number;
+  probe: DatabaseProbe;
+  metrics: DaemonMetrics;
+  log: Logger;
+}): Promise<HealthServer> {
+  const { probe, metrics, log } = options;
+  const server: Server = createServer((request, response) => {
+    const path = (request.url ?? "/").split("?")[0];
+    const reply = (status: number, body: string, type = "text/plain; charset=utf-8") => {
+      response.writeHead(status, { "content-type": type, "cache-control": "no-store" });
+      response.end(body);
+    };
+    if (request.method !== "GET" && request.method !== "HEAD") return reply(405, "method not allowed\n");
+    if (path === "/healthz") return reply(200, "ok\n");
+    if (path === "/readyz") {
+      probe.notReadyReason().then(
+        (reason) => (reason === null ? reply(200, "ready\n") : reply(503, `not ready: ${reason}\n`)),
+        (error) => reply(503, `not ready: ${coerceError(error).message}\n`),
+      );
+      return;
+    }
+    if (path === "/metrics") {
+      metrics.render().then(
+        ({ contentType, body }) => reply(200, body, contentType),
+        (error) => {
+          log.warn({ err: coerceError(error).message }, "metrics could not be rendered");
+          reply(500, "metrics failed\n");
+        },
+      );
+      return;
+    }
+    reply(404, "not found: try /healthz, /readyz or /metrics\n");
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,193 @@
+/**
+ * The daemon's Prometheus metrics. Counters of this process (requests, changes written, rate-
+ * limiter waits) are updated as things happen; what the database knows (runs, files, coverage)
+ * is read when Prometheus scrapes, in one batch of small queries shared by every gauge and kept
+ * for a few seconds, so frequent scrapes cost the database little.
+ */
+import { Counter, collectDefaultMetrics, Gauge, Registry } from "prom-client";
+import type { RequestResult } from "../api/http.ts";
+import type { RateLimiter } from "../api/rate-limiter.ts";
+import { daysBetween, lastCompleteDay } from "../dates.ts";
+import type { Sql } from "../db/connect.ts";
+import { fileCounts, lastCoveredDays, lastSuccessByKind, runCounts } from "../db/status.ts";
+
+const SNAPSHOT_TTL_MS = 5000;
+
+interface DatabaseSnapshot {
+  runs: Awaited<ReturnType<typeof runCounts>>;
+  lastSuccess: Awaited<ReturnType<typeof lastSuccessByKind>>;
+  files: Record<string, number>;
+  covered: Awaited<ReturnType<typeof lastCoveredDays>>;
+}
+
+export interface MetricsOptions {
+  /** A connection for scrape-time reads; failures leave the database gauges empty. */
+  probe: () => Promise<Sql | undefined>;
+  timeZone: string;
+  /** Rate limiters of the registry clients in use, by origin. */
+  limiters: () => Map<string, RateLimiter>;
+  now?: () => Date;
+}
+
+export class DaemonMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<"api" | "endpoint" | "status">;
+  private readonly changesWritten: Counter;
+  private readonly jobRunning: Gauge;
+  private readonly waitedSeen = new Map<string, number>();
+  private snapshot: { at: number; value: Promise<DatabaseSnapshot | undefined> } | undefined;
+
+  constructor(private readonly options: MetricsOptions) {
+    const registers = [this.registry];
+    const now = options.now ?? (() => new Date());
+    collectDefaultMetrics({ register: this.registry, prefix: "regwatch_" });
+
+    this.requests = new Counter({
+      name: "regwatch_requests_total",
+      help: "Requests to the registry by interface, endpoint and HTTP status (error when none came back).",
+      labelNames: ["api", "endpoint", "status"],
+      registers,
+    });
+    this.changesWritten = new Counter({
+      name: "regwatch_changes_written_total",
+      help: "Change rows written by this daemon's sync runs.",
+      registers,
+    });
+    this.jobRunning = new Gauge({
+      name: "regwatch_job_running",
+      help: "1 while this daemon runs a reconcile and sync job.",
+      registers,
+    });
+
+    const limiterWaiting = new Gauge({
+      name: "regwatch_rate_limiter_waiting",
+      help: "Requests waiting for their turn under the rate limit, by origin.",
+      labelNames: ["origin"],
+      registers,
+      collect: () => {
+        limiterWaiting.reset();
+        for (const [origin, limiter] of options.limiters())
+          limiterWaiting.set({ origin }, limiter.stats().waiting);
+      },
+    });
+    const limiterWaited = new Counter({
+      name: "regwatch_rate_limiter_waited_seconds_total",
+      help: "Time requests spent waiting for the rate limit, by origin.",
+      labelNames: ["origin"],
+      registers,
+      collect: () => {
+        for (const [origin, limiter] of options.limiters()) {
+          const waitedMs = limiter.stats().waitedMs;
+          const delta = waitedMs - (this.waitedSeen.get(origin) ?? 0);
+          if (delta > 0) limiterWaited.inc({ origin }, delta / 1000);
+          this.waitedSeen.set(origin, waitedMs);
+        }
+      },
+    });
+
+    const databaseUp: Gauge = new Gauge({
+      name: "regwatch_database_up",
+      help: "1 when the last scrape could read the database.",
+      registers,
+      collect: async () => {
+        databaseUp.set((await this.read()) ? 1 : 0);
+      },
+    });
+    const runs = new Gauge({
+      name: "regwatch_runs",
+      help: "Runs recorded in the database, by kind and status.",
+      labelNames: ["kind", "status"],
+      registers,
+      collect: async () => {
+        runs.reset();
+        for (const r of (await this.read())?.runs ?? [])
+          runs.set({ kind: r.kind, status: r.status }, r.count);
+      },
+    });
+    const lastSuccess = new Gauge({
+      name: "regwatch_last_success_timestamp_seconds",
+      help: "When the newest run of each kind that ended ok or partial finished (Unix time).",
+      labelNames: ["kind"],
+      registers,
+      collect: async () => {
+        lastSuccess.reset();
+        for (const r of (await this.read())?.lastSuccess ?? [])
+          lastSuccess.set({ kind: r.kind }, r.finishedAt.getTime() / 1000);
+      },
+    });
+    const files = new Gauge({
+      name: "regwatch_change_files",
+      help: "Change files by status: pending, fetched, failed, refused.",
+      labelNames: ["status"],
+      registers,
+      collect: async () => {
+        files.reset();
+        for (const [status, count] of Object.entries((await this.read())?.files ?? {}))
+          files.set({ status }, count);
+      },
+    });
+    const lag = new Gauge({
+      name: "regwatch_coverage_lag_days",
+      help: "Per list: days from its last covered day to the last complete day (0 when up to date).",
+      labelNames: ["list_key", "list_name"],
+      registers,
+      collect: async () => {
+        lag.reset();
+        const complete = lastCompleteDay(now(), options.timeZone);
+        for (const l of (await this.read())?.covered ?? []) {
+          if (l.lastCovered === null) continue;
+          lag.set(
+            { list_key: l.listKey, list_name: l.listName },
+            Math.max(0, daysBetween(l.lastCovered, complete)),
+          );
+        }
+      },
+    });
+  }
+
+  /** Passed to the registry clients as `onResult`. */
+  recordRequest(result: RequestResult): void {
+    this.requests.inc({
+      api: result.api,
+      endpoint: result.endpoint,
+      status: result.status === undefined ? "error" : String(result.status),
+    });
+  }
+
+  recordChangesWritten(count: number): void {
+    if (count > 0) this.changesWritten.inc(count);
+  }
+
+  setJobRunning(running: boolean): void {
+    this.jobRunning.set(running ? 1 : 0);
+  }
+
+  async render(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+
+  /** The database's part of the metrics, read once per scrape (or per few seconds). */
+  private read(): Promise<DatabaseSnapshot | undefined> {
+    const now = Date.now();
+    if (!this.snapshot || now - this.snapshot.at > SNAPSHOT_TTL_MS) {
+      this.snapshot = { at: now, value: this.query() };
+    }
+    return this.snapshot.value;
+  }
+
+  private async query(): Promise<DatabaseSnapshot | undefined> {
+    try {
+      const sql = await this.options.probe();
+      if (!sql) return undefined;
+      const [runs, lastSuccess, files, covered] = await Promise.all([
+        runCounts(sql),
+        lastSuccessByKind(sql),
+        fileCounts(sql),
+        lastCoveredDays(sql),
+      ]);
+      return { runs, lastSuccess, files, covered };
+    } catch {
+      return undefined;
+    }
+  }
+}

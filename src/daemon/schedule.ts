@@ -1,0 +1,169 @@
+/**
+ * When the daemon should run: the most recent scheduled instant of a cron expression in a time
+ * zone, and whether a catch-up is due. Pure: the caller supplies the instant and what the
+ * database says, so the rules are unit-tested without a clock, a database or a timer.
+ *
+ * node-cron 4 computes the next run but not the previous one. Rather than a second cron library
+ * (a second reading of the same expression that could disagree with the scheduler), the
+ * candidates are generated here from node-cron's own parse of the expression, and each is
+ * confirmed with the scheduling task's own `match`, so day-of-month and weekday rules (L, W, #,
+ * names) mean exactly what they mean to the scheduler.
+ */
+import cron from "node-cron";
+import { addDays } from "../dates.ts";
+
+/** What the computation needs of a schedule: node-cron's parse and its matcher. */
+export interface CronSchedule {
+  hours: readonly number[];
+  minutes: readonly number[];
+  seconds: readonly number[];
+  timeZone: string;
+  /** True when the expression fires at this instant (node-cron's `task.match`). */
+  matches(instant: Date): boolean;
+}
+
+/** How far back to look: a 29 February schedule repeats within eight years. */
+const MAX_DAYS_BACK = 366 * 8;
+
+export function cronSchedule(
+  expression: string,
+  timeZone: string,
+  matches: (instant: Date) => boolean,
+): CronSchedule {
+  const fields = cron.parse(expression);
+  const desc = (values: readonly number[]) => [...values].sort((a, b) => b - a);
+  return {
+    hours: desc(fields.hour),
+    minutes: desc(fields.minute),
+    seconds: desc(fields.second),
+    timeZone,
+    matches,
+  };
+}
+
+/**
+ * The latest instant at or before `now` at which the schedule fires, or undefined when it has not
+ * fired within eight years. A wall-clock time skipped by a daylight-saving jump has no instant and
+ * is passed over; one repeated by the jump back counts at its later instant.
+ */
+export function previousScheduledTime(schedule: CronSchedule, now: Date): Date | undefined {
+  const nowLocal = localWallTime(now, schedule.timeZone);
+  // Later wall times of today are in the future, unless the clock went back an hour today.
+  const slack = clockShiftsOn(nowLocal.date, schedule.timeZone) ? 3600 : 0;
+  for (let back = 0; back <= MAX_DAYS_BACK; back++) {
+    const date = addDays(nowLocal.date, -back);
+    const found = latestOnDay(schedule, date, now, back === 0 ? nowLocal.seconds + slack : Infinity);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The latest firing on a local day not after `now`, if any. */
+function latestOnDay(
+  schedule: CronSchedule,
+  date: string,
+  now: Date,
+  maxSecondOfDay: number,
+): Date | undefined {
+  for (const hour of schedule.hours) {
+    for (const minute of schedule.minutes) {
+      for (const second of schedule.seconds) {
+        // Times later in the day than now are skipped without computing an instant.
+        if (hour * 3600 + minute * 60 + second > maxSecondOfDay) continue;
+        const instants = wallTimeInstants(date, hour, minute, second, schedule.timeZone);
+        if (instants.length === 0) continue;
+        // The time fields are in the schedule's sets, so a miss can only be the day's date.
+        if (!schedule.matches(instants[0]!)) return undefined;
+        const eligible = instants.filter((i) => i.getTime() <= now.getTime());
+        if (eligible.length > 0) return eligible.at(-1);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Instants (0, 1 or 2, ascending) at which the wall clock of `timeZone` shows this time. */
+export function wallTimeInstants(
+  date: string,
+  hour: number,
+  minute: number,
+  second: number,
+  timeZone: string,
+): Date[] {
+  const asUtc = Date.parse(`${date}T00:00:00Z`) + (hour * 3600 + minute * 60 + second) * 1000;
+  const offsets = new Set([
+    offsetMs(asUtc - 14 * 3600_000, timeZone),
+    offsetMs(asUtc + 14 * 3600_000, timeZone),
+  ]);
+  const found: Date[] = [];
+  for (const offset of offsets) {
+    const instant = new Date(asUtc - offset);
+    const local = localWallTime(instant, timeZone);
+    if (local.date === date && local.seconds === hour * 3600 + minute * 60 + second) found.push(instant);
+  }
+  return found.sort((a, b) => a.getTime() - b.getTime());
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function clockShiftsOn(date: string, timeZone: string): boolean {
+  const midnight = Date.parse(`${date}T00:00:00Z`);
+  return offsetMs(midnight - 12 * 3600_000, timeZone) !== offsetMs(midnight + 36 * 3600_000, timeZone);
+}
+
+/** Local date and second of the day of an instant in a time zone. */
+function localWallTime(instant: Date, timeZone: string): { date: string; seconds: number } {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    // Built once per zone: constructing a formatter costs far more than using one.
+    format = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+    });
+    formatters.set(timeZone, format);
+  }
+  const parts: Record<string, string> = {};
+  for (const part of format.formatToParts(instant)) parts[part.type] = part.value;
+  return {
+    date: `${parts.year}-${parts.month}-${parts.day}`,
+    seconds: Number(parts.hour) * 3600 + Number(parts.minute) * 60 + Number(parts.second),
+  };
+}
+
+/** Offset of the zone from UTC at an instant (positive east of Greenwich). */
+function offsetMs(epochMs: number, timeZone: string): number {
+  const instant = new Date(Math.floor(epochMs / 1000) * 1000);
+  const local = localWallTime(instant, timeZone);
+  const wallAsUtc = Date.parse(`${local.date}T00:00:00Z`) + local.seconds * 1000;
+  return wallAsUtc - instant.getTime();
+}
+
+export interface CatchUpInput {
+  /** The most recent scheduled instant (previousScheduledTime). */
+  slot: Date | undefined;
+  /** Start of the newest scheduled or catch-up sync that finished ok or partial. */
+  lastSuccess: Date | undefined;
+  /** When this daemon's last attempt failed, if it did; holds retries back. */
+  lastFailure?: Date;
+  now: Date;
+  /** Least time between a failed attempt and the next one. */
+  retryAfterMs: number;
+}
+
+/**
+ * A run is due when the schedule has fired since the last successful run started. After a failed
+ * attempt the next waits `retryAfterMs`, so a registry that is down is not asked every minute.
+ */
+export function catchUpDue(input: CatchUpInput): boolean {
+  if (!input.slot) return false;
+  if (input.lastSuccess && input.lastSuccess.getTime() >= input.slot.getTime()) return false;
+  if (input.lastFailure && input.now.getTime() - input.lastFailure.getTime() < input.retryAfterMs)
+    return false;
+  return true;
+}
