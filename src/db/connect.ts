@@ -3,6 +3,7 @@ import postgres from "postgres";
 import type { Config } from "../config.ts";
 import { startEmbedded } from "./embedded.ts";
 import * as schema from "./schema.ts";
+import { withNoDelay } from "./socket.ts";
 
 export type Sql = postgres.Sql;
 
@@ -52,7 +53,7 @@ function connect(
   options: OpenOptions,
   beforeClose: (sql: Sql) => Promise<(() => Promise<void>) | undefined | void>,
 ): Database {
-  const common = { onnotice: () => {}, connection: { application_name: APPLICATION_NAME } };
+  const common = withNoDelay({ onnotice: () => {}, connection: { application_name: APPLICATION_NAME } });
   const sql = postgres(url, { ...common, max: options.max ?? 10 });
   const ormClient = postgres(url, { ...common, max: 4 });
   const orm = drizzle(ormClient, { schema });

@@ -13,7 +13,10 @@ export interface StoredList {
  * Records the lists the registry returned. A list we knew that is no longer returned is marked
  * deleted (its rows and its coverage stay, so history is kept); one that reappears is unmarked.
  */
-export async function saveWatchLists(sql: Sql, lists: readonly WatchList[]): Promise<{ seen: number; disappeared: number }> {
+export async function saveWatchLists(
+  sql: Sql,
+  lists: readonly WatchList[],
+): Promise<{ seen: number; disappeared: number }> {
   return sql.begin(async (tx) => {
     if (lists.length > 0) {
       const rows = lists.map((l) => ({
@@ -37,7 +40,10 @@ export async function saveWatchLists(sql: Sql, lists: readonly WatchList[]): Pro
 }
 
 /** Lists as last seen; deleted ones only when asked for. */
-export async function loadWatchLists(sql: Sql, options: { includeDeleted?: boolean } = {}): Promise<StoredList[]> {
+export async function loadWatchLists(
+  sql: Sql,
+  options: { includeDeleted?: boolean } = {},
+): Promise<StoredList[]> {
   return sql<StoredList[]>`
     select list_key as "listKey", list_name as "listName", to_char(created_at, 'YYYY-MM-DD') as "createdAt",
            watch_count as "watchCount", deleted_at as "deletedAt"
@@ -47,7 +53,11 @@ export async function loadWatchLists(sql: Sql, options: { includeDeleted?: boole
 }
 
 /** Replaces the stored items of one list with what the registry returned for it. */
-export async function saveWatchedItems(sql: Sql, listKey: string, items: readonly WatchedItem[]): Promise<void> {
+export async function saveWatchedItems(
+  sql: Sql,
+  listKey: string,
+  items: readonly WatchedItem[],
+): Promise<void> {
   await sql.begin(async (tx) => {
     const taxIds = items.map((i) => i.tax_id);
     await tx`delete from regwatch.watched_items where list_key = ${listKey} and tax_id <> all(${taxIds}::text[])`;

@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { withNoDelay } from "./socket.ts";
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../migrations", import.meta.url));
 
@@ -15,7 +16,10 @@ const MIGRATION_LOCK = 0x72_77_6d_67; // "rwmg"
  */
 export async function runMigrations(url: string): Promise<{ applied: number }> {
   // One connection, so the lock, the journal reads and every migration share a session.
-  const client = postgres(url, { max: 1, onnotice: () => {}, connection: { application_name: "regwatch" } });
+  const client = postgres(
+    url,
+    withNoDelay({ max: 1, onnotice: () => {}, connection: { application_name: "regwatch" } }),
+  );
   try {
     await client`select pg_advisory_lock(${MIGRATION_LOCK})`;
     const before = await appliedCount(client);

@@ -5,7 +5,12 @@ export type RunKind = "sync" | "backfill" | "reconcile" | "lookup" | "daemon";
 export type RunTrigger = "cli" | "schedule" | "catchup";
 export type RunStatus = "running" | "ok" | "partial" | "failed";
 
-export async function startRun(sql: Sql, kind: RunKind, trigger: RunTrigger, stats: Record<string, unknown> = {}): Promise<number> {
+export async function startRun(
+  sql: Sql,
+  kind: RunKind,
+  trigger: RunTrigger,
+  stats: Record<string, unknown> = {},
+): Promise<number> {
   const [row] = await sql<{ id: number }[]>`
     insert into regwatch.runs (kind, trigger, status, stats, pid, host)
     values (${kind}, ${trigger}, 'running', ${sql.json(stats as never)}, ${process.pid}, ${hostname()})
@@ -13,7 +18,13 @@ export async function startRun(sql: Sql, kind: RunKind, trigger: RunTrigger, sta
   return Number(row!.id);
 }
 
-export async function finishRun(sql: Sql, id: number, status: Exclude<RunStatus, "running">, stats: Record<string, unknown>, error?: string): Promise<void> {
+export async function finishRun(
+  sql: Sql,
+  id: number,
+  status: Exclude<RunStatus, "running">,
+  stats: Record<string, unknown>,
+  error?: string,
+): Promise<void> {
   await sql`
     update regwatch.runs
     set status = ${status}, finished_at = now(), stats = ${sql.json(stats as never)}, error = ${error ?? null}

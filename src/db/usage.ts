@@ -12,7 +12,10 @@ export interface UsageEvent {
  * statement per flush, so accounting never costs a round trip per request.
  */
 export class UsageRecorder {
-  private pending = new Map<string, { day: string; api: string; endpoint: string; requests: number; errors: number }>();
+  private pending = new Map<
+    string,
+    { day: string; api: string; endpoint: string; requests: number; errors: number }
+  >();
 
   constructor(
     private readonly sql: Sql,
@@ -23,7 +26,13 @@ export class UsageRecorder {
   record(event: UsageEvent): void {
     const day = localDateTime(this.now(), this.timeZone).date;
     const key = `${day}\u0000${event.api}\u0000${event.endpoint}`;
-    const entry = this.pending.get(key) ?? { day, api: event.api, endpoint: event.endpoint, requests: 0, errors: 0 };
+    const entry = this.pending.get(key) ?? {
+      day,
+      api: event.api,
+      endpoint: event.endpoint,
+      requests: 0,
+      errors: 0,
+    };
     entry.requests++;
     if (event.error) entry.errors++;
     this.pending.set(key, entry);

@@ -40,7 +40,7 @@ export async function startEmulatorProcess(args: string[]): Promise<EmulatorProc
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       if (!response.ok) throw new Error(`admin ${path}: ${response.status} ${await response.text()}`);
-      return (await response.json()) as T;
+      return (response.status === 204 ? undefined : await response.json()) as T;
     },
     stop: () =>
       new Promise<void>((resolve) => {

@@ -1,0 +1,116 @@
+/**
+ * Ingest: the sync's own write path (writeWindow: changes, sources, pending files, coverage in
+ * one transaction per window) fed N synthetic changes in window-sized batches, against COPY of
+ * the same rows into a scratch table, measured in the same run on the same database.
+ */
+import { once } from "node:events";
+import pLimit from "p-limit";
+import type { ChangedItem } from "../src/api/watch-schemas.ts";
+import { addDays } from "../src/dates.ts";
+import type { Sql } from "../src/db/connect.ts";
+import { writeWindow } from "../src/db/window.ts";
+import { round } from "./api-budget.ts";
+
+export interface IngestResult {
+  changes: number;
+  writers: number;
+  batch: number;
+  ingest_s: number;
+  copy_s: number;
+  ingest_rows_per_s: number;
+  copy_rows_per_s: number;
+  ingest_copy_ratio: number;
+}
+
+const HEADINGS = ["long_name", "bank_accounts", "address", "representatives", "status", "main_activities"];
+const FORMS = ["companies", "self_employed", "civil_orgs"];
+
+function syntheticBatch(
+  batchIndex: number,
+  size: number,
+): { items: ChangedItem[]; raw: Record<string, unknown>[] } {
+  const items: ChangedItem[] = [];
+  for (let i = 0; i < size; i++) {
+    const n = batchIndex * size + i;
+    const taxId = String(10_000_000 + (n % 7_000_000)).padStart(8, "0");
+    const change = addDays("2020-01-01", Math.floor(n / 1000) % 2000);
+    const form = FORMS[n % FORMS.length]!;
+    items.push({
+      change,
+      tax_id: taxId,
+      chapter: String(1 + (n % 9)),
+      changed_headings: [HEADINGS[n % HEADINGS.length]!, HEADINGS[(n + 2) % HEADINGS.length]!],
+      path: `https://files.example/${change}/${form}/${taxId}_${n}.json`,
+    });
+  }
+  return {
+    items,
+    raw: items.map((item) => ({ ...item, change_type: "mklk", heading_types: item.changed_headings })),
+  };
+}
+
+/**
+ * `writers` windows are written at once, as a sync does when several windows answer together
+ * (its concurrency, bounded by the connection pool).
+ */
+export async function ingest(sql: Sql, total: number, batch: number, writers: number): Promise<IngestResult> {
+  await sql`truncate regwatch.changes, regwatch.change_sources, regwatch.change_files, regwatch.coverage cascade`;
+  const batches = Math.ceil(total / batch);
+  let t = performance.now();
+  const limit = pLimit(writers);
+  await Promise.all(
+    Array.from({ length: batches }, (_, b) =>
+      limit(() => {
+        const { items, raw } = syntheticBatch(b, Math.min(batch, total - b * batch));
+        const start = addDays("2020-01-01", b);
+        const span = { start, end: start };
+        return writeWindow(sql, {
+          listKey: `bench-${b % 100}`,
+          runId: null,
+          requested: span,
+          returned: span,
+          items,
+          raw,
+        });
+      }),
+    ),
+  );
+  const ingestS = (performance.now() - t) / 1000;
+
+  await sql`drop table if exists regwatch_bench_copy`;
+  await sql`create unlogged table regwatch_bench_copy (tax_id text, change_date date, chapter text, path text, changed_headings text[], raw jsonb)`;
+  await sql`alter table regwatch_bench_copy set logged`;
+  t = performance.now();
+  const writable = await sql`copy regwatch_bench_copy from stdin`.writable();
+  for (let b = 0; b < batches; b++) {
+    const { items, raw } = syntheticBatch(b, Math.min(batch, total - b * batch));
+    let chunk = "";
+    items.forEach((item, i) => {
+      const headings = `{${item.changed_headings.join(",")}}`;
+      chunk += `${item.tax_id}\t${item.change}\t${item.chapter}\t${item.path}\t${headings}\t${copyText(JSON.stringify(raw[i]))}\n`;
+    });
+    if (!writable.write(chunk)) await once(writable, "drain");
+  }
+  writable.end();
+  await once(writable, "finish");
+  const copyS = (performance.now() - t) / 1000;
+  await sql`drop table regwatch_bench_copy`;
+
+  const ingestRate = total / ingestS;
+  const copyRate = total / copyS;
+  return {
+    changes: total,
+    writers,
+    batch,
+    ingest_s: round(ingestS),
+    copy_s: round(copyS),
+    ingest_rows_per_s: Math.round(ingestRate),
+    copy_rows_per_s: Math.round(copyRate),
+    ingest_copy_ratio: round(ingestRate / copyRate, 3),
+  };
+}
+
+/** COPY text format escapes backslashes (JSON strings never hold raw tabs or newlines). */
+function copyText(value: string): string {
+  return value.replaceAll("\\", "\\\\");
+}

@@ -1,0 +1,117 @@
+/**
+ * `npm run bench`: the API-budget backfill and the ingest comparison of issue 4. Prints a table
+ * and writes bench/results.json. Not a test: absolute times vary by machine; ratios are
+ * measured within one run. Options: --quick (small scenario), --lists N --weeks N --items N
+ * --latency MS --changes N --batch N. Uses DATABASE_URL, else an embedded Postgres in a temp dir.
+ */
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import postgres from "postgres";
+import { startEmbedded } from "../src/db/embedded.ts";
+import { runMigrations } from "../src/db/migrate.ts";
+import { withNoDelay } from "../src/db/socket.ts";
+import { apiBudget } from "./api-budget.ts";
+import { ingest } from "./ingest.ts";
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    lists: { type: "string" },
+    weeks: { type: "string" },
+    items: { type: "string" },
+    latency: { type: "string" },
+    changes: { type: "string" },
+    batch: { type: "string" },
+    writers: { type: "string" },
+    "skip-api": { type: "boolean", default: false },
+    "skip-ingest": { type: "boolean", default: false },
+  },
+});
+const num = (v: string | undefined, fallback: number) => (v === undefined ? fallback : Number(v));
+const quick = values.quick;
+const params = {
+  lists: num(values.lists, quick ? 10 : 100),
+  weeks: num(values.weeks, quick ? 8 : 52),
+  itemsPerList: num(values.items, 1),
+  latencyMs: num(values.latency, 50),
+  rateLimit: 30,
+  changes: num(values.changes, quick ? 100_000 : 1_000_000),
+  batch: num(values.batch, 1000),
+  writers: num(values.writers, 4),
+};
+
+const server = await database();
+try {
+  const results: Record<string, number> = {
+    lists: params.lists,
+    weeks: params.weeks,
+    items_per_list: params.itemsPerList,
+    latency_ms: params.latencyMs,
+    rate_limit: params.rateLimit,
+    changes: params.changes,
+  };
+  if (!values["skip-ingest"]) {
+    const url = await freshDatabase(server.url, "regwatch_bench_ingest");
+    const sql = postgres(url, withNoDelay({ max: params.writers + 1, onnotice: () => {} }));
+    try {
+      const r = await ingest(sql, params.changes, params.batch, params.writers);
+      Object.assign(results, {
+        ingest_rows_per_s: r.ingest_rows_per_s,
+        copy_rows_per_s: r.copy_rows_per_s,
+        ingest_copy_ratio: r.ingest_copy_ratio,
+        ingest_batch: r.batch,
+        ingest_writers: r.writers,
+      });
+    } finally {
+      await sql.end();
+    }
+  }
+  if (!values["skip-api"]) {
+    const url = await freshDatabase(server.url, "regwatch_bench_api");
+    const r = await apiBudget({ ...params, databaseUrl: url });
+    Object.assign(results, {
+      api_floor_ratio: r.api_floor_ratio,
+      requests: r.requests,
+      wall_s: r.wall_s,
+      floor_s: r.floor_s,
+      peak_rss_mb: r.peak_rss_mb,
+      change_requests: r.changes,
+      file_requests: r.files,
+      rate_limited: r.rate_limited,
+    });
+  }
+  const width = Math.max(...Object.keys(results).map((k) => k.length));
+  for (const [key, value] of Object.entries(results))
+    process.stdout.write(`${key.padEnd(width)}  ${value}\n`);
+  await writeFile(new URL("./results.json", import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write("written to bench/results.json\n");
+} finally {
+  await server.stop();
+}
+
+async function database(): Promise<{ url: string; stop(): Promise<void> }> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => {} };
+  const dir = await mkdtemp(path.join(tmpdir(), "regwatch-bench-"));
+  await chmod(dir, 0o755);
+  const embedded = await startEmbedded(dir);
+  return {
+    url: embedded.url,
+    stop: async () => {
+      await embedded.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function freshDatabase(serverUrl: string, name: string): Promise<string> {
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists "${name}" with (force)`);
+  await admin.unsafe(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  await runMigrations(url.toString());
+  return url.toString();
+}
