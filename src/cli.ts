@@ -5,11 +5,13 @@
 import { Command, CommanderError } from "commander";
 import { registerBackfill } from "./commands/backfill.ts";
 import { registerDaemon } from "./commands/daemon.ts";
+import { registerDemo } from "./commands/demo.ts";
 import { registerEmulator } from "./commands/emulator.ts";
 import { registerGrantReader } from "./commands/grant-reader.ts";
 import { registerLookup } from "./commands/lookup.ts";
 import { registerMigrate } from "./commands/migrate.ts";
 import { registerReconcile } from "./commands/reconcile.ts";
+import { registerStatus } from "./commands/status.ts";
 import { registerSync } from "./commands/sync.ts";
 import { registerWatch } from "./commands/watch.ts";
 import { EXIT } from "./errors.ts";
@@ -30,6 +32,8 @@ const commands = [
   registerGrantReader,
   registerEmulator,
   registerDaemon,
+  registerStatus,
+  registerDemo,
 ];
 for (const register of commands) register(program);
 

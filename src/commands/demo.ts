@@ -1,0 +1,228 @@
+/**
+ * `regwatch demo`: the whole product on one machine in under a minute. The bundled emulator runs
+ * in this process on the real clock, with two lists that already existed some weeks ago (so their
+ * history can be backfilled: the registry reports an item's changes only from the data load after
+ * it was added). A sample desired state extends them and asks for a third list; then reconcile,
+ * backfill, sync and status run as they would in production. Items added today show up in the
+ * outcomes, not in the changes: the registry activates them at tomorrow's 06:00 load.
+ */
+import path from "node:path";
+import type { Command } from "commander";
+import { createRegistry } from "../api/registry.ts";
+import type { Config } from "../config.ts";
+import { addDays, localDateTime } from "../dates.ts";
+import type { Database } from "../db/connect.ts";
+import { acquireRunLock } from "../db/lock.ts";
+import { UsageRecorder } from "../db/usage.ts";
+import { startEmulator } from "../emulator/index.ts";
+import { EXIT, RegwatchError } from "../errors.ts";
+import { createLogger } from "../logger.ts";
+import { reconcile } from "../reconcile/reconcile.ts";
+import { runSyncJob } from "../sync/sync-job.ts";
+import { checkDigit } from "../taxid.ts";
+import { type Context, runAction, withDatabase } from "./context.ts";
+import { formatStatus, readStatus } from "./status.ts";
+
+const DEMO_PREFIX = "demo-";
+const EMULATOR_SEED = 2024;
+
+export function registerDemo(program: Command): void {
+  program
+    .command("demo")
+    .description(
+      "embedded Postgres + the bundled emulator + a sample desired state: reconcile, backfill, sync, status",
+    )
+    .option("--keep", "leave the database up after the demo, until Ctrl-C, to look at the tables")
+    .addHelpText(
+      "after",
+      [
+        "",
+        "Uses DATABASE_URL when set (the database must hold no desired lists other than demo-*),",
+        "else the embedded Postgres under REGWATCH_DATA_DIR. Running it again reuses the data.",
+      ].join("\n"),
+    )
+    .action((opts: { keep?: boolean }) => runAction((ctx) => demo(ctx, opts)));
+}
+
+async function demo(ctx: Context, opts: { keep?: boolean }) {
+  const started = Date.now();
+  const say = (...lines: string[]) => process.stdout.write(`${lines.join("\n")}\n`);
+  // Quiet unless asked: the demo narrates on stdout; warnings still reach stderr.
+  const log = createLogger({ level: process.env.REGWATCH_LOG_LEVEL ? ctx.config.logLevel : "warn", fd: 2 });
+  const today = localDateTime(new Date(), "Europe/Budapest").date;
+
+  const emulator = await startEmulator({ seed: EMULATOR_SEED, businesses: 3000 });
+  try {
+    const sample = emulator.sampleBusinesses({ limit: 200 });
+    const watchable = sample.filter((b) => b.type !== "budget_orgs").map((b) => String(b.tax_id));
+    const budgetOrg = String(emulator.sampleBusinesses({ type: "budget_orgs", limit: 1 })[0]?.tax_id);
+    const suppliers = watchable.slice(0, 25);
+    const customers = watchable.slice(20, 45);
+    // Lists that existed weeks ago, as on a registry account with history.
+    const seeded = [
+      { name: `${DEMO_PREFIX}suppliers`, createdAt: addDays(today, -42), taxIds: suppliers },
+      { name: `${DEMO_PREFIX}customers`, createdAt: addDays(today, -28), taxIds: customers },
+    ];
+    const seededKeys: string[] = [];
+    for (const list of seeded) seededKeys.push(await seedEmulatorList(emulator.url, list));
+    say(`Emulator (seed ${EMULATOR_SEED}) on ${emulator.url}, real clock; today is ${today} in Budapest.`);
+    say(
+      `  lists with history: ${seeded.map((l) => `${l.name} (${l.taxIds.length} items, since ${l.createdAt})`).join(", ")}`,
+    );
+
+    const config: Config & { watchUrl: string; apiKey: string } = {
+      ...ctx.config,
+      watchUrl: emulator.url,
+      searchUrl: emulator.url,
+      apiKey: emulator.apiKey,
+      searchApiKey: emulator.apiKey,
+      clientId: undefined,
+      fileOrigins: [emulator.url],
+      startDate: undefined,
+    };
+
+    return await withDatabase({ config, log }, async (db) => {
+      say(
+        `Database: ${db.origin === "embedded" ? `embedded Postgres in ${path.resolve(config.dataDir)}` : "DATABASE_URL"}`,
+      );
+      await refuseForeignState(db);
+      const desired = {
+        [`${DEMO_PREFIX}suppliers`]: [
+          ...suppliers,
+          ...watchable.slice(45, 50),
+          wrongCheckDigit(watchable[50]!),
+          unknownTaxId(),
+        ],
+        [`${DEMO_PREFIX}customers`]: customers,
+        [`${DEMO_PREFIX}prospects`]: [...watchable.slice(51, 61), budgetOrg],
+      };
+      const written = await writeDesiredState(db, desired);
+      say(
+        `Desired state: ${Object.keys(desired).length} lists, ${written} new rows in desired_items (${DEMO_PREFIX}prospects is not on the registry yet; a few ids are invalid on purpose)`,
+      );
+
+      const lock = await acquireRunLock(db.sql, { waitSeconds: 30 });
+      const usage = new UsageRecorder(db.sql, config.tz);
+      try {
+        const registry = createRegistry(config, {
+          log,
+          onResult: (r) => usage.record({ api: r.api, endpoint: r.endpoint, error: r.code !== undefined }),
+        });
+        try {
+          const rec = await reconcile({ config, log, db, registry, usage }, { trigger: "cli" });
+          say(
+            `Reconcile: ${rec.status}; ${rec.stats.created ?? 0} list(s) created, ${rec.stats.added ?? 0} item(s) added, ${(Number(rec.stats.addRefused) || 0) + (Number(rec.stats.invalid) || 0)} refused or invalid (see the item outcomes below)`,
+          );
+        } finally {
+          await registry.close();
+          await usage.flush();
+        }
+        // Each list with history is backfilled from its own creation day.
+        for (const [i, list] of seeded.entries()) {
+          const backfill = await runSyncJob(
+            { sql: db.sql, config, log, trigger: "cli" },
+            { kind: "backfill", from: list.createdAt, lists: [seededKeys[i]!] },
+          );
+          say(
+            `Backfill of ${list.name} from ${list.createdAt}: ${describe(backfill.status, backfill.report)}`,
+          );
+        }
+        const sync = await runSyncJob({ sql: db.sql, config, log, trigger: "cli" }, { kind: "sync" });
+        say(`Sync: ${describe(sync.status, sync.report)}`);
+      } finally {
+        await lock.release();
+      }
+
+      say("", formatStatus(await readStatus(db.sql, config)).trimEnd(), "");
+      say(`Done in ${((Date.now() - started) / 1000).toFixed(1)} s. Look at the tables with:`);
+      for (const line of psqlHint(db, config)) say(`  ${line}`);
+      say(
+        "  e.g. select * from regwatch.v_coverage;  select * from regwatch.v_changes limit 20;  select * from regwatch.v_item_failures;",
+      );
+      if (db.origin === "embedded") {
+        if (opts.keep) {
+          say("The database stays up until Ctrl-C.");
+          await new Promise<void>((resolve) => {
+            process.once("SIGINT", () => resolve());
+            process.once("SIGTERM", () => resolve());
+          });
+        } else {
+          say(
+            "The embedded server stops when regwatch exits: run `regwatch demo --keep` to leave it up while you look.",
+          );
+        }
+      }
+      return EXIT.ok;
+    });
+  } finally {
+    await emulator.close();
+  }
+}
+
+async function seedEmulatorList(
+  url: string,
+  list: { name: string; createdAt: string; taxIds: string[] },
+): Promise<string> {
+  const response = await fetch(`${url}/_emulator/lists`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(list),
+  });
+  if (!response.ok) throw new Error(`the emulator refused list ${list.name}: ${await response.text()}`);
+  return ((await response.json()) as { list_key: string }).list_key;
+}
+
+/** The demo writes sample rows: refuse a database that someone uses for real lists. */
+async function refuseForeignState(db: Database): Promise<void> {
+  const rows = await db.sql<{ list_name: string }[]>`
+    select list_name from regwatch.desired_lists where list_name not like ${`${DEMO_PREFIX}%`} limit 5`;
+  if (rows.length > 0) {
+    throw new RegwatchError(
+      "DEMO_FOREIGN_DATA",
+      `this database already has desired lists of its own (${rows.map((r) => r.list_name).join(", ")}); the demo writes sample rows, so run it on an empty database or the embedded one (unset DATABASE_URL)`,
+    );
+  }
+}
+
+async function writeDesiredState(db: Database, desired: Record<string, string[]>): Promise<number> {
+  const lists = Object.keys(desired).map((list_name) => ({ list_name }));
+  const items = Object.entries(desired).flatMap(([list_name, ids]) =>
+    ids.map((tax_id) => ({ list_name, tax_id, source: "demo" })),
+  );
+  return db.sql.begin(async (tx) => {
+    await tx`insert into regwatch.desired_lists ${tx(lists, "list_name")} on conflict do nothing`;
+    const inserted = await tx`
+      insert into regwatch.desired_items ${tx(items, "list_name", "tax_id", "source")}
+      on conflict do nothing returning tax_id`;
+    return inserted.length;
+  });
+}
+
+function wrongCheckDigit(taxId: string): string {
+  return `${taxId.slice(0, 7)}${(Number(taxId[7]) + 1) % 10}`;
+}
+
+/** Well formed, but no business of the data set has it (no type's numbers start with 9). */
+function unknownTaxId(): string {
+  return `9900000${checkDigit("9900000")}`;
+}
+
+function describe(
+  status: string,
+  r:
+    | { windowsDone: number; changesWritten: number; filesFetched: number; changeRequests: number }
+    | undefined,
+): string {
+  if (!r) return status;
+  return `${status}; ${r.windowsDone} windows, ${r.changeRequests} change requests, ${r.changesWritten} changes written, ${r.filesFetched} files fetched`;
+}
+
+function psqlHint(db: Database, config: Config): string[] {
+  if (db.origin !== "embedded") return ['psql "$DATABASE_URL"'];
+  const url = new URL(db.url);
+  const stateFile = path.resolve(config.dataDir, "embedded.json");
+  return [
+    `host ${url.hostname}, port ${url.port}, user ${decodeURIComponent(url.username)}, database ${url.pathname.slice(1)}; the password is "password" in ${stateFile}`,
+    `PGPASSWORD="$(node -p 'require(process.argv[1]).password' ${stateFile})" psql -h ${url.hostname} -p ${url.port} -U ${decodeURIComponent(url.username)} ${url.pathname.slice(1)}`,
+  ];
+}
