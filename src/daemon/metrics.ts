@@ -11,7 +11,7 @@ import { daysBetween, lastCompleteDay } from "../dates.ts";
 import type { Sql } from "../db/connect.ts";
 import { fileCounts, lastCoveredDays, lastSuccessByKind, runCounts } from "../db/status.ts";
 
-const SNAPSHOT_TTL_MS = 5000;
+const SNAPSHOT_TTL_MS = 2000;
 
 interface DatabaseSnapshot {
   runs: Awaited<ReturnType<typeof runCounts>>;
