@@ -1,0 +1,80 @@
+/**
+ * `npm run demo` as a user runs it: a fresh data directory, the embedded Postgres, the emulator
+ * in-process. Twice, since the second run must work with the data already there.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+function npmRunDemo(
+  dataDir: string,
+): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn("npm", ["run", "--silent", "demo"], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, REGWATCH_DATA_DIR: dataDir },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on("data", (c: Buffer) => {
+      stderr += c.toString();
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+describe("npm run demo", () => {
+  let base: string;
+  beforeAll(async () => {
+    base = await mkdtemp(path.join(tmpdir(), "regwatch-demo-"));
+    await chmod(base, 0o755); // the embedded server runs as user postgres
+  });
+  afterAll(async () => {
+    if (base) await rm(base, { recursive: true, force: true });
+  });
+
+  it("runs end to end in a fresh data directory, and again over its own data", async () => {
+    const dataDir = path.join(base, "data");
+    const first = await npmRunDemo(dataDir);
+    expect(first.stderr.replace(/^npm warn .*\n/gm, "")).toBe("");
+    expect(first.code).toBe(0);
+    console.log(`demo, fresh data directory: ${first.ms} ms`);
+    expect(first.ms).toBeLessThan(60_000);
+    expect(first.stdout).toMatch(/Reconcile: applied; 1 list\(s\) created/);
+    const written = [
+      ...first.stdout.matchAll(/Backfill of demo-\w+ from [\d-]+: ok; .* (\d+) changes written/g),
+    ];
+    expect(written).toHaveLength(2);
+    expect(written.every((m) => Number(m[1]) > 0)).toBe(true);
+    expect(first.stdout).toMatch(/demo-suppliers\s+[ #]+/);
+    expect(first.stdout).toMatch(/covered \d{4}-\d{2}-\d{2} \.\. \d{4}-\d{2}-\d{2}, \d+ days, 0 gap days/);
+    expect(first.stdout).toMatch(/refused 422: 1/);
+    expect(first.stdout).toMatch(/refused 404: 2/);
+    expect(first.stdout).toMatch(/Change files: [1-9]\d* fetched, 0 pending/);
+    expect(first.stdout).toMatch(/psql -h 127\.0\.0\.1 -p \d+ -U postgres postgres/);
+    expect(first.stdout).toContain(path.join(dataDir, "embedded.json"));
+    expect(existsSync(path.join(dataDir, "pg", "postmaster.pid"))).toBe(false);
+
+    const second = await npmRunDemo(dataDir);
+    expect(second.code).toBe(0);
+    console.log(`demo, second run: ${second.ms} ms`);
+    expect(second.stdout).toMatch(/Backfill of demo-suppliers from [\d-]+: ok; 0 windows/);
+    expect(second.stdout).toMatch(/Change files: [1-9]\d* fetched, 0 pending/);
+  });
+});
