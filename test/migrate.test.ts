@@ -62,7 +62,9 @@ describe("migrations", () => {
       sql`insert into regwatch.changes (tax_id, change_date, chapter, path, raw)
         values ('12345676', '2026-01-05', 'c1', 'https://x/2026-01-05/companies/a.json', '{}')`,
     ).rejects.toMatchObject({ code: "23505" });
-    await expect(sql`insert into regwatch.change_files (path, status) values ('p', 'bogus')`).rejects.toMatchObject({
+    await expect(
+      sql`insert into regwatch.change_files (path, status) values ('p', 'bogus')`,
+    ).rejects.toMatchObject({
       code: "23514",
     });
   });

@@ -20,7 +20,10 @@ export interface SyncJobDeps {
   progress?: ProgressSink;
   signal?: AbortSignal;
   now?: () => Date;
-  /** Test hook: a registry built elsewhere (e.g. with a simulated clock). */
+  /**
+   * A registry built by the caller: the daemon keeps one (one rate limiter, one metrics feed)
+   * for its whole life, and records API usage itself. Without it, one is built for this job.
+   */
   registry?: Registry;
 }
 

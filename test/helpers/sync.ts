@@ -99,7 +99,10 @@ export async function coveredRanges(sql: Sql): Promise<Record<string, string[]>>
     select list_key, to_char(min(day), 'YYYY-MM-DD') as start, to_char(max(day), 'YYYY-MM-DD') as end
     from grouped group by list_key, grp order by list_key, min(day)`;
   const result: Record<string, string[]> = {};
-  for (const row of rows) (result[row.list_key] ??= []).push(`${row.start}..${row.end}`);
+  for (const row of rows) {
+    result[row.list_key] ??= [];
+    result[row.list_key]!.push(`${row.start}..${row.end}`);
+  }
   return result;
 }
 
