@@ -40,25 +40,35 @@ export function maxDate(a: string, b: string): string {
   return a >= b ? a : b;
 }
 
-/** The wall-clock date and hour of an instant in a time zone. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall-clock date and time of an instant in a time zone. */
 export function localDateTime(
   instant: Date,
   timeZone: string,
-): { date: string; hour: number; minute: number } {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(instant);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+): { date: string; hour: number; minute: number; second: number } {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    // Built once per zone: constructing a formatter costs far more than using one.
+    format = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+    });
+    formatters.set(timeZone, format);
+  }
+  const parts: Record<string, string> = {};
+  for (const part of format.formatToParts(instant)) parts[part.type] = part.value;
   return {
-    date: `${get("year")}-${get("month")}-${get("day")}`,
-    hour: Number(get("hour")),
-    minute: Number(get("minute")),
+    date: `${parts.year}-${parts.month}-${parts.day}`,
+    hour: Number(parts.hour),
+    minute: Number(parts.minute),
+    second: Number(parts.second),
   };
 }
 

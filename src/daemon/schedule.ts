@@ -10,7 +10,7 @@
  * names) mean exactly what they mean to the scheduler.
  */
 import cron from "node-cron";
-import { addDays } from "../dates.ts";
+import { addDays, localDateTime } from "../dates.ts";
 
 /** What the computation needs of a schedule: node-cron's parse and its matcher. */
 export interface CronSchedule {
@@ -104,8 +104,6 @@ export function wallTimeInstants(
   return found.sort((a, b) => a.getTime() - b.getTime());
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
 function clockShiftsOn(date: string, timeZone: string): boolean {
   const midnight = Date.parse(`${date}T00:00:00Z`);
   return offsetMs(midnight - 12 * 3600_000, timeZone) !== offsetMs(midnight + 36 * 3600_000, timeZone);
@@ -113,27 +111,8 @@ function clockShiftsOn(date: string, timeZone: string): boolean {
 
 /** Local date and second of the day of an instant in a time zone. */
 function localWallTime(instant: Date, timeZone: string): { date: string; seconds: number } {
-  let format = formatters.get(timeZone);
-  if (!format) {
-    // Built once per zone: constructing a formatter costs far more than using one.
-    format = new Intl.DateTimeFormat("en-CA", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-      hourCycle: "h23",
-    });
-    formatters.set(timeZone, format);
-  }
-  const parts: Record<string, string> = {};
-  for (const part of format.formatToParts(instant)) parts[part.type] = part.value;
-  return {
-    date: `${parts.year}-${parts.month}-${parts.day}`,
-    seconds: Number(parts.hour) * 3600 + Number(parts.minute) * 60 + Number(parts.second),
-  };
+  const local = localDateTime(instant, timeZone);
+  return { date: local.date, seconds: local.hour * 3600 + local.minute * 60 + local.second };
 }
 
 /** Offset of the zone from UTC at an instant (positive east of Greenwich). */
