@@ -2,6 +2,7 @@ import type { Clock } from "./clock.ts";
 
 /** 4% of a second: absorbs the usual jitter between our start and the server's arrival stamp. */
 export const DEFAULT_MARGIN_MS = 40;
+const MARGIN_STEP_MS = 10;
 
 /**
  * Lets at most `limit` requests start in any window of `windowMs` plus a safety margin: the
@@ -37,9 +38,12 @@ export class RateLimiter {
     this.maxMarginMs = Math.max(this.marginMs, this.baseWindowMs / 4);
   }
 
-  /** The server refused a request for its rate: keep a wider distance from now on. */
+  /**
+   * The server refused a request for its rate: keep a wider distance from now on. Small steps:
+   * one refusal is usually one late packet, and every step costs 1% of the budget for good.
+   */
   widenMargin(): void {
-    this.marginMs = Math.min(this.maxMarginMs, Math.max(10, this.marginMs * 2));
+    this.marginMs = Math.min(this.maxMarginMs, this.marginMs + MARGIN_STEP_MS);
   }
 
   get currentMarginMs(): number {

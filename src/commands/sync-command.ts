@@ -3,13 +3,30 @@
  * stop on SIGINT/SIGTERM (in-flight windows commit, the run ends partial), print a summary.
  */
 
+import type { Command } from "commander";
 import { requireWatch } from "../config.ts";
 import { acquireRunLock } from "../db/lock.ts";
 import { EXIT, type ExitCode } from "../errors.ts";
 import { runSyncJob } from "../sync/sync-job.ts";
 import type { SyncPassOptions, SyncReport } from "../sync/sync-pass.ts";
-import { type Context, withDatabase } from "./context.ts";
+import { type Context, collect, parseNonNegativeInt, withDatabase } from "./context.ts";
 import { createProgressView } from "./progress-view.ts";
+
+/** Options sync and backfill share. */
+export function addRunOptions(command: Command): Command {
+  return command
+    .option("--list <key>", "limit the pass to this list key (repeatable)", collect, [])
+    .option(
+      "--wait <seconds>",
+      "wait this long for another run to finish instead of exiting 75",
+      parseNonNegativeInt,
+    )
+    .option("--json", "print the report as JSON")
+    .addHelpText(
+      "after",
+      "\nExit: 0 all done, 1 failed, 3 partial (what failed stays pending), 75 another run holds the lock.",
+    );
+}
 
 export interface SyncCliOptions {
   wait?: number;

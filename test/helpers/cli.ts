@@ -15,9 +15,21 @@ export function runCli(
   env: Record<string, string | undefined> = {},
   timeoutMs = 60_000,
 ): Promise<CliResult> {
+  return runProcess(process.execPath, [BIN, ...args], { REGWATCH_LOG_LEVEL: "warn", ...env }, timeoutMs);
+}
+
+/** Runs any command with only the given environment (plus PATH and HOME), killed after the timeout. */
+export function runProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  timeoutMs: number,
+  cwd?: string,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, REGWATCH_LOG_LEVEL: "warn", ...env },
+    const child = spawn(command, args, {
+      cwd,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

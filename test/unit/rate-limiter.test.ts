@@ -75,8 +75,8 @@ describe("rate limiter margin", () => {
   it("widens its margin after the server refuses a request for its rate, up to a quarter second", () => {
     const limiter = new RateLimiter(30, new FakeClock(), { marginMs: 40 });
     limiter.widenMargin();
-    expect(limiter.currentMarginMs).toBe(80);
-    for (let i = 0; i < 10; i++) limiter.widenMargin();
+    expect(limiter.currentMarginMs).toBe(50);
+    for (let i = 0; i < 100; i++) limiter.widenMargin();
     expect(limiter.currentMarginMs).toBe(250);
   });
 });
