@@ -222,7 +222,7 @@ function psqlHint(db: Database, config: Config): string[] {
   const url = new URL(db.url);
   const stateFile = path.resolve(config.dataDir, "embedded.json");
   return [
-    `host ${url.hostname}, port ${url.port}, user ${decodeURIComponent(url.username)}, database ${url.pathname.slice(1)}; the password is "password" in ${stateFile}`,
+    `host ${url.hostname}, port ${url.port}, user ${decodeURIComponent(url.username)}, database ${url.pathname.slice(1)}; the password is the "password" field of ${stateFile}`,
     `PGPASSWORD="$(node -p 'require(process.argv[1]).password' ${stateFile})" psql -h ${url.hostname} -p ${url.port} -U ${decodeURIComponent(url.username)} ${url.pathname.slice(1)}`,
   ];
 }

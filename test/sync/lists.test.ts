@@ -83,4 +83,25 @@ describe("list refresh", () => {
     // An HTTP date has whole seconds: "2 s ahead" is at least one full second away.
     expect(tries[1]!.at - tries[0]!.at).toBeGreaterThanOrEqual(1000);
   });
+
+  it("gives up on a request that hangs past REGWATCH_REQUEST_TIMEOUT_MS and tries again", async () => {
+    emulator.setFaults([
+      { endpoint: "GET /v2/lists", kind: "delay", delayMs: 1500, probability: 1, times: 1 },
+    ]);
+    emulator.resetLog();
+    const config = emulatorConfig(emulator, { REGWATCH_REQUEST_TIMEOUT_MS: "300" });
+    requireWatch(config);
+    const registry = createRegistry(config, { log: silentLogger });
+    try {
+      const { lists } = await registry.watch.lists();
+      expect(lists.map((l) => l.list_name).sort()).toEqual(["kept"]);
+    } finally {
+      await registry.close();
+      emulator.setFaults([]);
+    }
+    // The emulator logs a request when it has answered: wait for the abandoned one to finish.
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    const tries = emulator.requests().filter((r) => r.endpoint === "GET /v2/lists");
+    expect(tries.map((r) => r.fault ?? "none").sort()).toEqual(["delay", "none"]);
+  });
 });
