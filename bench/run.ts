@@ -12,6 +12,7 @@ import postgres from "postgres";
 import { startEmbedded } from "../src/db/embedded.ts";
 import { runMigrations } from "../src/db/migrate.ts";
 import { withNoDelay } from "../src/db/socket.ts";
+import { startEmulator } from "../src/emulator/index.ts";
 import { apiBudget } from "./api-budget.ts";
 import { ingest } from "./ingest.ts";
 
@@ -52,6 +53,12 @@ try {
     rate_limit: params.rateLimit,
     changes: params.changes,
   };
+  {
+    const started = performance.now();
+    const emulator = await startEmulator({ businesses: 200_000, seed: 2 });
+    results.emulator_start_200k_s = Math.round(performance.now() - started) / 1000;
+    await emulator.close();
+  }
   if (!values["skip-ingest"]) {
     const url = await freshDatabase(server.url, "regwatch_bench_ingest");
     const sql = postgres(url, withNoDelay({ max: params.writers + 1, onnotice: () => {} }));
