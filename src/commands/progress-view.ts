@@ -9,102 +9,118 @@ export interface ProgressView extends ProgressSink {
   stop(): void;
 }
 
+interface Counts {
+  windows: number;
+  windowsDone: number;
+  files: number;
+  filesDone: number;
+  failed: number;
+  requests: number;
+}
+
 export function createProgressView(
   stream: NodeJS.WriteStream = process.stderr,
   intervalMs = 5000,
 ): ProgressView {
-  const state = { windows: 0, windowsDone: 0, files: 0, filesDone: 0, failed: 0, requests: 0 };
+  const counts: Counts = { windows: 0, windowsDone: 0, files: 0, filesDone: 0, failed: 0, requests: 0 };
   const started = Date.now();
-  const rate = () => state.requests / Math.max(1, (Date.now() - started) / 1000);
+  const elapsed = () => Math.max(1, (Date.now() - started) / 1000);
+  const rate = () => (counts.requests / elapsed()).toFixed(1);
   const eta = () => {
-    const total = state.windows + state.files;
-    const done = state.windowsDone + state.filesDone;
-    const r = done / Math.max(1, (Date.now() - started) / 1000);
-    return done === 0 || total === done ? 0 : Math.round((total - done) / r);
+    const total = counts.windows + counts.files;
+    const done = counts.windowsDone + counts.filesDone;
+    return done === 0 || total === done ? 0 : Math.round((total - done) / (done / elapsed()));
   };
+  const display = stream.isTTY
+    ? barDisplay(stream, counts, rate, eta)
+    : lineDisplay(stream, counts, rate, eta, intervalMs);
+  return {
+    plan: (t) => {
+      counts.windows = t.windows;
+      counts.files += t.files;
+      display.update();
+    },
+    windowDone: (failed) => {
+      counts.windowsDone++;
+      if (failed) counts.failed++;
+      display.update();
+    },
+    filesAdded: (n) => {
+      counts.files += n;
+      display.update();
+    },
+    fileDone: (failed) => {
+      counts.filesDone++;
+      if (failed) counts.failed++;
+      display.update();
+    },
+    request: () => {
+      counts.requests++;
+    },
+    stop: () => display.stop(),
+  };
+}
 
-  if (stream.isTTY) {
-    const bar = new cliProgress.SingleBar(
-      {
-        format:
-          "{bar} {percentage}% | windows {wd}/{wt} | files {fd}/{ft} | failed {failed} | {rps} req/s | ETA {etaText}",
-        hideCursor: true,
-        stream,
-        etaBuffer: 50,
-      },
-      cliProgress.Presets.shades_classic,
-    );
-    bar.start(1, 0, payload());
-    const redraw = () => bar.setTotal(Math.max(1, state.windows + state.files));
-    const tick = () => bar.update(state.windowsDone + state.filesDone, payload());
-    function payload() {
-      return {
-        wd: state.windowsDone,
-        wt: state.windows,
-        fd: state.filesDone,
-        ft: state.files,
-        failed: state.failed,
-        rps: rate().toFixed(1),
-        etaText: `${eta()}s`,
-      };
-    }
-    return {
-      plan: (t) => {
-        state.windows = t.windows;
-        state.files += t.files;
-        redraw();
-        tick();
-      },
-      windowDone: (failed) => {
-        state.windowsDone++;
-        if (failed) state.failed++;
-        tick();
-      },
-      filesAdded: (n) => {
-        state.files += n;
-        redraw();
-        tick();
-      },
-      fileDone: (failed) => {
-        state.filesDone++;
-        if (failed) state.failed++;
-        tick();
-      },
-      request: () => {
-        state.requests++;
-      },
-      stop: () => bar.stop(),
-    };
-  }
+interface Display {
+  update(): void;
+  stop(): void;
+}
 
+function barDisplay(stream: NodeJS.WriteStream, c: Counts, rate: () => string, eta: () => number): Display {
+  const bar = new cliProgress.SingleBar(
+    {
+      format:
+        "{bar} {percentage}% | windows {wd}/{wt} | files {fd}/{ft} | failed {failed} | {rps} req/s | ETA {etaText}",
+      hideCursor: true,
+      stream,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  const payload = () => ({
+    wd: c.windowsDone,
+    wt: c.windows,
+    fd: c.filesDone,
+    ft: c.files,
+    failed: c.failed,
+    rps: rate(),
+    etaText: `${eta()}s`,
+  });
+  bar.start(1, 0, payload());
+  let stopped = false;
+  return {
+    update: () => {
+      bar.setTotal(Math.max(1, c.windows + c.files));
+      bar.update(c.windowsDone + c.filesDone, payload());
+    },
+    stop: () => {
+      if (stopped) return;
+      stopped = true;
+      bar.stop();
+    },
+  };
+}
+
+function lineDisplay(
+  stream: NodeJS.WriteStream,
+  c: Counts,
+  rate: () => string,
+  eta: () => number,
+  intervalMs: number,
+): Display {
   const line = () =>
     stream.write(
-      `progress: windows ${state.windowsDone}/${state.windows}, files ${state.filesDone}/${state.files}, failed ${state.failed}, ${rate().toFixed(1)} req/s, ETA ${eta()}s\n`,
+      `progress: windows ${c.windowsDone}/${c.windows}, files ${c.filesDone}/${c.files}, failed ${c.failed}, ${rate()} req/s, ETA ${eta()}s\n`,
     );
   const timer = setInterval(line, intervalMs);
   timer.unref();
+  let stopped = false;
   return {
-    plan: (t) => {
-      state.windows = t.windows;
-      state.files += t.files;
-    },
-    windowDone: (failed) => {
-      state.windowsDone++;
-      if (failed) state.failed++;
-    },
-    filesAdded: (n) => {
-      state.files += n;
-    },
-    fileDone: (failed) => {
-      state.filesDone++;
-      if (failed) state.failed++;
-    },
-    request: () => {
-      state.requests++;
-    },
+    update: () => {},
     stop: () => {
+      if (stopped) return;
+      stopped = true;
       clearInterval(timer);
-      if (state.windows + state.files > 0) line();
+      if (c.windows + c.files > 0) line();
     },
   };
 }

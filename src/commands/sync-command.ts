@@ -86,7 +86,7 @@ export async function syncCommand(
 function summary(kind: string, runId: number, r: SyncReport): string {
   const lines = [
     `${kind} run ${runId}: ${r.status}${r.stopped ? " (stopped on request)" : ""}`,
-    `  lists ${r.lists}, covered through ${r.lastComplete}`,
+    `  lists ${r.lists}; last complete day ${r.lastComplete}`,
     `  windows ${r.windowsDone}/${r.windowsPlanned} done, ${r.windowsFailed} failed, ${r.windowsSkipped} not started; ${r.changeRequests} change requests`,
     `  changes written ${r.changesWritten}`,
     `  files fetched ${r.filesFetched}, failed ${r.filesFailed}, refused ${r.filesRefused}, not started ${r.filesSkipped}`,
