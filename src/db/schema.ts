@@ -156,7 +156,8 @@ export const changeFiles = regwatch.table(
   },
   (t) => [
     check("change_files_status", sql`${t.status} in ('pending', 'fetched', 'failed', 'refused')`),
-    index("change_files_open").on(t.status).where(sql`${t.status} in ('pending', 'failed')`),
+    // The fetcher pages through open files by path; this index serves exactly that query.
+    index("change_files_open").on(t.path).where(sql`${t.status} in ('pending', 'failed')`),
   ],
 );
 

@@ -1,0 +1,2 @@
+DROP INDEX "regwatch"."change_files_open";--> statement-breakpoint
+CREATE INDEX "change_files_open" ON "regwatch"."change_files" USING btree ("path") WHERE "regwatch"."change_files"."status" in ('pending', 'failed');
