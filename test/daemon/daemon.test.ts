@@ -233,3 +233,44 @@ describe("health and metrics", () => {
     expect(await (await fetch(`${base}/metrics`)).text()).toMatch(/^regwatch_database_up 0$/m);
   });
 });
+
+describe("a stop that cannot finish in time", () => {
+  let emulator: RunningEmulator;
+  let t: TestDatabase;
+  beforeAll(async () => {
+    // Every changes request takes 8 s: a window is always in flight when the stop comes.
+    const faults = [
+      { endpoint: "GET /v2/lists/:key/changes", kind: "delay" as const, delayMs: 8000, probability: 1 },
+    ];
+    emulator = await startEmulator({ seed: 64, businesses: 1000, rateLimit: 200, faults });
+    await seedLists(emulator, [{ name: "slow", daysAgo: 20, size: 4 }]);
+    t = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await t?.drop();
+    await emulator?.close();
+  });
+
+  it("exits 1 after --stop-timeout, and the next start marks the run it left failed", async () => {
+    const env = daemonEnv(emulator, t);
+    const d = daemon(env, ["--stop-timeout", "1"]);
+    await d.waitFor((l) => /catching up/.test(l.msg));
+    for (let i = 0; i < 200 && !emulator.requests().some((r) => r.endpoint === "GET /v2/lists"); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 500)); // a changes request is now waiting on the emulator
+    const { code } = await d.stop();
+    expect(code).toBe(1);
+    const [left] = await t.db.sql`select status from regwatch.runs where kind = 'sync'`;
+    expect(left?.status).toBe("running");
+
+    emulator.setFaults([]);
+    const next = daemon(env);
+    await next.waitFor(finished);
+    const runs = await t.db
+      .sql`select kind, status, error from regwatch.runs where kind = 'sync' order by id`;
+    expect(runs[0]).toMatchObject({ status: "failed" });
+    expect(String(runs[0]!.error)).toMatch(/abandoned/);
+    expect(runs.at(-1)).toMatchObject({ status: "ok" });
+  });
+});
