@@ -24,6 +24,16 @@ export const DEFAULTS = {
   searchValueParam: "value",
   searchLimitParam: "limit",
   searchPageParam: "page",
+  httpHost: "127.0.0.1",
+  maxRetryAfterS: 300,
+  maxFileBytes: 64 * 1024 * 1024,
+  maxResponseBytes: 64 * 1024 * 1024,
+  fetchFiles: "all",
+  alertRetryBaseMs: 30_000,
+  alertMaxAttempts: 12,
+  paymentHoldDays: 30,
+  changesPageParam: "page",
+  registryTz: "Europe/Budapest",
 } as const satisfies Record<string, string | number>;
 
 const wholeNumber = z.string().regex(/^\d+$/, "must be a whole number").transform(Number);
@@ -45,6 +55,33 @@ const originList = z
       .filter((part) => part.length > 0),
   )
   .pipe(z.array(httpUrl.transform((u) => new URL(u).origin)).min(1, "must list at least one origin"));
+
+const booleanFlag = z
+  .string()
+  .regex(/^(true|false|1|0|yes|no)$/i, "must be true or false")
+  .transform((s) => /^(true|1|yes)$/i.test(s));
+/** `all`, `none`, or a comma list of heading names whose change files are fetched. */
+const fetchPolicy = z
+  .string()
+  .transform((s) =>
+    s
+      .split(",")
+      .map((part) => part.trim())
+      .filter((part) => part.length > 0),
+  )
+  .pipe(
+    z
+      .array(z.string().regex(/^[A-Za-z0-9_.-]+$/, "must be all, none or a comma list of heading names"))
+      .min(1, "must be all, none or a comma list of heading names"),
+  )
+  .transform((parts): FetchFilesPolicy => {
+    if (parts.length === 1 && parts[0] === "all") return { kind: "all" };
+    if (parts.length === 1 && parts[0] === "none") return { kind: "none" };
+    return { kind: "headings", headings: parts };
+  });
+
+/** Which change files a sync fetches (`REGWATCH_FETCH_FILES`). */
+export type FetchFilesPolicy = { kind: "all" } | { kind: "none" } | { kind: "headings"; headings: string[] };
 
 /** Variable name → schema. Unset and empty variables take the default. */
 const ENV = {
@@ -90,6 +127,27 @@ const ENV = {
   REGWATCH_SEARCH_VALUE_PARAM: paramName.default(DEFAULTS.searchValueParam),
   REGWATCH_SEARCH_LIMIT_PARAM: paramName.default(DEFAULTS.searchLimitParam),
   REGWATCH_SEARCH_PAGE_PARAM: paramName.default(DEFAULTS.searchPageParam),
+  REGWATCH_HTTP_HOST: z.string().min(1).default(DEFAULTS.httpHost),
+  REGWATCH_MAX_RETRY_AFTER_S: positiveInt.default(DEFAULTS.maxRetryAfterS),
+  REGWATCH_MAX_FILE_BYTES: positiveInt.default(DEFAULTS.maxFileBytes),
+  REGWATCH_MAX_RESPONSE_BYTES: positiveInt.default(DEFAULTS.maxResponseBytes),
+  REGWATCH_FETCH_FILES: fetchPolicy.default({ kind: DEFAULTS.fetchFiles }),
+  REGWATCH_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, "must be whsec_ followed by base64")
+    .optional(),
+  REGWATCH_SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+  REGWATCH_MAIL_FROM: z.string().min(3).optional(),
+  REGWATCH_ALERT_RETRY_BASE_MS: positiveInt.default(DEFAULTS.alertRetryBaseMs),
+  REGWATCH_ALERT_MAX_ATTEMPTS: wholeNumber
+    .pipe(z.number().min(1, "must be at least 1").max(50, "must be at most 50"))
+    .default(DEFAULTS.alertMaxAttempts),
+  REGWATCH_PAYMENT_HOLD_DAYS: wholeNumber
+    .pipe(z.number().max(3650, "must be at most 3650"))
+    .default(DEFAULTS.paymentHoldDays),
+  REGWATCH_CHANGES_PAGE_PARAM: paramName.default(DEFAULTS.changesPageParam),
+  REGWATCH_CHANGES_END_INCLUSIVE: booleanFlag.default(true),
+  REGWATCH_REGISTRY_TZ: timeZone.default(DEFAULTS.registryTz),
 } satisfies Record<string, z.ZodType>;
 
 type EnvName = keyof typeof ENV;
@@ -124,6 +182,25 @@ export interface Config {
   bulkChunkSize: number;
   concurrency: number;
   searchParams: { value: string; limit: string; page: string };
+  /** Daemon's bind address for /healthz, /readyz and /metrics. */
+  httpHost: string;
+  /** A Retry-After longer than this fails the request instead of pausing. */
+  maxRetryAfterS: number;
+  maxFileBytes: number;
+  maxResponseBytes: number;
+  fetchFiles: FetchFilesPolicy;
+  webhookSecret: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string | undefined;
+  alertRetryBaseMs: number;
+  alertMaxAttempts: number;
+  paymentHoldDays: number;
+  /** Page parameter sent when a changes answer says `has_next: true`. */
+  changesPageParam: string;
+  /** Whether the registry's interval end is inclusive (unknown in its document). */
+  changesEndInclusive: boolean;
+  /** Zone of the registry's 06:00 load and 07:00 rule, apart from the schedule's zone. */
+  registryTz: string;
 }
 
 /** Parses the environment; throws one ConfigError listing every bad variable. */
@@ -169,6 +246,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       limit: p.REGWATCH_SEARCH_LIMIT_PARAM,
       page: p.REGWATCH_SEARCH_PAGE_PARAM,
     },
+    httpHost: p.REGWATCH_HTTP_HOST,
+    maxRetryAfterS: p.REGWATCH_MAX_RETRY_AFTER_S,
+    maxFileBytes: p.REGWATCH_MAX_FILE_BYTES,
+    maxResponseBytes: p.REGWATCH_MAX_RESPONSE_BYTES,
+    fetchFiles: p.REGWATCH_FETCH_FILES,
+    webhookSecret: p.REGWATCH_WEBHOOK_SECRET,
+    smtpUrl: p.REGWATCH_SMTP_URL,
+    mailFrom: p.REGWATCH_MAIL_FROM,
+    alertRetryBaseMs: p.REGWATCH_ALERT_RETRY_BASE_MS,
+    alertMaxAttempts: p.REGWATCH_ALERT_MAX_ATTEMPTS,
+    paymentHoldDays: p.REGWATCH_PAYMENT_HOLD_DAYS,
+    changesPageParam: p.REGWATCH_CHANGES_PAGE_PARAM,
+    changesEndInclusive: p.REGWATCH_CHANGES_END_INCLUSIVE,
+    registryTz: p.REGWATCH_REGISTRY_TZ,
   };
 }
 
@@ -197,14 +288,30 @@ export function requireSearch(
 }
 
 /** The values that must never be logged or stored. */
-export function secretsOf(config: Pick<Config, "apiKey" | "searchApiKey">): string[] {
-  return [config.apiKey, config.searchApiKey].filter((s): s is string => Boolean(s));
+export function secretsOf(
+  config: Pick<Config, "apiKey" | "searchApiKey"> & Partial<Pick<Config, "webhookSecret" | "smtpUrl">>,
+): string[] {
+  const smtpPassword = config.smtpUrl ? passwordOf(config.smtpUrl) : undefined;
+  return [config.apiKey, config.searchApiKey, config.webhookSecret, smtpPassword].filter((s): s is string =>
+    Boolean(s),
+  );
+}
+
+function passwordOf(url: string): string | undefined {
+  try {
+    const password = new URL(url).password;
+    return password ? decodeURIComponent(password) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const SECRET_VARS: ReadonlySet<string> = new Set([
   "REGWATCH_API_KEY",
   "REGWATCH_SEARCH_API_KEY",
   "DATABASE_URL",
+  "REGWATCH_WEBHOOK_SECRET",
+  "REGWATCH_SMTP_URL",
 ]);
 
 function describeIssue(error: z.ZodError, name: EnvName, raw: string | undefined): string {
