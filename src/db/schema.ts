@@ -153,9 +153,18 @@ export const changeFiles = regwatch.table(
     firstSeenAt: createdNow("first_seen_at"),
     fetchedAt: instant("fetched_at"),
     updatedAt: createdNow("updated_at"),
+    /** Null until a fetched body has been parsed; then parsed, unrecognised or failed. */
+    parseStatus: text("parse_status"),
+    parser: text("parser"),
+    parseError: text("parse_error"),
+    parsedAt: instant("parsed_at"),
   },
   (t) => [
-    check("change_files_status", sql`${t.status} in ('pending', 'fetched', 'failed', 'refused')`),
+    check("change_files_status", sql`${t.status} in ('pending', 'fetched', 'failed', 'refused', 'skipped')`),
+    check(
+      "change_files_parse_status",
+      sql`${t.parseStatus} is null or ${t.parseStatus} in ('parsed', 'unrecognised', 'failed')`,
+    ),
     // The fetcher pages through open files by path; this index serves exactly that query.
     index("change_files_open").on(t.path).where(sql`${t.status} in ('pending', 'failed')`),
   ],
@@ -207,4 +216,47 @@ export const businesses = regwatch.table("businesses", {
   /** Every record the search returned for this tax base number (two when it changed business type). */
   records: jsonb("records").notNull().default(sql`'[]'::jsonb`),
   fetchedAt: createdNow("fetched_at"),
+});
+
+/** One row per changed heading of a change, parsed from its change file. */
+export const changeValues = regwatch.table(
+  "change_values",
+  {
+    changeId: bigint("change_id", { mode: "number" }).notNull(),
+    heading: text("heading").notNull(),
+    taxId: text("tax_id").notNull(),
+    changeDate: day("change_date").notNull(),
+    oldValue: jsonb("old_value"),
+    newValue: jsonb("new_value"),
+    /** The change file the values were read from. */
+    path: text("path").notNull(),
+    parsedAt: createdNow("parsed_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.changeId, t.heading] }),
+    index("change_values_tax_date").on(t.taxId, t.changeDate),
+    index("change_values_heading_date").on(t.heading, t.changeDate),
+  ],
+);
+
+/**
+ * The latest known facts of a business, whatever their source: a search record (lookup, watch
+ * add by registration number), an operator's name (watch add/import), or a parsed change file.
+ * `headings` maps every known heading to `{value, as_of, source}`.
+ */
+export const businessProfiles = regwatch.table("business_profiles", {
+  taxId: text("tax_id").primaryKey(),
+  name: text("name"),
+  nameAsOf: day("name_as_of"),
+  nameSource: text("name_source"),
+  type: text("type"),
+  registrationNumber: text("registration_number"),
+  statusCode: integer("status_code"),
+  statusAsOf: day("status_as_of"),
+  seat: text("seat"),
+  headings: jsonb("headings").notNull().default(sql`'{}'::jsonb`),
+  /** The search record the business was first known by: the baseline changes are applied to. */
+  baseline: jsonb("baseline"),
+  baselineAsOf: day("baseline_as_of"),
+  updatedAt: createdNow("updated_at"),
 });
