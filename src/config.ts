@@ -2,6 +2,7 @@ import cron from "node-cron";
 import { z } from "zod";
 import { isValidDate } from "./dates.ts";
 import { ConfigError } from "./errors.ts";
+import { registerSecrets } from "./secrets.ts";
 
 /** Every default in one place; each is overridden by the environment variable named in `ENV_NAMES`. */
 export const DEFAULTS = {
@@ -215,7 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   const p = parsed as Parsed;
-  return {
+  const config: Config = {
     databaseUrl: p.DATABASE_URL,
     dataDir: p.REGWATCH_DATA_DIR,
     watchUrl: p.REGWATCH_WATCH_URL?.replace(/\/+$/, ""),
@@ -261,6 +262,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     changesEndInclusive: p.REGWATCH_CHANGES_END_INCLUSIVE,
     registryTz: p.REGWATCH_REGISTRY_TZ,
   };
+  registerSecrets(secretsOf(config));
+  return config;
 }
 
 /** The watch interface is needed: names every missing variable at once. */

@@ -1,4 +1,5 @@
 import { type Logger, pino } from "pino";
+import { redactSecrets } from "./secrets.ts";
 
 export type { Logger } from "pino";
 
@@ -40,17 +41,6 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     },
     pino.destination({ fd: options.fd ?? 1, sync: true }),
   );
-}
-
-/** Replaces every occurrence of each secret (raw and JSON-escaped) with a marker. */
-export function redactSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    for (const form of new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])) {
-      if (form.length > 0) out = out.split(form).join(REDACTED);
-    }
-  }
-  return out;
 }
 
 /** A logger that drops everything, for tests and library use. */

@@ -8,7 +8,8 @@ import { isValidDate } from "../dates.ts";
 import { type Database, openDatabase } from "../db/connect.ts";
 import { runMigrations } from "../db/migrate.ts";
 import { coerceError, EXIT, type ExitCode, RegwatchError } from "../errors.ts";
-import { createLogger, type Logger, redactSecrets } from "../logger.ts";
+import { createLogger, type Logger } from "../logger.ts";
+import { redactSecrets } from "../secrets.ts";
 
 export interface Context {
   config: Config;
