@@ -45,8 +45,19 @@ export function checkDeclaredLength(
  * Collects a body stream, stopping as soon as it passes the cap: memory held is at most the cap
  * plus one chunk. `onChunk` lets the caller reset an idle timer per chunk.
  */
+export interface BodyStream extends AsyncIterable<Uint8Array> {
+  destroy(error?: Error): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
+}
+
+/** Drops a body not to be read; the stream's abort error is expected and swallowed. */
+export function discard(body: BodyStream): void {
+  body.on("error", () => {});
+  body.destroy();
+}
+
 export async function readCapped(
-  body: AsyncIterable<Uint8Array> & { destroy(error?: Error): unknown },
+  body: BodyStream,
   cap: BodyCap,
   context: ErrorContext,
   onChunk?: () => void,
@@ -57,7 +68,7 @@ export async function readCapped(
     onChunk?.();
     size += chunk.length;
     if (size > cap.bytes) {
-      body.destroy();
+      discard(body);
       throw tooLarge(context, cap, `passed ${cap.bytes} bytes while reading and`);
     }
     chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));

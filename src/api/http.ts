@@ -9,7 +9,7 @@
  * (limiter, pause, backoff, transfer) ends at once when the stop signal aborts.
  */
 import { Agent, type Dispatcher, errors as undiciErrors } from "undici";
-import { type BodyCap, checkDeclaredLength, decodeJson, readCapped } from "./body.ts";
+import { type BodyCap, checkDeclaredLength, decodeJson, discard, readCapped } from "./body.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { ApiError, describeBody } from "./errors.ts";
 import { OriginPauses } from "./pauses.ts";
@@ -198,7 +198,7 @@ export class HttpClient {
       try {
         checkDeclaredLength(response.headers["content-length"], cap, context);
       } catch (error) {
-        response.body.destroy();
+        discard(response.body);
         throw error;
       }
       const restartIdle = () => {
