@@ -115,10 +115,17 @@ export class HttpClient {
     const limiter = this.options.limiterFor(origin);
     const stop = combine(this.options.signal, spec.signal);
     for (let attempt = 1; ; attempt++) {
-      let error: ApiError;
+      let slot: number;
       try {
         await this.pauses.wait(origin, stop);
-        const slot = await limiter.acquire(stop);
+        slot = await limiter.acquire(stop);
+      } catch (thrown) {
+        // A limiter may refuse on its own (a spent quota): that error is the caller's, as it is.
+        if (stop?.aborted) throw toApiError(thrown, spec.endpoint, attempt, stop);
+        throw thrown;
+      }
+      let error: ApiError;
+      try {
         const response = await this.once(spec, attempt, stop, () => limiter.restamp(slot, this.clock.now()));
         // Parsing happens inside the loop so that a garbled body is retried like a failed request.
         const value = parse ? parse(response) : (response as T);
