@@ -70,24 +70,26 @@ export class WatchClient {
   /**
    * Creates a list, at most twice and never blindly. POST /v2/lists is not idempotent: after an
    * ambiguous failure (5xx, timeout, reset, garbled answer) the list may exist, so the lists are
-   * read again and a list of that name created on or after the attempt's day is adopted; only
-   * when there is none is the list created once more. A 4xx is thrown as it is; a 429 (the server
-   * did not act) is retried by the HTTP layer.
+   * read again and a list of that name created since the attempt is adopted; only when there is
+   * none is the list created once more. A 4xx is thrown as it is; a 429 (the server did not act)
+   * is retried by the HTTP layer.
+   *
+   * "Created since the attempt": with `knownKeys` (the keys of the lists read before deciding to
+   * create, as the reconciler has them), a list of that name whose key is not among them; without
+   * it, a list of that name whose `created_at` is not before the attempt's day (the day before,
+   * in UTC, so that no zone offset of the registry hides a list created seconds ago).
    */
-  async createList(name: string): Promise<WatchList> {
-    // The registry states creation as a date, in its own zone: the day before ours (UTC) is
-    // accepted too, so no zone offset can hide a list created seconds ago.
+  async createList(name: string, options: { knownKeys?: Iterable<string> } = {}): Promise<WatchList> {
+    const known = options.knownKeys ? new Set(options.knownKeys) : undefined;
     const attemptDay = new Date((this.options.now?.() ?? Date.now()) - 86_400_000).toISOString().slice(0, 10);
+    const createdSince = (list: WatchList) =>
+      known ? !known.has(list.list_key) : list.created_at == null || list.created_at >= attemptDay;
     try {
       return await this.postList(name);
     } catch (error) {
       if (!(error instanceof ApiError) || !AMBIGUOUS.has(error.code)) throw error;
       const { lists } = await this.lists();
-      const adopted = lists
-        .filter(
-          (list) => list.list_name === name && (list.created_at == null || list.created_at >= attemptDay),
-        )
-        .at(-1);
+      const adopted = lists.filter((list) => list.list_name === name && createdSince(list)).at(-1);
       if (adopted) return adopted;
       return this.postList(name);
     }

@@ -109,6 +109,25 @@ describe("createList", () => {
     await http.close();
   });
 
+  it("with the keys known before, adopts by key whatever the dates say", async () => {
+    // An old same-named list the caller knew of is not adopted; the new one is, though its date
+    // (a registry on another clock) is far in the past.
+    lists.push({ list_key: "7", list_name: "new", created_at: "2020-01-01" });
+    registry((n, _req, res) => {
+      if (n === 1) {
+        lists.at(-1)!.created_at = "2019-05-05";
+        json(res, 504, {});
+      }
+      return n === 1;
+    });
+    const { http, clock, client } = watch();
+    const before = server.seen.length;
+    const { value } = await driveUntilSettled(clock, client.createList("new", { knownKeys: ["1", "7"] }));
+    expect(value!.list_key).toBe("101");
+    expect(posts(before)).toBe(1);
+    await http.close();
+  });
+
   it("does not retry a 4xx", async () => {
     registry((_n, _req, res) => {
       json(res, 422, { message: "name taken" });
