@@ -76,10 +76,8 @@ export interface HttpClientOptions {
   onResult?: (result: RequestResult) => void;
   onRetry?: (info: { endpoint: string; attempt: number; delayMs: number; error: ApiError }) => void;
   dispatcher?: Dispatcher;
-  /** Default byte cap of a response body. */
+  /** Default byte cap of a response body (64 MiB, named REGWATCH_MAX_RESPONSE_BYTES, if unset). */
   cap?: BodyCap;
-  /** @deprecated use `cap`; kept for callers that pass a bare number. */
-  maxBodyBytes?: number;
   /** The process's stop: aborts every wait and transfer in flight. */
   signal?: AbortSignal;
   /** Retry-After pauses per origin, shared by the clients of one registry. */
@@ -133,7 +131,8 @@ export class HttpClient {
         return value;
       } catch (thrown) {
         error = toApiError(thrown, spec.endpoint, attempt, stop);
-        if (error.code !== "ABORTED") this.report(spec, error.status, error.code);
+        // Reported even when stopped: the request may have reached the server and been counted.
+        this.report(spec, error.status, error.code);
       }
       const maxRetryAfterMs = this.options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
       if ((error.retryAfterMs ?? 0) > maxRetryAfterMs) throw retryAfterTooLong(error, maxRetryAfterMs);
@@ -173,7 +172,7 @@ export class HttpClient {
       body = JSON.stringify(spec.body);
       headers["content-type"] = "application/json";
     }
-    const cap = spec.cap ?? this.options.cap ?? capOf(this.options.maxBodyBytes);
+    const cap = spec.cap ?? this.options.cap ?? DEFAULT_CAP;
     const timeoutMs = this.options.timeoutMs;
     const totalMs = this.options.totalTimeoutMs ?? timeoutMs * 10;
     // Our own timers, on the real clock (transport time is real whatever clock paces us): undici's
@@ -241,10 +240,6 @@ export class HttpClient {
   private report(spec: RequestSpec, status: number | undefined, code: ApiErrorCode | undefined): void {
     this.options.onResult?.({ api: this.options.api, endpoint: spec.endpoint, status, code });
   }
-}
-
-function capOf(bytes: number | undefined): BodyCap {
-  return bytes === undefined ? DEFAULT_CAP : { bytes, name: "the response size cap" };
 }
 
 function combine(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
