@@ -47,6 +47,13 @@ const timeZone = z.string().refine(isKnownTimeZone, "is not a known IANA time zo
 const cronExpression = z.string().refine((s) => cron.validate(s), "is not a valid cron expression");
 const date = z.string().refine(isValidDate, "must be a real date as YYYY-MM-DD");
 const logLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
+/** scheme://host[:port] and nothing else: a path, query or credentials would be silently dropped. */
+const originOnly = httpUrl
+  .refine((u) => {
+    const url = new URL(u);
+    return (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash && !url.username;
+  }, "must list origins only (scheme://host[:port]), without a path, query or credentials")
+  .transform((u) => new URL(u).origin);
 const originList = z
   .string()
   .transform((s) =>
@@ -55,7 +62,7 @@ const originList = z
       .map((part) => part.trim())
       .filter((part) => part.length > 0),
   )
-  .pipe(z.array(httpUrl.transform((u) => new URL(u).origin)).min(1, "must list at least one origin"));
+  .pipe(z.array(originOnly).min(1, "must list at least one origin"));
 
 const booleanFlag = z
   .string()
@@ -210,6 +217,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed: Partial<Record<EnvName, unknown>> = {};
   for (const [name, schema] of Object.entries(ENV) as [EnvName, z.ZodType][]) {
     const raw = env[name];
+    // Checked before trimming: a key ending in a newline must be refused, not quietly repaired,
+    // and one with a newline inside would split the header it is sent in.
+    if (HEADER_VARS.has(name) && raw !== undefined && CONTROL_CHARS.test(raw)) {
+      problems.push(`${name}: must not contain control characters (newline, carriage return, tab, ...)`);
+      continue;
+    }
     const result = schema.safeParse(raw === undefined || raw.trim() === "" ? undefined : raw.trim());
     if (result.success) parsed[name] = result.data;
     else problems.push(`${name}: ${describeIssue(result.error, name, raw)}`);
@@ -308,6 +321,15 @@ function passwordOf(url: string): string | undefined {
     return undefined;
   }
 }
+
+/** Variables sent as HTTP header values. */
+const HEADER_VARS: ReadonlySet<string> = new Set([
+  "REGWATCH_API_KEY",
+  "REGWATCH_SEARCH_API_KEY",
+  "REGWATCH_CLIENT_ID",
+]);
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
 const SECRET_VARS: ReadonlySet<string> = new Set([
   "REGWATCH_API_KEY",

@@ -50,7 +50,8 @@ describe("configuration", () => {
     expect(config.watchUrl).toBe("https://watch.example/api");
     expect(config.fileOrigins).toEqual(["https://watch.example"]);
     expect(config.searchApiKey).toBe("k1");
-    const explicit = loadConfig({ REGWATCH_FILE_ORIGINS: "https://a.example/x, http://b.example:8080" });
+    // Origins only: one given with a path is refused (test/api/config-hardening.test.ts).
+    const explicit = loadConfig({ REGWATCH_FILE_ORIGINS: "https://a.example, http://b.example:8080" });
     expect(explicit.fileOrigins).toEqual(["https://a.example", "http://b.example:8080"]);
   });
 

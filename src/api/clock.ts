@@ -1,6 +1,7 @@
 /** Time source of the HTTP layer; tests pass a simulated one so pacing can be checked exactly. */
 export interface Clock {
   now(): number;
+  /** Resolves after `ms`; rejects with the signal's reason as soon as it aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
@@ -9,14 +10,19 @@ export const systemClock: Clock = {
   sleep: (ms, signal) =>
     new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
-      const timer = setTimeout(resolve, Math.max(0, ms));
-      signal?.addEventListener(
-        "abort",
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal?.reason);
+      };
+      // The listener is removed when the sleep ends normally: a long-lived stop signal would
+      // otherwise collect one per backoff for the whole life of the process.
+      const timer = setTimeout(
         () => {
-          clearTimeout(timer);
-          reject(signal.reason);
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
         },
-        { once: true },
+        Math.max(0, ms),
       );
+      signal?.addEventListener("abort", onAbort, { once: true });
     }),
 };

@@ -1,7 +1,12 @@
 import { RegwatchError } from "../errors.ts";
+import { redactSecrets } from "../secrets.ts";
 import type { ApiErrorCode } from "./retry.ts";
 
-/** A registry request that failed; `status` is the HTTP status when there was one. */
+/**
+ * A registry request that failed; `status` is the HTTP status when there was one. The message is
+ * scrubbed of every registered secret when the error is built: a server may echo the key back in
+ * its error body, and the message travels to logs, run rows and file errors from here.
+ */
 export class ApiError extends RegwatchError {
   declare readonly code: ApiErrorCode;
   readonly status: number | undefined;
@@ -14,7 +19,7 @@ export class ApiError extends RegwatchError {
     message: string,
     details: { endpoint: string; status?: number; retryAfterMs?: number; attempts?: number; cause?: unknown },
   ) {
-    super(code, message, { cause: details.cause });
+    super(code, redactSecrets(message), { cause: details.cause });
     this.status = details.status;
     this.endpoint = details.endpoint;
     this.retryAfterMs = details.retryAfterMs;

@@ -1,5 +1,12 @@
 import type { Clock } from "./clock.ts";
 
+/** What the HTTP layer needs of a limiter; a quota gate or a shared per-key limiter fits it. */
+export interface Limiter {
+  acquire(signal?: AbortSignal): Promise<number>;
+  restamp(slot: number, sentAt: number): void;
+  widenMargin(): void;
+}
+
 /** 4% of a second: absorbs the usual jitter between our start and the server's arrival stamp. */
 export const DEFAULT_MARGIN_MS = 40;
 const MARGIN_STEP_MS = 10;
@@ -52,15 +59,17 @@ export class RateLimiter {
 
   /**
    * Resolves when the caller may start one request, with the time recorded for it. The caller
-   * may later `restamp` it with the moment the request really went out.
+   * may later `restamp` it with the moment the request really went out. A stop (`signal`) ends
+   * the wait at once; the turn already queued is then granted to nobody and simply passes.
    */
-  acquire(): Promise<number> {
+  acquire(signal?: AbortSignal): Promise<number> {
     this.waitingCount++;
     const turn = this.tail.then(() => this.waitForSlot());
     this.tail = turn.catch(() => {});
-    return turn.finally(() => {
+    const counted = turn.finally(() => {
       this.waitingCount--;
     });
+    return signal ? untilAborted(counted, signal) : counted;
   }
 
   /** Holds every caller back until `untilMs` (server asked us to slow down). */
@@ -100,4 +109,67 @@ export class RateLimiter {
       await this.clock.sleep(readyAt - now);
     }
   }
+}
+
+/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * One limiter per API key, whatever the interface: the registry counts requests per key, so the
+ * watch and search clients of one process (which share REGWATCH_API_KEY by default) must draw from
+ * the same budget. Keyed per clock as well, so tests on separate simulated clocks stay apart.
+ * The key is only held in memory as a map key; it is never logged or exposed.
+ */
+const byClock = new WeakMap<Clock, Map<string, RateLimiter>>();
+
+export function limiterForKey(apiKey: string, limit: number, clock: Clock): RateLimiter {
+  let byKey = byClock.get(clock);
+  if (!byKey) {
+    byKey = new Map();
+    byClock.set(clock, byKey);
+  }
+  let limiter = byKey.get(apiKey);
+  if (!limiter) {
+    limiter = new RateLimiter(limit, clock);
+    byKey.set(apiKey, limiter);
+  }
+  return limiter;
+}
+
+/**
+ * A limiter that runs `before` ahead of every acquisition (a quota claim, say) and otherwise is
+ * `inner`: lets the search client count its quota while pacing on the key's shared limiter.
+ */
+export function gatedLimiter(inner: Limiter, before: () => void): Limiter {
+  return {
+    acquire(signal) {
+      try {
+        before();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return inner.acquire(signal);
+    },
+    restamp: (slot, sentAt) => inner.restamp(slot, sentAt),
+    widenMargin: () => inner.widenMargin(),
+  };
 }

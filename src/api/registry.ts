@@ -1,19 +1,29 @@
 /**
- * Builds the registry clients from configuration: one rate limiter per origin (the watch
- * interface's origin, change files on it included, at REGWATCH_RATE_LIMIT; every other file
- * origin at REGWATCH_FILE_RATE_LIMIT), credentials only for the origin they belong to.
+ * Builds the registry clients from configuration. Pacing: one rate limiter per API key (the
+ * registry counts per key, so the search client shares the watch client's limiter when the keys
+ * are the same, see `limiterForKey`), at REGWATCH_RATE_LIMIT, change files on the watch origin
+ * included; every other file origin has its own limiter at REGWATCH_FILE_RATE_LIMIT. A
+ * Retry-After pauses only the origin that sent it. Credentials go only to the watch origin.
  */
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { type Clock, systemClock } from "./clock.ts";
-import { HttpClient, type RequestResult } from "./http.ts";
-import { RateLimiter } from "./rate-limiter.ts";
+import { type DownloadedFile, downloadFile } from "./file-download.ts";
+import { HttpClient, type HttpClientOptions, type RequestResult } from "./http.ts";
+import { OriginPauses } from "./pauses.ts";
+import { limiterForKey, RateLimiter } from "./rate-limiter.ts";
 import { WatchClient } from "./watch-client.ts";
 
 export interface Registry {
   watch: WatchClient;
   /** Client for change files: carries the key only when a file lives on the watch origin. */
   files: HttpClient;
+  /**
+   * Fetches one change file (relative paths resolved against REGWATCH_WATCH_URL, at most 3
+   * redirects within REGWATCH_FILE_ORIGINS, REGWATCH_MAX_FILE_BYTES cap). Throws
+   * RefusedFileError (code REFUSED_ORIGIN) when the path or a redirect leaves the allowed origins.
+   */
+  downloadFile(path: string, signal?: AbortSignal): Promise<DownloadedFile>;
   watchOrigin: string;
   limiters: Map<string, RateLimiter>;
   close(): Promise<void>;
@@ -23,6 +33,8 @@ export interface RegistryOptions {
   log: Logger;
   onResult?: (result: RequestResult) => void;
   clock?: Clock;
+  /** The process's stop (SIGTERM): cuts every request, pause and backoff in flight. */
+  signal?: AbortSignal;
 }
 
 export function createRegistry(
@@ -31,11 +43,12 @@ export function createRegistry(
 ): Registry {
   const clock = options.clock ?? systemClock;
   const watchOrigin = new URL(config.watchUrl).origin;
-  const limiters = new Map<string, RateLimiter>();
+  const keyLimiter = limiterForKey(config.apiKey, config.rateLimit, clock);
+  const limiters = new Map<string, RateLimiter>([[watchOrigin, keyLimiter]]);
   const limiterFor = (origin: string) => {
     let limiter = limiters.get(origin);
     if (!limiter) {
-      limiter = new RateLimiter(origin === watchOrigin ? config.rateLimit : config.fileRateLimit, clock);
+      limiter = new RateLimiter(config.fileRateLimit, clock);
       limiters.set(origin, limiter);
     }
     return limiter;
@@ -43,42 +56,66 @@ export function createRegistry(
   const headers: Record<string, string> = { "x-api-key": config.apiKey };
   if (config.clientId) headers["x-client-id"] = config.clientId;
   const common = {
+    ...httpOptionsOf(config, clock, options.log),
     limiterFor,
     credentials: { origin: watchOrigin, headers },
-    timeoutMs: config.requestTimeoutMs,
-    maxAttempts: config.maxAttempts,
-    backoff: { baseMs: config.retryBaseMs, capMs: 30_000 },
-    clock,
     onResult: options.onResult,
-    onRetry: ({
-      endpoint,
-      attempt,
-      delayMs,
-      error,
-    }: {
-      endpoint: string;
-      attempt: number;
-      delayMs: number;
-      error: Error & { code?: string };
-    }) =>
-      options.log.debug(
-        { endpoint, attempt, delayMs, code: error.code, err: error.message },
-        "retrying request",
-      ),
+    signal: options.signal,
+    pauses: new OriginPauses(clock),
   };
-  const http = new HttpClient({ api: "watch", ...common });
-  const files = new HttpClient({ api: "files", ...common });
+  const http = new HttpClient({
+    api: "watch",
+    ...common,
+    cap: { bytes: config.maxResponseBytes, name: "REGWATCH_MAX_RESPONSE_BYTES" },
+  });
+  const files = new HttpClient({
+    api: "files",
+    ...common,
+    cap: { bytes: config.maxFileBytes, name: "REGWATCH_MAX_FILE_BYTES" },
+  });
   return {
     watch: new WatchClient(http, {
       baseUrl: config.watchUrl,
       fromParam: config.changesFromParam,
       toParam: config.changesToParam,
+      pageParam: config.changesPageParam,
+      maxResponseBytes: config.maxResponseBytes,
     }),
     files,
+    downloadFile: (path, signal) =>
+      downloadFile(files, path, {
+        baseUrl: config.watchUrl,
+        allowedOrigins: config.fileOrigins,
+        maxBytes: config.maxFileBytes,
+        signal,
+      }),
     watchOrigin,
     limiters,
     async close() {
       await Promise.all([http.close(), files.close()]);
     },
+  };
+}
+
+/**
+ * The transport settings every registry client shares (timeouts, attempts, backoff, the
+ * Retry-After bound, retry logging); the search client can spread them into its own options.
+ */
+export function httpOptionsOf(
+  config: Config,
+  clock: Clock,
+  log: Logger,
+): Pick<
+  HttpClientOptions,
+  "timeoutMs" | "maxAttempts" | "backoff" | "maxRetryAfterMs" | "clock" | "onRetry"
+> {
+  return {
+    timeoutMs: config.requestTimeoutMs,
+    maxAttempts: config.maxAttempts,
+    backoff: { baseMs: config.retryBaseMs, capMs: 30_000 },
+    maxRetryAfterMs: config.maxRetryAfterS * 1000,
+    clock,
+    onRetry: ({ endpoint, attempt, delayMs, error }) =>
+      log.debug({ endpoint, attempt, delayMs, code: error.code, err: error.message }, "retrying request"),
   };
 }

@@ -11,7 +11,14 @@ export type ApiErrorCode =
   | "NETWORK" // reset, refused, DNS, truncated body
   | "TIMEOUT"
   | "BAD_RESPONSE" // 2xx whose body is not what the interface promises
-  | "REFUSED_ORIGIN"; // a file path outside the allowed origins: never requested
+  | "REFUSED_ORIGIN" // a file path outside the allowed origins: never requested
+  | "TOO_LARGE" // body above its byte cap (declared or read): the same answer would come again
+  | "TOO_DEEP" // JSON nested beyond the bound: refused before parsing
+  | "BAD_ENCODING" // body is not valid UTF-8
+  | "RETRY_AFTER_TOO_LONG" // the server asked for a pause longer than REGWATCH_MAX_RETRY_AFTER_S
+  | "PAGES_DISAGREE" // pages of one changes answer report different intervals
+  | "TOO_MANY_PAGES" // a paged answer went on past the page bound
+  | "ABORTED"; // the stop signal cut the request (SIGTERM, shutdown)
 
 const RETRYABLE: ReadonlySet<ApiErrorCode> = new Set([
   "HTTP_RATE_LIMITED",

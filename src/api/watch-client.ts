@@ -3,6 +3,7 @@
  * deployment under a path prefix works. Every response is validated; unknown fields are kept.
  */
 import type { z } from "zod";
+import type { BodyCap } from "./body.ts";
 import { ApiError } from "./errors.ts";
 import { type HttpClient, type HttpResponse, parseJson } from "./http.ts";
 import {
@@ -25,13 +26,34 @@ export interface ChangesPage {
   items: ChangedItem[];
   /** Each item as received, for `changes.raw`. */
   raw: Record<string, unknown>[];
+  /** Pages read (1 when the answer was not paginated); all of them are in. */
+  pages: number;
 }
 
 export interface WatchClientOptions {
   baseUrl: string;
   fromParam: string;
   toParam: string;
+  /** Page parameter sent when a changes answer says `has_next` (REGWATCH_CHANGES_PAGE_PARAM). */
+  pageParam?: string;
+  /** Most pages read for one changes window; more fails the window (TOO_MANY_PAGES). */
+  maxPages?: number;
+  /** Byte cap of one changes window, all pages together (REGWATCH_MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
+  /** Wall time, for matching a list created during an ambiguous attempt (tests pass a fixed one). */
+  now?: () => number;
 }
+
+export const DEFAULT_MAX_CHANGES_PAGES = 1000;
+const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** Failures after which a POST may or may not have taken effect. */
+const AMBIGUOUS: ReadonlySet<string> = new Set([
+  "HTTP_SERVER",
+  "TIMEOUT",
+  "NETWORK",
+  "BAD_RESPONSE",
+  "BAD_ENCODING",
+]);
 
 export class WatchClient {
   constructor(
@@ -45,7 +67,35 @@ export class WatchClient {
     return { lists: body.watch_lists, total: body.total_watch_count };
   }
 
-  async createList(name: string): Promise<WatchList> {
+  /**
+   * Creates a list, at most twice and never blindly. POST /v2/lists is not idempotent: after an
+   * ambiguous failure (5xx, timeout, reset, garbled answer) the list may exist, so the lists are
+   * read again and a list of that name created since the attempt is adopted; only when there is
+   * none is the list created once more. A 4xx is thrown as it is; a 429 (the server did not act)
+   * is retried by the HTTP layer.
+   *
+   * "Created since the attempt": with `knownKeys` (the keys of the lists read before deciding to
+   * create, as the reconciler has them), a list of that name whose key is not among them; without
+   * it, a list of that name whose `created_at` is not before the attempt's day (the day before,
+   * in UTC, so that no zone offset of the registry hides a list created seconds ago).
+   */
+  async createList(name: string, options: { knownKeys?: Iterable<string> } = {}): Promise<WatchList> {
+    const known = options.knownKeys ? new Set(options.knownKeys) : undefined;
+    const attemptDay = new Date((this.options.now?.() ?? Date.now()) - 86_400_000).toISOString().slice(0, 10);
+    const createdSince = (list: WatchList) =>
+      known ? !known.has(list.list_key) : list.created_at == null || list.created_at >= attemptDay;
+    try {
+      return await this.postList(name);
+    } catch (error) {
+      if (!(error instanceof ApiError) || !AMBIGUOUS.has(error.code)) throw error;
+      const { lists } = await this.lists();
+      const adopted = lists.filter((list) => list.list_name === name && createdSince(list)).at(-1);
+      if (adopted) return adopted;
+      return this.postList(name);
+    }
+  }
+
+  private postList(name: string): Promise<WatchList> {
     return this.call(
       {
         method: "POST",
@@ -53,6 +103,7 @@ export class WatchClient {
         endpoint: "POST /v2/lists",
         body: { list_name: name },
         expect: [200, 201],
+        idempotent: false,
       },
       watchListSchema,
     );
@@ -86,13 +137,64 @@ export class WatchClient {
     return this.bulk("DELETE", listKey, taxIds);
   }
 
-  /** Changes of one list in [from, to] (both inclusive as asked; the answer says what it covers). */
-  async changes(listKey: string, from: string, to: string): Promise<ChangesPage> {
+  /**
+   * Changes of one list in [from, to] (both inclusive as asked; the answer says what it covers).
+   * An answer with `has_next: true` is followed page by page (the page parameter from 2 on) until
+   * its last page, within a page bound and one byte cap for all pages; the result is one answer
+   * whose interval is the first page's. Every page must report that same interval, else the
+   * window fails (PAGES_DISAGREE): nothing of a partial or inconsistent answer is returned.
+   */
+  async changes(listKey: string, from: string, to: string, signal?: AbortSignal): Promise<ChangesPage> {
+    const maxPages = this.options.maxPages ?? DEFAULT_MAX_CHANGES_PAGES;
+    const capBytes = this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    let usedBytes = 0;
+    let merged: ChangesPage | undefined;
+    for (let page = 1; ; page++) {
+      const cap: BodyCap = {
+        bytes: capBytes - usedBytes,
+        name: page === 1 ? "REGWATCH_MAX_RESPONSE_BYTES" : "REGWATCH_MAX_RESPONSE_BYTES, all pages together",
+      };
+      const { result, hasNext, bytes } = await this.changesPage(listKey, from, to, page, cap, signal);
+      usedBytes += bytes;
+      if (!merged) merged = result;
+      else {
+        if (result.startDate !== merged.startDate || result.endDate !== merged.endDate) {
+          throw new ApiError(
+            "PAGES_DISAGREE",
+            `GET /v2/lists/:key/changes: page ${page} reports ${result.startDate}..${result.endDate}, ` +
+              `page 1 reported ${merged.startDate}..${merged.endDate}; the window is not taken`,
+            { endpoint: "GET /v2/lists/:key/changes" },
+          );
+        }
+        merged.items.push(...result.items);
+        merged.raw.push(...result.raw);
+        merged.pages = page;
+      }
+      if (!hasNext) return merged;
+      if (page >= maxPages) {
+        throw new ApiError(
+          "TOO_MANY_PAGES",
+          `GET /v2/lists/:key/changes: still has_next after ${maxPages} pages; the window is not taken`,
+          { endpoint: "GET /v2/lists/:key/changes" },
+        );
+      }
+    }
+  }
+
+  private changesPage(
+    listKey: string,
+    from: string,
+    to: string,
+    page: number,
+    cap: BodyCap,
+    signal: AbortSignal | undefined,
+  ): Promise<{ result: ChangesPage; hasNext: boolean; bytes: number }> {
     const endpoint = "GET /v2/lists/:key/changes";
     const url = this.url(`/v2/lists/${encodeURIComponent(listKey)}/changes`);
     url.searchParams.set(this.options.fromParam, from);
     url.searchParams.set(this.options.toParam, to);
-    return this.http.request({ method: "GET", url, endpoint }, (response) => {
+    if (page > 1) url.searchParams.set(this.options.pageParam ?? "page", String(page));
+    return this.http.request({ method: "GET", url, endpoint, cap, signal }, (response) => {
       const body = validate(changesResponseSchema, parseJson(response, endpoint), endpoint, response);
       const items: ChangedItem[] = [];
       const raw: Record<string, unknown>[] = [];
@@ -111,7 +213,11 @@ export class WatchClient {
           },
         );
       }
-      return { startDate: body.start_date, endDate: body.end_date, items, raw };
+      return {
+        result: { startDate: body.start_date, endDate: body.end_date, items, raw, pages: page },
+        hasNext: body.has_next === true,
+        bytes: response.body.length,
+      };
     });
   }
 
@@ -129,6 +235,7 @@ export class WatchClient {
       endpoint: string;
       body?: unknown;
       expect?: number[];
+      idempotent?: boolean;
     },
     schema: S,
   ): Promise<z.output<S>> {
@@ -138,6 +245,7 @@ export class WatchClient {
       endpoint: spec.endpoint,
       body: spec.body,
       expect: spec.expect,
+      idempotent: spec.idempotent,
     };
     return this.http.request(request, (response) =>
       validate(schema, parseJson(response, spec.endpoint), spec.endpoint, response),

@@ -48,4 +48,6 @@ export const changesResponseSchema = z.looseObject({
   start_date: isoDate,
   end_date: isoDate,
   changed_items: z.array(z.unknown()),
+  /** Pagination, which the document says applies to every endpoint (its page size is unnamed). */
+  has_next: z.boolean().nullish(),
 });

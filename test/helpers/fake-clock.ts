@@ -9,10 +9,26 @@ export class FakeClock implements Clock {
     return this.t;
   }
 
-  sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      this.sleepers.push({ at: this.t + Math.max(0, ms), resolve });
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const sleeper = { at: this.t + Math.max(0, ms), resolve };
+      this.sleepers.push(sleeper);
+      // A stop wakes the sleeper at once, without moving the clock.
+      signal?.addEventListener(
+        "abort",
+        () => {
+          this.sleepers = this.sleepers.filter((s) => s !== sleeper);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
     });
+  }
+
+  /** Sleepers not yet woken (a test can wait until a request is parked on the clock). */
+  get pending(): number {
+    return this.sleepers.length;
   }
 
   /** Runs until no sleeper is left, letting promise chains settle between wake-ups. */
