@@ -10,7 +10,8 @@ export type ApiErrorCode =
   | "HTTP_SERVER" // 5xx
   | "NETWORK" // reset, refused, DNS, truncated body
   | "TIMEOUT"
-  | "BAD_RESPONSE" // 2xx whose body is not what the interface promises
+  | "BAD_RESPONSE" // 2xx whose body is garbled (not JSON, cut short): may come out right on a retry
+  | "UNEXPECTED_SHAPE" // 2xx, well-formed JSON, but missing what regwatch needs: a retry would get the same
   | "REFUSED_ORIGIN"; // a file path outside the allowed origins: never requested
 
 const RETRYABLE: ReadonlySet<ApiErrorCode> = new Set([
