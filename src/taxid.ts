@@ -34,6 +34,18 @@ export function describeTaxIdProblem(value: string): string | undefined {
   }
 }
 
+/**
+ * A tax id as people and other systems write it, reduced to the tax base number it stands for:
+ * surrounding blanks removed (a padded CHAR column of a BI tool) and a full tax number
+ * `xxxxxxxx-y-zz` cut to its first eight digits. Undefined when it has neither shape; the check
+ * digit is not judged here (`taxIdProblem` does that).
+ */
+export function normaliseTaxId(raw: string): string | undefined {
+  const trimmed = raw.trim();
+  if (/^\d{8}$/.test(trimmed)) return trimmed;
+  return /^\d{8}-\d-\d{2}$/.test(trimmed) ? trimmed.slice(0, 8) : undefined;
+}
+
 /** The tax base number of a tax number `xxxxxxxx-y-zz` (its first eight digits). */
 export function taxBaseOf(taxNumber: string): string | undefined {
   const m = /^(\d{8})(-?\d-?\d{2})?$/.exec(taxNumber.trim());

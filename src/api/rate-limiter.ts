@@ -159,14 +159,10 @@ export function limiterForKey(apiKey: string, limit: number, clock: Clock): Rate
  * A limiter that runs `before` ahead of every acquisition (a quota claim, say) and otherwise is
  * `inner`: lets the search client count its quota while pacing on the key's shared limiter.
  */
-export function gatedLimiter(inner: Limiter, before: () => void): Limiter {
+export function gatedLimiter(inner: Limiter, before: () => void | Promise<void>): Limiter {
   return {
-    acquire(signal) {
-      try {
-        before();
-      } catch (error) {
-        return Promise.reject(error);
-      }
+    async acquire(signal) {
+      await before();
       return inner.acquire(signal);
     },
     restamp: (slot, sentAt) => inner.restamp(slot, sentAt),

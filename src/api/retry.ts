@@ -10,7 +10,8 @@ export type ApiErrorCode =
   | "HTTP_SERVER" // 5xx
   | "NETWORK" // reset, refused, DNS, truncated body
   | "TIMEOUT"
-  | "BAD_RESPONSE" // 2xx whose body is not what the interface promises
+  | "BAD_RESPONSE" // 2xx whose body is garbled (not JSON, cut short): may come out right on a retry
+  | "UNEXPECTED_SHAPE" // 2xx, well-formed JSON, but missing what regwatch needs: a retry would get the same
   | "REFUSED_ORIGIN" // a file path outside the allowed origins: never requested
   | "TOO_LARGE" // body above its byte cap (declared or read): the same answer would come again
   | "TOO_DEEP" // JSON nested beyond the bound: refused before parsing

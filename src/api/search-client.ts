@@ -11,7 +11,8 @@ import { checkSearchValue, SEARCH_PATHS, type SearchKind } from "../search/query
 import { type Clock, systemClock } from "./clock.ts";
 import { ApiError } from "./errors.ts";
 import { HttpClient, type HttpResponse, parseJson, type RequestResult } from "./http.ts";
-import { RateLimiter } from "./rate-limiter.ts";
+import { gatedLimiter, limiterForKey } from "./rate-limiter.ts";
+import { httpOptionsOf } from "./registry.ts";
 import { type BusinessRecord, type SearchPage, searchPageSchema } from "./search-schemas.ts";
 
 /** The month's search allowance is spent; nothing was sent. Exit 1 (the command failed). */
@@ -22,13 +23,21 @@ export class SearchQuotaError extends RegwatchError {
 }
 
 /**
- * Requests left this month: `used` starts at what `api_usage` counted before this process, and
- * every request this process starts is added to it.
+ * Claims one search request for `endpoint` where every process sees it (api_usage), before it is
+ * sent: `granted` false when the month's allowance is spent; `used` is the month's count after.
+ */
+export type QuotaLedger = (endpoint: string) => Promise<{ granted: boolean; used: number }>;
+
+/**
+ * Requests left this month. With a ledger, every attempt is claimed durably before it is sent,
+ * so a process killed mid-search has counted what it sent, and processes searching at once take
+ * turns on one count. Without one (unit tests), `used` starts at the given count and grows here.
  */
 export class SearchQuota {
   constructor(
     readonly limit: number,
     private usedSoFar: number,
+    private readonly ledger?: QuotaLedger,
   ) {}
 
   get used(): number {
@@ -40,7 +49,12 @@ export class SearchQuota {
   }
 
   /** Claims one request, or throws SearchQuotaError when none is left. */
-  take(): void {
+  async take(endpoint: string): Promise<void> {
+    if (this.ledger) {
+      const claim = await this.ledger(endpoint);
+      this.usedSoFar = claim.used;
+      if (claim.granted) return;
+    }
     if (this.usedSoFar >= this.limit) {
       throw new SearchQuotaError(
         `the monthly search quota is used up: ${this.usedSoFar} search request(s) counted this month, ` +
@@ -49,26 +63,6 @@ export class SearchQuota {
       );
     }
     this.usedSoFar++;
-  }
-}
-
-/** A rate limiter that first claims a request from the quota, so no attempt goes out unpaid for. */
-class QuotaGate extends RateLimiter {
-  constructor(
-    limit: number,
-    clock: Clock,
-    private readonly quota: SearchQuota,
-  ) {
-    super(limit, clock);
-  }
-
-  override acquire(): ReturnType<RateLimiter["acquire"]> {
-    try {
-      this.quota.take();
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return super.acquire();
   }
 }
 
@@ -95,7 +89,7 @@ export interface SearchClientOptions {
 
 export class SearchClient {
   constructor(
-    private readonly http: HttpClient,
+    private readonly httpFor: (kind: SearchKind) => HttpClient,
     private readonly options: SearchClientOptions,
   ) {}
 
@@ -124,7 +118,9 @@ export class SearchClient {
     url.searchParams.set(this.options.params.value, value);
     if (limit !== undefined) url.searchParams.set(this.options.params.limit, String(limit));
     if (pageNumber > 1) url.searchParams.set(this.options.params.page, String(pageNumber));
-    return this.http.request({ method: "GET", url, endpoint }, (response) => parsePage(response, endpoint));
+    return this.httpFor(kind).request({ method: "GET", url, endpoint }, (response) =>
+      parsePage(response, endpoint),
+    );
   }
 }
 
@@ -133,11 +129,16 @@ function parsePage(response: HttpResponse, endpoint: string): SearchPage {
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue && issue.path.length > 0 ? issue.path.join(".") : "the body";
-  throw new ApiError("BAD_RESPONSE", `${endpoint}: not a search result page (${field}: ${issue?.message})`, {
-    endpoint,
-    status: response.status,
-    attempts: response.attempts,
-  });
+  // Well-formed JSON of the wrong shape comes back the same on every retry: not retried, not paid twice.
+  throw new ApiError(
+    "UNEXPECTED_SHAPE",
+    `${endpoint}: not a search result page (${field}: ${issue?.message})`,
+    {
+      endpoint,
+      status: response.status,
+      attempts: response.attempts,
+    },
+  );
 }
 
 export interface SearchConnection {
@@ -155,25 +156,34 @@ export function createSearchClient(
 ): SearchConnection {
   const clock = options.clock ?? systemClock;
   const origin = new URL(config.searchUrl).origin;
-  const gate = new QuotaGate(config.rateLimit, clock, options.quota);
   const headers: Record<string, string> = { "x-api-key": config.searchApiKey };
   if (config.clientId) headers["x-client-id"] = config.clientId;
-  const http = new HttpClient({
-    api: "search",
-    limiterFor: () => gate,
-    credentials: { origin, headers },
-    timeoutMs: config.requestTimeoutMs,
-    maxAttempts: config.maxAttempts,
-    clock,
-    onResult: options.onResult,
-    onRetry: ({ endpoint, attempt, delayMs, error }) =>
-      options.log.debug(
-        { endpoint, attempt, delayMs, code: error.code, err: error.message },
-        "retrying search",
-      ),
-  });
+  const clients = new Map<SearchKind, HttpClient>();
+  const httpFor = (kind: SearchKind) => {
+    let http = clients.get(kind);
+    if (!http) {
+      // Every attempt claims its quota first, under the endpoint it pays for, then paces on the
+      // key's one limiter, shared with the watch interface when the key is the same.
+      const endpoint = `GET ${SEARCH_PATHS[kind]}`;
+      const gate = gatedLimiter(limiterForKey(config.searchApiKey, config.rateLimit, clock), () =>
+        options.quota.take(endpoint),
+      );
+      http = new HttpClient({
+        ...httpOptionsOf(config, clock, options.log),
+        api: "search",
+        limiterFor: () => gate,
+        credentials: { origin, headers },
+        cap: { bytes: config.maxResponseBytes, name: "REGWATCH_MAX_RESPONSE_BYTES" },
+        onResult: options.onResult,
+      });
+      clients.set(kind, http);
+    }
+    return http;
+  };
   return {
-    client: new SearchClient(http, { baseUrl: config.searchUrl, params: config.searchParams }),
-    close: () => http.close(),
+    client: new SearchClient(httpFor, { baseUrl: config.searchUrl, params: config.searchParams }),
+    close: async () => {
+      await Promise.all([...clients.values()].map((http) => http.close()));
+    },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Shapes of the search interface's responses (registry-api.md 2.1-2.2). Which record fields come
- * back depends on the contract, so every field but `tax_number` is optional, and objects are
- * loose: whatever the registry adds is kept and stored with the record.
+ * back depends on the contract, so every field is optional (a record without a tax number is kept
+ * apart, as it cannot be keyed), and objects are loose: whatever the registry adds is kept.
  */
 import { z } from "zod";
 
@@ -14,7 +14,7 @@ export const businessRecordSchema = z.looseObject({
   full_name: z.string().nullish(),
   short_name: z.string().nullish(),
   address: z.string().nullish(),
-  tax_number: z.string().min(8, "must hold at least the 8-digit tax base number"),
+  tax_number: z.string().nullish(),
   bank_accounts: z.array(z.looseObject({ bank_account: z.string() })).nullish(),
   founded_at: z.string().nullish(),
   registration_number: z.string().nullish(),

@@ -9,7 +9,7 @@ import type { BusinessRecord } from "../api/search-schemas.ts";
 import { requireSearch } from "../config.ts";
 import { saveBusinesses } from "../db/businesses.ts";
 import type { Database } from "../db/connect.ts";
-import { searchRequestsThisMonth, UsageRecorder } from "../db/usage.ts";
+import { claimSearchRequest, searchRequestsThisMonth, UsageRecorder } from "../db/usage.ts";
 import { EXIT, UsageError } from "../errors.ts";
 import { formatRecordTable } from "../search/format.ts";
 import { checkSearchValue, SEARCH_KINDS, type SearchKind } from "../search/query.ts";
@@ -26,12 +26,18 @@ export async function withSearch<T>(
 ): Promise<T> {
   const { config, log } = ctx;
   requireSearch(config);
-  const quota = new SearchQuota(config.searchMonthlyQuota, await searchRequestsThisMonth(db.sql, config.tz));
+  const limit = config.searchMonthlyQuota;
+  const quota = new SearchQuota(limit, await searchRequestsThisMonth(db.sql, config.tz), (endpoint) =>
+    claimSearchRequest(db.sql, { endpoint, limit, timeZone: config.tz }),
+  );
   const usage = new UsageRecorder(db.sql, config.tz);
   const search = createSearchClient(config, {
     log,
     quota,
-    onResult: (r) => usage.record({ api: r.api, endpoint: r.endpoint, error: r.code !== undefined }),
+    // Every attempt was counted when it was claimed; only its failures are added here.
+    onResult: (r) => {
+      if (r.code !== undefined) usage.record({ api: r.api, endpoint: r.endpoint, error: true, requests: 0 });
+    },
   });
   // An accounting failure is reported; it replaces no error of the command's own, which says more.
   const finish = async (succeeded: boolean) => {

@@ -13,6 +13,7 @@ interface ReconcileCliOptions {
   maxRemovals: number;
   allowEmpty?: boolean;
   retryRefused?: boolean;
+  acceptEmptyRemote?: boolean;
   json?: boolean;
   wait?: number;
 }
@@ -31,7 +32,11 @@ export function registerReconcile(program: Command): void {
     .option("--allow-empty", "allow removing every item of a list (refused otherwise)")
     .option(
       "--retry-refused",
-      "resend tax ids the registry refused as unknown (404/422) in the last 12 hours",
+      "resend tax ids the registry refused in the last 12 hours (404/422 adds, 409 removals)",
+    )
+    .option(
+      "--accept-empty-remote",
+      "trust an answer with no watch lists although lists were known (refused as suspect otherwise)",
     )
     .option("--json", "print the report as JSON")
     .option(
@@ -71,6 +76,7 @@ async function reconcileCommand(ctx: Context, opts: ReconcileCliOptions): Promis
           maxRemovals: opts.maxRemovals,
           allowEmpty: opts.allowEmpty,
           retryRefused: opts.retryRefused,
+          acceptEmptyRemote: opts.acceptEmptyRemote,
           trigger: "cli",
         },
       );

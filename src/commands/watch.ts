@@ -19,12 +19,13 @@ import {
   listDesiredItems,
   removeDesiredItem,
 } from "../db/desired-edit.ts";
-import { EXIT, InputError, UsageError } from "../errors.ts";
+import { EXIT, InputError, RegwatchError, UsageError } from "../errors.ts";
 import { formatTable } from "../search/format.ts";
 import { describeImportProblems, type ImportProblem, parseImportCsv } from "../search/import-csv.ts";
 import { checkRegistrationNumber } from "../search/query.ts";
 import { type Resolution, taxIdForRegistrationNumber } from "../search/resolve.ts";
-import { describeTaxIdProblem } from "../taxid.ts";
+import { redactError } from "../secrets.ts";
+import { describeTaxIdProblem, normaliseTaxId } from "../taxid.ts";
 import { type Context, runAction, withDatabase } from "./context.ts";
 import { withSearch } from "./lookup.ts";
 
@@ -56,11 +57,11 @@ export function registerWatch(program: Command): void {
         if ((options.taxId === undefined) === (options.regNumber === undefined)) {
           throw new UsageError("give exactly one of --tax-id and --reg-number");
         }
-        if (options.taxId !== undefined) checkTaxIdArg(options.taxId);
+        const given = options.taxId === undefined ? undefined : checkTaxIdArg(options.taxId);
         const regNumber = options.regNumber === undefined ? undefined : checkRegNumberArg(options.regNumber);
         if (regNumber !== undefined) requireSearch(ctx.config);
         return withDatabase(ctx, async (db) => {
-          let taxId = options.taxId?.trim();
+          let taxId = given;
           if (regNumber !== undefined) {
             const resolution = (await resolveRegNumbers(ctx, db, [regNumber])).get(regNumber)!;
             if (!resolution.ok) throw new InputError(resolution.problem);
@@ -206,12 +207,21 @@ async function resolveRegNumbers(
     }
     const limit = pLimit(ctx.config.concurrency);
     const found: BusinessRecord[] = [];
+    // A search that fails fails its own rows; every record already paid for is kept.
     const pairs = await Promise.all(
       regNumbers.map((regNumber) =>
-        limit(async () => {
-          const { records } = await client.search("reg-number", regNumber);
-          found.push(...records);
-          return [regNumber, taxIdForRegistrationNumber(regNumber, records)] as const;
+        limit(async (): Promise<readonly [string, Resolution]> => {
+          try {
+            const { records } = await client.search("reg-number", regNumber);
+            found.push(...records);
+            return [regNumber, taxIdForRegistrationNumber(regNumber, records)];
+          } catch (error) {
+            if (!(error instanceof RegwatchError)) throw error;
+            return [
+              regNumber,
+              { ok: false, problem: `searching ${regNumber} failed: ${redactError(error)}` },
+            ];
+          }
         }),
       ),
     );
@@ -228,8 +238,14 @@ function checkListName(raw: string): string {
   return name;
 }
 
+/** A tax base number, or a full tax number reduced to its base, with its check digit verified. */
 function checkTaxIdArg(raw: string): string {
-  const taxId = raw.trim();
+  const taxId = normaliseTaxId(raw);
+  if (taxId === undefined) {
+    throw new UsageError(
+      `tax id "${raw}" is neither a tax base number (8 digits) nor a tax number (xxxxxxxx-y-zz)`,
+    );
+  }
   const problem = describeTaxIdProblem(taxId);
   if (problem) throw new UsageError(problem);
   return taxId;

@@ -2,6 +2,7 @@
  * The desired state the reconciler works from (`desired_lists`, `desired_items`) and the per-item
  * outcomes it writes back (`item_outcomes`). The reconciler only reads the desired tables.
  */
+import { redactSecrets } from "../secrets.ts";
 import type { Sql } from "./connect.ts";
 
 export interface DesiredListState {
@@ -52,7 +53,7 @@ export async function saveItemOutcomes(
         tax_id: o.taxId,
         op: o.op,
         code: o.code,
-        message: o.message,
+        message: redactSecrets(o.message),
         run_id: runId,
       }));
       await tx`
@@ -72,6 +73,21 @@ export async function recentAddRefusals(sql: Sql, since: Date): Promise<Map<stri
   const rows = await sql<{ listName: string; taxId: string }[]>`
     select list_name as "listName", tax_id as "taxId" from regwatch.item_outcomes
     where op = 'add' and code in (404, 422) and at >= ${since}`;
+  return byListName(rows);
+}
+
+/**
+ * Tax ids whose latest removal the registry refused as not in a removable state (409) since
+ * `since`, by list name: asking again before its next data load would be refused the same way.
+ */
+export async function recentRemoveRefusals(sql: Sql, since: Date): Promise<Map<string, Set<string>>> {
+  const rows = await sql<{ listName: string; taxId: string }[]>`
+    select list_name as "listName", tax_id as "taxId" from regwatch.item_outcomes
+    where op = 'remove' and code = 409 and at >= ${since}`;
+  return byListName(rows);
+}
+
+function byListName(rows: readonly { listName: string; taxId: string }[]): Map<string, Set<string>> {
   const byList = new Map<string, Set<string>>();
   for (const row of rows) {
     const set = byList.get(row.listName) ?? new Set<string>();

@@ -1,3 +1,4 @@
+import type postgres from "postgres";
 import { localDateTime } from "../dates.ts";
 import type { Sql } from "./connect.ts";
 
@@ -5,6 +6,8 @@ export interface UsageEvent {
   api: string;
   endpoint: string;
   error: boolean;
+  /** Requests to add (default 1); 0 when the request was already counted when it was claimed. */
+  requests?: number;
 }
 
 /**
@@ -33,7 +36,7 @@ export class UsageRecorder {
       requests: 0,
       errors: 0,
     };
-    entry.requests++;
+    entry.requests += event.requests ?? 1;
     if (event.error) entry.errors++;
     this.pending.set(key, entry);
   }
@@ -62,8 +65,38 @@ export class UsageRecorder {
   }
 }
 
+/** Arbitrary but fixed: serialises search quota claims across processes ("rwsq"). */
+const SEARCH_QUOTA_LOCK = 0x72_77_73_71;
+
+/**
+ * Claims one search request of this month's allowance and counts it in `api_usage`, committed
+ * before the request is sent. Claims of every process take turns on one advisory lock, so two
+ * processes searching at once cannot both take the last request.
+ */
+export async function claimSearchRequest(
+  sql: Sql,
+  claim: { endpoint: string; limit: number; timeZone: string; now?: Date },
+): Promise<{ granted: boolean; used: number }> {
+  const now = claim.now ?? new Date();
+  const day = localDateTime(now, claim.timeZone).date;
+  return sql.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(${SEARCH_QUOTA_LOCK})`;
+    const used = await searchRequestsThisMonth(tx, claim.timeZone, now);
+    if (used >= claim.limit) return { granted: false, used };
+    await tx`
+      insert into regwatch.api_usage (day, api, endpoint, requests, errors)
+      values (${day}, 'search', ${claim.endpoint}, 1, 0)
+      on conflict (day, api, endpoint) do update set requests = api_usage.requests + 1`;
+    return { granted: true, used: used + 1 };
+  });
+}
+
 /** Search requests counted this calendar month (in the configured time zone). */
-export async function searchRequestsThisMonth(sql: Sql, timeZone: string, now = new Date()): Promise<number> {
+export async function searchRequestsThisMonth(
+  sql: Sql | postgres.TransactionSql,
+  timeZone: string,
+  now = new Date(),
+): Promise<number> {
   const month = localDateTime(now, timeZone).date.slice(0, 7);
   const [row] = await sql<{ n: number }[]>`
     select coalesce(sum(requests), 0)::int as n from regwatch.api_usage

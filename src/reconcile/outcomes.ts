@@ -21,6 +21,13 @@ const ADD_REFUSALS: Record<number, string> = {
   429: "the registry refused to add it (429): the list reached its maximum size or the contract's total limit",
 };
 
+const REMOVE_REFUSALS: Record<number, string> = {
+  409:
+    "the registry refused to remove it (409): the item is not in a state that allows removal; " +
+    "it stays on the list and is not asked again for 12 hours",
+  422: "the registry says this tax id has an invalid format or cannot exist (422)",
+};
+
 /** One outcome per tax id sent, in the order sent. */
 export function readBulkResult(
   listName: string,
@@ -47,15 +54,13 @@ export function readBulkResult(
     if (op === "add" && code === 409) {
       return { ...base, verdict: "already", code: null, message: "already on the list (409)" };
     }
-    if (op === "remove" && (code === 404 || code === 409)) {
-      return { ...base, verdict: "already", code: null, message: `already gone from the list (${code})` };
+    if (op === "remove" && code === 404) {
+      return { ...base, verdict: "already", code: null, message: "already gone from the list (404)" };
     }
     const meaning =
       op === "add"
         ? (ADD_REFUSALS[code] ?? `the registry refused to add it (code ${code})`)
-        : code === 422
-          ? "the registry says this tax id has an invalid format or cannot exist (422)"
-          : `the registry refused to remove it (code ${code})`;
+        : (REMOVE_REFUSALS[code] ?? `the registry refused to remove it (code ${code})`);
     return { ...base, verdict: "refused", code, message: meaning };
   });
 }

@@ -3,7 +3,7 @@
  * create, add and remove, what is recorded without being sent, and whether the removal guards
  * allow the plan. No I/O here, so every rule is unit-tested without a database or a registry.
  */
-import { describeTaxIdProblem } from "../taxid.ts";
+import { describeTaxIdProblem, normaliseTaxId } from "../taxid.ts";
 
 /** Largest number of items one watch list may hold (registry-api.md section 8). */
 export const LIST_CAPACITY = 2000;
@@ -30,6 +30,8 @@ export interface PlanInput {
   remoteItems: ReadonlyMap<string, readonly string[]>;
   /** Tax ids the registry refused recently (404/422), by list name: not sent again yet. */
   heldBack?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Tax ids whose removal the registry refused recently (409), by list name: not sent again yet. */
+  heldBackRemovals?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 export interface PlanOptions {
@@ -60,6 +62,8 @@ export interface ListPlan {
   overCapacity: LocalRefusal[];
   /** Desired, valid, not remote, but refused by the registry recently. */
   heldBack: string[];
+  /** Undesired remote items whose removal the registry refused recently (409): not sent again yet. */
+  heldBackRemovals: string[];
   /** The list would be left with no item although it has some now. */
   emptied: boolean;
 }
@@ -79,6 +83,7 @@ export interface PlanTotals {
   invalid: number;
   overCapacity: number;
   heldBack: number;
+  heldBackRemovals: number;
   /** Mutating requests the plan needs: list creations plus bulk chunks. */
   writeRequests: number;
 }
@@ -114,6 +119,7 @@ export function planReconcile(input: PlanInput, options: PlanOptions): Reconcile
       return planList(desired, chosen?.listKey ?? null, remote, {
         capacity,
         heldBack: input.heldBack?.get(desired.listName),
+        heldBackRemovals: input.heldBackRemovals?.get(desired.listName),
         ignoredKeys: ignored.map((l) => l.listKey),
       });
     });
@@ -124,11 +130,16 @@ function planList(
   desired: DesiredList,
   listKey: string | null,
   remoteIds: readonly string[],
-  context: { capacity: number; heldBack: ReadonlySet<string> | undefined; ignoredKeys: string[] },
+  context: {
+    capacity: number;
+    heldBack: ReadonlySet<string> | undefined;
+    heldBackRemovals: ReadonlySet<string> | undefined;
+    ignoredKeys: string[];
+  },
 ): ListPlan {
   const remote = new Set(remoteIds);
-  const wanted = new Set(desired.taxIds);
-  const invalid: LocalRefusal[] = [];
+  const { wanted, unreadable } = normaliseDesired(desired.taxIds);
+  const invalid: LocalRefusal[] = [...unreadable];
   const candidates: string[] = [];
   const heldBack: string[] = [];
   for (const taxId of wanted) {
@@ -138,8 +149,12 @@ function planList(
     else if (context.heldBack?.has(taxId)) heldBack.push(taxId);
     else candidates.push(taxId);
   }
+  // A remote item goes only when no desired row, once normalised, names it.
   const undesired = [...remote].filter((taxId) => !wanted.has(taxId)).sort(compareText);
-  const remove = desired.prune ? undesired : [];
+  const heldBackRemovals = desired.prune
+    ? undesired.filter((taxId) => context.heldBackRemovals?.has(taxId))
+    : [];
+  const remove = desired.prune ? undesired.filter((taxId) => !context.heldBackRemovals?.has(taxId)) : [];
   const staying = remote.size - remove.length;
   const room = Math.max(0, context.capacity - staying);
   const add = candidates.slice(0, room);
@@ -164,8 +179,34 @@ function planList(
     invalid,
     overCapacity,
     heldBack,
+    heldBackRemovals,
     emptied: remote.size > 0 && staying === 0 && add.length === 0,
   };
+}
+
+/**
+ * Desired rows reduced once to the tax base numbers they stand for (trimmed, tax numbers cut to
+ * their base), duplicates merged in order. A row of neither shape is refused with its reason,
+ * under the value as written so an operator finds the row.
+ */
+export function normaliseDesired(taxIds: readonly string[]): {
+  wanted: Set<string>;
+  unreadable: LocalRefusal[];
+} {
+  const wanted = new Set<string>();
+  const unreadable: LocalRefusal[] = [];
+  for (const raw of taxIds) {
+    const taxId = normaliseTaxId(raw);
+    if (taxId !== undefined) wanted.add(taxId);
+    else {
+      unreadable.push({
+        taxId: raw,
+        code: 422,
+        message: `not sent: ${JSON.stringify(raw)} is neither a tax base number (8 digits) nor a tax number (xxxxxxxx-y-zz)`,
+      });
+    }
+  }
+  return { wanted, unreadable };
 }
 
 function totalsOf(lists: readonly ListPlan[], chunkSize: number): PlanTotals {
@@ -177,6 +218,7 @@ function totalsOf(lists: readonly ListPlan[], chunkSize: number): PlanTotals {
     invalid: 0,
     overCapacity: 0,
     heldBack: 0,
+    heldBackRemovals: 0,
     writeRequests: 0,
   };
   for (const list of lists) {
@@ -186,6 +228,7 @@ function totalsOf(lists: readonly ListPlan[], chunkSize: number): PlanTotals {
     totals.invalid += list.invalid.length;
     totals.overCapacity += list.overCapacity.length;
     totals.heldBack += list.heldBack.length;
+    totals.heldBackRemovals += list.heldBackRemovals.length;
     totals.writeRequests +=
       Math.ceil(list.add.length / chunkSize) + Math.ceil(list.remove.length / chunkSize);
   }

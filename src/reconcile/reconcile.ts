@@ -12,9 +12,10 @@ import {
   type ItemOutcome,
   loadDesiredState,
   recentAddRefusals,
+  recentRemoveRefusals,
   saveItemOutcomes,
 } from "../db/desired-state.ts";
-import { saveWatchedItems, saveWatchLists } from "../db/lists.ts";
+import { loadWatchLists, saveWatchedItems, saveWatchLists } from "../db/lists.ts";
 import { finishRun, type RunTrigger, startRun } from "../db/runs.ts";
 import type { UsageRecorder } from "../db/usage.ts";
 import { EXIT, type ExitCode } from "../errors.ts";
@@ -46,8 +47,10 @@ export interface ReconcileOptions {
   maxRemovals?: number;
   /** Allow a run to remove every item of a list. */
   allowEmpty?: boolean;
-  /** Resend ids the registry refused as unknown (404/422) even within the hold period. */
+  /** Resend ids the registry refused (404/422 adds, 409 removals) even within the hold period. */
   retryRefused?: boolean;
+  /** Trust an answer with no lists at all although lists were known before (suspect otherwise). */
+  acceptEmptyRemote?: boolean;
   /** How long a 404/422 from the registry holds an id back (default 12 h: until the next data load). */
   refusalHoldMs?: number;
   trigger?: RunTrigger;
@@ -112,24 +115,32 @@ export async function reconcile(
   let status: ReconcileStatus;
   try {
     const desired = await loadDesiredState(sql);
-    const remote = await readRemoteState(ctx, desired, requests);
-    const heldBack = options.retryRefused
-      ? new Map<string, Set<string>>()
-      : await recentAddRefusals(
-          sql,
-          new Date(now().getTime() - (options.refusalHoldMs ?? DEFAULT_REFUSAL_HOLD_MS)),
-        );
+    const remote = await readRemoteState(ctx, desired, requests, options.acceptEmptyRemote ?? false);
+    const holdSince = new Date(now().getTime() - (options.refusalHoldMs ?? DEFAULT_REFUSAL_HOLD_MS));
+    const none = new Map<string, Set<string>>();
+    const heldBack = options.retryRefused ? none : await recentAddRefusals(sql, holdSince);
+    const heldBackRemovals = options.retryRefused ? none : await recentRemoveRefusals(sql, holdSince);
     plan = planReconcile(
-      { desired, remoteLists: remote.lists, remoteItems: remote.items, heldBack },
+      {
+        desired: desired.filter((d) => !remote.vanished.has(d.listName)),
+        remoteLists: remote.lists,
+        remoteItems: remote.items,
+        heldBack,
+        heldBackRemovals,
+      },
       { chunkSize: ctx.config.bulkChunkSize, capacity: options.capacity },
     );
+    plan.notes.push(...remote.notes);
     problems.push(
       ...guardProblems(plan, {
         maxRemovals: options.maxRemovals ?? DEFAULT_MAX_REMOVALS,
         allowEmpty: options.allowEmpty ?? false,
       }),
     );
-    if (problems.length > 0) status = "refused";
+    if (remote.suspect) {
+      problems.push(remote.suspect);
+      status = "partial";
+    } else if (problems.length > 0) status = "refused";
     else if (dryRun) status = hasChanges(plan) ? "pending" : "in-sync";
     else {
       applied = hasChanges(plan)
@@ -142,6 +153,10 @@ export async function reconcile(
         : null;
       await saveItemOutcomes(sql, runId, [...localOutcomes(plan), ...(applied?.outcomes ?? [])]);
       status = applied ? outcomeStatus(applied, requests) : "in-sync";
+      if (remote.vanished.size > 0 && status !== "failed") {
+        status = "partial";
+        problems.push(...remote.notes);
+      }
       if (applied) problems.push(...applied.lists.flatMap((l) => l.errors));
       if (applied) await refreshTouched(ctx, applied, requests, problems);
     }
@@ -173,15 +188,45 @@ export async function reconcile(
   };
 }
 
-/** Stores every remote list, then reads and stores the items of the owned ones. */
+interface RemoteState {
+  lists: RemoteList[];
+  items: Map<string, string[]>;
+  /** Desired lists whose remote list vanished between listing and reading: skipped this run. */
+  vanished: Set<string>;
+  notes: string[];
+  /** Why the answer is not trusted (no lists at all where lists were known); nothing is planned then. */
+  suspect?: string;
+}
+
+/**
+ * Stores every remote list, then reads and stores the items of the owned ones. An answer with no
+ * list at all where lists were known is not stored and not planned from: re-creating every list
+ * on a registry that merely answered badly would double the watched total.
+ */
 async function readRemoteState(
   ctx: ReconcileContext,
   desired: readonly DesiredList[],
   requests: ReconcileReport["requests"],
-): Promise<{ lists: RemoteList[]; items: Map<string, string[]> }> {
+  acceptEmpty: boolean,
+): Promise<RemoteState> {
   const { watch } = ctx.registry;
   requests.reads++;
   const { lists: fetched } = await watch.lists();
+  if (fetched.length === 0 && !acceptEmpty) {
+    const known = await loadWatchLists(ctx.db.sql);
+    if (known.length > 0) {
+      return {
+        lists: [],
+        items: new Map(),
+        vanished: new Set(desired.map((d) => d.listName)),
+        notes: [],
+        suspect:
+          `the registry answered with no watch lists although ${known.length} were known at the last ` +
+          "read; nothing was created or changed. If the lists were really deleted, rerun with " +
+          "--accept-empty-remote",
+      };
+    }
+  }
   await saveWatchLists(ctx.db.sql, fetched);
   const lists: RemoteList[] = fetched.map((l) => ({
     listKey: l.list_key,
@@ -190,21 +235,32 @@ async function readRemoteState(
   }));
   const owned = desired.flatMap((d) => chooseRemoteList(d.listName, lists).chosen ?? []);
   const items = new Map<string, string[]>();
+  const vanished = new Set<string>();
+  const notes: string[] = [];
   const limit = pLimit(ctx.config.concurrency);
   await Promise.all(
     owned.map((list) =>
       limit(async () => {
         requests.reads++;
-        const watched = await watch.items(list.listKey);
-        await saveWatchedItems(ctx.db.sql, list.listKey, watched);
-        items.set(
-          list.listKey,
-          watched.map((w) => w.tax_id),
-        );
+        try {
+          const watched = await watch.items(list.listKey);
+          await saveWatchedItems(ctx.db.sql, list.listKey, watched);
+          items.set(
+            list.listKey,
+            watched.map((w) => w.tax_id),
+          );
+        } catch (error) {
+          if (!(error instanceof ApiError && error.status === 404)) throw error;
+          vanished.add(list.listName);
+          notes.push(
+            `list "${list.listName}" (${list.listKey}) vanished between listing and reading its items; ` +
+              "skipped this run, the next run sees it as it is then",
+          );
+        }
       }),
     ),
   );
-  return { lists, items };
+  return { lists, items, vanished, notes };
 }
 
 /**
@@ -278,6 +334,7 @@ function statsOf(
       invalid: t.invalid,
       overCapacity: t.overCapacity,
       heldBack: t.heldBack,
+      heldBackRemovals: t.heldBackRemovals,
     });
   }
   if (applied) {

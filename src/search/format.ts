@@ -26,7 +26,7 @@ const COLUMNS: ReadonlyArray<readonly [string, (r: BusinessRecord) => string]> =
   ["STATUS", (r) => statusInWords(r.status_code)],
   ["NAME", (r) => r.full_name ?? r.short_name ?? ""],
   ["SEAT", (r) => r.address ?? ""],
-  ["TAX NUMBER", (r) => r.tax_number],
+  ["TAX NUMBER", (r) => r.tax_number ?? ""],
   ["REG. NUMBER", (r) => r.registration_number ?? ""],
 ];
 

@@ -14,7 +14,7 @@ export function groupByTaxBase(records: readonly BusinessRecord[]): {
   const groups = new Map<string, BusinessRecord[]>();
   const unkeyed: BusinessRecord[] = [];
   for (const record of records) {
-    const base = taxBaseOf(record.tax_number);
+    const base = record.tax_number ? taxBaseOf(record.tax_number) : undefined;
     if (!base) {
       unkeyed.push(record);
       continue;
@@ -29,7 +29,7 @@ export function groupByTaxBase(records: readonly BusinessRecord[]): {
 /** Which business a record describes: its type and registration number, else its tax number and name. */
 export function recordIdentity(record: BusinessRecord): string {
   if (record.type && record.registration_number) return `${record.type}|${record.registration_number}`;
-  return `${record.type ?? ""}|${record.tax_number}|${record.full_name ?? ""}`;
+  return `${record.type ?? ""}|${record.tax_number ?? ""}|${record.full_name ?? ""}`;
 }
 
 /**

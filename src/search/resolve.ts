@@ -21,7 +21,7 @@ export function taxIdForRegistrationNumber(regNumber: string, hits: readonly Bus
       problem: `registration number ${regNumber} belongs to a budget organisation, which the watch service does not cover`,
     };
   }
-  const bases = [...new Set(watchable.map((r) => taxBaseOf(r.tax_number)))];
+  const bases = [...new Set(watchable.map((r) => (r.tax_number ? taxBaseOf(r.tax_number) : undefined)))];
   if (bases.some((b) => b === undefined)) {
     return {
       ok: false,

@@ -26,7 +26,7 @@ describe("reading a bulk answer", () => {
     expect(outcomes[5]!.message).toMatch(/neither in success nor in failed/);
   });
 
-  it("counts 404 and 409 on removal as already gone", () => {
+  it("counts 404 on removal as already gone, and a 409 (not in a removable state) as refused", () => {
     const outcomes = readBulkResult("l", "remove", ["a", "b", "c", "d"], {
       success: ["a"],
       failed: [
@@ -38,7 +38,7 @@ describe("reading a bulk answer", () => {
     expect(outcomes.map((o) => [o.verdict, o.code])).toEqual([
       ["done", null],
       ["already", null],
-      ["already", null],
+      ["refused", 409],
       ["refused", 422],
     ]);
   });

@@ -64,8 +64,8 @@ describe("import CSV", () => {
     const text = "\uFEFFTax_ID,reg_number,note\n10000001,,first\n,01-09-123456,\n\n";
     expect(parseImportCsv(text)).toEqual({
       rows: [
-        { line: 2, taxId: "10000001", note: "first" },
-        { line: 3, regNumber: "01-09-123456", note: null },
+        { line: 2, taxId: "10000001", note: "first", name: null },
+        { line: 3, regNumber: "01-09-123456", note: null, name: null },
       ],
       problems: [],
     });
@@ -77,19 +77,22 @@ describe("import CSV", () => {
     expect(rows.map((r) => r.line)).toEqual([2, 6]);
     expect(problems).toEqual([
       { line: 3, message: 'tax id "10000004" has a wrong check digit (expected 1)' },
-      { line: 4, message: 'tax id "abc" must be exactly 8 digits' },
+      {
+        line: 4,
+        message: 'tax_id "abc" is neither a tax base number (8 digits) nor a tax number (xxxxxxxx-y-zz)',
+      },
     ]);
     expect(describeImportProblems("f.csv", problems)).toContain("line 3: tax id");
   });
 
   it("refuses a header without a known key column, unknown columns, rows with both keys", () => {
     expect(parseImportCsv("name\nx\n").problems).toEqual([
-      { line: 1, message: "the header must name a tax_id or a reg_number column" },
+      { line: 1, message: "the header must name a tax_id (or tax_number) or a reg_number column" },
     ]);
     expect(parseImportCsv("").problems[0]?.message).toMatch(/empty/);
     const mixed = parseImportCsv("tax_id,reg_number,colour\n10000001,12345,red\n,,\n10000001,a,b,c\n");
     expect(mixed.problems).toEqual([
-      { line: 1, message: "unknown column(s) colour (known: tax_id, reg_number, note)" },
+      { line: 1, message: "unknown column(s) colour (known: tax_id, tax_number, reg_number, note, name)" },
       { line: 2, message: "give a tax_id or a reg_number, not both" },
       { line: 4, message: "4 fields, but the header names 3 columns" },
     ]);
@@ -100,5 +103,24 @@ describe("import CSV", () => {
     expect(parseImportCsv("reg_number,note\n,x\n").problems).toEqual([
       { line: 2, message: "no reg_number given" },
     ]);
+  });
+
+  it("reads a semicolon file from a Hungarian spreadsheet: BOM, quoted names, full tax numbers", () => {
+    const text =
+      '\uFEFFtax_number;name;note\r\n12345676-2-41;"Kovács és Társa; Kft.";"says ""urgent"""\r\n' +
+      "10000001;Második Bt.;\r\n12345675-2-41;Rossz;\r\n";
+    const { rows, problems } = parseImportCsv(text);
+    expect(rows).toEqual([
+      { line: 2, taxId: "12345676", name: "Kovács és Társa; Kft.", note: 'says "urgent"' },
+      { line: 3, taxId: "10000001", name: "Második Bt.", note: null },
+    ]);
+    expect(problems).toEqual([
+      { line: 4, message: 'tax id "12345675" has a wrong check digit (expected 6)' },
+    ]);
+  });
+
+  it("keeps the line a record starts on when a quoted field spans lines", () => {
+    const { rows } = parseImportCsv('tax_id,note\n10000001,"two\nlines"\n12345676,x\n');
+    expect(rows.map((r) => r.line)).toEqual([2, 4]);
   });
 });

@@ -96,13 +96,27 @@ describe("SearchClient", () => {
     const search = client();
     await expect(search.client.search("name", "x")).rejects.toMatchObject({ code: "USAGE", exitCode: 64 });
     expect(seen).toEqual([]);
+    // Well-formed JSON of the wrong shape would come back the same: one paid attempt, no retry.
     pages = () => ({ current_page: 1, results: [] });
     await expect(search.client.search("name", "abc")).rejects.toMatchObject({
-      code: "BAD_RESPONSE",
+      code: "UNEXPECTED_SHAPE",
       message: expect.stringContaining("has_next"),
     });
-    pages = () => ({ current_page: 1, has_next: false, results: [{ full_name: "no tax number" }] });
+    expect(seen).toHaveLength(1);
+    // A garbled body may come out right: retried (REGWATCH_MAX_ATTEMPTS=2 here).
+    pages = () => '{"current_page": 1, "has_n';
     await expect(search.client.search("name", "abc")).rejects.toMatchObject({ code: "BAD_RESPONSE" });
+    expect(seen).toHaveLength(3);
     await search.close();
+  });
+
+  it("accepts a record without the fields a contract may leave out, tax_number included", async () => {
+    pages = () => ({ current_page: 1, has_next: false, results: [{ full_name: "no tax number" }] });
+    const quota = new SearchQuota(10, 0);
+    const search = client(quota);
+    const result = await search.client.search("name", "abc");
+    await search.close();
+    expect(result.records).toEqual([{ full_name: "no tax number" }]);
+    expect(quota.used).toBe(1);
   });
 });

@@ -170,7 +170,7 @@ describe("regwatch watch import", () => {
     expect(result.code).toBe(64);
     expect(result.stderr).toContain("2 problem(s), nothing was changed");
     expect(result.stderr).toContain('line 3: tax id "10000004" has a wrong check digit');
-    expect(result.stderr).toContain('line 5: tax id "1234" must be exactly 8 digits');
+    expect(result.stderr).toContain('line 5: tax_id "1234" is neither a tax base number');
     expect(await items()).toEqual(before);
     expect(emulator.requests()).toEqual([]);
   });
@@ -210,6 +210,35 @@ describe("regwatch watch import", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("line 3: registration number 99-99-999999 was not found");
     expect(await items()).toEqual([]);
+    // The search that succeeded was paid for: its record is kept.
+    const kept = await test.db.sql`select 1 from regwatch.businesses where tax_id = ${String(a?.tax_id)}`;
+    expect(kept).toHaveLength(1);
+  });
+
+  it("imports a semicolon file with a BOM, quoted names and full tax numbers", async () => {
+    const [a, b] = emulator.sampleBusinesses({ type: "companies", limit: 2 });
+    const file = path.join(dir, "hu.csv");
+    await writeFile(
+      file,
+      `\uFEFFtax_number;name;note\r\n${a?.tax_id}-2-41;"Első; Kft.";"a ""quoted"" note"\r\n${b?.tax_id};Második Bt.;\r\n`,
+    );
+    const result = await runCli(["watch", "import", "--list", "bulk", file], env);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect((await items()).map((r) => [r.tax_id, r.note]).sort()).toEqual(
+      [
+        [String(a?.tax_id), 'a "quoted" note'],
+        [String(b?.tax_id), null],
+      ].sort(),
+    );
+    expect(emulator.requests()).toEqual([]);
+  });
+
+  it("adds a business given by its full tax number as its tax base number", async () => {
+    const [a] = emulator.sampleBusinesses({ type: "companies", limit: 1 });
+    const result = await runCli(["watch", "add", "--list", "bulk", "--tax-id", ` ${a?.tax_id}-2-41 `], env);
+    expect(result.code).toBe(0);
+    expect((await items()).map((r) => r.tax_id)).toEqual([String(a?.tax_id)]);
   });
 
   it("refuses before searching when the quota cannot pay for every registration number", async () => {
