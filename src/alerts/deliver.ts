@@ -139,8 +139,7 @@ async function attempt(
   let payload = row.payload as Record<string, unknown> | null;
   const input = await messageInput(tx, row, now());
   if (!payload) {
-    payload = redactJson(webhookBody(input));
-    await savePayload(tx, row.id, payload);
+    payload = (await savePayload(tx, row.id, redactJson(webhookBody(input)))) as Record<string, unknown>;
   }
   report.attempted++;
   const at = now();

@@ -33,7 +33,13 @@ export function registerAlerts(program: Command): void {
     .option("--limit <n>", "show at most this many alerts", parsePositiveInt, 100)
     .option("--json", "print JSON")
     .action((opts: { status?: AlertStatus; list?: string; limit: number; json?: boolean }) =>
-      runAction((ctx) => withDatabase(ctx, (db) => listCommand(db.sql, opts))),
+      runAction((ctx) =>
+        withDatabase(ctx, async (db) => {
+          // A snooze that has ended shows as open wherever it is looked at.
+          await reopenSnoozed(db.sql, localDateTime(new Date(), ctx.config.tz).date, new Date());
+          return listCommand(db.sql, opts);
+        }),
+      ),
     );
 
   const lifecycle = [

@@ -43,9 +43,15 @@ export async function claimDelivery(sql: Runner, options: ClaimOptions): Promise
   return row;
 }
 
-/** Fixes the body of a message at its first attempt. */
-export async function savePayload(sql: Runner, id: number, payload: unknown): Promise<void> {
-  await sql`update regwatch.alert_deliveries set payload = ${sql.json(payload as never)} where id = ${id}`;
+/**
+ * Fixes the body of a message at its first attempt. Returns it as stored: jsonb orders keys its
+ * own way, and every attempt must send the same bytes, the first one included.
+ */
+export async function savePayload(sql: Runner, id: number, payload: unknown): Promise<unknown> {
+  const [row] = await sql<{ payload: unknown }[]>`
+    update regwatch.alert_deliveries set payload = ${sql.json(payload as never)} where id = ${id}
+    returning payload`;
+  return row?.payload;
 }
 
 export interface AttemptRecord {
