@@ -6,11 +6,13 @@ import { type Command, InvalidArgumentError } from "commander";
 import { deliverAlerts } from "../alerts/deliver.ts";
 import { validateRule } from "../alerts/rule-input.ts";
 import { sendTestMessage } from "../alerts/test-message.ts";
+import { localDateTime } from "../dates.ts";
 import {
   ALERT_STATUSES,
   type AlertStatus,
   deadDeliveries,
   listAlerts,
+  reopenSnoozed,
   setAlertStatus,
 } from "../db/alerts-lifecycle.ts";
 import { deleteAlertRule, findAlertRule, insertAlertRule, listAlertRules } from "../db/alerts-rules.ts";
