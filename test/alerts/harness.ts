@@ -22,6 +22,7 @@ export interface Received {
 }
 
 export interface Answer {
+  /** 0: never answer (a receiver that hangs). */
   status: number;
   headers?: Record<string, string>;
   body?: string;
@@ -32,6 +33,8 @@ export interface Receiver {
   received: Received[];
   /** Sets the answer to the next requests, in order; the last one repeats. */
   answer(...answers: Answer[]): void;
+  /** Called as each request arrives, before it is answered. */
+  onRequest?: () => void;
   close(): Promise<void>;
 }
 
@@ -59,14 +62,16 @@ export async function startReceiver(secret = SECRET): Promise<Receiver> {
         body: JSON.parse(text),
         headers: req.headers,
       });
+      receiver.onRequest?.();
       const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
+      if (answer.status === 0) return;
       res.writeHead(answer.status, answer.headers ?? {});
       res.end(answer.body ?? "");
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  const receiver: Receiver = {
     url: `http://127.0.0.1:${port}/hook`,
     received,
     answer: (...next) => {
@@ -78,6 +83,7 @@ export async function startReceiver(secret = SECRET): Promise<Receiver> {
         server.close(() => resolve());
       }),
   };
+  return receiver;
 }
 
 export interface Mail {
