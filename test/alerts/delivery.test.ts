@@ -3,8 +3,12 @@
  * standardwebhooks library) and a real SMTP server; backoff on a controllable clock.
  */
 import postgres from "postgres";
+import { Registry } from "prom-client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AlertConfig, deliverAlerts } from "../../src/alerts/deliver.ts";
+import { startAlertTicker } from "../../src/alerts/hooks.ts";
+import { registerAlertMetrics } from "../../src/alerts/metrics.ts";
+import { formatStatus, readStatus } from "../../src/commands/status.ts";
 import { insertAlertRule } from "../../src/db/alerts-rules.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { registerSecrets } from "../../src/secrets.ts";
@@ -191,6 +195,33 @@ describe("alert delivery", () => {
     expect(dead!.last_error).toMatch(/gave up after 3 attempts/);
     const stored = await t.db.sql`select d::text as row from regwatch.alert_deliveries d`;
     expect(stored.map((r) => r.row).join("")).not.toContain(SECRET.slice(6));
+
+    // Dead messages are visible in status and in the metrics.
+    const status = await readStatus(t.db.sql, { tz: "Europe/Budapest", searchMonthlyQuota: 2000 });
+    expect(status.alertMessages).toMatchObject({ dead: 1, pending: 0 });
+    expect(formatStatus(status)).toMatch(/Alert messages: 0 sent, 0 pending, 1 dead/);
+    const registry = new Registry();
+    registerAlertMetrics(registry, async () => t.db.sql);
+    const metrics = await registry.metrics();
+    expect(metrics).toContain('regwatch_alert_deliveries_total{channel="webhook",outcome="dead"} 1');
+    expect(metrics).toContain('regwatch_alerts_raised_total{rule="always-down"} 1');
+    expect(metrics).toContain("regwatch_alert_backlog 0");
+  });
+
+  it("the daemon's ticker delivers what is due without being asked", async () => {
+    await rule("ticking");
+    await storeRun(t.db.sql, "sync", [
+      { taxId: "10000018", date: "2026-11-22", headings: ["seat"], lists: ["a"] },
+    ]);
+    const stop = startAlertTicker({ sql: t.db.sql, config: config(), log: silentLogger }, 50);
+    try {
+      for (let i = 0; i < 100 && receiver.received.length === 0; i++)
+        await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      await stop();
+    }
+    expect(receiver.received).toHaveLength(1);
+    expect((await deliveries())[0]).toMatchObject({ status: "sent", attempts: 1 });
   });
 
   it("a digest rule sends one message per run listing every alert", async () => {
