@@ -33,6 +33,13 @@ export async function scanRun(sql: Sql, runId: number): Promise<ScanResult | und
       select exists (select 1 from regwatch.alert_scans where run_id = ${runId}) as scanned
       from regwatch.runs where id = ${runId} and status <> 'running' for update`;
     if (!run || run.scanned) return undefined;
+    const [rules] = await tx<{ any: boolean }[]>`
+      select exists (select 1 from regwatch.alert_rules where enabled) as any`;
+    if (!rules?.any) {
+      // Without rules there is nothing to look for: the run is marked without reading its changes.
+      await tx`insert into regwatch.alert_scans (run_id, raised) values (${runId}, 0)`;
+      return { runId, raised: [] };
+    }
     const raised = await tx<{ rule: string; count: number }[]>`
       with run as (
         select id, started_at, finished_at,

@@ -1,5 +1,6 @@
 /** `regwatch alerts` as a subprocess: rules, usage errors, the lifecycle, test messages. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertAlertRule } from "../../src/db/alerts-rules.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type Receiver, SECRET, startReceiver, storeRun } from "./harness.ts";
@@ -65,15 +66,23 @@ describe("regwatch alerts", () => {
       }),
     ]);
     expect((await cli("list", "--status", "weird")).code).toBe(64);
+    expect((await cli("ack", "abc", "--by", "anna")).code).toBe(64);
+    expect((await cli("ack", "1", "--note", "no who")).code).toBe(64);
+    expect((await cli("snooze", "1", "--until", "2026-02-30", "--by", "bela")).code).toBe(64);
     expect((await cli("rule", "remove", "nope")).code).toBe(64);
     expect((await cli("rule", "remove", "banks")).code).toBe(0);
     expect(JSON.parse((await cli("rule", "list", "--json")).stdout)).toEqual([]);
-  });
+  }, 180_000);
 
   it("records who acknowledged, when and why; a snoozed alert is open again after its date", async () => {
-    expect((await cli("rule", "add", "all", "--channel", "notify", "--target", "regwatch_test")).code).toBe(
-      0,
-    );
+    await insertAlertRule(t.db.sql, {
+      name: "all",
+      lists: [],
+      headings: [],
+      channel: "notify",
+      target: "regwatch_test",
+      digest: false,
+    });
     await storeRun(t.db.sql, "sync", [
       { taxId: "20000001", date: "2026-11-20", headings: ["seat"], lists: ["suppliers"] },
       { taxId: "20000002", date: "2026-11-20", headings: ["name"], lists: ["suppliers"] },
@@ -95,13 +104,9 @@ describe("regwatch alerts", () => {
     });
     expect(Math.abs((acked!.status_at as Date).getTime() - Date.now())).toBeLessThan(60_000);
 
-    expect((await cli("ack", "abc", "--by", "anna")).code).toBe(64);
-    expect((await cli("ack", String(ids[0]), "--note", "no who")).code).toBe(64);
     const missing = await cli("resolve", "999999", "--by", "anna");
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/no alert with id 999999/);
-    expect((await cli("snooze", String(ids[1]), "--until", "2026-02-30", "--by", "bela")).code).toBe(64);
-
     expect((await cli("snooze", String(ids[1]), "--until", "2099-01-01", "--by", "bela")).code).toBe(0);
     let listed = JSON.parse((await cli("list", "--json")).stdout);
     expect(listed.alerts.find((a: { id: number }) => a.id === ids[1])).toMatchObject({
@@ -109,7 +114,6 @@ describe("regwatch alerts", () => {
       snoozedUntil: "2099-01-01",
       statusBy: "bela",
     });
-    expect((await cli("list", "--status", "snoozed", "--json")).stdout).toContain(`"id": ${ids[1]}`);
 
     // A snooze whose last day has passed: open again, in the view and in the list.
     await t.db.sql`update regwatch.alerts set snoozed_until = '2020-01-01' where id = ${ids[1]!}`;
@@ -120,7 +124,7 @@ describe("regwatch alerts", () => {
       status: "open",
       statusNote: "snooze ended 2020-01-01",
     });
-  });
+  }, 180_000);
 
   it("sends a clearly marked test message; exit 0 only when the receiver accepted it", async () => {
     expect((await cli("rule", "add", "hook", "--channel", "webhook", "--target", receiver.url)).code).toBe(0);
@@ -137,5 +141,5 @@ describe("regwatch alerts", () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/not accepted: webhook answered HTTP 500/);
     expect((await cli("test", "nope")).code).toBe(64);
-  });
+  }, 120_000);
 });

@@ -98,5 +98,5 @@ describe("a sync killed between its commit and delivery", () => {
     expect(seen).toEqual(new Set(rows.map((r) => r.message_id)));
     expect(seen.has(interrupted)).toBe(true);
     expect(receiver.received.every((r) => r.verified)).toBe(true);
-  });
+  }, 120_000);
 });
