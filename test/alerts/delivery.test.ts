@@ -9,6 +9,7 @@ import { type AlertConfig, deliverAlerts } from "../../src/alerts/deliver.ts";
 import { startAlertTicker } from "../../src/alerts/hooks.ts";
 import { registerAlertMetrics } from "../../src/alerts/metrics.ts";
 import { formatStatus, readStatus } from "../../src/commands/status.ts";
+import { listAlerts } from "../../src/db/alerts-lifecycle.ts";
 import { insertAlertRule } from "../../src/db/alerts-rules.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { registerSecrets } from "../../src/secrets.ts";
@@ -266,6 +267,13 @@ describe("alert delivery", () => {
     const raised = await t.db
       .sql`select c.tax_id from regwatch.alerts a join regwatch.changes c on c.id = a.change_id order by c.tax_id`;
     expect(raised.map((r) => r.tax_id)).toEqual(["10000012", "10000014"]);
+    // alerts list --list/--status: by list name or key, and by status.
+    const bySupplier = await listAlerts(t.db.sql, { list: "suppliers", limit: 10 });
+    expect(bySupplier.map((a) => a.taxId).sort()).toEqual(["10000012", "10000014"]);
+    expect(await listAlerts(t.db.sql, { list: "key-suppliers", limit: 10 })).toHaveLength(2);
+    expect(await listAlerts(t.db.sql, { list: "customers", limit: 10 })).toHaveLength(0);
+    expect(await listAlerts(t.db.sql, { status: "resolved", limit: 10 })).toHaveLength(0);
+    expect(bySupplier[0]).toMatchObject({ status: "open", rule: "suppliers-banks", delivery: "sent" });
   });
 
   it("an e-mail rule's message reaches the SMTP server with old and new values", async () => {
