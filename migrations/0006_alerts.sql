@@ -59,11 +59,11 @@ CREATE INDEX "alert_deliveries_alerts" ON "regwatch"."alert_deliveries" USING gi
 CREATE TABLE "regwatch"."alert_scans" (
 	"run_id" bigint PRIMARY KEY NOT NULL,
 	"raised" integer NOT NULL,
+	"last_change_id" bigint NOT NULL,
 	"scanned_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
-CREATE INDEX "changes_first_seen_at" ON "regwatch"."changes" USING btree ("first_seen_at");--> statement-breakpoint
-INSERT INTO "regwatch"."alert_scans" ("run_id", "raised") SELECT "id", 0 FROM "regwatch"."runs" WHERE "kind" in ('sync', 'backfill') AND "status" <> 'running';--> statement-breakpoint
+INSERT INTO "regwatch"."alert_scans" ("run_id", "raised", "last_change_id") SELECT "id", 0, (SELECT coalesce(max("id"), 0) FROM "regwatch"."changes") FROM "regwatch"."runs" WHERE "kind" in ('sync', 'backfill') AND "status" <> 'running';--> statement-breakpoint
 CREATE VIEW regwatch.v_open_alerts AS
 SELECT a.id AS alert_id,
        r.name AS rule_name,
@@ -130,6 +130,7 @@ COMMENT ON COLUMN regwatch.alert_deliveries.sent_at IS 'When the receiver accept
 COMMENT ON TABLE regwatch.alert_scans IS 'Durable cursor of alert raising: a sync or backfill run is listed once the alerts for the changes it first stored have been raised (in the same transaction), so a crash between a run''s commit and raising loses nothing.';--> statement-breakpoint
 COMMENT ON COLUMN regwatch.alert_scans.run_id IS 'The scanned run (regwatch.runs.id).';--> statement-breakpoint
 COMMENT ON COLUMN regwatch.alert_scans.raised IS 'Alerts raised for the run.';--> statement-breakpoint
+COMMENT ON COLUMN regwatch.alert_scans.last_change_id IS 'Cursor over regwatch.changes.id: the highest change id scanned so far (runs write changes one at a time, under the run lock, so each run''s new changes lie above the previous run''s).';--> statement-breakpoint
 COMMENT ON COLUMN regwatch.alert_scans.scanned_at IS 'When the run was scanned.';--> statement-breakpoint
 COMMENT ON VIEW regwatch.v_open_alerts IS 'Alerts someone should look at: open ones and snoozed ones whose snooze has ended, with the business, change, lists and delivery state.';--> statement-breakpoint
 COMMENT ON COLUMN regwatch.v_open_alerts.alert_id IS 'The alert (regwatch.alerts.id).';--> statement-breakpoint

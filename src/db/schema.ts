@@ -122,8 +122,6 @@ export const changes = regwatch.table(
   (t) => [
     unique("changes_identity").on(t.taxId, t.changeDate, t.chapter, t.path),
     index("changes_change_date").on(t.changeDate),
-    /** Alert raising finds the changes a run first stored by this time. */
-    index("changes_first_seen_at").on(t.firstSeenAt),
   ],
 );
 
@@ -353,5 +351,7 @@ export const alertDeliveries = regwatch.table(
 export const alertScans = regwatch.table("alert_scans", {
   runId: bigint("run_id", { mode: "number" }).primaryKey(),
   raised: integer("raised").notNull(),
+  /** Highest changes.id scanned so far: the next run's new changes lie above it. */
+  lastChangeId: bigint("last_change_id", { mode: "number" }).notNull(),
   scannedAt: createdNow("scanned_at"),
 });
