@@ -58,6 +58,8 @@ export interface DeliveryReport {
   retrying: number;
   dead: number;
   blocked: number;
+  /** Left for a later pass because an earlier message to the same target failed in this one. */
+  deferred: number;
 }
 
 /** Raises alerts for every finished run not scanned yet; returns how many were raised. */
@@ -86,6 +88,7 @@ export async function deliverAlerts(
     retrying: 0,
     dead: 0,
     blocked: 0,
+    deferred: 0,
   };
   report.reopened = await reopenSnoozed(deps.sql, localDateTime(now(), deps.config.tz).date, now());
   report.raised = await raisePendingAlerts(deps);
@@ -100,6 +103,9 @@ export async function deliverAlerts(
       : undefined;
   try {
     let afterId = 0;
+    // A receiver that failed once in this pass is not tried again until the next pass: a target
+    // that is down costs one timeout per pass, not one per message.
+    const failing = new Set<string>();
     for (;;) {
       const done = await deps.sql.begin(async (tx) => {
         const row = await claimDelivery(tx, {
@@ -109,7 +115,9 @@ export async function deliverAlerts(
         });
         if (!row) return true;
         afterId = row.id;
-        await attempt(tx, row, deps, now, mailer, report);
+        const key = `${row.channel} ${row.target}`;
+        if (failing.has(key)) report.deferred++;
+        else if ((await attempt(tx, row, deps, now, mailer, report)) === "pending") failing.add(key);
         return false;
       });
       if (done) break;
@@ -127,14 +135,14 @@ async function attempt(
   now: () => Date,
   mailer: ReturnType<typeof createMailer> | undefined,
   report: DeliveryReport,
-): Promise<void> {
+): Promise<"sent" | "pending" | "dead" | "blocked"> {
   const { config, log } = deps;
   const blocked = blockedReason(row.channel, config, mailer !== undefined);
   if (blocked) {
     report.blocked++;
     await recordBlocked(tx, row.id, blocked, new Date(now().getTime() + BLOCKED_RETRY_MS));
     log.warn({ delivery: row.id, rule: row.ruleName }, blocked);
-    return;
+    return "blocked";
   }
   let payload = row.payload as Record<string, unknown> | null;
   const input = await messageInput(tx, row, now());
@@ -187,6 +195,7 @@ async function attempt(
     report.retrying++;
     log.warn({ ...fields, err: error, next: next.nextAttemptAt }, "alert message not delivered; will retry");
   }
+  return next.status;
 }
 
 async function send(

@@ -84,9 +84,9 @@ export function registerAlerts(program: Command): void {
           if (opts.json) process.stdout.write(`${JSON.stringify(report)}\n`);
           else
             process.stdout.write(
-              `alerts raised ${report.raised}, reopened ${report.reopened}; messages attempted ${report.attempted}: sent ${report.sent}, retrying ${report.retrying}, dead ${report.dead}, waiting for configuration ${report.blocked}\n`,
+              `alerts raised ${report.raised}, reopened ${report.reopened}; messages attempted ${report.attempted}: sent ${report.sent}, retrying ${report.retrying}, dead ${report.dead}, waiting for configuration ${report.blocked}, left for a later pass after their receiver failed ${report.deferred}\n`,
             );
-          return report.retrying + report.dead + report.blocked > 0 ? EXIT.failed : EXIT.ok;
+          return report.retrying + report.dead + report.blocked + report.deferred > 0 ? EXIT.failed : EXIT.ok;
         }),
       ),
     );

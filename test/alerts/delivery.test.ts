@@ -154,16 +154,19 @@ describe("alert delivery", () => {
     expect(new Set(receiver.received.map((r) => JSON.stringify(r.body))).size).toBe(1);
   });
 
-  it("waits at least a receiver's Retry-After", async () => {
+  it("waits at least a receiver's Retry-After, and tries a failing receiver once per pass", async () => {
     await rule("busy");
     await storeRun(t.db.sql, "sync", [
       { taxId: "10000003", date: "2026-11-20", headings: ["name"], lists: ["a"] },
+      { taxId: "10000103", date: "2026-11-20", headings: ["name"], lists: ["a"] },
     ]);
     receiver.answer({ status: 429, headers: { "retry-after": "120" } });
-    await deliver();
-    const [d] = await deliveries();
+    expect(await deliver()).toMatchObject({ attempted: 1, retrying: 1, deferred: 1 });
+    const [d, waiting] = await deliveries();
     expect(d).toMatchObject({ status: "pending", last_status: 429 });
     expect(d!.next_attempt_at.getTime()).toBe(clock + 120_000);
+    expect(waiting).toMatchObject({ status: "pending", attempts: 0 });
+    expect(receiver.received).toHaveLength(1);
   });
 
   it("gives up at once on 4xx and on redirects, and after the last attempt otherwise", async () => {

@@ -124,7 +124,8 @@ describe("alerts raised by sync and backfill", () => {
     const pending = await t.db
       .sql`select count(*)::int as n from regwatch.alert_deliveries where status = 'pending'`;
     expect(pending[0]!.n).toBeGreaterThanOrEqual(2);
-    expect(receiver.received.length).toBe(pending[0]!.n);
+    // One attempt per pass to a receiver that is down; the rest wait for the next pass.
+    expect(receiver.received).toHaveLength(1);
 
     receiver.answer({ status: 200 });
     const report = await deliverAlerts(
