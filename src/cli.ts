@@ -3,6 +3,7 @@
  * registered here; commander reports argument errors, which exit 64 (EX_USAGE).
  */
 import { Command, CommanderError } from "commander";
+import { registerAlerts } from "./commands/alerts.ts";
 import { registerBackfill } from "./commands/backfill.ts";
 import { registerDaemon } from "./commands/daemon.ts";
 import { registerDemo } from "./commands/demo.ts";
@@ -34,6 +35,7 @@ const commands = [
   registerDaemon,
   registerStatus,
   registerDemo,
+  registerAlerts,
 ];
 for (const register of commands) register(program);
 

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { Config } from "../config.ts";
 import { addDays, daysBetween, lastCompleteDay, localDateTime, maxDate, toEpochDay } from "../dates.ts";
+import { outboxCounts } from "../db/alerts-outbox.ts";
 import type { Sql } from "../db/connect.ts";
 import {
   coverageByList,
@@ -69,13 +70,14 @@ export async function readStatus(
 ) {
   const local = localDateTime(now, config.tz);
   const complete = lastCompleteDay(now, config.tz);
-  const [lists, runs, files, open, outcomes, usage] = await Promise.all([
+  const [lists, runs, files, open, outcomes, usage, alertMessages] = await Promise.all([
     coverageByList(sql),
     recentRuns(sql, RECENT_RUNS),
     fileCounts(sql),
     openFiles(sql, OPEN_FILES_SHOWN),
     outcomeCounts(sql),
     usageSummary(sql, local.date, local.date.slice(0, 7)),
+    outboxCounts(sql),
   ]);
   const searchThisMonth = usage.month.find((u) => u.api === "search")?.requests ?? 0;
   return {
@@ -87,6 +89,7 @@ export async function readStatus(
     runs,
     files: { counts: files, open },
     outcomes,
+    alertMessages,
     usage: {
       today: { day: local.date, byApi: usage.today },
       month: { month: local.date.slice(0, 7), byApi: usage.month },
@@ -215,6 +218,11 @@ export function formatStatus(s: Status): string {
       `  ${o.status} ${o.path} (attempts ${o.attempts}${o.lastError ? `: ${o.lastError.slice(0, 60)}` : ""})`,
     );
   }
+  const a = s.alertMessages;
+  out.push(
+    "",
+    `Alert messages: ${a.sent} sent, ${a.pending} pending, ${a.dead} dead${a.dead > 0 ? " (`regwatch alerts list` names them)" : ""}`,
+  );
   out.push("", "Item outcomes (latest per item)");
   if (s.outcomes.length === 0) out.push("  none");
   for (const o of s.outcomes)

@@ -4,6 +4,8 @@
  * SIGTERM/SIGINT.
  */
 import cron, { type ScheduledTask } from "node-cron";
+import { startAlertTicker } from "../alerts/hooks.ts";
+import { registerAlertMetrics } from "../alerts/metrics.ts";
 import { createRegistry } from "../api/registry.ts";
 import { type Config, requireWatch } from "../config.ts";
 import { openDatabase } from "../db/connect.ts";
@@ -58,6 +60,7 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
       timeZone: config.tz,
       limiters: () => registry.limiters,
     });
+    registerAlertMetrics(metrics.registry, async () => probe.sql);
     const http = await startHealthServer({ port: config.httpPort, probe, metrics, log });
     cleanups.push(["http server", () => http.close()]);
     log.info(
@@ -95,6 +98,11 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
     check();
     const checker = setInterval(check, options.checkEverySeconds * 1000);
     cleanups.push(["catch-up checks", () => clearInterval(checker)]);
+    const stopAlerts = startAlertTicker(
+      { sql: db.sql, config, log },
+      Math.min(60, options.checkEverySeconds) * 1000,
+    );
+    cleanups.push(["alert deliveries", stopAlerts]);
 
     const signal = await stopRequested;
     log.info({ signal }, "stopping: no new runs; work in flight commits");

@@ -260,3 +260,98 @@ export const businessProfiles = regwatch.table("business_profiles", {
   baselineAsOf: day("baseline_as_of"),
   updatedAt: createdNow("updated_at"),
 });
+
+/** Alert rules: which changes (lists, headings) are reported, to whom and how. */
+export const alertRules = regwatch.table(
+  "alert_rules",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    name: text("name").notNull(),
+    /** Watch list names or keys; empty means every list. */
+    lists: text("lists").array().notNull().default(sql`'{}'::text[]`),
+    /** Headings; empty means every heading. */
+    headings: text("headings").array().notNull().default(sql`'{}'::text[]`),
+    channel: text("channel").notNull(),
+    target: text("target").notNull(),
+    digest: boolean("digest").notNull().default(false),
+    enabled: boolean("enabled").notNull().default(true),
+    createdAt: createdNow("created_at"),
+  },
+  (t) => [
+    unique("alert_rules_name").on(t.name),
+    check("alert_rules_channel", sql`${t.channel} in ('webhook', 'email', 'notify')`),
+  ],
+);
+
+/** One alert per (rule, change), with its lifecycle. */
+export const alerts = regwatch.table(
+  "alerts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    ruleId: bigint("rule_id", { mode: "number" })
+      .notNull()
+      .references(() => alertRules.id, { onDelete: "cascade" }),
+    changeId: bigint("change_id", { mode: "number" })
+      .notNull()
+      .references(() => changes.id, { onDelete: "cascade" }),
+    runId: bigint("run_id", { mode: "number" }),
+    status: text("status").notNull().default("open"),
+    snoozedUntil: day("snoozed_until"),
+    statusBy: text("status_by"),
+    statusNote: text("status_note"),
+    statusAt: instant("status_at"),
+    raisedAt: createdNow("raised_at"),
+  },
+  (t) => [
+    unique("alerts_rule_change").on(t.ruleId, t.changeId),
+    check("alerts_status", sql`${t.status} in ('open', 'acknowledged', 'resolved', 'snoozed')`),
+    check("alerts_snooze_date", sql`${t.status} <> 'snoozed' or ${t.snoozedUntil} is not null`),
+    index("alerts_status").on(t.status),
+    index("alerts_change").on(t.changeId),
+  ],
+);
+
+/** The outbox: one row per message and target; every retry keeps `message_id`. */
+export const alertDeliveries = regwatch.table(
+  "alert_deliveries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    messageId: text("message_id")
+      .notNull()
+      .default(sql`('msg_' || replace(gen_random_uuid()::text, '-', ''))`),
+    ruleId: bigint("rule_id", { mode: "number" })
+      .notNull()
+      .references(() => alertRules.id, { onDelete: "cascade" }),
+    runId: bigint("run_id", { mode: "number" }),
+    kind: text("kind").notNull(),
+    alertIds: bigint("alert_ids", { mode: "number" }).array().notNull(),
+    channel: text("channel").notNull(),
+    target: text("target").notNull(),
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: createdNow("next_attempt_at"),
+    lastAttemptAt: instant("last_attempt_at"),
+    lastStatus: integer("last_status"),
+    lastReply: text("last_reply"),
+    lastError: text("last_error"),
+    /** Fixed at the first attempt, so every retry sends the same body. */
+    payload: jsonb("payload"),
+    createdAt: createdNow("created_at"),
+    sentAt: instant("sent_at"),
+  },
+  (t) => [
+    unique("alert_deliveries_message_id").on(t.messageId),
+    check("alert_deliveries_kind", sql`${t.kind} in ('alert', 'digest')`),
+    check("alert_deliveries_status", sql`${t.status} in ('pending', 'sent', 'dead')`),
+    index("alert_deliveries_due").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+/** Runs whose first-stored changes have been turned into alerts: the durable cursor. */
+export const alertScans = regwatch.table("alert_scans", {
+  runId: bigint("run_id", { mode: "number" }).primaryKey(),
+  raised: integer("raised").notNull(),
+  /** Highest changes.id scanned so far: the next run's new changes lie above it. */
+  lastChangeId: bigint("last_change_id", { mode: "number" }).notNull(),
+  scannedAt: createdNow("scanned_at"),
+});

@@ -2,6 +2,7 @@
  * A sync or backfill as a recorded job: the run row, the registry clients with usage
  * accounting, the pass itself, and the final status. The caller holds the run lock.
  */
+import { alertsAfterRun } from "../alerts/hooks.ts";
 import { createRegistry, type Registry } from "../api/registry.ts";
 import { type Config, requireWatch } from "../config.ts";
 import type { Sql } from "../db/connect.ts";
@@ -58,7 +59,8 @@ export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): P
       { sql: deps.sql, registry, config, log: deps.log, runId, progress, signal: deps.signal, now: deps.now },
       options,
     );
-    await finishRun(deps.sql, runId, report.status, { ...report });
+    // The options stay with the run: alert raising reads --alert-history from them.
+    await finishRun(deps.sql, runId, report.status, { options, ...report });
     deps.log.info(
       { runId, ...report, errors: report.errors.length },
       `${options.kind} finished: ${report.status}`,
@@ -76,5 +78,8 @@ export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): P
     clearInterval(flusher);
     await usage.flush().catch(() => {});
     if (!deps.registry) await registry.close();
+    // After the run's commit: raise its alerts and deliver (on the wall clock, not a simulated
+    // one); a stop in progress only raises, and the next pass delivers.
+    await alertsAfterRun({ sql: deps.sql, config, log: deps.log }, { raiseOnly: deps.signal?.aborted });
   }
 }

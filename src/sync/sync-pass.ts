@@ -22,6 +22,8 @@ export interface SyncPassOptions {
   from?: string;
   to?: string;
   refetch?: boolean;
+  /** A backfill that raises alerts for the changes it first stores (kept in the run's options). */
+  alertHistory?: boolean;
 }
 
 export interface SyncDeps {

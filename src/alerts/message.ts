@@ -1,0 +1,154 @@
+/**
+ * The content of alert messages, built from what the database knows about each alert. Pure: the
+ * same alerts give the same body, which is frozen at the first attempt and sent on every retry.
+ */
+import type { AlertContent } from "../db/alerts-outbox.ts";
+
+export type MessageKind = "alert" | "digest" | "test";
+
+export interface MessageInput {
+  kind: MessageKind;
+  rule: string;
+  alerts: AlertContent[];
+  /** When the message was first built; part of the frozen body. */
+  createdAt: Date;
+}
+
+interface HeadingJson {
+  heading: string;
+  old_value?: unknown;
+  new_value?: unknown;
+}
+
+function alertJson(a: AlertContent) {
+  return {
+    alert_id: a.alertId,
+    tax_id: a.taxId,
+    name: a.name,
+    change_date: a.changeDate,
+    chapter: a.chapter,
+    lists: a.lists,
+    headings: a.headings.map((h): HeadingJson => {
+      const out: HeadingJson = { heading: h.heading };
+      if ("oldValue" in h) out.old_value = h.oldValue ?? null;
+      if ("newValue" in h) out.new_value = h.newValue ?? null;
+      return out;
+    }),
+  };
+}
+
+/**
+ * A Standard Webhooks payload: `type`, `timestamp`, `data`. One alert is `business.changed`
+ * with the alert's fields in `data`; a digest lists every alert of the run.
+ */
+export function webhookBody(input: MessageInput): Record<string, unknown> {
+  const timestamp = input.createdAt.toISOString();
+  if (input.kind === "test") {
+    return {
+      type: "test",
+      timestamp,
+      data: { rule: input.rule, test: true, message: "Test message from regwatch: no business changed." },
+    };
+  }
+  if (input.kind === "digest") {
+    return {
+      type: "digest",
+      timestamp,
+      data: {
+        rule: input.rule,
+        alert_ids: input.alerts.map((a) => a.alertId),
+        alerts: input.alerts.map(alertJson),
+      },
+    };
+  }
+  const [only] = input.alerts;
+  return {
+    type: "business.changed",
+    timestamp,
+    data: { rule: input.rule, ...(only ? alertJson(only) : {}) },
+  };
+}
+
+/** A small payload for pg_notify, which refuses more than 8000 bytes. */
+export function notifyPayload(input: MessageInput, messageId: string): string {
+  const items = input.alerts.map((a) => ({
+    alert_id: a.alertId,
+    tax_id: a.taxId,
+    headings: a.headings.map((h) => h.heading),
+  }));
+  const base = { id: messageId, type: typeOf(input.kind), rule: input.rule };
+  for (let n = items.length; n >= 0; n--) {
+    const text = JSON.stringify({
+      ...base,
+      alerts: items.slice(0, n),
+      ...(n < items.length ? { more: items.length - n } : {}),
+    });
+    if (Buffer.byteLength(text) < 7900) return text;
+  }
+  return JSON.stringify(base);
+}
+
+function typeOf(kind: MessageKind): string {
+  return kind === "alert" ? "business.changed" : kind;
+}
+
+export interface EmailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** A readable e-mail: the change feed of the alert or digest, as plain text and HTML. */
+export function emailContent(input: MessageInput): EmailContent {
+  if (input.kind === "test") {
+    const text = `TEST MESSAGE from regwatch for rule "${input.rule}". No business changed; this checks the delivery path.`;
+    return {
+      subject: `[regwatch TEST] rule ${input.rule}`,
+      text: `${text}\n`,
+      html: `<p>${escapeHtml(text)}</p>`,
+    };
+  }
+  const subject =
+    input.kind === "digest"
+      ? `[regwatch] ${input.alerts.length} change(s) for rule ${input.rule}`
+      : `[regwatch] ${nameOf(input.alerts[0])} changed (rule ${input.rule})`;
+  const textBlocks = input.alerts.map((a) => {
+    const lines = [
+      `Alert ${a.alertId}: ${nameOf(a)} (tax id ${a.taxId}), change of ${a.changeDate}, lists: ${a.lists.join(", ") || "-"}`,
+      ...a.headings.map((h) =>
+        "oldValue" in h || "newValue" in h
+          ? `  ${h.heading}: ${formatValue(h.oldValue)} -> ${formatValue(h.newValue)}`
+          : `  ${h.heading}: changed (values not parsed yet)`,
+      ),
+    ];
+    return lines.join("\n");
+  });
+  const htmlBlocks = input.alerts.map((a) => {
+    const rows = a.headings
+      .map(
+        (h) =>
+          `<tr><td>${escapeHtml(h.heading)}</td><td>${escapeHtml("oldValue" in h ? formatValue(h.oldValue) : "")}</td><td>${escapeHtml("newValue" in h ? formatValue(h.newValue) : "changed")}</td></tr>`,
+      )
+      .join("");
+    return `<h3>Alert ${a.alertId}: ${escapeHtml(nameOf(a))} (tax id ${escapeHtml(a.taxId)})</h3><p>Change of ${escapeHtml(a.changeDate)}; lists: ${escapeHtml(a.lists.join(", ") || "-")}</p><table border="1" cellpadding="4"><tr><th>heading</th><th>old</th><th>new</th></tr>${rows}</table>`;
+  });
+  return {
+    subject,
+    text: `${textBlocks.join("\n\n")}\n`,
+    html: `<html><body><p>Rule ${escapeHtml(input.rule)}</p>${htmlBlocks.join("")}</body></html>`,
+  };
+}
+
+function nameOf(a: AlertContent | undefined): string {
+  return a?.name ?? a?.taxId ?? "a business";
+}
+
+export function formatValue(value: unknown): string {
+  if (value === undefined || value === null) return "(none)";
+  if (typeof value === "string") return value;
+  return JSON.stringify(value);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

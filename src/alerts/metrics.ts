@@ -1,0 +1,68 @@
+/**
+ * Alert metrics, read from the database at scrape time so they count the work of every process
+ * (daemon, `alerts deliver`, a CLI sync): regwatch_alerts_raised_total{rule},
+ * regwatch_alert_deliveries_total{channel,outcome} (sent or dead) and regwatch_alert_backlog.
+ */
+import { Counter, Gauge, type Registry } from "prom-client";
+import { alertTotals, outboxCounts } from "../db/alerts-outbox.ts";
+import type { Sql } from "../db/connect.ts";
+import { redactSecrets } from "../secrets.ts";
+
+export function registerAlertMetrics(registry: Registry, probe: () => Promise<Sql | undefined>): void {
+  const registers = [registry];
+  let cached: { at: number; value: Promise<Snapshot | undefined> } | undefined;
+  const read = () => {
+    if (!cached || Date.now() - cached.at > 2000) cached = { at: Date.now(), value: snapshot(probe) };
+    return cached.value;
+  };
+  const raised = new Counter({
+    name: "regwatch_alerts_raised_total",
+    help: "Alerts raised, by rule (alerts stored in the database).",
+    labelNames: ["rule"],
+    registers,
+    collect: async () => {
+      const s = await read();
+      if (!s) return;
+      raised.reset();
+      for (const r of s.totals.raised) raised.inc({ rule: redactSecrets(r.rule) }, r.count);
+    },
+  });
+  const deliveries = new Counter({
+    name: "regwatch_alert_deliveries_total",
+    help: "Alert messages finished, by channel and outcome (sent, dead).",
+    labelNames: ["channel", "outcome"],
+    registers,
+    collect: async () => {
+      const s = await read();
+      if (!s) return;
+      deliveries.reset();
+      for (const d of s.totals.deliveries)
+        deliveries.inc({ channel: d.channel, outcome: d.outcome }, d.count);
+    },
+  });
+  const backlog = new Gauge({
+    name: "regwatch_alert_backlog",
+    help: "Alert messages waiting to be sent or retried.",
+    registers,
+    collect: async () => {
+      const s = await read();
+      if (s) backlog.set(s.counts.pending);
+    },
+  });
+}
+
+interface Snapshot {
+  totals: Awaited<ReturnType<typeof alertTotals>>;
+  counts: Awaited<ReturnType<typeof outboxCounts>>;
+}
+
+async function snapshot(probe: () => Promise<Sql | undefined>): Promise<Snapshot | undefined> {
+  try {
+    const sql = await probe();
+    if (!sql) return undefined;
+    const [totals, counts] = await Promise.all([alertTotals(sql), outboxCounts(sql)]);
+    return { totals, counts };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,49 @@
+/** `alerts test NAME`: one clearly marked test message through the rule's channel, sent at once. */
+import { randomUUID } from "node:crypto";
+import type { AlertRuleRow } from "../db/alerts-rules.ts";
+import type { Sql } from "../db/connect.ts";
+import { type AlertConfig, blockedReason } from "./deliver.ts";
+import { createMailer, sendEmail } from "./email.ts";
+import { emailContent, type MessageInput, notifyPayload, webhookBody } from "./message.ts";
+import { sendNotify } from "./notify.ts";
+import type { AttemptOutcome } from "./retry-policy.ts";
+import { sendWebhook } from "./webhook.ts";
+
+export async function sendTestMessage(
+  sql: Sql,
+  config: AlertConfig,
+  rule: AlertRuleRow,
+  now: Date = new Date(),
+): Promise<{ messageId: string; outcome: AttemptOutcome }> {
+  const messageId = `msg_test_${randomUUID().replaceAll("-", "")}`;
+  const input: MessageInput = { kind: "test", rule: rule.name, alerts: [], createdAt: now };
+  const blocked = blockedReason(rule.channel, config, Boolean(config.smtpUrl && config.mailFrom));
+  if (blocked) return { messageId, outcome: { kind: "dead", error: blocked } };
+  if (rule.channel === "webhook") {
+    const outcome = await sendWebhook(
+      { url: rule.target, messageId, body: JSON.stringify(webhookBody(input)), now },
+      { secret: config.webhookSecret!, timeoutMs: config.requestTimeoutMs },
+    );
+    return { messageId, outcome };
+  }
+  if (rule.channel === "email") {
+    const mailer = createMailer({
+      smtpUrl: config.smtpUrl!,
+      from: config.mailFrom!,
+      timeoutMs: config.requestTimeoutMs,
+    });
+    try {
+      const outcome = await sendEmail(mailer, {
+        to: rule.target,
+        from: config.mailFrom!,
+        messageId,
+        content: emailContent(input),
+      });
+      return { messageId, outcome };
+    } finally {
+      mailer.close();
+    }
+  }
+  const outcome = await sql.begin((tx) => sendNotify(tx, rule.target, notifyPayload(input, messageId)));
+  return { messageId, outcome };
+}

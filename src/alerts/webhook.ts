@@ -1,0 +1,93 @@
+/**
+ * Webhook channel: a POST signed per Standard Webhooks (webhook-id, webhook-timestamp,
+ * webhook-signature over `id.timestamp.body`). Redirects are not followed (undici's request does
+ * not follow them), every attempt has a time limit, and the receiver's answer is classified.
+ */
+import { Webhook } from "standardwebhooks";
+import { request } from "undici";
+import { redactError, redactSecrets } from "../secrets.ts";
+import { type AttemptOutcome, classifyHttpStatus, parseRetryAfter } from "./retry-policy.ts";
+
+const REPLY_BYTES = 1024;
+
+export interface WebhookMessage {
+  url: string;
+  messageId: string;
+  body: string;
+  /** Time of this attempt: the signature's timestamp. */
+  now: Date;
+}
+
+export interface WebhookOptions {
+  secret: string;
+  timeoutMs: number;
+}
+
+export async function sendWebhook(message: WebhookMessage, options: WebhookOptions): Promise<AttemptOutcome> {
+  const signature = new Webhook(options.secret).sign(message.messageId, message.now, message.body);
+  let response: Awaited<ReturnType<typeof request>>;
+  try {
+    response = await request(message.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "regwatch-alerts",
+        "webhook-id": message.messageId,
+        "webhook-timestamp": String(Math.floor(message.now.getTime() / 1000)),
+        "webhook-signature": signature,
+      },
+      body: message.body,
+      signal: AbortSignal.timeout(options.timeoutMs),
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+  } catch (error) {
+    return { kind: "retry", error: `no answer from the webhook: ${describeNetworkError(error)}` };
+  }
+  const status = response.statusCode;
+  const reply = redactSecrets(`${status} ${await readStart(response.body)}`.trim());
+  const family = classifyHttpStatus(status);
+  if (family === "sent") return { kind: "sent", httpStatus: status, reply };
+  if (family === "retry") {
+    const header = response.headers["retry-after"];
+    const retryAfterMs = parseRetryAfter(Array.isArray(header) ? header[0] : header, message.now);
+    return {
+      kind: "retry",
+      httpStatus: status,
+      reply,
+      retryAfterMs,
+      error: `webhook answered HTTP ${status}`,
+    };
+  }
+  const location = response.headers.location;
+  const error =
+    status >= 300 && status < 400
+      ? `webhook answered HTTP ${status} (redirect to ${redactSecrets(String(location ?? "nowhere"))} not followed: fix the rule's target)`
+      : `webhook refused the message with HTTP ${status}`;
+  return { kind: "dead", httpStatus: status, reply, error };
+}
+
+/** The first bytes of a reply, for the operator; the rest is discarded. */
+async function readStart(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= REPLY_BYTES) break;
+    }
+  } catch {
+    // A reply cut short says as much as its start; the status decides.
+  } finally {
+    body.destroy();
+  }
+  return Buffer.concat(chunks).subarray(0, REPLY_BYTES).toString("utf8").replace(/\s+/g, " ").trim();
+}
+
+function describeNetworkError(error: unknown): string {
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
+    return "timed out";
+  const code = (error as { code?: string })?.code;
+  return code ? `${code} ${redactError(error)}` : redactError(error);
+}

@@ -1,0 +1,102 @@
+/**
+ * A `regwatch sync` killed (SIGKILL) after its commit, while it delivers: nothing is lost, and
+ * `alerts deliver` sends every message, the interrupted one again under the same id.
+ */
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addDays, localDateTime } from "../../src/dates.ts";
+import { insertAlertRule } from "../../src/db/alerts-rules.ts";
+import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
+import { BIN, runCli } from "../helpers/cli.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { sampleTaxIds, seedList } from "../helpers/sync.ts";
+import { type Receiver, SECRET, startReceiver } from "./harness.ts";
+
+const TZ = "Europe/Budapest";
+
+describe("a sync killed between its commit and delivery", () => {
+  let emulator: RunningEmulator;
+  let t: TestDatabase;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({
+      seed: 9,
+      businesses: 1500,
+      rateLimit: 100,
+      changesPerBusinessPerMonth: 3,
+    });
+    const today = localDateTime(new Date(), TZ).date;
+    const ids = sampleTaxIds(emulator, 8);
+    await seedList(emulator, { name: "north", createdAt: addDays(today, -20), taxIds: ids.slice(0, 5) });
+    await seedList(emulator, { name: "south", createdAt: addDays(today, -20), taxIds: ids.slice(3) });
+    t = await createTestDatabase();
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await t?.drop();
+    await emulator?.close();
+  });
+
+  it("loses nothing: alerts deliver sends everything afterwards", async () => {
+    await insertAlertRule(t.db.sql, {
+      name: "all",
+      lists: [],
+      headings: [],
+      channel: "webhook",
+      target: receiver.url,
+      digest: false,
+    });
+    const env = {
+      DATABASE_URL: t.url,
+      REGWATCH_WATCH_URL: emulator.url,
+      REGWATCH_API_KEY: emulator.apiKey,
+      REGWATCH_TZ: TZ,
+      REGWATCH_RATE_LIMIT: "100",
+      REGWATCH_WEBHOOK_SECRET: SECRET,
+      REGWATCH_LOG_LEVEL: "warn",
+    };
+    // The receiver holds the first message without answering; the sync is killed right then.
+    receiver.answer({ status: 0 });
+    const child = spawn(process.execPath, [BIN, "sync", "--json"], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: "ignore",
+    });
+    receiver.onRequest = () => child.kill("SIGKILL");
+    const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
+    receiver.onRequest = undefined;
+    expect(code).toBeNull();
+    expect(receiver.received).toHaveLength(1);
+    const interrupted = receiver.received[0]!.id;
+
+    const [run] = await t.db.sql`select status from regwatch.runs where kind = 'sync'`;
+    expect(run!.status).toBe("ok");
+    const alerts = Number((await t.db.sql`select count(*)::int as n from regwatch.alerts`)[0]!.n);
+    expect(alerts).toBeGreaterThan(1);
+    // The killed process's transaction is rolled back once the server notices it is gone.
+    for (let i = 0; i < 100; i++) {
+      const [busy] = await t.db.sql`
+        select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`;
+      if (busy!.n === 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const [unsent] = await t.db
+      .sql`select count(*)::int as n from regwatch.alert_deliveries where status = 'pending'`;
+    expect(unsent!.n).toBe(alerts);
+
+    receiver.answer({ status: 200 });
+    const delivered = await runCli(["alerts", "deliver", "--json"], env);
+    expect(delivered.stderr).toBe("");
+    expect(delivered.code).toBe(0);
+    expect(JSON.parse(delivered.stdout)).toMatchObject({ sent: alerts, dead: 0, retrying: 0 });
+    const rows = await t.db.sql<
+      { message_id: string; status: string }[]
+    >`select message_id, status from regwatch.alert_deliveries`;
+    expect(rows.every((r) => r.status === "sent")).toBe(true);
+    const seen = new Set(receiver.received.slice(1).map((r) => r.id));
+    expect(seen).toEqual(new Set(rows.map((r) => r.message_id)));
+    expect(seen.has(interrupted)).toBe(true);
+    expect(receiver.received.every((r) => r.verified)).toBe(true);
+  }, 120_000);
+});
