@@ -10,6 +10,7 @@ import { registerEmulator } from "./commands/emulator.ts";
 import { registerGrantReader } from "./commands/grant-reader.ts";
 import { registerLookup } from "./commands/lookup.ts";
 import { registerMigrate } from "./commands/migrate.ts";
+import { registerPayments } from "./commands/payments.ts";
 import { registerReconcile } from "./commands/reconcile.ts";
 import { registerStatus } from "./commands/status.ts";
 import { registerSync } from "./commands/sync.ts";
@@ -34,6 +35,7 @@ const commands = [
   registerDaemon,
   registerStatus,
   registerDemo,
+  registerPayments,
 ];
 for (const register of commands) register(program);
 
