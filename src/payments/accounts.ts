@@ -103,7 +103,9 @@ export function parseAccount(raw: string): ParsedAccount {
     if (problem) return { ok: false, problem };
     return { ok: true, account: groupDigits(digits), iban: compact, form: "iban" };
   }
-  const grouped = /^\d{8}(-\d{8}){1,2}$/.test(raw.replace(/\s+/g, "")) || /^\d+$/.test(compact);
+  // Hyphens only between groups of eight; blanks anywhere (statements print groups of four).
+  const written = raw.replace(/\s+/g, "");
+  const grouped = /^\d{8}(-\d{8}){1,2}$/.test(written) || /^\d+$/.test(written);
   if (!grouped || (compact.length !== 16 && compact.length !== 24)) {
     return {
       ok: false,
