@@ -13,9 +13,9 @@ import {
 
 /** Digits completed with their check digit, so the part is valid. */
 const part = (length: number) =>
-  fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: length - 1, maxLength: length - 1 }).map(
-    (d) => d + String(partCheckDigit(d)),
-  );
+  fc
+    .string({ unit: fc.constantFrom(..."0123456789"), minLength: length - 1, maxLength: length - 1 })
+    .map((d) => d + String(partCheckDigit(d)));
 
 describe("check digits of a domestic account", () => {
   it("weights 9,7,3,1 from the left over each part", () => {
@@ -30,16 +30,22 @@ describe("check digits of a domestic account", () => {
 
   it("accepts every valid number and catches every single wrong digit", () => {
     fc.assert(
-      fc.property(part(8), fc.oneof(part(8), part(16)), fc.nat(), fc.integer({ min: 1, max: 9 }), (a, b, at, delta) => {
-        const digits = a + b;
-        const parsed = parseAccount(digits);
-        expect(parsed.ok).toBe(true);
-        const i = at % digits.length;
-        const wrong = digits.slice(0, i) + String((Number(digits[i]) + delta) % 10) + digits.slice(i + 1);
-        const bad = parseAccount(wrong);
-        expect(bad.ok).toBe(false);
-        if (!bad.ok) expect(bad.problem).toMatch(i < 8 ? /first group/ : /account part/);
-      }),
+      fc.property(
+        part(8),
+        fc.oneof(part(8), part(16)),
+        fc.nat(),
+        fc.integer({ min: 1, max: 9 }),
+        (a, b, at, delta) => {
+          const digits = a + b;
+          const parsed = parseAccount(digits);
+          expect(parsed.ok).toBe(true);
+          const i = at % digits.length;
+          const wrong = digits.slice(0, i) + String((Number(digits[i]) + delta) % 10) + digits.slice(i + 1);
+          const bad = parseAccount(wrong);
+          expect(bad.ok).toBe(false);
+          if (!bad.ok) expect(bad.problem).toMatch(i < 8 ? /first group/ : /account part/);
+        },
+      ),
     );
   });
 });

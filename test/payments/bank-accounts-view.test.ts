@@ -53,8 +53,20 @@ describe("v_bank_accounts", () => {
       values ('12345676', ${test.db.sql.json({ bank_accounts: [{ bank_account: "11773016-11111018" }] })},
               '2024-01-10', '{}')`;
     // B added beside A, then A dropped; the second file writes plain strings and an IBAN.
-    await change(1, "12345676", "2024-02-01", [{ bank_account: A }], [{ bank_account: A }, { bank_account: B }]);
-    await change(2, "12345676", "2024-03-05", [A.replace(/-/g, ""), B], ["HU48 1040 0000 1234 5678 8765 4321"]);
+    await change(
+      1,
+      "12345676",
+      "2024-02-01",
+      [{ bank_account: A }],
+      [{ bank_account: A }, { bank_account: B }],
+    );
+    await change(
+      2,
+      "12345676",
+      "2024-03-05",
+      [A.replace(/-/g, ""), B],
+      ["HU48 1040 0000 1234 5678 8765 4321"],
+    );
     expect(await view()).toEqual([
       {
         tax_id: "12345676",

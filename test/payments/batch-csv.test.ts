@@ -4,7 +4,7 @@ import { normaliseAmount, parseBatchCsv } from "../../src/payments/batch-csv.ts"
 describe("payment batch CSV", () => {
   it("reads semicolons, a BOM, quoted fields and the optional columns", () => {
     const parsed = parseBatchCsv(
-      '\uFEFFTax_Number;Bank_Account;Amount;Currency;Reference;Name\r\n' +
+      "\uFEFFTax_Number;Bank_Account;Amount;Currency;Reference;Name\r\n" +
         '"12345676-2-41";"11773016-11111018";"1 234,50";huf;"INV; 7";"Kovács és Társa Kft."\r\n\r\n',
     );
     expect(parsed).toEqual({
@@ -30,9 +30,13 @@ describe("payment batch CSV", () => {
 
   it("names every bad line with its number", () => {
     const parsed = parseBatchCsv(
-      ["tax_id,bank_account,amount", "12345676,11773016-11111018,5", ",11773016-11111018,5", "12345676,x,abc", "1,2,3,4"].join(
-        "\n",
-      ),
+      [
+        "tax_id,bank_account,amount",
+        "12345676,11773016-11111018,5",
+        ",11773016-11111018,5",
+        "12345676,x,abc",
+        "1,2,3,4",
+      ].join("\n"),
     );
     expect(parsed).toEqual({
       ok: false,
@@ -49,11 +53,17 @@ describe("payment batch CSV", () => {
     expect(parseBatchCsv("account,iban\n1,2\n")).toMatchObject({
       ok: false,
       problems: [
-        { line: 1, message: "the header row must name a tax_id or tax_number column and a bank_account column" },
+        {
+          line: 1,
+          message: "the header row must name a tax_id or tax_number column and a bank_account column",
+        },
         { line: 1, message: /unknown column\(s\) "account", "iban"/ },
       ],
     });
-    expect(parseBatchCsv("tax_id,bank_account\n")).toMatchObject({ ok: false, problems: [{ message: /no payment rows/ }] });
+    expect(parseBatchCsv("tax_id,bank_account\n")).toMatchObject({
+      ok: false,
+      problems: [{ message: /no payment rows/ }],
+    });
     expect(parseBatchCsv('tax_id,bank_account\n"1,2\n')).toMatchObject({
       ok: false,
       problems: [{ message: /cannot be read as CSV/ }],

@@ -74,7 +74,12 @@ async function watch(...taxIds: string[]): Promise<void> {
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "regwatch-payments-"));
   test = await createTestDatabase();
-  emulator = await startEmulator({ seed: 11, businesses: 3000, now: "2024-03-01T08:00:00Z", frozenClock: true });
+  emulator = await startEmulator({
+    seed: 11,
+    businesses: 3000,
+    now: "2024-03-01T08:00:00Z",
+    frozenClock: true,
+  });
   env = { DATABASE_URL: test.url, REGWATCH_SEARCH_URL: emulator.url, REGWATCH_API_KEY: emulator.apiKey };
   const companies = emulator.sampleBusinesses({ type: "companies", limit: 400 }).map(company);
   operating = companies.filter((c) => c.status === 1).slice(0, 8);
@@ -166,7 +171,11 @@ describe("payments check", () => {
     const result = await runCli(["payments", "check", file, "--hold-days", "3", "--csv"], env);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    const verdicts = result.stdout.trim().split("\n").slice(1).map((l) => l.split(",")[1]);
+    const verdicts = result.stdout
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => l.split(",")[1]);
     expect(verdicts).toEqual(["ok", "ok", "not_watched"]);
   });
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { PaymentRow } from "../../src/payments/batch-csv.ts";
-import { judgeRow, type KnownAccount, type KnownBusiness, type Knowledge } from "../../src/payments/verdicts.ts";
+import {
+  judgeRow,
+  type Knowledge,
+  type KnownAccount,
+  type KnownBusiness,
+} from "../../src/payments/verdicts.ts";
 
 const ACCOUNT = "11773016-11111018-00000000";
 const OTHER = "10400000-00000000-00000000";
@@ -10,7 +15,11 @@ function row(taxId: string, bankAccount = ACCOUNT): PaymentRow {
   return { line: 2, taxId, bankAccount, amount: null, currency: null, reference: null, name: null };
 }
 
-function knowledge(businesses: KnownBusiness[], accounts: KnownAccount[], notChecked = new Map<string, string>()): Knowledge {
+function knowledge(
+  businesses: KnownBusiness[],
+  accounts: KnownAccount[],
+  notChecked = new Map<string, string>(),
+): Knowledge {
   return { businesses: new Map(businesses.map((b) => [b.taxId, b])), accounts, notCheckedOnline: notChecked };
 }
 
