@@ -119,8 +119,9 @@ export function formatText(report: BatchReport): string {
   const sorted = [...report.rows].sort(
     (a, b) => severity(a.verdict) - severity(b.verdict) || a.line - b.line,
   );
+  // Details can be long (a holder's name, a server's message): they follow the table in full.
   const table = formatTable(
-    ["VERDICT", "LINE", "TAX ID", "NAME", "ACCOUNT", "AMOUNT", "REFERENCE", "DETAIL"],
+    ["VERDICT", "LINE", "TAX ID", "NAME", "ACCOUNT", "AMOUNT", "REFERENCE"],
     sorted.map((r) => [
       r.verdict,
       String(r.line),
@@ -129,12 +130,20 @@ export function formatText(report: BatchReport): string {
       r.account ?? r.bankAccount,
       r.amount === null ? "" : `${r.amount}${r.currency ? ` ${r.currency}` : ""}`,
       r.reference ?? "",
-      redactSecrets(r.detail),
     ]),
   );
+  const details = sorted
+    .filter((r) => r.detail !== "")
+    .map((r) => `line ${r.line}: ${redactSecrets(r.detail)}`);
   const summary = Object.entries(counts(report.rows)).map(([v, n]) => `${n} ${v}`);
   const flagged = report.rows.filter((r) => !PASSING.has(r.verdict));
-  const lines = [table, "", `${report.rows.length} row(s): ${summary.join(", ")}`];
+  const lines = [
+    table,
+    "",
+    ...details,
+    ...(details.length > 0 ? [""] : []),
+    `${report.rows.length} row(s): ${summary.join(", ")}`,
+  ];
   for (const t of totals(report.rows)) {
     const held = totals(flagged).find((f) => f.currency === t.currency);
     const cur = t.currency || "(no currency)";
