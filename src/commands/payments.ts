@@ -9,7 +9,12 @@ import { requireSearch } from "../config.ts";
 import { localDateTime } from "../dates.ts";
 import { saveBusinesses } from "../db/businesses.ts";
 import type { Database } from "../db/connect.ts";
-import { loadBankAccounts, loadBusinessFacts, recordPaymentChecks } from "../db/payments.ts";
+import {
+  loadBankAccounts,
+  loadBusinessFacts,
+  loadWatchedTaxIds,
+  recordPaymentChecks,
+} from "../db/payments.ts";
 import { EXIT, UsageError } from "../errors.ts";
 import { parseAccount } from "../payments/accounts.ts";
 import { type PaymentRow, parseBatchCsv, taxBaseOfRow } from "../payments/batch-csv.ts";
@@ -149,5 +154,6 @@ async function loadKnowledge(
   // Businesses that hold a batch's account are named in its verdict, so their facts are loaded too.
   const holders = accounts.map((a) => a.taxId);
   const facts = await loadBusinessFacts(db.sql, [...new Set([...taxIds, ...holders])]);
-  return { businesses: new Map(facts.map((f) => [f.taxId, f])), accounts, notCheckedOnline };
+  const watched = new Set(await loadWatchedTaxIds(db.sql, taxIds));
+  return { businesses: new Map(facts.map((f) => [f.taxId, f])), watched, accounts, notCheckedOnline };
 }

@@ -8,7 +8,6 @@ export interface BusinessFactsRow {
   taxId: string;
   name: string | null;
   statusCode: number | null;
-  watched: boolean;
 }
 
 export interface BankAccountRow {
@@ -30,16 +29,21 @@ export async function loadBusinessFacts(sql: Sql, taxIds: readonly string[]): Pr
            coalesce(p.name, b.full_name) as name,
            case when p.status_code is not null
                  and (b.status_code is null or p.status_as_of >= b.fetched_at::date)
-                then p.status_code else coalesce(b.status_code, p.status_code) end as "statusCode",
-           exists (
-             select 1 from regwatch.watched_items w
-             join regwatch.watch_lists l on l.list_key = w.list_key and l.deleted_at is null
-             where w.tax_id = ids.tax_id
-           ) as watched
+                then p.status_code else coalesce(b.status_code, p.status_code) end as "statusCode"
     from ids
     left join regwatch.business_profiles p on p.tax_id = ids.tax_id
     left join regwatch.businesses b on b.tax_id = ids.tax_id
     where p.tax_id is not null or b.tax_id is not null`;
+}
+
+/** Those of `taxIds` on a remote watch list that still exists. */
+export async function loadWatchedTaxIds(sql: Sql, taxIds: readonly string[]): Promise<string[]> {
+  if (taxIds.length === 0) return [];
+  const rows = await sql<{ taxId: string }[]>`
+    select distinct w.tax_id as "taxId" from regwatch.watched_items w
+    join regwatch.watch_lists l on l.list_key = w.list_key and l.deleted_at is null
+    where w.tax_id = any(${taxIds as string[]}::text[])`;
+  return rows.map((r) => r.taxId);
 }
 
 /** Every business-account pair of these businesses or of these (canonical) accounts. */

@@ -28,7 +28,6 @@ export interface KnownBusiness {
   name: string | null;
   /** 0 ceased, 1 operating, 2 suspended; null when no record says. */
   statusCode: number | null;
-  watched: boolean;
 }
 
 /** One business holding one account, as regwatch.v_bank_accounts shows it. */
@@ -42,6 +41,8 @@ export interface KnownAccount {
 
 export interface Knowledge {
   businesses: ReadonlyMap<string, KnownBusiness>;
+  /** Tax ids on a watch list. */
+  watched: ReadonlySet<string>;
   /** Every business-account pair whose account or business occurs in the batch. */
   accounts: readonly KnownAccount[];
   /** Why an account could not be asked online, by canonical account (absent: asked or not needed). */
@@ -112,7 +113,7 @@ export function judgeRow(row: PaymentRow, knowledge: Knowledge, today: string, h
   if (!known) {
     return result("unknown_business", `no record of tax id ${taxBase}${onlineNote(knowledge, acct)}`);
   }
-  if (!business?.watched) {
+  if (!knowledge.watched.has(taxBase)) {
     return result("not_watched", "on no watch list: a change of its account would go unseen");
   }
   return result("ok", "");

@@ -19,15 +19,20 @@ function knowledge(
   businesses: KnownBusiness[],
   accounts: KnownAccount[],
   notChecked = new Map<string, string>(),
+  watched = businesses.map((b) => b.taxId),
 ): Knowledge {
-  return { businesses: new Map(businesses.map((b) => [b.taxId, b])), accounts, notCheckedOnline: notChecked };
+  return {
+    businesses: new Map(businesses.map((b) => [b.taxId, b])),
+    watched: new Set(watched),
+    accounts,
+    notCheckedOnline: notChecked,
+  };
 }
 
 const biz = (taxId: string, over: Partial<KnownBusiness> = {}): KnownBusiness => ({
   taxId,
   name: `Business ${taxId}`,
   statusCode: 1,
-  watched: true,
   ...over,
 });
 const held = (taxId: string, over: Partial<KnownAccount> = {}): KnownAccount => ({
@@ -84,6 +89,8 @@ describe("payment verdicts", () => {
   it("knows a business from its accounts alone, and says when it could not ask online", () => {
     const k = knowledge([], [held("12345676")]);
     expect(judgeRow(row("12345676"), k, TODAY, 30).verdict).toBe("not_watched");
+    const watched = knowledge([], [held("12345676")], new Map(), ["12345676"]);
+    expect(judgeRow(row("12345676"), watched, TODAY, 30).verdict).toBe("ok");
     const unknown = knowledge([], [], new Map([[ACCOUNT, "the monthly search quota is used up"]]));
     expect(judgeRow(row("12345676"), unknown, TODAY, 30)).toMatchObject({
       verdict: "unknown_business",
