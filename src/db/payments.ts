@@ -46,17 +46,43 @@ export async function loadWatchedTaxIds(sql: Sql, taxIds: readonly string[]): Pr
   return rows.map((r) => r.taxId);
 }
 
-/** Every business-account pair of these businesses or of these (canonical) accounts. */
+/**
+ * Businesses whose current account lists (search record, profile, a change's new value) hold one
+ * of these canonical accounts, spelt as the registry spells them (24 digits in groups, or the
+ * 16-digit form), as objects or plain strings. Found through the GIN indexes, so a large cache
+ * is not scanned; the exact comparison happens on the canonical form afterwards.
+ */
+async function businessesHolding(sql: Sql, accounts: readonly string[]): Promise<string[]> {
+  if (accounts.length === 0) return [];
+  const spellings = accounts.flatMap((a) => (a.endsWith("-00000000") ? [a, a.slice(0, 17)] : [a]));
+  const probes = spellings.flatMap((a) => [JSON.stringify([{ bank_account: a }]), JSON.stringify([a])]);
+  const rows = await sql<{ taxId: string }[]>`
+    with probes as (select unnest(${probes}::jsonb[]) as j)
+    select b.tax_id as "taxId" from probes join regwatch.businesses b on b.record -> 'bank_accounts' @> probes.j
+    union
+    select p.tax_id from probes
+    join regwatch.business_profiles p on p.headings -> 'bank_accounts' -> 'value' @> probes.j
+    union
+    select cv.tax_id from probes
+    join regwatch.change_values cv on cv.heading = 'bank_accounts' and cv.new_value @> probes.j`;
+  return rows.map((r) => r.taxId);
+}
+
+/**
+ * Every business-account pair (as regwatch.v_bank_accounts shows it) of these businesses or of
+ * these canonical accounts.
+ */
 export async function loadBankAccounts(
   sql: Sql,
   taxIds: readonly string[],
   accounts: readonly string[],
 ): Promise<BankAccountRow[]> {
   if (taxIds.length === 0 && accounts.length === 0) return [];
+  const businesses = [...new Set([...taxIds, ...(await businessesHolding(sql, accounts))])];
   return sql<BankAccountRow[]>`
     select tax_id as "taxId", bank_account as account, currently_registered as "currentlyRegistered",
            to_char(added_on, 'YYYY-MM-DD') as "addedOn"
-    from regwatch.v_bank_accounts
+    from regwatch.bank_accounts_of_businesses(${businesses}::text[])
     where tax_id = any(${taxIds as string[]}::text[]) or bank_account = any(${accounts as string[]}::text[])`;
 }
 

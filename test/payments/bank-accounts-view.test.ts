@@ -89,6 +89,20 @@ describe("v_bank_accounts", () => {
     ]);
   });
 
+  it("computes the same rows for chosen businesses only through bank_accounts_of_businesses", async () => {
+    await change(5, "12345676", "2024-02-01", [A], [B]);
+    await change(6, "10000001", "2024-02-01", null, [C]);
+    const all = await view();
+    const chosen = await test.db.sql<{ tax_id: string; bank_account: string }[]>`
+      select tax_id, bank_account from regwatch.bank_accounts_of_businesses('{10000001}') order by bank_account`;
+    expect(all).toHaveLength(3);
+    expect(chosen).toEqual(
+      all
+        .filter((r) => r.tax_id === "10000001")
+        .map(({ tax_id, bank_account }) => ({ tax_id, bank_account })),
+    );
+  });
+
   it("takes the newest list as current: a later search record, a profile heading", async () => {
     await change(3, "10000001", "2024-02-01", null, [A]);
     await test.db.sql`
