@@ -57,7 +57,7 @@ async function businessesHolding(sql: Sql, accounts: readonly string[]): Promise
   const spellings = accounts.flatMap((a) => (a.endsWith("-00000000") ? [a, a.slice(0, 17)] : [a]));
   const probes = spellings.flatMap((a) => [JSON.stringify([{ bank_account: a }]), JSON.stringify([a])]);
   const rows = await sql<{ taxId: string }[]>`
-    with probes as (select unnest(${probes}::jsonb[]) as j)
+    with probes as (select p::jsonb as j from unnest(${probes}::text[]) p)
     select b.tax_id as "taxId" from probes join regwatch.businesses b on b.record -> 'bank_accounts' @> probes.j
     union
     select p.tax_id from probes

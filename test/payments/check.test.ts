@@ -205,6 +205,16 @@ describe("payments check", () => {
     expect(missing.stderr).toContain("no such file");
   });
 
+  it("names the business that holds an account even when it is not in the batch", async () => {
+    const [a, b] = operating as [Company, Company];
+    const file = await batch("holder.csv", ["tax_id,bank_account", `${b.taxId},${a.accounts[0]}`]);
+    const result = await runCli(["payments", "check", file, "--json"], env);
+    expect(result.code).toBe(2);
+    const [row] = (JSON.parse(result.stdout) as JsonReport).rows;
+    expect(row).toMatchObject({ verdict: "account_not_registered" });
+    expect(row?.detail).toBe(`the account is registered to ${a.taxId} (${a.name})`);
+  });
+
   it("keeps the verdicts with --record, and nothing else of the batch", async () => {
     const [a, b] = operating as [Company, Company];
     const file = await batch("record.csv", [
