@@ -125,14 +125,3 @@ export function parseAccount(raw: string): ParsedAccount {
 export function searchValueOf(account: string): string {
   return account.endsWith("-00000000") ? account.slice(0, 17) : account;
 }
-
-/** The canonical form of an account as a record or change file holds it, or undefined. */
-export function canonicalAccount(raw: string): string | undefined {
-  const parsed = parseAccount(raw);
-  if (parsed.ok) return parsed.account;
-  // The registry's own values are kept even when their check digits fail: they are what it says.
-  const compact = raw.replace(/[\s-]/g, "");
-  if (/^\d{16}$/.test(compact)) return groupDigits(`${compact}00000000`);
-  if (/^\d{24}$/.test(compact)) return groupDigits(compact);
-  return domesticOfIban(raw);
-}

@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  canonicalAccount,
   domesticOfIban,
   ibanIsValid,
   ibanOf,
@@ -98,10 +97,5 @@ describe("forms of one account", () => {
     expect(problem("1177301611111")).toContain("must be 16 or 24 digits");
     expect(problem("1177-3016-1111-1018")).toContain("must be 16 or 24 digits");
     expect(problem("11773016-11111019")).toContain("account part");
-  });
-
-  it("keeps the registry's own values even when their check digits fail", () => {
-    expect(canonicalAccount("11773016-11111019")).toBe("11773016-11111019-00000000");
-    expect(canonicalAccount("rubbish")).toBeUndefined();
   });
 });
