@@ -11,6 +11,7 @@ import { registerEmulator } from "./commands/emulator.ts";
 import { registerGrantReader } from "./commands/grant-reader.ts";
 import { registerLookup } from "./commands/lookup.ts";
 import { registerMigrate } from "./commands/migrate.ts";
+import { registerPayments } from "./commands/payments.ts";
 import { registerReconcile } from "./commands/reconcile.ts";
 import { registerStatus } from "./commands/status.ts";
 import { registerSync } from "./commands/sync.ts";
@@ -36,6 +37,7 @@ const commands = [
   registerStatus,
   registerDemo,
   registerAlerts,
+  registerPayments,
 ];
 for (const register of commands) register(program);
 

@@ -14,11 +14,13 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgSchema,
   primaryKey,
   text,
   timestamp,
   unique,
+  uuid,
 } from "drizzle-orm/pg-core";
 
 export const regwatch = pgSchema("regwatch");
@@ -355,3 +357,28 @@ export const alertScans = regwatch.table("alert_scans", {
   lastChangeId: bigint("last_change_id", { mode: "number" }).notNull(),
   scannedAt: createdNow("scanned_at"),
 });
+/** Payment rows checked by `payments check --record`, one per payment, with the verdict. */
+export const paymentChecks = regwatch.table(
+  "payment_checks",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    batchId: uuid("batch_id").notNull(),
+    checkedAt: createdNow("checked_at"),
+    line: integer("line").notNull(),
+    taxId: text("tax_id").notNull(),
+    bankAccount: text("bank_account").notNull(),
+    verdict: text("verdict").notNull(),
+    detail: text("detail"),
+    amount: numeric("amount"),
+    currency: text("currency"),
+    reference: text("reference"),
+  },
+  (t) => [
+    index("payment_checks_batch").on(t.batchId),
+    index("payment_checks_checked_at").on(t.checkedAt),
+    check(
+      "payment_checks_verdict",
+      sql`${t.verdict} in ('invalid_tax_id', 'invalid_account', 'business_ceased', 'business_suspended', 'account_not_registered', 'account_recently_changed', 'unknown_business', 'not_watched', 'ok')`,
+    ),
+  ],
+);

@@ -25,7 +25,7 @@ export function taxIdProblem(value: string): TaxIdProblem | null {
   return withTaxCheckDigit(value.slice(0, 7)) === value ? null : "check-digit";
 }
 
-/** Bank account groups end in a check digit with the same 9,7,3,1 weighting. */
+/** A bank account part (8 or 16 digits) ends in a check digit with the same 9,7,3,1 weighting. */
 export function withAccountCheckDigit(digits: string): string {
   return digits + String(weightedCheckDigit(digits, [9, 7, 3, 1]));
 }

@@ -174,10 +174,14 @@ export class IdentifierSpace {
     return null;
   }
 
-  /** Account `k` of a company: bank and branch from the record, the middle group from the ordinal. */
+  /**
+   * Account `k` of a company: bank and branch from the record, the middle group from the ordinal.
+   * The account part (middle and tail, 16 digits) carries one check digit over all fifteen before it.
+   */
   bankAccount(index: number, k: number, bankAndBranch: string, tail: string): string {
     const middle = pad(this.perm.account!.forward(this.place(index).ordinal * 2 + k), 8);
-    return `${withAccountCheckDigit(bankAndBranch)}-${middle}-${withAccountCheckDigit(tail)}`;
+    const last = withAccountCheckDigit(middle + tail).slice(8);
+    return `${withAccountCheckDigit(bankAndBranch)}-${middle}-${last}`;
   }
 
   /** Company and account number a middle group belongs to, or null. */
