@@ -11,6 +11,7 @@ import { registerGrantReader } from "./commands/grant-reader.ts";
 import { registerLookup } from "./commands/lookup.ts";
 import { registerMigrate } from "./commands/migrate.ts";
 import { registerReconcile } from "./commands/reconcile.ts";
+import { registerReparse } from "./commands/reparse.ts";
 import { registerStatus } from "./commands/status.ts";
 import { registerSync } from "./commands/sync.ts";
 import { registerWatch } from "./commands/watch.ts";
@@ -33,6 +34,7 @@ const commands = [
   registerEmulator,
   registerDaemon,
   registerStatus,
+  registerReparse,
   registerDemo,
 ];
 for (const register of commands) register(program);

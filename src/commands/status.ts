@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import type { Config } from "../config.ts";
 import { addDays, daysBetween, lastCompleteDay, localDateTime, maxDate, toEpochDay } from "../dates.ts";
 import type { Sql } from "../db/connect.ts";
+import { parseStatusCounts, unparsedExamples } from "../db/parse-status.ts";
 import {
   coverageByList,
   type DayRange,
@@ -69,13 +70,15 @@ export async function readStatus(
 ) {
   const local = localDateTime(now, config.tz);
   const complete = lastCompleteDay(now, config.tz);
-  const [lists, runs, files, open, outcomes, usage] = await Promise.all([
+  const [lists, runs, files, open, outcomes, usage, parse, unreadable] = await Promise.all([
     coverageByList(sql),
     recentRuns(sql, RECENT_RUNS),
     fileCounts(sql),
     openFiles(sql, OPEN_FILES_SHOWN),
     outcomeCounts(sql),
     usageSummary(sql, local.date, local.date.slice(0, 7)),
+    parseStatusCounts(sql),
+    unparsedExamples(sql, OPEN_FILES_SHOWN),
   ]);
   const searchThisMonth = usage.month.find((u) => u.api === "search")?.requests ?? 0;
   return {
@@ -85,7 +88,7 @@ export async function readStatus(
     lastCompleteDay: complete,
     lists: lists.map((l) => listStatus(l, complete, local.date)),
     runs,
-    files: { counts: files, open },
+    files: { counts: files, open, parse, unreadable },
     outcomes,
     usage: {
       today: { day: local.date, byApi: usage.today },
@@ -215,6 +218,12 @@ export function formatStatus(s: Status): string {
       `  ${o.status} ${o.path} (attempts ${o.attempts}${o.lastError ? `: ${o.lastError.slice(0, 60)}` : ""})`,
     );
   }
+  const p = s.files.parse;
+  out.push(
+    `Parsed: ${p.parsed} parsed, ${p.unrecognised} unrecognised, ${p.failed} failed, ${p.unparsed} not parsed yet (regwatch reparse retries)`,
+  );
+  for (const u of s.files.unreadable)
+    out.push(`  ${u.parseStatus} ${u.path}: ${(u.parseError ?? "").slice(0, 80)}`);
   out.push("", "Item outcomes (latest per item)");
   if (s.outcomes.length === 0) out.push("  none");
   for (const o of s.outcomes)
