@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { registerBackfill } from "./commands/backfill.ts";
+import { registerChanges } from "./commands/changes.ts";
 import { registerDaemon } from "./commands/daemon.ts";
 import { registerDemo } from "./commands/demo.ts";
 import { registerEmulator } from "./commands/emulator.ts";
@@ -35,6 +36,7 @@ const commands = [
   registerDaemon,
   registerStatus,
   registerReparse,
+  registerChanges,
   registerDemo,
 ];
 for (const register of commands) register(program);

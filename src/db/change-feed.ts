@@ -1,0 +1,36 @@
+/** The change feed: heading changes with names and lists, newest first, filtered. */
+import type { Sql } from "./connect.ts";
+
+export interface FeedFilter {
+  since: string;
+  until: string | null;
+  lists: readonly string[];
+  headings: readonly string[];
+  taxId: string | null;
+}
+
+export interface FeedRow {
+  changeDate: string;
+  taxId: string;
+  businessName: string | null;
+  listNames: string[];
+  heading: string;
+  oldValue: unknown;
+  newValue: unknown;
+  changeId: number;
+  path: string;
+}
+
+export async function readFeed(sql: Sql, f: FeedFilter): Promise<FeedRow[]> {
+  return sql<FeedRow[]>`
+    select to_char(change_date, 'YYYY-MM-DD') as "changeDate", tax_id as "taxId", business_name as "businessName",
+           list_names as "listNames", heading, old_value as "oldValue", new_value as "newValue",
+           change_id::int as "changeId", path
+    from regwatch.v_heading_changes
+    where change_date >= ${f.since}::date
+      and (${f.until}::date is null or change_date <= ${f.until}::date)
+      and (cardinality(${f.lists as string[]}::text[]) = 0 or list_names && ${f.lists as string[]}::text[])
+      and (cardinality(${f.headings as string[]}::text[]) = 0 or heading = any(${f.headings as string[]}::text[]))
+      and (${f.taxId}::text is null or tax_id = ${f.taxId}::text)
+    order by change_date desc, tax_id, change_id desc, heading`;
+}
