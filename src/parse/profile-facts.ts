@@ -92,3 +92,8 @@ export function factsFromChanges(
   }
   return [...byTaxId.values()];
 }
+
+/** The day a record is read or a name given, for as_of. */
+export function todayUtc(now = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
