@@ -3,6 +3,7 @@
  * change_values and business_profiles; unknown bodies stay intact and marked; a parser added
  * later fixes them without a request; business_as_of and `regwatch changes` show the values.
  */
+import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
 import { PARSERS } from "../../src/parse/parse-body.ts";
@@ -13,6 +14,16 @@ import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { emulatorConfig, sampleTaxIds, seedList, syncAt } from "../helpers/sync.ts";
 
 const MORNING = "2024-03-10T08:00:00+01:00";
+const TODAY = "2024-03-10";
+
+/** The SQL of a docs/queries.md section, with current_date pinned to the emulator's day. */
+async function documentedQuery(title: string): Promise<string> {
+  const text = await readFile(new URL("../../docs/queries.md", import.meta.url), "utf8");
+  const section = text.split(`## ${title}\n`)[1];
+  const sql = section?.split("```sql\n")[1]?.split("```")[0];
+  if (!sql) throw new Error(`docs/queries.md has no query titled "${title}"`);
+  return sql.replaceAll("current_date", `'${TODAY}'::date`);
+}
 const SEEDED_DAY = "2024-03-05";
 
 interface FileChange {
@@ -245,5 +256,52 @@ describe("what changed, after a sync", () => {
       code: 0,
       stdout: "Re-parsed 1 change files: 0 parsed (0 heading values), 1 unrecognised, 0 failed\n",
     });
+  });
+
+  it("answers the documented questions from synced data", async () => {
+    const { sql } = t.db;
+    const suppliers = await sql.unsafe(
+      await documentedQuery("Suppliers whose bank account changed in the last 30 days, with the new account"),
+    );
+    const expected = await sql`
+      select to_char(cv.change_date, 'YYYY-MM-DD') as day, cv.tax_id, cv.old_value, cv.new_value
+      from regwatch.change_values cv
+      where cv.heading = 'bank_accounts' and cv.change_date >= ${TODAY}::date - 30
+      order by cv.change_date desc, cv.tax_id`;
+    expect(expected.length).toBeGreaterThanOrEqual(companies.length);
+    const accounts = (v: unknown) =>
+      ((v as { bank_account: string }[] | null) ?? []).map((a) => a.bank_account);
+    expect(suppliers.map((r) => [r.tax_id, r.new_accounts, r.old_accounts])).toEqual(
+      expected.map((e) => {
+        const before = accounts(e.old_value);
+        const after = accounts(e.new_value);
+        return [
+          e.tax_id,
+          after.filter((a) => !before.includes(a)).sort(),
+          before.filter((a) => !after.includes(a)).sort(),
+        ];
+      }),
+    );
+
+    const taxId = companies[0]!;
+    const query = (await documentedQuery("Company X before and after its last change")).replace(
+      "12345678",
+      taxId,
+    );
+    const [row] = await sql.unsafe(query);
+    const values = await sql<{ day: string; heading: string; old_value: unknown; new_value: unknown }[]>`
+      select to_char(change_date, 'YYYY-MM-DD') as day, heading, old_value, new_value from regwatch.change_values
+      where tax_id = ${taxId} order by change_date, change_id`;
+    const lastDay = values.at(-1)!.day;
+    const onLast = values.filter((v) => v.day === lastDay);
+    expect(row!.headings).toEqual([...new Set(onLast.map((v) => v.heading))].sort());
+    for (const v of onLast) {
+      const newest = onLast.filter((o) => o.heading === v.heading).at(-1)!;
+      expect(row!.after[v.heading]).toEqual(newest.new_value);
+      const earlier = values.filter((o) => o.heading === v.heading && o.day < lastDay).at(-1);
+      // Before: the last earlier value, else what that day's first change replaced.
+      const firstThatDay = onLast.find((o) => o.heading === v.heading)!;
+      expect(row!.before[v.heading]).toEqual(earlier ? earlier.new_value : firstThatDay.old_value);
+    }
   });
 });
