@@ -34,3 +34,23 @@ export async function readFeed(sql: Sql, f: FeedFilter): Promise<FeedRow[]> {
       and (${f.taxId}::text is null or tax_id = ${f.taxId}::text)
     order by change_date desc, tax_id, change_id desc, heading`;
 }
+
+export interface ChangeTotals {
+  changes: number;
+  inSeveralLists: number;
+  filesParsed: number;
+  values: number;
+  profiles: number;
+}
+
+/** What the tables hold, each change counted once whatever number of lists reported it. */
+export async function changeTotals(sql: Sql): Promise<ChangeTotals> {
+  const [row] = await sql<ChangeTotals[]>`
+    select (select count(*)::int from regwatch.changes) as changes,
+           (select count(*)::int from (select change_id from regwatch.change_sources
+              group by change_id having count(*) > 1) s) as "inSeveralLists",
+           (select count(*)::int from regwatch.change_files where parse_status = 'parsed') as "filesParsed",
+           (select count(*)::int from regwatch.change_values) as values,
+           (select count(*)::int from regwatch.business_profiles) as profiles`;
+  return row!;
+}
