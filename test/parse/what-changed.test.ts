@@ -255,8 +255,8 @@ describe("what changed, after a sync", () => {
     expect(cli).toMatchObject({
       code: 0,
       stdout: "Re-parsed 1 change files: 0 parsed (0 heading values), 1 unrecognised, 0 failed\n",
-    }, 180_000);
-  });
+    });
+  }, 180_000);
 
   it("answers the documented questions from synced data", async () => {
     const { sql } = t.db;
