@@ -5,6 +5,7 @@
 import { Command, CommanderError } from "commander";
 import { registerAlerts } from "./commands/alerts.ts";
 import { registerBackfill } from "./commands/backfill.ts";
+import { registerChanges } from "./commands/changes.ts";
 import { registerDaemon } from "./commands/daemon.ts";
 import { registerDemo } from "./commands/demo.ts";
 import { registerEmulator } from "./commands/emulator.ts";
@@ -13,6 +14,7 @@ import { registerLookup } from "./commands/lookup.ts";
 import { registerMigrate } from "./commands/migrate.ts";
 import { registerPayments } from "./commands/payments.ts";
 import { registerReconcile } from "./commands/reconcile.ts";
+import { registerReparse } from "./commands/reparse.ts";
 import { registerStatus } from "./commands/status.ts";
 import { registerSync } from "./commands/sync.ts";
 import { registerWatch } from "./commands/watch.ts";
@@ -35,6 +37,8 @@ const commands = [
   registerEmulator,
   registerDaemon,
   registerStatus,
+  registerReparse,
+  registerChanges,
   registerDemo,
   registerAlerts,
   registerPayments,

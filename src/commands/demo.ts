@@ -11,11 +11,13 @@ import type { Command } from "commander";
 import { createRegistry } from "../api/registry.ts";
 import type { Config } from "../config.ts";
 import { addDays, localDateTime } from "../dates.ts";
+import { changeTotals, readFeed } from "../db/change-feed.ts";
 import type { Database } from "../db/connect.ts";
 import { acquireRunLock } from "../db/lock.ts";
 import { UsageRecorder } from "../db/usage.ts";
 import { startEmulator } from "../emulator/index.ts";
 import { EXIT, RegwatchError } from "../errors.ts";
+import { feedLines } from "../feed/format.ts";
 import { createLogger } from "../logger.ts";
 import { reconcile } from "../reconcile/reconcile.ts";
 import { runSyncJob } from "../sync/sync-job.ts";
@@ -134,6 +136,7 @@ async function demo(ctx: Context, opts: { keep?: boolean }) {
       }
 
       say("", formatStatus(await readStatus(db.sql, config)).trimEnd(), "");
+      say(...(await whatChanged(db, config)), "");
       say(`Done in ${((Date.now() - started) / 1000).toFixed(1)} s. Look at the tables with:`);
       for (const line of psqlHint(db, config)) say(`  ${line}`);
       say(
@@ -196,6 +199,28 @@ async function writeDesiredState(db: Database, desired: Record<string, string[]>
       on conflict do nothing returning tax_id`;
     return inserted.length;
   });
+}
+
+const FEED_DAYS = 7;
+const FEED_LINES = 20;
+
+/** The end of the demo: totals as the tables hold them, then the last days' feed, a screenful. */
+async function whatChanged(db: Database, config: Config): Promise<string[]> {
+  const t = await changeTotals(db.sql);
+  const since = addDays(localDateTime(new Date(), config.tz).date, -FEED_DAYS);
+  const rows = await readFeed(db.sql, { since, until: null, lists: [], headings: [], taxId: null });
+  return [
+    `In the database: ${t.changes} changes (${t.inSeveralLists} reported by more than one list, counted once), ${t.values} heading values from ${t.filesParsed} parsed files, ${t.profiles} business profiles`,
+    "",
+    `What changed since ${since} (newest first${rows.length > FEED_LINES ? `, ${FEED_LINES} of ${rows.length} lines` : ""}; more with \`regwatch changes\`):`,
+    rows.length === 0
+      ? "  nothing"
+      : feedLines(rows.slice(0, FEED_LINES), { shorten: true })
+          .trimEnd()
+          .split("\n")
+          .map((line) => `  ${line}`)
+          .join("\n"),
+  ];
 }
 
 function wrongCheckDigit(taxId: string): string {

@@ -3,6 +3,7 @@ import type { Config } from "../config.ts";
 import { addDays, daysBetween, lastCompleteDay, localDateTime, maxDate, toEpochDay } from "../dates.ts";
 import { outboxCounts } from "../db/alerts-outbox.ts";
 import type { Sql } from "../db/connect.ts";
+import { parseStatusCounts, unparsedExamples } from "../db/parse-status.ts";
 import {
   coverageByList,
   type DayRange,
@@ -70,7 +71,7 @@ export async function readStatus(
 ) {
   const local = localDateTime(now, config.tz);
   const complete = lastCompleteDay(now, config.tz);
-  const [lists, runs, files, open, outcomes, usage, alertMessages] = await Promise.all([
+  const [lists, runs, files, open, outcomes, usage, alertMessages, parse, unreadable] = await Promise.all([
     coverageByList(sql),
     recentRuns(sql, RECENT_RUNS),
     fileCounts(sql),
@@ -78,6 +79,8 @@ export async function readStatus(
     outcomeCounts(sql),
     usageSummary(sql, local.date, local.date.slice(0, 7)),
     outboxCounts(sql),
+    parseStatusCounts(sql),
+    unparsedExamples(sql, OPEN_FILES_SHOWN),
   ]);
   const searchThisMonth = usage.month.find((u) => u.api === "search")?.requests ?? 0;
   return {
@@ -87,7 +90,7 @@ export async function readStatus(
     lastCompleteDay: complete,
     lists: lists.map((l) => listStatus(l, complete, local.date)),
     runs,
-    files: { counts: files, open },
+    files: { counts: files, open, parse, unreadable },
     outcomes,
     alertMessages,
     usage: {
@@ -223,6 +226,12 @@ export function formatStatus(s: Status): string {
     "",
     `Alert messages: ${a.sent} sent, ${a.pending} pending, ${a.dead} dead${a.dead > 0 ? " (`regwatch alerts list` names them)" : ""}`,
   );
+  const p = s.files.parse;
+  out.push(
+    `Parsed: ${p.parsed} parsed, ${p.unrecognised} unrecognised, ${p.failed} failed, ${p.unparsed} not parsed yet (regwatch reparse retries)`,
+  );
+  for (const u of s.files.unreadable)
+    out.push(`  ${u.parseStatus} ${u.path}: ${(u.parseError ?? "").slice(0, 80)}`);
   out.push("", "Item outcomes (latest per item)");
   if (s.outcomes.length === 0) out.push("  none");
   for (const o of s.outcomes)

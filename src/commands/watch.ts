@@ -9,6 +9,7 @@ import pLimit from "p-limit";
 import type { SearchClient } from "../api/search-client.ts";
 import type { BusinessRecord } from "../api/search-schemas.ts";
 import { requireSearch } from "../config.ts";
+import { writeProfiles } from "../db/business-profiles.ts";
 import { saveBusinesses } from "../db/businesses.ts";
 import type { Database } from "../db/connect.ts";
 import {
@@ -20,6 +21,7 @@ import {
   removeDesiredItem,
 } from "../db/desired-edit.ts";
 import { EXIT, InputError, RegwatchError, UsageError } from "../errors.ts";
+import { factsFromOperator, todayUtc } from "../parse/profile-facts.ts";
 import { formatTable } from "../search/format.ts";
 import { describeImportProblems, type ImportProblem, parseImportCsv } from "../search/import-csv.ts";
 import { checkRegistrationNumber } from "../search/query.ts";
@@ -34,6 +36,7 @@ interface AddOptions {
   taxId?: string;
   regNumber?: string;
   note?: string;
+  name?: string;
   prune?: boolean;
 }
 
@@ -49,6 +52,7 @@ export function registerWatch(program: Command): void {
     .option("--tax-id <id>", "tax base number (8 digits)")
     .option("--reg-number <number>", "registration number, resolved to its tax base number through search")
     .option("--note <text>", "free text kept with the item")
+    .option("--name <name>", "the business's name, for one the search cannot find by tax id")
     .option("--prune", "remove remote items that are not desired (the default for a new list)")
     .option("--no-prune", "leave remote items that are not desired on the list")
     .action((options: AddOptions) =>
@@ -58,6 +62,8 @@ export function registerWatch(program: Command): void {
           throw new UsageError("give exactly one of --tax-id and --reg-number");
         }
         const given = options.taxId === undefined ? undefined : checkTaxIdArg(options.taxId);
+        const name = options.name?.trim();
+        if (name === "") throw new UsageError("--name must not be empty");
         const regNumber = options.regNumber === undefined ? undefined : checkRegNumberArg(options.regNumber);
         if (regNumber !== undefined) requireSearch(ctx.config);
         return withDatabase(ctx, async (db) => {
@@ -71,6 +77,9 @@ export function registerWatch(program: Command): void {
           const { created, added } = await db.sql.begin(async (tx) => ({
             created: (await ensureDesiredList(tx, listName, options.prune)).created,
             added: await addDesiredItems(tx, listName, [entry], "cli"),
+            named: name
+              ? await writeProfiles(tx, [factsFromOperator(entry.taxId, name, todayUtc())])
+              : undefined,
           }));
           const from = regNumber === undefined ? "" : ` (registration number ${regNumber})`;
           const what = added.length > 0 ? "added to" : "was already desired on";
@@ -163,6 +172,7 @@ async function importFile(ctx: Context, file: string, listName: string, prune?: 
     const resolved = regNumbers.length > 0 ? await resolveRegNumbers(ctx, db, regNumbers) : new Map();
     const problems: ImportProblem[] = [];
     const entries = new Map<string, DesiredEntry>();
+    const names = new Map<string, string>();
     for (const row of parsed.rows) {
       let taxId: string;
       if ("taxId" in row) taxId = row.taxId;
@@ -175,12 +185,24 @@ async function importFile(ctx: Context, file: string, listName: string, prune?: 
         taxId = resolution.taxId;
       }
       if (!entries.has(taxId)) entries.set(taxId, { taxId, note: row.note });
+      // A name in the file names a business the search may not find by its tax id.
+      if (row.name && !names.has(taxId)) names.set(taxId, row.name);
     }
     if (problems.length > 0) throw new InputError(describeImportProblems(file, problems));
-    const { created, added } = await db.sql.begin(async (tx) => ({
-      created: (await ensureDesiredList(tx, listName, prune)).created,
-      added: await addDesiredItems(tx, listName, [...entries.values()], "import"),
-    }));
+    const today = todayUtc();
+    const { created, added } = await db.sql.begin(async (tx) => {
+      const result = {
+        created: (await ensureDesiredList(tx, listName, prune)).created,
+        added: await addDesiredItems(tx, listName, [...entries.values()], "import"),
+      };
+      if (names.size > 0) {
+        await writeProfiles(
+          tx,
+          [...names].map(([taxId, name]) => factsFromOperator(taxId, name, today)),
+        );
+      }
+      return result;
+    });
     process.stdout.write(
       `${file}: ${parsed.rows.length} row(s), ${entries.size} business(es): ${added.length} added to list ` +
         `"${listName}", ${entries.size - added.length} already desired${created ? " (new desired list)" : ""}\n`,

@@ -4,7 +4,9 @@
  * flat columns repeat that record's main fields for BI.
  */
 import type { BusinessRecord } from "../api/search-schemas.ts";
+import { factsFromRecord, todayUtc } from "../parse/profile-facts.ts";
 import { groupByTaxBase, mergeRecords } from "../search/records.ts";
+import { writeProfiles } from "./business-profiles.ts";
 import type { Sql } from "./connect.ts";
 
 export interface SavedBusinesses {
@@ -25,9 +27,11 @@ export async function saveBusinesses(sql: Sql, records: readonly BusinessRecord[
       select tax_id, records from regwatch.businesses
       where tax_id = any(${taxIds}::text[]) order by tax_id for update`;
     const storedById = new Map(stored.map((row) => [row.tax_id, row.records]));
+    const mergedById = new Map<string, Record<string, unknown>>();
     const rows = taxIds.map((taxId) => {
       const all = mergeRecords(storedById.get(taxId) ?? [], groups.get(taxId) ?? []);
       const latest = all[0]!;
+      mergedById.set(taxId, latest as Record<string, unknown>);
       return {
         tax_id: taxId,
         type: latest.type ?? null,
@@ -48,6 +52,10 @@ export async function saveBusinesses(sql: Sql, records: readonly BusinessRecord[
         short_name = excluded.short_name, address = excluded.address, tax_number = excluded.tax_number,
         registration_number = excluded.registration_number, record = excluded.record,
         records = excluded.records, fetched_at = now()`;
+    await writeProfiles(
+      tx,
+      taxIds.map((id) => factsFromRecord(id, mergedById.get(id)!, todayUtc())),
+    );
   });
   return { taxIds, skipped: unkeyed };
 }

@@ -10,6 +10,7 @@ import { loadCoverage } from "../db/coverage.ts";
 import { loadWatchLists, saveWatchLists } from "../db/lists.ts";
 import { UsageError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
+import { parseStoredFiles } from "../parse/parse-files.ts";
 import { fetchOpenFiles } from "./file-fetch.ts";
 import { type ListPlanInput, planWindows } from "./plan.ts";
 import { noProgress, type ProgressSink } from "./progress.ts";
@@ -120,6 +121,7 @@ export async function runSyncPass(deps: SyncDeps, options: SyncPassOptions): Pro
     signal: deps.signal,
   });
 
+  await parseStoredFiles(deps.sql, { signal: deps.signal });
   const stopped = deps.signal?.aborted ?? false;
   const incomplete = w.windowsFailed + w.windowsSkipped + f.failed + f.skipped > 0;
   return {

@@ -123,6 +123,9 @@ const EXPECTED_TITLES = [
   "Watched businesses that have ceased",
   "Search requests this month",
   "Latest run of each kind",
+  // Run against data from a sync in test/parse/what-changed.test.ts.
+  "Suppliers whose bank account changed in the last 30 days, with the new account",
+  "Company X before and after its last change",
 ];
 
 describe("docs/queries.md", () => {

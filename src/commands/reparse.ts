@@ -1,0 +1,29 @@
+/**
+ * `regwatch reparse [--all]`: parses stored change-file bodies again with today's parsers. Reads
+ * the database only; no request reaches the registry, so a new parser fixes history for free.
+ */
+import type { Command } from "commander";
+import { EXIT } from "../errors.ts";
+import { parseStoredFiles } from "../parse/parse-files.ts";
+import { runAction, withDatabase } from "./context.ts";
+
+export function registerReparse(program: Command): void {
+  program
+    .command("reparse")
+    .description("parse stored change files again with today's parsers (sends no request)")
+    .option("--all", "every fetched file, not only those not parsed yet, unrecognised or failed")
+    .option("--json", "print the counts as JSON")
+    .action((opts: { all?: boolean; json?: boolean }) =>
+      runAction((ctx) =>
+        withDatabase(ctx, async (db) => {
+          const report = await parseStoredFiles(db.sql, { selection: opts.all ? "all" : "retry" });
+          process.stdout.write(
+            opts.json
+              ? `${JSON.stringify(report)}\n`
+              : `Re-parsed ${report.files} change files: ${report.parsed} parsed (${report.values} heading values), ${report.unrecognised} unrecognised, ${report.failed} failed\n`,
+          );
+          return EXIT.ok;
+        }),
+      ),
+    );
+}

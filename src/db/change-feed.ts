@@ -1,0 +1,56 @@
+/** The change feed: heading changes with names and lists, newest first, filtered. */
+import type { Sql } from "./connect.ts";
+
+export interface FeedFilter {
+  since: string;
+  until: string | null;
+  lists: readonly string[];
+  headings: readonly string[];
+  taxId: string | null;
+}
+
+export interface FeedRow {
+  changeDate: string;
+  taxId: string;
+  businessName: string | null;
+  listNames: string[];
+  heading: string;
+  oldValue: unknown;
+  newValue: unknown;
+  changeId: number;
+  path: string;
+}
+
+export async function readFeed(sql: Sql, f: FeedFilter): Promise<FeedRow[]> {
+  return sql<FeedRow[]>`
+    select to_char(change_date, 'YYYY-MM-DD') as "changeDate", tax_id as "taxId", business_name as "businessName",
+           list_names as "listNames", heading, old_value as "oldValue", new_value as "newValue",
+           change_id::int as "changeId", path
+    from regwatch.v_heading_changes
+    where change_date >= ${f.since}::date
+      and (${f.until}::date is null or change_date <= ${f.until}::date)
+      and (cardinality(${f.lists as string[]}::text[]) = 0 or list_names && ${f.lists as string[]}::text[])
+      and (cardinality(${f.headings as string[]}::text[]) = 0 or heading = any(${f.headings as string[]}::text[]))
+      and (${f.taxId}::text is null or tax_id = ${f.taxId}::text)
+    order by change_date desc, tax_id, change_id desc, heading`;
+}
+
+export interface ChangeTotals {
+  changes: number;
+  inSeveralLists: number;
+  filesParsed: number;
+  values: number;
+  profiles: number;
+}
+
+/** What the tables hold, each change counted once whatever number of lists reported it. */
+export async function changeTotals(sql: Sql): Promise<ChangeTotals> {
+  const [row] = await sql<ChangeTotals[]>`
+    select (select count(*)::int from regwatch.changes) as changes,
+           (select count(*)::int from (select change_id from regwatch.change_sources
+              group by change_id having count(*) > 1) s) as "inSeveralLists",
+           (select count(*)::int from regwatch.change_files where parse_status = 'parsed') as "filesParsed",
+           (select count(*)::int from regwatch.change_values) as values,
+           (select count(*)::int from regwatch.business_profiles) as profiles`;
+  return row!;
+}

@@ -1,0 +1,117 @@
+/**
+ * Parsed change files: which stored bodies still need parsing, and writing their heading values,
+ * parse status and the business profiles they feed, one batch per transaction.
+ */
+
+import { factsFromChanges } from "../parse/profile-facts.ts";
+import type { ParseOutcome, StoredBody } from "../parse/types.ts";
+import { redactSecrets } from "../secrets.ts";
+import { writeProfiles } from "./business-profiles.ts";
+import type { Sql } from "./connect.ts";
+
+/** new: never parsed; retry: also unrecognised or failed ones; all: every fetched file. */
+export type ParseSelection = "new" | "retry" | "all";
+
+/** A page of fetched files to parse, by path, with their stored bodies. */
+export async function filesToParse(
+  sql: Sql,
+  selection: ParseSelection,
+  afterPath: string,
+  limit: number,
+): Promise<StoredBody[]> {
+  const rows = await sql<
+    { path: string; content_type: string | null; body_json: unknown; body_bytes: Buffer | null }[]
+  >`
+    select path, content_type, body_json, body_bytes from regwatch.change_files
+    where status = 'fetched' and path > ${afterPath}
+      and ${
+        selection === "all"
+          ? sql`true`
+          : selection === "retry"
+            ? sql`(parse_status is null or parse_status in ('unrecognised', 'failed'))`
+            : sql`parse_status is null`
+      }
+    order by path
+    limit ${limit}`;
+  return rows.map((r) => ({
+    path: r.path,
+    contentType: r.content_type,
+    json: r.body_json,
+    bytes: r.body_bytes,
+  }));
+}
+
+export interface ParsedFile {
+  path: string;
+  outcome: ParseOutcome;
+}
+
+/**
+ * Replaces the values of every file of the batch with what its parse found (so a re-parse leaves
+ * exactly the file's values), marks each file, and merges the new values into the profiles.
+ * Returns the number of value rows written.
+ */
+export async function saveParsedFiles(sql: Sql, files: readonly ParsedFile[]): Promise<number> {
+  if (files.length === 0) return 0;
+  const values = files.flatMap((f) =>
+    f.outcome.status === "parsed"
+      ? f.outcome.values.map((v) => ({
+          path: f.path,
+          heading: v.heading,
+          old_value: v.oldValue,
+          new_value: v.newValue,
+        }))
+      : [],
+  );
+  const marks = files.map((f) => ({
+    path: f.path,
+    parse_status: f.outcome.status,
+    parser: f.outcome.status === "unrecognised" ? null : f.outcome.parser,
+    parse_error: f.outcome.status === "parsed" ? null : redactSecrets(f.outcome.reason).slice(0, 2000),
+  }));
+  const paths = files.map((f) => f.path);
+  return sql.begin(async (tx) => {
+    await tx`delete from regwatch.change_values where path = any(${paths}::text[])`;
+    let written: {
+      tax_id: string;
+      change_date: string;
+      change_id: number;
+      heading: string;
+      new_value: unknown;
+    }[] = [];
+    if (values.length > 0) {
+      // A file may be the path of more than one change row: each gets the values.
+      written = await tx`
+        insert into regwatch.change_values (change_id, heading, tax_id, change_date, old_value, new_value, path)
+        select c.id, r.heading, c.tax_id, c.change_date, r.old_value, r.new_value, r.path
+        from jsonb_to_recordset(${tx.json(values as never)}::jsonb)
+          as r(path text, heading text, old_value jsonb, new_value jsonb)
+        join regwatch.changes c on c.path = r.path
+        order by c.id, r.heading
+        on conflict (change_id, heading) do update set
+          tax_id = excluded.tax_id, change_date = excluded.change_date, old_value = excluded.old_value,
+          new_value = excluded.new_value, path = excluded.path, parsed_at = now()
+        returning tax_id, to_char(change_date, 'YYYY-MM-DD') as change_date, change_id::int as change_id,
+                  heading, new_value`;
+    }
+    await tx`
+      update regwatch.change_files f
+      set parse_status = r.parse_status, parser = r.parser, parse_error = r.parse_error, parsed_at = now()
+      from jsonb_to_recordset(${tx.json(marks as never)}::jsonb)
+        as r(path text, parse_status text, parser text, parse_error text)
+      where f.path = r.path`;
+    await writeProfiles(
+      tx,
+      factsFromChanges(
+        written.map((w) => ({
+          taxId: w.tax_id,
+          changeDate: w.change_date,
+          changeId: w.change_id,
+          heading: w.heading,
+          newValue: w.new_value,
+        })),
+      ),
+    );
+    return written.length;
+  });
+}

@@ -1,0 +1,48 @@
+/** Runs the parsers over one stored body: the first that recognises it wins. */
+import { changesJsonParser } from "./changes-json.ts";
+import { isJsonType } from "./json-body.ts";
+import {
+  type ChangeFileParser,
+  type HeadingValue,
+  ParseFailure,
+  type ParseOutcome,
+  type StoredBody,
+} from "./types.ts";
+
+/** Today's parsers, tried in order. Add a new shape by adding its parser here. */
+export const PARSERS: readonly ChangeFileParser[] = [changesJsonParser];
+
+/** A heading listed twice keeps its last value; the first position is kept for order. */
+export function lastPerHeading(values: readonly HeadingValue[]): HeadingValue[] {
+  const byHeading = new Map<string, HeadingValue>();
+  for (const v of values) byHeading.set(v.heading, v);
+  return [...byHeading.values()];
+}
+
+function describe(body: StoredBody): string {
+  const kind = body.contentType ?? "no content type";
+  if (body.json !== null && body.json !== undefined) return `JSON of an unknown shape (${kind})`;
+  if (isJsonType(body.contentType)) return `JSON of an unknown shape (${kind})`;
+  return `a body of type ${kind}`;
+}
+
+export function parseBody(body: StoredBody, parsers: readonly ChangeFileParser[] = PARSERS): ParseOutcome {
+  for (const parser of parsers) {
+    try {
+      const values = parser.parse(body);
+      if (values !== null) return { status: "parsed", parser: parser.name, values: lastPerHeading(values) };
+    } catch (error) {
+      if (error instanceof ParseFailure)
+        return { status: "failed", parser: parser.name, reason: error.message };
+      return {
+        status: "failed",
+        parser: parser.name,
+        reason: `parser ${parser.name} failed: ${String(error)}`,
+      };
+    }
+  }
+  if ((body.json === null || body.json === undefined) && !body.bytes) {
+    return { status: "failed", parser: null, reason: "the file has no stored body" };
+  }
+  return { status: "unrecognised", reason: `no parser recognises ${describe(body)}` };
+}

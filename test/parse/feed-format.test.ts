@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import type { FeedRow } from "../../src/db/change-feed.ts";
+import { displayValue, feedCsv, feedLines, shorten } from "../../src/feed/format.ts";
+
+const row = (over: Partial<FeedRow> = {}): FeedRow => ({
+  changeDate: "2024-03-05",
+  taxId: "12345678",
+  businessName: "Alfa Kft.",
+  listNames: ["suppliers", "clients"],
+  heading: "bank_accounts",
+  oldValue: [{ bank_account: "11111111-22222222" }],
+  newValue: [{ bank_account: "33333333-44444444" }, { bank_account: "55555555-66666666" }],
+  changeId: 1,
+  path: "p",
+  ...over,
+});
+
+describe("the change feed's text", () => {
+  it("reads values as a person would: text, accounts, names, else JSON", () => {
+    expect(displayValue("Fő utca 1.")).toBe("Fő utca 1.");
+    expect(displayValue([{ bank_account: "A" }, { bank_account: "B" }])).toBe("A, B");
+    expect(displayValue([{ name: "Kiss Anna" }, { name: "Nagy Béla" }])).toBe("Kiss Anna, Nagy Béla");
+    expect(displayValue(["4690 Nagykereskedelem"])).toBe("4690 Nagykereskedelem");
+    expect(displayValue(null)).toBe("(none)");
+    expect(displayValue(2)).toBe("2");
+    expect(displayValue({ a: 1 })).toBe('{"a":1}');
+  });
+
+  it("prints one line per heading, shortening long values only when asked", () => {
+    expect(feedLines([row()], { shorten: true })).toBe(
+      "2024-03-05  Alfa Kft. (12345678)  [suppliers, clients]  bank_accounts: 11111111-22222222 → 33333333-44444444, 55555555-66666666\n",
+    );
+    const long = "x".repeat(100);
+    expect(
+      feedLines([row({ heading: "address", oldValue: null, newValue: long, businessName: null })], {
+        shorten: true,
+      }),
+    ).toBe(
+      `2024-03-05  (name unknown) (12345678)  [suppliers, clients]  address: (none) → ${"x".repeat(47)}…\n`,
+    );
+    expect(feedLines([row({ newValue: long })], { shorten: false })).toContain(long);
+    expect(shorten("a\n  b")).toBe("a b");
+  });
+
+  it("writes CSV with whole values, quoting what needs it", () => {
+    expect(feedCsv([row({ businessName: 'Alfa "Best", Kft.' })])).toBe(
+      "change_date,tax_id,business_name,list_names,heading,old_value,new_value\n" +
+        '2024-03-05,12345678,"Alfa ""Best"", Kft.",suppliers;clients,bank_accounts,' +
+        '"[{""bank_account"":""11111111-22222222""}]",' +
+        '"[{""bank_account"":""33333333-44444444""},{""bank_account"":""55555555-66666666""}]"\n',
+    );
+  });
+});
