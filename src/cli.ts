@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { registerBackfill } from "./commands/backfill.ts";
+import { registerCoverage } from "./commands/coverage.ts";
 import { registerDaemon } from "./commands/daemon.ts";
 import { registerDemo } from "./commands/demo.ts";
 import { registerEmulator } from "./commands/emulator.ts";
@@ -33,6 +34,7 @@ const commands = [
   registerEmulator,
   registerDaemon,
   registerStatus,
+  registerCoverage,
   registerDemo,
 ];
 for (const register of commands) register(program);

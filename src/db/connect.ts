@@ -6,6 +6,8 @@ import * as schema from "./schema.ts";
 import { withNoDelay } from "./socket.ts";
 
 export type Sql = postgres.Sql;
+/** A transaction handle (what `sql.begin` passes to its body). */
+export type Tx = postgres.TransactionSql;
 
 /** Names this process's connections, so they can be told apart from other processes' ones. */
 const APPLICATION_NAME = `regwatch/${process.pid}`;

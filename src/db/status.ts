@@ -149,3 +149,27 @@ export async function usageSummary(
     rows.filter((r) => r.period === period).map(({ api, requests, errors }) => ({ api, requests, errors }));
   return { today: pick("today"), month: pick("month") };
 }
+
+export interface OpenInvalidItem {
+  listKey: string;
+  windowStart: string;
+  windowEnd: string;
+  changeDate: string;
+  taxId: string;
+  reason: string;
+}
+
+/** Invalid items whose window is still uncovered: how many, and the newest few. */
+export async function openInvalidItems(
+  sql: Sql,
+  limit: number,
+): Promise<{ count: number; items: OpenInvalidItem[] }> {
+  const [counted] = await sql<{ n: number }[]>`
+    select count(*)::int as n from regwatch.invalid_items where resolved_at is null`;
+  const items = await sql<OpenInvalidItem[]>`
+    select list_key as "listKey", to_char(window_start, 'YYYY-MM-DD') as "windowStart",
+           to_char(window_end, 'YYYY-MM-DD') as "windowEnd", change_date as "changeDate", tax_id as "taxId", reason
+    from regwatch.invalid_items where resolved_at is null
+    order by seen_at desc, id desc limit ${limit}`;
+  return { count: counted?.n ?? 0, items };
+}

@@ -1,28 +1,43 @@
 /**
- * Fetches change files. A path whose origin is not allowed is refused and never requested; the
- * API key travels only to the watch interface's own origin (HttpClient decides per origin).
+ * Fetches change files. A path whose origin is not allowed is refused and never requested (and is
+ * checked again on every sync, so fixing REGWATCH_FILE_ORIGINS brings it back); the API key
+ * travels only to the watch interface's own origin (HttpClient decides per origin).
+ *
+ * Each file's outcome is written on its own as soon as it is known, so one bad file fails alone
+ * and is marked failed with its reason. Bodies go to Postgres as text and are parsed there, never
+ * into a JavaScript tree, and the bytes held at once are bounded by a budget.
  */
 import { createHash } from "node:crypto";
 import pLimit from "p-limit";
 import { ApiError } from "../api/errors.ts";
 import type { HttpClient, HttpResponse } from "../api/http.ts";
 import type { Sql } from "../db/connect.ts";
-import { countOpenFiles, type FileOutcome, openFilesPage, saveFileOutcomes } from "../db/files.ts";
+import { classifyDatabaseError, DatabaseUnavailableError } from "../db/db-errors.ts";
+import { countOpenFiles, type FileOutcome, openFilesPage, saveFileOutcome } from "../db/files.ts";
 import { coerceError } from "../errors.ts";
+import { redactSecrets } from "../secrets.ts";
+import { ByteBudget } from "./byte-budget.ts";
 import type { ProgressSink } from "./progress.ts";
+import { stoppable } from "./stoppable.ts";
 
 /** Sync-level attempts for one file (each made of several HTTP attempts) before it is left failed. */
 export const FILE_MAX_SYNC_ATTEMPTS = 10;
-const FLUSH_EVERY = 50;
 const PAGE_SIZE = 1000;
+/**
+ * Bytes of bodies decoded and being written at once. Writing a body holds it about three times
+ * (bytes, text, the query's copy), so 64 MiB keeps that phase near 200 MB at worst.
+ */
+export const FILE_BYTE_BUDGET = 64 * 1024 * 1024;
 
 export interface FileFetchOptions {
   sql: Sql;
   http: HttpClient;
   allowedOrigins: readonly string[];
+  maxFileBytes: number;
   concurrency: number;
   progress: ProgressSink;
   signal?: AbortSignal;
+  byteBudget?: number;
 }
 
 export interface FileFetchStats {
@@ -31,6 +46,7 @@ export interface FileFetchStats {
   refused: number;
   skipped: number;
   errors: string[];
+  fatal?: Error;
 }
 
 export async function fetchOpenFiles(options: FileFetchOptions): Promise<FileFetchStats> {
@@ -38,14 +54,7 @@ export async function fetchOpenFiles(options: FileFetchOptions): Promise<FileFet
   const stats: FileFetchStats = { fetched: 0, failed: 0, refused: 0, skipped: 0, errors: [] };
   const allowed = new Set(options.allowedOrigins);
   const limit = pLimit(options.concurrency);
-  let buffer: FileOutcome[] = [];
-  let flushing: Promise<void> = Promise.resolve();
-  const flush = () => {
-    const batch = buffer;
-    buffer = [];
-    flushing = flushing.then(() => saveFileOutcomes(options.sql, batch));
-    return flushing;
-  };
+  const budget = new ByteBudget(options.byteBudget ?? FILE_BYTE_BUDGET);
 
   // Pages by path keep memory flat however many files are open.
   for (
@@ -57,23 +66,30 @@ export async function fetchOpenFiles(options: FileFetchOptions): Promise<FileFet
     await Promise.all(
       page.map((file) =>
         limit(async () => {
-          if (options.signal?.aborted) {
+          if (options.signal?.aborted || stats.fatal) {
             stats.skipped++;
             return;
           }
-          const outcome = await fetchOne(file.path, allowed, options.http);
-          stats[outcome.status === "fetched" ? "fetched" : outcome.status]++;
-          if (outcome.status !== "fetched" && stats.errors.length < 20)
-            stats.errors.push(`${file.path}: ${outcome.error}`);
-          options.progress.fileDone(outcome.status !== "fetched");
-          buffer.push(outcome);
-          if (buffer.length >= FLUSH_EVERY) await flush();
+          try {
+            const outcome = await stoppable(
+              fetchAndSave(file.path, allowed, options, budget),
+              options.signal,
+            );
+            stats[outcome.status === "fetched" ? "fetched" : outcome.status]++;
+            if (outcome.status !== "fetched" && stats.errors.length < 20)
+              stats.errors.push(redactSecrets(`${file.path}: ${outcome.error}`));
+            options.progress.fileDone(outcome.status !== "fetched");
+          } catch (thrown) {
+            const error = coerceError(classifyDatabaseError(thrown));
+            if (error instanceof DatabaseUnavailableError) stats.fatal ??= error;
+            else if (!options.signal?.aborted) throw error;
+            stats.skipped++;
+          }
         }),
       ),
     );
-    if (options.signal?.aborted) break;
+    if (options.signal?.aborted || stats.fatal) break;
   }
-  await flush();
   return stats;
 }
 
@@ -81,7 +97,43 @@ function nextPage(sql: Sql, after: string) {
   return openFilesPage(sql, FILE_MAX_SYNC_ATTEMPTS, after, PAGE_SIZE);
 }
 
-async function fetchOne(path: string, allowed: ReadonlySet<string>, http: HttpClient): Promise<FileOutcome> {
+/** Fetches one file and writes its outcome; a body Postgres refuses fails this file only. */
+async function fetchAndSave(
+  path: string,
+  allowed: ReadonlySet<string>,
+  options: FileFetchOptions,
+  budget: ByteBudget,
+): Promise<FileOutcome> {
+  const fetched = await fetchOne(path, allowed, options);
+  if (fetched.status !== "fetched") {
+    await saveFileOutcome(options.sql, fetched);
+    return fetched;
+  }
+  const release = await budget.acquire(fetched.size);
+  try {
+    await saveFileOutcome(options.sql, fetched);
+    return fetched;
+  } catch (thrown) {
+    const gone = classifyDatabaseError(thrown);
+    if (gone instanceof DatabaseUnavailableError) throw gone;
+    const failed: FileOutcome = {
+      path,
+      status: "failed",
+      httpStatus: fetched.httpStatus,
+      error: `the database refused the body: ${coerceError(thrown).message}`,
+    };
+    await saveFileOutcome(options.sql, failed);
+    return failed;
+  } finally {
+    release();
+  }
+}
+
+async function fetchOne(
+  path: string,
+  allowed: ReadonlySet<string>,
+  options: FileFetchOptions,
+): Promise<FileOutcome> {
   let url: URL;
   try {
     url = new URL(path);
@@ -97,8 +149,8 @@ async function fetchOne(path: string, allowed: ReadonlySet<string>, http: HttpCl
     };
   }
   try {
-    return await http.request({ method: "GET", url, endpoint: "GET /files" }, (response) =>
-      decodeFile(path, response),
+    return await options.http.request({ method: "GET", url, endpoint: "GET /files" }, (response) =>
+      decodeFile(path, response, options.maxFileBytes),
     );
   } catch (thrown) {
     const error = coerceError(thrown);
@@ -111,8 +163,16 @@ async function fetchOne(path: string, allowed: ReadonlySet<string>, http: HttpCl
   }
 }
 
-/** Keeps JSON as jsonb and anything else as bytes; a JSON file that does not parse is retried. */
-function decodeFile(path: string, response: HttpResponse): FileOutcome {
+/** Keeps JSON as jsonb (Postgres parses the text) and anything else as bytes. */
+function decodeFile(path: string, response: HttpResponse, maxFileBytes: number): FileOutcome {
+  if (response.body.length > maxFileBytes) {
+    return {
+      path,
+      status: "failed",
+      httpStatus: response.status,
+      error: `file is ${response.body.length} bytes, over REGWATCH_MAX_FILE_BYTES (${maxFileBytes})`,
+    };
+  }
   const header = response.headers["content-type"];
   const contentType = (Array.isArray(header) ? header[0] : header) ?? null;
   const sha256 = createHash("sha256").update(response.body).digest("hex");
@@ -124,20 +184,11 @@ function decodeFile(path: string, response: HttpResponse): FileOutcome {
     sha256,
     size: response.body.length,
   };
-  const text = response.body.toString("utf8");
   if (contentType && /[/+]json\b/i.test(contentType)) {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (cause) {
-      throw new ApiError("BAD_RESPONSE", `change file is declared JSON but does not parse`, {
-        endpoint: "GET /files",
-        status: response.status,
-        cause,
-      });
-    }
-    // jsonb cannot hold U+0000: keep such a body as bytes instead.
-    if (!text.includes("\\u0000")) return { ...base, json, bytes: null };
+    // jsonb cannot hold U+0000 (nor a NUL byte): such a body is kept as bytes instead.
+    const text = response.body.toString("utf8");
+    if (!text.includes("\\u0000") && !text.includes("\u0000"))
+      return { ...base, jsonText: text, bytes: null };
   }
-  return { ...base, json: undefined, bytes: response.body };
+  return { ...base, jsonText: null, bytes: response.body };
 }

@@ -5,6 +5,8 @@
 import { createRegistry, type Registry } from "../api/registry.ts";
 import { type Config, requireWatch } from "../config.ts";
 import type { Sql } from "../db/connect.ts";
+import { classifyDatabaseError } from "../db/db-errors.ts";
+import type { RunLock } from "../db/lock.ts";
 import { finishRun, type RunTrigger, startRun } from "../db/runs.ts";
 import { UsageRecorder } from "../db/usage.ts";
 import { coerceError, RegwatchError } from "../errors.ts";
@@ -25,6 +27,8 @@ export interface SyncJobDeps {
    * for its whole life, and records API usage itself. Without it, one is built for this job.
    */
   registry?: Registry;
+  /** The run lock the caller holds: verified before each window commits. */
+  lock?: RunLock;
 }
 
 export interface SyncJobResult {
@@ -55,7 +59,17 @@ export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): P
   flusher.unref();
   try {
     const report = await runSyncPass(
-      { sql: deps.sql, registry, config, log: deps.log, runId, progress, signal: deps.signal, now: deps.now },
+      {
+        sql: deps.sql,
+        registry,
+        config,
+        log: deps.log,
+        runId,
+        progress,
+        signal: deps.signal,
+        now: deps.now,
+        verifyLock: deps.lock ? (tx) => deps.lock!.verify(tx) : undefined,
+      },
       options,
     );
     await finishRun(deps.sql, runId, report.status, { ...report });
@@ -65,7 +79,7 @@ export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): P
     );
     return { runId, status: report.status, report };
   } catch (thrown) {
-    const error = coerceError(thrown);
+    const error = coerceError(classifyDatabaseError(thrown));
     await finishRun(deps.sql, runId, "failed", { options }, error.message).catch(() => {});
     deps.log.error(
       { runId, err: error.message, code: error instanceof RegwatchError ? error.code : undefined },

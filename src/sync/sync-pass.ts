@@ -5,15 +5,16 @@
 import type { Registry } from "../api/registry.ts";
 import type { Config } from "../config.ts";
 import { lastCompleteDay } from "../dates.ts";
-import type { Sql } from "../db/connect.ts";
+import type { Sql, Tx } from "../db/connect.ts";
 import { loadCoverage } from "../db/coverage.ts";
 import { loadWatchLists, saveWatchLists } from "../db/lists.ts";
 import { UsageError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
+import { redactJson } from "../secrets.ts";
 import { fetchOpenFiles } from "./file-fetch.ts";
 import { type ListPlanInput, planWindows } from "./plan.ts";
 import { noProgress, type ProgressSink } from "./progress.ts";
-import { runWindows } from "./window-run.ts";
+import { type IntervalDisagreements, runWindows } from "./window-run.ts";
 
 export interface SyncPassOptions {
   kind: "sync" | "backfill";
@@ -33,6 +34,8 @@ export interface SyncDeps {
   now?: () => Date;
   progress?: ProgressSink;
   signal?: AbortSignal;
+  /** Throws when the run lock is lost; checked before each window commits. */
+  verifyLock?: (tx: Tx) => Promise<void>;
 }
 
 export type PassStatus = "ok" | "partial" | "failed";
@@ -51,6 +54,9 @@ export interface SyncReport {
   filesFailed: number;
   filesRefused: number;
   filesSkipped: number;
+  invalidItems: number;
+  /** Per list, answers whose interval differed from the asked one (see REGWATCH_CHANGES_END_INCLUSIVE). */
+  intervalDisagreements: Record<string, IntervalDisagreements>;
   errors: string[];
   stopped: boolean;
 }
@@ -58,7 +64,8 @@ export interface SyncReport {
 export async function runSyncPass(deps: SyncDeps, options: SyncPassOptions): Promise<SyncReport> {
   const progress = deps.progress ?? noProgress;
   const now = deps.now ?? (() => new Date());
-  const lastComplete = lastCompleteDay(now(), deps.config.tz);
+  // The 07:00 data-load rule is the registry's, whatever zone the schedule runs in.
+  const lastComplete = lastCompleteDay(now(), deps.config.registryTz);
 
   const remote = await deps.registry.watch.lists();
   await saveWatchLists(deps.sql, remote.lists);
@@ -105,6 +112,9 @@ export async function runSyncPass(deps: SyncDeps, options: SyncPassOptions): Pro
     runId: deps.runId,
     concurrency: deps.config.concurrency,
     progress,
+    lastComplete,
+    endInclusive: deps.config.changesEndInclusive,
+    verifyLock: deps.verifyLock,
     signal: deps.signal,
   });
   if (w.fatal) throw w.fatal;
@@ -113,10 +123,12 @@ export async function runSyncPass(deps: SyncDeps, options: SyncPassOptions): Pro
     sql: deps.sql,
     http: deps.registry.files,
     allowedOrigins: deps.config.fileOrigins,
+    maxFileBytes: deps.config.maxFileBytes,
     concurrency: deps.config.concurrency,
     progress,
     signal: deps.signal,
   });
+  if (f.fatal) throw f.fatal;
 
   const stopped = deps.signal?.aborted ?? false;
   const incomplete = w.windowsFailed + w.windowsSkipped + f.failed + f.skipped > 0;
@@ -134,7 +146,9 @@ export async function runSyncPass(deps: SyncDeps, options: SyncPassOptions): Pro
     filesFailed: f.failed,
     filesRefused: f.refused,
     filesSkipped: f.skipped,
-    errors: [...w.errors, ...f.errors].slice(0, 20),
+    invalidItems: w.invalidItems,
+    intervalDisagreements: w.disagreements,
+    errors: redactJson([...w.errors, ...f.errors].slice(0, 20)),
     stopped,
   };
 }
