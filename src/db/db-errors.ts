@@ -24,9 +24,13 @@ const CONNECTION_CODES = new Set([
   "CONNECT_TIMEOUT",
 ]);
 
+/** The SQLSTATE or driver code, also when a wrapper (drizzle's "Failed query") holds it as the cause. */
 function codeOf(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" ? code : undefined;
+  for (let e = error, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && code !== "DATABASE") return code;
+  }
+  return undefined;
 }
 
 /** Why the database cannot be used any more, or undefined when the error is about one statement. */

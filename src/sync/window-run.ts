@@ -9,6 +9,7 @@ import { ApiError } from "../api/errors.ts";
 import type { ChangesPage, WatchClient } from "../api/watch-client.ts";
 import type { Sql, Tx } from "../db/connect.ts";
 import { classifyDatabaseError, DatabaseUnavailableError, isRetryableConflict } from "../db/db-errors.ts";
+import { RunLockLostError } from "../db/lock.ts";
 import { writeWindow } from "../db/window.ts";
 import { coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
@@ -89,13 +90,17 @@ export async function runWindows(
           options.progress.windowDone(false);
         } catch (thrown) {
           const error = coerceError(classifyDatabaseError(thrown));
-          if (options.signal?.aborted && !(error instanceof DatabaseUnavailableError)) {
+          if (
+            options.signal?.aborted &&
+            !(error instanceof DatabaseUnavailableError || error instanceof RunLockLostError)
+          ) {
             stats.windowsSkipped++;
             return;
           }
           stats.windowsFailed++;
           if (error instanceof ApiError && error.code === "HTTP_AUTH") stats.fatal ??= error;
-          if (error instanceof DatabaseUnavailableError) stats.fatal ??= error;
+          if (error instanceof DatabaseUnavailableError || error instanceof RunLockLostError)
+            stats.fatal ??= error;
           const message = redactSecrets(
             `list ${window.listKey} ${window.start}..${window.end}: ${error.message}`,
           );
