@@ -75,7 +75,10 @@ export async function syncCommand(
       const report = redactJson(result.report!);
       if (cli.json) process.stdout.write(`${JSON.stringify({ runId: result.runId, ...report }, null, 2)}\n`);
       else process.stdout.write(summary(pass.kind, result.runId, report));
-      return report.status === "ok" ? EXIT.ok : EXIT.partial;
+      const code = report.status === "ok" ? EXIT.ok : EXIT.partial;
+      // A request abandoned by the stop may hold a socket open: the process ends anyway.
+      if (report.stopped) setTimeout(() => process.exit(code), 2000).unref();
+      return code;
     } finally {
       progress?.stop();
       process.off("SIGINT", stop);

@@ -89,6 +89,13 @@ export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): P
   } finally {
     clearInterval(flusher);
     await usage.flush().catch(() => {});
-    if (!deps.registry) await registry.close();
+    if (!deps.registry) {
+      // After a stop, a request may still hang in the client: closing waits for it, so the wait
+      // is bounded and whatever is left is dropped with the process.
+      const closing = registry.close().catch(() => {});
+      if (deps.signal?.aborted)
+        await Promise.race([closing, new Promise((r) => setTimeout(r, 1000).unref())]);
+      else await closing;
+    }
   }
 }
