@@ -6,7 +6,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRegistry } from "../src/api/registry.ts";
-import { loadConfig } from "../src/config.ts";
+import { loadConfig, requireWatch } from "../src/config.ts";
 import { openDatabase } from "../src/db/connect.ts";
 import { runMigrations } from "../src/db/migrate.ts";
 import { silentLogger } from "../src/logger.ts";
@@ -33,6 +33,7 @@ const config = loadConfig({
   REGWATCH_FILE_ORIGINS: url,
   REGWATCH_CONCURRENCY: "8",
 });
+requireWatch(config);
 const db = await openDatabase(config);
 await runMigrations(db.url);
 await db.sql`truncate regwatch.change_files`;
