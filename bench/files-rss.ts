@@ -18,7 +18,9 @@ const SIZE = 55 * 1000 * 1000;
 
 // One 55 MB JSON body, built once and served to every request (the server is not what is measured).
 const row = JSON.stringify({ heading: "address", value: "x".repeat(200) });
-const body = Buffer.from(`[${Array.from({ length: Math.floor(SIZE / (row.length + 1)) }, () => row).join(",")}]`);
+const body = Buffer.from(
+  `[${Array.from({ length: Math.floor(SIZE / (row.length + 1)) }, () => row).join(",")}]`,
+);
 const server = createServer((_request, response) => {
   response.writeHead(200, { "content-type": "application/json", "content-length": body.length });
   response.end(body);

@@ -75,11 +75,13 @@ export async function recentRuns(sql: Sql, limit: number): Promise<RunRow[]> {
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
-/** Start of the newest scheduled or catch-up sync that finished with its data committed. */
+/** Start of the newest scheduled or catch-up sync that finished with its data committed and was not stopped. */
 export async function lastScheduledSuccess(sql: Sql): Promise<Date | undefined> {
   const [row] = await sql<{ at: Date | null }[]>`
     select max(started_at) as at from regwatch.runs
-    where kind = 'sync' and trigger in ('schedule', 'catchup') and status in ('ok', 'partial')`;
+    where kind = 'sync' and trigger in ('schedule', 'catchup') and status in ('ok', 'partial')
+      -- A run cut short by a stop left work undone: the next start catches up.
+      and not coalesce((stats ->> 'stopped')::boolean, false)`;
   return row?.at ?? undefined;
 }
 
