@@ -99,7 +99,7 @@ describe("coverage and item validation against a hostile registry", () => {
     const [open] = await t.db
       .sql`select count(*)::int as n from regwatch.invalid_items where resolved_at is null`;
     expect(open!.n).toBe(0);
-  });
+  }, 180_000);
 
   it("coverage accept marks the days covered with the reason (exit 0), and refuses bad input with 64", async () => {
     t = await createTestDatabase();
@@ -136,7 +136,7 @@ describe("coverage and item validation against a hostile registry", () => {
       expect(bad.code, args.join(" ")).toBe(64);
       expect(bad.stderr).not.toMatch(/\n\s+at /);
     }
-  });
+  }, 180_000);
 
   it("an answer claiming 1900-01-01..2099-12-31 covers only the asked, complete days; the next day asks the next day", async () => {
     t = await createTestDatabase();
@@ -158,7 +158,7 @@ describe("coverage and item validation against a hostile registry", () => {
 
     const status = await runCli(["status"], { DATABASE_URL: t.url });
     expect(status.stdout).toMatch(/Answers for other days than asked/);
-  });
+  }, 180_000);
 
   it("with REGWATCH_CHANGES_END_INCLUSIVE=false, asks end + 1 and covers up to the asked last day", async () => {
     t = await createTestDatabase();
@@ -173,7 +173,7 @@ describe("coverage and item validation against a hostile registry", () => {
     ]);
     expect(await coveredRanges(t.db.sql)).toEqual({ [LIST]: ["2024-03-01..2024-03-09"] });
     expect(result.report?.intervalDisagreements).toEqual({});
-  });
+  }, 180_000);
 
   it("the 07:00 rule follows REGWATCH_REGISTRY_TZ, not the schedule's REGWATCH_TZ", async () => {
     t = await createTestDatabase();

@@ -46,10 +46,13 @@ describe("the database goes away or turns read-only in the middle of a sync", ()
     where datname = ${t.name} and application_name like 'regwatch/%' and pid <> pg_backend_pid()
       and (not ${idleOnly} or state = 'idle')`;
 
-  const env = () => ({
-    ...hostileEnv(registry, { REGWATCH_START_DATE: START, REGWATCH_CONCURRENCY: "2" }),
-    DATABASE_URL: t.url,
-  });
+  const env = () => (
+    {
+      ...hostileEnv(registry, { REGWATCH_START_DATE: START, REGWATCH_CONCURRENCY: "2" }),
+      DATABASE_URL: t.url,
+    },
+    180_000
+  );
 
   it("a database turned read-only ends the run with one message naming it, exit 1; the next run converges", async () => {
     t = await createTestDatabase();
@@ -79,7 +82,7 @@ describe("the database goes away or turns read-only in the middle of a sync", ()
     expect(ranges[LIST]![0]!.startsWith(START)).toBe(true);
     const [failed] = await t.db.sql`select count(*)::int as n from regwatch.runs where status = 'running'`;
     expect(failed!.n).toBe(0);
-  });
+  }, 180_000);
 
   it("a database read-only from the start: the run fails with a message naming it, exit 1", async () => {
     await t?.drop();
@@ -93,7 +96,7 @@ describe("the database goes away or turns read-only in the middle of a sync", ()
     expect(result.stderr.trim()).toBe(
       "regwatch: database problem: the database is read-only (a standby, or default_transaction_read_only is on)",
     );
-  });
+  }, 180_000);
 
   it("connections terminated mid-run (lock and pool) end the run at once, exit 1, one message", async () => {
     await t?.drop();

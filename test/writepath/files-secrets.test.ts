@@ -88,7 +88,7 @@ describe("change files one by one, and the key never stored or printed", () => {
     const [elsewhere] = await t.db.sql<{ status: string }[]>`
       select status from regwatch.change_files where path like '%elsewhere.json'`;
     expect(elsewhere!.status).toBe("failed");
-  });
+  }, 180_000);
 
   it("the key echoed in every error body is in no table, no output and no dump", async () => {
     const sync = await runCli(["sync", "--json"], env());
