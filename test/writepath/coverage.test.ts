@@ -183,5 +183,5 @@ describe("coverage and item validation against a hostile registry", () => {
     const result = await sync(new Date("2024-03-10T07:30:00+01:00"), { REGWATCH_TZ: "America/New_York" });
     expect(result.report?.lastComplete).toBe("2024-03-09");
     expect(registry.asked.at(-1)?.to).toBe("2024-03-09");
-  });
+  }, 180_000);
 });

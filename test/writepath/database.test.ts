@@ -46,13 +46,10 @@ describe("the database goes away or turns read-only in the middle of a sync", ()
     where datname = ${t.name} and application_name like 'regwatch/%' and pid <> pg_backend_pid()
       and (not ${idleOnly} or state = 'idle')`;
 
-  const env = () => (
-    {
-      ...hostileEnv(registry, { REGWATCH_START_DATE: START, REGWATCH_CONCURRENCY: "2" }),
-      DATABASE_URL: t.url,
-    },
-    180_000
-  );
+  const env = () => ({
+    ...hostileEnv(registry, { REGWATCH_START_DATE: START, REGWATCH_CONCURRENCY: "2" }),
+    DATABASE_URL: t.url,
+  });
 
   it("a database turned read-only ends the run with one message naming it, exit 1; the next run converges", async () => {
     t = await createTestDatabase();
@@ -113,5 +110,5 @@ describe("the database goes away or turns read-only in the middle of a sync", ()
     trouble = undefined;
     const again = await runCli(["sync"], env(), 120_000);
     expect(again.code).toBe(0);
-  });
+  }, 180_000);
 });

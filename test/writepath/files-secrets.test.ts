@@ -105,5 +105,5 @@ describe("change files one by one, and the key never stored or printed", () => {
     expect(dump.stdout).toContain("regwatch");
     expect(dump.stdout).not.toContain(HOSTILE_KEY);
     expect(dump.stdout).toContain("[redacted]");
-  });
+  }, 180_000);
 });
