@@ -68,9 +68,10 @@ export async function ingest(sql: Sql, total: number, batch: number, writers: nu
           listKey: `bench-${b % 100}`,
           runId: null,
           requested: span,
-          returned: span,
+          covered: span,
           items,
           raw,
+          invalid: [],
         });
       }),
     ),

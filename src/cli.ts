@@ -6,6 +6,7 @@ import { Command, CommanderError } from "commander";
 import { registerAlerts } from "./commands/alerts.ts";
 import { registerBackfill } from "./commands/backfill.ts";
 import { registerChanges } from "./commands/changes.ts";
+import { registerCoverage } from "./commands/coverage.ts";
 import { registerDaemon } from "./commands/daemon.ts";
 import { registerDemo } from "./commands/demo.ts";
 import { registerEmulator } from "./commands/emulator.ts";
@@ -39,6 +40,7 @@ const commands = [
   registerStatus,
   registerReparse,
   registerChanges,
+  registerCoverage,
   registerDemo,
   registerAlerts,
   registerPayments,

@@ -6,6 +6,7 @@ import { InvalidArgumentError } from "commander";
 import { type Config, loadConfig, secretsOf } from "../config.ts";
 import { isValidDate } from "../dates.ts";
 import { type Database, openDatabase } from "../db/connect.ts";
+import { classifyDatabaseError } from "../db/db-errors.ts";
 import { runMigrations } from "../db/migrate.ts";
 import { coerceError, EXIT, type ExitCode, RegwatchError } from "../errors.ts";
 import { createLogger, type Logger } from "../logger.ts";
@@ -25,7 +26,8 @@ export async function runAction(body: (ctx: Context) => Promise<ExitCode | undef
     const log = createLogger({ level: config.logLevel, secrets, fd: 2 });
     process.exitCode = (await body({ config, log })) ?? EXIT.ok;
   } catch (thrown) {
-    const error = coerceError(thrown);
+    // A lost or read-only database is named in one line, whatever statement met it.
+    const error = coerceError(classifyDatabaseError(thrown));
     const exitCode = error instanceof RegwatchError ? error.exitCode : EXIT.failed;
     process.stderr.write(`regwatch: ${redactSecrets(error.message, secrets)}\n`);
     if (!(error instanceof RegwatchError) && process.env.REGWATCH_LOG_LEVEL === "debug" && error.stack) {

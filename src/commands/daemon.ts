@@ -7,6 +7,7 @@ import { parsePositiveInt, runAction } from "./context.ts";
 interface DaemonCliOptions {
   checkEvery: number;
   stopTimeout: number;
+  stuckAfter: number;
 }
 
 export function registerDaemon(program: Command): void {
@@ -27,6 +28,12 @@ export function registerDaemon(program: Command): void {
       parsePositiveInt,
       DAEMON_DEFAULTS.stopTimeoutSeconds,
     )
+    .option(
+      "--stuck-after <seconds>",
+      "/readyz answers 503 while a run has shown no progress (no request, window or file) for this long",
+      parsePositiveInt,
+      DAEMON_DEFAULTS.stuckAfterSeconds,
+    )
     .addHelpText(
       "after",
       [
@@ -45,6 +52,7 @@ export function registerDaemon(program: Command): void {
         return runDaemon(config, log, {
           checkEverySeconds: opts.checkEvery,
           stopTimeoutSeconds: opts.stopTimeout,
+          stuckAfterSeconds: opts.stuckAfter,
         });
       }),
     );

@@ -9,16 +9,19 @@ import {
   type DayRange,
   fileCounts,
   openFiles,
+  openInvalidItems,
   outcomeCounts,
   recentRuns,
   usageSummary,
 } from "../db/status.ts";
 import { EXIT } from "../errors.ts";
+import { redactJson, redactSecrets } from "../secrets.ts";
 import { runAction, withDatabase } from "./context.ts";
 
 const CALENDAR_WEEKS = 8;
 const RECENT_RUNS = 10;
 const OPEN_FILES_SHOWN = 5;
+const INVALID_ITEMS_SHOWN = 5;
 
 export function registerStatus(program: Command): void {
   program
@@ -38,8 +41,11 @@ export function registerStatus(program: Command): void {
     .action((opts: { json?: boolean }) =>
       runAction((ctx) =>
         withDatabase(ctx, async (db) => {
-          const status = await readStatus(db.sql, ctx.config);
-          process.stdout.write(opts.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status));
+          // Run errors and file errors hold server text, which may echo a key: scrubbed before printing.
+          const status = redactJson(await readStatus(db.sql, ctx.config));
+          process.stdout.write(
+            redactSecrets(opts.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status)),
+          );
           return EXIT.ok;
         }),
       ),
@@ -66,22 +72,25 @@ export type Status = Awaited<ReturnType<typeof readStatus>>;
 
 export async function readStatus(
   sql: Sql,
-  config: Pick<Config, "tz" | "searchMonthlyQuota">,
+  config: Pick<Config, "tz" | "searchMonthlyQuota"> & Partial<Pick<Config, "registryTz">>,
   now = new Date(),
 ) {
   const local = localDateTime(now, config.tz);
-  const complete = lastCompleteDay(now, config.tz);
-  const [lists, runs, files, open, outcomes, usage, alertMessages, parse, unreadable] = await Promise.all([
-    coverageByList(sql),
-    recentRuns(sql, RECENT_RUNS),
-    fileCounts(sql),
-    openFiles(sql, OPEN_FILES_SHOWN),
-    outcomeCounts(sql),
-    usageSummary(sql, local.date, local.date.slice(0, 7)),
-    outboxCounts(sql),
-    parseStatusCounts(sql),
-    unparsedExamples(sql, OPEN_FILES_SHOWN),
-  ]);
+  // Completeness follows the registry's 07:00 load in its own zone.
+  const complete = lastCompleteDay(now, config.registryTz ?? config.tz);
+  const [lists, runs, files, open, outcomes, usage, alertMessages, parse, unreadable, invalid] =
+    await Promise.all([
+      coverageByList(sql),
+      recentRuns(sql, RECENT_RUNS),
+      fileCounts(sql),
+      openFiles(sql, OPEN_FILES_SHOWN),
+      outcomeCounts(sql),
+      usageSummary(sql, local.date, local.date.slice(0, 7)),
+      outboxCounts(sql),
+      parseStatusCounts(sql),
+      unparsedExamples(sql, OPEN_FILES_SHOWN),
+      openInvalidItems(sql, INVALID_ITEMS_SHOWN),
+    ]);
   const searchThisMonth = usage.month.find((u) => u.api === "search")?.requests ?? 0;
   return {
     generatedAt: now.toISOString(),
@@ -93,6 +102,8 @@ export async function readStatus(
     files: { counts: files, open, parse, unreadable },
     outcomes,
     alertMessages,
+    invalidItems: invalid,
+    intervalDisagreements: latestDisagreements(runs),
     usage: {
       today: { day: local.date, byApi: usage.today },
       month: { month: local.date.slice(0, 7), byApi: usage.month },
@@ -232,6 +243,24 @@ export function formatStatus(s: Status): string {
   );
   for (const u of s.files.unreadable)
     out.push(`  ${u.parseStatus} ${u.path}: ${(u.parseError ?? "").slice(0, 80)}`);
+  if (s.invalidItems.count > 0) {
+    out.push(
+      "",
+      `Invalid items set aside: ${s.invalidItems.count} (their days stay uncovered until answered cleanly or \`regwatch coverage accept\`)`,
+    );
+    for (const i of s.invalidItems.items)
+      out.push(
+        `  list ${i.listKey} ${i.windowStart}..${i.windowEnd}: tax_id ${JSON.stringify(i.taxId)} ${i.reason}`,
+      );
+  }
+  const disagreeing = Object.entries(s.intervalDisagreements);
+  if (disagreeing.length > 0) {
+    out.push("", "Answers for other days than asked (last sync; see REGWATCH_CHANGES_END_INCLUSIVE)");
+    for (const [list, d] of disagreeing)
+      out.push(
+        `  list ${list}: ${d.wider} wider, ${d.narrower} narrower, ${d.elsewhere} elsewhere; e.g. ${d.example}`,
+      );
+  }
   out.push("", "Item outcomes (latest per item)");
   if (s.outcomes.length === 0) out.push("  none");
   for (const o of s.outcomes)
@@ -244,6 +273,17 @@ export function formatStatus(s: Status): string {
     `API usage in ${s.usage.month.month}: ${usage(s.usage.month.byApi)}; search ${s.usage.search.used} of ${s.usage.search.quota} allowed`,
   );
   return `${out.join("\n")}\n`;
+}
+
+/** Per list, the answers of the newest sync or backfill whose interval differed from what was asked. */
+function latestDisagreements(runs: readonly { kind: string; stats: Record<string, unknown> }[]) {
+  const latest = runs.find(
+    (r) => (r.kind === "sync" || r.kind === "backfill") && r.stats.intervalDisagreements,
+  );
+  return (latest?.stats.intervalDisagreements ?? {}) as Record<
+    string,
+    { wider: number; narrower: number; elsewhere: number; example: string }
+  >;
 }
 
 function runNote(stats: Record<string, unknown>): string {

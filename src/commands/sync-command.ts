@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import { requireWatch } from "../config.ts";
 import { acquireRunLock } from "../db/lock.ts";
 import { EXIT, type ExitCode } from "../errors.ts";
+import { redactJson, redactSecrets } from "../secrets.ts";
 import { runSyncJob } from "../sync/sync-job.ts";
 import type { SyncPassOptions, SyncReport } from "../sync/sync-pass.ts";
 import { type Context, collect, parseNonNegativeInt, withDatabase } from "./context.ts";
@@ -59,6 +60,7 @@ export async function syncCommand(
           trigger: "cli",
           progress,
           signal: controller.signal,
+          lock,
         },
         pass,
       );
@@ -66,14 +68,17 @@ export async function syncCommand(
       if (result.error && !result.report) {
         if (cli.json)
           process.stdout.write(
-            `${JSON.stringify({ runId: result.runId, status: "failed", error: result.error.message })}\n`,
+            `${JSON.stringify({ runId: result.runId, status: "failed", error: redactSecrets(result.error.message) })}\n`,
           );
         throw result.error;
       }
-      const report = result.report!;
+      const report = redactJson(result.report!);
       if (cli.json) process.stdout.write(`${JSON.stringify({ runId: result.runId, ...report }, null, 2)}\n`);
       else process.stdout.write(summary(pass.kind, result.runId, report));
-      return report.status === "ok" ? EXIT.ok : EXIT.partial;
+      const code = report.status === "ok" ? EXIT.ok : EXIT.partial;
+      // A request abandoned by the stop may hold a socket open: the process ends anyway.
+      if (report.stopped) setTimeout(() => process.exit(code), 2000).unref();
+      return code;
     } finally {
       progress?.stop();
       process.off("SIGINT", stop);
@@ -91,6 +96,14 @@ function summary(kind: string, runId: number, r: SyncReport): string {
     `  changes written ${r.changesWritten}`,
     `  files fetched ${r.filesFetched}, failed ${r.filesFailed}, refused ${r.filesRefused}, not started ${r.filesSkipped}`,
   ];
+  if (r.invalidItems > 0)
+    lines.push(
+      `  invalid items set aside ${r.invalidItems} (see \`regwatch status\`; their days stay uncovered)`,
+    );
+  for (const [list, d] of Object.entries(r.intervalDisagreements))
+    lines.push(
+      `  list ${list}: ${d.wider + d.narrower + d.elsewhere} answer(s) for other days than asked (${d.example}); check REGWATCH_CHANGES_END_INCLUSIVE`,
+    );
   if (r.errors.length > 0) lines.push("  problems:", ...r.errors.map((e) => `    ${e}`));
   if (r.status === "partial") lines.push("  what failed stays pending; the next sync picks it up");
   return `${lines.join("\n")}\n`;

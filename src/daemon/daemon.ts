@@ -23,9 +23,15 @@ export interface DaemonOptions {
   checkEverySeconds: number;
   /** Seconds a stop waits for in-flight work to commit before giving up on it. */
   stopTimeoutSeconds: number;
+  /** A job with no progress for this long makes /readyz answer 503. */
+  stuckAfterSeconds: number;
 }
 
-export const DAEMON_DEFAULTS: DaemonOptions = { checkEverySeconds: 60, stopTimeoutSeconds: 30 };
+export const DAEMON_DEFAULTS: DaemonOptions = {
+  checkEverySeconds: 60,
+  stopTimeoutSeconds: 30,
+  stuckAfterSeconds: 600,
+};
 
 export async function runDaemon(config: Config, log: Logger, options: DaemonOptions): Promise<ExitCode> {
   requireWatch(config);
@@ -61,14 +67,20 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
       limiters: () => registry.limiters,
     });
     registerAlertMetrics(metrics.registry, async () => probe.sql);
-    const http = await startHealthServer({ port: config.httpPort, probe, metrics, log });
+    let runner: JobRunner | undefined;
+    const http = await startHealthServer({
+      port: config.httpPort,
+      probe,
+      metrics,
+      log,
+      jobNotReady: () => runner?.notReadyReason(options.stuckAfterSeconds * 1000) ?? null,
+    });
     cleanups.push(["http server", () => http.close()]);
     log.info(
       { port: http.port },
       `health and metrics on http://0.0.0.0:${http.port} (/healthz /readyz /metrics)`,
     );
 
-    let runner: JobRunner | undefined;
     const task: ScheduledTask = cron.createTask(config.schedule, () => runner?.runIfDue("schedule"), {
       name: "regwatch-reconcile-sync",
       timezone: config.tz,

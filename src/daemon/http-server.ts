@@ -54,6 +54,8 @@ export async function startHealthServer(options: {
   probe: DatabaseProbe;
   metrics: DaemonMetrics;
   log: Logger;
+  /** Why the job side is not ready (stopping, or a job stuck), else null. */
+  jobNotReady?: () => string | null;
 }): Promise<HealthServer> {
   const { probe, metrics, log } = options;
   const server: Server = createServer((request, response) => {
@@ -65,6 +67,8 @@ export async function startHealthServer(options: {
     if (request.method !== "GET" && request.method !== "HEAD") return reply(405, "method not allowed\n");
     if (path === "/healthz") return reply(200, "ok\n");
     if (path === "/readyz") {
+      const jobReason = options.jobNotReady?.() ?? null;
+      if (jobReason !== null) return reply(503, `not ready: ${jobReason}\n`);
       probe.notReadyReason().then(
         (reason) => (reason === null ? reply(200, "ready\n") : reply(503, `not ready: ${reason}\n`)),
         (error) => reply(503, `not ready: ${coerceError(error).message}\n`),

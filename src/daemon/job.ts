@@ -6,13 +6,14 @@
 import type { Registry } from "../api/registry.ts";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/connect.ts";
-import { acquireRunLock } from "../db/lock.ts";
+import { acquireRunLock, type RunLock } from "../db/lock.ts";
 import type { RunTrigger } from "../db/runs.ts";
 import { lastScheduledSuccess } from "../db/status.ts";
 import type { UsageRecorder } from "../db/usage.ts";
 import { coerceError, LockHeldError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { reconcile } from "../reconcile/reconcile.ts";
+import type { ProgressSink } from "../sync/progress.ts";
 import { runSyncJob } from "../sync/sync-job.ts";
 import type { DaemonMetrics } from "./metrics.ts";
 import { type CronSchedule, catchUpDue, previousScheduledTime } from "./schedule.ts";
@@ -38,6 +39,8 @@ export class JobRunner {
   private controller = new AbortController();
   private lastFailure: Date | undefined;
   private stopping = false;
+  /** When the job in progress last showed progress (a request, a window, a file). */
+  private lastActivity: number | undefined;
 
   constructor(private readonly deps: JobDeps) {}
 
@@ -45,10 +48,21 @@ export class JobRunner {
     return this.current !== undefined;
   }
 
+  /** Why /readyz should say not ready: a stop has begun, or a job has shown no progress for `stuckMs`. */
+  notReadyReason(stuckMs: number): string | null {
+    if (this.stopping) return "stopping";
+    if (this.current && this.lastActivity !== undefined) {
+      const idle = Date.now() - this.lastActivity;
+      if (idle > stuckMs) return `the run has shown no progress for ${Math.round(idle / 1000)} s`;
+    }
+    return null;
+  }
+
   /** Runs reconcile and sync when the schedule has fired since the last successful run. */
   runIfDue(trigger: Extract<RunTrigger, "schedule" | "catchup">): Promise<JobOutcome> {
     if (this.stopping) return Promise.resolve("stopping");
     if (this.current) return Promise.resolve("busy");
+    this.lastActivity = Date.now();
     const job = this.attempt(trigger)
       .catch((error): JobOutcome => {
         // The database is unreachable, say: /readyz shows it, and the next check tries again.
@@ -58,6 +72,7 @@ export class JobRunner {
       })
       .finally(() => {
         this.current = undefined;
+        this.lastActivity = undefined;
       });
     this.current = job;
     return job;
@@ -118,7 +133,7 @@ export class JobRunner {
         return "not-due";
       }
       if (this.stopping) return "stopping";
-      await this.run(trigger, slot);
+      await this.run(trigger, slot, lock);
       return "ran";
     } finally {
       await lock
@@ -127,7 +142,7 @@ export class JobRunner {
     }
   }
 
-  private async run(trigger: "schedule" | "catchup", slot: Date | undefined): Promise<void> {
+  private async run(trigger: "schedule" | "catchup", slot: Date | undefined, lock: RunLock): Promise<void> {
     const { db, config, log, registry, usage, metrics } = this.deps;
     const started = Date.now();
     log.info(
@@ -154,7 +169,16 @@ export class JobRunner {
         return;
       }
       const result = await runSyncJob(
-        { sql: db.sql, config, log, trigger, signal: this.controller.signal, registry },
+        {
+          sql: db.sql,
+          config,
+          log,
+          trigger,
+          signal: this.controller.signal,
+          registry,
+          lock,
+          progress: this.activity(),
+        },
         { kind: "sync" },
       );
       metrics.recordChangesWritten(result.report?.changesWritten ?? 0);
@@ -171,5 +195,13 @@ export class JobRunner {
       await usage.flush().catch(() => {});
       metrics.setJobRunning(false);
     }
+  }
+
+  /** A progress sink that only notes that something moved, for the stuck-job check. */
+  private activity(): ProgressSink {
+    const touch = () => {
+      this.lastActivity = Date.now();
+    };
+    return { plan: touch, windowDone: touch, filesAdded: touch, fileDone: touch, request: touch };
   }
 }

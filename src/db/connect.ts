@@ -6,6 +6,8 @@ import * as schema from "./schema.ts";
 import { withNoDelay } from "./socket.ts";
 
 export type Sql = postgres.Sql;
+/** A transaction handle (what `sql.begin` passes to its body). */
+export type Tx = postgres.TransactionSql;
 
 /** Names this process's connections, so they can be told apart from other processes' ones. */
 const APPLICATION_NAME = `regwatch/${process.pid}`;
@@ -47,12 +49,40 @@ export async function openDatabase(
   });
 }
 
+let driverGuardInstalled = false;
+
+/**
+ * postgres.js schedules a buffered write for the next tick; when the server closes the connection
+ * in between (terminated backend, failover) the write meets a null socket and throws outside any
+ * query. The connection's queries have already failed with CONNECTION_CLOSED by then, so that
+ * one throw carries nothing to report and must not crash the process with a stack trace.
+ */
+function installDriverGuard(): void {
+  if (driverGuardInstalled) return;
+  driverGuardInstalled = true;
+  const guard = (error: Error) => {
+    const stack = error.stack ?? "";
+    if (
+      error instanceof TypeError &&
+      /postgres[\\/]src[\\/]connection\.js/.test(stack) &&
+      /nextWrite/.test(stack)
+    )
+      return;
+    // Anything else keeps Node's behaviour (unless someone else listens too): report and exit.
+    if (process.listenerCount("uncaughtException") > 1) return;
+    process.stderr.write(`${stack || String(error)}\n`);
+    process.exit(1);
+  };
+  process.on("uncaughtException", guard);
+}
+
 function connect(
   url: string,
   origin: Database["origin"],
   options: OpenOptions,
   beforeClose: (sql: Sql) => Promise<(() => Promise<void>) | undefined | void>,
 ): Database {
+  installDriverGuard();
   const common = withNoDelay({ onnotice: () => {}, connection: { application_name: APPLICATION_NAME } });
   const sql = postgres(url, { ...common, max: options.max ?? 10 });
   const ormClient = postgres(url, { ...common, max: 4 });

@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import { redactJson, redactSecrets } from "../secrets.ts";
 import type { Sql } from "./connect.ts";
 
 export type RunKind = "sync" | "backfill" | "reconcile" | "lookup" | "daemon";
@@ -13,7 +14,7 @@ export async function startRun(
 ): Promise<number> {
   const [row] = await sql<{ id: number }[]>`
     insert into regwatch.runs (kind, trigger, status, stats, pid, host)
-    values (${kind}, ${trigger}, 'running', ${sql.json(stats as never)}, ${process.pid}, ${hostname()})
+    values (${kind}, ${trigger}, 'running', ${sql.json(redactJson(stats) as never)}, ${process.pid}, ${hostname()})
     returning id`;
   return Number(row!.id);
 }
@@ -27,13 +28,14 @@ export async function finishRun(
 ): Promise<void> {
   await sql`
     update regwatch.runs
-    set status = ${status}, finished_at = now(), stats = ${sql.json(stats as never)}, error = ${error ?? null}
+    set status = ${status}, finished_at = now(), stats = ${sql.json(redactJson(stats) as never)},
+        error = ${error === undefined ? null : redactSecrets(error)}
     where id = ${id}`;
 }
 
 /** Saves progress of a run still going, so `status` and a crash leave something to read. */
 export async function updateRunStats(sql: Sql, id: number, stats: Record<string, unknown>): Promise<void> {
-  await sql`update regwatch.runs set stats = ${sql.json(stats as never)} where id = ${id}`;
+  await sql`update regwatch.runs set stats = ${sql.json(redactJson(stats) as never)} where id = ${id}`;
 }
 
 /**

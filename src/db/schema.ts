@@ -101,11 +101,31 @@ export const coverage = regwatch.table(
     changeCount: integer("change_count").notNull().default(0),
     runId: bigint("run_id", { mode: "number" }),
     fetchedAt: createdNow("fetched_at"),
+    acceptedReason: text("accepted_reason"),
   },
   (t) => [
     primaryKey({ columns: [t.listKey, t.startDate, t.endDate] }),
     check("coverage_order", sql`${t.startDate} <= ${t.endDate}`),
   ],
+);
+
+export const invalidItems = regwatch.table(
+  "invalid_items",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    listKey: text("list_key").notNull(),
+    windowStart: day("window_start").notNull(),
+    windowEnd: day("window_end").notNull(),
+    changeDate: text("change_date").notNull(),
+    taxId: text("tax_id").notNull(),
+    reason: text("reason").notNull(),
+    item: text("item").notNull(),
+    runId: bigint("run_id", { mode: "number" }),
+    seenAt: createdNow("seen_at"),
+    resolvedAt: instant("resolved_at"),
+    resolution: text("resolution"),
+  },
+  (t) => [index("invalid_items_open").on(t.listKey, t.windowStart).where(sql`${t.resolvedAt} is null`)],
 );
 
 export const changes = regwatch.table(

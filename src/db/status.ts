@@ -75,11 +75,13 @@ export async function recentRuns(sql: Sql, limit: number): Promise<RunRow[]> {
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
-/** Start of the newest scheduled or catch-up sync that finished with its data committed. */
+/** Start of the newest scheduled or catch-up sync that finished with its data committed and was not stopped. */
 export async function lastScheduledSuccess(sql: Sql): Promise<Date | undefined> {
   const [row] = await sql<{ at: Date | null }[]>`
     select max(started_at) as at from regwatch.runs
-    where kind = 'sync' and trigger in ('schedule', 'catchup') and status in ('ok', 'partial')`;
+    where kind = 'sync' and trigger in ('schedule', 'catchup') and status in ('ok', 'partial')
+      -- A run cut short by a stop left work undone: the next start catches up.
+      and not coalesce((stats ->> 'stopped')::boolean, false)`;
   return row?.at ?? undefined;
 }
 
@@ -148,4 +150,28 @@ export async function usageSummary(
   const pick = (period: string) =>
     rows.filter((r) => r.period === period).map(({ api, requests, errors }) => ({ api, requests, errors }));
   return { today: pick("today"), month: pick("month") };
+}
+
+export interface OpenInvalidItem {
+  listKey: string;
+  windowStart: string;
+  windowEnd: string;
+  changeDate: string;
+  taxId: string;
+  reason: string;
+}
+
+/** Invalid items whose window is still uncovered: how many, and the newest few. */
+export async function openInvalidItems(
+  sql: Sql,
+  limit: number,
+): Promise<{ count: number; items: OpenInvalidItem[] }> {
+  const [counted] = await sql<{ n: number }[]>`
+    select count(*)::int as n from regwatch.invalid_items where resolved_at is null`;
+  const items = await sql<OpenInvalidItem[]>`
+    select list_key as "listKey", to_char(window_start, 'YYYY-MM-DD') as "windowStart",
+           to_char(window_end, 'YYYY-MM-DD') as "windowEnd", change_date as "changeDate", tax_id as "taxId", reason
+    from regwatch.invalid_items where resolved_at is null
+    order by seen_at desc, id desc limit ${limit}`;
+  return { count: counted?.n ?? 0, items };
 }

@@ -1,28 +1,42 @@
 /**
- * Fetches change files. A path whose origin is not allowed is refused and never requested; the
- * API key travels only to the watch interface's own origin (HttpClient decides per origin).
+ * Fetches change files. A path whose origin is not allowed is refused and never requested (and is
+ * checked again on every sync, so fixing REGWATCH_FILE_ORIGINS brings it back); the API key
+ * travels only to the watch interface's own origin (HttpClient decides per origin).
+ *
+ * Each file's outcome is written on its own as soon as it is known, so one bad file fails alone
+ * and is marked failed with its reason. Bodies go to Postgres as text and are parsed there, never
+ * into a JavaScript tree, and the bytes held at once are bounded by a budget.
  */
 import { createHash } from "node:crypto";
 import pLimit from "p-limit";
 import { ApiError } from "../api/errors.ts";
-import type { HttpClient, HttpResponse } from "../api/http.ts";
+import { type DownloadedFile, RefusedFileError } from "../api/file-download.ts";
 import type { Sql } from "../db/connect.ts";
-import { countOpenFiles, type FileOutcome, openFilesPage, saveFileOutcomes } from "../db/files.ts";
+import { classifyDatabaseError, DatabaseUnavailableError } from "../db/db-errors.ts";
+import { countOpenFiles, type FileOutcome, openFilesPage, saveFileOutcome } from "../db/files.ts";
 import { coerceError } from "../errors.ts";
+import { redactSecrets } from "../secrets.ts";
+import { ByteBudget } from "./byte-budget.ts";
 import type { ProgressSink } from "./progress.ts";
+import { stoppable } from "./stoppable.ts";
 
 /** Sync-level attempts for one file (each made of several HTTP attempts) before it is left failed. */
 export const FILE_MAX_SYNC_ATTEMPTS = 10;
-const FLUSH_EVERY = 50;
 const PAGE_SIZE = 1000;
+/**
+ * Bytes of bodies decoded and being written at once. Writing a body holds it about three times
+ * (bytes, text, the query's copy), so 64 MiB keeps that phase near 200 MB at worst.
+ */
+export const FILE_BYTE_BUDGET = 64 * 1024 * 1024;
 
 export interface FileFetchOptions {
   sql: Sql;
-  http: HttpClient;
-  allowedOrigins: readonly string[];
+  /** Fetches one file under the registry's rules (origins, redirects, key, byte cap). */
+  download: (path: string, signal?: AbortSignal) => Promise<DownloadedFile>;
   concurrency: number;
   progress: ProgressSink;
   signal?: AbortSignal;
+  byteBudget?: number;
 }
 
 export interface FileFetchStats {
@@ -31,21 +45,14 @@ export interface FileFetchStats {
   refused: number;
   skipped: number;
   errors: string[];
+  fatal?: Error;
 }
 
 export async function fetchOpenFiles(options: FileFetchOptions): Promise<FileFetchStats> {
   options.progress.filesAdded(await countOpenFiles(options.sql, FILE_MAX_SYNC_ATTEMPTS));
   const stats: FileFetchStats = { fetched: 0, failed: 0, refused: 0, skipped: 0, errors: [] };
-  const allowed = new Set(options.allowedOrigins);
   const limit = pLimit(options.concurrency);
-  let buffer: FileOutcome[] = [];
-  let flushing: Promise<void> = Promise.resolve();
-  const flush = () => {
-    const batch = buffer;
-    buffer = [];
-    flushing = flushing.then(() => saveFileOutcomes(options.sql, batch));
-    return flushing;
-  };
+  const budget = new ByteBudget(options.byteBudget ?? FILE_BYTE_BUDGET);
 
   // Pages by path keep memory flat however many files are open.
   for (
@@ -57,23 +64,27 @@ export async function fetchOpenFiles(options: FileFetchOptions): Promise<FileFet
     await Promise.all(
       page.map((file) =>
         limit(async () => {
-          if (options.signal?.aborted) {
+          if (options.signal?.aborted || stats.fatal) {
             stats.skipped++;
             return;
           }
-          const outcome = await fetchOne(file.path, allowed, options.http);
-          stats[outcome.status === "fetched" ? "fetched" : outcome.status]++;
-          if (outcome.status !== "fetched" && stats.errors.length < 20)
-            stats.errors.push(`${file.path}: ${outcome.error}`);
-          options.progress.fileDone(outcome.status !== "fetched");
-          buffer.push(outcome);
-          if (buffer.length >= FLUSH_EVERY) await flush();
+          try {
+            const outcome = await stoppable(fetchAndSave(file.path, options, budget), options.signal);
+            stats[outcome.status === "fetched" ? "fetched" : outcome.status]++;
+            if (outcome.status !== "fetched" && stats.errors.length < 20)
+              stats.errors.push(redactSecrets(`${file.path}: ${outcome.error}`));
+            options.progress.fileDone(outcome.status !== "fetched");
+          } catch (thrown) {
+            const error = coerceError(classifyDatabaseError(thrown));
+            if (error instanceof DatabaseUnavailableError) stats.fatal ??= error;
+            else if (!options.signal?.aborted) throw error;
+            stats.skipped++;
+          }
         }),
       ),
     );
-    if (options.signal?.aborted) break;
+    if (options.signal?.aborted || stats.fatal) break;
   }
-  await flush();
   return stats;
 }
 
@@ -81,27 +92,45 @@ function nextPage(sql: Sql, after: string) {
   return openFilesPage(sql, FILE_MAX_SYNC_ATTEMPTS, after, PAGE_SIZE);
 }
 
-async function fetchOne(path: string, allowed: ReadonlySet<string>, http: HttpClient): Promise<FileOutcome> {
-  let url: URL;
-  try {
-    url = new URL(path);
-  } catch {
-    return { path, status: "refused", httpStatus: null, error: "path is not an absolute URL" };
+/** Fetches one file and writes its outcome; a body Postgres refuses fails this file only. */
+async function fetchAndSave(
+  path: string,
+  options: FileFetchOptions,
+  budget: ByteBudget,
+): Promise<FileOutcome> {
+  const fetched = await fetchOne(path, options);
+  if (fetched.status !== "fetched") {
+    await saveFileOutcome(options.sql, fetched);
+    return fetched;
   }
-  if (!allowed.has(url.origin) || (url.protocol !== "https:" && url.protocol !== "http:")) {
-    return {
+  const release = await budget.acquire(fetched.size);
+  try {
+    await saveFileOutcome(options.sql, fetched);
+    return fetched;
+  } catch (thrown) {
+    const gone = classifyDatabaseError(thrown);
+    if (gone instanceof DatabaseUnavailableError) throw gone;
+    const failed: FileOutcome = {
       path,
-      status: "refused",
-      httpStatus: null,
-      error: `origin ${url.origin} is not in REGWATCH_FILE_ORIGINS`,
+      status: "failed",
+      httpStatus: fetched.httpStatus,
+      error: `the database refused the body: ${coerceError(thrown).message}`,
     };
+    await saveFileOutcome(options.sql, failed);
+    return failed;
+  } finally {
+    release();
   }
+}
+
+async function fetchOne(path: string, options: FileFetchOptions): Promise<FileOutcome> {
   try {
-    return await http.request({ method: "GET", url, endpoint: "GET /files" }, (response) =>
-      decodeFile(path, response),
-    );
+    return decodeFile(path, await options.download(path, options.signal));
   } catch (thrown) {
     const error = coerceError(thrown);
+    if (error instanceof RefusedFileError) {
+      return { path, status: "refused", httpStatus: null, error: error.message };
+    }
     return {
       path,
       status: "failed",
@@ -111,33 +140,33 @@ async function fetchOne(path: string, allowed: ReadonlySet<string>, http: HttpCl
   }
 }
 
-/** Keeps JSON as jsonb and anything else as bytes; a JSON file that does not parse is retried. */
-function decodeFile(path: string, response: HttpResponse): FileOutcome {
-  const header = response.headers["content-type"];
-  const contentType = (Array.isArray(header) ? header[0] : header) ?? null;
-  const sha256 = createHash("sha256").update(response.body).digest("hex");
+/**
+ * Keeps JSON as jsonb (Postgres parses the text) and anything else as bytes. A body that is not
+ * valid UTF-8, or holds a NUL jsonb cannot store, is kept as bytes untouched rather than altered.
+ */
+function decodeFile(path: string, file: DownloadedFile): FileOutcome {
   const base = {
     path,
     status: "fetched" as const,
-    httpStatus: response.status,
-    contentType,
-    sha256,
-    size: response.body.length,
+    httpStatus: file.status,
+    contentType: file.contentType,
+    sha256: createHash("sha256").update(file.body).digest("hex"),
+    size: file.body.length,
   };
-  const text = response.body.toString("utf8");
-  if (contentType && /[/+]json\b/i.test(contentType)) {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (cause) {
-      throw new ApiError("BAD_RESPONSE", `change file is declared JSON but does not parse`, {
-        endpoint: "GET /files",
-        status: response.status,
-        cause,
-      });
-    }
-    // jsonb cannot hold U+0000: keep such a body as bytes instead.
-    if (!text.includes("\\u0000")) return { ...base, json, bytes: null };
+  if (file.contentType && /[/+]json\b/i.test(file.contentType)) {
+    const text = strictUtf8(file.body);
+    if (text !== undefined && !text.includes("\\u0000") && !text.includes("\u0000"))
+      return { ...base, jsonText: text, bytes: null };
   }
-  return { ...base, json: undefined, bytes: response.body };
+  return { ...base, jsonText: null, bytes: file.body };
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function strictUtf8(body: Buffer): string | undefined {
+  try {
+    return utf8.decode(body);
+  } catch {
+    return undefined;
+  }
 }

@@ -6,6 +6,8 @@ import { alertsAfterRun } from "../alerts/hooks.ts";
 import { createRegistry, type Registry } from "../api/registry.ts";
 import { type Config, requireWatch } from "../config.ts";
 import type { Sql } from "../db/connect.ts";
+import { classifyDatabaseError } from "../db/db-errors.ts";
+import type { RunLock } from "../db/lock.ts";
 import { finishRun, type RunTrigger, startRun } from "../db/runs.ts";
 import { UsageRecorder } from "../db/usage.ts";
 import { coerceError, RegwatchError } from "../errors.ts";
@@ -26,6 +28,8 @@ export interface SyncJobDeps {
    * for its whole life, and records API usage itself. Without it, one is built for this job.
    */
   registry?: Registry;
+  /** The run lock the caller holds: verified before each window commits. */
+  lock?: RunLock;
 }
 
 export interface SyncJobResult {
@@ -45,6 +49,7 @@ export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): P
     deps.registry ??
     createRegistry(config, {
       log: deps.log,
+      signal: deps.signal,
       onResult: (r) => {
         usage.record({ api: r.api, endpoint: r.endpoint, error: r.code !== undefined });
         progress.request();
@@ -56,7 +61,17 @@ export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): P
   flusher.unref();
   try {
     const report = await runSyncPass(
-      { sql: deps.sql, registry, config, log: deps.log, runId, progress, signal: deps.signal, now: deps.now },
+      {
+        sql: deps.sql,
+        registry,
+        config,
+        log: deps.log,
+        runId,
+        progress,
+        signal: deps.signal,
+        now: deps.now,
+        verifyLock: deps.lock ? (tx) => deps.lock!.verify(tx) : undefined,
+      },
       options,
     );
     // The options stay with the run: alert raising reads --alert-history from them.
@@ -67,7 +82,7 @@ export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): P
     );
     return { runId, status: report.status, report };
   } catch (thrown) {
-    const error = coerceError(thrown);
+    const error = coerceError(classifyDatabaseError(thrown));
     await finishRun(deps.sql, runId, "failed", { options }, error.message).catch(() => {});
     deps.log.error(
       { runId, err: error.message, code: error instanceof RegwatchError ? error.code : undefined },
@@ -77,7 +92,14 @@ export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): P
   } finally {
     clearInterval(flusher);
     await usage.flush().catch(() => {});
-    if (!deps.registry) await registry.close();
+    if (!deps.registry) {
+      // After a stop, a request may still hang in the client: closing waits for it, so the wait
+      // is bounded and whatever is left is dropped with the process.
+      const closing = registry.close().catch(() => {});
+      if (deps.signal?.aborted)
+        await Promise.race([closing, new Promise((r) => setTimeout(r, 1000).unref())]);
+      else await closing;
+    }
     // After the run's commit: raise its alerts and deliver (on the wall clock, not a simulated
     // one); a stop in progress only raises, and the next pass delivers.
     await alertsAfterRun({ sql: deps.sql, config, log: deps.log }, { raiseOnly: deps.signal?.aborted });

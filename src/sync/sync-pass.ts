@@ -5,16 +5,17 @@
 import type { Registry } from "../api/registry.ts";
 import type { Config } from "../config.ts";
 import { lastCompleteDay } from "../dates.ts";
-import type { Sql } from "../db/connect.ts";
+import type { Sql, Tx } from "../db/connect.ts";
 import { loadCoverage } from "../db/coverage.ts";
 import { loadWatchLists, saveWatchLists } from "../db/lists.ts";
 import { UsageError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { parseStoredFiles } from "../parse/parse-files.ts";
+import { redactJson } from "../secrets.ts";
 import { fetchOpenFiles } from "./file-fetch.ts";
 import { type ListPlanInput, planWindows } from "./plan.ts";
 import { noProgress, type ProgressSink } from "./progress.ts";
-import { runWindows } from "./window-run.ts";
+import { type IntervalDisagreements, runWindows } from "./window-run.ts";
 
 export interface SyncPassOptions {
   kind: "sync" | "backfill";
@@ -36,6 +37,8 @@ export interface SyncDeps {
   now?: () => Date;
   progress?: ProgressSink;
   signal?: AbortSignal;
+  /** Throws when the run lock is lost; checked before each window commits. */
+  verifyLock?: (tx: Tx) => Promise<void>;
 }
 
 export type PassStatus = "ok" | "partial" | "failed";
@@ -54,6 +57,9 @@ export interface SyncReport {
   filesFailed: number;
   filesRefused: number;
   filesSkipped: number;
+  invalidItems: number;
+  /** Per list, answers whose interval differed from the asked one (see REGWATCH_CHANGES_END_INCLUSIVE). */
+  intervalDisagreements: Record<string, IntervalDisagreements>;
   errors: string[];
   stopped: boolean;
 }
@@ -61,7 +67,8 @@ export interface SyncReport {
 export async function runSyncPass(deps: SyncDeps, options: SyncPassOptions): Promise<SyncReport> {
   const progress = deps.progress ?? noProgress;
   const now = deps.now ?? (() => new Date());
-  const lastComplete = lastCompleteDay(now(), deps.config.tz);
+  // The 07:00 data-load rule is the registry's, whatever zone the schedule runs in.
+  const lastComplete = lastCompleteDay(now(), deps.config.registryTz);
 
   const remote = await deps.registry.watch.lists();
   await saveWatchLists(deps.sql, remote.lists);
@@ -108,18 +115,21 @@ export async function runSyncPass(deps: SyncDeps, options: SyncPassOptions): Pro
     runId: deps.runId,
     concurrency: deps.config.concurrency,
     progress,
+    lastComplete,
+    endInclusive: deps.config.changesEndInclusive,
+    verifyLock: deps.verifyLock,
     signal: deps.signal,
   });
   if (w.fatal) throw w.fatal;
 
   const f = await fetchOpenFiles({
     sql: deps.sql,
-    http: deps.registry.files,
-    allowedOrigins: deps.config.fileOrigins,
+    download: (path, signal) => deps.registry.downloadFile(path, signal),
     concurrency: deps.config.concurrency,
     progress,
     signal: deps.signal,
   });
+  if (f.fatal) throw f.fatal;
 
   await parseStoredFiles(deps.sql, { signal: deps.signal });
   const stopped = deps.signal?.aborted ?? false;
@@ -138,7 +148,9 @@ export async function runSyncPass(deps: SyncDeps, options: SyncPassOptions): Pro
     filesFailed: f.failed,
     filesRefused: f.refused,
     filesSkipped: f.skipped,
-    errors: [...w.errors, ...f.errors].slice(0, 20),
+    invalidItems: w.invalidItems,
+    intervalDisagreements: w.disagreements,
+    errors: redactJson([...w.errors, ...f.errors].slice(0, 20)),
     stopped,
   };
 }

@@ -1,19 +1,28 @@
 /**
  * Runs planned windows concurrently under the shared rate limiter. Each answered window is
- * written in one transaction; when the server answers for less than was asked, the rest is
- * asked again at once, and a window that makes no progress is reported, not retried forever.
+ * checked item by item and written in one transaction; only the asked, answered and complete days
+ * become covered. When the server answers for less than was asked, the rest is asked again at
+ * once, and a window that makes no progress is reported, not retried forever.
  */
 import pLimit from "p-limit";
 import { ApiError } from "../api/errors.ts";
-import type { WatchClient } from "../api/watch-client.ts";
-import type { Sql } from "../db/connect.ts";
+import type { ChangesPage, WatchClient } from "../api/watch-client.ts";
+import type { Sql, Tx } from "../db/connect.ts";
+import { classifyDatabaseError, DatabaseUnavailableError, isRetryableConflict } from "../db/db-errors.ts";
+import { RunLockLostError } from "../db/lock.ts";
 import { writeWindow } from "../db/window.ts";
 import { coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
+import { redactSecrets } from "../secrets.ts";
+import { answeredDays, disagreement, intersect, requestEnd } from "./coverage-rule.ts";
 import { type Interval, remainder, type Window } from "./plan.ts";
 import type { ProgressSink } from "./progress.ts";
+import { stoppable } from "./stoppable.ts";
+import { validateItems } from "./validate-items.ts";
 
 const MAX_FOLLOW_UPS = 7;
+/** Attempts of one window's transaction when it deadlocks or fails to serialise. */
+const WRITE_ATTEMPTS = 5;
 
 export interface WindowRunOptions {
   sql: Sql;
@@ -22,7 +31,20 @@ export interface WindowRunOptions {
   runId: number | null;
   concurrency: number;
   progress: ProgressSink;
+  /** Newest complete day: nothing after it is ever covered. */
+  lastComplete: string;
+  /** Whether the registry's end_date is inclusive (REGWATCH_CHANGES_END_INCLUSIVE). */
+  endInclusive: boolean;
+  verifyLock?: (tx: Tx) => Promise<void>;
   signal?: AbortSignal;
+}
+
+/** Answers whose interval differed from the asked one, per list. */
+export interface IntervalDisagreements {
+  wider: number;
+  narrower: number;
+  elsewhere: number;
+  example: string;
 }
 
 export interface WindowRunStats {
@@ -32,9 +54,11 @@ export interface WindowRunStats {
   requests: number;
   changes: number;
   newFiles: number;
+  invalidItems: number;
   errors: string[];
-  /** Set when an error makes every further request pointless (bad key, expired access). */
-  fatal?: ApiError;
+  disagreements: Record<string, IntervalDisagreements>;
+  /** Set when an error makes every further request pointless (bad key, expired access, database gone). */
+  fatal?: Error;
 }
 
 export async function runWindows(
@@ -48,7 +72,9 @@ export async function runWindows(
     requests: 0,
     changes: 0,
     newFiles: 0,
+    invalidItems: 0,
     errors: [],
+    disagreements: {},
   };
   const limit = pLimit(options.concurrency);
   await Promise.all(
@@ -63,10 +89,21 @@ export async function runWindows(
           stats.windowsDone++;
           options.progress.windowDone(false);
         } catch (thrown) {
-          const error = coerceError(thrown);
+          const error = coerceError(classifyDatabaseError(thrown));
+          if (
+            options.signal?.aborted &&
+            !(error instanceof DatabaseUnavailableError || error instanceof RunLockLostError)
+          ) {
+            stats.windowsSkipped++;
+            return;
+          }
           stats.windowsFailed++;
-          if (error instanceof ApiError && error.code === "HTTP_AUTH") stats.fatal = error;
-          const message = `list ${window.listKey} ${window.start}..${window.end}: ${error.message}`;
+          if (error instanceof ApiError && error.code === "HTTP_AUTH") stats.fatal ??= error;
+          if (error instanceof DatabaseUnavailableError || error instanceof RunLockLostError)
+            stats.fatal ??= error;
+          const message = redactSecrets(
+            `list ${window.listKey} ${window.start}..${window.end}: ${error.message}`,
+          );
           if (stats.errors.length < 20) stats.errors.push(message);
           options.log.warn(
             { listKey: window.listKey, start: window.start, end: window.end, err: error.message },
@@ -88,28 +125,83 @@ async function runOne(window: Window, options: WindowRunOptions, stats: WindowRu
     const next: Interval[] = [];
     for (const asked of pending) {
       stats.requests++;
-      const page = await options.watch.changes(window.listKey, asked.start, asked.end);
-      const returned = { start: page.startDate, end: page.endDate };
-      const written = await writeWindow(options.sql, {
+      const page: ChangesPage = await stoppable(
+        options.watch.changes(window.listKey, asked.start, requestEnd(asked.end, options.endInclusive)),
+        options.signal,
+      );
+      const answered = answeredDays(page.startDate, page.endDate, options.endInclusive);
+      noteDisagreement(window.listKey, asked, answered, options, stats);
+      const checked = validateItems(page.items, page.raw);
+      const clean = checked.invalid.length === 0;
+      const covered = clean
+        ? intersect(asked, answered, { start: asked.start, end: options.lastComplete })
+        : null;
+      const written = await writeWithRetry(options, {
         listKey: window.listKey,
         runId: options.runId,
         requested: asked,
-        returned,
-        items: page.items,
-        raw: page.raw,
+        covered,
+        items: checked.valid,
+        raw: checked.validRaw,
+        invalid: checked.invalid,
+        verifyLock: options.verifyLock,
       });
       stats.changes += written.changes;
       stats.newFiles += written.newFiles;
-      const missing = remainder(asked, returned);
-      const progressed = returned.end >= asked.start && returned.start <= asked.end;
-      if (missing.length > 0 && !progressed) {
+      if (!clean) {
+        stats.invalidItems += checked.invalid.length;
+        const first = checked.invalid[0]!;
         throw new Error(
-          `asked ${asked.start}..${asked.end}, the server answered for ${returned.start}..${returned.end}`,
+          `${checked.invalid.length} invalid item(s) set aside (first: tax_id ${JSON.stringify(first.taxId)} ${first.reason}); ` +
+            `the valid ones are stored, the days stay uncovered until the registry answers cleanly or ` +
+            `\`regwatch coverage accept ${window.listKey} ${asked.start} ${asked.end} --reason TEXT\``,
         );
       }
-      next.push(...missing);
+      if (!covered) {
+        throw new Error(
+          `asked ${asked.start}..${asked.end}, the server answered for ${answered.start}..${answered.end}`,
+        );
+      }
+      next.push(...remainder(asked, covered));
     }
     pending = next;
+  }
+}
+
+type WriteInput = Parameters<typeof writeWindow>[1];
+
+/** A deadlock or serialisation failure rolled the whole transaction back: running it again is safe. */
+async function writeWithRetry(options: WindowRunOptions, input: WriteInput) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeWindow(options.sql, input);
+    } catch (error) {
+      if (!isRetryableConflict(error) || attempt >= WRITE_ATTEMPTS) throw error;
+      options.log.debug({ listKey: input.listKey, attempt }, "window write conflicted; writing it again");
+      await new Promise((r) => setTimeout(r, 20 * attempt + Math.random() * 50));
+    }
+  }
+}
+
+function noteDisagreement(
+  listKey: string,
+  asked: Interval,
+  answered: Interval,
+  options: WindowRunOptions,
+  stats: WindowRunStats,
+): void {
+  const kind = disagreement(asked, answered);
+  if (!kind) return;
+  const entry = stats.disagreements[listKey] ?? { wider: 0, narrower: 0, elsewhere: 0, example: "" };
+  stats.disagreements[listKey] = entry;
+  entry[kind]++;
+  const example = `asked ${asked.start}..${asked.end}, answered ${answered.start}..${answered.end}`;
+  if (!entry.example) entry.example = example;
+  if (kind !== "narrower") {
+    options.log.warn(
+      { listKey, asked, answered },
+      `the answer claims days that were not asked (${example}); only asked, complete days are covered`,
+    );
   }
 }
 

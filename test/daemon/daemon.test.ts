@@ -234,7 +234,7 @@ describe("health and metrics", () => {
   });
 });
 
-describe("a stop that cannot finish in time", () => {
+describe("a stop while a request hangs", () => {
   let emulator: RunningEmulator;
   let t: TestDatabase;
   beforeAll(async () => {
@@ -251,7 +251,9 @@ describe("a stop that cannot finish in time", () => {
     await emulator?.close();
   });
 
-  it("exits 1 after --stop-timeout, and the next start marks the run it left failed", async () => {
+  // A request in flight used to hold the stop past its bound (exit 1, run left running); the stop
+  // now ends the wait for it, so the run is recorded partial within the bound.
+  it("exits 0 within --stop-timeout, the run recorded partial, and the next start finishes the work", async () => {
     const env = daemonEnv(emulator, t);
     const d = daemon(env, ["--stop-timeout", "1"]);
     await d.waitFor((l) => /catching up/.test(l.msg));
@@ -260,17 +262,16 @@ describe("a stop that cannot finish in time", () => {
     }
     await new Promise((r) => setTimeout(r, 500)); // a changes request is now waiting on the emulator
     const { code } = await d.stop();
-    expect(code).toBe(1);
+    expect(code).toBe(0);
     const [left] = await t.db.sql`select status from regwatch.runs where kind = 'sync'`;
-    expect(left?.status).toBe("running");
+    expect(left?.status).toBe("partial");
 
     emulator.setFaults([]);
     const next = daemon(env);
     await next.waitFor(finished);
     const runs = await t.db
       .sql`select kind, status, error from regwatch.runs where kind = 'sync' order by id`;
-    expect(runs[0]).toMatchObject({ status: "failed" });
-    expect(String(runs[0]!.error)).toMatch(/abandoned/);
+    expect(runs[0]).toMatchObject({ status: "partial" });
     expect(runs.at(-1)).toMatchObject({ status: "ok" });
   });
 });

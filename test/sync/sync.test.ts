@@ -41,6 +41,7 @@ describe("sync against the emulator", () => {
     const config = emulatorConfig(emulator);
     const result = await syncAt(t.db.sql, config, emulator);
     expect(result.error).toBeUndefined();
+    expect(result.report?.errors).toEqual([]);
     expect(result.status).toBe("ok");
 
     expect(await coveredRanges(t.db.sql)).toEqual({

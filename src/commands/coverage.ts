@@ -1,0 +1,40 @@
+/**
+ * `regwatch coverage accept`: after an operator has looked at the invalid items of some days,
+ * those days are marked covered with the reason given, so syncs stop asking for them.
+ */
+import type { Command } from "commander";
+import { acceptCoverage, resolveListKey } from "../db/coverage.ts";
+import { EXIT, UsageError } from "../errors.ts";
+import { parseDateArg, runAction, withDatabase } from "./context.ts";
+
+export function registerCoverage(program: Command): void {
+  const coverage = program.command("coverage").description("operator decisions about covered days");
+  coverage
+    .command("accept")
+    .description("mark days covered whose answers held invalid items, after an operator's review")
+    .argument("<list>", "list key or list name")
+    .argument("<from>", "first day (YYYY-MM-DD)", parseDateArg)
+    .argument("<to>", "last day (YYYY-MM-DD)", parseDateArg)
+    .requiredOption("--reason <text>", "why these days may count as read (kept with the coverage row)")
+    .addHelpText(
+      "after",
+      "\nExit: 0 recorded, 64 bad input (unknown list, dates out of order, empty reason).",
+    )
+    .action((list: string, from: string, to: string, opts: { reason: string }) =>
+      runAction((ctx) => {
+        const reason = opts.reason.trim();
+        if (reason === "") throw new UsageError("--reason: give the reason these days may count as read");
+        if (from > to) throw new UsageError(`FROM ${from} is after TO ${to}`);
+        return withDatabase(ctx, async (db) => {
+          const listKey = await resolveListKey(db.sql, list);
+          if (!listKey)
+            throw new UsageError(`list ${JSON.stringify(list)}: no such watch list (run sync first)`);
+          const { closedItems } = await acceptCoverage(db.sql, { listKey, start: from, end: to, reason });
+          process.stdout.write(
+            `list ${listKey}: ${from} .. ${to} marked covered (${reason}); ${closedItems} open invalid item(s) closed\n`,
+          );
+          return EXIT.ok;
+        });
+      }),
+    );
+}

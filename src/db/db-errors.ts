@@ -1,0 +1,60 @@
+/**
+ * Telling database failures apart: a lost or read-only database ends the run with one message,
+ * a deadlock or serialisation failure is worth repeating, anything else fails the statement's window.
+ */
+import { RegwatchError } from "../errors.ts";
+
+/** The database is gone, failed over or refuses writes: nothing more can be done in this run. */
+export class DatabaseUnavailableError extends RegwatchError {
+  constructor(message: string, cause?: unknown) {
+    super("DATABASE", message, { cause });
+  }
+}
+
+const CONNECTION_CODES = new Set([
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+]);
+
+/** The SQLSTATE or driver code, also when a wrapper (drizzle's "Failed query") holds it as the cause. */
+function codeOf(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && code !== "DATABASE") return code;
+  }
+  return undefined;
+}
+
+/** Why the database cannot be used any more, or undefined when the error is about one statement. */
+export function databaseGone(error: unknown): string | undefined {
+  const code = codeOf(error);
+  if (!code) return undefined;
+  if (code === "25006")
+    return "the database is read-only (a standby, or default_transaction_read_only is on)";
+  if (code === "57P01" || code === "57P02" || code === "57P03")
+    return "the database server terminated the connection (shutdown, failover or an administrator)";
+  if (code.startsWith("08")) return `the connection to the database failed (SQLSTATE ${code})`;
+  if (CONNECTION_CODES.has(code)) return `the connection to the database was lost (${code})`;
+  return undefined;
+}
+
+/** Deadlock or serialisation failure: the transaction can be run again as it is. */
+export function isRetryableConflict(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === "40P01" || code === "40001";
+}
+
+/** Rethrows a lost-database error as DatabaseUnavailableError; other errors are returned unchanged. */
+export function classifyDatabaseError(error: unknown): unknown {
+  if (error instanceof DatabaseUnavailableError) return error;
+  const gone = databaseGone(error);
+  return gone ? new DatabaseUnavailableError(`database problem: ${gone}`, error) : error;
+}
