@@ -1,46 +1,53 @@
 /**
- * The `regwatch` command line. Each command lives in its own file under commands/ and is
- * registered here; commander reports argument errors, which exit 64 (EX_USAGE).
+ * The `regwatch` command line. Each command lives in its own file under commands/; only the one
+ * being run is imported (with its libraries), so `--help` and `--version` start fast. The overview
+ * lists every command from the table below; commander reports argument errors, which exit 64.
  */
+import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
-import { registerBackfill } from "./commands/backfill.ts";
-import { registerDaemon } from "./commands/daemon.ts";
-import { registerDemo } from "./commands/demo.ts";
-import { registerEmulator } from "./commands/emulator.ts";
-import { registerGrantReader } from "./commands/grant-reader.ts";
-import { registerLookup } from "./commands/lookup.ts";
-import { registerMigrate } from "./commands/migrate.ts";
-import { registerReconcile } from "./commands/reconcile.ts";
-import { registerStatus } from "./commands/status.ts";
-import { registerSync } from "./commands/sync.ts";
-import { registerWatch } from "./commands/watch.ts";
+import { COMMANDS, type CommandEntry } from "./command-table.ts";
+import { loadDotEnv } from "./dotenv.ts";
 import { EXIT } from "./errors.ts";
 
-const program = new Command()
-  .name("regwatch")
-  .description("Keeps a Postgres database in step with a business registry's watch service.")
-  .showHelpAfterError("(run with --help for usage)")
-  .exitOverride();
-
-const commands = [
-  registerMigrate,
-  registerSync,
-  registerBackfill,
-  registerReconcile,
-  registerLookup,
-  registerWatch,
-  registerGrantReader,
-  registerEmulator,
-  registerDaemon,
-  registerStatus,
-  registerDemo,
-];
-for (const register of commands) register(program);
-
-try {
-  await program.parseAsync(process.argv);
-} catch (error) {
-  if (!(error instanceof CommanderError)) throw error;
-  const benign = ["commander.helpDisplayed", "commander.help", "commander.version"].includes(error.code);
-  process.exitCode = benign ? EXIT.ok : EXIT.usage;
+/** The version of package.json, two directories up from both src/ and dist/. */
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  };
+  return pkg.version;
 }
+
+/** The command named on the command line (`regwatch help NAME` included), if any. */
+function requestedCommand(argv: readonly string[]): CommandEntry | undefined {
+  const args = argv.slice(2);
+  const name = args[0] === "help" ? args[1] : args[0];
+  return COMMANDS.find((c) => c.name === name);
+}
+
+async function main(): Promise<void> {
+  loadDotEnv();
+  const program = new Command()
+    .name("regwatch")
+    .description("Keeps a Postgres database in step with a business registry's watch service.")
+    .version(packageVersion(), "-V, --version", "print the version of regwatch")
+    .showHelpAfterError("(run with --help for usage)")
+    .exitOverride();
+
+  const wanted = requestedCommand(process.argv);
+  if (wanted) {
+    (await wanted.load())(program);
+  } else {
+    // Overview or an unknown command: names and summaries only, no command module loaded.
+    for (const entry of COMMANDS) program.command(entry.name).description(entry.summary);
+  }
+
+  try {
+    await program.parseAsync(process.argv);
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    const benign = ["commander.helpDisplayed", "commander.help", "commander.version"].includes(error.code);
+    process.exitCode = benign ? EXIT.ok : EXIT.usage;
+  }
+}
+
+await main();

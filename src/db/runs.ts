@@ -31,6 +31,14 @@ export async function finishRun(
     where id = ${id}`;
 }
 
+/**
+ * Removes the row of a run that never started its work because its arguments were wrong (an
+ * unknown --list, found only once the lists are read): a usage error is not a failed run.
+ */
+export async function discardRun(sql: Sql, id: number): Promise<void> {
+  await sql`delete from regwatch.runs where id = ${id} and status = 'running'`;
+}
+
 /** Saves progress of a run still going, so `status` and a crash leave something to read. */
 export async function updateRunStats(sql: Sql, id: number, stats: Record<string, unknown>): Promise<void> {
   await sql`update regwatch.runs set stats = ${sql.json(stats as never)} where id = ${id}`;
