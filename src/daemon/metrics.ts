@@ -34,6 +34,8 @@ export class DaemonMetrics {
   private readonly requests: Counter<"api" | "endpoint" | "status">;
   private readonly changesWritten: Counter;
   private readonly jobRunning: Gauge;
+  private readonly resumeExhausted: Gauge;
+  private readonly nextAttempt: Gauge;
   private readonly waitedSeen = new Map<string, number>();
   private snapshot: { at: number; value: Promise<DatabaseSnapshot | undefined> } | undefined;
 
@@ -59,6 +61,16 @@ export class DaemonMetrics {
       registers,
     });
 
+    this.resumeExhausted = new Gauge({
+      name: "regwatch_resume_exhausted",
+      help: "1 when the attempts for the latest scheduled run ran out with windows uncovered; the next schedule takes over.",
+      registers,
+    });
+    this.nextAttempt = new Gauge({
+      name: "regwatch_next_attempt_timestamp_seconds",
+      help: "When an incomplete run of the latest slot is retried (0 when none is waiting).",
+      registers,
+    });
     const limiterWaiting = new Gauge({
       name: "regwatch_rate_limiter_waiting",
       help: "Requests waiting for their turn under the rate limit, by origin.",
@@ -156,6 +168,12 @@ export class DaemonMetrics {
 
   recordChangesWritten(count: number): void {
     if (count > 0) this.changesWritten.inc(count);
+  }
+
+  /** What the last due check decided about resuming the latest slot. */
+  setResume(decision: { reason: string; nextAt?: Date }): void {
+    this.resumeExhausted.set(decision.reason === "exhausted" ? 1 : 0);
+    this.nextAttempt.set(decision.nextAt ? decision.nextAt.getTime() / 1000 : 0);
   }
 
   setJobRunning(running: boolean): void {

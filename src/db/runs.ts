@@ -73,3 +73,37 @@ export async function currentRun(sql: Sql): Promise<RunHolder | undefined> {
     from regwatch.runs where status = 'running' order by started_at desc limit 1`;
   return row;
 }
+
+/** Scheduled and catch-up syncs started at or after `since` and finished, oldest first. */
+export async function scheduledSyncsSince(
+  sql: Sql,
+  since: Date,
+): Promise<
+  { status: "ok" | "partial" | "failed"; stopped: boolean; windowsIncomplete: boolean; finishedAt: Date }[]
+> {
+  const rows = await sql<
+    {
+      status: "ok" | "partial" | "failed";
+      stopped: boolean | null;
+      incomplete: boolean | null;
+      finished_at: Date;
+    }[]
+  >`
+    select status,
+           (stats->>'stopped')::boolean is true or coalesce(error, '') like 'abandoned:%' as stopped,
+           coalesce((stats->>'windowsFailed')::int, 0) > 0
+             or coalesce((stats->>'windowsDone')::int, 0) + coalesce((stats->>'windowsSkipped')::int, 0)
+                < coalesce((stats->>'windowsPlanned')::int, 0) as incomplete,
+           finished_at
+    from regwatch.runs
+    where kind = 'sync' and trigger in ('schedule', 'catchup') and started_at >= ${since}
+      and status in ('ok', 'partial', 'failed') and finished_at is not null
+    order by started_at`;
+  return rows.map((r) => ({
+    status: r.status,
+    // A run left 'running' by a process that was killed was interrupted, not failed by its work.
+    stopped: r.stopped === true,
+    windowsIncomplete: r.status === "failed" || r.incomplete === true,
+    finishedAt: r.finished_at,
+  }));
+}

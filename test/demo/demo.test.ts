@@ -73,5 +73,5 @@ describe("npm run demo", () => {
     console.log(`demo, second run: ${second.ms} ms`);
     expect(second.stdout).toMatch(/Backfill of demo-suppliers from [\d-]+: ok; 0 windows/);
     expect(second.stdout).toMatch(/Change files: [1-9]\d* fetched, 0 pending/);
-  });
+  }, 300_000); // two demos and a fresh embedded Postgres, on a shared machine
 });
