@@ -3,19 +3,11 @@
  * being run is imported (with its libraries), so `--help` and `--version` start fast. The overview
  * lists every command from the table below; commander reports argument errors, which exit 64.
  */
-import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { COMMANDS, type CommandEntry } from "./command-table.ts";
 import { loadDotEnv } from "./dotenv.ts";
 import { EXIT } from "./errors.ts";
-
-/** The version of package.json, two directories up from both src/ and dist/. */
-export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
-    version: string;
-  };
-  return pkg.version;
-}
+import { packageVersion } from "./version.ts";
 
 /** The command named on the command line (`regwatch help NAME` included), if any. */
 function requestedCommand(argv: readonly string[]): CommandEntry | undefined {

@@ -10,6 +10,7 @@ import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS } from "../src/command-table.ts";
 import { maskPassword } from "../src/commands/db.ts";
+import { addDays, localDateTime } from "../src/dates.ts";
 import { loadDotEnv } from "../src/dotenv.ts";
 import { BIN, runCli, runProcess } from "./helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "./helpers/db.ts";
@@ -121,5 +122,20 @@ describe("a usage error is not a run", () => {
     expect(result.code).toBe(64);
     const [row] = await t.db.sql<{ n: number }[]>`select count(*)::int as n from regwatch.runs`;
     expect(row?.n).toBe(0);
+  });
+
+  it("a backfill from before a list existed says when the list was created", async () => {
+    const records = await emulator.admin<{ tax_id: string; type: string }[]>("businesses?limit=40");
+    const ids = records.filter((r) => r.type !== "budget_orgs").map((r) => r.tax_id);
+    const today = localDateTime(new Date(), "Europe/Budapest").date;
+    const createdAt = addDays(today, -10);
+    await emulator.admin("lists", { name: "young", createdAt, taxIds: ids.slice(0, 3) });
+    const result = await runCli(["backfill", "--from", addDays(today, -20)], {
+      DATABASE_URL: t.url,
+      REGWATCH_WATCH_URL: emulator.url,
+      REGWATCH_API_KEY: emulator.apiKey,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`note: list young \\(wl_\\w+\\) was created on ${createdAt}`));
   });
 });

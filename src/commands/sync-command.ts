@@ -91,6 +91,7 @@ function summary(kind: string, runId: number, r: SyncReport): string {
     `  changes written ${r.changesWritten}`,
     `  files fetched ${r.filesFetched}, failed ${r.filesFailed}, refused ${r.filesRefused}, not started ${r.filesSkipped}`,
   ];
+  for (const note of r.notes ?? []) lines.push(`  note: ${note}`);
   if (r.errors.length > 0) lines.push("  problems:", ...r.errors.map((e) => `    ${e}`));
   if (r.status === "partial") lines.push("  what failed stays pending; the next sync picks it up");
   return `${lines.join("\n")}\n`;

@@ -58,11 +58,17 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
       timeZone: config.tz,
       limiters: () => registry.limiters,
     });
-    const http = await startHealthServer({ port: config.httpPort, probe, metrics, log });
+    const http = await startHealthServer({
+      port: config.httpPort,
+      host: config.httpHost,
+      probe,
+      metrics,
+      log,
+    });
     cleanups.push(["http server", () => http.close()]);
     log.info(
-      { port: http.port },
-      `health and metrics on http://0.0.0.0:${http.port} (/healthz /readyz /metrics)`,
+      { port: http.port, host: config.httpHost },
+      `health and metrics on http://${config.httpHost}:${http.port} (/healthz /readyz /metrics)`,
     );
 
     let runner: JobRunner | undefined;
@@ -97,6 +103,7 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
     cleanups.push(["catch-up checks", () => clearInterval(checker)]);
 
     const signal = await stopRequested;
+    http.markStopping();
     log.info({ signal }, "stopping: no new runs; work in flight commits");
     await task.stop();
     clearInterval(checker);

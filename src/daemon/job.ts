@@ -162,24 +162,29 @@ export class JobRunner {
       usage.flush().catch((error) => log.warn({ err: coerceError(error).message }, "usage flush failed"));
     }, 5000);
     try {
+      const reconcileStarted = Date.now();
       try {
         const report = await reconcile({ config, log, db, registry, usage }, { trigger });
+        metrics.observeRun("reconcile", report.status, (Date.now() - reconcileStarted) / 1000);
         if (report.status === "failed" || report.status === "refused")
           log.warn(
             { runId: report.runId, problems: report.problems },
             `reconcile ${report.status}; syncing anyway`,
           );
       } catch (error) {
+        metrics.observeRun("reconcile", "failed", (Date.now() - reconcileStarted) / 1000);
         log.error({ err: coerceError(error).message }, "reconcile failed; syncing anyway");
       }
       if (this.controller.signal.aborted) {
         log.info("stop requested: sync not started");
         return;
       }
+      const syncStarted = Date.now();
       const result = await runSyncJob(
         { sql: db.sql, config, log, trigger, signal: this.controller.signal, registry },
         { kind: "sync" },
       );
+      metrics.observeRun("sync", result.status, (Date.now() - syncStarted) / 1000);
       metrics.recordChangesWritten(result.report?.changesWritten ?? 0);
       this.lastFailure = result.status === "failed" ? new Date() : undefined;
       log.info(
