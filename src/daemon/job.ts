@@ -165,7 +165,7 @@ export class JobRunner {
       const reconcileStarted = Date.now();
       try {
         const report = await reconcile({ config, log, db, registry, usage }, { trigger });
-        metrics.observeRun("reconcile", report.status, (Date.now() - reconcileStarted) / 1000);
+        metrics.observeRun("reconcile", runStatusOf(report.status), (Date.now() - reconcileStarted) / 1000);
         if (report.status === "failed" || report.status === "refused")
           log.warn(
             { runId: report.runId, problems: report.problems },
@@ -200,4 +200,10 @@ export class JobRunner {
       metrics.setJobRunning(false);
     }
   }
+}
+
+/** A reconcile's outcome in the run statuses the metrics use for every kind (ok, partial, failed). */
+function runStatusOf(status: string): "ok" | "partial" | "failed" {
+  if (status === "failed") return "failed";
+  return status === "partial" || status === "refused" ? "partial" : "ok";
 }
