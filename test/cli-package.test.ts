@@ -9,6 +9,7 @@ import path from "node:path";
 import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS } from "../src/command-table.ts";
+import { commandLogLevel } from "../src/commands/context.ts";
 import { maskPassword } from "../src/commands/db.ts";
 import { addDays, localDateTime } from "../src/dates.ts";
 import { loadDotEnv } from "../src/dotenv.ts";
@@ -81,6 +82,12 @@ describe(".env and db url", () => {
     expect(loadDotEnv(dir, env)).toEqual(["DATABASE_URL"]);
     expect(env.REGWATCH_TZ).toBe("UTC");
     expect(loadDotEnv(path.join(dir, "nowhere"), env)).toEqual([]);
+  });
+
+  it("on a terminal only warnings are logged unless REGWATCH_LOG_LEVEL says otherwise", () => {
+    expect(commandLogLevel({ logLevel: "info" }, {}, true)).toBe("warn");
+    expect(commandLogLevel({ logLevel: "debug" }, { REGWATCH_LOG_LEVEL: "debug" }, true)).toBe("debug");
+    expect(commandLogLevel({ logLevel: "info" }, {}, false)).toBe("info");
   });
 
   it("maskPassword leaves a URL without password alone", () => {
