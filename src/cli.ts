@@ -4,7 +4,7 @@
  * lists every command from the table below; commander reports argument errors, which exit 64.
  */
 import { Command, CommanderError } from "commander";
-import { COMMANDS, type CommandEntry } from "./command-table.ts";
+import { COMMANDS, type CommandEntry } from "./commands/table.ts";
 import { loadDotEnv } from "./dotenv.ts";
 import { EXIT } from "./errors.ts";
 import { packageVersion } from "./version.ts";

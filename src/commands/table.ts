@@ -17,66 +17,66 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "migrate",
     summary: "apply pending database migrations (running it again is harmless)",
-    load: async () => (await import("./commands/migrate.ts")).registerMigrate,
+    load: async () => (await import("./migrate.ts")).registerMigrate,
   },
   {
     name: "sync",
     summary:
       "one incremental pass: refresh lists, fill coverage gaps up to the last complete day, fetch pending change files",
-    load: async () => (await import("./commands/sync.ts")).registerSync,
+    load: async () => (await import("./sync.ts")).registerSync,
   },
   {
     name: "backfill",
     summary: "cover a date range in windows of at most 7 days; a rerun continues where the last one stopped",
-    load: async () => (await import("./commands/backfill.ts")).registerBackfill,
+    load: async () => (await import("./backfill.ts")).registerBackfill,
   },
   {
     name: "reconcile",
     summary: "make the remote watch lists named in desired_lists match desired_items",
-    load: async () => (await import("./commands/reconcile.ts")).registerReconcile,
+    load: async () => (await import("./reconcile.ts")).registerReconcile,
   },
   {
     name: "lookup",
     summary:
       "search the registry by registration number, name or bank account; results are kept in businesses",
-    load: async () => (await import("./commands/lookup.ts")).registerLookup,
+    load: async () => (await import("./lookup.ts")).registerLookup,
   },
   {
     name: "watch",
     summary: "manage what should be watched (desired_items); run `regwatch reconcile` to apply",
-    load: async () => (await import("./commands/watch.ts")).registerWatch,
+    load: async () => (await import("./watch.ts")).registerWatch,
   },
   {
     name: "grant-reader",
     summary: "give an existing role read-only access to schema regwatch (tables and views, now and later)",
-    load: async () => (await import("./commands/grant-reader.ts")).registerGrantReader,
+    load: async () => (await import("./grant-reader.ts")).registerGrantReader,
   },
   {
     name: "emulator",
     summary: "run the bundled registry emulator (search v1, watch v2, change files) until stopped",
-    load: async () => (await import("./commands/emulator.ts")).registerEmulator,
+    load: async () => (await import("./emulator.ts")).registerEmulator,
   },
   {
     name: "daemon",
     summary:
       "run reconcile and sync on REGWATCH_SCHEDULE, catch up missed runs, serve /healthz /readyz /metrics",
-    load: async () => (await import("./commands/daemon.ts")).registerDaemon,
+    load: async () => (await import("./daemon.ts")).registerDaemon,
   },
   {
     name: "status",
     summary:
       "coverage per list, last runs, change files, item outcomes and API usage (reads the database only)",
-    load: async () => (await import("./commands/status.ts")).registerStatus,
+    load: async () => (await import("./status.ts")).registerStatus,
   },
   {
     name: "db",
     summary: "the database in use: print its URL, or keep the embedded server up for BI tools (start, stop)",
-    load: async () => (await import("./commands/db.ts")).registerDb,
+    load: async () => (await import("./db.ts")).registerDb,
   },
   {
     name: "demo",
     summary:
       "embedded Postgres + the bundled emulator + a sample desired state: reconcile, backfill, sync, status",
-    load: async () => (await import("./commands/demo.ts")).registerDemo,
+    load: async () => (await import("./demo.ts")).registerDemo,
   },
 ];
