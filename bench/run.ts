@@ -3,6 +3,8 @@
  * and writes bench/results.json. Not a test: absolute times vary by machine; ratios are
  * measured within one run. Options: --quick (small scenario), --lists N --weeks N --items N
  * --latency MS --changes N --batch N. Uses DATABASE_URL, else an embedded Postgres in a temp dir.
+ * `startup_s` is the median start of `regwatch --help` from the compiled build; --startup-only
+ * measures just that (and writes bench/startup.json, leaving results.json alone).
  */
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -15,6 +17,7 @@ import { withNoDelay } from "../src/db/socket.ts";
 import { startEmulator } from "../src/emulator/index.ts";
 import { apiBudget } from "./api-budget.ts";
 import { ingest } from "./ingest.ts";
+import { startupSeconds } from "./startup.ts";
 
 const { values } = parseArgs({
   options: {
@@ -28,6 +31,7 @@ const { values } = parseArgs({
     writers: { type: "string" },
     "skip-api": { type: "boolean", default: false },
     "skip-ingest": { type: "boolean", default: false },
+    "startup-only": { type: "boolean", default: false },
   },
 });
 const num = (v: string | undefined, fallback: number) => (v === undefined ? fallback : Number(v));
@@ -43,6 +47,13 @@ const params = {
   writers: num(values.writers, 4),
 };
 
+const startup = startupSeconds();
+if (values["startup-only"]) {
+  process.stdout.write(`startup_s  ${startup.startup_s} (median of ${startup.startup_runs})\n`);
+  await writeFile(new URL("./startup.json", import.meta.url), `${JSON.stringify(startup, null, 2)}\n`);
+  process.exit(0);
+}
+
 const server = await database();
 try {
   const results: Record<string, number> = {
@@ -52,6 +63,7 @@ try {
     latency_ms: params.latencyMs,
     rate_limit: params.rateLimit,
     changes: params.changes,
+    ...startup,
   };
   {
     const started = performance.now();

@@ -24,6 +24,7 @@ const LAYER_OF: Record<string, number> = {
   payments: 2,
   search: 2,
   parse: 2,
+  feed: 2,
   daemon: 3,
   commands: 4,
 };

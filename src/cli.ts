@@ -1,56 +1,45 @@
 /**
- * The `regwatch` command line. Each command lives in its own file under commands/ and is
- * registered here; commander reports argument errors, which exit 64 (EX_USAGE).
+ * The `regwatch` command line. Each command lives in its own file under commands/; only the one
+ * being run is imported (with its libraries), so `--help` and `--version` start fast. The overview
+ * lists every command from the table below; commander reports argument errors, which exit 64.
  */
 import { Command, CommanderError } from "commander";
-import { registerAlerts } from "./commands/alerts.ts";
-import { registerBackfill } from "./commands/backfill.ts";
-import { registerChanges } from "./commands/changes.ts";
-import { registerCoverage } from "./commands/coverage.ts";
-import { registerDaemon } from "./commands/daemon.ts";
-import { registerDemo } from "./commands/demo.ts";
-import { registerEmulator } from "./commands/emulator.ts";
-import { registerGrantReader } from "./commands/grant-reader.ts";
-import { registerLookup } from "./commands/lookup.ts";
-import { registerMigrate } from "./commands/migrate.ts";
-import { registerPayments } from "./commands/payments.ts";
-import { registerReconcile } from "./commands/reconcile.ts";
-import { registerReparse } from "./commands/reparse.ts";
-import { registerStatus } from "./commands/status.ts";
-import { registerSync } from "./commands/sync.ts";
-import { registerWatch } from "./commands/watch.ts";
+import { COMMANDS, type CommandEntry } from "./commands/table.ts";
+import { loadDotEnv } from "./dotenv.ts";
 import { EXIT } from "./errors.ts";
+import { packageVersion } from "./version.ts";
 
-const program = new Command()
-  .name("regwatch")
-  .description("Keeps a Postgres database in step with a business registry's watch service.")
-  .showHelpAfterError("(run with --help for usage)")
-  .exitOverride();
-
-const commands = [
-  registerMigrate,
-  registerSync,
-  registerBackfill,
-  registerReconcile,
-  registerLookup,
-  registerWatch,
-  registerGrantReader,
-  registerEmulator,
-  registerDaemon,
-  registerStatus,
-  registerReparse,
-  registerChanges,
-  registerCoverage,
-  registerDemo,
-  registerAlerts,
-  registerPayments,
-];
-for (const register of commands) register(program);
-
-try {
-  await program.parseAsync(process.argv);
-} catch (error) {
-  if (!(error instanceof CommanderError)) throw error;
-  const benign = ["commander.helpDisplayed", "commander.help", "commander.version"].includes(error.code);
-  process.exitCode = benign ? EXIT.ok : EXIT.usage;
+/** The command named on the command line (`regwatch help NAME` included), if any. */
+function requestedCommand(argv: readonly string[]): CommandEntry | undefined {
+  const args = argv.slice(2);
+  const name = args[0] === "help" ? args[1] : args[0];
+  return COMMANDS.find((c) => c.name === name);
 }
+
+async function main(): Promise<void> {
+  loadDotEnv();
+  const program = new Command()
+    .name("regwatch")
+    .description("Keeps a Postgres database in step with a business registry's watch service.")
+    .version(packageVersion(), "-V, --version", "print the version of regwatch")
+    .showHelpAfterError("(run with --help for usage)")
+    .exitOverride();
+
+  const wanted = requestedCommand(process.argv);
+  if (wanted) {
+    (await wanted.load())(program);
+  } else {
+    // Overview or an unknown command: names and summaries only, no command module loaded.
+    for (const entry of COMMANDS) program.command(entry.name).description(entry.summary);
+  }
+
+  try {
+    await program.parseAsync(process.argv);
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    const benign = ["commander.helpDisplayed", "commander.help", "commander.version"].includes(error.code);
+    process.exitCode = benign ? EXIT.ok : EXIT.usage;
+  }
+}
+
+await main();

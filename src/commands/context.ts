@@ -23,7 +23,7 @@ export async function runAction(body: (ctx: Context) => Promise<ExitCode | undef
   try {
     const config = loadConfig();
     secrets = secretsOf(config);
-    const log = createLogger({ level: config.logLevel, secrets, fd: 2 });
+    const log = createLogger({ level: commandLogLevel(config), secrets, fd: 2 });
     process.exitCode = (await body({ config, log })) ?? EXIT.ok;
   } catch (thrown) {
     // A lost or read-only database is named in one line, whatever statement met it.
@@ -35,6 +35,20 @@ export async function runAction(body: (ctx: Context) => Promise<ExitCode | undef
     }
     process.exitCode = exitCode;
   }
+}
+
+/**
+ * On a terminal a person reads the command's own output (summary, progress bar): JSON log lines
+ * there are only warnings and errors unless REGWATCH_LOG_LEVEL asks for more. Elsewhere (CI,
+ * a supervisor's log) the configured level, info by default, applies.
+ */
+export function commandLogLevel(
+  config: Pick<Config, "logLevel">,
+  env: NodeJS.ProcessEnv = process.env,
+  terminal = Boolean(process.stderr.isTTY),
+): string {
+  if (env.REGWATCH_LOG_LEVEL || !terminal) return config.logLevel;
+  return "warn";
 }
 
 /** Opens the database, applies pending migrations, runs `fn`, and always closes it. */

@@ -5,6 +5,9 @@
  * it was added). A sample desired state extends them and asks for a third list; then reconcile,
  * backfill, sync and status run as they would in production. Items added today show up in the
  * outcomes, not in the changes: the registry activates them at tomorrow's 06:00 load.
+ *
+ * The demo never touches the user's own database: it keeps an embedded Postgres of its own under
+ * REGWATCH_DATA_DIR/demo and ignores DATABASE_URL, unless --database-url names one on purpose.
  */
 import path from "node:path";
 import type { Command } from "commander";
@@ -35,18 +38,28 @@ export function registerDemo(program: Command): void {
       "embedded Postgres + the bundled emulator + a sample desired state: reconcile, backfill, sync, status",
     )
     .option("--keep", "leave the database up after the demo, until Ctrl-C, to look at the tables")
+    .option(
+      "--database-url <url>",
+      "run the demo in this database instead (it must hold no desired lists other than demo-*)",
+    )
     .addHelpText(
       "after",
       [
         "",
-        "Uses DATABASE_URL when set (the database must hold no desired lists other than demo-*),",
-        "else the embedded Postgres under REGWATCH_DATA_DIR. Running it again reuses the data.",
+        "The demo keeps its own embedded Postgres under REGWATCH_DATA_DIR/demo and its own emulator;",
+        "DATABASE_URL is ignored, so the demo's lists never reach your database. Running it again",
+        "reuses its data.",
       ].join("\n"),
     )
-    .action((opts: { keep?: boolean }) => runAction((ctx) => demo(ctx, opts)));
+    .action((opts: DemoOptions) => runAction((ctx) => demo(ctx, opts)));
 }
 
-async function demo(ctx: Context, opts: { keep?: boolean }) {
+interface DemoOptions {
+  keep?: boolean;
+  databaseUrl?: string;
+}
+
+async function demo(ctx: Context, opts: DemoOptions) {
   const started = Date.now();
   const say = (...lines: string[]) => process.stdout.write(`${lines.join("\n")}\n`);
   // Quiet unless asked: the demo narrates on stdout; warnings still reach stderr.
@@ -81,7 +94,11 @@ async function demo(ctx: Context, opts: { keep?: boolean }) {
       clientId: undefined,
       fileOrigins: [emulator.url],
       startDate: undefined,
+      databaseUrl: opts.databaseUrl,
+      dataDir: path.join(ctx.config.dataDir, "demo"),
     };
+    if (ctx.config.databaseUrl && !opts.databaseUrl)
+      say("DATABASE_URL is ignored: the demo keeps a database of its own (see --database-url).");
 
     return await withDatabase({ config, log }, async (db) => {
       say(

@@ -10,6 +10,8 @@ import { parseNonNegativeInt, parsePositiveInt } from "./context.ts";
 
 interface EmulatorFlags {
   port?: number;
+  host?: string;
+  publicUrl?: string;
   filePort?: number;
   seed?: string;
   apiKey?: string;
@@ -47,6 +49,12 @@ export function registerEmulator(program: Command): void {
     .command("emulator")
     .description("run the bundled registry emulator (search v1, watch v2, change files) until stopped")
     .option("--port <n>", "port of the API origin (0 = any free port)", parseNonNegativeInt, 0)
+    .option("--host <address>", "interface to listen on (0.0.0.0 in a container)", "127.0.0.1")
+    .option(
+      "--public-url <url>",
+      "the URL clients reach the emulator at, when not http://HOST:PORT (it names the change files)",
+      parsePublicUrl,
+    )
     .option(
       "--file-port <n>",
       "serve change files from a second origin on this port (0 = any)",
@@ -78,14 +86,28 @@ export function registerEmulator(program: Command): void {
     });
 }
 
+function parsePublicUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError(`"${value}" is not a URL (e.g. http://emulator:8089)`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new InvalidArgumentError(`"${value}" must be an http or https URL`);
+  return url.origin;
+}
+
 async function emulatorOptions(flags: EmulatorFlags): Promise<EmulatorOptions> {
   const options: EmulatorOptions = {
     seed: seedValue(flags.seed ?? "1"),
     apiKey: flags.apiKey ?? "emulator-key",
     businesses: flags.businesses ?? 5000,
     port: flags.port ?? 0,
+    host: flags.host ?? "127.0.0.1",
     frozenClock: flags.frozen ?? false,
   };
+  if (flags.publicUrl !== undefined) options.publicUrl = flags.publicUrl;
   if (flags.filePort !== undefined)
     Object.assign(options, { separateFileOrigin: true, filePort: flags.filePort });
   if (flags.now !== undefined) options.now = flags.now;

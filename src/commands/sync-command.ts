@@ -104,6 +104,7 @@ function summary(kind: string, runId: number, r: SyncReport): string {
     lines.push(
       `  list ${list}: ${d.wider + d.narrower + d.elsewhere} answer(s) for other days than asked (${d.example}); check REGWATCH_CHANGES_END_INCLUSIVE`,
     );
+  for (const note of r.notes ?? []) lines.push(`  note: ${note}`);
   if (r.errors.length > 0) lines.push("  problems:", ...r.errors.map((e) => `    ${e}`));
   if (r.status === "partial") lines.push("  what failed stays pending; the next sync picks it up");
   return `${lines.join("\n")}\n`;

@@ -70,6 +70,7 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
     let runner: JobRunner | undefined;
     const http = await startHealthServer({
       port: config.httpPort,
+      host: config.httpHost,
       probe,
       metrics,
       log,
@@ -77,8 +78,8 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
     });
     cleanups.push(["http server", () => http.close()]);
     log.info(
-      { port: http.port },
-      `health and metrics on http://0.0.0.0:${http.port} (/healthz /readyz /metrics)`,
+      { port: http.port, host: config.httpHost },
+      `health and metrics on http://${config.httpHost}:${http.port} (/healthz /readyz /metrics)`,
     );
 
     const task: ScheduledTask = cron.createTask(config.schedule, () => runner?.runIfDue("schedule"), {
@@ -117,6 +118,7 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
     cleanups.push(["alert deliveries", stopAlerts]);
 
     const signal = await stopRequested;
+    http.markStopping();
     log.info({ signal }, "stopping: no new runs; work in flight commits");
     await task.stop();
     clearInterval(checker);

@@ -46,11 +46,15 @@ export class DatabaseProbe {
 
 export interface HealthServer {
   port: number;
+  /** From now on /readyz answers 503, so a load balancer stops sending work while the daemon stops. */
+  markStopping(): void;
   close(): Promise<void>;
 }
 
 export async function startHealthServer(options: {
   port: number;
+  /** Interface to listen on (REGWATCH_HTTP_HOST): 127.0.0.1 by default, 0.0.0.0 in a container. */
+  host: string;
   probe: DatabaseProbe;
   metrics: DaemonMetrics;
   log: Logger;
@@ -58,6 +62,7 @@ export async function startHealthServer(options: {
   jobNotReady?: () => string | null;
 }): Promise<HealthServer> {
   const { probe, metrics, log } = options;
+  let stopping = false;
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? "/").split("?")[0];
     const reply = (status: number, body: string, type = "text/plain; charset=utf-8") => {
@@ -69,6 +74,7 @@ export async function startHealthServer(options: {
     if (path === "/readyz") {
       const jobReason = options.jobNotReady?.() ?? null;
       if (jobReason !== null) return reply(503, `not ready: ${jobReason}\n`);
+      if (stopping) return reply(503, "not ready: stopping\n");
       probe.notReadyReason().then(
         (reason) => (reason === null ? reply(200, "ready\n") : reply(503, `not ready: ${reason}\n`)),
         (error) => reply(503, `not ready: ${coerceError(error).message}\n`),
@@ -89,11 +95,14 @@ export async function startHealthServer(options: {
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port, () => resolve());
+    server.listen(options.port, options.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   return {
     port,
+    markStopping: () => {
+      stopping = true;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

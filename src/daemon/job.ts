@@ -7,8 +7,7 @@ import type { Registry } from "../api/registry.ts";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/connect.ts";
 import { acquireRunLock, type RunLock } from "../db/lock.ts";
-import type { RunTrigger } from "../db/runs.ts";
-import { lastScheduledSuccess } from "../db/status.ts";
+import { type RunTrigger, scheduledSyncsSince } from "../db/runs.ts";
 import type { UsageRecorder } from "../db/usage.ts";
 import { coerceError, LockHeldError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
@@ -16,10 +15,14 @@ import { reconcile } from "../reconcile/reconcile.ts";
 import type { ProgressSink } from "../sync/progress.ts";
 import { runSyncJob } from "../sync/sync-job.ts";
 import type { DaemonMetrics } from "./metrics.ts";
-import { type CronSchedule, catchUpDue, previousScheduledTime } from "./schedule.ts";
+import { type CronSchedule, previousScheduledTime, type ResumeDecision, resumeDecision } from "./schedule.ts";
 
 /** After a failed run, catch-up checks wait this long before trying again. */
 export const RETRY_AFTER_FAILURE_MS = 15 * 60_000;
+/** The backoff after unsuccessful attempts doubles from RETRY_AFTER_FAILURE_MS up to this. */
+export const MAX_RETRY_BACKOFF_MS = 4 * 3600_000;
+/** Attempts for one scheduled slot while windows stay incomplete (15+30+60+120 min of backoff). */
+export const MAX_ATTEMPTS_PER_SLOT = 5;
 
 export type JobOutcome = "ran" | "not-due" | "lock-held" | "busy" | "stopping" | "error";
 
@@ -41,6 +44,7 @@ export class JobRunner {
   private stopping = false;
   /** When the job in progress last showed progress (a request, a window, a file). */
   private lastActivity: number | undefined;
+  private exhaustedSlot: number | undefined;
 
   constructor(private readonly deps: JobDeps) {}
 
@@ -98,17 +102,31 @@ export class JobRunner {
     return finished;
   }
 
-  private async due(now: Date): Promise<{ due: boolean; slot: Date | undefined }> {
+  private async due(now: Date): Promise<{ due: boolean; slot: Date | undefined; decision: ResumeDecision }> {
     const slot = previousScheduledTime(this.deps.schedule, now);
-    const lastSuccess = await lastScheduledSuccess(this.deps.db.sql);
-    const due = catchUpDue({
+    // A failure before any run row (the database, say) holds the next try back as well.
+    if (this.lastFailure && now.getTime() - this.lastFailure.getTime() < RETRY_AFTER_FAILURE_MS) {
+      const nextAt = new Date(this.lastFailure.getTime() + RETRY_AFTER_FAILURE_MS);
+      return { due: false, slot, decision: { due: false, reason: "backoff", nextAt } };
+    }
+    const runs = slot ? await scheduledSyncsSince(this.deps.db.sql, slot) : [];
+    const decision = resumeDecision({
       slot,
-      lastSuccess,
-      lastFailure: this.lastFailure,
+      runs,
       now,
-      retryAfterMs: RETRY_AFTER_FAILURE_MS,
+      backoffMs: RETRY_AFTER_FAILURE_MS,
+      maxBackoffMs: MAX_RETRY_BACKOFF_MS,
+      maxAttempts: MAX_ATTEMPTS_PER_SLOT,
     });
-    return { due, slot };
+    this.deps.metrics.setResume(decision);
+    if (decision.reason === "exhausted" && this.exhaustedSlot !== slot?.getTime()) {
+      this.exhaustedSlot = slot?.getTime();
+      this.deps.log.warn(
+        { slot, attempts: decision.attempts },
+        "this slot's attempts ran out with windows still uncovered; waiting for the next scheduled run",
+      );
+    }
+    return { due: decision.due, slot, decision };
   }
 
   private async attempt(trigger: "schedule" | "catchup"): Promise<JobOutcome> {
@@ -127,13 +145,13 @@ export class JobRunner {
       return "lock-held";
     }
     try {
-      const { due, slot } = await this.due(now());
+      const { due, slot, decision } = await this.due(now());
       if (!due) {
-        log.debug({ trigger, slot }, "no run due");
+        log.debug({ trigger, slot, reason: decision.reason }, "no run due");
         return "not-due";
       }
       if (this.stopping) return "stopping";
-      await this.run(trigger, slot, lock);
+      await this.run(trigger, slot, lock, decision.reason);
       return "ran";
     } finally {
       await lock
@@ -142,32 +160,46 @@ export class JobRunner {
     }
   }
 
-  private async run(trigger: "schedule" | "catchup", slot: Date | undefined, lock: RunLock): Promise<void> {
+  private async run(
+    trigger: "schedule" | "catchup",
+    slot: Date | undefined,
+    lock: RunLock,
+    reason: string,
+  ): Promise<void> {
     const { db, config, log, registry, usage, metrics } = this.deps;
     const started = Date.now();
-    log.info(
-      { trigger, slot },
-      trigger === "catchup" ? "catching up a missed run" : "scheduled run starting",
-    );
+    const message =
+      reason === "resume-stopped"
+        ? "resuming a run that was stopped"
+        : reason === "retry"
+          ? "retrying an incomplete run"
+          : trigger === "catchup"
+            ? "catching up a missed run"
+            : "scheduled run starting";
+    log.info({ trigger, slot, reason }, message);
     metrics.setJobRunning(true);
     const flusher = setInterval(() => {
       usage.flush().catch((error) => log.warn({ err: coerceError(error).message }, "usage flush failed"));
     }, 5000);
     try {
+      const reconcileStarted = Date.now();
       try {
         const report = await reconcile({ config, log, db, registry, usage }, { trigger });
+        metrics.observeRun("reconcile", runStatusOf(report.status), (Date.now() - reconcileStarted) / 1000);
         if (report.status === "failed" || report.status === "refused")
           log.warn(
             { runId: report.runId, problems: report.problems },
             `reconcile ${report.status}; syncing anyway`,
           );
       } catch (error) {
+        metrics.observeRun("reconcile", "failed", (Date.now() - reconcileStarted) / 1000);
         log.error({ err: coerceError(error).message }, "reconcile failed; syncing anyway");
       }
       if (this.controller.signal.aborted) {
         log.info("stop requested: sync not started");
         return;
       }
+      const syncStarted = Date.now();
       const result = await runSyncJob(
         {
           sql: db.sql,
@@ -181,6 +213,7 @@ export class JobRunner {
         },
         { kind: "sync" },
       );
+      metrics.observeRun("sync", result.status, (Date.now() - syncStarted) / 1000);
       metrics.recordChangesWritten(result.report?.changesWritten ?? 0);
       this.lastFailure = result.status === "failed" ? new Date() : undefined;
       log.info(
@@ -204,4 +237,10 @@ export class JobRunner {
     };
     return { plan: touch, windowDone: touch, filesAdded: touch, fileDone: touch, request: touch };
   }
+}
+
+/** A reconcile's outcome in the run statuses the metrics use for every kind (ok, partial, failed). */
+function runStatusOf(status: string): "ok" | "partial" | "failed" {
+  if (status === "failed") return "failed";
+  return status === "partial" || status === "refused" ? "partial" : "ok";
 }

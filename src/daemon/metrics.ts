@@ -4,14 +4,17 @@
  * is read when Prometheus scrapes, in one batch of small queries shared by every gauge and kept
  * for a few seconds, so frequent scrapes cost the database little.
  */
-import { Counter, collectDefaultMetrics, Gauge, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { RequestResult } from "../api/http.ts";
 import type { RateLimiter } from "../api/rate-limiter.ts";
 import { daysBetween, lastCompleteDay } from "../dates.ts";
 import type { Sql } from "../db/connect.ts";
 import { fileCounts, lastCoveredDays, lastSuccessByKind, runCounts } from "../db/status.ts";
+import { packageVersion } from "../version.ts";
 
 const SNAPSHOT_TTL_MS = 2000;
+/** Coverage is kept in whole days; the lag is reported in the base unit Prometheus expects. */
+const SECONDS_PER_DAY = 86_400;
 
 interface DatabaseSnapshot {
   runs: Awaited<ReturnType<typeof runCounts>>;
@@ -34,13 +37,30 @@ export class DaemonMetrics {
   private readonly requests: Counter<"api" | "endpoint" | "status">;
   private readonly changesWritten: Counter;
   private readonly jobRunning: Gauge;
+  private readonly runDuration: Histogram<"kind" | "status">;
+  private readonly resumeExhausted: Gauge;
+  private readonly nextAttempt: Gauge;
   private readonly waitedSeen = new Map<string, number>();
   private snapshot: { at: number; value: Promise<DatabaseSnapshot | undefined> } | undefined;
 
   constructor(private readonly options: MetricsOptions) {
     const registers = [this.registry];
     const now = options.now ?? (() => new Date());
-    collectDefaultMetrics({ register: this.registry, prefix: "regwatch_" });
+    // The standard names (process_*, nodejs_*), so stock dashboards and alerts work unchanged.
+    collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: "regwatch_build_info",
+      help: "Always 1; the version label names the regwatch release running.",
+      labelNames: ["version"],
+      registers,
+    }).set({ version: packageVersion() }, 1);
+    this.runDuration = new Histogram({
+      name: "regwatch_run_duration_seconds",
+      help: "How long this daemon's reconcile and sync runs took, by kind and final status.",
+      labelNames: ["kind", "status"],
+      buckets: [1, 5, 15, 60, 300, 900, 1800, 3600, 7200, 14400],
+      registers,
+    });
 
     this.requests = new Counter({
       name: "regwatch_requests_total",
@@ -59,6 +79,16 @@ export class DaemonMetrics {
       registers,
     });
 
+    this.resumeExhausted = new Gauge({
+      name: "regwatch_resume_exhausted",
+      help: "1 when the attempts for the latest scheduled run ran out with windows uncovered; the next schedule takes over.",
+      registers,
+    });
+    this.nextAttempt = new Gauge({
+      name: "regwatch_next_attempt_timestamp_seconds",
+      help: "When an incomplete run of the latest slot is retried (0 when none is waiting).",
+      registers,
+    });
     const limiterWaiting = new Gauge({
       name: "regwatch_rate_limiter_waiting",
       help: "Requests waiting for their turn under the rate limit, by origin.",
@@ -127,8 +157,8 @@ export class DaemonMetrics {
       },
     });
     const lag = new Gauge({
-      name: "regwatch_coverage_lag_days",
-      help: "Per list: days from its last covered day to the last complete day (0 when up to date).",
+      name: "regwatch_coverage_lag_seconds",
+      help: "Per list: time from the end of its last covered day to the end of the last complete day (0 when up to date).",
       labelNames: ["list_key", "list_name"],
       registers,
       collect: async () => {
@@ -138,7 +168,7 @@ export class DaemonMetrics {
           if (l.lastCovered === null) continue;
           lag.set(
             { list_key: l.listKey, list_name: l.listName },
-            Math.max(0, daysBetween(l.lastCovered, complete)),
+            Math.max(0, daysBetween(l.lastCovered, complete)) * SECONDS_PER_DAY,
           );
         }
       },
@@ -156,6 +186,16 @@ export class DaemonMetrics {
 
   recordChangesWritten(count: number): void {
     if (count > 0) this.changesWritten.inc(count);
+  }
+
+  observeRun(kind: "reconcile" | "sync", status: string, seconds: number): void {
+    this.runDuration.observe({ kind, status }, seconds);
+  }
+
+  /** What the last due check decided about resuming the latest slot. */
+  setResume(decision: { reason: string; nextAt?: Date }): void {
+    this.resumeExhausted.set(decision.reason === "exhausted" ? 1 : 0);
+    this.nextAttempt.set(decision.nextAt ? decision.nextAt.getTime() / 1000 : 0);
   }
 
   setJobRunning(running: boolean): void {

@@ -146,3 +146,53 @@ export function catchUpDue(input: CatchUpInput): boolean {
     return false;
   return true;
 }
+
+/** A scheduled or catch-up sync that started after the slot, as the resume rule needs it. */
+export interface SlotRun {
+  status: "ok" | "partial" | "failed";
+  /** Ended by a stop request (a deploy, a drain): not a failure, resumed without waiting. */
+  stopped: boolean;
+  /** Some windows of the day are still uncovered after it (failed or not reached). */
+  windowsIncomplete: boolean;
+  finishedAt: Date;
+}
+
+export interface ResumeInput {
+  /** The most recent scheduled instant (previousScheduledTime). */
+  slot: Date | undefined;
+  /** Syncs started since the slot, oldest first. */
+  runs: readonly SlotRun[];
+  now: Date;
+  /** Wait after the first unsuccessful attempt; doubles with each further one, up to `maxBackoffMs`. */
+  backoffMs: number;
+  maxBackoffMs: number;
+  /** Attempts for one slot while windows are incomplete; files alone failing are retried without limit. */
+  maxAttempts: number;
+}
+
+export type ResumeDecision =
+  | { due: true; reason: "scheduled" | "resume-stopped" | "retry" }
+  | { due: false; reason: "no-slot" | "complete" }
+  | { due: false; reason: "backoff"; nextAt: Date }
+  | { due: false; reason: "exhausted"; attempts: number };
+
+/**
+ * Whether the daemon should run now for the latest slot. The day is complete once a sync since
+ * the slot ended ok. A run cut short by a stop is resumed at once; one that ended partial or failed
+ * is retried after a backoff that grows with each attempt. While windows stay incomplete the
+ * attempts are bounded (then the next slot takes over); failing files alone keep being retried.
+ */
+export function resumeDecision(input: ResumeInput): ResumeDecision {
+  if (!input.slot) return { due: false, reason: "no-slot" };
+  if (input.runs.length === 0) return { due: true, reason: "scheduled" };
+  if (input.runs.some((r) => r.status === "ok")) return { due: false, reason: "complete" };
+  const last = input.runs.at(-1)!;
+  if (last.stopped) return { due: true, reason: "resume-stopped" };
+  const attempts = input.runs.filter((r) => !r.stopped).length;
+  if ((last.windowsIncomplete || last.status === "failed") && attempts >= input.maxAttempts)
+    return { due: false, reason: "exhausted", attempts };
+  const wait = Math.min(input.backoffMs * 2 ** (attempts - 1), input.maxBackoffMs);
+  const nextAt = new Date(last.finishedAt.getTime() + wait);
+  if (input.now.getTime() < nextAt.getTime()) return { due: false, reason: "backoff", nextAt };
+  return { due: true, reason: "retry" };
+}

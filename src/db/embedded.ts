@@ -71,6 +71,30 @@ export async function startEmbedded(dataDir: string): Promise<EmbeddedServer> {
   return server(state, state.port, true, pgdata, bins, ids);
 }
 
+/**
+ * URL of the embedded database under `dataDir` as it was set up (undefined before the first start),
+ * and whether its server is running now; reads files only, starts nothing.
+ */
+export async function embeddedInfo(dataDir: string): Promise<{ url: string; running: boolean } | undefined> {
+  const base = path.resolve(dataDir);
+  const state = await readState(path.join(base, "embedded.json"));
+  if (!state) return undefined;
+  const running = await runningPort(path.join(base, "pg"));
+  return { url: embeddedUrl(state, running ?? state.port), running: running !== undefined };
+}
+
+/** Stops the embedded server under `dataDir` whoever started it; false when it was not running. */
+export async function stopEmbedded(dataDir: string): Promise<boolean> {
+  const pgdata = path.join(path.resolve(dataDir), "pg");
+  if ((await runningPort(pgdata)) === undefined) return false;
+  await pgCtl(await loadBinaries(), await postgresUser(), ["stop", "-m", "fast", "-w", "-D", pgdata]);
+  return true;
+}
+
+function embeddedUrl(state: EmbeddedState, port: number): string {
+  return `postgres://postgres:${encodeURIComponent(state.password)}@127.0.0.1:${port}/postgres`;
+}
+
 function server(
   state: EmbeddedState,
   port: number,
@@ -79,7 +103,7 @@ function server(
   bins: Binaries,
   ids: Ids,
 ): EmbeddedServer {
-  const url = `postgres://postgres:${encodeURIComponent(state.password)}@127.0.0.1:${port}/postgres`;
+  const url = embeddedUrl(state, port);
   return {
     url,
     owned,

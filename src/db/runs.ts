@@ -33,6 +33,14 @@ export async function finishRun(
     where id = ${id}`;
 }
 
+/**
+ * Removes the row of a run that never started its work because its arguments were wrong (an
+ * unknown --list, found only once the lists are read): a usage error is not a failed run.
+ */
+export async function discardRun(sql: Sql, id: number): Promise<void> {
+  await sql`delete from regwatch.runs where id = ${id} and status = 'running'`;
+}
+
 /** Saves progress of a run still going, so `status` and a crash leave something to read. */
 export async function updateRunStats(sql: Sql, id: number, stats: Record<string, unknown>): Promise<void> {
   await sql`update regwatch.runs set stats = ${sql.json(redactJson(stats) as never)} where id = ${id}`;
@@ -66,4 +74,38 @@ export async function currentRun(sql: Sql): Promise<RunHolder | undefined> {
     select id, kind, trigger, pid, host, started_at as "startedAt"
     from regwatch.runs where status = 'running' order by started_at desc limit 1`;
   return row;
+}
+
+/** Scheduled and catch-up syncs started at or after `since` and finished, oldest first. */
+export async function scheduledSyncsSince(
+  sql: Sql,
+  since: Date,
+): Promise<
+  { status: "ok" | "partial" | "failed"; stopped: boolean; windowsIncomplete: boolean; finishedAt: Date }[]
+> {
+  const rows = await sql<
+    {
+      status: "ok" | "partial" | "failed";
+      stopped: boolean | null;
+      incomplete: boolean | null;
+      finished_at: Date;
+    }[]
+  >`
+    select status,
+           (stats->>'stopped')::boolean is true or coalesce(error, '') like 'abandoned:%' as stopped,
+           coalesce((stats->>'windowsFailed')::int, 0) > 0
+             or coalesce((stats->>'windowsDone')::int, 0) + coalesce((stats->>'windowsSkipped')::int, 0)
+                < coalesce((stats->>'windowsPlanned')::int, 0) as incomplete,
+           finished_at
+    from regwatch.runs
+    where kind = 'sync' and trigger in ('schedule', 'catchup') and started_at >= ${since}
+      and status in ('ok', 'partial', 'failed') and finished_at is not null
+    order by started_at`;
+  return rows.map((r) => ({
+    status: r.status,
+    // A run left 'running' by a process that was killed was interrupted, not failed by its work.
+    stopped: r.stopped === true,
+    windowsIncomplete: r.status === "failed" || r.incomplete === true,
+    finishedAt: r.finished_at,
+  }));
 }

@@ -2,6 +2,10 @@
  * Connections to Postgres with Nagle's algorithm off. postgres.js writes a COPY's last data and
  * its CopyDone as separate small packets; with Nagle on, the second one waits for the server's
  * delayed ACK (40 ms on Linux) before it leaves, which would cost every window write 40 ms.
+ *
+ * postgres.js upgrades a socket of our making to TLS itself and takes the handshake's server name
+ * (SNI) from the socket's `host` property, as it does for its own sockets; so each socket carries
+ * the host it was opened to, or providers that route by SNI would refuse the connection.
  */
 import net from "node:net";
 
@@ -28,12 +32,16 @@ export async function connectNoDelay(options: ConnectOptions): Promise<net.Socke
   throw lastError ?? new Error("no Postgres host to connect to");
 }
 
+/** A socket as postgres.js expects it: the host name it was opened to, for TLS's SNI. */
+type HostSocket = net.Socket & { host?: string };
+
 function open(
   target: { path: string } | { host: string; port: number },
   timeoutSeconds = 30,
 ): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(target);
+    const socket: HostSocket = net.connect(target);
+    if ("host" in target) socket.host = target.host;
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new Error(`connecting to Postgres timed out after ${timeoutSeconds} s`));

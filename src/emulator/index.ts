@@ -22,6 +22,11 @@ export type { FaultRule, ListSnapshot, RequestLogEntry, SeedList };
 
 export interface EmulatorOptions {
   host?: string;
+  /**
+   * The origin clients reach the API at when it differs from the listening one (in a container
+   * listening on 0.0.0.0, say): it is the `url` reported and the base of change-file links.
+   */
+  publicUrl?: string;
   port?: number;
   /** Serve change files from a second server (another origin) instead of the API's own. */
   separateFileOrigin?: boolean;
@@ -162,7 +167,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       )
     : null;
   const stopWarming = registry.warmNameIndex();
-  const url = originOf(api, o.host);
+  const url = o.publicUrl ? new URL(o.publicUrl).origin : originOf(api, o.host);
   registry.fileBaseUrl = `${files ? originOf(files, o.host) : url}/files`;
 
   return {

@@ -8,9 +8,9 @@ import { type Config, requireWatch } from "../config.ts";
 import type { Sql } from "../db/connect.ts";
 import { classifyDatabaseError } from "../db/db-errors.ts";
 import type { RunLock } from "../db/lock.ts";
-import { finishRun, type RunTrigger, startRun } from "../db/runs.ts";
+import { discardRun, finishRun, type RunTrigger, startRun } from "../db/runs.ts";
 import { UsageRecorder } from "../db/usage.ts";
-import { coerceError, RegwatchError } from "../errors.ts";
+import { coerceError, RegwatchError, UsageError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { noProgress, type ProgressSink } from "./progress.ts";
 import { runSyncPass, type SyncPassOptions, type SyncReport } from "./sync-pass.ts";
@@ -83,6 +83,11 @@ export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): P
     return { runId, status: report.status, report };
   } catch (thrown) {
     const error = coerceError(classifyDatabaseError(thrown));
+    if (error instanceof UsageError) {
+      // Wrong arguments (found once the lists are known): no run happened, so none is recorded.
+      await discardRun(deps.sql, runId).catch(() => {});
+      return { runId, status: "failed", error };
+    }
     await finishRun(deps.sql, runId, "failed", { options }, error.message).catch(() => {});
     deps.log.error(
       { runId, err: error.message, code: error instanceof RegwatchError ? error.code : undefined },

@@ -62,6 +62,8 @@ export interface SyncReport {
   intervalDisagreements: Record<string, IntervalDisagreements>;
   errors: string[];
   stopped: boolean;
+  /** Things worth saying that are not problems: a backfill asked for days before a list existed. */
+  notes?: string[];
 }
 
 export async function runSyncPass(deps: SyncDeps, options: SyncPassOptions): Promise<SyncReport> {
@@ -86,6 +88,14 @@ export async function runSyncPass(deps: SyncDeps, options: SyncPassOptions): Pro
     selected.map((l) => l.listKey),
   );
 
+  // The registry reports an item's changes only from after it was added, so a backfill from before
+  // a list existed finds nothing for those days: say so, or an empty result looks like a fault.
+  const notes = selected
+    .filter((l) => options.from && l.createdAt && options.from < l.createdAt)
+    .map(
+      (l) =>
+        `list ${l.listName} (${l.listKey}) was created on ${l.createdAt}: the registry has no changes of it before that day`,
+    );
   const inputs: ListPlanInput[] = [];
   for (const list of selected) {
     const start = options.from ?? deps.config.startDate ?? list.createdAt;
@@ -152,5 +162,6 @@ export async function runSyncPass(deps: SyncDeps, options: SyncPassOptions): Pro
     intervalDisagreements: w.disagreements,
     errors: redactJson([...w.errors, ...f.errors].slice(0, 20)),
     stopped,
+    ...(notes.length > 0 ? { notes } : {}),
   };
 }

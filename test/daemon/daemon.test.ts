@@ -213,9 +213,16 @@ describe("health and metrics", () => {
     expect(text).toMatch(/^regwatch_changes_written_total [1-9]/m);
     expect(text).toMatch(/^regwatch_change_files\{status="fetched"\} [1-9]/m);
     expect(text).toMatch(/^regwatch_change_files\{status="pending"\} 0$/m);
-    expect(text).toMatch(/^regwatch_coverage_lag_days\{list_key="wl_[0-9a-f]+",list_name="metrics"\} 0$/m);
+    expect(text).toMatch(/^regwatch_coverage_lag_seconds\{list_key="wl_[0-9a-f]+",list_name="metrics"\} 0$/m);
     expect(text).toMatch(/^regwatch_database_up 1$/m);
-    expect(text).not.toMatch(/^(?!#)(?!regwatch_)\w+/m);
+    expect(text).toMatch(/^regwatch_build_info\{version="\d+\.\d+\.\d+[^"]*"\} 1$/m);
+    expect(text).toMatch(/^regwatch_run_duration_seconds_count\{kind="sync",status="ok"\} 1$/m);
+    expect(text).toMatch(
+      /^regwatch_run_duration_seconds_bucket\{le="\+Inf",kind="reconcile",status="ok"\} 1$/m,
+    );
+    // Default process metrics under their standard names; everything else is regwatch's own.
+    expect(text).toMatch(/^process_cpu_seconds_total \d/m);
+    expect(text).not.toMatch(/^(?!#)(?!regwatch_|process_|nodejs_)\w+/m);
 
     const admin = postgres(t.url.replace(/\/[^/]+$/, "/postgres"), { max: 1, onnotice: () => {} });
     try {

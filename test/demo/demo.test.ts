@@ -9,15 +9,19 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliResult, runProcess } from "../helpers/cli.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
-async function npmRunDemo(dataDir: string): Promise<CliResult & { ms: number }> {
+async function npmRunDemo(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<CliResult & { ms: number }> {
   const started = Date.now();
   const result = await runProcess(
     "npm",
     ["run", "--silent", "demo"],
-    { REGWATCH_DATA_DIR: dataDir },
+    { REGWATCH_DATA_DIR: dataDir, ...env },
     120_000,
     ROOT,
   );
@@ -26,17 +30,26 @@ async function npmRunDemo(dataDir: string): Promise<CliResult & { ms: number }> 
 
 describe("npm run demo", () => {
   let base: string;
+  let users: TestDatabase;
   beforeAll(async () => {
     base = await mkdtemp(path.join(tmpdir(), "regwatch-demo-"));
     await chmod(base, 0o755); // the embedded server runs as user postgres
+    users = await createTestDatabase();
   });
   afterAll(async () => {
     if (base) await rm(base, { recursive: true, force: true });
+    await users?.drop();
   });
 
   it("runs end to end in a fresh data directory, and again over its own data", async () => {
     const dataDir = path.join(base, "data");
-    const first = await npmRunDemo(dataDir);
+    // The user's own database is configured, and the demo must leave it alone.
+    const first = await npmRunDemo(dataDir, { DATABASE_URL: users.url });
+    expect(first.stdout).toContain("DATABASE_URL is ignored");
+    const leaked = await users.db.sql`select list_name from regwatch.desired_lists`;
+    expect(leaked).toEqual([]);
+    const [runs] = await users.db.sql<{ n: number }[]>`select count(*)::int as n from regwatch.runs`;
+    expect(runs?.n).toBe(0);
     expect(first.stderr.replace(/^npm warn .*\n/gm, "")).toBe("");
     expect(first.code).toBe(0);
     console.log(`demo, fresh data directory: ${first.ms} ms`);
@@ -52,13 +65,13 @@ describe("npm run demo", () => {
     expect(first.stdout).toMatch(/refused 404: 2/);
     expect(first.stdout).toMatch(/Change files: [1-9]\d* fetched, 0 pending/);
     expect(first.stdout).toMatch(/psql -h 127\.0\.0\.1 -p \d+ -U postgres postgres/);
-    expect(first.stdout).toContain(path.join(dataDir, "embedded.json"));
-    expect(existsSync(path.join(dataDir, "pg", "postmaster.pid"))).toBe(false);
+    expect(first.stdout).toContain(path.join(dataDir, "demo", "embedded.json"));
+    expect(existsSync(path.join(dataDir, "demo", "pg", "postmaster.pid"))).toBe(false);
 
     const second = await npmRunDemo(dataDir);
     expect(second.code).toBe(0);
     console.log(`demo, second run: ${second.ms} ms`);
     expect(second.stdout).toMatch(/Backfill of demo-suppliers from [\d-]+: ok; 0 windows/);
     expect(second.stdout).toMatch(/Change files: [1-9]\d* fetched, 0 pending/);
-  });
+  }, 300_000); // two demos and a fresh embedded Postgres, on a shared machine
 });
