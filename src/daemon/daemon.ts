@@ -50,9 +50,12 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
     log.info({ applied, database: db.origin }, "migrations applied");
 
     const usage = new UsageRecorder(db.sql, config.tz);
+    // Aborted when a stop begins: every request, pause and backoff in flight ends at once.
+    const stopping = new AbortController();
     let metrics: DaemonMetrics | undefined;
     const registry = createRegistry(config, {
       log,
+      signal: stopping.signal,
       onResult: (r) => {
         usage.record({ api: r.api, endpoint: r.endpoint, error: r.code !== undefined });
         metrics?.recordRequest(r);
@@ -120,6 +123,7 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
     const signal = await stopRequested;
     http.markStopping();
     log.info({ signal }, "stopping: no new runs; work in flight commits");
+    stopping.abort();
     await task.stop();
     clearInterval(checker);
     const clean = await jobs.stop(options.stopTimeoutSeconds * 1000);
