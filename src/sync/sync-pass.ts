@@ -134,8 +134,9 @@ export async function runSyncPass(deps: SyncDeps, options: SyncPassOptions): Pro
 
   const f = await fetchOpenFiles({
     sql: deps.sql,
-    download: (path, signal) => deps.registry.downloadFile(path, signal),
+    fetchFile: (path, consume, signal) => deps.registry.streamFile(path, consume, signal),
     concurrency: deps.config.concurrency,
+    policy: deps.config.fetchFiles,
     progress,
     signal: deps.signal,
   });
