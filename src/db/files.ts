@@ -32,22 +32,33 @@ export async function skipUnwantedFiles(sql: Sql, policy: FetchFilesPolicy): Pro
 const OPEN = (sql: Sql, maxAttempts: number) =>
   sql`(f.status in ('pending', 'refused', 'skipped') or (f.status = 'failed' and f.attempts < ${maxAttempts}))`;
 
+/** Where a page of open files ends: files are taken newest change first, then by path. */
+export interface OpenFilesCursor {
+  newest: string;
+  path: string;
+}
+
 /**
  * A page of files to try (new ones, failed ones with attempts left, skipped ones the policy now
  * wants, and refused ones, whose origin is checked again against today's REGWATCH_FILE_ORIGINS),
- * by path.
+ * the files of the newest changes first, so the days users care about most land first.
  */
 export async function openFilesPage(
   sql: Sql,
   maxAttempts: number,
-  afterPath: string,
+  after: OpenFilesCursor | null,
   limit: number,
   policy: FetchFilesPolicy = { kind: "all" },
-): Promise<OpenFile[]> {
-  return sql<OpenFile[]>`
-    select f.path, f.attempts from regwatch.change_files f
-    where ${OPEN(sql, maxAttempts)} and ${wanted(sql, policy)} and f.path > ${afterPath}
-    order by f.path
+): Promise<(OpenFile & OpenFilesCursor)[]> {
+  return sql<(OpenFile & OpenFilesCursor)[]>`
+    select * from (
+      select f.path, f.attempts,
+             coalesce((select to_char(max(c.change_date), 'YYYY-MM-DD') from regwatch.changes c where c.path = f.path), '') as newest
+      from regwatch.change_files f
+      where ${OPEN(sql, maxAttempts)} and ${wanted(sql, policy)}
+    ) o
+    where ${after === null ? sql`true` : sql`(o.newest < ${after.newest} or (o.newest = ${after.newest} and o.path > ${after.path}))`}
+    order by o.newest desc, o.path
     limit ${limit}`;
 }
 

@@ -15,8 +15,8 @@ import type { FetchFilesPolicy } from "../config.ts";
 import type { Sql } from "../db/connect.ts";
 import { classifyDatabaseError, DatabaseUnavailableError } from "../db/db-errors.ts";
 import {
-  countOpenFiles,
   type FileOutcome,
+  type OpenFilesCursor,
   openFilesPage,
   saveFileOutcome,
   saveStreamedFile,
@@ -58,48 +58,69 @@ export interface FileFetchStats {
   fatal?: Error;
 }
 
-export async function fetchOpenFiles(options: FileFetchOptions): Promise<FileFetchStats> {
+/**
+ * Windows still being written, for a file phase that runs beside them: `next` resolves when
+ * another window has committed (true) or every window is done (false).
+ */
+export interface WindowFeed {
+  next(): Promise<boolean>;
+  readonly done: boolean;
+}
+
+/**
+ * Fetches every open file the policy wants, newest changes first. Beside a running window phase
+ * (`feed`), it goes on as windows commit, and makes one last pass once they are all done; a file
+ * is tried at most once per call.
+ */
+export async function fetchOpenFiles(options: FileFetchOptions, feed?: WindowFeed): Promise<FileFetchStats> {
   const policy = options.policy ?? { kind: "all" };
-  await skipUnwantedFiles(options.sql, policy);
-  options.progress.filesAdded(await countOpenFiles(options.sql, FILE_MAX_SYNC_ATTEMPTS, policy));
   const stats: FileFetchStats = { fetched: 0, failed: 0, refused: 0, skipped: 0, errors: [] };
   const limit = pLimit(options.concurrency);
+  const tried = new Set<string>();
+  const stopped = () => options.signal?.aborted || stats.fatal !== undefined;
 
-  // Pages by path keep memory flat however many files are open.
-  for (
-    let after = "", page = await nextPage(options.sql, after, policy);
-    page.length > 0;
-    page = await nextPage(options.sql, after, policy)
-  ) {
-    after = page.at(-1)!.path;
-    await Promise.all(
-      page.map((file) =>
-        limit(async () => {
-          if (options.signal?.aborted || stats.fatal) {
-            stats.skipped++;
-            return;
-          }
-          try {
-            const outcome = await stoppable(fetchAndSave(file.path, options), options.signal);
-            stats[outcome.status === "fetched" ? "fetched" : outcome.status]++;
-            if (outcome.status !== "fetched" && stats.errors.length < 20)
-              stats.errors.push(redactSecrets(`${file.path}: ${outcome.error}`));
-            options.progress.fileDone(outcome.status !== "fetched");
-          } catch (thrown) {
-            const error = coerceError(classifyDatabaseError(thrown));
-            if (error instanceof DatabaseUnavailableError) stats.fatal ??= error;
-            else if (!options.signal?.aborted) throw error;
-            stats.skipped++;
-          }
-        }),
-      ),
-    );
-    if (options.signal?.aborted || stats.fatal) break;
+  for (;;) {
+    const last = feed === undefined || feed.done;
+    await skipUnwantedFiles(options.sql, policy);
+    // Pages keep memory flat however many files are open.
+    let found = 0;
+    for (
+      let page = await nextPage(options.sql, null, policy);
+      page.length > 0 && !stopped();
+      page = await nextPage(options.sql, page.at(-1)!, policy)
+    ) {
+      const fresh = page.filter((file) => !tried.has(file.path));
+      for (const file of fresh) tried.add(file.path);
+      found += fresh.length;
+      options.progress.filesAdded(fresh.length);
+      await Promise.all(fresh.map((file) => limit(() => fetchCounted(file.path, options, stats))));
+    }
+    if (last || stopped()) break;
+    if (found === 0) await feed.next();
   }
   return stats;
 }
 
-function nextPage(sql: Sql, after: string, policy: FetchFilesPolicy) {
+async function fetchCounted(path: string, options: FileFetchOptions, stats: FileFetchStats): Promise<void> {
+  if (options.signal?.aborted || stats.fatal) {
+    stats.skipped++;
+    return;
+  }
+  try {
+    const outcome = await stoppable(fetchAndSave(path, options), options.signal);
+    stats[outcome.status === "fetched" ? "fetched" : outcome.status]++;
+    if (outcome.status !== "fetched" && stats.errors.length < 20)
+      stats.errors.push(redactSecrets(`${path}: ${outcome.error}`));
+    options.progress.fileDone(outcome.status !== "fetched");
+  } catch (thrown) {
+    const error = coerceError(classifyDatabaseError(thrown));
+    if (error instanceof DatabaseUnavailableError) stats.fatal ??= error;
+    else if (!options.signal?.aborted) throw error;
+    stats.skipped++;
+  }
+}
+
+function nextPage(sql: Sql, after: OpenFilesCursor | null, policy: FetchFilesPolicy) {
   return openFilesPage(sql, FILE_MAX_SYNC_ATTEMPTS, after, PAGE_SIZE, policy);
 }
 
