@@ -6,9 +6,11 @@
  * `startup_s` is the median start of `regwatch --help` from the compiled build; --startup-only
  * measures just that (and writes bench/startup.json, leaving results.json alone).
  */
+import { execFileSync } from "node:child_process";
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { startEmbedded } from "../src/db/embedded.ts";
@@ -101,6 +103,11 @@ try {
       rate_limited: r.rate_limited,
     });
   }
+  {
+    // Peak RSS is a process's lifetime figure: each memory scenario runs in a process of its own.
+    const url = await freshDatabase(server.url, "regwatch_bench_memory");
+    Object.assign(results, memoryBench("files-rss.ts", url), memoryBench("answer-rss.ts", url));
+  }
   const width = Math.max(...Object.keys(results).map((k) => k.length));
   for (const [key, value] of Object.entries(results))
     process.stdout.write(`${key.padEnd(width)}  ${value}\n`);
@@ -122,6 +129,24 @@ async function database(): Promise<{ url: string; stop(): Promise<void> }> {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+function memoryBench(file: string, databaseUrl: string): Record<string, number> {
+  const out = execFileSync(
+    process.execPath,
+    [
+      fileURLToPath(new URL("../bin/run-ts.js", import.meta.url)),
+      fileURLToPath(new URL(file, import.meta.url)),
+    ],
+    {
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      encoding: "utf8",
+    },
+  );
+  const all = JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, number | string>;
+  return Object.fromEntries(
+    Object.entries(all).filter((e): e is [string, number] => typeof e[1] === "number"),
+  );
 }
 
 async function freshDatabase(serverUrl: string, name: string): Promise<string> {

@@ -21,7 +21,7 @@ interface ErrorContext {
   attempts?: number;
 }
 
-function tooLarge(context: ErrorContext, cap: BodyCap, what: string): ApiError {
+export function tooLarge(context: ErrorContext, cap: BodyCap, what: string): ApiError {
   return new ApiError(
     "TOO_LARGE",
     `${context.endpoint}: response ${what} exceeds the cap of ${cap.bytes} bytes (${cap.name})`,

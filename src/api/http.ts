@@ -9,7 +9,7 @@
  * (limiter, pause, backoff, transfer) ends at once when the stop signal aborts.
  */
 import { Agent, type Dispatcher, errors as undiciErrors } from "undici";
-import { type BodyCap, checkDeclaredLength, decodeJson, discard, readCapped } from "./body.ts";
+import { type BodyCap, type BodyStream, checkDeclaredLength, decodeJson, discard, tooLarge } from "./body.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { ApiError, describeBody } from "./errors.ts";
 import { OriginPauses } from "./pauses.ts";
@@ -47,6 +47,14 @@ export interface HttpResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
+  attempts: number;
+}
+
+/** A response whose body is read by the caller, chunk by chunk, under the client's bounds. */
+export interface StreamedResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: AsyncIterable<Buffer>;
   attempts: number;
 }
 
@@ -109,6 +117,37 @@ export class HttpClient {
 
   /** Sends the request, retrying what can be retried; throws ApiError when it finally fails. */
   async request<T = HttpResponse>(spec: RequestSpec, parse?: (response: HttpResponse) => T): Promise<T> {
+    return this.withRetries(spec, (attempt, stop, onSent, seen) =>
+      this.once(spec, attempt, stop, onSent, seen, async (response, body) => {
+        const result: HttpResponse = { ...response, body: await collect(body) };
+        // Parsing happens inside the loop so that a garbled body is retried like a failed request.
+        return parse ? parse(result) : (result as T);
+      }),
+    );
+  }
+
+  /**
+   * Like `request`, but hands the body to `consume` as a stream instead of collecting it, under
+   * the same bounds (declared length and running byte cap, header/idle/total timeouts, stop).
+   * A failure of the transfer is retried like any failed request (`consume` runs again on a
+   * fresh attempt, so it must start over); a failure of `consume` itself (its own sink refusing
+   * the bytes, say) is thrown as it is, without a retry.
+   */
+  async stream<T>(spec: RequestSpec, consume: (response: StreamedResponse) => Promise<T>): Promise<T> {
+    return this.withRetries(spec, (attempt, stop, onSent, seen) =>
+      this.once(spec, attempt, stop, onSent, seen, (response, body) => consume({ ...response, body })),
+    );
+  }
+
+  private async withRetries<T>(
+    spec: RequestSpec,
+    attemptOnce: (
+      attempt: number,
+      stop: AbortSignal | undefined,
+      onSent: () => void,
+      seen: { status?: number },
+    ) => Promise<T>,
+  ): Promise<T> {
     const origin = spec.url.origin;
     const limiter = this.options.limiterFor(origin);
     const stop = combine(this.options.signal, spec.signal);
@@ -123,13 +162,16 @@ export class HttpClient {
         throw thrown;
       }
       let error: ApiError;
+      const seen: { status?: number } = {};
       try {
-        const response = await this.once(spec, attempt, stop, () => limiter.restamp(slot, this.clock.now()));
-        // Parsing happens inside the loop so that a garbled body is retried like a failed request.
-        const value = parse ? parse(response) : (response as T);
-        this.report(spec, response.status, undefined);
+        const value = await attemptOnce(attempt, stop, () => limiter.restamp(slot, this.clock.now()), seen);
+        this.report(spec, seen.status, undefined);
         return value;
       } catch (thrown) {
+        if (thrown instanceof ConsumerFailure) {
+          this.report(spec, thrown.status, undefined);
+          throw thrown.cause;
+        }
         error = toApiError(thrown, spec.endpoint, attempt, stop);
         // Reported even when stopped: the request may have reached the server and been counted.
         this.report(spec, error.status, error.code);
@@ -158,12 +200,14 @@ export class HttpClient {
     if (!this.options.dispatcher) await this.dispatcher.close();
   }
 
-  private async once(
+  private async once<T>(
     spec: RequestSpec,
     attempt: number,
     stop: AbortSignal | undefined,
     onSent: () => void,
-  ): Promise<HttpResponse> {
+    seen: { status?: number },
+    handle: (response: Omit<HttpResponse, "body">, body: AsyncIterable<Buffer>) => Promise<T>,
+  ): Promise<T> {
     const headers: Record<string, string> = { accept: "application/json" };
     const credentials = this.options.credentials;
     if (credentials && credentials.origin === spec.url.origin) Object.assign(headers, credentials.headers);
@@ -187,6 +231,8 @@ export class HttpClient {
     let idle = setTimeout(expire(`no response headers within ${timeoutMs} ms`), timeoutMs);
     const bodyIdle = expire(`response body stalled for more than ${timeoutMs} ms`);
     const signal = combine(attemptAbort.signal, stop);
+    const transfer: TransferState = { ended: false };
+    let responseBody: BodyStream | undefined;
     try {
       const response = await withSendTime(onSent, () =>
         this.dispatcher.request({
@@ -200,46 +246,118 @@ export class HttpClient {
           bodyTimeout: timeoutMs,
         }),
       );
+      responseBody = response.body;
+      seen.status = response.statusCode;
       const context = { endpoint: spec.endpoint, status: response.statusCode, attempts: attempt };
-      try {
-        checkDeclaredLength(response.headers["content-length"], cap, context);
-      } catch (error) {
-        discard(response.body);
-        throw error;
-      }
+      checkDeclaredLength(response.headers["content-length"], cap, context);
       const restartIdle = () => {
         clearTimeout(idle);
         idle = setTimeout(bodyIdle, timeoutMs);
       };
       restartIdle();
-      const received = await readCapped(response.body, cap, context, restartIdle);
-      const result: HttpResponse = {
-        status: response.statusCode,
-        headers: response.headers,
-        body: received,
-        attempts: attempt,
+      // Once the last byte is in, the exchange is over: what the consumer does next is not timed here.
+      const ended = () => {
+        transfer.ended = true;
+        clearTimeout(total);
+        clearTimeout(idle);
       };
+      const capped = cappedBody(response.body, cap, context, restartIdle, ended, transfer);
+      const head = { status: response.statusCode, headers: response.headers, attempts: attempt };
       const expected = spec.expect ?? [200];
-      if (!expected.includes(result.status)) throw statusError(spec, result, this.clock.now());
-      return result;
+      if (!expected.includes(head.status)) {
+        const result: HttpResponse = { ...head, body: await collect(capped) };
+        throw statusError(spec, result, this.clock.now());
+      }
+      try {
+        return await handle(head, capped);
+      } catch (thrown) {
+        if (transfer.failure !== undefined || expired !== undefined || stop?.aborted) throw thrown;
+        throw new ConsumerFailure(head.status, thrown);
+      }
     } catch (thrown) {
-      if (expired !== undefined && !(thrown instanceof ApiError)) {
+      if (thrown instanceof ConsumerFailure) throw thrown;
+      const cause = transfer.failure ?? thrown;
+      if (expired !== undefined && !(cause instanceof ApiError)) {
         throw new ApiError("TIMEOUT", `${spec.endpoint}: timed out, ${expired}`, {
           endpoint: spec.endpoint,
           attempts: attempt,
-          cause: thrown,
+          cause,
         });
       }
-      throw thrown;
+      throw cause;
     } finally {
       clearTimeout(total);
       clearTimeout(idle);
+      if (responseBody && !transfer.ended) discard(responseBody);
     }
   }
 
   private report(spec: RequestSpec, status: number | undefined, code: ApiErrorCode | undefined): void {
     this.options.onResult?.({ api: this.options.api, endpoint: spec.endpoint, status, code });
   }
+}
+
+interface TransferState {
+  ended: boolean;
+  /** What broke the transfer itself (network, timeout, cap), as opposed to its consumer. */
+  failure?: unknown;
+}
+
+/** A consumer of a streamed body failed on its own account: not a transfer fault, not retried. */
+class ConsumerFailure extends Error {
+  constructor(
+    readonly status: number,
+    override readonly cause: unknown,
+  ) {
+    super("the consumer of a response body failed");
+  }
+}
+
+/**
+ * The body as it arrives, stopping with TOO_LARGE as soon as it passes the cap; each chunk
+ * restarts the idle timer. A fault of the transfer is recorded so that it is told apart from
+ * a fault of whoever reads the chunks.
+ */
+async function* cappedBody(
+  body: BodyStream,
+  cap: BodyCap,
+  context: { endpoint: string; status: number; attempts: number },
+  onChunk: () => void,
+  onEnd: () => void,
+  state: TransferState,
+): AsyncGenerator<Buffer> {
+  let size = 0;
+  const chunks = body[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<Uint8Array>;
+    try {
+      next = await chunks.next();
+    } catch (error) {
+      state.failure = error;
+      throw error;
+    }
+    if (next.done) break;
+    onChunk();
+    const chunk = next.value;
+    size += chunk.length;
+    if (size > cap.bytes) {
+      discard(body);
+      state.failure = tooLarge(context, cap, `passed ${cap.bytes} bytes while reading and`);
+      throw state.failure;
+    }
+    yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+  }
+  onEnd();
+}
+
+async function collect(body: AsyncIterable<Buffer>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  return Buffer.concat(chunks, size);
 }
 
 function combine(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {

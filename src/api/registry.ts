@@ -8,7 +8,7 @@
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { type Clock, systemClock } from "./clock.ts";
-import { type DownloadedFile, downloadFile } from "./file-download.ts";
+import { type DownloadedFile, downloadFile, type StreamedFile, streamFile } from "./file-download.ts";
 import { HttpClient, type HttpClientOptions, type RequestResult } from "./http.ts";
 import { OriginPauses } from "./pauses.ts";
 import { limiterForKey, RateLimiter } from "./rate-limiter.ts";
@@ -24,6 +24,8 @@ export interface Registry {
    * RefusedFileError (code REFUSED_ORIGIN) when the path or a redirect leaves the allowed origins.
    */
   downloadFile(path: string, signal?: AbortSignal): Promise<DownloadedFile>;
+  /** The same fetch, handing the body to `consume` as it arrives (what the file phase uses). */
+  streamFile<T>(path: string, consume: (file: StreamedFile) => Promise<T>, signal?: AbortSignal): Promise<T>;
   watchOrigin: string;
   limiters: Map<string, RateLimiter>;
   close(): Promise<void>;
@@ -89,6 +91,18 @@ export function createRegistry(
         maxBytes: config.maxFileBytes,
         signal,
       }),
+    streamFile: (path, consume, signal) =>
+      streamFile(
+        files,
+        path,
+        {
+          baseUrl: config.watchUrl,
+          allowedOrigins: config.fileOrigins,
+          maxBytes: config.maxFileBytes,
+          signal,
+        },
+        consume,
+      ),
     watchOrigin,
     limiters,
     async close() {

@@ -12,32 +12,63 @@ import type { Sql } from "./connect.ts";
 /** new: never parsed; retry: also unrecognised or failed ones; all: every fetched file. */
 export type ParseSelection = "new" | "retry" | "all";
 
-/** A page of fetched files to parse, by path, with their stored bodies. */
+/** A stored body as the parse step gets it: too large ones come without their body. */
+export type BodyToParse = StoredBody & { size: number; tooLarge: boolean };
+
+/**
+ * A page of fetched files to parse, by path, with their stored bodies: at most `limit` files and
+ * (beyond the first) at most `batchBytes` of bodies, so what the parser holds at once is bounded.
+ * A body larger than `maxBytes` comes without its body (tooLarge) and is never loaded.
+ */
 export async function filesToParse(
   sql: Sql,
   selection: ParseSelection,
   afterPath: string,
   limit: number,
-): Promise<StoredBody[]> {
+  bounds: { maxBytes: number; batchBytes: number },
+): Promise<BodyToParse[]> {
   const rows = await sql<
-    { path: string; content_type: string | null; body_json: unknown; body_bytes: Buffer | null }[]
+    {
+      path: string;
+      content_type: string | null;
+      size: number;
+      too_large: boolean;
+      body_json: unknown;
+      body_bytes: Buffer | null;
+    }[]
   >`
-    select path, content_type, body_json, body_bytes from regwatch.change_files
-    where status = 'fetched' and path > ${afterPath}
-      and ${
-        selection === "all"
-          ? sql`true`
-          : selection === "retry"
-            ? sql`(parse_status is null or parse_status in ('unrecognised', 'failed'))`
-            : sql`parse_status is null`
-      }
-    order by path
-    limit ${limit}`;
+    with page as (
+      select path, coalesce(size_bytes, 0)::bigint > ${bounds.maxBytes} as too_large,
+             coalesce(size_bytes, 0)::float8 as size
+      from regwatch.change_files
+      where status = 'fetched' and path > ${afterPath}
+        and ${
+          selection === "all"
+            ? sql`true`
+            : selection === "retry"
+              ? sql`(parse_status is null or parse_status in ('unrecognised', 'failed'))`
+              : sql`parse_status is null`
+        }
+      order by path
+      limit ${limit}
+    ), running as (
+      select *, sum(case when too_large then 0 else size end) over (order by path) as loaded,
+             row_number() over (order by path) as n
+      from page
+    )
+    select r.path, f.content_type, r.size, r.too_large,
+           case when r.too_large then null else f.body_json end as body_json,
+           case when r.too_large then null else f.body_bytes end as body_bytes
+    from running r join regwatch.change_files f on f.path = r.path
+    where r.n = 1 or r.loaded <= ${bounds.batchBytes}
+    order by r.path`;
   return rows.map((r) => ({
     path: r.path,
     contentType: r.content_type,
     json: r.body_json,
     bytes: r.body_bytes,
+    size: Number(r.size),
+    tooLarge: r.too_large,
   }));
 }
 

@@ -1,3 +1,5 @@
+import { pipeline } from "node:stream/promises";
+import type { FetchFilesPolicy } from "../config.ts";
 import { redactSecrets } from "../secrets.ts";
 import type { Sql } from "./connect.ts";
 
@@ -6,27 +8,68 @@ export interface OpenFile {
   attempts: number;
 }
 
+/** The files REGWATCH_FETCH_FILES lets through: all, none, or those of changes touching a heading. */
+function wanted(sql: Sql, policy: FetchFilesPolicy) {
+  if (policy.kind === "all") return sql`true`;
+  if (policy.kind === "none") return sql`false`;
+  return sql`exists (
+    select 1 from regwatch.changes c
+    where c.path = f.path and c.changed_headings && ${policy.headings}::text[])`;
+}
+
 /**
- * A page of files to try (new ones, failed ones with attempts left, and refused ones, whose
- * origin is checked again against today's REGWATCH_FILE_ORIGINS), by path.
+ * Leaves pending files the policy does not want as `skipped`: they stay until a wider policy
+ * lets them through (skipped files are open to any sync whose policy wants them).
+ */
+export async function skipUnwantedFiles(sql: Sql, policy: FetchFilesPolicy): Promise<number> {
+  if (policy.kind === "all") return 0;
+  const result = await sql`
+    update regwatch.change_files f set status = 'skipped', updated_at = now()
+    where status = 'pending' and not ${wanted(sql, policy)}`;
+  return result.count;
+}
+
+const OPEN = (sql: Sql, maxAttempts: number) =>
+  sql`(f.status in ('pending', 'refused', 'skipped') or (f.status = 'failed' and f.attempts < ${maxAttempts}))`;
+
+/** Where a page of open files ends: files are taken newest change first, then by path. */
+export interface OpenFilesCursor {
+  newest: string;
+  path: string;
+}
+
+/**
+ * A page of files to try (new ones, failed ones with attempts left, skipped ones the policy now
+ * wants, and refused ones, whose origin is checked again against today's REGWATCH_FILE_ORIGINS),
+ * the files of the newest changes first, so the days users care about most land first.
  */
 export async function openFilesPage(
   sql: Sql,
   maxAttempts: number,
-  afterPath: string,
+  after: OpenFilesCursor | null,
   limit: number,
-): Promise<OpenFile[]> {
-  return sql<OpenFile[]>`
-    select path, attempts from regwatch.change_files
-    where (status in ('pending', 'refused') or (status = 'failed' and attempts < ${maxAttempts})) and path > ${afterPath}
-    order by path
+  policy: FetchFilesPolicy = { kind: "all" },
+): Promise<(OpenFile & OpenFilesCursor)[]> {
+  return sql<(OpenFile & OpenFilesCursor)[]>`
+    select * from (
+      select f.path, f.attempts,
+             coalesce((select to_char(max(c.change_date), 'YYYY-MM-DD') from regwatch.changes c where c.path = f.path), '') as newest
+      from regwatch.change_files f
+      where ${OPEN(sql, maxAttempts)} and ${wanted(sql, policy)}
+    ) o
+    where ${after === null ? sql`true` : sql`(o.newest < ${after.newest} or (o.newest = ${after.newest} and o.path > ${after.path}))`}
+    order by o.newest desc, o.path
     limit ${limit}`;
 }
 
-export async function countOpenFiles(sql: Sql, maxAttempts: number): Promise<number> {
+export async function countOpenFiles(
+  sql: Sql,
+  maxAttempts: number,
+  policy: FetchFilesPolicy = { kind: "all" },
+): Promise<number> {
   const [row] = await sql<{ n: number }[]>`
-    select count(*)::int as n from regwatch.change_files
-    where status in ('pending', 'refused') or (status = 'failed' and attempts < ${maxAttempts})`;
+    select count(*)::int as n from regwatch.change_files f
+    where ${OPEN(sql, maxAttempts)} and ${wanted(sql, policy)}`;
   return row?.n ?? 0;
 }
 
@@ -63,4 +106,56 @@ export async function saveFileOutcome(sql: Sql, o: FileOutcome): Promise<void> {
     set status = ${o.status}, http_status = ${o.httpStatus}, last_error = ${redactSecrets(o.error)}, updated_at = now(),
         attempts = attempts + ${o.status === "failed" ? 1 : 0}
     where path = ${o.path}`;
+}
+
+export interface StreamedBody {
+  path: string;
+  httpStatus: number;
+  contentType: string | null;
+  /** The body as it arrives. */
+  chunks: AsyncIterable<Buffer>;
+  /** Sees every chunk on its way to the database. */
+  onChunk: (chunk: Buffer) => void;
+  /** Called once the last chunk is in: the hash, size and whether to keep the body as jsonb. */
+  facts: () => { sha256: string; size: number; asJson: boolean };
+}
+
+/**
+ * Streams one fetched body into Postgres and records it, in one transaction: the bytes are
+ * COPYed into a session-local staging table as bytea (hex in COPY's text format), never held
+ * whole in this process, and then moved to the file's row, as jsonb (Postgres converts and
+ * parses them) or as bytes. Whatever fails (the transfer, a body jsonb refuses) rolls back the
+ * whole file and is thrown for the caller to mark this file alone.
+ */
+export async function saveStreamedFile(
+  sql: Sql,
+  body: StreamedBody,
+): Promise<{ sha256: string; size: number }> {
+  return sql.begin(async (tx) => {
+    await tx`create temp table if not exists regwatch_file_stage (body bytea) on commit delete rows`;
+    const copy = await tx`copy regwatch_file_stage (body) from stdin`.writable();
+    await pipeline(
+      body.chunks,
+      async function* (chunks: AsyncIterable<Buffer>) {
+        yield "\\\\x";
+        for await (const chunk of chunks) {
+          body.onChunk(chunk);
+          yield chunk.toString("hex");
+        }
+        yield "\n";
+      },
+      copy,
+    );
+    const facts = body.facts();
+    await tx`
+      update regwatch.change_files f
+      set status = 'fetched', http_status = ${body.httpStatus}, content_type = ${body.contentType},
+          sha256 = ${facts.sha256}, size_bytes = ${facts.size},
+          body_json = case when ${facts.asJson} then convert_from(s.body, 'UTF8')::jsonb end,
+          body_bytes = case when ${facts.asJson} then null else s.body end,
+          attempts = f.attempts + 1, last_error = null, fetched_at = now(), updated_at = now()
+      from regwatch_file_stage s
+      where f.path = ${body.path}`;
+    return { sha256: facts.sha256, size: facts.size };
+  });
 }

@@ -9,6 +9,13 @@ import { PARSERS, parseBody } from "./parse-body.ts";
 import type { ChangeFileParser } from "./types.ts";
 
 const BATCH = 200;
+/**
+ * Largest body the parser loads. Change files are a few kilobytes; a body far larger would take
+ * many times its size as a JavaScript tree, so it is marked failed with its size instead.
+ */
+export const PARSE_MAX_BYTES = 8 * 1024 * 1024;
+/** Bodies loaded at once by one batch (a single larger one still passes alone). */
+const BATCH_BYTES = 8 * 1024 * 1024;
 
 export interface ParseReport {
   files: number;
@@ -26,11 +33,20 @@ export async function parseStoredFiles(
   let after = "";
   for (;;) {
     if (options.signal?.aborted) break;
-    const bodies = await filesToParse(sql, options.selection ?? "new", after, BATCH);
+    const bodies = await filesToParse(sql, options.selection ?? "new", after, BATCH, {
+      maxBytes: PARSE_MAX_BYTES,
+      batchBytes: BATCH_BYTES,
+    });
     if (bodies.length === 0) break;
     const parsed = bodies.map((body) => ({
       path: body.path,
-      outcome: parseBody(body, options.parsers ?? PARSERS),
+      outcome: body.tooLarge
+        ? ({
+            status: "failed",
+            parser: null,
+            reason: `the body of ${body.size} bytes is larger than the parser reads (${PARSE_MAX_BYTES} bytes); not parsed`,
+          } as const)
+        : parseBody(body, options.parsers ?? PARSERS),
     }));
     report.values += await saveParsedFiles(sql, parsed);
     for (const p of parsed) report[p.outcome.status] += 1;

@@ -12,7 +12,7 @@ import { UsageError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { parseStoredFiles } from "../parse/parse-files.ts";
 import { redactJson } from "../secrets.ts";
-import { fetchOpenFiles } from "./file-fetch.ts";
+import { fetchOpenFiles, type WindowFeed } from "./file-fetch.ts";
 import { type ListPlanInput, planWindows } from "./plan.ts";
 import { noProgress, type ProgressSink } from "./progress.ts";
 import { type IntervalDisagreements, runWindows } from "./window-run.ts";
@@ -118,27 +118,51 @@ export async function runSyncPass(deps: SyncDeps, options: SyncPassOptions): Pro
   progress.plan({ windows: windows.length, files: 0 });
   deps.log.info({ lists: selected.length, windows: windows.length, lastComplete }, "plan ready");
 
-  const w = await runWindows(windows, {
-    sql: deps.sql,
-    watch: deps.registry.watch,
-    log: deps.log,
-    runId: deps.runId,
-    concurrency: deps.config.concurrency,
-    progress,
-    lastComplete,
-    endInclusive: deps.config.changesEndInclusive,
-    verifyLock: deps.verifyLock,
-    signal: deps.signal,
-  });
+  // Files start as soon as a window commits, beside the windows still running: both draw on
+  // their origin's limiter, whose turns go in order of asking, so each side's share follows how
+  // many requests it has waiting (at most REGWATCH_CONCURRENCY each) and neither starves.
+  const feed = windowFeed();
+  const filePhase = fetchOpenFiles(
+    {
+      sql: deps.sql,
+      fetchFile: (path, consume, signal) => deps.registry.streamFile(path, consume, signal),
+      concurrency: deps.config.concurrency,
+      policy: deps.config.fetchFiles,
+      progress,
+      signal: deps.signal,
+    },
+    feed,
+  );
+  // Awaited below once the windows are done; until then a failure must not go unhandled.
+  filePhase.catch(() => {});
+  let w: Awaited<ReturnType<typeof runWindows>>;
+  try {
+    w = await runWindows(windows, {
+      sql: deps.sql,
+      watch: deps.registry.watch,
+      log: deps.log,
+      runId: deps.runId,
+      concurrency: deps.config.concurrency,
+      progress: {
+        plan: (totals) => progress.plan(totals),
+        windowDone: (failed) => {
+          progress.windowDone(failed);
+          feed.committed();
+        },
+        filesAdded: (count) => progress.filesAdded(count),
+        fileDone: (failed) => progress.fileDone(failed),
+        request: () => progress.request(),
+      },
+      lastComplete,
+      endInclusive: deps.config.changesEndInclusive,
+      verifyLock: deps.verifyLock,
+      signal: deps.signal,
+    });
+  } finally {
+    feed.finish();
+  }
+  const f = await filePhase;
   if (w.fatal) throw w.fatal;
-
-  const f = await fetchOpenFiles({
-    sql: deps.sql,
-    download: (path, signal) => deps.registry.downloadFile(path, signal),
-    concurrency: deps.config.concurrency,
-    progress,
-    signal: deps.signal,
-  });
   if (f.fatal) throw f.fatal;
 
   await parseStoredFiles(deps.sql, { signal: deps.signal });
@@ -163,5 +187,39 @@ export async function runSyncPass(deps: SyncDeps, options: SyncPassOptions): Pro
     errors: redactJson([...w.errors, ...f.errors].slice(0, 20)),
     stopped,
     ...(notes.length > 0 ? { notes } : {}),
+  };
+}
+
+/** Tells the file phase when a window has committed and when the windows are all done. */
+function windowFeed(): WindowFeed & { committed(): void; finish(): void } {
+  let done = false;
+  let wake: (() => void) | undefined;
+  let pending = false;
+  const notify = () => {
+    pending = true;
+    wake?.();
+    wake = undefined;
+  };
+  return {
+    get done() {
+      return done;
+    },
+    next() {
+      if (pending || done) {
+        pending = false;
+        return Promise.resolve(!done);
+      }
+      return new Promise<boolean>((resolve) => {
+        wake = () => {
+          pending = false;
+          resolve(!done);
+        };
+      });
+    },
+    committed: notify,
+    finish() {
+      done = true;
+      notify();
+    },
   };
 }
