@@ -94,12 +94,16 @@ export interface HttpClientOptions {
 
 const DEFAULT_CAP: BodyCap = { bytes: 64 * 1024 * 1024, name: "REGWATCH_MAX_RESPONSE_BYTES" };
 const DEFAULT_MAX_RETRY_AFTER_MS = 300_000;
+/** How long close() lets requests in flight finish before they are aborted. */
+const CLOSE_GRACE_MS = 2000;
 
 export class HttpClient {
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly dispatcher: Dispatcher;
   private readonly pauses: OriginPauses;
+  /** Aborted by close() once its grace has passed: ends every request still in flight. */
+  private readonly closing = new AbortController();
 
   constructor(private readonly options: HttpClientOptions) {
     this.clock = options.clock ?? systemClock;
@@ -150,7 +154,7 @@ export class HttpClient {
   ): Promise<T> {
     const origin = spec.url.origin;
     const limiter = this.options.limiterFor(origin);
-    const stop = combine(this.options.signal, spec.signal);
+    const stop = combine(this.options.signal, spec.signal, this.closing.signal);
     for (let attempt = 1; ; attempt++) {
       let slot: number;
       try {
@@ -196,8 +200,26 @@ export class HttpClient {
     }
   }
 
+  /**
+   * Closes the connections. A graceful close waits for requests in flight; a server that never
+   * answers would hold it forever, so after CLOSE_GRACE_MS those requests are aborted and the
+   * connections destroyed.
+   */
   async close(): Promise<void> {
-    if (!this.options.dispatcher) await this.dispatcher.close();
+    let timer: NodeJS.Timeout | undefined;
+    const abort = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        this.closing.abort(new Error("the client was closed"));
+        resolve();
+      }, CLOSE_GRACE_MS);
+    });
+    if (this.options.dispatcher) {
+      clearTimeout(timer);
+      return;
+    }
+    const graceful = await Promise.race([this.dispatcher.close().then(() => true), abort.then(() => false)]);
+    clearTimeout(timer);
+    if (!graceful) await this.dispatcher.destroy();
   }
 
   private async once<T>(

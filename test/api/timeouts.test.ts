@@ -24,6 +24,23 @@ const get = (path: string) => ({
   endpoint: "GET /t",
 });
 
+describe("closing the client", () => {
+  it("does not wait for a request that never ends: its connection is destroyed after a grace", async () => {
+    server.answer = (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write("["); // then nothing, ever
+    };
+    const { http } = testClient(server.origin, { timeoutMs: 600_000, maxAttempts: 1 });
+    const inFlight = http.request(get("/never")).then(
+      () => "answered",
+      (error: unknown) => (error as Error).message,
+    );
+    await server.requests(server.seen.length + 1);
+    await http.close(); // before: waited for the request, which never ends
+    expect(await inFlight).not.toBe("answered");
+  });
+});
+
 describe("timeouts bound the whole exchange", () => {
   it("cuts a body that stalls after its headers at the request timeout", async () => {
     server.answer = (_req, res) => {
