@@ -7,12 +7,12 @@
 import type { Config } from "../config.ts";
 import { RegwatchError, UsageError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
-import { checkSearchValue, SEARCH_PATHS, type SearchKind } from "../search/query.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { ApiError } from "./errors.ts";
 import { HttpClient, type HttpResponse, parseJson, type RequestResult } from "./http.ts";
 import { gatedLimiter, limiterForKey } from "./rate-limiter.ts";
 import { httpOptionsOf } from "./registry.ts";
+import { checkSearchValue, SEARCH_PATHS, type SearchKind } from "./search-query.ts";
 import { type BusinessRecord, type SearchPage, searchPageSchema } from "./search-schemas.ts";
 
 /** The month's search allowance is spent; nothing was sent. Exit 1 (the command failed). */
