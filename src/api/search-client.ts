@@ -1,6 +1,6 @@
 /**
  * Client of the registry's search interface (v1). Every request counts toward a monthly quota
- * (registry-api.md 8), so values are checked before anything is sent, and a `SearchQuota` is
+ * (docs/registry.md, "Search interface"), so values are checked before anything is sent, and a `SearchQuota` is
  * consulted before every attempt, retries included: once the month's allowance is spent, the
  * client refuses instead of sending.
  */

@@ -29,7 +29,7 @@ export interface OpenOptions {
 }
 
 /**
- * Opens the database chosen by the one rule of DESIGN.md: DATABASE_URL when set, else the
+ * Opens the database chosen by one rule (README, Configuration): DATABASE_URL when set, else the
  * embedded Postgres under REGWATCH_DATA_DIR (started here when no other process runs it).
  */
 export async function openDatabase(
