@@ -22,8 +22,10 @@ export interface RequestLogEntry {
 export class RequestLog {
   private entries: RequestLogEntry[] = [];
   private nextSeq = 1;
-  private arrivalWaiters: { test: (entry: RequestLogEntry) => boolean; resolve: (entry: RequestLogEntry) => void }[] =
-    [];
+  private arrivalWaiters: {
+    test: (entry: RequestLogEntry) => boolean;
+    resolve: (entry: RequestLogEntry) => void;
+  }[] = [];
 
   /** Sequence number for a request that just arrived; entries are ordered by it. */
   arrival(): number {
