@@ -1,13 +1,32 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    globalSetup: ["test/setup/database.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Test files run in parallel, each in a database of its own cloned from a migrated template.
     pool: "forks",
     maxWorkers: 2,
+    // Two projects, so that a product failure is never lost among the emulator's own tests:
+    // `npm test` runs both, `vitest run --project product` (or `emulator`) one of them.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "product",
+          include: ["test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, "test/emulator/**"],
+          globalSetup: ["test/setup/database.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The registry twin's own behaviour; it needs no database.
+          name: "emulator",
+          include: ["test/emulator/**/*.test.ts"],
+        },
+      },
+    ],
   },
 });

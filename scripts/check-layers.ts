@@ -8,7 +8,9 @@
  * peers that import neither each other nor anything above. Engine folders may use one another.
  * Only commands/ (and tests, which are not checked here) may import the emulator.
  *
- *   node bin/run-ts.js scripts/check-layers.ts        # exit 1 listing every upward import
+ *   node bin/run-ts.js scripts/check-layers.ts [dir]   # exit 1 listing every upward import
+ *
+ * `dir` defaults to this repository's src/. `npm run check` runs it.
  */
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
@@ -85,7 +87,7 @@ function judge(from: string, to: string): string | undefined {
   return undefined;
 }
 
-async function readSources(root: string): Promise<Map<string, string>> {
+export async function readSources(root: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
   for (const entry of entries) {
@@ -97,7 +99,9 @@ async function readSources(root: string): Promise<Map<string, string>> {
 }
 
 async function main(): Promise<void> {
-  const root = fileURLToPath(new URL("../src", import.meta.url));
+  const root = process.argv[2]
+    ? path.resolve(process.argv[2])
+    : fileURLToPath(new URL("../src", import.meta.url));
   const violations = findViolations(await readSources(root));
   if (violations.length === 0) {
     process.stdout.write("check-layers: every import points down\n");

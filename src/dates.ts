@@ -4,6 +4,12 @@
  */
 
 const DAY_MS = 86_400_000;
+
+/** Inclusive days from `start` to `end` (both YYYY-MM-DD). */
+export interface Interval {
+  start: string;
+  end: string;
+}
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** True for a real calendar date written as YYYY-MM-DD. */
@@ -82,4 +88,9 @@ export const DATA_COMPLETE_HOUR = 7;
 export function lastCompleteDay(instant: Date, timeZone: string): string {
   const local = localDateTime(instant, timeZone);
   return addDays(local.date, local.hour >= DATA_COMPLETE_HOUR ? -1 : -2);
+}
+
+/** The UTC date of an instant, as YYYY-MM-DD: the day a record is read or a name given. */
+export function todayUtc(now = new Date()): string {
+  return now.toISOString().slice(0, 10);
 }

@@ -3,7 +3,7 @@
  * statuses from the code or the class, never from message text.
  */
 
-/** Process exit statuses shared by every command (see DESIGN.md). */
+/** Process exit statuses shared by every command (docs/contracts.md, "Exit statuses"). */
 export const EXIT = {
   ok: 0,
   failed: 1,

@@ -1,6 +1,6 @@
 /**
  * Tax base numbers (the registry's `tax_id`): eight digits, the last a check digit over the first
- * seven with weights 9, 7, 3, 1, 9, 7, 3 (known-facts.md).
+ * seven with weights 9, 7, 3, 1, 9, 7, 3 (docs/registry.md, "Watch interface").
  */
 
 const WEIGHTS = [9, 7, 3, 1, 9, 7, 3] as const;

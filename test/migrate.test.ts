@@ -59,7 +59,7 @@ describe("migrations", () => {
     expect(rows.map((r) => r.list_name)).toEqual(["kept"]);
   });
 
-  it("enforces the contract keys of DESIGN.md", async () => {
+  it("enforces the contract keys of docs/contracts.md", async () => {
     await sql`insert into regwatch.changes (tax_id, change_date, chapter, path, raw)
       values ('12345676', '2026-01-05', 'c1', 'https://x/2026-01-05/companies/a.json', '{}')`;
     await expect(

@@ -1,18 +1,18 @@
 /**
  * Client of the registry's search interface (v1). Every request counts toward a monthly quota
- * (registry-api.md 8), so values are checked before anything is sent, and a `SearchQuota` is
+ * (docs/registry.md, "Search interface"), so values are checked before anything is sent, and a `SearchQuota` is
  * consulted before every attempt, retries included: once the month's allowance is spent, the
  * client refuses instead of sending.
  */
 import type { Config } from "../config.ts";
 import { RegwatchError, UsageError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
-import { checkSearchValue, SEARCH_PATHS, type SearchKind } from "../search/query.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { ApiError } from "./errors.ts";
 import { HttpClient, type HttpResponse, parseJson, type RequestResult } from "./http.ts";
 import { gatedLimiter, limiterForKey } from "./rate-limiter.ts";
 import { httpOptionsOf } from "./registry.ts";
+import { checkSearchValue, SEARCH_PATHS, type SearchKind } from "./search-query.ts";
 import { type BusinessRecord, type SearchPage, searchPageSchema } from "./search-schemas.ts";
 
 /** The month's search allowance is spent; nothing was sent. Exit 1 (the command failed). */

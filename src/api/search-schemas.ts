@@ -1,5 +1,5 @@
 /**
- * Shapes of the search interface's responses (registry-api.md 2.1-2.2). Which record fields come
+ * Shapes of the search interface's responses (docs/registry.md, "Search interface"). Which record fields come
  * back depends on the contract, so every field is optional (a record without a tax number is kept
  * apart, as it cannot be keyed), and objects are loose: whatever the registry adds is kept.
  */

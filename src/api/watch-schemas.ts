@@ -1,5 +1,5 @@
 /**
- * Shapes of the watch interface's responses (registry-api.md 2.4-2.7). Objects are loose: fields
+ * Shapes of the watch interface's responses (docs/registry.md, "Watch interface"). Objects are loose: fields
  * the document does not name are kept, so nothing the registry sends is lost.
  */
 import { z } from "zod";

@@ -5,14 +5,14 @@
  */
 import { Argument, type Command } from "commander";
 import { createSearchClient, type SearchClient, SearchQuota } from "../api/search-client.ts";
+import { checkSearchValue, SEARCH_KINDS, type SearchKind } from "../api/search-query.ts";
 import type { BusinessRecord } from "../api/search-schemas.ts";
 import { requireSearch } from "../config.ts";
-import { saveBusinesses } from "../db/businesses.ts";
 import type { Database } from "../db/connect.ts";
 import { claimSearchRequest, searchRequestsThisMonth, UsageRecorder } from "../db/usage.ts";
 import { EXIT, UsageError } from "../errors.ts";
 import { formatRecordTable } from "../search/format.ts";
-import { checkSearchValue, SEARCH_KINDS, type SearchKind } from "../search/query.ts";
+import { saveBusinesses } from "../search/save-businesses.ts";
 import { type Context, parsePositiveInt, runAction, withDatabase } from "./context.ts";
 
 /**

@@ -7,7 +7,6 @@ import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { requireSearch } from "../config.ts";
 import { localDateTime } from "../dates.ts";
-import { saveBusinesses } from "../db/businesses.ts";
 import type { Database } from "../db/connect.ts";
 import {
   loadBankAccounts,
@@ -21,6 +20,7 @@ import { type PaymentRow, parseBatchCsv, taxBaseOfRow } from "../payments/batch-
 import { askAccountsOnline, type OnlineOutcome } from "../payments/online.ts";
 import { type BatchReport, formatCsv, formatJson, formatText, isFlagged } from "../payments/report.ts";
 import { judgeBatch, type Knowledge } from "../payments/verdicts.ts";
+import { saveBusinesses } from "../search/save-businesses.ts";
 import { redactSecrets } from "../secrets.ts";
 import { isValidTaxId } from "../taxid.ts";
 import { type Context, parseNonNegativeInt, runAction, withDatabase } from "./context.ts";

@@ -7,10 +7,10 @@ import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
 import pLimit from "p-limit";
 import type { SearchClient } from "../api/search-client.ts";
+import { checkRegistrationNumber } from "../api/search-query.ts";
 import type { BusinessRecord } from "../api/search-schemas.ts";
 import { requireSearch } from "../config.ts";
 import { writeProfiles } from "../db/business-profiles.ts";
-import { saveBusinesses } from "../db/businesses.ts";
 import type { Database } from "../db/connect.ts";
 import {
   addDesiredItems,
@@ -24,8 +24,8 @@ import { EXIT, InputError, RegwatchError, UsageError } from "../errors.ts";
 import { factsFromOperator, todayUtc } from "../parse/profile-facts.ts";
 import { formatTable } from "../search/format.ts";
 import { describeImportProblems, type ImportProblem, parseImportCsv } from "../search/import-csv.ts";
-import { checkRegistrationNumber } from "../search/query.ts";
 import { type Resolution, taxIdForRegistrationNumber } from "../search/resolve.ts";
+import { saveBusinesses } from "../search/save-businesses.ts";
 import { redactError } from "../secrets.ts";
 import { describeTaxIdProblem, normaliseTaxId } from "../taxid.ts";
 import { type Context, runAction, withDatabase } from "./context.ts";

@@ -4,10 +4,34 @@
  * read back out of the headings so they always agree with them.
  */
 import type postgres from "postgres";
-import { NAME_HEADINGS, type ProfileFacts, SEAT_HEADINGS, STATUS_HEADINGS } from "../parse/profile-facts.ts";
 import type { Sql } from "./connect.ts";
 
 type Tx = postgres.TransactionSql;
+
+export type ProfileSource = "search" | "operator" | "change_file";
+
+/** One heading's value with the day it is known to hold from and where it came from. */
+export interface HeadingFact {
+  value: unknown;
+  as_of: string;
+  source: ProfileSource;
+}
+
+/** What one source tells about one business (src/parse/profile-facts.ts builds them). */
+export interface ProfileFacts {
+  taxId: string;
+  headings: Record<string, HeadingFact>;
+  type?: string | null;
+  registrationNumber?: string | null;
+  /** The search record itself, kept as the baseline when the profile has none yet. */
+  baseline?: unknown;
+  baselineAsOf?: string;
+}
+
+/** Headings that carry a name, best first; the SQL picks the newest, short names only as a fallback. */
+export const NAME_HEADINGS = ["long_name", "full_name", "name", "short_name"] as const;
+export const STATUS_HEADINGS = ["status", "status_code"] as const;
+export const SEAT_HEADINGS = ["address", "seat"] as const;
 
 export async function mergeProfiles(sql: Sql, facts: readonly ProfileFacts[]): Promise<void> {
   if (facts.length === 0) return;

@@ -3,11 +3,10 @@
  * parse status and the business profiles they feed, one batch per transaction.
  */
 
-import { factsFromChanges } from "../parse/profile-facts.ts";
-import type { ParseOutcome, StoredBody } from "../parse/types.ts";
 import { redactSecrets } from "../secrets.ts";
-import { writeProfiles } from "./business-profiles.ts";
+import { type ProfileFacts, writeProfiles } from "./business-profiles.ts";
 import type { Sql } from "./connect.ts";
+import type { ParseOutcomeRow as ParseOutcome, StoredBodyRow as StoredBody } from "./rows.ts";
 
 /** new: never parsed; retry: also unrecognised or failed ones; all: every fetched file. */
 export type ParseSelection = "new" | "retry" | "all";
@@ -145,4 +144,32 @@ export async function saveParsedFiles(sql: Sql, files: readonly ParsedFile[]): P
     );
     return written.length;
   });
+}
+
+/**
+ * Per business, the newest value of each heading among parsed changes (later date wins, then the
+ * later change), so that one batch writes one row per business.
+ */
+export function factsFromChanges(
+  rows: ReadonlyArray<{
+    taxId: string;
+    changeDate: string;
+    changeId: number;
+    heading: string;
+    newValue: unknown;
+  }>,
+): ProfileFacts[] {
+  const sorted = [...rows].sort((a, b) =>
+    a.changeDate === b.changeDate ? a.changeId - b.changeId : a.changeDate < b.changeDate ? -1 : 1,
+  );
+  const byTaxId = new Map<string, ProfileFacts>();
+  for (const row of sorted) {
+    let facts = byTaxId.get(row.taxId);
+    if (!facts) {
+      facts = { taxId: row.taxId, headings: {} };
+      byTaxId.set(row.taxId, facts);
+    }
+    facts.headings[row.heading] = { value: row.newValue, as_of: row.changeDate, source: "change_file" };
+  }
+  return [...byTaxId.values()];
 }

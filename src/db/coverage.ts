@@ -1,4 +1,4 @@
-import type { Interval } from "../sync/plan.ts";
+import type { Interval } from "../dates.ts";
 import type { Sql } from "./connect.ts";
 
 /** Covered intervals per list, as the server reported them. */

@@ -1,5 +1,5 @@
-import type { WatchedItem, WatchList } from "../api/watch-schemas.ts";
 import type { Sql } from "./connect.ts";
+import type { WatchedItemRow as WatchedItem, WatchListRow as WatchList } from "./rows.ts";
 
 export interface StoredList {
   listKey: string;

@@ -41,11 +41,6 @@ export async function discardRun(sql: Sql, id: number): Promise<void> {
   await sql`delete from regwatch.runs where id = ${id} and status = 'running'`;
 }
 
-/** Saves progress of a run still going, so `status` and a crash leave something to read. */
-export async function updateRunStats(sql: Sql, id: number, stats: Record<string, unknown>): Promise<void> {
-  await sql`update regwatch.runs set stats = ${sql.json(redactJson(stats) as never)} where id = ${id}`;
-}
-
 /**
  * Runs left `running` by a process that died. Only called while holding the run lock, so no
  * live process can own them.

@@ -1,6 +1,6 @@
 /**
  * The regwatch schema (Postgres schema `regwatch`). Table names and key columns are a contract
- * that BI tools and harnesses read (DESIGN.md); further columns may be added freely.
+ * that BI tools and harnesses read (docs/contracts.md); further columns may be added freely.
  * Views live in SQL migrations, next to the comments that document every table and column.
  */
 import { sql } from "drizzle-orm";

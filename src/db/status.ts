@@ -75,16 +75,6 @@ export async function recentRuns(sql: Sql, limit: number): Promise<RunRow[]> {
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
-/** Start of the newest scheduled or catch-up sync that finished with its data committed and was not stopped. */
-export async function lastScheduledSuccess(sql: Sql): Promise<Date | undefined> {
-  const [row] = await sql<{ at: Date | null }[]>`
-    select max(started_at) as at from regwatch.runs
-    where kind = 'sync' and trigger in ('schedule', 'catchup') and status in ('ok', 'partial')
-      -- A run cut short by a stop left work undone: the next start catches up.
-      and not coalesce((stats ->> 'stopped')::boolean, false)`;
-  return row?.at ?? undefined;
-}
-
 export async function runCounts(sql: Sql): Promise<{ kind: string; status: string; count: number }[]> {
   return sql<{ kind: string; status: string; count: number }[]>`
     select kind, status, count(*)::int as count from regwatch.runs group by kind, status order by kind, status`;

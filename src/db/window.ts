@@ -6,10 +6,10 @@
  * Rows travel as one JSON text parameter expanded by Postgres, not as a COPY: a failing COPY
  * inside a transaction left the client waiting forever, while a failing statement fails at once.
  */
-import type { ChangedItem } from "../api/watch-schemas.ts";
-import type { Interval } from "../sync/plan.ts";
-import type { InvalidItem } from "../sync/validate-items.ts";
+
+import type { Interval } from "../dates.ts";
 import type { Sql, Tx } from "./connect.ts";
+import type { ChangeItemRow as ChangedItem, InvalidItemRow as InvalidItem } from "./rows.ts";
 
 export interface WindowWrite {
   listKey: string;

@@ -77,6 +77,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, services: Servi
   };
   const taxIds = bulkTaxIds(entry.endpoint, body);
   if (taxIds) entry.taxIds = taxIds;
+  log.arrived(entry);
 
   const finish = async (reply: Reply, fault: FaultRule | null) => {
     if (registry.settings.latencyMs > 0) await sleep(registry.settings.latencyMs);

@@ -57,6 +57,8 @@ export interface RunningEmulator {
   fileBaseUrl: string;
   apiKey: string;
   requests(): RequestLogEntry[];
+  /** Resolves when the next request satisfying `test` arrives, before it is answered. */
+  nextArrival(test: (entry: RequestLogEntry) => boolean): Promise<RequestLogEntry>;
   resetLog(): void;
   now(): Date;
   setClock(iso: string): void;
@@ -175,6 +177,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     fileBaseUrl: registry.fileBaseUrl,
     apiKey: o.apiKey,
     requests: () => services.log.list(),
+    nextArrival: (test) => services.log.nextArrival(test),
     resetLog: () => services.log.reset(),
     now: () => clock.now(),
     setClock: (iso) => clock.set(iso),

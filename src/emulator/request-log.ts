@@ -22,10 +22,28 @@ export interface RequestLogEntry {
 export class RequestLog {
   private entries: RequestLogEntry[] = [];
   private nextSeq = 1;
+  private arrivalWaiters: {
+    test: (entry: RequestLogEntry) => boolean;
+    resolve: (entry: RequestLogEntry) => void;
+  }[] = [];
 
   /** Sequence number for a request that just arrived; entries are ordered by it. */
   arrival(): number {
     return this.nextSeq++;
+  }
+
+  /** A request was routed and is about to be answered (a delay or other fault still ahead). */
+  arrived(entry: RequestLogEntry): void {
+    for (const waiter of [...this.arrivalWaiters]) {
+      if (!waiter.test(entry)) continue;
+      this.arrivalWaiters.splice(this.arrivalWaiters.indexOf(waiter), 1);
+      waiter.resolve({ ...entry });
+    }
+  }
+
+  /** Resolves when the next request that satisfies `test` arrives, before it is answered. */
+  nextArrival(test: (entry: RequestLogEntry) => boolean): Promise<RequestLogEntry> {
+    return new Promise((resolve) => this.arrivalWaiters.push({ test, resolve }));
   }
 
   record(entry: RequestLogEntry): void {

@@ -1,5 +1,5 @@
 /**
- * Hungarian bank account numbers (known-facts.md), pure. A domestic number is 16 or 24 digits:
+ * Hungarian bank account numbers (README, "Payment guard"), pure. A domestic number is 16 or 24 digits:
  * the first eight (bank, branch, check digit) and the account part (8 or 16 digits, ending in a
  * check digit); each part is valid when its digits weighted 9,7,3,1 repeating sum to a multiple
  * of ten. A Hungarian IBAN is HU, two ISO 13616 check digits and the 24-digit number (a 16-digit

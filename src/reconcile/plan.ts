@@ -5,7 +5,7 @@
  */
 import { describeTaxIdProblem, normaliseTaxId } from "../taxid.ts";
 
-/** Largest number of items one watch list may hold (registry-api.md section 8). */
+/** Largest number of items one watch list may hold (docs/registry.md, "Watch interface"). */
 export const LIST_CAPACITY = 2000;
 
 export interface DesiredList {

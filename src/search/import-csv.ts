@@ -6,8 +6,8 @@
  * problem is reported with its line number, so a file is fixed in one pass.
  */
 import { CsvError, parse } from "csv-parse/sync";
+import { checkRegistrationNumber } from "../api/search-query.ts";
 import { describeTaxIdProblem, normaliseTaxId } from "../taxid.ts";
-import { checkRegistrationNumber } from "./query.ts";
 
 interface RowExtras {
   note: string | null;

@@ -1,7 +1,8 @@
 /**
  * How search records are kept per tax base number (pure). A base number that belonged to two
- * business types (a company converted to a sole proprietor, registry-api.md 2.2) has two records;
- * both are kept, and the newer business is the one shown as "the" record.
+ * business types (a company converted to a sole proprietor; docs/registry.md, "Search
+ * interface") has two records; both are kept, and the newer business is the one shown as "the"
+ * record.
  */
 import type { BusinessRecord } from "../api/search-schemas.ts";
 import { taxBaseOf } from "../taxid.ts";

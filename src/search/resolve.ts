@@ -7,7 +7,7 @@ import { taxBaseOf } from "../taxid.ts";
 
 export type Resolution = { ok: true; taxId: string } | { ok: false; problem: string };
 
-/** The watch service does not cover budget organisations (registry-api.md 1.2). */
+/** The watch service does not cover budget organisations (docs/registry.md, "Search interface"). */
 const NOT_WATCHABLE = new Set(["budget_orgs"]);
 
 export function taxIdForRegistrationNumber(regNumber: string, hits: readonly BusinessRecord[]): Resolution {

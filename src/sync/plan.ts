@@ -3,14 +3,11 @@
  * The registry answers one list per request for at most a week, so the plan is the fewest
  * windows of at most 7 days that cover every day that needs reading.
  */
-import { addDays, fromEpochDay, toEpochDay } from "../dates.ts";
+import { addDays, fromEpochDay, type Interval, toEpochDay } from "../dates.ts";
+
+export type { Interval } from "../dates.ts";
 
 export const MAX_WINDOW_DAYS = 7;
-
-export interface Interval {
-  start: string;
-  end: string;
-}
 
 export interface Window extends Interval {
   listKey: string;

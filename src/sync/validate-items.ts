@@ -5,16 +5,10 @@
  */
 import type { ChangedItem } from "../api/watch-schemas.ts";
 import { isValidDate } from "../dates.ts";
+import type { InvalidItemRow } from "../db/rows.ts";
 
-export interface InvalidItem {
-  /** Position of the item in the answer. */
-  index: number;
-  /** The item's date and tax id as received (possibly themselves the invalid values). */
-  changeDate: string;
-  taxId: string;
-  reason: string;
-  raw: unknown;
-}
+/** An item set aside, with its reason: stored as db/ declares it. */
+export type InvalidItem = InvalidItemRow;
 
 export interface ValidatedItems {
   valid: ChangedItem[];

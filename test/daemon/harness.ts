@@ -15,11 +15,14 @@ export interface LogLine {
 export interface DaemonProcess {
   child: ChildProcess;
   lines: LogLine[];
-  /** Resolves with the first log line (already seen or to come) that satisfies `test`. */
-  waitFor(test: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
+  /**
+   * Resolves with the first log line (already seen or to come) that satisfies `test`; rejects
+   * when the daemon exits first. No deadline of its own: the test's timeout bounds it.
+   */
+  waitFor(test: (line: LogLine) => boolean): Promise<LogLine>;
   port(): Promise<number>;
-  /** Sends SIGTERM; resolves with the exit code and how long the stop took. */
-  stop(): Promise<{ code: number | null; ms: number }>;
+  /** Sends SIGTERM; resolves with the exit code. */
+  stop(): Promise<{ code: number | null }>;
 }
 
 export function startDaemon(env: Record<string, string>, args: string[] = []): DaemonProcess {
@@ -57,27 +60,17 @@ export function startDaemon(env: Record<string, string>, args: string[] = []): D
     stderr += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const waitFor = (test: (l: LogLine) => boolean, timeoutMs = 60_000) => {
+  const waitFor = (test: (l: LogLine) => boolean) => {
     const seen = lines.find(test);
     if (seen) return Promise.resolve(seen);
     return new Promise<LogLine>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      waiters.push({ test, resolve });
+      void exited.then((code) => {
         reject(
           new Error(
-            `daemon log line not seen in ${timeoutMs} ms; stderr: ${stderr}\nlog:\n${lines.map((l) => l.msg).join("\n")}`,
+            `daemon exited ${code} before the awaited line; stderr: ${stderr}\nlog:\n${lines.map((l) => l.msg).join("\n")}`,
           ),
         );
-      }, timeoutMs);
-      waiters.push({
-        test,
-        resolve: (l) => {
-          clearTimeout(timer);
-          resolve(l);
-        },
-      });
-      void exited.then((code) => {
-        clearTimeout(timer);
-        reject(new Error(`daemon exited ${code} before the awaited line; stderr: ${stderr}`));
       });
     });
   };
@@ -87,10 +80,8 @@ export function startDaemon(env: Record<string, string>, args: string[] = []): D
     waitFor,
     port: async () => Number((await waitFor((l) => typeof l.port === "number" && /health/.test(l.msg))).port),
     async stop() {
-      const started = Date.now();
       if (child.exitCode === null) child.kill("SIGTERM");
-      const code = await exited;
-      return { code, ms: Date.now() - started };
+      return { code: await exited };
     },
   };
 }
@@ -139,4 +130,10 @@ export async function seedLists(
     });
     offset += list.size;
   }
+}
+
+/** Coverage rows committed so far (0 until the first window of a run commits). */
+export async function coverageRows(t: TestDatabase): Promise<number> {
+  const [row] = await t.db.sql<{ n: number }[]>`select count(*)::int as n from regwatch.coverage`;
+  return row?.n ?? 0;
 }

@@ -6,7 +6,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resumeDecision, type SlotRun } from "../../src/daemon/schedule.ts";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { type DaemonProcess, daemonEnv, scheduleTwoHoursAgo, seedLists, startDaemon } from "./harness.ts";
+import { waitUntil } from "../helpers/wait.ts";
+import {
+  coverageRows,
+  type DaemonProcess,
+  daemonEnv,
+  scheduleTwoHoursAgo,
+  seedLists,
+  startDaemon,
+} from "./harness.ts";
 
 const MIN = 60_000;
 const slot = new Date("2026-03-02T05:00:00Z");
@@ -95,11 +103,7 @@ describe("a daemon stopped mid-run and started again", () => {
     running.push(first);
     await first.waitFor((l) => /catching up/.test(l.msg));
     // Stop once the first windows have committed: the run is then certainly mid-way.
-    for (let i = 0; i < 600; i++) {
-      const [row] = await t.db.sql<{ n: number }[]>`select count(*)::int as n from regwatch.coverage`;
-      if (row!.n > 0) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitUntil(() => coverageRows(t), { what: "a committed window", process: first.child });
     expect((await first.stop()).code).toBe(0);
     const [stopped] = await t.db.sql`select status, stats from regwatch.runs where kind = 'sync'`;
     expect(stopped).toMatchObject({ status: "partial" });
@@ -108,7 +112,7 @@ describe("a daemon stopped mid-run and started again", () => {
     const second = startDaemon({ ...env, REGWATCH_RATE_LIMIT: "100" }, ["--check-every", "1"]);
     running.push(second);
     await second.waitFor((l) => l.msg === "resuming a run that was stopped");
-    const done = await second.waitFor((l) => l.msg === "job finished", 120_000);
+    const done = await second.waitFor((l) => l.msg === "job finished");
     expect(done.status).toBe("ok");
     // Checks after the day is complete find nothing to do.
     await second.waitFor(
@@ -116,7 +120,6 @@ describe("a daemon stopped mid-run and started again", () => {
         l.msg === "no run due" &&
         l.reason === "complete" &&
         second.lines.indexOf(l) > second.lines.indexOf(done),
-      30_000,
     );
     const syncs = await t.db.sql`select status from regwatch.runs where kind = 'sync' order by id`;
     expect(syncs.map((r) => r.status)).toEqual(["partial", "ok"]);

@@ -9,6 +9,7 @@ import {
   outcomes,
   startHarness,
   undesire,
+  unknownTaxId,
   watchableTaxIds,
 } from "./harness.ts";
 
@@ -90,6 +91,30 @@ describe("regwatch reconcile", () => {
     const allowed = await runCli(["reconcile", "--max-removals", "135"], env);
     expect(allowed.code).toBe(0);
     expect(allowed.stdout).toContain("removed 135");
+  });
+
+  it("holds back a refused add until --retry-refused sends it again", async () => {
+    const { emulator, env } = harness;
+    const { sql } = test.db;
+    const unknown = unknownTaxId(7);
+    const [known] = watchableTaxIds(emulator, 250).slice(240);
+    await desireList(sql, "delta", [known!, unknown]);
+    const first = await runCli(["reconcile", "--json"], env);
+    expect(first.code).toBe(0);
+    const refused = (await outcomes(sql)).find((o) => o.taxId === unknown && o.op === "add");
+    expect(refused).toMatchObject({ code: 404 });
+
+    const posted = () =>
+      mutatingRequests(emulator).filter((r) => r.method === "POST" && r.taxIds?.includes(unknown));
+    emulator.resetLog();
+    const plain = await runCli(["reconcile", "--json"], env);
+    expect(plain.code).toBe(0);
+    expect(posted()).toEqual([]);
+
+    const retried = await runCli(["reconcile", "--retry-refused", "--json"], env);
+    expect(retried.code).toBe(0);
+    expect(posted()).toHaveLength(1);
+    expect(mutatingRequests(emulator).flatMap((r) => r.taxIds ?? [])).not.toContain(known);
   });
 
   it("exits 75 while another process holds the run lock, and 64 on a bad option", async () => {

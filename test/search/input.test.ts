@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { describeImportProblems, parseImportCsv, splitCsv } from "../../src/search/import-csv.ts";
 import {
   checkBankAccount,
   checkName,
   checkRegistrationNumber,
   checkSearchValue,
-} from "../../src/search/query.ts";
+} from "../../src/api/search-query.ts";
+import { describeImportProblems, parseImportCsv, splitCsv } from "../../src/search/import-csv.ts";
 
 describe("search values", () => {
   it("accepts the four registration number formats and nothing else", () => {

@@ -2,7 +2,7 @@
  * regwatch and the emulator as separate processes, on the real clock: the server's own count of
  * arrivals checks the pacing, and SIGKILL checks that a backfill survives being cut anywhere.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, daysBetween, localDateTime } from "../../src/dates.ts";
 import type { RequestLogEntry } from "../../src/emulator/index.ts";
@@ -10,6 +10,7 @@ import { BIN, runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type EmulatorProcess, startEmulatorProcess } from "../helpers/emulator-process.ts";
 import { busiestSecond, coveredRanges, snapshot } from "../helpers/sync.ts";
+import { waitUntil } from "../helpers/wait.ts";
 
 const TZ = "Europe/Budapest";
 
@@ -104,7 +105,9 @@ describe("a backfill killed at any moment", () => {
     const reference = await runCli(["backfill", ...range], env(emulator, clean, extra), 120_000);
     expect(reference.code).toBe(0);
 
-    for (const delayMs of [0, 150, 400]) {
+    // Killed after one, two and four more windows have committed: windows are in flight then.
+    for (const more of [1, 2, 4]) {
+      const before = await coverageCount(killed);
       const child = spawn(process.execPath, [BIN, "backfill", ...range], {
         env: {
           PATH: process.env.PATH,
@@ -114,10 +117,12 @@ describe("a backfill killed at any moment", () => {
         },
         stdio: "ignore",
       });
-      await waitForCoverage(killed, child);
-      await new Promise((r) => setTimeout(r, delayMs));
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      await waitUntil(async () => child.exitCode !== null || (await coverageCount(killed)) >= before + more, {
+        what: `${more} more committed window(s)`,
+      });
       child.kill("SIGKILL");
-      await new Promise((r) => child.once("exit", r));
+      await exited;
     }
     const finish = await runCli(["backfill", ...range], env(emulator, killed, extra), 120_000);
     expect(finish.code).toBe(0);
@@ -136,12 +141,8 @@ describe("a backfill killed at any moment", () => {
   });
 });
 
-/** Resolves once the backfill has committed its first window (or has exited). */
-async function waitForCoverage(t: TestDatabase, child: ChildProcess): Promise<void> {
-  const start = Date.now();
-  while (child.exitCode === null && Date.now() - start < 60_000) {
-    const [row] = await t.db.sql<{ n: number }[]>`select count(*)::int as n from regwatch.coverage`;
-    if ((row?.n ?? 0) > 0) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** Coverage rows (committed windows) in the database. */
+async function coverageCount(t: TestDatabase): Promise<number> {
+  const [row] = await t.db.sql<{ n: number }[]>`select count(*)::int as n from regwatch.coverage`;
+  return row?.n ?? 0;
 }

@@ -1,8 +1,13 @@
+/**
+ * `sync` and `backfill` as processes, stopped by SIGTERM while a request hangs: the stop cuts the
+ * request, the run is recorded partial, and the process exits 3 (docs/contracts.md).
+ */
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type HostileRegistry, hostileEnv, startHostileRegistry } from "../helpers/hostile-registry.ts";
+import { waitUntil } from "../helpers/wait.ts";
 
 describe("a stop while a request hangs", () => {
   let registry: HostileRegistry;
@@ -20,37 +25,46 @@ describe("a stop while a request hangs", () => {
     await registry?.close();
   });
 
-  it("SIGTERM ends the run at once, recorded partial, exit 3", async () => {
-    const child = spawn(process.execPath, [BIN, "sync"], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        REGWATCH_LOG_LEVEL: "warn",
-        ...hostileEnv(registry, { REGWATCH_REQUEST_TIMEOUT_MS: "600000" }),
-        DATABASE_URL: t.url,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => {
-      stdout += c;
-    });
-    child.stderr.on("data", (c: Buffer) => {
-      stderr += c;
-    });
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    while (registry.asked.length === 0) await new Promise((r) => setTimeout(r, 50));
-    const stopAt = Date.now();
-    child.kill("SIGTERM");
-    const code = await exited;
-    const stopMs = Date.now() - stopAt;
-    console.log(`stopped ${stopMs} ms after SIGTERM`);
-    expect(stderr).not.toMatch(/\n\s+at /);
-    expect(code).toBe(3);
-    expect(stdout).toMatch(/partial \(stopped on request\)/);
-    const [run] = await t.db
-      .sql`select status from regwatch.runs where kind = 'sync' order by id desc limit 1`;
-    expect(run!.status).toBe("partial");
-  });
+  for (const [kind, args] of [
+    ["sync", ["sync"]],
+    ["backfill", ["backfill", "--from", "2024-03-01", "--to", "2024-03-20"]],
+  ] as const) {
+    it(`SIGTERM ends a ${kind} at once, recorded partial, exit 3`, async () => {
+      const askedBefore = registry.asked.length;
+      const child = spawn(process.execPath, [BIN, ...args], {
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          REGWATCH_LOG_LEVEL: "warn",
+          ...hostileEnv(registry, { REGWATCH_REQUEST_TIMEOUT_MS: "600000" }),
+          DATABASE_URL: t.url,
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (c: Buffer) => {
+        stdout += c;
+      });
+      child.stderr.on("data", (c: Buffer) => {
+        stderr += c;
+      });
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      // A changes request has reached the registry and hangs there.
+      await waitUntil(() => registry.asked.length > askedBefore, {
+        what: "a changes request",
+        process: child,
+      });
+      child.kill("SIGTERM");
+      const code = await exited;
+      expect(stderr).not.toMatch(/\n\s+at /);
+      expect(stderr).toMatch(/SIGTERM received/);
+      expect(code).toBe(3);
+      expect(stdout).toMatch(new RegExp(`^${kind} run \\d+: partial \\(stopped on request\\)`, "m"));
+      const [run] = await t.db.sql`
+        select status, stats from regwatch.runs where kind = ${kind} order by id desc limit 1`;
+      expect(run!.status).toBe("partial");
+      expect(run!.stats.stopped).toBe(true);
+    }, 180_000);
+  }
 });

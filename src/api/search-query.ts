@@ -7,7 +7,7 @@
 export const SEARCH_KINDS = ["reg-number", "name", "bank-account"] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
 
-/** Path of each kind under the search interface's base address (registry-api.md 4.1). */
+/** Path of each kind under the search interface's base address (docs/registry.md, "Search interface"). */
 export const SEARCH_PATHS: Record<SearchKind, string> = {
   "reg-number": "/v1/reg-numbers",
   name: "/v1/names",
@@ -16,7 +16,7 @@ export const SEARCH_PATHS: Record<SearchKind, string> = {
 
 export const MIN_NAME_LENGTH = 3;
 
-/** Registration number formats of registry-api.md 2.3, with the business kind each belongs to. */
+/** Registration number shapes (docs/registry.md, "Search interface"), with the business kind of each. */
 export const REGISTRATION_FORMATS = [
   { pattern: /^\d{2}-\d{2}-\d{6}$/, shape: "xx-yy-zzzzzz", kind: "company register number" },
   { pattern: /^\d{8}$/, shape: "xxxxxxxx", kind: "sole proprietor registration number" },

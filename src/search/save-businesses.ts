@@ -1,0 +1,42 @@
+/**
+ * Keeping search results: fresh records are merged per tax base number with the cached ones
+ * (src/search/records.ts decides which are kept), written to `businesses`, and the newest record
+ * of each number feeds its business profile, all in one transaction.
+ */
+import type { BusinessRecord } from "../api/search-schemas.ts";
+import { todayUtc } from "../dates.ts";
+import { writeProfiles } from "../db/business-profiles.ts";
+import { lockStoredRecords, writeBusinesses } from "../db/businesses.ts";
+import type { Sql } from "../db/connect.ts";
+import { factsFromRecord } from "../parse/profile-facts.ts";
+import { groupByTaxBase, mergeRecords } from "./records.ts";
+
+export interface SavedBusinesses {
+  /** Tax base numbers written. */
+  taxIds: string[];
+  /** Records whose tax_number holds no tax base number; not stored. */
+  skipped: BusinessRecord[];
+}
+
+/** Merges fresh search records into the cache, in one transaction. */
+export async function saveBusinesses(sql: Sql, records: readonly BusinessRecord[]): Promise<SavedBusinesses> {
+  const { groups, unkeyed } = groupByTaxBase(records);
+  if (groups.size === 0) return { taxIds: [], skipped: unkeyed };
+  const taxIds = [...groups.keys()].sort();
+  await sql.begin(async (tx) => {
+    const stored = await lockStoredRecords(tx, taxIds);
+    const merged = taxIds.map((taxId) => ({
+      taxId,
+      records: mergeRecords((stored.get(taxId) ?? []) as BusinessRecord[], groups.get(taxId) ?? []),
+    }));
+    await writeBusinesses(tx, merged);
+    const today = todayUtc();
+    await writeProfiles(
+      tx,
+      merged.map(({ taxId, records }) =>
+        factsFromRecord(taxId, records[0] as Record<string, unknown>, today),
+      ),
+    );
+  });
+  return { taxIds, skipped: unkeyed };
+}
