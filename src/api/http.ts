@@ -8,6 +8,7 @@
  * `timeoutMs`, the whole attempt by `totalTimeoutMs`, the body by a byte cap; and every wait
  * (limiter, pause, backoff, transfer) ends at once when the stop signal aborts.
  */
+import { setMaxListeners } from "node:events";
 import { Agent, type Dispatcher, errors as undiciErrors } from "undici";
 import { type BodyCap, type BodyStream, checkDeclaredLength, decodeJson, discard, tooLarge } from "./body.ts";
 import { type Clock, systemClock } from "./clock.ts";
@@ -106,6 +107,8 @@ export class HttpClient {
   private readonly closing = new AbortController();
 
   constructor(private readonly options: HttpClientOptions) {
+    // Every request in flight listens to it (a wait in the limiter, a backoff): no fixed bound.
+    setMaxListeners(0, this.closing.signal);
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     this.pauses = options.pauses ?? new OriginPauses(this.clock);
@@ -294,6 +297,9 @@ export class HttpClient {
         return await handle(head, capped);
       } catch (thrown) {
         if (transfer.failure !== undefined || expired !== undefined || stop?.aborted) throw thrown;
+        // The registry's own answer judged bad (a garbled body, say) goes through the retry
+        // policy by its code; anything else is the consumer's own failure.
+        if (thrown instanceof ApiError) throw thrown;
         throw new ConsumerFailure(head.status, thrown);
       }
     } catch (thrown) {

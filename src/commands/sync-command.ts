@@ -3,6 +3,7 @@
  * stop on SIGINT/SIGTERM (in-flight windows commit, the run ends partial), print a summary.
  */
 
+import { setMaxListeners } from "node:events";
 import type { Command } from "commander";
 import { requireWatch } from "../config.ts";
 import { acquireRunLock } from "../db/lock.ts";
@@ -43,6 +44,7 @@ export async function syncCommand(
   return withDatabase(ctx, async (db) => {
     const lock = await acquireRunLock(db.sql, { waitSeconds: cli.wait ?? 0 });
     const controller = new AbortController();
+    setMaxListeners(0, controller.signal); // every window, file and request in flight listens to it
     const stop = (signal: NodeJS.Signals) => {
       if (controller.signal.aborted) return;
       process.stderr.write(`regwatch: ${signal} received; finishing requests in flight, then stopping\n`);

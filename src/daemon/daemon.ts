@@ -3,6 +3,7 @@
  * catch up a missed run at start and whenever a check finds one due, and stop cleanly on
  * SIGTERM/SIGINT.
  */
+import { setMaxListeners } from "node:events";
 import cron, { type ScheduledTask } from "node-cron";
 import { startAlertTicker } from "../alerts/hooks.ts";
 import { registerAlertMetrics } from "../alerts/metrics.ts";
@@ -52,6 +53,7 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
     const usage = new UsageRecorder(db.sql, config.tz);
     // Aborted when a stop begins: every request, pause and backoff in flight ends at once.
     const stopping = new AbortController();
+    setMaxListeners(0, stopping.signal); // every request in flight listens to it
     let metrics: DaemonMetrics | undefined;
     const registry = createRegistry(config, {
       log,

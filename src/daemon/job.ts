@@ -3,6 +3,7 @@
  * Checking again after taking the lock is what makes two daemons run once between them: the
  * second to get the lock finds the first one's run recorded and does nothing.
  */
+import { setMaxListeners } from "node:events";
 import type { Registry } from "../api/registry.ts";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/connect.ts";
@@ -46,7 +47,9 @@ export class JobRunner {
   private lastActivity: number | undefined;
   private exhaustedSlot: number | undefined;
 
-  constructor(private readonly deps: JobDeps) {}
+  constructor(private readonly deps: JobDeps) {
+    setMaxListeners(0, this.controller.signal); // every window, file and request in flight listens to it
+  }
 
   get busy(): boolean {
     return this.current !== undefined;
