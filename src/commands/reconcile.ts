@@ -80,9 +80,11 @@ async function reconcileCommand(ctx: Context, opts: ReconcileCliOptions): Promis
           trigger: "cli",
         },
       );
-      process.stdout.write(opts.json ? reportJson(report) : formatReport(report));
-      if (report.exitCode !== 0 && !opts.json && report.problems.length > 0) {
-        process.stderr.write(`regwatch: reconcile ${report.status}: ${report.problems[0]}\n`);
+      // Each problem is said once: on stderr for a person, in the JSON for a pipeline.
+      process.stdout.write(opts.json ? reportJson(report) : formatReport(report, { problems: false }));
+      if (!opts.json) {
+        for (const problem of report.problems)
+          process.stderr.write(`regwatch: reconcile ${report.status}: ${problem}\n`);
       }
       return report.exitCode;
     } finally {

@@ -216,10 +216,16 @@ export class JobRunner {
       metrics.observeRun("sync", result.status, (Date.now() - syncStarted) / 1000);
       metrics.recordChangesWritten(result.report?.changesWritten ?? 0);
       this.lastFailure = result.status === "failed" ? new Date() : undefined;
-      log.info(
-        { trigger, runId: result.runId, status: result.status, seconds: (Date.now() - started) / 1000 },
-        "job finished",
-      );
+      const fields = {
+        trigger,
+        runId: result.runId,
+        status: result.status,
+        seconds: (Date.now() - started) / 1000,
+      };
+      // The run's own failures (a window, a file, the whole run) are said here once, not as they happen.
+      if (result.error) log.error({ ...fields, err: result.error.message }, "job finished");
+      else if (result.status !== "ok") log.warn({ ...fields, errors: result.report?.errors }, "job finished");
+      else log.info(fields, "job finished");
     } catch (error) {
       this.lastFailure = new Date();
       log.error({ trigger, err: coerceError(error).message }, "job failed");

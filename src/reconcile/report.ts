@@ -9,6 +9,8 @@ import type { ReconcileReport, ReconcileStatus } from "./reconcile.ts";
 export interface FormatOptions {
   /** Items shown per list and kind before "… and N more". */
   maxItems?: number;
+  /** List the problems in the report (default); false when the caller prints them elsewhere. */
+  problems?: boolean;
 }
 
 const HEADLINE: Record<ReconcileStatus, (dryRun: boolean) => string> = {
@@ -30,7 +32,7 @@ export function formatReport(report: ReconcileReport, options: FormatOptions = {
   if (report.plan && report.plan.notes.length > 0) {
     lines.push("notes:", ...report.plan.notes.map((n) => `  ${n}`));
   }
-  if (report.problems.length > 0) {
+  if (report.problems.length > 0 && options.problems !== false) {
     lines.push(
       report.status === "refused" ? "refused because:" : "problems:",
       ...report.problems.map((p) => `  ${p}`),
