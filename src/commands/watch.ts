@@ -1,5 +1,5 @@
 /**
- * `regwatch watch {add,remove,list,import}`: operators edit the desired state. These commands
+ * `regwatch watch {add,remove,list,import,drop-list}`: operators edit the desired state. These commands
  * only write desired_lists and desired_items (registration numbers are resolved through the
  * search interface first); `regwatch reconcile` carries the edits to the registry.
  */
@@ -31,6 +31,7 @@ import { describeTaxIdProblem, normaliseTaxId } from "../taxid.ts";
 import { type Context, runAction, withDatabase } from "./context.ts";
 import { listLabel, namedList } from "./list-arg.ts";
 import { withSearch } from "./lookup.ts";
+import { registerDropList } from "./watch-drop.ts";
 
 interface AddOptions {
   list: string;
@@ -162,6 +163,8 @@ export function registerWatch(program: Command): void {
     .action((file: string, options: { list: string; prune?: boolean }) =>
       runAction(async (ctx) => importFile(ctx, file, checkListName(options.list), options.prune)),
     );
+
+  registerDropList(watch);
 }
 
 async function importFile(ctx: Context, file: string, listRef: string, prune?: boolean) {

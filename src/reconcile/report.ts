@@ -29,6 +29,11 @@ export function formatReport(report: ReconcileReport, options: FormatOptions = {
   for (const list of report.plan?.lists ?? []) {
     lines.push(...formatList(list, results.get(list.listName), maxItems));
   }
+  for (const d of report.plan?.drops?.delete ?? []) {
+    lines.push(`- list "${d.listName}" (${d.listKey})  dropped: delete the list and its ${d.items} item(s)`);
+    const done = report.deletions.find((r) => r.listKey === d.listKey);
+    if (done) lines.push(`    => ${done.deleted ? "list deleted" : "not deleted (see problems)"}`);
+  }
   if (report.plan && report.plan.notes.length > 0) {
     lines.push("notes:", ...report.plan.notes.map((n) => `  ${n}`));
   }
@@ -45,8 +50,10 @@ export function formatReport(report: ReconcileReport, options: FormatOptions = {
       t.overCapacity > 0 ? `${t.overCapacity} over capacity` : "",
       t.heldBack > 0 ? `${t.heldBack} held back` : "",
     ].filter(Boolean);
+    const deleting = report.plan.drops?.delete.length ?? 0;
     lines.push(
       `total: ${t.lists} list(s), ${t.create} to create, +${t.add} -${t.remove}` +
+        `${deleting > 0 ? `, ${deleting} dropped list(s) to delete` : ""}` +
         `${local.length > 0 ? ` (not sent: ${local.join(", ")})` : ""}; ` +
         `requests: ${report.requests.reads} read, ${report.requests.writes} write` +
         `${report.requests.failed > 0 ? `, ${report.requests.failed} failed` : ""}`,
