@@ -15,14 +15,17 @@ import { reconcile } from "../reconcile/reconcile.ts";
 import type { ProgressSink } from "../sync/progress.ts";
 import { runSyncJob } from "../sync/sync-job.ts";
 import type { DaemonMetrics } from "./metrics.ts";
-import { type CronSchedule, previousScheduledTime, type ResumeDecision, resumeDecision } from "./schedule.ts";
+import {
+  type CronSchedule,
+  MAX_ATTEMPTS_PER_SLOT,
+  MAX_RETRY_BACKOFF_MS,
+  previousScheduledTime,
+  RETRY_AFTER_FAILURE_MS,
+  type ResumeDecision,
+  resumeDecision,
+} from "./schedule.ts";
 
-/** After a failed run, catch-up checks wait this long before trying again. */
-export const RETRY_AFTER_FAILURE_MS = 15 * 60_000;
-/** The backoff after unsuccessful attempts doubles from RETRY_AFTER_FAILURE_MS up to this. */
-export const MAX_RETRY_BACKOFF_MS = 4 * 3600_000;
-/** Attempts for one scheduled slot while windows stay incomplete (15+30+60+120 min of backoff). */
-export const MAX_ATTEMPTS_PER_SLOT = 5;
+export { MAX_ATTEMPTS_PER_SLOT, MAX_RETRY_BACKOFF_MS, RETRY_AFTER_FAILURE_MS } from "./schedule.ts";
 
 export type JobOutcome = "ran" | "not-due" | "lock-held" | "busy" | "stopping" | "error";
 
