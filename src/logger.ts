@@ -11,6 +11,13 @@ export interface LoggerOptions {
   secrets?: readonly (string | undefined)[];
   /** 1 = stdout (the daemon), 2 = stderr (CLI commands, so their report on stdout stays clean). */
   fd?: 1 | 2;
+  /** Where lines go instead of `fd`: a command's log router, or a test's capture. */
+  stream?: LineStream;
+}
+
+/** Anything that takes whole log lines (each ending in a newline). */
+export interface LineStream {
+  write(line: string): unknown;
 }
 
 /**
@@ -39,7 +46,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
         streamWrite: (line) => redactSecrets(line, secrets),
       },
     },
-    pino.destination({ fd: options.fd ?? 1, sync: true }),
+    options.stream ?? pino.destination({ fd: options.fd ?? 1, sync: true }),
   );
 }
 

@@ -66,6 +66,16 @@ export interface RequestResult {
   code: ApiErrorCode | undefined;
 }
 
+export interface RetryInfo {
+  endpoint: string;
+  origin: string;
+  /** The attempt that failed (from 1); the next one is attempt + 1 of maxAttempts. */
+  attempt: number;
+  maxAttempts: number;
+  delayMs: number;
+  error: ApiError;
+}
+
 export interface HttpClientOptions {
   /** Name of the interface in usage counts: "watch", "search", "files". */
   api: string;
@@ -83,7 +93,8 @@ export interface HttpClientOptions {
   clock?: Clock;
   random?: () => number;
   onResult?: (result: RequestResult) => void;
-  onRetry?: (info: { endpoint: string; attempt: number; delayMs: number; error: ApiError }) => void;
+  /** Called before each backoff; `origin` is scheme://host[:port] only, never a path or query. */
+  onRetry?: (info: RetryInfo) => void;
   dispatcher?: Dispatcher;
   /** Default byte cap of a response body (64 MiB, named REGWATCH_MAX_RESPONSE_BYTES, if unset). */
   cap?: BodyCap;
@@ -194,7 +205,14 @@ export class HttpClient {
         isRetryable(error.code) && (spec.idempotent !== false || error.code === "HTTP_RATE_LIMITED");
       if (!retryable || attempt >= this.options.maxAttempts) throw error;
       const delayMs = backoffDelay(attempt, error.retryAfterMs, this.random, this.options.backoff);
-      this.options.onRetry?.({ endpoint: spec.endpoint, attempt, delayMs, error });
+      this.options.onRetry?.({
+        endpoint: spec.endpoint,
+        origin,
+        attempt,
+        maxAttempts: this.options.maxAttempts,
+        delayMs,
+        error,
+      });
       try {
         await this.clock.sleep(delayMs, stop);
       } catch (thrown) {

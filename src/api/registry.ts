@@ -12,6 +12,7 @@ import { type DownloadedFile, downloadFile, type StreamedFile, streamFile } from
 import { HttpClient, type HttpClientOptions, type RequestResult } from "./http.ts";
 import { OriginPauses } from "./pauses.ts";
 import { limiterForKey, RateLimiter } from "./rate-limiter.ts";
+import { describeRetry } from "./retry-log.ts";
 import { WatchClient } from "./watch-client.ts";
 
 export interface Registry {
@@ -129,7 +130,10 @@ export function httpOptionsOf(
     backoff: { baseMs: config.retryBaseMs, capMs: 30_000 },
     maxRetryAfterMs: config.maxRetryAfterS * 1000,
     clock,
-    onRetry: ({ endpoint, attempt, delayMs, error }) =>
-      log.debug({ endpoint, attempt, delayMs, code: error.code, err: error.message }, "retrying request"),
+    // A warning, so it shows on a terminal too: silence while requests fail is worse than noise.
+    onRetry: (info) => {
+      const line = describeRetry(info, clock.now());
+      log.warn(line.fields, `retrying ${line.message}`);
+    },
   };
 }

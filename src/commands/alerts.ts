@@ -129,7 +129,7 @@ function registerRuleCommands(alerts: Command): void {
     )
     .option(
       "--list <name>",
-      "only changes reported by this watch list (repeatable; default every list)",
+      "only changes reported by this watch list, by name or key (repeatable; default every list)",
       collect,
       [],
     )

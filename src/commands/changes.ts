@@ -5,8 +5,10 @@
 import type { Command } from "commander";
 import { addDays, localDateTime } from "../dates.ts";
 import { readFeed } from "../db/change-feed.ts";
+import { loadWatchLists } from "../db/lists.ts";
 import { EXIT, UsageError } from "../errors.ts";
 import { feedCsv, feedLines } from "../feed/format.ts";
+import { resolveListRefs } from "../list-ref.ts";
 import { redactSecrets } from "../secrets.ts";
 import { taxBaseOf } from "../taxid.ts";
 import { collect, parseDateArg, runAction, withDatabase } from "./context.ts";
@@ -31,7 +33,7 @@ export function registerChanges(program: Command): void {
     )
     .option("--since <date>", `first day (default ${DEFAULT_DAYS} days ago)`, parseDateArg)
     .option("--until <date>", "last day (default: no end)", parseDateArg)
-    .option("--list <name>", "only changes reported by this list (repeatable)", collect, [])
+    .option("--list <list>", "only changes reported by this list, by name or key (repeatable)", collect, [])
     .option("--heading <heading>", "only this heading, e.g. bank_accounts (repeatable)", collect, [])
     .option("--tax-id <id>", "only this business (tax base number or tax number)")
     .option("--json", "print the rows as JSON, values whole")
@@ -50,15 +52,18 @@ export function registerChanges(program: Command): void {
         if (opts.until !== undefined && opts.until < since) {
           throw new UsageError(`--until ${opts.until} is before --since ${since}.`);
         }
-        const rows = await withDatabase(ctx, (db) =>
-          readFeed(db.sql, {
+        const rows = await withDatabase(ctx, async (db) => {
+          // The feed names lists; a key given with --list stands for its list's name.
+          const lists = resolveListRefs(opts.list, await loadWatchLists(db.sql, { includeDeleted: true }));
+          if (!lists.ok) throw new UsageError(lists.problem);
+          return readFeed(db.sql, {
             since,
             until: opts.until ?? null,
-            lists: opts.list,
+            lists: [...new Set(lists.lists.map((l) => l.listName))],
             headings: opts.heading,
             taxId,
-          }),
-        );
+          });
+        });
         let out: string;
         if (opts.json) out = `${JSON.stringify(rows, null, 2)}\n`;
         else if (opts.csv) out = feedCsv(rows);

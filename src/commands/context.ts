@@ -11,6 +11,7 @@ import { runMigrations } from "../db/migrate.ts";
 import { coerceError, EXIT, type ExitCode, RegwatchError } from "../errors.ts";
 import { createLogger, type Logger } from "../logger.ts";
 import { redactSecrets } from "../secrets.ts";
+import { commandLog } from "./log-router.ts";
 
 export interface Context {
   config: Config;
@@ -23,7 +24,8 @@ export async function runAction(body: (ctx: Context) => Promise<ExitCode | undef
   try {
     const config = loadConfig();
     secrets = secretsOf(config);
-    const log = createLogger({ level: commandLogLevel(config), secrets, fd: 2 });
+    // Through the router: while a progress bar is drawn, lines go above it.
+    const log = createLogger({ level: commandLogLevel(config), secrets, stream: commandLog });
     process.exitCode = (await body({ config, log })) ?? EXIT.ok;
   } catch (thrown) {
     // A lost or read-only database is named in one line, whatever statement met it.

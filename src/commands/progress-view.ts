@@ -4,6 +4,7 @@
  */
 import cliProgress from "cli-progress";
 import type { ProgressSink } from "../sync/progress.ts";
+import type { LogRouter } from "./log-router.ts";
 
 export interface ProgressView extends ProgressSink {
   stop(): void;
@@ -18,9 +19,14 @@ interface Counts {
   requests: number;
 }
 
+/**
+ * `router`, when given, is taken over while the bar is drawn: log lines are printed above the bar
+ * instead of over it.
+ */
 export function createProgressView(
   stream: NodeJS.WriteStream = process.stderr,
   intervalMs = 5000,
+  router?: LogRouter,
 ): ProgressView {
   const counts: Counts = { windows: 0, windowsDone: 0, files: 0, filesDone: 0, failed: 0, requests: 0 };
   const started = Date.now();
@@ -32,7 +38,7 @@ export function createProgressView(
     return done === 0 || total === done ? 0 : Math.round((total - done) / (done / elapsed()));
   };
   const display = stream.isTTY
-    ? barDisplay(stream, counts, rate, eta)
+    ? barDisplay(stream, counts, rate, eta, router)
     : lineDisplay(stream, counts, rate, eta, intervalMs);
   return {
     plan: (t) => {
@@ -66,12 +72,20 @@ interface Display {
   stop(): void;
 }
 
-function barDisplay(stream: NodeJS.WriteStream, c: Counts, rate: () => string, eta: () => number): Display {
-  const bar = new cliProgress.SingleBar(
+function barDisplay(
+  stream: NodeJS.WriteStream,
+  c: Counts,
+  rate: () => string,
+  eta: () => number,
+  router: LogRouter | undefined,
+): Display {
+  // A multi-bar of one bar: its log() prints lines above the bar at the next redraw.
+  const bars = new cliProgress.MultiBar(
     {
       format:
         "{bar} {percentage}% | windows {wd}/{wt} | files {fd}/{ft} | failed {failed} | {rps} req/s | ETA {etaText}",
       hideCursor: true,
+      forceRedraw: true, // after a log line printed above it, the bar is drawn again at once
       stream,
     },
     cliProgress.Presets.shades_classic,
@@ -85,7 +99,8 @@ function barDisplay(stream: NodeJS.WriteStream, c: Counts, rate: () => string, e
     rps: rate(),
     etaText: `${eta()}s`,
   });
-  bar.start(1, 0, payload());
+  const bar = bars.create(1, 0, payload());
+  const unroute = router?.route((line) => bars.log(`${line}\n`));
   let stopped = false;
   return {
     update: () => {
@@ -95,7 +110,9 @@ function barDisplay(stream: NodeJS.WriteStream, c: Counts, rate: () => string, e
     stop: () => {
       if (stopped) return;
       stopped = true;
-      bar.stop();
+      unroute?.();
+      bars.update(); // prints the lines still waiting above the bar
+      bars.stop();
     },
   };
 }

@@ -12,6 +12,7 @@ interface ReconcileCliOptions {
   dryRun?: boolean;
   maxRemovals: number;
   allowEmpty?: boolean;
+  allowDeleteLists?: boolean;
   retryRefused?: boolean;
   acceptEmptyRemote?: boolean;
   json?: boolean;
@@ -31,6 +32,10 @@ export function registerReconcile(program: Command): void {
     )
     .option("--allow-empty", "allow removing every item of a list (refused otherwise)")
     .option(
+      "--allow-delete-lists",
+      "delete the remote lists of desired lists dropped with `watch drop-list` (their items count toward --max-removals)",
+    )
+    .option(
       "--retry-refused",
       "resend tax ids the registry refused in the last 12 hours (404/422 adds, 409 removals)",
     )
@@ -49,6 +54,8 @@ export function registerReconcile(program: Command): void {
       [
         "",
         "Only lists whose name is in desired_lists are touched; items are removed only where prune is true.",
+        "A list dropped with `regwatch watch drop-list` is deleted remotely only with --allow-delete-lists;",
+        "otherwise it is left in place. Lists regwatch never managed are never deleted.",
         "Invalid tax ids and items beyond a list's 2000-item limit are recorded in item_outcomes, never sent.",
         "",
         "Exit: 0 in sync or applied, 1 failed or refused by a guard, 2 (--dry-run) changes pending,",
@@ -75,14 +82,17 @@ async function reconcileCommand(ctx: Context, opts: ReconcileCliOptions): Promis
           dryRun: opts.dryRun,
           maxRemovals: opts.maxRemovals,
           allowEmpty: opts.allowEmpty,
+          allowDeleteLists: opts.allowDeleteLists,
           retryRefused: opts.retryRefused,
           acceptEmptyRemote: opts.acceptEmptyRemote,
           trigger: "cli",
         },
       );
-      process.stdout.write(opts.json ? reportJson(report) : formatReport(report));
-      if (report.exitCode !== 0 && !opts.json && report.problems.length > 0) {
-        process.stderr.write(`regwatch: reconcile ${report.status}: ${report.problems[0]}\n`);
+      // Each problem is said once: on stderr for a person, in the JSON for a pipeline.
+      process.stdout.write(opts.json ? reportJson(report) : formatReport(report, { problems: false }));
+      if (!opts.json) {
+        for (const problem of report.problems)
+          process.stderr.write(`regwatch: reconcile ${report.status}: ${problem}\n`);
       }
       return report.exitCode;
     } finally {

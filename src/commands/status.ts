@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { Config } from "../config.ts";
+import { describeResumeState, readResumeState } from "../daemon/resume-state.ts";
 import { addDays, daysBetween, lastCompleteDay, localDateTime, maxDate, toEpochDay } from "../dates.ts";
 import { outboxCounts } from "../db/alerts-outbox.ts";
 import type { Sql } from "../db/connect.ts";
@@ -72,7 +73,7 @@ export type Status = Awaited<ReturnType<typeof readStatus>>;
 
 export async function readStatus(
   sql: Sql,
-  config: Pick<Config, "tz" | "searchMonthlyQuota"> & Partial<Pick<Config, "registryTz">>,
+  config: Pick<Config, "tz" | "searchMonthlyQuota"> & Partial<Pick<Config, "registryTz" | "schedule">>,
   now = new Date(),
 ) {
   const local = localDateTime(now, config.tz);
@@ -92,12 +93,17 @@ export async function readStatus(
       openInvalidItems(sql, INVALID_ITEMS_SHOWN),
     ]);
   const searchThisMonth = usage.month.find((u) => u.api === "search")?.requests ?? 0;
+  // The daemon's view of the latest scheduled run, from the runs table (no daemon needed).
+  const schedule = config.schedule
+    ? await readResumeState(sql, { schedule: config.schedule, tz: config.tz }, now)
+    : null;
   return {
     generatedAt: now.toISOString(),
     timeZone: config.tz,
     today: local.date,
     lastCompleteDay: complete,
     lists: lists.map((l) => listStatus(l, complete, local.date)),
+    schedule,
     runs,
     files: { counts: files, open, parse, unreadable },
     outcomes,
@@ -208,7 +214,9 @@ export function formatStatus(s: Status): string {
     for (const g of l.gaps.slice(0, 3)) out.push(`    gap ${g.start} .. ${g.end} (${g.days} days)`);
     if (l.gaps.length > 3) out.push(`    ... ${l.gaps.length - 3} more gaps`);
   }
-  out.push("  # covered  . missing  - not yet due  (blank) before the list existed", "", "Last runs");
+  out.push("  # covered  . missing  - not yet due  (blank) before the list existed");
+  if (s.schedule) out.push("", `Daemon schedule: ${describeResumeState(s.schedule)}`);
+  out.push("", "Last runs");
   if (s.runs.length === 0) out.push("  none");
   for (const r of s.runs) {
     const took = r.finishedAt

@@ -12,12 +12,13 @@ import { redactJson, redactSecrets } from "../secrets.ts";
 import { runSyncJob } from "../sync/sync-job.ts";
 import type { SyncPassOptions, SyncReport } from "../sync/sync-pass.ts";
 import { type Context, collect, parseNonNegativeInt, withDatabase } from "./context.ts";
+import { commandLog } from "./log-router.ts";
 import { createProgressView } from "./progress-view.ts";
 
 /** Options sync and backfill share. */
 export function addRunOptions(command: Command): Command {
   return command
-    .option("--list <key>", "limit the pass to this list key (repeatable)", collect, [])
+    .option("--list <list>", "limit the pass to this list, by key or name (repeatable)", collect, [])
     .option(
       "--wait <seconds>",
       "wait this long for another run to finish instead of exiting 75",
@@ -47,12 +48,12 @@ export async function syncCommand(
     setMaxListeners(0, controller.signal); // every window, file and request in flight listens to it
     const stop = (signal: NodeJS.Signals) => {
       if (controller.signal.aborted) return;
-      process.stderr.write(`regwatch: ${signal} received; finishing requests in flight, then stopping\n`);
+      commandLog.write(`regwatch: ${signal} received; finishing requests in flight, then stopping\n`);
       controller.abort();
     };
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
-    const progress = cli.json ? undefined : createProgressView();
+    const progress = cli.json ? undefined : createProgressView(process.stderr, 5000, commandLog);
     try {
       const result = await runSyncJob(
         {

@@ -1,5 +1,5 @@
 /**
- * `regwatch watch {add,remove,list,import}`: operators edit the desired state. These commands
+ * `regwatch watch {add,remove,list,import,drop-list}`: operators edit the desired state. These commands
  * only write desired_lists and desired_items (registration numbers are resolved through the
  * search interface first); `regwatch reconcile` carries the edits to the registry.
  */
@@ -29,7 +29,9 @@ import { saveBusinesses } from "../search/save-businesses.ts";
 import { redactError } from "../secrets.ts";
 import { describeTaxIdProblem, normaliseTaxId } from "../taxid.ts";
 import { type Context, runAction, withDatabase } from "./context.ts";
+import { listLabel, namedList } from "./list-arg.ts";
 import { withSearch } from "./lookup.ts";
+import { registerDropList } from "./watch-drop.ts";
 
 interface AddOptions {
   list: string;
@@ -48,7 +50,7 @@ export function registerWatch(program: Command): void {
   watch
     .command("add")
     .description("add a business to a desired list (the list is created when missing)")
-    .requiredOption("--list <name>", "desired list name")
+    .requiredOption("--list <list>", "desired list, by name or by the key of its remote list")
     .option("--tax-id <id>", "tax base number (8 digits)")
     .option("--reg-number <number>", "registration number, resolved to its tax base number through search")
     .option("--note <text>", "free text kept with the item")
@@ -57,7 +59,7 @@ export function registerWatch(program: Command): void {
     .option("--no-prune", "leave remote items that are not desired on the list")
     .action((options: AddOptions) =>
       runAction(async (ctx) => {
-        const listName = checkListName(options.list);
+        const listRef = checkListName(options.list);
         if ((options.taxId === undefined) === (options.regNumber === undefined)) {
           throw new UsageError("give exactly one of --tax-id and --reg-number");
         }
@@ -67,6 +69,8 @@ export function registerWatch(program: Command): void {
         const regNumber = options.regNumber === undefined ? undefined : checkRegNumberArg(options.regNumber);
         if (regNumber !== undefined) requireSearch(ctx.config);
         return withDatabase(ctx, async (db) => {
+          const list = await namedList(db.sql, listRef);
+          const listName = list.name;
           let taxId = given;
           if (regNumber !== undefined) {
             const resolution = (await resolveRegNumbers(ctx, db, [regNumber])).get(regNumber)!;
@@ -84,7 +88,7 @@ export function registerWatch(program: Command): void {
           const from = regNumber === undefined ? "" : ` (registration number ${regNumber})`;
           const what = added.length > 0 ? "added to" : "was already desired on";
           process.stdout.write(
-            `${entry.taxId}${from} ${what} list "${listName}"${created ? " (new desired list)" : ""}\n`,
+            `${entry.taxId}${from} ${what} list ${listLabel(list)}${created ? " (new desired list)" : ""}\n`,
           );
           return EXIT.ok;
         });
@@ -94,21 +98,22 @@ export function registerWatch(program: Command): void {
   watch
     .command("remove")
     .description("remove a business from a desired list")
-    .requiredOption("--list <name>", "desired list name")
+    .requiredOption("--list <list>", "desired list, by name or by the key of its remote list")
     .requiredOption("--tax-id <id>", "tax base number (8 digits)")
     .action((options: { list: string; taxId: string }) =>
       runAction(async (ctx) => {
-        const listName = checkListName(options.list);
+        const listRef = checkListName(options.list);
         const taxId = checkTaxIdArg(options.taxId);
         return withDatabase(ctx, async (db) => {
-          if (!(await desiredListExists(db.sql, listName))) {
-            throw new InputError(`there is no desired list "${listName}" (see regwatch watch list)`);
+          const list = await namedList(db.sql, listRef);
+          if (!(await desiredListExists(db.sql, list.name))) {
+            throw new InputError(`there is no desired list ${listLabel(list)} (see regwatch watch list)`);
           }
-          const removed = await removeDesiredItem(db.sql, listName, taxId);
+          const removed = await removeDesiredItem(db.sql, list.name, taxId);
           process.stdout.write(
             removed
-              ? `${taxId} removed from list "${listName}"\n`
-              : `${taxId} was not desired on list "${listName}"; nothing changed\n`,
+              ? `${taxId} removed from list ${listLabel(list)}\n`
+              : `${taxId} was not desired on list ${listLabel(list)}; nothing changed\n`,
           );
           return EXIT.ok;
         });
@@ -118,14 +123,17 @@ export function registerWatch(program: Command): void {
   watch
     .command("list")
     .description("show desired lists and items with their reconcile state")
-    .option("--list <name>", "only this list")
+    .option("--list <list>", "only this list (name or key)")
     .option("--json", "print the result as JSON")
     .action((options: { list?: string; json?: boolean }) =>
       runAction(async (ctx) => {
-        const listName = options.list === undefined ? undefined : checkListName(options.list);
-        const rows = await withDatabase(ctx, (db) => listDesiredItems(db.sql, listName));
-        if (listName !== undefined && rows.length === 0) {
-          throw new InputError(`there is no desired list "${listName}"`);
+        const listRef = options.list === undefined ? undefined : checkListName(options.list);
+        const { rows, list } = await withDatabase(ctx, async (db) => {
+          const list = listRef === undefined ? undefined : await namedList(db.sql, listRef);
+          return { rows: await listDesiredItems(db.sql, list?.name), list };
+        });
+        if (list !== undefined && rows.length === 0) {
+          throw new InputError(`there is no desired list ${listLabel(list)}`);
         }
         if (options.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
         else if (rows.length === 0) process.stdout.write("no desired lists\n");
@@ -148,16 +156,18 @@ export function registerWatch(program: Command): void {
   watch
     .command("import")
     .description("add every business of a CSV file (column tax_id or reg_number, optional note) to a list")
-    .requiredOption("--list <name>", "desired list name")
+    .requiredOption("--list <list>", "desired list, by name or by the key of its remote list")
     .argument("<file>", "CSV file with a header line")
     .option("--prune", "remove remote items that are not desired (the default for a new list)")
     .option("--no-prune", "leave remote items that are not desired on the list")
     .action((file: string, options: { list: string; prune?: boolean }) =>
       runAction(async (ctx) => importFile(ctx, file, checkListName(options.list), options.prune)),
     );
+
+  registerDropList(watch);
 }
 
-async function importFile(ctx: Context, file: string, listName: string, prune?: boolean) {
+async function importFile(ctx: Context, file: string, listRef: string, prune?: boolean) {
   let text: string;
   try {
     text = await readFile(file, "utf8");
@@ -169,6 +179,8 @@ async function importFile(ctx: Context, file: string, listName: string, prune?: 
   const regNumbers = [...new Set(parsed.rows.flatMap((r) => ("regNumber" in r ? [r.regNumber] : [])))];
   if (regNumbers.length > 0) requireSearch(ctx.config);
   return withDatabase(ctx, async (db) => {
+    const list = await namedList(db.sql, listRef);
+    const listName = list.name;
     const resolved = regNumbers.length > 0 ? await resolveRegNumbers(ctx, db, regNumbers) : new Map();
     const problems: ImportProblem[] = [];
     const entries = new Map<string, DesiredEntry>();
@@ -205,7 +217,7 @@ async function importFile(ctx: Context, file: string, listName: string, prune?: 
     });
     process.stdout.write(
       `${file}: ${parsed.rows.length} row(s), ${entries.size} business(es): ${added.length} added to list ` +
-        `"${listName}", ${entries.size - added.length} already desired${created ? " (new desired list)" : ""}\n`,
+        `${listLabel(list)}, ${entries.size - added.length} already desired${created ? " (new desired list)" : ""}\n`,
     );
     return EXIT.ok;
   });

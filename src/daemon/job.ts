@@ -16,14 +16,17 @@ import { reconcile } from "../reconcile/reconcile.ts";
 import type { ProgressSink } from "../sync/progress.ts";
 import { runSyncJob } from "../sync/sync-job.ts";
 import type { DaemonMetrics } from "./metrics.ts";
-import { type CronSchedule, previousScheduledTime, type ResumeDecision, resumeDecision } from "./schedule.ts";
+import {
+  type CronSchedule,
+  MAX_ATTEMPTS_PER_SLOT,
+  MAX_RETRY_BACKOFF_MS,
+  previousScheduledTime,
+  RETRY_AFTER_FAILURE_MS,
+  type ResumeDecision,
+  resumeDecision,
+} from "./schedule.ts";
 
-/** After a failed run, catch-up checks wait this long before trying again. */
-export const RETRY_AFTER_FAILURE_MS = 15 * 60_000;
-/** The backoff after unsuccessful attempts doubles from RETRY_AFTER_FAILURE_MS up to this. */
-export const MAX_RETRY_BACKOFF_MS = 4 * 3600_000;
-/** Attempts for one scheduled slot while windows stay incomplete (15+30+60+120 min of backoff). */
-export const MAX_ATTEMPTS_PER_SLOT = 5;
+export { MAX_ATTEMPTS_PER_SLOT, MAX_RETRY_BACKOFF_MS, RETRY_AFTER_FAILURE_MS } from "./schedule.ts";
 
 export type JobOutcome = "ran" | "not-due" | "lock-held" | "busy" | "stopping" | "error";
 
@@ -219,10 +222,16 @@ export class JobRunner {
       metrics.observeRun("sync", result.status, (Date.now() - syncStarted) / 1000);
       metrics.recordChangesWritten(result.report?.changesWritten ?? 0);
       this.lastFailure = result.status === "failed" ? new Date() : undefined;
-      log.info(
-        { trigger, runId: result.runId, status: result.status, seconds: (Date.now() - started) / 1000 },
-        "job finished",
-      );
+      const fields = {
+        trigger,
+        runId: result.runId,
+        status: result.status,
+        seconds: (Date.now() - started) / 1000,
+      };
+      // The run's own failures (a window, a file, the whole run) are said here once, not as they happen.
+      if (result.error) log.error({ ...fields, err: result.error.message }, "job finished");
+      else if (result.status !== "ok") log.warn({ ...fields, errors: result.report?.errors }, "job finished");
+      else log.info(fields, "job finished");
     } catch (error) {
       this.lastFailure = new Date();
       log.error({ trigger, err: coerceError(error).message }, "job failed");

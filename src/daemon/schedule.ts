@@ -12,6 +12,13 @@
 import cron from "node-cron";
 import { addDays, localDateTime } from "../dates.ts";
 
+/** After a failed run, catch-up checks wait this long before trying again. */
+export const RETRY_AFTER_FAILURE_MS = 15 * 60_000;
+/** The backoff after unsuccessful attempts doubles from RETRY_AFTER_FAILURE_MS up to this. */
+export const MAX_RETRY_BACKOFF_MS = 4 * 3600_000;
+/** Attempts for one scheduled slot while windows stay incomplete (15+30+60+120 min of backoff). */
+export const MAX_ATTEMPTS_PER_SLOT = 5;
+
 /** What the computation needs of a schedule: node-cron's parse and its matcher. */
 export interface CronSchedule {
   hours: readonly number[];

@@ -31,6 +31,8 @@ export async function ensureDesiredList(
           updated_at = case when desired_lists.prune is distinct from coalesce(${prune ?? null}::boolean, desired_lists.prune)
                             then now() else desired_lists.updated_at end
     returning (xmax = 0) as created, prune`;
+  // Desired again: a drop not carried out yet is cancelled, so reconcile never deletes the list.
+  await sql`delete from regwatch.dropped_lists where list_name = ${listName} and deleted_at is null`;
   return row!;
 }
 

@@ -59,6 +59,15 @@ export const desiredLists = regwatch.table("desired_lists", {
   updatedAt: createdNow("updated_at"),
 });
 
+/** Desired lists dropped by an operator: reconcile may delete their remote lists (--allow-delete-lists). */
+export const droppedLists = regwatch.table("dropped_lists", {
+  listName: text("list_name").primaryKey(),
+  listKey: text("list_key"),
+  items: integer("items").notNull().default(0),
+  droppedAt: createdNow("dropped_at"),
+  deletedAt: instant("deleted_at"),
+});
+
 export const desiredItems = regwatch.table(
   "desired_items",
   {

@@ -109,7 +109,8 @@ async function applyList(
             const reason = failureReason(error);
             result.requests.failed++;
             result.errors.push(`${op} of ${batch.length} items on list "${list.listName}": ${reason}`);
-            deps.log.warn(
+            // Info: the report's problems name it, once.
+            deps.log.info(
               { list: list.listName, listKey: key, op, items: batch.length, err: reason },
               "bulk request failed",
             );

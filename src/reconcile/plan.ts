@@ -4,6 +4,7 @@
  * allow the plan. No I/O here, so every rule is unit-tested without a database or a registry.
  */
 import { describeTaxIdProblem, normaliseTaxId } from "../taxid.ts";
+import type { DropPlan } from "./drop-plan.ts";
 
 /** Largest number of items one watch list may hold (docs/registry.md, "Watch interface"). */
 export const LIST_CAPACITY = 2000;
@@ -73,6 +74,8 @@ export interface ReconcilePlan {
   /** Remarks worth an operator's attention (duplicate remote lists, ...). */
   notes: string[];
   totals: PlanTotals;
+  /** Dropped desired lists: remote lists to delete, left in place, or gone (see drop-plan.ts). */
+  drops?: DropPlan;
 }
 
 export interface PlanTotals {
@@ -238,7 +241,7 @@ function totalsOf(lists: readonly ListPlan[], chunkSize: number): PlanTotals {
 
 /** Whether applying the plan would change anything remotely. */
 export function hasChanges(plan: ReconcilePlan): boolean {
-  return plan.totals.create + plan.totals.add + plan.totals.remove > 0;
+  return plan.totals.create + plan.totals.add + plan.totals.remove + (plan.drops?.delete.length ?? 0) > 0;
 }
 
 export interface GuardOptions {
@@ -249,10 +252,15 @@ export interface GuardOptions {
 /** Why the plan must not be applied as it stands; each message says how to allow it. Empty when it may. */
 export function guardProblems(plan: ReconcilePlan, options: GuardOptions): string[] {
   const problems: string[] = [];
-  if (plan.totals.remove > options.maxRemovals) {
+  // Deleting a dropped list removes its items: they count like removals.
+  const deleted = itemsDeleted(plan.drops);
+  const removals = plan.totals.remove + deleted;
+  if (removals > options.maxRemovals) {
+    const lists = plan.drops?.delete.length ?? 0;
+    const what = deleted > 0 ? ` (${deleted} of them by deleting ${lists} dropped list(s))` : "";
     problems.push(
-      `the plan removes ${plan.totals.remove} items, more than the ${options.maxRemovals} allowed; ` +
-        `check desired_items, then rerun with --max-removals ${plan.totals.remove} to allow it`,
+      `the plan removes ${removals} items${what}, more than the ${options.maxRemovals} allowed; ` +
+        `check desired_items, then rerun with --max-removals ${removals} to allow it`,
     );
   }
   if (!options.allowEmpty) {
@@ -264,6 +272,11 @@ export function guardProblems(plan: ReconcilePlan, options: GuardOptions): strin
     }
   }
   return problems;
+}
+
+/** Items the deletions of dropped lists remove: they count toward --max-removals like removals. */
+export function itemsDeleted(drops: DropPlan | undefined): number {
+  return (drops?.delete ?? []).reduce((n, d) => n + d.items, 0);
 }
 
 /** Splits ids into consecutive chunks of at most `size`: the fewest bulk requests. */

@@ -15,12 +15,14 @@ import {
   recentRemoveRefusals,
   saveItemOutcomes,
 } from "../db/desired-state.ts";
+import { type DroppedList, markDroppedListsDeleted, pendingDroppedLists } from "../db/dropped-lists.ts";
 import { loadWatchLists, saveWatchedItems, saveWatchLists } from "../db/lists.ts";
 import { finishRun, type RunTrigger, startRun } from "../db/runs.ts";
 import type { UsageRecorder } from "../db/usage.ts";
 import { EXIT, type ExitCode } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { type ApplyResult, applyPlan, type ListResult, touchedListKeys } from "./apply.ts";
+import { type DropPlan, leftInPlaceNotes, planDrops } from "./drop-plan.ts";
 import {
   chooseRemoteList,
   type DesiredList,
@@ -47,6 +49,8 @@ export interface ReconcileOptions {
   maxRemovals?: number;
   /** Allow a run to remove every item of a list. */
   allowEmpty?: boolean;
+  /** Delete the remote lists of dropped desired lists (left in place otherwise). */
+  allowDeleteLists?: boolean;
   /** Resend ids the registry refused (404/422 adds, 409 removals) even within the hold period. */
   retryRefused?: boolean;
   /** Trust an answer with no lists at all although lists were known before (suspect otherwise). */
@@ -60,6 +64,14 @@ export interface ReconcileOptions {
 }
 
 export const DEFAULT_MAX_REMOVALS = 100;
+
+export interface DeletionResult {
+  listName: string;
+  listKey: string;
+  items: number;
+  deleted: boolean;
+  error?: string;
+}
 const DEFAULT_REFUSAL_HOLD_MS = 12 * 3600_000;
 
 /** in-sync: nothing to do; pending: a dry run found changes; refused: a guard stopped the run. */
@@ -76,6 +88,8 @@ export interface ReconcileReport {
   problems: string[];
   /** Per list, what applying did (empty unless applied). */
   results: ListResult[];
+  /** Remote lists of dropped desired lists deleted by this run (or whose deletion failed). */
+  deletions: DeletionResult[];
   /** Requests made (attempts of retried requests count once). */
   requests: { reads: number; writes: number; failed: number };
   stats: Record<string, number | boolean>;
@@ -112,10 +126,12 @@ export async function reconcile(
   let plan: ReconcilePlan | null = null;
   let applied: ApplyResult | null = null;
   const problems: string[] = [];
+  const deletions: DeletionResult[] = [];
   let status: ReconcileStatus;
   try {
     const desired = await loadDesiredState(sql);
-    const remote = await readRemoteState(ctx, desired, requests, options.acceptEmptyRemote ?? false);
+    const dropped = await pendingDroppedLists(sql);
+    const remote = await readRemoteState(ctx, desired, requests, options.acceptEmptyRemote ?? false, dropped);
     const holdSince = new Date(now().getTime() - (options.refusalHoldMs ?? DEFAULT_REFUSAL_HOLD_MS));
     const none = new Map<string, Set<string>>();
     const heldBack = options.retryRefused ? none : await recentAddRefusals(sql, holdSince);
@@ -131,6 +147,10 @@ export async function reconcile(
       { chunkSize: ctx.config.bulkChunkSize, capacity: options.capacity },
     );
     plan.notes.push(...remote.notes);
+    if (!remote.suspect) {
+      plan.drops = planDrops(dropped, remote.lists, remote.items, options.allowDeleteLists ?? false);
+      plan.notes.push(...leftInPlaceNotes(plan.drops));
+    }
     problems.push(
       ...guardProblems(plan, {
         maxRemovals: options.maxRemovals ?? DEFAULT_MAX_REMOVALS,
@@ -152,6 +172,7 @@ export async function reconcile(
           })
         : null;
       await saveItemOutcomes(sql, runId, [...localOutcomes(plan), ...(applied?.outcomes ?? [])]);
+      if (plan.drops) deletions.push(...(await deleteDroppedLists(ctx, plan.drops, requests, problems)));
       status = applied ? outcomeStatus(applied, requests) : "in-sync";
       if (remote.vanished.size > 0 && status !== "failed") {
         status = "partial";
@@ -170,6 +191,11 @@ export async function reconcile(
     problems.push(`reading the registry failed: ${error.message}`);
   }
   const stats = statsOf(dryRun, plan, applied, requests);
+  if (plan?.drops) {
+    stats.toDeleteLists = plan.drops.delete.length;
+    stats.deletedLists = deletions.filter((d) => d.deleted).length;
+    stats.listsLeftInPlace = plan.drops.leftInPlace.length;
+  }
   const error =
     status === "refused" || status === "failed" || status === "partial" ? problems.join("\n") : undefined;
   await finishRun(sql, runId, RUN_STATUS_OF[status], stats, error);
@@ -183,6 +209,7 @@ export async function reconcile(
     plan,
     problems,
     results: applied?.lists ?? [],
+    deletions,
     requests,
     stats,
   };
@@ -208,6 +235,7 @@ async function readRemoteState(
   desired: readonly DesiredList[],
   requests: ReconcileReport["requests"],
   acceptEmpty: boolean,
+  dropped: readonly DroppedList[] = [],
 ): Promise<RemoteState> {
   const { watch } = ctx.registry;
   requests.reads++;
@@ -234,12 +262,35 @@ async function readRemoteState(
     createdAt: l.created_at ?? null,
   }));
   const owned = desired.flatMap((d) => chooseRemoteList(d.listName, lists).chosen ?? []);
+  // Dropped lists are read too: the plan says how many items deleting each one removes.
+  const droppedKeys = new Set(
+    dropped.flatMap((d) =>
+      d.listKey ? [d.listKey] : (chooseRemoteList(d.listName, lists).chosen?.listKey ?? []),
+    ),
+  );
+  const dropReads = lists.filter(
+    (l) => droppedKeys.has(l.listKey) && !owned.some((o) => o.listKey === l.listKey),
+  );
   const items = new Map<string, string[]>();
   const vanished = new Set<string>();
   const notes: string[] = [];
   const limit = pLimit(ctx.config.concurrency);
-  await Promise.all(
-    owned.map((list) =>
+  await Promise.all([
+    ...dropReads.map((list) =>
+      limit(async () => {
+        requests.reads++;
+        try {
+          items.set(
+            list.listKey,
+            (await watch.items(list.listKey)).map((w) => w.tax_id),
+          );
+        } catch (error) {
+          // Gone between listing and reading: nothing to delete, the next run finds it so.
+          if (!(error instanceof ApiError && error.status === 404)) throw error;
+        }
+      }),
+    ),
+    ...owned.map((list) =>
       limit(async () => {
         requests.reads++;
         try {
@@ -259,7 +310,7 @@ async function readRemoteState(
         }
       }),
     ),
-  );
+  ]);
   return { lists, items, vanished, notes };
 }
 
@@ -293,6 +344,43 @@ async function refreshTouched(
     // The changes are made; only the stored copy is behind, and the next run reads it again.
     problems.push(`reading back the changed lists failed, watched_items may be stale: ${error.message}`);
   }
+}
+
+/**
+ * Deletes the remote lists of dropped desired lists (the plan holds only those allowed). A list
+ * already gone counts as deleted; a failed deletion is a problem, and the next run tries again.
+ */
+async function deleteDroppedLists(
+  ctx: ReconcileContext,
+  drops: DropPlan,
+  requests: ReconcileReport["requests"],
+  problems: string[],
+): Promise<DeletionResult[]> {
+  const results: DeletionResult[] = [];
+  for (const d of drops.delete) {
+    requests.writes++;
+    try {
+      await ctx.registry.watch.deleteList(d.listKey, d.listName);
+      results.push({ ...d, deleted: true });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.status === 404) {
+        results.push({ ...d, deleted: true });
+        continue;
+      }
+      requests.failed++;
+      const message = `deleting dropped list "${d.listName}" (${d.listKey}) failed: ${error.message}`;
+      problems.push(message);
+      results.push({ ...d, deleted: false, error: error.message });
+    }
+  }
+  const deleted = results.filter((r) => r.deleted);
+  await markDroppedListsDeleted(
+    ctx.db.sql,
+    [...drops.gone, ...deleted.map((r) => r.listName)],
+    deleted.map((r) => r.listKey),
+  );
+  return results;
 }
 
 /** Items refused before sending: invalid tax ids (422) and those beyond a list's capacity (429). */

@@ -9,6 +9,8 @@ import type { ReconcileReport, ReconcileStatus } from "./reconcile.ts";
 export interface FormatOptions {
   /** Items shown per list and kind before "… and N more". */
   maxItems?: number;
+  /** List the problems in the report (default); false when the caller prints them elsewhere. */
+  problems?: boolean;
 }
 
 const HEADLINE: Record<ReconcileStatus, (dryRun: boolean) => string> = {
@@ -27,10 +29,15 @@ export function formatReport(report: ReconcileReport, options: FormatOptions = {
   for (const list of report.plan?.lists ?? []) {
     lines.push(...formatList(list, results.get(list.listName), maxItems));
   }
+  for (const d of report.plan?.drops?.delete ?? []) {
+    lines.push(`- list "${d.listName}" (${d.listKey})  dropped: delete the list and its ${d.items} item(s)`);
+    const done = report.deletions.find((r) => r.listKey === d.listKey);
+    if (done) lines.push(`    => ${done.deleted ? "list deleted" : "not deleted (see problems)"}`);
+  }
   if (report.plan && report.plan.notes.length > 0) {
     lines.push("notes:", ...report.plan.notes.map((n) => `  ${n}`));
   }
-  if (report.problems.length > 0) {
+  if (report.problems.length > 0 && options.problems !== false) {
     lines.push(
       report.status === "refused" ? "refused because:" : "problems:",
       ...report.problems.map((p) => `  ${p}`),
@@ -43,8 +50,10 @@ export function formatReport(report: ReconcileReport, options: FormatOptions = {
       t.overCapacity > 0 ? `${t.overCapacity} over capacity` : "",
       t.heldBack > 0 ? `${t.heldBack} held back` : "",
     ].filter(Boolean);
+    const deleting = report.plan.drops?.delete.length ?? 0;
     lines.push(
       `total: ${t.lists} list(s), ${t.create} to create, +${t.add} -${t.remove}` +
+        `${deleting > 0 ? `, ${deleting} dropped list(s) to delete` : ""}` +
         `${local.length > 0 ? ` (not sent: ${local.join(", ")})` : ""}; ` +
         `requests: ${report.requests.reads} read, ${report.requests.writes} write` +
         `${report.requests.failed > 0 ? `, ${report.requests.failed} failed` : ""}`,

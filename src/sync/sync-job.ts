@@ -10,7 +10,7 @@ import { classifyDatabaseError } from "../db/db-errors.ts";
 import type { RunLock } from "../db/lock.ts";
 import { discardRun, finishRun, type RunTrigger, startRun } from "../db/runs.ts";
 import { UsageRecorder } from "../db/usage.ts";
-import { coerceError, RegwatchError, UsageError } from "../errors.ts";
+import { coerceError, UsageError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { noProgress, type ProgressSink } from "./progress.ts";
 import { runSyncPass, type SyncPassOptions, type SyncReport } from "./sync-pass.ts";
@@ -89,10 +89,8 @@ export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): P
       return { runId, status: "failed", error };
     }
     await finishRun(deps.sql, runId, "failed", { options }, error.message).catch(() => {});
-    deps.log.error(
-      { runId, err: error.message, code: error instanceof RegwatchError ? error.code : undefined },
-      `${options.kind} failed`,
-    );
+    // Not logged here: the caller reports it once (the command's `regwatch: ...` line, the
+    // daemon's log), so a terminal does not show the same failure twice.
     return { runId, status: "failed", error };
   } finally {
     clearInterval(flusher);

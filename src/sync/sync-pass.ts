@@ -9,6 +9,7 @@ import type { Sql, Tx } from "../db/connect.ts";
 import { loadCoverage } from "../db/coverage.ts";
 import { loadWatchLists, saveWatchLists } from "../db/lists.ts";
 import { UsageError } from "../errors.ts";
+import { resolveListRefs } from "../list-ref.ts";
 import type { Logger } from "../logger.ts";
 import { parseStoredFiles } from "../parse/parse-files.ts";
 import { redactJson } from "../secrets.ts";
@@ -19,7 +20,7 @@ import { type IntervalDisagreements, runWindows } from "./window-run.ts";
 
 export interface SyncPassOptions {
   kind: "sync" | "backfill";
-  /** List keys to limit the pass to; empty means every list. */
+  /** Lists to limit the pass to, by key or name (`--list`); empty means every list. */
   lists?: readonly string[];
   from?: string;
   to?: string;
@@ -76,13 +77,10 @@ export async function runSyncPass(deps: SyncDeps, options: SyncPassOptions): Pro
   await saveWatchLists(deps.sql, remote.lists);
   const known = await loadWatchLists(deps.sql);
   const wanted = options.lists ?? [];
-  const unknown = wanted.filter((key) => !known.some((l) => l.listKey === key));
-  if (unknown.length > 0) {
-    throw new UsageError(
-      `--list ${unknown.join(", ")}: no such watch list (known: ${known.map((l) => l.listKey).join(", ") || "none"})`,
-    );
-  }
-  const selected = wanted.length > 0 ? known.filter((l) => wanted.includes(l.listKey)) : known;
+  const resolved = resolveListRefs(wanted, known);
+  if (!resolved.ok) throw new UsageError(resolved.problem);
+  const keys = new Set(resolved.lists.map((l) => l.listKey));
+  const selected = wanted.length > 0 ? known.filter((l) => keys.has(l.listKey)) : known;
   const coverage = await loadCoverage(
     deps.sql,
     selected.map((l) => l.listKey),
@@ -157,6 +155,7 @@ export async function runSyncPass(deps: SyncDeps, options: SyncPassOptions): Pro
       endInclusive: deps.config.changesEndInclusive,
       verifyLock: deps.verifyLock,
       signal: deps.signal,
+      listNames: new Map(selected.map((l) => [l.listKey, l.listName])),
     });
   } finally {
     feed.finish();

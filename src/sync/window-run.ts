@@ -37,6 +37,8 @@ export interface WindowRunOptions {
   endInclusive: boolean;
   verifyLock?: (tx: Tx) => Promise<void>;
   signal?: AbortSignal;
+  /** List names by key, so messages name a list by both. */
+  listNames?: ReadonlyMap<string, string>;
 }
 
 /** Answers whose interval differed from the asked one, per list. */
@@ -102,10 +104,11 @@ export async function runWindows(
           if (error instanceof DatabaseUnavailableError || error instanceof RunLockLostError)
             stats.fatal ??= error;
           const message = redactSecrets(
-            `list ${window.listKey} ${window.start}..${window.end}: ${error.message}`,
+            `list ${listLabel(options, window.listKey)} ${window.start}..${window.end}: ${error.message}`,
           );
           if (stats.errors.length < 20) stats.errors.push(message);
-          options.log.warn(
+          // Info, not a warning: the run's report names it, and a terminal shows that once.
+          options.log.info(
             { listKey: window.listKey, start: window.start, end: window.end, err: error.message },
             "window failed",
           );
@@ -207,4 +210,10 @@ function noteDisagreement(
 
 function describe(intervals: Interval[]): string {
   return intervals.map((i) => `${i.start}..${i.end}`).join(", ");
+}
+
+/** `suppliers (wl_123)` when the name is known, else the key. */
+function listLabel(options: Pick<WindowRunOptions, "listNames">, listKey: string): string {
+  const name = options.listNames?.get(listKey);
+  return name ? `${name} (${listKey})` : listKey;
 }

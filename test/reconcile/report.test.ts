@@ -18,6 +18,7 @@ function reportOf(plan: ReconcileReport["plan"], status: ReconcileReport["status
     plan,
     problems: [],
     results: [],
+    deletions: [],
     requests: { reads: 2, writes: 0, failed: 0 },
     stats: {},
   };

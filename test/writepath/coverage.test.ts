@@ -71,7 +71,7 @@ describe("coverage and item validation against a hostile registry", () => {
     expect(result.status).toBe("partial");
     expect(result.report?.invalidItems).toBe(5);
     expect(result.report?.errors.join("\n")).toMatch(
-      /list wl_hostile 2024-03-01\.\.2024-03-07: 5 invalid item/,
+      /list (\S+ \()?wl_hostile\)? 2024-03-01\.\.2024-03-07: 5 invalid item/,
     );
     const stored = await t.db
       .sql`select tax_id, to_char(change_date, 'YYYY-MM-DD') as d from regwatch.changes`;

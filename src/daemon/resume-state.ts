@@ -1,0 +1,86 @@
+/**
+ * The daemon's resume state as another process sees it (`regwatch status`): the latest scheduled
+ * slot, whether its work is complete, when the next attempt is, or that the slot's attempts ran
+ * out and the daemon waits for the next scheduled run. Derived from the runs table with the same
+ * rule the daemon follows (schedule.ts), so both say the same.
+ */
+import cron from "node-cron";
+import type { Config } from "../config.ts";
+import type { Sql } from "../db/connect.ts";
+import { scheduledSyncsSince } from "../db/runs.ts";
+import {
+  cronSchedule,
+  MAX_ATTEMPTS_PER_SLOT,
+  MAX_RETRY_BACKOFF_MS,
+  previousScheduledTime,
+  RETRY_AFTER_FAILURE_MS,
+  resumeDecision,
+} from "./schedule.ts";
+
+export interface ResumeState {
+  /** The latest scheduled instant (ISO), or null when the schedule has not fired yet. */
+  slot: string | null;
+  /** complete, due (the next check runs it), backoff (nextAttemptAt), exhausted, no-slot. */
+  state: "complete" | "due" | "backoff" | "exhausted" | "no-slot";
+  /** Attempts made for the slot (stopped runs not counted). */
+  attempts: number;
+  maxAttempts: number;
+  nextAttemptAt: string | null;
+  /** The next scheduled instant (ISO): after exhaustion, when work starts again. */
+  nextScheduledRun: string | null;
+  exhausted: boolean;
+}
+
+export async function readResumeState(
+  sql: Sql,
+  config: Pick<Config, "schedule" | "tz">,
+  now = new Date(),
+): Promise<ResumeState> {
+  const task = cron.createTask(config.schedule, () => {}, { timezone: config.tz });
+  try {
+    const schedule = cronSchedule(config.schedule, config.tz, (instant) => task.match(instant));
+    const slot = previousScheduledTime(schedule, now);
+    const runs = slot ? await scheduledSyncsSince(sql, slot) : [];
+    const decision = resumeDecision({
+      slot,
+      runs,
+      now,
+      backoffMs: RETRY_AFTER_FAILURE_MS,
+      maxBackoffMs: MAX_RETRY_BACKOFF_MS,
+      maxAttempts: MAX_ATTEMPTS_PER_SLOT,
+    });
+    const next = task.getNextRuns(1)[0];
+    return {
+      slot: slot?.toISOString() ?? null,
+      state: decision.due ? "due" : decision.reason,
+      attempts: runs.filter((r) => !r.stopped).length,
+      maxAttempts: MAX_ATTEMPTS_PER_SLOT,
+      nextAttemptAt: decision.reason === "backoff" ? decision.nextAt.toISOString() : null,
+      nextScheduledRun: next?.toISOString() ?? null,
+      exhausted: decision.reason === "exhausted",
+    };
+  } finally {
+    await task.destroy();
+  }
+}
+
+/** One line for `status`. */
+export function describeResumeState(r: ResumeState): string {
+  const at = (iso: string | null) => (iso ? iso.slice(0, 16).replace("T", " ") : "?");
+  const slot = `the run scheduled at ${at(r.slot)} UTC`;
+  switch (r.state) {
+    case "no-slot":
+      return `no scheduled run yet; the first at ${at(r.nextScheduledRun)} UTC`;
+    case "complete":
+      return `${slot} is complete; next at ${at(r.nextScheduledRun)} UTC`;
+    case "due":
+      return `${slot} is due: a running daemon starts it at its next check`;
+    case "backoff":
+      return `${slot} is incomplete after ${r.attempts} attempt(s); the daemon tries again at ${at(r.nextAttemptAt)} UTC`;
+    case "exhausted":
+      return (
+        `${slot} is incomplete and its ${r.attempts} attempts ran out; the daemon waits for the next ` +
+        `scheduled run at ${at(r.nextScheduledRun)} UTC (run \`regwatch sync\` to finish it sooner)`
+      );
+  }
+}
