@@ -45,6 +45,10 @@ http.createServer((req, res) => {
 export interface FilesRssResult {
   files_peak_rss_mb: number;
   files_fetched: number;
+  /** Files whose body was parsed (each larger than the whole-body bound: read in pages). */
+  files_parsed: number;
+  /** Peak RSS once every file was fetched, before parsing. */
+  files_fetch_peak_rss_mb: number;
   files_rss_s: number;
 }
 
@@ -76,11 +80,14 @@ export async function filesRss(databaseUrl: string): Promise<FilesRssResult> {
       concurrency: config.concurrency,
       progress: noProgress,
     });
+    // The peak so far is the fetch's own; what parsing adds shows against files_peak_rss_mb.
+    const fetchPeak = process.resourceUsage().maxRSS;
     const parsed = await parseStoredFiles(db.sql);
     const seconds = (performance.now() - started) / 1000;
     if (stats.fetched !== FILES)
       throw new Error(`fetched ${stats.fetched} of ${FILES}: ${stats.errors.join("; ")}`);
     if (parsed.files !== FILES) throw new Error(`parsed ${parsed.files} of ${FILES}`);
+    if (parsed.parsed !== FILES) throw new Error(`${parsed.parsed} of ${FILES} bodies parsed`);
     await db.sql`truncate regwatch.change_files cascade`;
     await registry.close();
     await db.close();
@@ -88,6 +95,8 @@ export async function filesRss(databaseUrl: string): Promise<FilesRssResult> {
       // The process's peak since it started: everything the phase held, nothing sampled away.
       files_peak_rss_mb: Math.round((process.resourceUsage().maxRSS * 1024) / 1e6),
       files_fetched: stats.fetched,
+      files_parsed: parsed.parsed,
+      files_fetch_peak_rss_mb: Math.round((fetchPeak * 1024) / 1e6),
       files_rss_s: Math.round(seconds * 10) / 10,
     };
   } finally {

@@ -2,7 +2,8 @@
  * `npm run bench`: the API-budget backfill and the ingest comparison of issue 4. Prints a table
  * and writes bench/results.json. Not a test: absolute times vary by machine; ratios are
  * measured within one run. Options: --quick (small scenario), --lists N --weeks N --items N
- * --latency MS --changes N --batch N. Uses DATABASE_URL, else an embedded Postgres in a temp dir.
+ * --latency MS --changes N --batch N; the files scenario (bench/files-pipeline.ts) takes
+ * --files-lists N --files-items N --files-weeks N, or --skip-files. Uses DATABASE_URL, else an embedded Postgres in a temp dir.
  * `startup_s` is the median start of `regwatch --help` from the compiled build; --startup-only
  * measures just that (and writes bench/startup.json, leaving results.json alone).
  */
@@ -18,6 +19,7 @@ import { runMigrations } from "../src/db/migrate.ts";
 import { withNoDelay } from "../src/db/socket.ts";
 import { startEmulator } from "../src/emulator/index.ts";
 import { apiBudget } from "./api-budget.ts";
+import { FULL as FILES_FULL, QUICK as FILES_QUICK, filesPipeline } from "./files-pipeline.ts";
 import { ingest } from "./ingest.ts";
 import { startupSeconds } from "./startup.ts";
 
@@ -34,6 +36,11 @@ const { values } = parseArgs({
     "skip-api": { type: "boolean", default: false },
     "skip-ingest": { type: "boolean", default: false },
     "startup-only": { type: "boolean", default: false },
+    // Files scenario (bench/files-pipeline.ts): its own size options.
+    "skip-files": { type: "boolean", default: false },
+    "files-lists": { type: "string" },
+    "files-items": { type: "string" },
+    "files-weeks": { type: "string" },
   },
 });
 const num = (v: string | undefined, fallback: number) => (v === undefined ? fallback : Number(v));
@@ -102,6 +109,22 @@ try {
       file_requests: r.files,
       rate_limited: r.rate_limited,
     });
+  }
+  if (!values["skip-files"]) {
+    // Files scenario: change files on a second origin with its own budget, beside the windows.
+    const size = quick ? FILES_QUICK : FILES_FULL;
+    const url = await freshDatabase(server.url, "regwatch_bench_files");
+    Object.assign(
+      results,
+      await filesPipeline({
+        lists: num(values["files-lists"], size.lists),
+        items: num(values["files-items"], size.items),
+        weeks: num(values["files-weeks"], size.weeks),
+        latencyMs: params.latencyMs,
+        rateLimit: params.rateLimit,
+        databaseUrl: url,
+      }),
+    );
   }
   {
     // Peak RSS is a process's lifetime figure: each memory scenario runs in a process of its own.

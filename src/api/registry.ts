@@ -2,16 +2,18 @@
  * Builds the registry clients from configuration. Pacing: one rate limiter per API key (the
  * registry counts per key, so the search client shares the watch client's limiter when the keys
  * are the same, see `limiterForKey`), at REGWATCH_RATE_LIMIT, change files on the watch origin
- * included; every other file origin has its own limiter at REGWATCH_FILE_RATE_LIMIT. A
+ * included (windows and files then take turns on it fairly, see FairShare); every other file
+ * origin has its own limiter at REGWATCH_FILE_RATE_LIMIT. A
  * Retry-After pauses only the origin that sent it. Credentials go only to the watch origin.
  */
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { type Clock, systemClock } from "./clock.ts";
+import { FairShare } from "./fair-share.ts";
 import { type DownloadedFile, downloadFile, type StreamedFile, streamFile } from "./file-download.ts";
 import { HttpClient, type HttpClientOptions, type RequestResult } from "./http.ts";
 import { OriginPauses } from "./pauses.ts";
-import { limiterForKey, RateLimiter } from "./rate-limiter.ts";
+import { type Limiter, limiterForKey, RateLimiter } from "./rate-limiter.ts";
 import { describeRetry } from "./retry-log.ts";
 import { WatchClient } from "./watch-client.ts";
 
@@ -29,6 +31,8 @@ export interface Registry {
   streamFile<T>(path: string, consume: (file: StreamedFile) => Promise<T>, signal?: AbortSignal): Promise<T>;
   watchOrigin: string;
   limiters: Map<string, RateLimiter>;
+  /** The turns of windows and files on the watch origin. */
+  fairShare: FairShare;
   close(): Promise<void>;
 }
 
@@ -48,7 +52,12 @@ export function createRegistry(
   const watchOrigin = new URL(config.watchUrl).origin;
   const keyLimiter = limiterForKey(config.apiKey, config.rateLimit, clock);
   const limiters = new Map<string, RateLimiter>([[watchOrigin, keyLimiter]]);
-  const limiterFor = (origin: string) => {
+  // Window and file requests on the watch origin share its budget turn about, so a backlog of
+  // files never holds back a window, nor a backfill the files.
+  const fair = new FairShare(keyLimiter);
+  const watchLane = fair.lane("windows");
+  const fileLane = fair.lane("files");
+  const limiterFor = (origin: string): Limiter => {
     let limiter = limiters.get(origin);
     if (!limiter) {
       limiter = new RateLimiter(config.fileRateLimit, clock);
@@ -60,7 +69,6 @@ export function createRegistry(
   if (config.clientId) headers["x-client-id"] = config.clientId;
   const common = {
     ...httpOptionsOf(config, clock, options.log),
-    limiterFor,
     credentials: { origin: watchOrigin, headers },
     onResult: options.onResult,
     signal: options.signal,
@@ -69,11 +77,13 @@ export function createRegistry(
   const http = new HttpClient({
     api: "watch",
     ...common,
+    limiterFor: (origin) => (origin === watchOrigin ? watchLane : limiterFor(origin)),
     cap: { bytes: config.maxResponseBytes, name: "REGWATCH_MAX_RESPONSE_BYTES" },
   });
   const files = new HttpClient({
     api: "files",
     ...common,
+    limiterFor: (origin) => (origin === watchOrigin ? fileLane : limiterFor(origin)),
     cap: { bytes: config.maxFileBytes, name: "REGWATCH_MAX_FILE_BYTES" },
   });
   return {
@@ -106,6 +116,7 @@ export function createRegistry(
       ),
     watchOrigin,
     limiters,
+    fairShare: fair,
     async close() {
       await Promise.all([http.close(), files.close()]);
     },

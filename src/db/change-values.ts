@@ -11,8 +11,11 @@ import type { ParseOutcomeRow as ParseOutcome, StoredBodyRow as StoredBody } fro
 /** new: never parsed; retry: also unrecognised or failed ones; all: every fetched file. */
 export type ParseSelection = "new" | "retry" | "all";
 
-/** A stored body as the parse step gets it: too large ones come without their body. */
-export type BodyToParse = StoredBody & { size: number; tooLarge: boolean };
+/**
+ * A stored body as the parse step gets it: too large ones come without their body (`storedAs`
+ * says whether it is kept as jsonb, which the database can page through, or as bytes).
+ */
+export type BodyToParse = StoredBody & { size: number; tooLarge: boolean; storedAs: "json" | "bytes" | null };
 
 /**
  * A page of fetched files to parse, by path, with their stored bodies: at most `limit` files and
@@ -32,6 +35,7 @@ export async function filesToParse(
       content_type: string | null;
       size: number;
       too_large: boolean;
+      stored_as: "json" | "bytes" | null;
       body_json: unknown;
       body_bytes: Buffer | null;
     }[]
@@ -56,6 +60,7 @@ export async function filesToParse(
       from page
     )
     select r.path, f.content_type, r.size, r.too_large,
+           case when f.body_json is not null then 'json' when f.body_bytes is not null then 'bytes' end as stored_as,
            case when r.too_large then null else f.body_json end as body_json,
            case when r.too_large then null else f.body_bytes end as body_bytes
     from running r join regwatch.change_files f on f.path = r.path
@@ -68,7 +73,43 @@ export async function filesToParse(
     bytes: r.body_bytes,
     size: Number(r.size),
     tooLarge: r.too_large,
+    storedAs: r.stored_as,
   }));
+}
+
+/**
+ * Whether a stored JSON body is `{…, [key]: [...]}` with, unless the array is empty, an object
+ * element holding `marker`: the shape check of a parser's server-side extraction, run by the
+ * database so the body never comes here whole.
+ */
+export async function bodyHasArray(sql: Sql, path: string, key: string, marker: string): Promise<boolean> {
+  const [row] = await sql<{ matches: boolean }[]>`
+    select jsonb_typeof(f.body_json) = 'object' and jsonb_typeof(f.body_json -> ${key}) = 'array'
+           and (jsonb_array_length(f.body_json -> ${key}) = 0 or exists (
+             select 1 from jsonb_array_elements(f.body_json -> ${key}) e
+             where jsonb_typeof(e) = 'object' and e ? ${marker})) as matches
+    from regwatch.change_files f
+    where f.path = ${path} and jsonb_typeof(f.body_json) = 'object'
+      and jsonb_typeof(f.body_json -> ${key}) = 'array'`;
+  return row?.matches ?? false;
+}
+
+/**
+ * The elements of a stored JSON body's top-level array `key` with their positions, `pageSize` at
+ * a time through a cursor: the database reads the body once and this process holds one page.
+ * (No sort is asked, which would make the database order every element first; use `index`.)
+ */
+export async function* bodyArrayPages(
+  sql: Sql,
+  path: string,
+  key: string,
+  pageSize: number,
+): AsyncIterable<{ entry: unknown; index: number }[]> {
+  const cursor = sql<{ entry: unknown; index: number }[]>`
+    select e.value as entry, (e.ordinality - 1)::int as index
+    from regwatch.change_files f, jsonb_array_elements(f.body_json -> ${key}) with ordinality e
+    where f.path = ${path}`.cursor(pageSize);
+  for await (const rows of cursor) yield rows;
 }
 
 export interface ParsedFile {

@@ -153,6 +153,8 @@ export const changes = regwatch.table(
   (t) => [
     unique("changes_identity").on(t.taxId, t.changeDate, t.chapter, t.path),
     index("changes_change_date").on(t.changeDate),
+    // The file phase looks up a file's changes by path (newest first, the REGWATCH_FETCH_FILES policy).
+    index("changes_path").on(t.path, t.changeDate),
   ],
 );
 

@@ -116,9 +116,9 @@ export async function runSyncPass(deps: SyncDeps, options: SyncPassOptions): Pro
   progress.plan({ windows: windows.length, files: 0 });
   deps.log.info({ lists: selected.length, windows: windows.length, lastComplete }, "plan ready");
 
-  // Files start as soon as a window commits, beside the windows still running: both draw on
-  // their origin's limiter, whose turns go in order of asking, so each side's share follows how
-  // many requests it has waiting (at most REGWATCH_CONCURRENCY each) and neither starves.
+  // Files start as soon as a window commits, beside the windows still running. On a file origin
+  // of their own they have its own budget; on the watch origin, windows and files take its turns
+  // alternately while both wait (FairShare), so neither starves the other.
   const feed = windowFeed();
   const filePhase = fetchOpenFiles(
     {

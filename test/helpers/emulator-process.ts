@@ -5,6 +5,8 @@ import { BIN } from "./cli.ts";
 export interface EmulatorProcess {
   url: string;
   apiKey: string;
+  /** REGWATCH_FILE_ORIGINS as printed: the API origin, and the file origin when it is a second one. */
+  fileOrigins: string;
   admin<T = unknown>(path: string, body?: unknown): Promise<T>;
   stop(): Promise<void>;
 }
@@ -33,6 +35,7 @@ export async function startEmulatorProcess(args: string[]): Promise<EmulatorProc
   return {
     url,
     apiKey: /REGWATCH_API_KEY=(\S+)/.exec(output)?.[1] ?? "emulator-key",
+    fileOrigins: /REGWATCH_FILE_ORIGINS=(\S+)/.exec(output)?.[1] ?? url,
     async admin<T>(path: string, body?: unknown): Promise<T> {
       const response = await fetch(`${url}/_emulator/${path}`, {
         method: body === undefined ? "GET" : "POST",

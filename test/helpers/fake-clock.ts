@@ -31,6 +31,17 @@ export class FakeClock implements Clock {
     return this.sleepers.length;
   }
 
+  /** Lets promise chains settle, then wakes the earliest sleeper (if any): one step of `runAll`. */
+  async runOne(): Promise<void> {
+    await settle();
+    if (this.sleepers.length === 0) return;
+    this.sleepers.sort((a, b) => a.at - b.at);
+    const next = this.sleepers.shift()!;
+    this.t = Math.max(this.t, next.at);
+    next.resolve();
+    await settle();
+  }
+
   /** Runs until no sleeper is left, letting promise chains settle between wake-ups. */
   async runAll(): Promise<void> {
     for (;;) {
