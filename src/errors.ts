@@ -16,6 +16,30 @@ export const EXIT = {
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/** A finished job as the exit status sees it: its status (sync's or reconcile's) and what ended it. */
+export interface Outcome {
+  status: "ok" | "partial" | "failed" | "in-sync" | "applied" | "pending" | "refused";
+  /** Set when the job ended on an error (the key refused, the database lost): its family decides. */
+  error?: Error;
+}
+
+const EXIT_OF_STATUS: Record<Outcome["status"], ExitCode> = {
+  ok: EXIT.ok,
+  "in-sync": EXIT.ok,
+  applied: EXIT.ok,
+  pending: EXIT.pending,
+  partial: EXIT.partial,
+  refused: EXIT.failed,
+  failed: EXIT.failed,
+};
+
+/** The one mapping of outcomes and errors to exit statuses (docs/contracts.md, "Exit statuses"). */
+export function exitCodeOf(outcome: Outcome | Error): ExitCode {
+  if (outcome instanceof Error) return outcome instanceof RegwatchError ? outcome.exitCode : EXIT.failed;
+  if (outcome.error) return exitCodeOf(outcome.error);
+  return EXIT_OF_STATUS[outcome.status];
+}
+
 export class RegwatchError extends Error {
   readonly code: string;
   readonly exitCode: ExitCode;

@@ -17,7 +17,7 @@ import { type Limiter, limiterForKey, RateLimiter } from "./rate-limiter.ts";
 import { describeRetry } from "./retry-log.ts";
 import { WatchClient } from "./watch-client.ts";
 
-export interface Registry {
+export interface RegistryClients {
   watch: WatchClient;
   /** Client for change files: carries the key only when a file lives on the watch origin. */
   files: HttpClient;
@@ -47,7 +47,7 @@ export interface RegistryOptions {
 export function createRegistry(
   config: Config & { watchUrl: string; apiKey: string },
   options: RegistryOptions,
-): Registry {
+): RegistryClients {
   const clock = options.clock ?? systemClock;
   const watchOrigin = new URL(config.watchUrl).origin;
   const keyLimiter = limiterForKey(config.apiKey, config.rateLimit, clock);

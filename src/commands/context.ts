@@ -8,7 +8,7 @@ import { isValidDate } from "../dates.ts";
 import { type Database, openDatabase } from "../db/connect.ts";
 import { classifyDatabaseError } from "../db/db-errors.ts";
 import { runMigrations } from "../db/migrate.ts";
-import { coerceError, EXIT, type ExitCode, RegwatchError } from "../errors.ts";
+import { coerceError, EXIT, type ExitCode, exitCodeOf, type Outcome, RegwatchError } from "../errors.ts";
 import { createLogger, type Logger } from "../logger.ts";
 import { redactSecrets } from "../secrets.ts";
 import { commandLog } from "./log-router.ts";
@@ -18,24 +18,38 @@ export interface Context {
   log: Logger;
 }
 
-/** Builds the context, runs the command body, and turns its result or error into an exit status. */
-export async function runAction(body: (ctx: Context) => Promise<ExitCode | undefined>): Promise<void> {
+/**
+ * Builds the context, runs the command body, and turns what it returns (an exit status, or a
+ * job's outcome) or throws into the exit status, through `exitCodeOf`: the one place where
+ * statuses and errors become exit codes. An outcome's error is said once, like a thrown one.
+ */
+export async function runAction(
+  body: (ctx: Context) => Promise<ExitCode | Outcome | undefined>,
+): Promise<void> {
   let secrets: string[] = [];
   try {
     const config = loadConfig();
     secrets = secretsOf(config);
     // Through the router: while a progress bar is drawn, lines go above it.
     const log = createLogger({ level: commandLogLevel(config), secrets, stream: commandLog });
-    process.exitCode = (await body({ config, log })) ?? EXIT.ok;
+    const result = (await body({ config, log })) ?? EXIT.ok;
+    if (typeof result === "number") process.exitCode = result;
+    else {
+      if (result.error) sayFailure(coerceError(classifyDatabaseError(result.error)), secrets);
+      process.exitCode = exitCodeOf(result);
+    }
   } catch (thrown) {
     // A lost or read-only database is named in one line, whatever statement met it.
     const error = coerceError(classifyDatabaseError(thrown));
-    const exitCode = error instanceof RegwatchError ? error.exitCode : EXIT.failed;
-    process.stderr.write(`regwatch: ${redactSecrets(error.message, secrets)}\n`);
-    if (!(error instanceof RegwatchError) && process.env.REGWATCH_LOG_LEVEL === "debug" && error.stack) {
-      process.stderr.write(`${redactSecrets(error.stack, secrets)}\n`);
-    }
-    process.exitCode = exitCode;
+    sayFailure(error, secrets);
+    process.exitCode = exitCodeOf(error);
+  }
+}
+
+function sayFailure(error: Error, secrets: readonly string[]): void {
+  process.stderr.write(`regwatch: ${redactSecrets(error.message, secrets)}\n`);
+  if (!(error instanceof RegwatchError) && process.env.REGWATCH_LOG_LEVEL === "debug" && error.stack) {
+    process.stderr.write(`${redactSecrets(error.stack, secrets)}\n`);
   }
 }
 

@@ -11,22 +11,21 @@
  */
 import path from "node:path";
 import type { Command } from "commander";
-import { createRegistry } from "../api/registry.ts";
 import type { Config } from "../config.ts";
 import { addDays, localDateTime } from "../dates.ts";
 import { changeTotals, readFeed } from "../db/change-feed.ts";
 import type { Database } from "../db/connect.ts";
 import { acquireRunLock } from "../db/lock.ts";
-import { UsageRecorder } from "../db/usage.ts";
 import { startEmulator } from "../emulator/index.ts";
 import { EXIT, RegwatchError } from "../errors.ts";
 import { feedLines } from "../feed/format.ts";
 import { createLogger } from "../logger.ts";
 import { reconcile } from "../reconcile/reconcile.ts";
+import { openRegistry } from "../run/open-registry.ts";
 import { runSyncJob } from "../sync/sync-job.ts";
 import { checkDigit } from "../taxid.ts";
 import { type Context, runAction, withDatabase } from "./context.ts";
-import { formatStatus, readStatus } from "./status.ts";
+import { formatStatus, readFullStatus } from "./status.ts";
 
 const DEMO_PREFIX = "demo-";
 const EMULATOR_SEED = 2024;
@@ -120,39 +119,38 @@ async function demo(ctx: Context, opts: DemoOptions) {
         `Desired state: ${Object.keys(desired).length} lists, ${written} new rows in desired_items (${DEMO_PREFIX}prospects is not on the registry yet; a few ids are invalid on purpose)`,
       );
 
+      // One lock and one set of clients for the demo's reconcile, backfills and sync.
       const lock = await acquireRunLock(db.sql, { waitSeconds: 30 });
-      const usage = new UsageRecorder(db.sql, config.tz);
+      const registry = openRegistry(config, log, db.sql);
       try {
-        const registry = createRegistry(config, {
-          log,
-          onResult: (r) => usage.record({ api: r.api, endpoint: r.endpoint, error: r.code !== undefined }),
-        });
-        try {
-          const rec = await reconcile({ config, log, db, registry, usage }, { trigger: "cli" });
-          say(
-            `Reconcile: ${rec.status}; ${rec.stats.created ?? 0} list(s) created, ${rec.stats.added ?? 0} item(s) added, ${(Number(rec.stats.addRefused) || 0) + (Number(rec.stats.invalid) || 0)} refused or invalid (see the item outcomes below)`,
-          );
-        } finally {
-          await registry.close();
-          await usage.flush();
-        }
+        const rec = await reconcile(
+          { config, log, db, registry: registry.clients, usage: registry.usage, lock },
+          { trigger: "cli" },
+        );
+        if (rec.failure) throw rec.failure;
+        say(
+          `Reconcile: ${rec.status}; ${rec.stats.created ?? 0} list(s) created, ${rec.stats.added ?? 0} item(s) added, ${(Number(rec.stats.addRefused) || 0) + (Number(rec.stats.invalid) || 0)} refused or invalid (see the item outcomes below)`,
+        );
+        const job = { sql: db.sql, config, log, trigger: "cli" as const, registry, lock };
         // Each list with history is backfilled from its own creation day.
         for (const [i, list] of seeded.entries()) {
-          const backfill = await runSyncJob(
-            { sql: db.sql, config, log, trigger: "cli" },
-            { kind: "backfill", from: list.createdAt, lists: [seededKeys[i]!] },
-          );
+          const backfill = await runSyncJob(job, {
+            kind: "backfill",
+            from: list.createdAt,
+            lists: [seededKeys[i]!],
+          });
           say(
             `Backfill of ${list.name} from ${list.createdAt}: ${describe(backfill.status, backfill.report)}`,
           );
         }
-        const sync = await runSyncJob({ sql: db.sql, config, log, trigger: "cli" }, { kind: "sync" });
+        const sync = await runSyncJob(job, { kind: "sync" });
         say(`Sync: ${describe(sync.status, sync.report)}`);
       } finally {
+        await registry.close();
         await lock.release();
       }
 
-      say("", formatStatus(await readStatus(db.sql, config)).trimEnd(), "");
+      say("", formatStatus(await readFullStatus(db.sql, config)).trimEnd(), "");
       say(...(await whatChanged(db, config)), "");
       say(`Done in ${((Date.now() - started) / 1000).toFixed(1)} s. Look at the tables with:`);
       for (const line of psqlHint(db, config)) say(`  ${line}`);

@@ -1,11 +1,9 @@
 import type { Command } from "commander";
-import { createRegistry } from "../api/registry.ts";
 import { requireWatch } from "../config.ts";
-import { acquireRunLock } from "../db/lock.ts";
-import { UsageRecorder } from "../db/usage.ts";
-import type { ExitCode } from "../errors.ts";
+import type { Outcome } from "../errors.ts";
 import { DEFAULT_MAX_REMOVALS, reconcile } from "../reconcile/reconcile.ts";
 import { formatReport, reportJson } from "../reconcile/report.ts";
+import { openRegistry } from "../run/open-registry.ts";
 import { type Context, parseNonNegativeInt, runAction, withDatabase } from "./context.ts";
 
 interface ReconcileCliOptions {
@@ -65,19 +63,14 @@ export function registerReconcile(program: Command): void {
     .action((opts: ReconcileCliOptions) => runAction((ctx) => reconcileCommand(ctx, opts)));
 }
 
-async function reconcileCommand(ctx: Context, opts: ReconcileCliOptions): Promise<ExitCode> {
-  const { config } = ctx;
+async function reconcileCommand(ctx: Context, opts: ReconcileCliOptions): Promise<Outcome> {
+  const { config, log } = ctx;
   requireWatch(config);
   return withDatabase(ctx, async (db) => {
-    const lock = await acquireRunLock(db.sql, { waitSeconds: opts.wait ?? 0 });
-    const usage = new UsageRecorder(db.sql, config.tz);
-    const registry = createRegistry(config, {
-      log: ctx.log,
-      onResult: (r) => usage.record({ api: r.api, endpoint: r.endpoint, error: r.code !== undefined }),
-    });
+    const registry = openRegistry(config, log, db.sql);
     try {
       const report = await reconcile(
-        { config, log: ctx.log, db, registry, usage },
+        { config, log, db, registry: registry.clients, usage: registry.usage, waitSeconds: opts.wait ?? 0 },
         {
           dryRun: opts.dryRun,
           maxRemovals: opts.maxRemovals,
@@ -88,16 +81,17 @@ async function reconcileCommand(ctx: Context, opts: ReconcileCliOptions): Promis
           trigger: "cli",
         },
       );
+      // A failure outside the registry's answers is said once, by runAction.
+      if (report.failure) return { status: "failed", error: report.failure };
       // Each problem is said once: on stderr for a person, in the JSON for a pipeline.
       process.stdout.write(opts.json ? reportJson(report) : formatReport(report, { problems: false }));
       if (!opts.json) {
         for (const problem of report.problems)
           process.stderr.write(`regwatch: reconcile ${report.status}: ${problem}\n`);
       }
-      return report.exitCode;
+      return report;
     } finally {
       await registry.close();
-      await lock.release();
     }
   });
 }

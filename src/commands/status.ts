@@ -1,28 +1,26 @@
+/** `regwatch status`: arguments and printing; the report itself is src/sync/status-report.ts. */
 import type { Command } from "commander";
 import type { Config } from "../config.ts";
-import { describeResumeState, readResumeState } from "../daemon/resume-state.ts";
-import { addDays, daysBetween, lastCompleteDay, localDateTime, maxDate, toEpochDay } from "../dates.ts";
-import { outboxCounts } from "../db/alerts-outbox.ts";
+import { describeResumeState, type ResumeState, readResumeState } from "../daemon/resume-state.ts";
 import type { Sql } from "../db/connect.ts";
-import { parseStatusCounts, unparsedExamples } from "../db/parse-status.ts";
-import {
-  coverageByList,
-  type DayRange,
-  fileCounts,
-  openFiles,
-  openInvalidItems,
-  outcomeCounts,
-  recentRuns,
-  usageSummary,
-} from "../db/status.ts";
 import { EXIT } from "../errors.ts";
 import { redactJson, redactSecrets } from "../secrets.ts";
+import { CALENDAR_WEEKS, readStatus, type StatusReport } from "../sync/status-report.ts";
 import { runAction, withDatabase } from "./context.ts";
 
-const CALENDAR_WEEKS = 8;
-const RECENT_RUNS = 10;
-const OPEN_FILES_SHOWN = 5;
-const INVALID_ITEMS_SHOWN = 5;
+export type Status = StatusReport<ResumeState | null>;
+
+/** The status with the daemon's view of its schedule, when one is configured (no daemon needed). */
+export function readFullStatus(
+  sql: Sql,
+  config: Pick<Config, "tz" | "searchMonthlyQuota"> & Partial<Pick<Config, "registryTz" | "schedule">>,
+  now = new Date(),
+): Promise<Status> {
+  const { schedule } = config;
+  return readStatus(sql, config, now, async () =>
+    schedule ? await readResumeState(sql, { schedule, tz: config.tz }, now) : null,
+  );
+}
 
 export function registerStatus(program: Command): void {
   program
@@ -43,7 +41,7 @@ export function registerStatus(program: Command): void {
       runAction((ctx) =>
         withDatabase(ctx, async (db) => {
           // Run errors and file errors hold server text, which may echo a key: scrubbed before printing.
-          const status = redactJson(await readStatus(db.sql, ctx.config));
+          const status = redactJson(await readFullStatus(db.sql, ctx.config));
           process.stdout.write(
             redactSecrets(opts.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status)),
           );
@@ -51,145 +49,6 @@ export function registerStatus(program: Command): void {
         }),
       ),
     );
-}
-
-export interface ListStatus {
-  listKey: string;
-  listName: string;
-  createdAt: string | null;
-  deleted: boolean;
-  firstCovered: string | null;
-  lastCovered: string | null;
-  coveredDays: number;
-  /** Uncovered days between the first and the last covered day. */
-  gapDays: number;
-  gaps: Array<DayRange & { days: number }>;
-  /** Days from the last covered day to the last complete day. */
-  behindDays: number | null;
-  calendar: { from: string; days: string };
-}
-
-export type Status = Awaited<ReturnType<typeof readStatus>>;
-
-export async function readStatus(
-  sql: Sql,
-  config: Pick<Config, "tz" | "searchMonthlyQuota"> & Partial<Pick<Config, "registryTz" | "schedule">>,
-  now = new Date(),
-) {
-  const local = localDateTime(now, config.tz);
-  // Completeness follows the registry's 07:00 load in its own zone.
-  const complete = lastCompleteDay(now, config.registryTz ?? config.tz);
-  const [lists, runs, files, open, outcomes, usage, alertMessages, parse, unreadable, invalid] =
-    await Promise.all([
-      coverageByList(sql),
-      recentRuns(sql, RECENT_RUNS),
-      fileCounts(sql),
-      openFiles(sql, OPEN_FILES_SHOWN),
-      outcomeCounts(sql),
-      usageSummary(sql, local.date, local.date.slice(0, 7)),
-      outboxCounts(sql),
-      parseStatusCounts(sql),
-      unparsedExamples(sql, OPEN_FILES_SHOWN),
-      openInvalidItems(sql, INVALID_ITEMS_SHOWN),
-    ]);
-  const searchThisMonth = usage.month.find((u) => u.api === "search")?.requests ?? 0;
-  // The daemon's view of the latest scheduled run, from the runs table (no daemon needed).
-  const schedule = config.schedule
-    ? await readResumeState(sql, { schedule: config.schedule, tz: config.tz }, now)
-    : null;
-  return {
-    generatedAt: now.toISOString(),
-    timeZone: config.tz,
-    today: local.date,
-    lastCompleteDay: complete,
-    lists: lists.map((l) => listStatus(l, complete, local.date)),
-    schedule,
-    runs,
-    files: { counts: files, open, parse, unreadable },
-    outcomes,
-    alertMessages,
-    invalidItems: invalid,
-    intervalDisagreements: latestDisagreements(runs),
-    usage: {
-      today: { day: local.date, byApi: usage.today },
-      month: { month: local.date.slice(0, 7), byApi: usage.month },
-      search: { used: searchThisMonth, quota: config.searchMonthlyQuota },
-    },
-  };
-}
-
-export function listStatus(
-  list: {
-    listKey: string;
-    listName: string;
-    createdAt: string | null;
-    deleted: boolean;
-    intervals: DayRange[];
-  },
-  lastComplete: string,
-  today: string,
-): ListStatus {
-  const merged = mergeRanges(list.intervals);
-  const gaps = gapsBetween(merged).map((g) => ({ ...g, days: daysBetween(g.start, g.end) + 1 }));
-  const first = merged[0]?.start ?? null;
-  const last = merged.at(-1)?.end ?? null;
-  return {
-    listKey: list.listKey,
-    listName: list.listName,
-    createdAt: list.createdAt,
-    deleted: list.deleted,
-    firstCovered: first,
-    lastCovered: last,
-    coveredDays: merged.reduce((n, r) => n + daysBetween(r.start, r.end) + 1, 0),
-    gapDays: gaps.reduce((n, g) => n + g.days, 0),
-    gaps,
-    behindDays: last === null ? null : Math.max(0, daysBetween(last, lastComplete)),
-    calendar: calendar(merged, { createdAt: list.createdAt, lastComplete, today, weeks: CALENDAR_WEEKS }),
-  };
-}
-
-/** Overlapping or touching ranges joined, in order. */
-export function mergeRanges(ranges: readonly DayRange[]): DayRange[] {
-  const sorted = [...ranges].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
-  const merged: DayRange[] = [];
-  for (const r of sorted) {
-    const previous = merged.at(-1);
-    if (previous && r.start <= addDays(previous.end, 1)) previous.end = maxDate(previous.end, r.end);
-    else merged.push({ ...r });
-  }
-  return merged;
-}
-
-/** The holes between merged ranges. */
-export function gapsBetween(merged: readonly DayRange[]): DayRange[] {
-  const gaps: DayRange[] = [];
-  for (let i = 1; i < merged.length; i++) {
-    gaps.push({ start: addDays(merged[i - 1]!.end, 1), end: addDays(merged[i]!.start, -1) });
-  }
-  return gaps;
-}
-
-/**
- * One character a day for `weeks` weeks ending with the week of `today`, Monday first, weeks
- * separated by a space: `#` covered, `.` due but missing, `-` not yet due, blank before the list.
- */
-export function calendar(
-  merged: readonly DayRange[],
-  options: { createdAt: string | null; lastComplete: string; today: string; weeks: number },
-): { from: string; days: string } {
-  // 1970-01-01 was a Thursday: epoch day + 3 modulo 7 counts days since Monday.
-  const sinceMonday = (((toEpochDay(options.today) + 3) % 7) + 7) % 7;
-  const from = addDays(options.today, -sinceMonday - (options.weeks - 1) * 7);
-  let days = "";
-  for (let i = 0; i < options.weeks * 7; i++) {
-    const day = addDays(from, i);
-    if (i > 0 && i % 7 === 0) days += " ";
-    if (merged.some((r) => r.start <= day && day <= r.end)) days += "#";
-    else if (day > options.lastComplete) days += "-";
-    else if (options.createdAt !== null && day < options.createdAt) days += " ";
-    else days += ".";
-  }
-  return { from, days };
 }
 
 export function formatStatus(s: Status): string {
@@ -281,17 +140,6 @@ export function formatStatus(s: Status): string {
     `API usage in ${s.usage.month.month}: ${usage(s.usage.month.byApi)}; search ${s.usage.search.used} of ${s.usage.search.quota} allowed`,
   );
   return `${out.join("\n")}\n`;
-}
-
-/** Per list, the answers of the newest sync or backfill whose interval differed from what was asked. */
-function latestDisagreements(runs: readonly { kind: string; stats: Record<string, unknown> }[]) {
-  const latest = runs.find(
-    (r) => (r.kind === "sync" || r.kind === "backfill") && r.stats.intervalDisagreements,
-  );
-  return (latest?.stats.intervalDisagreements ?? {}) as Record<
-    string,
-    { wider: number; narrower: number; elsewhere: number; example: string }
-  >;
 }
 
 function runNote(stats: Record<string, unknown>): string {

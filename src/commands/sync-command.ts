@@ -1,15 +1,16 @@
 /**
- * What `sync` and `backfill` share: take the run lock, run the job with progress and a clean
- * stop on SIGINT/SIGTERM (in-flight windows commit, the run ends partial), print a summary.
+ * What `sync` and `backfill` share: open the registry clients, run the job (which takes the run
+ * lock) with progress and a clean stop on SIGINT/SIGTERM (in-flight windows commit, the run ends
+ * partial), print a summary. The exit status comes from the job's outcome (see exitCodeOf).
  */
 
 import { setMaxListeners } from "node:events";
 import type { Command } from "commander";
 import { requireWatch } from "../config.ts";
-import { acquireRunLock } from "../db/lock.ts";
-import { EXIT, type ExitCode } from "../errors.ts";
+import { exitCodeOf, type Outcome } from "../errors.ts";
+import { openRegistry } from "../run/open-registry.ts";
 import { redactJson, redactSecrets } from "../secrets.ts";
-import { runSyncJob } from "../sync/sync-job.ts";
+import { runSyncJob, type SyncJobResult } from "../sync/sync-job.ts";
 import type { SyncPassOptions, SyncReport } from "../sync/sync-pass.ts";
 import { type Context, collect, parseNonNegativeInt, withDatabase } from "./context.ts";
 import { commandLog } from "./log-router.ts";
@@ -40,10 +41,10 @@ export async function syncCommand(
   ctx: Context,
   pass: SyncPassOptions,
   cli: SyncCliOptions,
-): Promise<ExitCode> {
-  requireWatch(ctx.config);
+): Promise<Outcome> {
+  const { config, log } = ctx;
+  requireWatch(config);
   return withDatabase(ctx, async (db) => {
-    const lock = await acquireRunLock(db.sql, { waitSeconds: cli.wait ?? 0 });
     const controller = new AbortController();
     setMaxListeners(0, controller.signal); // every window, file and request in flight listens to it
     const stop = (signal: NodeJS.Signals) => {
@@ -54,41 +55,51 @@ export async function syncCommand(
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
     const progress = cli.json ? undefined : createProgressView(process.stderr, 5000, commandLog);
+    const registry = openRegistry(config, log, db.sql, {
+      signal: controller.signal,
+      onRequest: () => progress?.request(),
+    });
     try {
       const result = await runSyncJob(
         {
           sql: db.sql,
-          config: ctx.config,
-          log: ctx.log,
+          config,
+          log,
           trigger: "cli",
           progress,
           signal: controller.signal,
-          lock,
+          registry,
+          waitSeconds: cli.wait ?? 0,
         },
         pass,
       );
       progress?.stop();
-      if (result.error && !result.report) {
-        if (cli.json)
-          process.stdout.write(
-            `${JSON.stringify({ runId: result.runId, status: "failed", error: redactSecrets(result.error.message) })}\n`,
-          );
-        throw result.error;
-      }
-      const report = redactJson(result.report!);
-      if (cli.json) process.stdout.write(`${JSON.stringify({ runId: result.runId, ...report }, null, 2)}\n`);
-      else process.stdout.write(summary(pass.kind, result.runId, report));
-      const code = report.status === "ok" ? EXIT.ok : EXIT.partial;
+      printReport(pass.kind, result, cli.json);
       // A request abandoned by the stop may hold a socket open: the process ends anyway.
-      if (report.stopped) setTimeout(() => process.exit(code), 2000).unref();
-      return code;
+      if (result.report.stopped) setTimeout(() => process.exit(exitCodeOf(result)), 2000).unref();
+      return result;
     } finally {
       progress?.stop();
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
-      await lock.release();
+      // After a stop, a request may still hang in a client: the wait for it is bounded.
+      await registry.close(controller.signal.aborted ? { boundMs: 1000 } : {});
     }
   });
+}
+
+/** The summary or the JSON report; a failure's own message goes to stderr once, through runAction. */
+function printReport(kind: string, result: SyncJobResult, json: boolean | undefined): void {
+  const { error, ...report } = redactJson({ ...result.report, error: undefined });
+  if (result.status === "failed" && result.error) {
+    if (json)
+      process.stdout.write(
+        `${JSON.stringify({ runId: result.runId, status: "failed", error: redactSecrets(result.error.message) })}\n`,
+      );
+    return;
+  }
+  if (json) process.stdout.write(`${JSON.stringify({ runId: result.runId, ...report }, null, 2)}\n`);
+  else process.stdout.write(summary(kind, result.runId, report));
 }
 
 function summary(kind: string, runId: number, r: SyncReport): string {

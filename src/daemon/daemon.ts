@@ -7,13 +7,12 @@ import { setMaxListeners } from "node:events";
 import cron, { type ScheduledTask } from "node-cron";
 import { startAlertTicker } from "../alerts/hooks.ts";
 import { registerAlertMetrics } from "../alerts/metrics.ts";
-import { createRegistry } from "../api/registry.ts";
 import { type Config, requireWatch } from "../config.ts";
 import { openDatabase } from "../db/connect.ts";
 import { runMigrations } from "../db/migrate.ts";
-import { UsageRecorder } from "../db/usage.ts";
 import { coerceError, EXIT, type ExitCode } from "../errors.ts";
 import type { Logger } from "../logger.ts";
+import { openRegistry } from "../run/open-registry.ts";
 import { DatabaseProbe, startHealthServer } from "./http-server.ts";
 import { JobRunner } from "./job.ts";
 import { DaemonMetrics } from "./metrics.ts";
@@ -50,18 +49,13 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
     const { applied } = await runMigrations(db.url);
     log.info({ applied, database: db.origin }, "migrations applied");
 
-    const usage = new UsageRecorder(db.sql, config.tz);
     // Aborted when a stop begins: every request, pause and backoff in flight ends at once.
     const stopping = new AbortController();
     setMaxListeners(0, stopping.signal); // every request in flight listens to it
     let metrics: DaemonMetrics | undefined;
-    const registry = createRegistry(config, {
-      log,
+    const registry = openRegistry(config, log, db.sql, {
       signal: stopping.signal,
-      onResult: (r) => {
-        usage.record({ api: r.api, endpoint: r.endpoint, error: r.code !== undefined });
-        metrics?.recordRequest(r);
-      },
+      onRequest: (r) => metrics?.recordRequest(r),
     });
     cleanups.push(["registry clients", () => registry.close()]);
     const probe = new DatabaseProbe(db.url);
@@ -69,7 +63,7 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
     metrics = new DaemonMetrics({
       probe: async () => probe.sql,
       timeZone: config.tz,
-      limiters: () => registry.limiters,
+      limiters: () => registry.clients.limiters,
     });
     registerAlertMetrics(metrics.registry, async () => probe.sql);
     let runner: JobRunner | undefined;
@@ -99,7 +93,6 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
       config,
       log,
       registry,
-      usage,
       metrics,
       schedule: cronSchedule(config.schedule, config.tz, (instant) => task.match(instant)),
     });

@@ -4,15 +4,14 @@
  * second to get the lock finds the first one's run recorded and does nothing.
  */
 import { setMaxListeners } from "node:events";
-import type { Registry } from "../api/registry.ts";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/connect.ts";
 import { acquireRunLock, type RunLock } from "../db/lock.ts";
 import { type RunTrigger, scheduledSyncsSince } from "../db/runs.ts";
-import type { UsageRecorder } from "../db/usage.ts";
 import { coerceError, LockHeldError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { reconcile } from "../reconcile/reconcile.ts";
+import type { OpenRegistry } from "../run/open-registry.ts";
 import type { ProgressSink } from "../sync/progress.ts";
 import { runSyncJob } from "../sync/sync-job.ts";
 import type { DaemonMetrics } from "./metrics.ts";
@@ -34,8 +33,8 @@ export interface JobDeps {
   db: Database;
   config: Config & { watchUrl: string; apiKey: string };
   log: Logger;
-  registry: Registry;
-  usage: UsageRecorder;
+  /** The process's registry clients and usage recorder (see openRegistry). */
+  registry: OpenRegistry;
   metrics: DaemonMetrics;
   schedule: CronSchedule;
   now?: () => Date;
@@ -172,7 +171,7 @@ export class JobRunner {
     lock: RunLock,
     reason: string,
   ): Promise<void> {
-    const { db, config, log, registry, usage, metrics } = this.deps;
+    const { db, config, log, registry, metrics } = this.deps;
     const started = Date.now();
     const message =
       reason === "resume-stopped"
@@ -184,23 +183,16 @@ export class JobRunner {
             : "scheduled run starting";
     log.info({ trigger, slot, reason }, message);
     metrics.setJobRunning(true);
-    const flusher = setInterval(() => {
-      usage.flush().catch((error) => log.warn({ err: coerceError(error).message }, "usage flush failed"));
-    }, 5000);
     try {
       const reconcileStarted = Date.now();
-      try {
-        const report = await reconcile({ config, log, db, registry, usage }, { trigger });
-        metrics.observeRun("reconcile", runStatusOf(report.status), (Date.now() - reconcileStarted) / 1000);
-        if (report.status === "failed" || report.status === "refused")
-          log.warn(
-            { runId: report.runId, problems: report.problems },
-            `reconcile ${report.status}; syncing anyway`,
-          );
-      } catch (error) {
-        metrics.observeRun("reconcile", "failed", (Date.now() - reconcileStarted) / 1000);
-        log.error({ err: coerceError(error).message }, "reconcile failed; syncing anyway");
-      }
+      const rec = await reconcile(
+        { config, log, db, registry: registry.clients, usage: registry.usage, lock },
+        { trigger },
+      );
+      metrics.observeRun("reconcile", runStatusOf(rec.status), (Date.now() - reconcileStarted) / 1000);
+      if (rec.failure) log.error({ err: rec.failure.message }, "reconcile failed; syncing anyway");
+      else if (rec.status === "failed" || rec.status === "refused")
+        log.warn({ runId: rec.runId, problems: rec.problems }, `reconcile ${rec.status}; syncing anyway`);
       if (this.controller.signal.aborted) {
         log.info("stop requested: sync not started");
         return;
@@ -216,11 +208,13 @@ export class JobRunner {
           registry,
           lock,
           progress: this.activity(),
+          // The lists reconcile has just read and stored: the registry is not asked for them again.
+          lists: rec.lists,
         },
         { kind: "sync" },
       );
       metrics.observeRun("sync", result.status, (Date.now() - syncStarted) / 1000);
-      metrics.recordChangesWritten(result.report?.changesWritten ?? 0);
+      metrics.recordChangesWritten(result.report.changesWritten);
       this.lastFailure = result.status === "failed" ? new Date() : undefined;
       const fields = {
         trigger,
@@ -230,14 +224,12 @@ export class JobRunner {
       };
       // The run's own failures (a window, a file, the whole run) are said here once, not as they happen.
       if (result.error) log.error({ ...fields, err: result.error.message }, "job finished");
-      else if (result.status !== "ok") log.warn({ ...fields, errors: result.report?.errors }, "job finished");
+      else if (result.status !== "ok") log.warn({ ...fields, errors: result.report.errors }, "job finished");
       else log.info(fields, "job finished");
     } catch (error) {
       this.lastFailure = new Date();
       log.error({ trigger, err: coerceError(error).message }, "job failed");
     } finally {
-      clearInterval(flusher);
-      await usage.flush().catch(() => {});
       metrics.setJobRunning(false);
     }
   }

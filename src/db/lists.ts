@@ -1,4 +1,4 @@
-import type { Sql } from "./connect.ts";
+import type { Sql, Tx } from "./connect.ts";
 import type { WatchedItemRow as WatchedItem, WatchListRow as WatchList } from "./rows.ts";
 
 export interface StoredList {
@@ -12,11 +12,12 @@ export interface StoredList {
 /**
  * Records the lists the registry returned. A list we knew that is no longer returned is marked
  * deleted (its rows and its coverage stay, so history is kept); one that reappears is unmarked.
+ * Returns the live lists as stored, so no caller reads them back.
  */
 export async function saveWatchLists(
   sql: Sql,
   lists: readonly WatchList[],
-): Promise<{ seen: number; disappeared: number }> {
+): Promise<{ seen: number; disappeared: number; lists: StoredList[] }> {
   return sql.begin(async (tx) => {
     if (lists.length > 0) {
       const rows = lists.map((l) => ({
@@ -35,13 +36,13 @@ export async function saveWatchLists(
       update regwatch.watch_lists set deleted_at = now()
       where deleted_at is null and list_key <> all(${lists.map((l) => l.list_key)}::text[])
       returning list_key`;
-    return { seen: lists.length, disappeared: gone.length };
+    return { seen: lists.length, disappeared: gone.length, lists: await loadWatchLists(tx) };
   });
 }
 
 /** Lists as last seen; deleted ones only when asked for. */
 export async function loadWatchLists(
-  sql: Sql,
+  sql: Sql | Tx,
   options: { includeDeleted?: boolean } = {},
 ): Promise<StoredList[]> {
   return sql<StoredList[]>`

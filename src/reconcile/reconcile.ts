@@ -1,11 +1,11 @@
 /**
  * One reconcile run: read the remote state of the owned lists, plan, check the removal guards,
- * apply, record every item's outcome, and read back what was touched. The caller holds the run
- * lock (the CLI command and the daemon both do); this function records the run in `runs`.
+ * apply, record every item's outcome, and read back what was touched; recorded in `runs` through
+ * withRun.
  */
 import pLimit from "p-limit";
 import { ApiError } from "../api/errors.ts";
-import type { Registry } from "../api/registry.ts";
+import type { RegistryClients } from "../api/registry.ts";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/connect.ts";
 import {
@@ -16,11 +16,13 @@ import {
   saveItemOutcomes,
 } from "../db/desired-state.ts";
 import { type DroppedList, markDroppedListsDeleted, pendingDroppedLists } from "../db/dropped-lists.ts";
-import { loadWatchLists, saveWatchedItems, saveWatchLists } from "../db/lists.ts";
-import { finishRun, type RunTrigger, startRun } from "../db/runs.ts";
+import { loadWatchLists, type StoredList, saveWatchedItems, saveWatchLists } from "../db/lists.ts";
+import type { RunLock } from "../db/lock.ts";
+import type { RunTrigger } from "../db/runs.ts";
 import type { UsageRecorder } from "../db/usage.ts";
-import { EXIT, type ExitCode } from "../errors.ts";
+import { type ExitCode, exitCodeOf } from "../errors.ts";
 import type { Logger } from "../logger.ts";
+import { withRun } from "../run/with-run.ts";
 import { type ApplyResult, applyPlan, type ListResult, touchedListKeys } from "./apply.ts";
 import { type DropPlan, leftInPlaceNotes, planDrops } from "./drop-plan.ts";
 import {
@@ -37,9 +39,13 @@ export interface ReconcileContext {
   config: Pick<Config, "bulkChunkSize" | "concurrency">;
   log: Logger;
   db: Pick<Database, "sql">;
-  registry: Pick<Registry, "watch">;
-  /** Flushed at the end of the run when given. */
+  registry: Pick<RegistryClients, "watch">;
+  /** Request counts, flushed while the run goes on and at its end, when given. */
   usage?: UsageRecorder;
+  /** The run lock the caller holds (the daemon's job); without it the run takes its own. */
+  lock?: RunLock;
+  /** Seconds to wait for another run's lock when taking it (`--wait`). */
+  waitSeconds?: number;
 }
 
 export interface ReconcileOptions {
@@ -93,16 +99,11 @@ export interface ReconcileReport {
   /** Requests made (attempts of retried requests count once). */
   requests: { reads: number; writes: number; failed: number };
   stats: Record<string, number | boolean>;
+  /** The watch lists as this run stored them (what a sync after it covers); not in the JSON. */
+  lists?: StoredList[];
+  /** A failure outside the registry's answers (the database lost); not in the JSON. */
+  failure?: Error;
 }
-
-const EXIT_OF: Record<ReconcileStatus, ExitCode> = {
-  "in-sync": EXIT.ok,
-  applied: EXIT.ok,
-  pending: EXIT.pending,
-  partial: EXIT.partial,
-  refused: EXIT.failed,
-  failed: EXIT.failed,
-};
 
 const RUN_STATUS_OF = {
   "in-sync": "ok",
@@ -113,16 +114,60 @@ const RUN_STATUS_OF = {
   failed: "failed",
 } as const satisfies Record<ReconcileStatus, string>;
 
-/** Makes the owned remote lists match the desired state. Does not take the run lock. */
+/**
+ * Makes the owned remote lists match the desired state, as one recorded run (see withRun: under
+ * the lock the caller holds, or one taken here). Always returns its report; a failure the report
+ * cannot describe (the database lost) is status `failed` with `failure` set.
+ */
 export async function reconcile(
   ctx: ReconcileContext,
   options: ReconcileOptions = {},
 ): Promise<ReconcileReport> {
+  const dryRun = options.dryRun ?? false;
+  const run = await withRun(
+    { sql: ctx.db.sql, log: ctx.log, lock: ctx.lock, waitSeconds: ctx.waitSeconds, usage: ctx.usage },
+    {
+      kind: "reconcile",
+      trigger: options.trigger ?? "cli",
+      stats: { dryRun },
+      body: async (scope) => {
+        const report = await reconcileRun(ctx, options, scope.runId);
+        const { status } = report;
+        const error =
+          status === "refused" || status === "failed" || status === "partial"
+            ? report.problems.join("\n")
+            : undefined;
+        return { status: RUN_STATUS_OF[status], stats: report.stats, error, result: report };
+      },
+    },
+  );
+  if (run.result) return run.result;
+  const failure = run.error ?? new Error("reconcile failed");
+  return {
+    runId: run.runId,
+    dryRun,
+    status: "failed",
+    exitCode: exitCodeOf(failure),
+    plan: null,
+    problems: [failure.message],
+    results: [],
+    deletions: [],
+    requests: { reads: 0, writes: 0, failed: 0 },
+    stats: { dryRun },
+    failure,
+  };
+}
+
+async function reconcileRun(
+  ctx: ReconcileContext,
+  options: ReconcileOptions,
+  runId: number,
+): Promise<ReconcileReport> {
   const { sql } = ctx.db;
   const dryRun = options.dryRun ?? false;
   const now = options.now ?? (() => new Date());
-  const runId = await startRun(sql, "reconcile", options.trigger ?? "cli", { dryRun });
   const requests = { reads: 0, writes: 0, failed: 0 };
+  const stored: StoredLists = {};
   let plan: ReconcilePlan | null = null;
   let applied: ApplyResult | null = null;
   const problems: string[] = [];
@@ -131,7 +176,14 @@ export async function reconcile(
   try {
     const desired = await loadDesiredState(sql);
     const dropped = await pendingDroppedLists(sql);
-    const remote = await readRemoteState(ctx, desired, requests, options.acceptEmptyRemote ?? false, dropped);
+    const remote = await readRemoteState(
+      ctx,
+      desired,
+      requests,
+      options.acceptEmptyRemote ?? false,
+      dropped,
+      stored,
+    );
     const holdSince = new Date(now().getTime() - (options.refusalHoldMs ?? DEFAULT_REFUSAL_HOLD_MS));
     const none = new Map<string, Set<string>>();
     const heldBack = options.retryRefused ? none : await recentAddRefusals(sql, holdSince);
@@ -179,14 +231,11 @@ export async function reconcile(
         problems.push(...remote.notes);
       }
       if (applied) problems.push(...applied.lists.flatMap((l) => l.errors));
-      if (applied) await refreshTouched(ctx, applied, requests, problems);
+      if (applied) await refreshTouched(ctx, applied, requests, problems, stored);
     }
   } catch (error) {
-    if (!(error instanceof ApiError)) {
-      await finishRun(sql, runId, "failed", { dryRun }, String((error as Error)?.message ?? error));
-      await flushUsage(ctx);
-      throw error;
-    }
+    // Anything but the registry's answer ends the run (withRun records it failed).
+    if (!(error instanceof ApiError)) throw error;
     status = "failed";
     problems.push(`reading the registry failed: ${error.message}`);
   }
@@ -196,23 +245,25 @@ export async function reconcile(
     stats.deletedLists = deletions.filter((d) => d.deleted).length;
     stats.listsLeftInPlace = plan.drops.leftInPlace.length;
   }
-  const error =
-    status === "refused" || status === "failed" || status === "partial" ? problems.join("\n") : undefined;
-  await finishRun(sql, runId, RUN_STATUS_OF[status], stats, error);
-  await flushUsage(ctx);
   ctx.log.info({ runId, status, ...stats }, "reconcile finished");
   return {
     runId,
     dryRun,
     status,
-    exitCode: EXIT_OF[status],
+    exitCode: exitCodeOf({ status }),
     plan,
     problems,
     results: applied?.lists ?? [],
     deletions,
     requests,
     stats,
+    ...(stored.lists ? { lists: stored.lists } : {}),
   };
+}
+
+/** The watch lists as last stored by this run (read, then read back after changes). */
+interface StoredLists {
+  lists?: StoredList[];
 }
 
 interface RemoteState {
@@ -235,7 +286,8 @@ async function readRemoteState(
   desired: readonly DesiredList[],
   requests: ReconcileReport["requests"],
   acceptEmpty: boolean,
-  dropped: readonly DroppedList[] = [],
+  dropped: readonly DroppedList[],
+  stored: StoredLists,
 ): Promise<RemoteState> {
   const { watch } = ctx.registry;
   requests.reads++;
@@ -255,7 +307,7 @@ async function readRemoteState(
       };
     }
   }
-  await saveWatchLists(ctx.db.sql, fetched);
+  stored.lists = (await saveWatchLists(ctx.db.sql, fetched)).lists;
   const lists: RemoteList[] = fetched.map((l) => ({
     listKey: l.list_key,
     listName: l.list_name,
@@ -323,13 +375,14 @@ async function refreshTouched(
   applied: ApplyResult,
   requests: ReconcileReport["requests"],
   problems: string[],
+  stored: StoredLists,
 ): Promise<void> {
   const keys = touchedListKeys(applied);
   if (keys.length === 0) return;
   try {
     requests.reads++;
     const { lists } = await ctx.registry.watch.lists();
-    await saveWatchLists(ctx.db.sql, lists);
+    stored.lists = (await saveWatchLists(ctx.db.sql, lists)).lists;
     const limit = pLimit(ctx.config.concurrency);
     await Promise.all(
       keys.map((key) =>
@@ -444,15 +497,4 @@ function statsOf(
     failedRequests: requests.failed,
   });
   return stats;
-}
-
-async function flushUsage(ctx: ReconcileContext): Promise<void> {
-  try {
-    await ctx.usage?.flush();
-  } catch (error) {
-    ctx.log.warn(
-      { err: (error as Error).message },
-      "could not record API usage; it is kept for the next flush",
-    );
-  }
 }

@@ -143,5 +143,6 @@ function cut(ids: readonly string[], max: number): string {
 
 /** The report for --json: plan totals and lists, results, problems; item arrays in full. */
 export function reportJson(report: ReconcileReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  const { lists: _lists, failure: _failure, ...shown } = report;
+  return `${JSON.stringify(shown, null, 2)}\n`;
 }

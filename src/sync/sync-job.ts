@@ -1,19 +1,20 @@
 /**
- * A sync or backfill as a recorded job: the run row, the registry clients with usage
- * accounting, the pass itself, and the final status. The caller holds the run lock.
+ * A sync or backfill as a recorded job (see withRun): the lists selected before the run row, the
+ * pass, its report as the run's statistics, then its alerts. Always returns the report; a usage
+ * error (an unknown --list) or the run lock held by another process is thrown, as no run happened.
  */
 import { alertsAfterRun } from "../alerts/hooks.ts";
-import { createRegistry, type Registry } from "../api/registry.ts";
 import { type Config, requireWatch } from "../config.ts";
 import type { Sql } from "../db/connect.ts";
-import { classifyDatabaseError } from "../db/db-errors.ts";
+import type { StoredList } from "../db/lists.ts";
 import type { RunLock } from "../db/lock.ts";
-import { discardRun, finishRun, type RunTrigger, startRun } from "../db/runs.ts";
-import { UsageRecorder } from "../db/usage.ts";
-import { coerceError, UsageError } from "../errors.ts";
+import type { RunTrigger } from "../db/runs.ts";
 import type { Logger } from "../logger.ts";
+import { type OpenRegistry, openRegistry } from "../run/open-registry.ts";
+import { withRun } from "../run/with-run.ts";
 import { noProgress, type ProgressSink } from "./progress.ts";
-import { runSyncPass, type SyncPassOptions, type SyncReport } from "./sync-pass.ts";
+import { selectLists } from "./select-lists.ts";
+import { emptySyncReport, runSyncPass, type SyncPassOptions, type SyncReport } from "./sync-pass.ts";
 
 export interface SyncJobDeps {
   sql: Sql;
@@ -24,87 +25,85 @@ export interface SyncJobDeps {
   signal?: AbortSignal;
   now?: () => Date;
   /**
-   * A registry built by the caller: the daemon keeps one (one rate limiter, one metrics feed)
-   * for its whole life, and records API usage itself. Without it, one is built for this job.
+   * The process's registry clients (see openRegistry): the daemon keeps one (one rate limiter,
+   * one metrics feed) for its whole life. Without them, they are opened for this job and closed.
    */
-  registry?: Registry;
-  /** The run lock the caller holds: verified before each window commits. */
+  registry?: OpenRegistry;
+  /** The run lock the caller holds; without it the job takes it, waiting up to `waitSeconds`. */
   lock?: RunLock;
+  waitSeconds?: number;
+  /** The lists as just read from the registry and stored (by the daemon's reconcile): not read again. */
+  lists?: readonly StoredList[];
 }
 
 export interface SyncJobResult {
   runId: number;
   status: "ok" | "partial" | "failed";
-  report?: SyncReport;
+  report: SyncReport;
   error?: Error;
 }
 
 export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): Promise<SyncJobResult> {
+  const { config, log, sql } = deps;
+  const progress = deps.progress ?? noProgress;
+  const registry = deps.registry ?? ownRegistry(deps, progress);
+  try {
+    const run = await withRun(
+      { sql, log, lock: deps.lock, waitSeconds: deps.waitSeconds, usage: registry.usage },
+      {
+        kind: options.kind,
+        trigger: deps.trigger,
+        // The options stay with the run: alert raising reads --alert-history from them.
+        stats: { options },
+        prepare: () => selectLists({ sql, registry: registry.clients }, options.lists, deps.lists),
+        body: async (scope, selected) => {
+          // After the run's commit: raise its alerts and deliver (on the wall clock, not a simulated
+          // one); a stop in progress only raises, and the next pass delivers.
+          scope.defer(() => alertsAfterRun({ sql, config, log }, { raiseOnly: deps.signal?.aborted }));
+          const report = await runSyncPass(
+            {
+              sql,
+              registry: registry.clients,
+              config,
+              log,
+              runId: scope.runId,
+              progress,
+              signal: deps.signal,
+              now: deps.now,
+              verifyLock: (tx) => scope.lock.verify(tx),
+            },
+            options,
+            selected,
+          );
+          const { error, ...stats } = report;
+          if (!error)
+            log.info(
+              { runId: scope.runId, ...stats, errors: stats.errors.length },
+              `${options.kind} finished: ${report.status}`,
+            );
+          return { status: report.status, stats, error: error?.message, result: report };
+        },
+      },
+    );
+    const error = run.error ?? run.result?.error;
+    const report = run.result ?? failedReport(error);
+    return { runId: run.runId, status: run.status, report, ...(error ? { error } : {}) };
+  } finally {
+    // After a stop, a request may still hang in a client: the wait for it is bounded.
+    if (!deps.registry) await registry.close(deps.signal?.aborted ? { boundMs: 1000 } : {});
+  }
+}
+
+function ownRegistry(deps: SyncJobDeps, progress: ProgressSink): OpenRegistry {
   const { config } = deps;
   requireWatch(config);
-  const progress = deps.progress ?? noProgress;
-  const runId = await startRun(deps.sql, options.kind, deps.trigger, { options });
-  const usage = new UsageRecorder(deps.sql, config.tz);
-  const registry =
-    deps.registry ??
-    createRegistry(config, {
-      log: deps.log,
-      signal: deps.signal,
-      onResult: (r) => {
-        usage.record({ api: r.api, endpoint: r.endpoint, error: r.code !== undefined });
-        progress.request();
-      },
-    });
-  const flusher = setInterval(() => {
-    usage.flush().catch((error) => deps.log.warn({ err: coerceError(error).message }, "usage flush failed"));
-  }, 5000);
-  flusher.unref();
-  try {
-    const report = await runSyncPass(
-      {
-        sql: deps.sql,
-        registry,
-        config,
-        log: deps.log,
-        runId,
-        progress,
-        signal: deps.signal,
-        now: deps.now,
-        verifyLock: deps.lock ? (tx) => deps.lock!.verify(tx) : undefined,
-      },
-      options,
-    );
-    // The options stay with the run: alert raising reads --alert-history from them.
-    await finishRun(deps.sql, runId, report.status, { options, ...report });
-    deps.log.info(
-      { runId, ...report, errors: report.errors.length },
-      `${options.kind} finished: ${report.status}`,
-    );
-    return { runId, status: report.status, report };
-  } catch (thrown) {
-    const error = coerceError(classifyDatabaseError(thrown));
-    if (error instanceof UsageError) {
-      // Wrong arguments (found once the lists are known): no run happened, so none is recorded.
-      await discardRun(deps.sql, runId).catch(() => {});
-      return { runId, status: "failed", error };
-    }
-    await finishRun(deps.sql, runId, "failed", { options }, error.message).catch(() => {});
-    // Not logged here: the caller reports it once (the command's `regwatch: ...` line, the
-    // daemon's log), so a terminal does not show the same failure twice.
-    return { runId, status: "failed", error };
-  } finally {
-    clearInterval(flusher);
-    await usage.flush().catch(() => {});
-    if (!deps.registry) {
-      // After a stop, a request may still hang in the client: closing waits for it, so the wait
-      // is bounded and whatever is left is dropped with the process.
-      const closing = registry.close().catch(() => {});
-      if (deps.signal?.aborted)
-        await Promise.race([closing, new Promise((r) => setTimeout(r, 1000).unref())]);
-      else await closing;
-    }
-    // After the run's commit: raise its alerts and deliver (on the wall clock, not a simulated
-    // one); a stop in progress only raises, and the next pass delivers.
-    await alertsAfterRun({ sql: deps.sql, config, log: deps.log }, { raiseOnly: deps.signal?.aborted });
-  }
+  return openRegistry(config, deps.log, deps.sql, {
+    signal: deps.signal,
+    onRequest: () => progress.request(),
+  });
+}
+
+/** The report of a run that failed before its pass could say anything (the first request refused). */
+function failedReport(error: Error | undefined): SyncReport {
+  return { ...emptySyncReport(""), status: "failed", ...(error ? { error } : {}) };
 }

@@ -2,20 +2,20 @@
  * One sync or backfill pass: refresh the lists, plan the windows every selected list needs,
  * run them, then fetch every open change file. Shared by the CLI commands and the daemon.
  */
-import type { Registry } from "../api/registry.ts";
+import type { RegistryClients } from "../api/registry.ts";
 import type { Config } from "../config.ts";
 import { lastCompleteDay } from "../dates.ts";
 import type { Sql, Tx } from "../db/connect.ts";
 import { loadCoverage } from "../db/coverage.ts";
-import { loadWatchLists, saveWatchLists } from "../db/lists.ts";
-import { UsageError } from "../errors.ts";
-import { resolveListRefs } from "../list-ref.ts";
+import type { StoredList } from "../db/lists.ts";
+import { coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { parseStoredFiles } from "../parse/parse-files.ts";
 import { redactJson } from "../secrets.ts";
 import { fetchOpenFiles, type WindowFeed } from "./file-fetch.ts";
 import { type ListPlanInput, planWindows } from "./plan.ts";
 import { noProgress, type ProgressSink } from "./progress.ts";
+import { selectLists } from "./select-lists.ts";
 import { type IntervalDisagreements, runWindows } from "./window-run.ts";
 
 export interface SyncPassOptions {
@@ -31,7 +31,7 @@ export interface SyncPassOptions {
 
 export interface SyncDeps {
   sql: Sql;
-  registry: Registry;
+  registry: RegistryClients;
   config: Config;
   log: Logger;
   runId: number | null;
@@ -65,22 +65,59 @@ export interface SyncReport {
   stopped: boolean;
   /** Things worth saying that are not problems: a backfill asked for days before a list existed. */
   notes?: string[];
+  /** Why the pass failed (status `failed`): an auth error, a lost lock, a lost database. */
+  error?: Error;
 }
 
-export async function runSyncPass(deps: SyncDeps, options: SyncPassOptions): Promise<SyncReport> {
-  const progress = deps.progress ?? noProgress;
-  const now = deps.now ?? (() => new Date());
+/**
+ * Runs one pass and always returns its report: a failure that ends the pass (the key refused,
+ * the run lock or the database lost) is status `failed` with its error, never thrown. `selected`
+ * are the lists to cover (see selectLists); without them the pass reads and selects them itself.
+ */
+export async function runSyncPass(
+  deps: SyncDeps,
+  options: SyncPassOptions,
+  selected?: readonly StoredList[],
+): Promise<SyncReport> {
   // The 07:00 data-load rule is the registry's, whatever zone the schedule runs in.
-  const lastComplete = lastCompleteDay(now(), deps.config.registryTz);
+  const lastComplete = lastCompleteDay((deps.now ?? (() => new Date()))(), deps.config.registryTz);
+  try {
+    return await pass(deps, options, selected ?? (await selectLists(deps, options.lists)), lastComplete);
+  } catch (thrown) {
+    return { ...emptySyncReport(lastComplete, deps.signal), status: "failed", error: coerceError(thrown) };
+  }
+}
 
-  const remote = await deps.registry.watch.lists();
-  await saveWatchLists(deps.sql, remote.lists);
-  const known = await loadWatchLists(deps.sql);
-  const wanted = options.lists ?? [];
-  const resolved = resolveListRefs(wanted, known);
-  if (!resolved.ok) throw new UsageError(resolved.problem);
-  const keys = new Set(resolved.lists.map((l) => l.listKey));
-  const selected = wanted.length > 0 ? known.filter((l) => keys.has(l.listKey)) : known;
+/** A report with nothing done yet. */
+export function emptySyncReport(lastComplete: string, signal?: AbortSignal): SyncReport {
+  return {
+    status: "ok",
+    lastComplete,
+    lists: 0,
+    windowsPlanned: 0,
+    windowsDone: 0,
+    windowsFailed: 0,
+    windowsSkipped: 0,
+    changeRequests: 0,
+    changesWritten: 0,
+    filesFetched: 0,
+    filesFailed: 0,
+    filesRefused: 0,
+    filesSkipped: 0,
+    invalidItems: 0,
+    intervalDisagreements: {},
+    errors: [],
+    stopped: signal?.aborted ?? false,
+  };
+}
+
+async function pass(
+  deps: SyncDeps,
+  options: SyncPassOptions,
+  selected: readonly StoredList[],
+  lastComplete: string,
+): Promise<SyncReport> {
+  const progress = deps.progress ?? noProgress;
   const coverage = await loadCoverage(
     deps.sql,
     selected.map((l) => l.listKey),
@@ -161,14 +198,12 @@ export async function runSyncPass(deps: SyncDeps, options: SyncPassOptions): Pro
     feed.finish();
   }
   const f = await filePhase;
-  if (w.fatal) throw w.fatal;
-  if (f.fatal) throw f.fatal;
-
-  await parseStoredFiles(deps.sql, { signal: deps.signal });
+  const fatal = w.fatal ?? f.fatal;
+  if (!fatal) await parseStoredFiles(deps.sql, { signal: deps.signal });
   const stopped = deps.signal?.aborted ?? false;
   const incomplete = w.windowsFailed + w.windowsSkipped + f.failed + f.skipped > 0;
   return {
-    status: incomplete ? "partial" : "ok",
+    status: fatal ? "failed" : incomplete ? "partial" : "ok",
     lastComplete,
     lists: selected.length,
     windowsPlanned: windows.length,
@@ -186,6 +221,7 @@ export async function runSyncPass(deps: SyncDeps, options: SyncPassOptions): Pro
     errors: redactJson([...w.errors, ...f.errors].slice(0, 20)),
     stopped,
     ...(notes.length > 0 ? { notes } : {}),
+    ...(fatal ? { error: fatal } : {}),
   };
 }
 

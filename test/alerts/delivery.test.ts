@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AlertConfig, deliverAlerts } from "../../src/alerts/deliver.ts";
 import { startAlertTicker } from "../../src/alerts/hooks.ts";
 import { registerAlertMetrics } from "../../src/alerts/metrics.ts";
-import { formatStatus, readStatus } from "../../src/commands/status.ts";
+import { formatStatus, readFullStatus } from "../../src/commands/status.ts";
 import { listAlerts } from "../../src/db/alerts-lifecycle.ts";
 import { insertAlertRule } from "../../src/db/alerts-rules.ts";
 import { silentLogger } from "../../src/logger.ts";
@@ -201,7 +201,7 @@ describe("alert delivery", () => {
     expect(stored.map((r) => r.row).join("")).not.toContain(SECRET.slice(6));
 
     // Dead messages are visible in status and in the metrics.
-    const status = await readStatus(t.db.sql, { tz: "Europe/Budapest", searchMonthlyQuota: 2000 });
+    const status = await readFullStatus(t.db.sql, { tz: "Europe/Budapest", searchMonthlyQuota: 2000 });
     expect(status.alertMessages).toMatchObject({ dead: 1, pending: 0 });
     expect(formatStatus(status)).toMatch(/Alert messages: 0 sent, 0 pending, 1 dead/);
     const registry = new Registry();

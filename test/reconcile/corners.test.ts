@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createRegistry, type Registry } from "../../src/api/registry.ts";
+import { createRegistry, type RegistryClients } from "../../src/api/registry.ts";
 import { loadConfig, requireWatch } from "../../src/config.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { type ReconcileOptions, reconcile } from "../../src/reconcile/reconcile.ts";
@@ -19,7 +19,7 @@ import { type Script, type ScriptedRegistry, startScriptedRegistry } from "./scr
 let test: TestDatabase;
 let harness: Harness | undefined;
 let scripted: ScriptedRegistry | undefined;
-const registries: Registry[] = [];
+const registries: RegistryClients[] = [];
 
 beforeAll(async () => {
   test = await createTestDatabase();

@@ -2,7 +2,7 @@
  * What the reconcile tests share: an emulator over real HTTP, a private database, a registry
  * client pointed at the emulator, and helpers to write the desired state and read the outcome.
  */
-import { createRegistry, type Registry } from "../../src/api/registry.ts";
+import { createRegistry, type RegistryClients } from "../../src/api/registry.ts";
 import { type Config, loadConfig, requireWatch } from "../../src/config.ts";
 import type { Sql } from "../../src/db/connect.ts";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
@@ -40,7 +40,7 @@ export async function startHarness(
   };
   const config = loadConfig(env);
   requireWatch(config);
-  const registries: Registry[] = [];
+  const registries: RegistryClients[] = [];
   return {
     emulator,
     config,

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { calendar, gapsBetween, mergeRanges } from "../../src/commands/status.ts";
 import { addDays, lastCompleteDay, localDateTime } from "../../src/dates.ts";
+import { mergeIntervals } from "../../src/sync/plan.ts";
+import { calendar, coverageGaps } from "../../src/sync/status-report.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
 describe("coverage arithmetic", () => {
   it("merges overlapping and touching ranges and finds the holes between them", () => {
-    const merged = mergeRanges([
+    const merged = mergeIntervals([
       { start: "2026-03-08", end: "2026-03-14" },
       { start: "2026-03-01", end: "2026-03-07" },
       { start: "2026-03-05", end: "2026-03-09" },
@@ -16,7 +17,7 @@ describe("coverage arithmetic", () => {
       { start: "2026-03-01", end: "2026-03-14" },
       { start: "2026-03-20", end: "2026-03-26" },
     ]);
-    expect(gapsBetween(merged)).toEqual([{ start: "2026-03-15", end: "2026-03-19" }]);
+    expect(coverageGaps(merged)).toEqual([{ start: "2026-03-15", end: "2026-03-19" }]);
   });
 
   it("draws weeks from Monday: covered, missing, not yet due, before the list", () => {

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import postgres from "postgres";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createRegistry, type Registry } from "../../src/api/registry.ts";
+import { createRegistry, type RegistryClients } from "../../src/api/registry.ts";
 import { loadConfig, requireWatch } from "../../src/config.ts";
 import type { Sql } from "../../src/db/connect.ts";
 import { createLogger } from "../../src/logger.ts";
@@ -17,7 +17,7 @@ import { type HostileServer, startHostileServer } from "../helpers/hostile-serve
 
 let test: TestDatabase;
 let server: HostileServer;
-let registry: Registry;
+let registry: RegistryClients;
 /** The file phase's own single connection, so its session's temporary staging table can be inspected. */
 let phase: Sql;
 const MAX_FILE_BYTES = 4096;

@@ -1,0 +1,71 @@
+/**
+ * The one way a process builds its registry clients: the watch client and the change-file
+ * download over one HttpClient per interface (see createRegistry), with every request counted in
+ * `api_usage` by one UsageRecorder, and whatever else wants to hear of each request (a progress
+ * bar, the daemon's metrics) told as well. `close` closes the clients and flushes the counts.
+ */
+import type { RequestResult } from "../api/http.ts";
+import { createRegistry, type RegistryClients } from "../api/registry.ts";
+import type { Config } from "../config.ts";
+import type { Sql } from "../db/connect.ts";
+import { UsageRecorder } from "../db/usage.ts";
+import { coerceError } from "../errors.ts";
+import type { Logger } from "../logger.ts";
+
+export interface OpenRegistryOptions {
+  /** The process's stop (SIGTERM): cuts every request, pause and backoff in flight. */
+  signal?: AbortSignal;
+  /** Told of every request after it is counted (progress, metrics). */
+  onRequest?: (result: RequestResult) => void;
+  now?: () => Date;
+}
+
+export interface OpenRegistry {
+  clients: RegistryClients;
+  usage: UsageRecorder;
+  /**
+   * Closes the clients, then adds the last counts to `api_usage`. After a stop, a request may
+   * still hang in a client: closing then waits at most `boundMs`, and what is left goes with
+   * the process.
+   */
+  close(options?: { boundMs?: number }): Promise<void>;
+}
+
+/** The configuration once `requireWatch` has checked REGWATCH_WATCH_URL and REGWATCH_API_KEY. */
+export type WatchConfig = Config & { watchUrl: string; apiKey: string };
+
+/** Builds the clients; nothing is sent and nothing written until a client is used. */
+export function openRegistry(
+  config: WatchConfig,
+  log: Logger,
+  sql: Sql,
+  options: OpenRegistryOptions = {},
+): OpenRegistry {
+  const usage = new UsageRecorder(sql, config.tz, options.now);
+  const clients = createRegistry(config, {
+    log,
+    signal: options.signal,
+    onResult: (r) => {
+      usage.record({ api: r.api, endpoint: r.endpoint, error: r.code !== undefined });
+      options.onRequest?.(r);
+    },
+  });
+  let closed: Promise<void> | undefined;
+  return {
+    clients,
+    usage,
+    close(closeOptions = {}) {
+      closed ??= (async () => {
+        const closing = clients.close().catch(() => {});
+        if (closeOptions.boundMs === undefined) await closing;
+        else await Promise.race([closing, new Promise((r) => setTimeout(r, closeOptions.boundMs).unref())]);
+        await usage
+          .flush()
+          .catch((error) =>
+            log.warn({ err: coerceError(error).message }, "could not record API usage at the end"),
+          );
+      })();
+      return closed;
+    },
+  };
+}
