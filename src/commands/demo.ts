@@ -15,6 +15,7 @@ import type { Config } from "../config.ts";
 import { addDays, localDateTime } from "../dates.ts";
 import { changeTotals, readFeed } from "../db/change-feed.ts";
 import type { Database } from "../db/connect.ts";
+import { addDesiredItems, desiredListsOutside, ensureDesiredList } from "../db/desired-edit.ts";
 import { acquireRunLock } from "../db/lock.ts";
 import { startEmulator } from "../emulator/index.ts";
 import { EXIT, RegwatchError } from "../errors.ts";
@@ -192,27 +193,31 @@ async function seedEmulatorList(
 
 /** The demo writes sample rows: refuse a database that someone uses for real lists. */
 async function refuseForeignState(db: Database): Promise<void> {
-  const rows = await db.sql<{ list_name: string }[]>`
-    select list_name from regwatch.desired_lists where list_name not like ${`${DEMO_PREFIX}%`} limit 5`;
-  if (rows.length > 0) {
+  const foreign = await desiredListsOutside(db.sql, DEMO_PREFIX);
+  if (foreign.length > 0) {
     throw new RegwatchError(
       "DEMO_FOREIGN_DATA",
-      `this database already has desired lists of its own (${rows.map((r) => r.list_name).join(", ")}); the demo writes sample rows, so run it on an empty database or the embedded one (unset DATABASE_URL)`,
+      `this database already has desired lists of its own (${foreign.join(", ")}); the demo writes sample rows, so run it on an empty database or the embedded one (unset DATABASE_URL)`,
     );
   }
 }
 
+/** The demo's desired state, through the same edits as `regwatch watch add`; the rows added. */
 async function writeDesiredState(db: Database, desired: Record<string, string[]>): Promise<number> {
-  const lists = Object.keys(desired).map((list_name) => ({ list_name }));
-  const items = Object.entries(desired).flatMap(([list_name, ids]) =>
-    ids.map((tax_id) => ({ list_name, tax_id, source: "demo" })),
-  );
   return db.sql.begin(async (tx) => {
-    await tx`insert into regwatch.desired_lists ${tx(lists, "list_name")} on conflict do nothing`;
-    const inserted = await tx`
-      insert into regwatch.desired_items ${tx(items, "list_name", "tax_id", "source")}
-      on conflict do nothing returning tax_id`;
-    return inserted.length;
+    let added = 0;
+    for (const [listName, taxIds] of Object.entries(desired)) {
+      await ensureDesiredList(tx, listName);
+      added += (
+        await addDesiredItems(
+          tx,
+          listName,
+          taxIds.map((taxId) => ({ taxId })),
+          "demo",
+        )
+      ).length;
+    }
+    return added;
   });
 }
 

@@ -1,11 +1,10 @@
 /**
- * `regwatch grant-reader ROLE`: read-only access to schema regwatch for a BI role. Tables and
- * views that later migrations create are covered too, through default privileges of the role
- * that runs the migrations (the one running this command, which must also own the schema).
+ * `regwatch grant-reader ROLE`: read-only access to schema regwatch for a BI role (the grants
+ * themselves are src/db/grants.ts). The role name is checked here, before any connection.
  */
 import type { Command } from "commander";
-import type { Sql } from "../db/connect.ts";
-import { EXIT, InputError, UsageError } from "../errors.ts";
+import { grantReader } from "../db/grants.ts";
+import { EXIT, UsageError } from "../errors.ts";
 import { runAction, withDatabase } from "./context.ts";
 
 /** A plain identifier; anything stranger is refused rather than quoted into SQL. */
@@ -21,22 +20,6 @@ export function checkRoleName(raw: string): string {
     throw new UsageError(`role name "${raw}" is reserved by Postgres; grant to a role of your own`);
   }
   return raw;
-}
-
-/** Grants USAGE on the schema, SELECT on every table and view, and SELECT on those created later. */
-export async function grantReader(sql: Sql, role: string): Promise<void> {
-  const [found] = await sql<{ exists: boolean }[]>`
-    select exists(select 1 from pg_roles where rolname = ${role}) as exists`;
-  if (!found?.exists) {
-    throw new InputError(
-      `role "${role}" does not exist; create it first, e.g. CREATE ROLE "${role}" LOGIN PASSWORD '...'`,
-    );
-  }
-  await sql.begin(async (tx) => {
-    await tx`grant usage on schema regwatch to ${tx(role)}`;
-    await tx`grant select on all tables in schema regwatch to ${tx(role)}`;
-    await tx`alter default privileges in schema regwatch grant select on tables to ${tx(role)}`;
-  });
 }
 
 export function registerGrantReader(program: Command): void {

@@ -41,7 +41,7 @@ export async function addDesiredItems(
   sql: Runner,
   listName: string,
   entries: readonly DesiredEntry[],
-  source: "cli" | "import",
+  source: "cli" | "import" | "demo",
 ): Promise<string[]> {
   if (entries.length === 0) return [];
   const rows = entries.map((e) => ({ list_name: listName, tax_id: e.taxId, source, note: e.note ?? null }));
@@ -97,4 +97,12 @@ export async function listDesiredItems(sql: Runner, listName?: string): Promise<
     left join regwatch.businesses b on b.tax_id = s.tax_id
     where ${listName === undefined ? sql`true` : sql`dl.list_name = ${listName}`}
     order by dl.list_name, s.tax_id nulls first`;
+}
+
+/** Up to `limit` desired lists whose name does not start with `prefix` (the demo's own rows do). */
+export async function desiredListsOutside(sql: Runner, prefix: string, limit = 5): Promise<string[]> {
+  const rows = await sql<{ list_name: string }[]>`
+    select list_name from regwatch.desired_lists where not starts_with(list_name, ${prefix})
+    order by list_name limit ${limit}`;
+  return rows.map((r) => r.list_name);
 }
