@@ -28,7 +28,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "backfill",
     summary: "cover a date range in windows of at most 7 days; a rerun continues where the last one stopped",
-    load: async () => (await import("./backfill.ts")).registerBackfill,
+    load: async () => (await import("./sync.ts")).registerBackfill,
   },
   {
     name: "reconcile",

@@ -20,6 +20,7 @@ import {
   listDesiredItems,
   removeDesiredItem,
 } from "../db/desired-edit.ts";
+import { dropDesiredList } from "../db/dropped-lists.ts";
 import { EXIT, InputError, RegwatchError, UsageError } from "../errors.ts";
 import { factsFromOperator, todayUtc } from "../parse/profile-facts.ts";
 import { formatTable } from "../search/format.ts";
@@ -31,7 +32,6 @@ import { describeTaxIdProblem, normaliseTaxId } from "../taxid.ts";
 import { type Context, runAction, withDatabase } from "./context.ts";
 import { listLabel, namedList } from "./list-arg.ts";
 import { withSearch } from "./lookup.ts";
-import { registerDropList } from "./watch-drop.ts";
 
 interface AddOptions {
   list: string;
@@ -289,4 +289,35 @@ function checkRegNumberArg(raw: string): string {
   const checked = checkRegistrationNumber(raw);
   if (!checked.ok) throw new UsageError(checked.problem);
   return checked.value;
+}
+
+/**
+ * `regwatch watch drop-list LIST`: the desired list and its desired items go. Its remote list
+ * stays until a reconcile run with --allow-delete-lists deletes it; dropped_lists keeps the fact
+ * that the list was regwatch's, so no list regwatch never managed can be deleted that way.
+ */
+export function registerDropList(watch: Command): void {
+  watch
+    .command("drop-list")
+    .description(
+      "remove a desired list and its items; reconcile --allow-delete-lists deletes its remote list",
+    )
+    .argument("<list>", "desired list, by name or by the key of its remote list")
+    .action((ref: string) =>
+      runAction((ctx) =>
+        withDatabase(ctx, async (db) => {
+          const list = await namedList(db.sql, ref.trim());
+          const dropped = await dropDesiredList(db.sql, list.name, list.key);
+          if (!dropped)
+            throw new InputError(`there is no desired list ${listLabel(list)} (see regwatch watch list)`);
+          process.stdout.write(
+            `list ${listLabel(list)} dropped with its ${dropped.items} desired item(s). ` +
+              (list.key
+                ? "The next `regwatch reconcile --allow-delete-lists` deletes the remote list; a reconcile without it leaves the list in place.\n"
+                : "No remote list of that name is known; reconcile --allow-delete-lists deletes one if it appears.\n"),
+          );
+          return EXIT.ok;
+        }),
+      ),
+    );
 }
