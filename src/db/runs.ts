@@ -34,14 +34,6 @@ export async function finishRun(
 }
 
 /**
- * Removes the row of a run that never started its work because its arguments were wrong (an
- * unknown --list, found only once the lists are read): a usage error is not a failed run.
- */
-export async function discardRun(sql: Sql, id: number): Promise<void> {
-  await sql`delete from regwatch.runs where id = ${id} and status = 'running'`;
-}
-
-/**
  * Runs left `running` by a process that died. Only called while holding the run lock, so no
  * live process can own them.
  */
