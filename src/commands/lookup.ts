@@ -1,62 +1,39 @@
 /**
  * `regwatch lookup KIND VALUE`: asks the search interface, keeps what it returns in `businesses`,
  * and prints a table (or JSON). Also home of `withSearch`, which every command that searches uses
- * so that the monthly quota is checked and every request is counted in `api_usage`.
+ * (the client, its quota and its accounting come from openSearch).
  */
 import { Argument, type Command } from "commander";
-import { createSearchClient, type SearchClient, SearchQuota } from "../api/search-client.ts";
+import type { SearchClient, SearchQuota } from "../api/search-client.ts";
 import { checkSearchValue, SEARCH_KINDS, type SearchKind } from "../api/search-query.ts";
 import type { BusinessRecord } from "../api/search-schemas.ts";
 import { requireSearch } from "../config.ts";
 import type { Database } from "../db/connect.ts";
-import { claimSearchRequest, searchRequestsThisMonth, UsageRecorder } from "../db/usage.ts";
 import { EXIT, UsageError } from "../errors.ts";
+import { openSearch } from "../run/open-registry.ts";
 import { formatRecordTable } from "../search/format.ts";
 import { saveBusinesses } from "../search/save-businesses.ts";
 import { type Context, parsePositiveInt, runAction, withDatabase } from "./context.ts";
 
 /**
- * Runs `fn` with a search client whose quota starts from this month's count in `api_usage`;
- * the requests it made are added to `api_usage` afterwards, whether `fn` succeeded or not.
+ * Runs `fn` with a search client (see openSearch) and closes it after, whether `fn` succeeded
+ * or not; an accounting failure replaces no error of the command's own, which says more.
  */
 export async function withSearch<T>(
   ctx: Context,
   db: Database,
   fn: (client: SearchClient, quota: SearchQuota) => Promise<T>,
 ): Promise<T> {
-  const { config, log } = ctx;
-  requireSearch(config);
-  const limit = config.searchMonthlyQuota;
-  const quota = new SearchQuota(limit, await searchRequestsThisMonth(db.sql, config.tz), (endpoint) =>
-    claimSearchRequest(db.sql, { endpoint, limit, timeZone: config.tz }),
-  );
-  const usage = new UsageRecorder(db.sql, config.tz);
-  const search = createSearchClient(config, {
-    log,
-    quota,
-    // Every attempt was counted when it was claimed; only its failures are added here.
-    onResult: (r) => {
-      if (r.code !== undefined) usage.record({ api: r.api, endpoint: r.endpoint, error: true, requests: 0 });
-    },
-  });
-  // An accounting failure is reported; it replaces no error of the command's own, which says more.
-  const finish = async (succeeded: boolean) => {
-    await search.close();
-    try {
-      await usage.flush();
-    } catch (error) {
-      log.error({ err: error }, "could not record search usage in api_usage");
-      if (succeeded) throw error;
-    }
-  };
+  requireSearch(ctx.config);
+  const search = await openSearch(ctx.config, ctx.log, db.sql);
   let result: T;
   try {
-    result = await fn(search.client, quota);
+    result = await fn(search.client, search.quota);
   } catch (error) {
-    await finish(false);
+    await search.close().catch(() => {});
     throw error;
   }
-  await finish(true);
+  await search.close();
   return result;
 }
 

@@ -6,9 +6,10 @@
  */
 import type { RequestResult } from "../api/http.ts";
 import { createRegistry, type RegistryClients } from "../api/registry.ts";
+import { createSearchClient, type SearchClient, SearchQuota } from "../api/search-client.ts";
 import type { Config } from "../config.ts";
 import type { Sql } from "../db/connect.ts";
-import { UsageRecorder } from "../db/usage.ts";
+import { claimSearchRequest, searchRequestsThisMonth, UsageRecorder } from "../db/usage.ts";
 import { coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 
@@ -66,6 +67,52 @@ export function openRegistry(
           );
       })();
       return closed;
+    },
+  };
+}
+
+export interface OpenSearch {
+  client: SearchClient;
+  /** This month's allowance, starting from the count in `api_usage`. */
+  quota: SearchQuota;
+  /** Closes the client, then adds its failed requests to `api_usage`. */
+  close(): Promise<void>;
+}
+
+/**
+ * The search client of a process (once `requireSearch` has checked its settings): every attempt
+ * claims one request of the monthly quota, counted in `api_usage` before it is sent (so two
+ * processes cannot both take the last one); only failures are added after.
+ */
+export async function openSearch(
+  config: Config & { searchUrl: string; searchApiKey: string },
+  log: Logger,
+  sql: Sql,
+): Promise<OpenSearch> {
+  const limit = config.searchMonthlyQuota;
+  const quota = new SearchQuota(limit, await searchRequestsThisMonth(sql, config.tz), (endpoint) =>
+    claimSearchRequest(sql, { endpoint, limit, timeZone: config.tz }),
+  );
+  const usage = new UsageRecorder(sql, config.tz);
+  const search = createSearchClient(config, {
+    log,
+    quota,
+    // Every attempt was counted when it was claimed; only its failures are added here.
+    onResult: (r) => {
+      if (r.code !== undefined) usage.record({ api: r.api, endpoint: r.endpoint, error: true, requests: 0 });
+    },
+  });
+  return {
+    client: search.client,
+    quota,
+    async close() {
+      await search.close();
+      try {
+        await usage.flush();
+      } catch (error) {
+        log.error({ err: error }, "could not record search usage in api_usage");
+        throw error;
+      }
     },
   };
 }
