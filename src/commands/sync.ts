@@ -150,14 +150,14 @@ export async function syncCommand(
 
 /** The summary or the JSON report; a failure's own message goes to stderr once, through runAction. */
 function printReport(kind: string, result: SyncJobResult, json: boolean | undefined): void {
-  const { error, ...report } = redactJson({ ...result.report, error: undefined });
-  if (result.status === "failed" && result.error) {
+  if (result.error) {
     if (json)
       process.stdout.write(
         `${JSON.stringify({ runId: result.runId, status: "failed", error: redactSecrets(result.error.message) })}\n`,
       );
     return;
   }
+  const report = redactJson(result.report);
   if (json) process.stdout.write(`${JSON.stringify({ runId: result.runId, ...report }, null, 2)}\n`);
   else process.stdout.write(summary(kind, result.runId, report));
 }
