@@ -39,37 +39,11 @@ export async function writeWindow(sql: Sql, window: WindowWrite): Promise<Window
     // of every window keeps the write path at disk bandwidth instead of disk latency.
     await tx`set local synchronous_commit = off`;
     let result: WindowResult = { changes: 0, newFiles: 0 };
-    if (rows.length > 0) {
-      // Rows are inserted in key order, so two windows sharing changes lock them in the same
-      // order and cannot deadlock each other.
-      const [row] = await tx<{ changes: number; new_files: number }[]>`
-        with input as (
-          select r.tax_id, r.change_date, r.chapter, r.path,
-                 array(select jsonb_array_elements_text(r.headings)) as changed_headings, r.raw
-          from jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb)
-            as r(tax_id text, change_date date, chapter text, path text, headings jsonb, raw jsonb)
-          order by r.tax_id, r.change_date, r.chapter, r.path
-        ), up as (
-          insert into regwatch.changes as c (tax_id, change_date, chapter, path, changed_headings, raw)
-          select tax_id, change_date, chapter, path, changed_headings, raw from input
-          on conflict (tax_id, change_date, chapter, path) do update
-            set changed_headings = excluded.changed_headings, raw = excluded.raw, last_seen_at = now()
-          returning c.id, c.path
-        ), sources as (
-          insert into regwatch.change_sources (change_id, list_key)
-          select id, ${window.listKey} from up order by id
-          on conflict do nothing
-        ), files as (
-          insert into regwatch.change_files (path)
-          select distinct path from up order by path
-          on conflict (path) do nothing
-          returning path
-        )
-        select (select count(*) from up)::int as changes, (select count(*) from files)::int as new_files`;
-      result = { changes: row?.changes ?? 0, newFiles: row?.new_files ?? 0 };
-    }
+    if (rows.length > 0) result = await writeChanges(tx, window.listKey, rows);
     await recordInvalidItems(tx, window);
     if (window.covered) {
+      // The coverage row is where a re-read leaves its trace: when the interval was last read and
+      // by which run. The changes it brought are written only when they differ from what is stored.
       await tx`
         insert into regwatch.coverage (list_key, start_date, end_date, requested_start, requested_end, change_count, run_id)
         values (${window.listKey}, ${window.covered.start}, ${window.covered.end}, ${window.requested.start},
@@ -82,6 +56,72 @@ export async function writeWindow(sql: Sql, window: WindowWrite): Promise<Window
     if (window.verifyLock) await window.verifyLock(tx);
     return result;
   });
+}
+
+/**
+ * One statement per window. Rows travel as one array parameter per column (a handful of
+ * parameters, whatever the window's size) and are expanded by `unnest`.
+ *
+ * A change already stored exactly as answered is not written at all (no row version, no lock):
+ * the daily lookback re-reads a week of changes it has, and rewriting them would cost index
+ * entries and WAL for no new information. One that differs (headings, extra fields) is updated;
+ * a new one is inserted. Its sources and file row are added when missing. Rows are inserted in
+ * key order, so two windows sharing changes lock them in the same order and cannot deadlock.
+ */
+async function writeChanges(tx: Tx, listKey: string, rows: readonly ChangeRow[]): Promise<WindowResult> {
+  let first = await changesStatement(tx, listKey, rows);
+  if (first.ids < rows.length) {
+    // A change another window inserted while this statement ran, identical to ours, is neither
+    // in this statement's snapshot nor returned by its skipped update. Run again: a new
+    // statement sees it committed, so its source is recorded (and nothing is written twice).
+    const again = await changesStatement(tx, listKey, rows);
+    first = { ids: again.ids, newFiles: first.newFiles + again.newFiles };
+  }
+  return { changes: rows.length, newFiles: first.newFiles };
+}
+
+async function changesStatement(
+  tx: Tx,
+  listKey: string,
+  rows: readonly ChangeRow[],
+): Promise<{ ids: number; newFiles: number }> {
+  const [row] = await tx<{ ids: number; new_files: number }[]>`
+    with input as (
+      select r.n, r.tax_id, r.change_date, r.chapter, r.path, r.headings::text[] as headings, r.extra::jsonb as extra
+      from unnest(${rows.map((r) => r.taxId)}::text[], ${rows.map((r) => r.changeDate)}::date[],
+                  ${rows.map((r) => r.chapter)}::text[], ${rows.map((r) => r.path)}::text[],
+                  ${rows.map((r) => r.headings)}::text[], ${rows.map((r) => r.extra)}::text[])
+        with ordinality as r(tax_id, change_date, chapter, path, headings, extra, n)
+    ), known as (
+      select i.n, t.id, t.path, t.changed_headings = i.headings and t.raw = i.extra as same
+      from input i
+      join regwatch.changes t
+        on t.tax_id = i.tax_id and t.change_date = i.change_date and t.chapter = i.chapter and t.path = i.path
+    ), up as (
+      insert into regwatch.changes as c (tax_id, change_date, chapter, path, changed_headings, raw)
+      select tax_id, change_date, chapter, path, headings, extra from input
+      where n not in (select n from known where same)
+      order by tax_id, change_date, chapter, path
+      on conflict (tax_id, change_date, chapter, path) do update
+        set changed_headings = excluded.changed_headings, raw = excluded.raw, last_seen_at = now()
+        where (c.changed_headings, c.raw) is distinct from (excluded.changed_headings, excluded.raw)
+      returning c.id, c.path
+    ), ids as (
+      select id, path from up
+      union
+      select id, path from known
+    ), sources as (
+      insert into regwatch.change_sources (change_id, list_key)
+      select id, ${listKey} from ids order by id
+      on conflict do nothing
+    ), files as (
+      insert into regwatch.change_files (path)
+      select distinct path from ids order by path
+      on conflict (path) do nothing
+      returning path
+    )
+    select (select count(*) from ids)::int as ids, (select count(*) from files)::int as new_files`;
+  return { ids: row?.ids ?? 0, newFiles: row?.new_files ?? 0 };
 }
 
 /**
@@ -108,30 +148,66 @@ async function recordInvalidItems(tx: Tx, window: WindowWrite): Promise<void> {
     from jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb) as r(change_date text, tax_id text, reason text, item text)`;
 }
 
+interface ChangeRow {
+  taxId: string;
+  changeDate: string;
+  chapter: string;
+  path: string;
+  /** changed_headings as a Postgres array literal. */
+  headings: string;
+  /** What `raw` keeps: the item's fields the typed columns do not hold, as JSON text. */
+  extra: string;
+}
+
 /** One row per change identity (the registry may repeat an item inside one answer), in key order. */
-function distinctChanges(window: WindowWrite) {
-  const seen = new Map<
-    string,
-    { tax_id: string; change_date: string; chapter: string; path: string; headings: string[]; raw: unknown }
-  >();
+function distinctChanges(window: WindowWrite): ChangeRow[] {
+  const seen = new Map<string, ChangeRow>();
   window.items.forEach((item, index) => {
-    const key = JSON.stringify([item.tax_id, item.change, item.chapter, item.path]);
+    const key = `${item.tax_id}\u0000${item.change}\u0000${item.chapter}\u0000${item.path}`;
     seen.set(key, {
-      tax_id: item.tax_id,
-      change_date: item.change,
+      taxId: item.tax_id,
+      changeDate: item.change,
       chapter: item.chapter,
       path: item.path,
-      headings: item.changed_headings,
-      raw: window.raw[index] ?? item,
+      headings: arrayLiteral(item.changed_headings),
+      extra: JSON.stringify(extraFields(item, window.raw[index])),
     });
   });
   return [...seen.values()].sort(
     (a, b) =>
-      compare(a.tax_id, b.tax_id) ||
-      compare(a.change_date, b.change_date) ||
+      compare(a.taxId, b.taxId) ||
+      compare(a.changeDate, b.changeDate) ||
       compare(a.chapter, b.chapter) ||
       compare(a.path, b.path),
   );
+}
+
+/** The typed columns of a change, by the item field each one holds. */
+const TYPED_FIELDS = ["change", "tax_id", "chapter", "changed_headings", "path"] as const;
+
+/**
+ * The fields of an item as received that its typed columns do not hold: unknown fields, and a
+ * known one only when its received form differs from the typed value (a numeric chapter, null
+ * headings). The typed columns merged with these give back the item (`v_changes.raw`).
+ */
+export function extraFields(
+  item: ChangedItem,
+  received: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const extra: Record<string, unknown> = {};
+  if (!received) return extra;
+  for (const [field, value] of Object.entries(received)) {
+    const typed = (TYPED_FIELDS as readonly string[]).includes(field)
+      ? item[field as (typeof TYPED_FIELDS)[number]]
+      : undefined;
+    if (typed === undefined || JSON.stringify(typed) !== JSON.stringify(value)) extra[field] = value;
+  }
+  return extra;
+}
+
+/** A Postgres text[] literal; every element quoted, so commas, braces and NULL stay text. */
+function arrayLiteral(values: readonly string[]): string {
+  return `{${values.map((v) => `"${v.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`;
 }
 
 function compare(a: string, b: string): number {
