@@ -1,8 +1,6 @@
-import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import type { Config } from "../config.ts";
 import { startEmbedded } from "./embedded.ts";
-import * as schema from "./schema.ts";
 import { withNoDelay } from "./socket.ts";
 
 export type Sql = postgres.Sql;
@@ -11,12 +9,9 @@ export type Tx = postgres.TransactionSql;
 
 /** Names this process's connections, so they can be told apart from other processes' ones. */
 const APPLICATION_NAME = `regwatch/${process.pid}`;
-export type Orm = PostgresJsDatabase<typeof schema>;
-
-/** An open database: `sql` for hand-written SQL and bulk writes, `orm` for typed queries. */
+/** An open database: `sql` for every query (SQL lives in src/db/). */
 export interface Database {
   sql: Sql;
-  orm: Orm;
   url: string;
   /** Where the connection came from, for messages (never the URL, which may hold a password). */
   origin: "DATABASE_URL" | "embedded";
@@ -85,18 +80,14 @@ function connect(
   installDriverGuard();
   const common = withNoDelay({ onnotice: () => {}, connection: { application_name: APPLICATION_NAME } });
   const sql = postgres(url, { ...common, max: options.max ?? 10 });
-  const ormClient = postgres(url, { ...common, max: 4 });
-  const orm = drizzle(ormClient, { schema });
   let closed = false;
   return {
     sql,
-    orm,
     url,
     origin,
     async close() {
       if (closed) return;
       closed = true;
-      await ormClient.end({ timeout: 5 });
       const after = await beforeClose(sql);
       await sql.end({ timeout: 5 });
       if (after) await after();
