@@ -124,6 +124,7 @@ export async function runSyncPass(deps: SyncDeps, options: SyncPassOptions): Pro
     log: deps.log,
     runId: deps.runId,
     concurrency: deps.config.concurrency,
+    limiter: deps.registry.limiters.get(deps.registry.watchOrigin),
     progress,
     lastComplete,
     endInclusive: deps.config.changesEndInclusive,
