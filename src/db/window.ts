@@ -85,38 +85,43 @@ async function changesStatement(
   listKey: string,
   rows: readonly ChangeRow[],
 ): Promise<{ ids: number; newFiles: number }> {
+  const paths = [...new Set(rows.map((r) => r.p))].sort();
+  // One JSON text parameter, parsed by Postgres as plain json (records read one at a time, no
+  // jsonb built for the whole batch); arrays become text[], the extra fields jsonb.
+  const input = tx`
+    select r.n, r.tax_id, r.change_date, r.chapter, r.path, r.headings, r.extra
+    from rows from (
+      json_to_recordset(${JSON.stringify(rows)}::text::json)
+        as (t text, d date, c text, p text, h text[], e jsonb)
+    ) with ordinality as r(tax_id, change_date, chapter, path, headings, extra, n)`;
   const [row] = await tx<{ ids: number; new_files: number }[]>`
-    with input as (
-      select r.n, r.tax_id, r.change_date, r.chapter, r.path, r.headings::text[] as headings, r.extra::jsonb as extra
-      from unnest(${rows.map((r) => r.taxId)}::text[], ${rows.map((r) => r.changeDate)}::date[],
-                  ${rows.map((r) => r.chapter)}::text[], ${rows.map((r) => r.path)}::text[],
-                  ${rows.map((r) => r.headings)}::text[], ${rows.map((r) => r.extra)}::text[])
-        with ordinality as r(tax_id, change_date, chapter, path, headings, extra, n)
-    ), known as (
-      select i.n, t.id, t.path, t.changed_headings = i.headings and t.raw = i.extra as same
+    with input as (${input}), known as (
+      -- One index probe per row (a plain join may be planned as a scan of the whole table).
+      select i.n, t.id, t.changed_headings = i.headings and t.raw = i.extra as same
       from input i
-      join regwatch.changes t
-        on t.tax_id = i.tax_id and t.change_date = i.change_date and t.chapter = i.chapter and t.path = i.path
+      cross join lateral (
+        select t.id, t.changed_headings, t.raw from regwatch.changes t
+        where t.tax_id = i.tax_id and t.change_date = i.change_date and t.chapter = i.chapter and t.path = i.path
+        limit 1
+      ) t
     ), up as (
       insert into regwatch.changes as c (tax_id, change_date, chapter, path, changed_headings, raw)
       select tax_id, change_date, chapter, path, headings, extra from input
       where n not in (select n from known where same)
-      order by tax_id, change_date, chapter, path
+      order by n
       on conflict (tax_id, change_date, chapter, path) do update
         set changed_headings = excluded.changed_headings, raw = excluded.raw, last_seen_at = now()
         where (c.changed_headings, c.raw) is distinct from (excluded.changed_headings, excluded.raw)
-      returning c.id, c.path
+      returning c.id
     ), ids as (
-      select id, path from up
-      union
-      select id, path from known
+      select id from up union select id from known
     ), sources as (
       insert into regwatch.change_sources (change_id, list_key)
       select id, ${listKey} from ids order by id
       on conflict do nothing
     ), files as (
       insert into regwatch.change_files (path)
-      select distinct path from ids order by path
+      select p from unnest(${paths}::text[]) as p
       on conflict (path) do nothing
       returning path
     )
@@ -148,42 +153,38 @@ async function recordInvalidItems(tx: Tx, window: WindowWrite): Promise<void> {
     from jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb) as r(change_date text, tax_id text, reason text, item text)`;
 }
 
+/** One change as sent to Postgres (short names: the batch travels as one JSON text). */
 interface ChangeRow {
-  taxId: string;
-  changeDate: string;
-  chapter: string;
-  path: string;
-  /** changed_headings as a Postgres array literal. */
-  headings: string;
-  /** What `raw` keeps: the item's fields the typed columns do not hold, as JSON text. */
-  extra: string;
+  t: string;
+  d: string;
+  c: string;
+  p: string;
+  h: readonly string[];
+  /** What `raw` keeps: the item's fields the typed columns do not hold. */
+  e: Record<string, unknown>;
 }
 
-/** One row per change identity (the registry may repeat an item inside one answer), in key order. */
+/**
+ * One row per change identity (the registry may repeat an item inside one answer), in key order
+ * (code-unit order of the joined key; NUL cannot occur in checked items). Every window writes its
+ * rows in this one order, so two windows sharing changes cannot deadlock.
+ */
 function distinctChanges(window: WindowWrite): ChangeRow[] {
   const seen = new Map<string, ChangeRow>();
   window.items.forEach((item, index) => {
     const key = `${item.tax_id}\u0000${item.change}\u0000${item.chapter}\u0000${item.path}`;
     seen.set(key, {
-      taxId: item.tax_id,
-      changeDate: item.change,
-      chapter: item.chapter,
-      path: item.path,
-      headings: arrayLiteral(item.changed_headings),
-      extra: JSON.stringify(extraFields(item, window.raw[index])),
+      t: item.tax_id,
+      d: item.change,
+      c: item.chapter,
+      p: item.path,
+      h: item.changed_headings,
+      e: extraFields(item, window.raw[index]),
     });
   });
-  return [...seen.values()].sort(
-    (a, b) =>
-      compare(a.taxId, b.taxId) ||
-      compare(a.changeDate, b.changeDate) ||
-      compare(a.chapter, b.chapter) ||
-      compare(a.path, b.path),
-  );
+  const keys = [...seen.keys()].sort();
+  return keys.map((key) => seen.get(key)!);
 }
-
-/** The typed columns of a change, by the item field each one holds. */
-const TYPED_FIELDS = ["change", "tax_id", "chapter", "changed_headings", "path"] as const;
 
 /**
  * The fields of an item as received that its typed columns do not hold: unknown fields, and a
@@ -196,20 +197,26 @@ export function extraFields(
 ): Record<string, unknown> {
   const extra: Record<string, unknown> = {};
   if (!received) return extra;
-  for (const [field, value] of Object.entries(received)) {
-    const typed = (TYPED_FIELDS as readonly string[]).includes(field)
-      ? item[field as (typeof TYPED_FIELDS)[number]]
-      : undefined;
-    if (typed === undefined || JSON.stringify(typed) !== JSON.stringify(value)) extra[field] = value;
+  for (const field in received) {
+    const value = received[field];
+    switch (field) {
+      case "change":
+      case "tax_id":
+      case "chapter":
+      case "path":
+        if (value !== item[field]) extra[field] = value;
+        break;
+      case "changed_headings":
+        if (!sameStrings(value, item.changed_headings)) extra[field] = value;
+        break;
+      default:
+        extra[field] = value;
+    }
   }
   return extra;
 }
 
-/** A Postgres text[] literal; every element quoted, so commas, braces and NULL stay text. */
-function arrayLiteral(values: readonly string[]): string {
-  return `{${values.map((v) => `"${v.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`;
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+function sameStrings(value: unknown, typed: readonly string[]): boolean {
+  if (!Array.isArray(value) || value.length !== typed.length) return false;
+  return value.every((v, i) => v === typed[i]);
 }
