@@ -59,74 +59,63 @@ export async function writeWindow(sql: Sql, window: WindowWrite): Promise<Window
 }
 
 /**
- * One statement per window. Rows travel as one array parameter per column (a handful of
- * parameters, whatever the window's size) and are expanded by `unnest`.
- *
- * A change already stored exactly as answered is not written at all (no row version, no lock):
- * the daily lookback re-reads a week of changes it has, and rewriting them would cost index
- * entries and WAL for no new information. One that differs (headings, extra fields) is updated;
- * a new one is inserted. Its sources and file row are added when missing. Rows are inserted in
- * key order, so two windows sharing changes lock them in the same order and cannot deadlock.
+ * New changes go in with one statement: rows travel as one JSON text parameter (read by Postgres
+ * as plain json, record by record), are inserted in key order with their sources and file rows,
+ * and a change already stored is skipped there without a write or a lock. Only when some were
+ * stored already (a re-read: the daily lookback, a refetch, a change two lists share) does a
+ * second statement look them up: it updates those whose headings or extra fields differ and adds
+ * this list's source where missing. A re-read that brings nothing new writes no row version.
+ * Rows are written in one key order everywhere, so two windows sharing changes cannot deadlock
+ * on their inserts (a rare deadlock between updates is retried by the caller).
  */
 async function writeChanges(tx: Tx, listKey: string, rows: readonly ChangeRow[]): Promise<WindowResult> {
-  let first = await changesStatement(tx, listKey, rows);
-  if (first.ids < rows.length) {
-    // A change another window inserted while this statement ran, identical to ours, is neither
-    // in this statement's snapshot nor returned by its skipped update. Run again: a new
-    // statement sees it committed, so its source is recorded (and nothing is written twice).
-    const again = await changesStatement(tx, listKey, rows);
-    first = { ids: again.ids, newFiles: first.newFiles + again.newFiles };
-  }
-  return { changes: rows.length, newFiles: first.newFiles };
-}
-
-async function changesStatement(
-  tx: Tx,
-  listKey: string,
-  rows: readonly ChangeRow[],
-): Promise<{ ids: number; newFiles: number }> {
+  const json = JSON.stringify(rows);
   const paths = [...new Set(rows.map((r) => r.p))].sort();
-  // One JSON text parameter, parsed by Postgres as plain json (records read one at a time, no
-  // jsonb built for the whole batch); arrays become text[], the extra fields jsonb.
-  const input = tx`
-    select r.n, r.tax_id, r.change_date, r.chapter, r.path, r.headings, r.extra
-    from rows from (
-      json_to_recordset(${JSON.stringify(rows)}::text::json)
-        as (t text, d date, c text, p text, h text[], e jsonb)
-    ) with ordinality as r(tax_id, change_date, chapter, path, headings, extra, n)`;
-  const [row] = await tx<{ ids: number; new_files: number }[]>`
-    with input as (${input}), known as (
-      -- One index probe per row (a plain join may be planned as a scan of the whole table).
-      select i.n, t.id, t.changed_headings = i.headings and t.raw = i.extra as same
-      from input i
-      cross join lateral (
-        select t.id, t.changed_headings, t.raw from regwatch.changes t
-        where t.tax_id = i.tax_id and t.change_date = i.change_date and t.chapter = i.chapter and t.path = i.path
-        limit 1
-      ) t
-    ), up as (
-      insert into regwatch.changes as c (tax_id, change_date, chapter, path, changed_headings, raw)
-      select tax_id, change_date, chapter, path, headings, extra from input
-      where n not in (select n from known where same)
-      order by n
-      on conflict (tax_id, change_date, chapter, path) do update
-        set changed_headings = excluded.changed_headings, raw = excluded.raw, last_seen_at = now()
-        where (c.changed_headings, c.raw) is distinct from (excluded.changed_headings, excluded.raw)
-      returning c.id
-    ), ids as (
-      select id from up union select id from known
+  const [first] = await tx<{ inserted: number; new_files: number }[]>`
+    with ins as (
+      insert into regwatch.changes (tax_id, change_date, chapter, path, changed_headings, raw)
+      select r.t, r.d, r.c, r.p, r.h, r.e
+      from json_to_recordset(${json}::text::json) as r(t text, d date, c text, p text, h text[], e jsonb)
+      on conflict (tax_id, change_date, chapter, path) do nothing
+      returning id
     ), sources as (
       insert into regwatch.change_sources (change_id, list_key)
-      select id, ${listKey} from ids order by id
-      on conflict do nothing
+      select id, ${listKey} from ins
     ), files as (
       insert into regwatch.change_files (path)
       select p from unnest(${paths}::text[]) as p
       on conflict (path) do nothing
       returning path
     )
-    select (select count(*) from ids)::int as ids, (select count(*) from files)::int as new_files`;
-  return { ids: row?.ids ?? 0, newFiles: row?.new_files ?? 0 };
+    select (select count(*) from ins)::int as inserted, (select count(*) from files)::int as new_files`;
+  const newFiles = first?.new_files ?? 0;
+  if ((first?.inserted ?? 0) < rows.length) {
+    // Every row not inserted above is now stored and committed (an insert it met in progress
+    // was waited for), so this statement's snapshot finds each one.
+    await tx`
+      with input as (
+        select r.t, r.d, r.c, r.p, r.h, r.e
+        from json_to_recordset(${json}::text::json) as r(t text, d date, c text, p text, h text[], e jsonb)
+      ), known as (
+        -- One index probe per row (a plain join may be planned as a scan of the whole table).
+        select s.id, i.h, i.e, s.changed_headings = i.h and s.raw = i.e as same
+        from input i
+        cross join lateral (
+          select t.id, t.changed_headings, t.raw from regwatch.changes t
+          where t.tax_id = i.t and t.change_date = i.d and t.chapter = i.c and t.path = i.p
+          limit 1
+        ) s
+      ), up as (
+        update regwatch.changes c
+        set changed_headings = k.h, raw = k.e, last_seen_at = now()
+        from known k
+        where c.id = k.id and not k.same
+      )
+      insert into regwatch.change_sources (change_id, list_key)
+      select id, ${listKey} from known order by id
+      on conflict do nothing`;
+  }
+  return { changes: rows.length, newFiles };
 }
 
 /**
