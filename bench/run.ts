@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: the API-budget backfill and the ingest comparison of issue 4. Prints a table
+ * `npm run bench`: the API-budget backfill (at --latency and at 200 ms), the ingest comparison,
+ * the daily scenario (bench/daily.ts) and start-up times. Prints a table
  * and writes bench/results.json. Not a test: absolute times vary by machine; ratios are
  * measured within one run. Options: --quick (small scenario), --lists N --weeks N --items N
  * --latency MS --changes N --batch N. Uses DATABASE_URL, else an embedded Postgres in a temp dir.
