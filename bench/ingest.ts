@@ -51,51 +51,69 @@ function syntheticBatch(
 
 /**
  * `writers` windows are written at once, as a sync does when several windows answer together
- * (its concurrency, bounded by the connection pool).
+ * (its concurrency, bounded by the connection pool). The two sides alternate in `rounds` slices
+ * of the same rows (write path, then COPY of those rows, then the next slice), so a machine whose
+ * load changes during the run slows both alike; each side's time is the sum of its slices.
  */
-export async function ingest(sql: Sql, total: number, batch: number, writers: number): Promise<IngestResult> {
+export async function ingest(
+  sql: Sql,
+  total: number,
+  batch: number,
+  writers: number,
+  rounds = 4,
+): Promise<IngestResult> {
   await sql`truncate regwatch.changes, regwatch.change_sources, regwatch.change_files, regwatch.coverage cascade`;
-  const batches = Math.ceil(total / batch);
-  let t = performance.now();
-  const limit = pLimit(writers);
-  await Promise.all(
-    Array.from({ length: batches }, (_, b) =>
-      limit(() => {
-        const { items, raw } = syntheticBatch(b, Math.min(batch, total - b * batch));
-        const start = addDays("2020-01-01", b);
-        const span = { start, end: start };
-        return writeWindow(sql, {
-          listKey: `bench-${b % 100}`,
-          runId: null,
-          requested: span,
-          covered: span,
-          items,
-          raw,
-          invalid: [],
-        });
-      }),
-    ),
-  );
-  const ingestS = (performance.now() - t) / 1000;
-
   await sql`drop table if exists regwatch_bench_copy`;
   await sql`create unlogged table regwatch_bench_copy (tax_id text, change_date date, chapter text, path text, changed_headings text[], raw jsonb)`;
   await sql`alter table regwatch_bench_copy set logged`;
-  t = performance.now();
-  const writable = await sql`copy regwatch_bench_copy from stdin`.writable();
-  for (let b = 0; b < batches; b++) {
-    const { items, raw } = syntheticBatch(b, Math.min(batch, total - b * batch));
-    let chunk = "";
-    items.forEach((item, i) => {
-      const headings = `{${item.changed_headings.join(",")}}`;
-      chunk += `${item.tax_id}\t${item.change}\t${item.chapter}\t${item.path}\t${headings}\t${copyText(JSON.stringify(raw[i]))}\n`;
-    });
-    if (!writable.write(chunk)) await once(writable, "drain");
+  const batches = Math.ceil(total / batch);
+  const size = (b: number) => Math.min(batch, total - b * batch);
+  let ingestMs = 0;
+  let copyMs = 0;
+  for (let round = 0; round < rounds; round++) {
+    const first = Math.floor((batches * round) / rounds);
+    const end = Math.floor((batches * (round + 1)) / rounds);
+    let t = performance.now();
+    const limit = pLimit(writers);
+    await Promise.all(
+      Array.from({ length: end - first }, (_, i) =>
+        limit(() => {
+          const b = first + i;
+          const { items, raw } = syntheticBatch(b, size(b));
+          const start = addDays("2020-01-01", b);
+          const span = { start, end: start };
+          return writeWindow(sql, {
+            listKey: `bench-${b % 100}`,
+            runId: null,
+            requested: span,
+            covered: span,
+            items,
+            raw,
+            invalid: [],
+          });
+        }),
+      ),
+    );
+    ingestMs += performance.now() - t;
+
+    t = performance.now();
+    const writable = await sql`copy regwatch_bench_copy from stdin`.writable();
+    for (let b = first; b < end; b++) {
+      const { items, raw } = syntheticBatch(b, size(b));
+      let chunk = "";
+      items.forEach((item, i) => {
+        const headings = `{${item.changed_headings.join(",")}}`;
+        chunk += `${item.tax_id}\t${item.change}\t${item.chapter}\t${item.path}\t${headings}\t${copyText(JSON.stringify(raw[i]))}\n`;
+      });
+      if (!writable.write(chunk)) await once(writable, "drain");
+    }
+    writable.end();
+    await once(writable, "finish");
+    copyMs += performance.now() - t;
   }
-  writable.end();
-  await once(writable, "finish");
-  const copyS = (performance.now() - t) / 1000;
   await sql`drop table regwatch_bench_copy`;
+  const ingestS = ingestMs / 1000;
+  const copyS = copyMs / 1000;
 
   const ingestRate = total / ingestS;
   const copyRate = total / copyS;

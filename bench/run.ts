@@ -1,10 +1,12 @@
 /**
- * `npm run bench`: the API-budget backfill and the ingest comparison of issue 4. Prints a table
+ * `npm run bench`: the API-budget backfill (at --latency and at 200 ms), the ingest comparison,
+ * the daily scenario (bench/daily.ts) and start-up times. Prints a table
  * and writes bench/results.json. Not a test: absolute times vary by machine; ratios are
  * measured within one run. Options: --quick (small scenario), --lists N --weeks N --items N
  * --latency MS --changes N --batch N; the files scenario (bench/files-pipeline.ts) takes
  * --files-lists N --files-items N --files-weeks N, or --skip-files. Uses DATABASE_URL, else an embedded Postgres in a temp dir.
- * `startup_s` is the median start of `regwatch --help` from the compiled build; --startup-only
+ * `startup_s` is the median start of `regwatch --help` from the compiled build (`status_startup_s`
+ * the same for `regwatch status` on a migrated database); --startup-only
  * measures just that (and writes bench/startup.json, leaving results.json alone).
  */
 import { execFileSync } from "node:child_process";
@@ -19,9 +21,10 @@ import { runMigrations } from "../src/db/migrate.ts";
 import { withNoDelay } from "../src/db/socket.ts";
 import { startEmulator } from "../src/emulator/index.ts";
 import { apiBudget } from "./api-budget.ts";
+import { daily } from "./daily.ts";
 import { FULL as FILES_FULL, QUICK as FILES_QUICK, filesPipeline } from "./files-pipeline.ts";
 import { ingest } from "./ingest.ts";
-import { startupSeconds } from "./startup.ts";
+import { startupSeconds, statusStartupSeconds } from "./startup.ts";
 
 const { values } = parseArgs({
   options: {
@@ -35,6 +38,9 @@ const { values } = parseArgs({
     writers: { type: "string" },
     "skip-api": { type: "boolean", default: false },
     "skip-ingest": { type: "boolean", default: false },
+    // Pacing at high latency, the daily scenario and `status` start-up (issue 16).
+    "skip-api-200": { type: "boolean", default: false },
+    "skip-daily": { type: "boolean", default: false },
     "startup-only": { type: "boolean", default: false },
     // Files scenario (bench/files-pipeline.ts): its own size options.
     "skip-files": { type: "boolean", default: false },
@@ -131,6 +137,31 @@ try {
     const url = await freshDatabase(server.url, "regwatch_bench_memory");
     Object.assign(results, memoryBench("files-rss.ts", url), memoryBench("answer-rss.ts", url));
   }
+  // Issue 16: pacing at 200 ms, the next morning's sync, `status` start-up.
+  if (!values["skip-api"] && !values["skip-api-200"]) {
+    const url = await freshDatabase(server.url, "regwatch_bench_api_200");
+    const r = await apiBudget({ ...params, latencyMs: 200, databaseUrl: url });
+    Object.assign(results, {
+      api_floor_ratio_200ms: r.api_floor_ratio,
+      requests_200ms: r.requests,
+      wall_s_200ms: r.wall_s,
+      rate_limited_200ms: r.rate_limited,
+    });
+  }
+  if (!values["skip-daily"]) {
+    const url = await freshDatabase(server.url, "regwatch_bench_daily");
+    Object.assign(
+      results,
+      await daily({
+        lists: quick ? 5 : 20,
+        itemsPerList: quick ? 100 : 500,
+        weeks: quick ? 4 : 8,
+        databaseUrl: url,
+      }),
+    );
+    results.status_startup_s = statusStartupSeconds(url);
+  }
+  // End of issue 16's scenarios.
   const width = Math.max(...Object.keys(results).map((k) => k.length));
   for (const [key, value] of Object.entries(results))
     process.stdout.write(`${key.padEnd(width)}  ${value}\n`);

@@ -7,7 +7,7 @@ import { type Config, loadConfig, secretsOf } from "../config.ts";
 import { isValidDate } from "../dates.ts";
 import { type Database, openDatabase } from "../db/connect.ts";
 import { classifyDatabaseError } from "../db/db-errors.ts";
-import { runMigrations } from "../db/migrate.ts";
+import { migrationsCurrent, runMigrations } from "../db/migrate.ts";
 import { coerceError, EXIT, type ExitCode, exitCodeOf, type Outcome, RegwatchError } from "../errors.ts";
 import { createLogger, type Logger } from "../logger.ts";
 import { redactSecrets } from "../secrets.ts";
@@ -67,11 +67,14 @@ export function commandLogLevel(
   return "warn";
 }
 
-/** Opens the database, applies pending migrations, runs `fn`, and always closes it. */
+/**
+ * Opens the database, applies pending migrations, runs `fn`, and always closes it. A schema
+ * already current is found with one query, without the migrator and its own connection.
+ */
 export async function withDatabase<T>(ctx: Context, fn: (db: Database) => Promise<T>): Promise<T> {
   const db = await openDatabase(ctx.config);
   try {
-    await runMigrations(db.url);
+    if (!(await migrationsCurrent(db.sql))) await runMigrations(db.url);
     return await fn(db);
   } finally {
     await db.close();

@@ -53,7 +53,10 @@ export async function loadWatchLists(
     order by list_name, list_key`;
 }
 
-/** Replaces the stored items of one list with what the registry returned for it. */
+/**
+ * Replaces the stored items of one list with what the registry returned for it. An item read
+ * again unchanged is not rewritten: reconcile reads every list back after each run.
+ */
 export async function saveWatchedItems(
   sql: Sql,
   listKey: string,
@@ -67,7 +70,8 @@ export async function saveWatchedItems(
     for (let i = 0; i < rows.length; i += 5000) {
       await tx`
         insert into regwatch.watched_items ${tx(rows.slice(i, i + 5000), "list_key", "tax_id", "added_at")}
-        on conflict (list_key, tax_id) do update set added_at = excluded.added_at, last_seen_at = now()`;
+        on conflict (list_key, tax_id) do update set added_at = excluded.added_at, last_seen_at = now()
+          where watched_items.added_at is distinct from excluded.added_at`;
     }
   });
 }

@@ -59,8 +59,14 @@ export async function acquireRunLock(sql: Sql, options: AcquireOptions = {}): Pr
     await own.end({ timeout: 1 }).catch(() => {});
     throw error;
   }
-  // Holding the lock, any run still marked running was left by a process that died.
-  await failAbandonedRuns(sql);
+  // Holding the lock, any run still marked running was left by a process that died. If that
+  // write fails (a read-only database), the lock's own client must not keep the process alive.
+  try {
+    await failAbandonedRuns(sql);
+  } catch (error) {
+    await own.end({ timeout: 1 }).catch(() => {});
+    throw error;
+  }
   let released = false;
   return {
     async verify(conn) {

@@ -1,6 +1,4 @@
 import { fileURLToPath } from "node:url";
-import { drizzle } from "drizzle-orm/postgres-js";
-import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { withNoDelay } from "./socket.ts";
 
@@ -23,6 +21,9 @@ export async function runMigrations(url: string): Promise<{ applied: number }> {
   try {
     await client`select pg_advisory_lock(${MIGRATION_LOCK})`;
     const before = await appliedCount(client);
+    // Loaded only when migrating: most commands find the schema current and never need them.
+    const { drizzle } = await import("drizzle-orm/postgres-js");
+    const { migrate } = await import("drizzle-orm/postgres-js/migrator");
     await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
     const after = await appliedCount(client);
     await client`select pg_advisory_unlock(${MIGRATION_LOCK})`;

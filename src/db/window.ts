@@ -39,37 +39,11 @@ export async function writeWindow(sql: Sql, window: WindowWrite): Promise<Window
     // of every window keeps the write path at disk bandwidth instead of disk latency.
     await tx`set local synchronous_commit = off`;
     let result: WindowResult = { changes: 0, newFiles: 0 };
-    if (rows.length > 0) {
-      // Rows are inserted in key order, so two windows sharing changes lock them in the same
-      // order and cannot deadlock each other.
-      const [row] = await tx<{ changes: number; new_files: number }[]>`
-        with input as (
-          select r.tax_id, r.change_date, r.chapter, r.path,
-                 array(select jsonb_array_elements_text(r.headings)) as changed_headings, r.raw
-          from jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb)
-            as r(tax_id text, change_date date, chapter text, path text, headings jsonb, raw jsonb)
-          order by r.tax_id, r.change_date, r.chapter, r.path
-        ), up as (
-          insert into regwatch.changes as c (tax_id, change_date, chapter, path, changed_headings, raw)
-          select tax_id, change_date, chapter, path, changed_headings, raw from input
-          on conflict (tax_id, change_date, chapter, path) do update
-            set changed_headings = excluded.changed_headings, raw = excluded.raw, last_seen_at = now()
-          returning c.id, c.path
-        ), sources as (
-          insert into regwatch.change_sources (change_id, list_key)
-          select id, ${window.listKey} from up order by id
-          on conflict do nothing
-        ), files as (
-          insert into regwatch.change_files (path)
-          select distinct path from up order by path
-          on conflict (path) do nothing
-          returning path
-        )
-        select (select count(*) from up)::int as changes, (select count(*) from files)::int as new_files`;
-      result = { changes: row?.changes ?? 0, newFiles: row?.new_files ?? 0 };
-    }
+    if (rows.length > 0) result = await writeChanges(tx, window.listKey, rows);
     await recordInvalidItems(tx, window);
     if (window.covered) {
+      // The coverage row is where a re-read leaves its trace: when the interval was last read and
+      // by which run. The changes it brought are written only when they differ from what is stored.
       await tx`
         insert into regwatch.coverage (list_key, start_date, end_date, requested_start, requested_end, change_count, run_id)
         values (${window.listKey}, ${window.covered.start}, ${window.covered.end}, ${window.requested.start},
@@ -82,6 +56,66 @@ export async function writeWindow(sql: Sql, window: WindowWrite): Promise<Window
     if (window.verifyLock) await window.verifyLock(tx);
     return result;
   });
+}
+
+/**
+ * New changes go in with one statement: rows travel as one JSON text parameter (read by Postgres
+ * as plain json, record by record), are inserted in key order with their sources and file rows,
+ * and a change already stored is skipped there without a write or a lock. Only when some were
+ * stored already (a re-read: the daily lookback, a refetch, a change two lists share) does a
+ * second statement look them up: it updates those whose headings or extra fields differ and adds
+ * this list's source where missing. A re-read that brings nothing new writes no row version.
+ * Rows are written in one key order everywhere, so two windows sharing changes cannot deadlock
+ * on their inserts (a rare deadlock between updates is retried by the caller).
+ */
+async function writeChanges(tx: Tx, listKey: string, rows: readonly ChangeRow[]): Promise<WindowResult> {
+  const json = JSON.stringify(rows);
+  const paths = [...new Set(rows.map((r) => r.p))].sort();
+  const [first] = await tx<{ inserted: number; new_files: number }[]>`
+    with ins as (
+      insert into regwatch.changes (tax_id, change_date, chapter, path, changed_headings, raw)
+      select r.t, r.d, r.c, r.p, r.h, r.e
+      from json_to_recordset(${json}::text::json) as r(t text, d date, c text, p text, h text[], e jsonb)
+      on conflict (tax_id, change_date, chapter, path) do nothing
+      returning id
+    ), sources as (
+      insert into regwatch.change_sources (change_id, list_key)
+      select id, ${listKey} from ins
+    ), files as (
+      insert into regwatch.change_files (path)
+      select p from unnest(${paths}::text[]) as p
+      on conflict (path) do nothing
+      returning path
+    )
+    select (select count(*) from ins)::int as inserted, (select count(*) from files)::int as new_files`;
+  const newFiles = first?.new_files ?? 0;
+  if ((first?.inserted ?? 0) < rows.length) {
+    // Every row not inserted above is now stored and committed (an insert it met in progress
+    // was waited for), so this statement's snapshot finds each one.
+    await tx`
+      with input as (
+        select r.t, r.d, r.c, r.p, r.h, r.e
+        from json_to_recordset(${json}::text::json) as r(t text, d date, c text, p text, h text[], e jsonb)
+      ), known as (
+        -- One index probe per row (a plain join may be planned as a scan of the whole table).
+        select s.id, i.h, i.e, s.changed_headings = i.h and s.raw = i.e as same
+        from input i
+        cross join lateral (
+          select t.id, t.changed_headings, t.raw from regwatch.changes t
+          where t.tax_id = i.t and t.change_date = i.d and t.chapter = i.c and t.path = i.p
+          limit 1
+        ) s
+      ), up as (
+        update regwatch.changes c
+        set changed_headings = k.h, raw = k.e, last_seen_at = now()
+        from known k
+        where c.id = k.id and not k.same
+      )
+      insert into regwatch.change_sources (change_id, list_key)
+      select id, ${listKey} from known order by id
+      on conflict do nothing`;
+  }
+  return { changes: rows.length, newFiles };
 }
 
 /**
@@ -108,32 +142,70 @@ async function recordInvalidItems(tx: Tx, window: WindowWrite): Promise<void> {
     from jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb) as r(change_date text, tax_id text, reason text, item text)`;
 }
 
-/** One row per change identity (the registry may repeat an item inside one answer), in key order. */
-function distinctChanges(window: WindowWrite) {
-  const seen = new Map<
-    string,
-    { tax_id: string; change_date: string; chapter: string; path: string; headings: string[]; raw: unknown }
-  >();
-  window.items.forEach((item, index) => {
-    const key = JSON.stringify([item.tax_id, item.change, item.chapter, item.path]);
-    seen.set(key, {
-      tax_id: item.tax_id,
-      change_date: item.change,
-      chapter: item.chapter,
-      path: item.path,
-      headings: item.changed_headings,
-      raw: window.raw[index] ?? item,
-    });
-  });
-  return [...seen.values()].sort(
-    (a, b) =>
-      compare(a.tax_id, b.tax_id) ||
-      compare(a.change_date, b.change_date) ||
-      compare(a.chapter, b.chapter) ||
-      compare(a.path, b.path),
-  );
+/** One change as sent to Postgres (short names: the batch travels as one JSON text). */
+interface ChangeRow {
+  t: string;
+  d: string;
+  c: string;
+  p: string;
+  h: readonly string[];
+  /** What `raw` keeps: the item's fields the typed columns do not hold. */
+  e: Record<string, unknown>;
 }
 
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+/**
+ * One row per change identity (the registry may repeat an item inside one answer), in key order
+ * (code-unit order of the joined key; NUL cannot occur in checked items). Every window writes its
+ * rows in this one order, so two windows sharing changes cannot deadlock.
+ */
+function distinctChanges(window: WindowWrite): ChangeRow[] {
+  const seen = new Map<string, ChangeRow>();
+  window.items.forEach((item, index) => {
+    const key = `${item.tax_id}\u0000${item.change}\u0000${item.chapter}\u0000${item.path}`;
+    seen.set(key, {
+      t: item.tax_id,
+      d: item.change,
+      c: item.chapter,
+      p: item.path,
+      h: item.changed_headings,
+      e: extraFields(item, window.raw[index]),
+    });
+  });
+  const keys = [...seen.keys()].sort();
+  return keys.map((key) => seen.get(key)!);
+}
+
+/**
+ * The fields of an item as received that its typed columns do not hold: unknown fields, and a
+ * known one only when its received form differs from the typed value (a numeric chapter, null
+ * headings). The typed columns merged with these give back the item (`v_changes.raw`).
+ */
+export function extraFields(
+  item: ChangedItem,
+  received: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const extra: Record<string, unknown> = {};
+  if (!received) return extra;
+  for (const field in received) {
+    const value = received[field];
+    switch (field) {
+      case "change":
+      case "tax_id":
+      case "chapter":
+      case "path":
+        if (value !== item[field]) extra[field] = value;
+        break;
+      case "changed_headings":
+        if (!sameStrings(value, item.changed_headings)) extra[field] = value;
+        break;
+      default:
+        extra[field] = value;
+    }
+  }
+  return extra;
+}
+
+function sameStrings(value: unknown, typed: readonly string[]): boolean {
+  if (!Array.isArray(value) || value.length !== typed.length) return false;
+  return value.every((v, i) => v === typed[i]);
 }

@@ -178,6 +178,9 @@ async function pass(
       log: deps.log,
       runId: deps.runId,
       concurrency: deps.config.concurrency,
+      // The watch origin's budget is idle only when nobody waits for it: not at its limiter, and
+      // not in either lane of the fair share in front of it.
+      limiter: { stats: () => ({ waiting: watchOriginWaiting(deps.registry) }) },
       progress: {
         plan: (totals) => progress.plan(totals),
         windowDone: (failed) => {
@@ -257,4 +260,10 @@ function windowFeed(): WindowFeed & { committed(): void; finish(): void } {
       notify();
     },
   };
+}
+
+/** Callers waiting for the watch origin's turns: at its limiter and in the fair share's lanes. */
+function watchOriginWaiting(registry: RegistryClients): number {
+  const lanes = Object.values(registry.fairShare.stats()).reduce((n, lane) => n + lane.waiting, 0);
+  return lanes + (registry.limiters.get(registry.watchOrigin)?.stats().waiting ?? 0);
 }

@@ -4,7 +4,6 @@
  * become covered. When the server answers for less than was asked, the rest is asked again at
  * once, and a window that makes no progress is reported, not retried forever.
  */
-import pLimit from "p-limit";
 import { ApiError } from "../api/errors.ts";
 import type { ChangesPage, WatchClient } from "../api/watch-client.ts";
 import type { Sql, Tx } from "../db/connect.ts";
@@ -21,6 +20,8 @@ import { stoppable } from "./stoppable.ts";
 import { validateItems } from "./validate-items.ts";
 
 const MAX_FOLLOW_UPS = 7;
+/** Bound on windows in flight beyond REGWATCH_CONCURRENCY, as a multiple of it (memory). */
+export const MAX_IN_FLIGHT_FACTOR = 4;
 /** Attempts of one window's transaction when it deadlocks or fails to serialise. */
 const WRITE_ATTEMPTS = 5;
 
@@ -29,7 +30,14 @@ export interface WindowRunOptions {
   watch: WatchClient;
   log: Logger;
   runId: number | null;
+  /** Windows in flight at least (REGWATCH_CONCURRENCY). */
   concurrency: number;
+  /**
+   * The watch origin's limiter: while nobody waits at it, the budget is idle, so one more window
+   * starts (up to MAX_IN_FLIGHT_FACTOR × concurrency). With high latency the windows needed to
+   * keep the rate busy (rate × time per window) can exceed the configured number.
+   */
+  limiter?: { stats(): { waiting: number } };
   progress: ProgressSink;
   /** Newest complete day: nothing after it is ever covered. */
   lastComplete: string;
@@ -78,44 +86,44 @@ export async function runWindows(
     errors: [],
     disagreements: {},
   };
-  const limit = pLimit(options.concurrency);
-  await Promise.all(
-    windows.map((window) =>
-      limit(async () => {
-        if (options.signal?.aborted || stats.fatal) {
-          stats.windowsSkipped++;
-          return;
-        }
-        try {
-          await runOne(window, options, stats);
-          stats.windowsDone++;
-          options.progress.windowDone(false);
-        } catch (thrown) {
-          const error = coerceError(classifyDatabaseError(thrown));
-          if (
-            options.signal?.aborted &&
-            !(error instanceof DatabaseUnavailableError || error instanceof RunLockLostError)
-          ) {
-            stats.windowsSkipped++;
-            return;
-          }
-          stats.windowsFailed++;
-          if (error instanceof ApiError && error.code === "HTTP_AUTH") stats.fatal ??= error;
-          if (error instanceof DatabaseUnavailableError || error instanceof RunLockLostError)
-            stats.fatal ??= error;
-          const message = redactSecrets(
-            `list ${listLabel(options, window.listKey)} ${window.start}..${window.end}: ${error.message}`,
-          );
-          if (stats.errors.length < 20) stats.errors.push(message);
-          // Info, not a warning: the run's report names it, and a terminal shows that once.
-          options.log.info(
-            { listKey: window.listKey, start: window.start, end: window.end, err: error.message },
-            "window failed",
-          );
-          options.progress.windowDone(true);
-        }
-      }),
-    ),
+  const runWindow = async (window: Window) => {
+    if (options.signal?.aborted || stats.fatal) {
+      stats.windowsSkipped++;
+      return;
+    }
+    try {
+      await runOne(window, options, stats);
+      stats.windowsDone++;
+      options.progress.windowDone(false);
+    } catch (thrown) {
+      const error = coerceError(classifyDatabaseError(thrown));
+      if (
+        options.signal?.aborted &&
+        !(error instanceof DatabaseUnavailableError || error instanceof RunLockLostError)
+      ) {
+        stats.windowsSkipped++;
+        return;
+      }
+      stats.windowsFailed++;
+      if (error instanceof ApiError && error.code === "HTTP_AUTH") stats.fatal ??= error;
+      if (error instanceof DatabaseUnavailableError || error instanceof RunLockLostError)
+        stats.fatal ??= error;
+      const message = redactSecrets(
+        `list ${listLabel(options, window.listKey)} ${window.start}..${window.end}: ${error.message}`,
+      );
+      if (stats.errors.length < 20) stats.errors.push(message);
+      // Info, not a warning: the run's report names it, and a terminal shows that once.
+      options.log.info(
+        { listKey: window.listKey, start: window.start, end: window.end, err: error.message },
+        "window failed",
+      );
+      options.progress.windowDone(true);
+    }
+  };
+  const floor = Math.max(1, options.concurrency);
+  const cap = floor * MAX_IN_FLIGHT_FACTOR;
+  await runPool(windows, runWindow, floor, (running) =>
+    mayStart(running, floor, cap, options.limiter?.stats().waiting ?? Number.POSITIVE_INFINITY),
   );
   return stats;
 }
@@ -206,6 +214,52 @@ function noteDisagreement(
       `the answer claims days that were not asked (${example}); only asked, complete days are covered`,
     );
   }
+}
+
+/**
+ * Whether one more window may start: always below the configured number; above it only while
+ * nobody waits at the limiter (its budget would go unused), and never past the cap.
+ */
+export function mayStart(running: number, floor: number, cap: number, waitingAtLimiter: number): boolean {
+  if (running < floor) return true;
+  return running < cap && waitingAtLimiter === 0;
+}
+
+/**
+ * Runs `fn` over `items`: `floor` at once, more while `mayStartNow(running)` allows, checked at
+ * every end. Beyond the floor one item starts per check, since the limiter sees a new window
+ * only once it asks for its request.
+ */
+async function runPool<T>(
+  items: readonly T[],
+  fn: (item: T) => Promise<void>,
+  floor: number,
+  mayStartNow: (running: number) => boolean,
+): Promise<void> {
+  let next = 0;
+  let running = 0;
+  let failure: unknown;
+  await new Promise<void>((resolve) => {
+    const pump = () => {
+      let extra = false;
+      while (next < items.length && (running < floor || (!extra && mayStartNow(running)))) {
+        if (running >= floor) extra = true;
+        const item = items[next++]!;
+        running++;
+        fn(item)
+          .catch((error: unknown) => {
+            failure ??= error;
+          })
+          .finally(() => {
+            running--;
+            pump();
+          });
+      }
+      if (next >= items.length && running === 0) resolve();
+    };
+    pump();
+  });
+  if (failure !== undefined) throw failure;
 }
 
 function describe(intervals: Interval[]): string {

@@ -28,6 +28,24 @@ describe("rate limiter", () => {
     expect(Math.min(...gaps)).toBeCloseTo(1000 / 30, 6);
   });
 
+  it("keeps the rate when its timers fire late, and still never exceeds the limit", async () => {
+    // A busy event loop wakes every sleeper 5 ms late: the spacing must not grow by as much.
+    class LateClock extends FakeClock {
+      override sleep(ms: number, signal?: AbortSignal): Promise<void> {
+        return super.sleep(ms + 5, signal);
+      }
+    }
+    const clock = new LateClock();
+    const limiter = new RateLimiter(30, clock, { marginMs: 20 });
+    const starts: number[] = [];
+    const all = Array.from({ length: 300 }, () => limiter.acquire().then(() => starts.push(clock.now())));
+    await clock.runAll();
+    await Promise.all(all);
+    expect(maxInAnyWindow(starts, 1020)).toBeLessThanOrEqual(30);
+    // 299 spacings of 1020/30 ms would be 10,166 ms; 5 ms lost at each would be 11,661 ms.
+    expect(starts.at(-1)!).toBeLessThan(10_166 * 1.01);
+  });
+
   it("holds everyone back while the server's Retry-After runs", async () => {
     const clock = new FakeClock();
     const limiter = new RateLimiter(30, clock, { marginMs: 0 });
