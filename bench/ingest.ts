@@ -87,8 +87,7 @@ export async function ingest(
             runId: null,
             requested: span,
             covered: span,
-            items,
-            raw,
+            items: items.map((item, i) => ({ item, raw: raw[i]! })),
             invalid: [],
           });
         }),

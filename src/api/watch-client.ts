@@ -19,13 +19,18 @@ import {
   watchListSchema,
 } from "./watch-schemas.ts";
 
+/** A changed item as the contract reads it, and as it was received (fields the contract does not name included). */
+export interface ReceivedChange {
+  item: ChangedItem;
+  raw: Record<string, unknown>;
+}
+
 export interface ChangesPage {
   /** The interval the server says it returned; this, not what was asked, is what is covered. */
   startDate: string;
   endDate: string;
-  items: ChangedItem[];
-  /** Each item as received, for `changes.raw`. */
-  raw: Record<string, unknown>[];
+  /** Each item, checked against the contract, with the object it was parsed from. */
+  items: ReceivedChange[];
   /** Pages read (1 when the answer was not paginated); all of them are in. */
   pages: number;
 }
@@ -167,7 +172,6 @@ export class WatchClient {
           );
         }
         merged.items.push(...result.items);
-        merged.raw.push(...result.raw);
         merged.pages = page;
       }
       if (!hasNext) return merged;
@@ -196,13 +200,12 @@ export class WatchClient {
     if (page > 1) url.searchParams.set(this.options.pageParam ?? "page", String(page));
     return this.http.request({ method: "GET", url, endpoint, cap, signal }, (response) => {
       const body = validate(changesResponseSchema, parseJson(response, endpoint), endpoint, response);
-      const items: ChangedItem[] = [];
-      const raw: Record<string, unknown>[] = [];
-      body.changed_items.forEach((entry, index) => {
-        const item = validate(changedItemSchema, entry, `${endpoint} changed_items[${index}]`, response);
-        items.push(item);
-        raw.push(entry as Record<string, unknown>);
-      });
+      const items = body.changed_items.map(
+        (entry, index): ReceivedChange => ({
+          item: validate(changedItemSchema, entry, `${endpoint} changed_items[${index}]`, response),
+          raw: entry as Record<string, unknown>,
+        }),
+      );
       if (body.start_date > body.end_date) {
         throw new ApiError(
           "BAD_RESPONSE",
@@ -214,7 +217,7 @@ export class WatchClient {
         );
       }
       return {
-        result: { startDate: body.start_date, endDate: body.end_date, items, raw, pages: page },
+        result: { startDate: body.start_date, endDate: body.end_date, items, pages: page },
         hasNext: body.has_next === true,
         bytes: response.body.length,
       };

@@ -12,6 +12,12 @@ export interface ChangeItemRow {
   path: string;
 }
 
+/** A checked changed item with the object it was received as (for what `changes.raw` keeps). */
+export interface ReceivedChangeRow {
+  item: ChangeItemRow;
+  raw: Record<string, unknown>;
+}
+
 /** A changed item set aside because it cannot be stored as received. */
 export interface InvalidItemRow {
   /** Position of the item in the answer. */

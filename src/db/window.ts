@@ -9,7 +9,11 @@
 
 import type { Interval } from "../dates.ts";
 import type { Sql, Tx } from "./connect.ts";
-import type { ChangeItemRow as ChangedItem, InvalidItemRow as InvalidItem } from "./rows.ts";
+import type {
+  ChangeItemRow as ChangedItem,
+  InvalidItemRow as InvalidItem,
+  ReceivedChangeRow,
+} from "./rows.ts";
 
 export interface WindowWrite {
   listKey: string;
@@ -18,9 +22,8 @@ export interface WindowWrite {
   requested: Interval;
   /** Days this answer makes covered (asked ∩ answered ∩ complete days); null when none. */
   covered: Interval | null;
-  /** Items that passed validation, and each one as received. */
-  items: readonly ChangedItem[];
-  raw: readonly Record<string, unknown>[];
+  /** Items that passed validation, each with the object it was received as. */
+  items: readonly ReceivedChangeRow[];
   invalid: readonly InvalidItem[];
   /** Throws when the run lock is no longer held; called inside the transaction, before commit. */
   verifyLock?: (tx: Tx) => Promise<void>;
@@ -160,7 +163,7 @@ interface ChangeRow {
  */
 function distinctChanges(window: WindowWrite): ChangeRow[] {
   const seen = new Map<string, ChangeRow>();
-  window.items.forEach((item, index) => {
+  for (const { item, raw } of window.items) {
     const key = `${item.tax_id}\u0000${item.change}\u0000${item.chapter}\u0000${item.path}`;
     seen.set(key, {
       t: item.tax_id,
@@ -168,9 +171,9 @@ function distinctChanges(window: WindowWrite): ChangeRow[] {
       c: item.chapter,
       p: item.path,
       h: item.changed_headings,
-      e: extraFields(item, window.raw[index]),
+      e: extraFields(item, raw),
     });
-  });
+  }
   const keys = [...seen.keys()].sort();
   return keys.map((key) => seen.get(key)!);
 }

@@ -3,6 +3,7 @@
  * date such as 2025-02-30 into 2025-03-02, and a NUL character fails the whole statement, so a value
  * that is not exactly what the registry's contract promises is set aside here, named, with its reason.
  */
+import type { ReceivedChange } from "../api/watch-client.ts";
 import type { ChangedItem } from "../api/watch-schemas.ts";
 import { isValidDate } from "../dates.ts";
 import type { InvalidItemRow } from "../db/rows.ts";
@@ -11,8 +12,7 @@ import type { InvalidItemRow } from "../db/rows.ts";
 export type InvalidItem = InvalidItemRow;
 
 export interface ValidatedItems {
-  valid: ChangedItem[];
-  validRaw: Record<string, unknown>[];
+  valid: ReceivedChange[];
   invalid: InvalidItem[];
 }
 
@@ -43,25 +43,15 @@ export function textProblem(text: string): string | undefined {
   return undefined;
 }
 
-export function validateItems(
-  items: readonly ChangedItem[],
-  raw: readonly Record<string, unknown>[],
-): ValidatedItems {
-  const result: ValidatedItems = { valid: [], validRaw: [], invalid: [] };
-  items.forEach((item, index) => {
-    const itemRaw = raw[index] ?? item;
-    const problem = itemProblem(item) ?? rawProblem(itemRaw);
+export function validateItems(items: readonly ReceivedChange[]): ValidatedItems {
+  const result: ValidatedItems = { valid: [], invalid: [] };
+  items.forEach((received, index) => {
+    const { item, raw } = received;
+    const problem = itemProblem(item) ?? rawProblem(raw);
     if (problem) {
-      result.invalid.push({
-        index,
-        changeDate: item.change,
-        taxId: item.tax_id,
-        reason: problem,
-        raw: itemRaw,
-      });
+      result.invalid.push({ index, changeDate: item.change, taxId: item.tax_id, reason: problem, raw });
     } else {
-      result.valid.push(item);
-      result.validRaw.push(itemRaw as Record<string, unknown>);
+      result.valid.push(received);
     }
   });
   return result;

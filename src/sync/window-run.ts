@@ -142,7 +142,7 @@ async function runOne(window: Window, options: WindowRunOptions, stats: WindowRu
       );
       const answered = answeredDays(page.startDate, page.endDate, options.endInclusive);
       noteDisagreement(window.listKey, asked, answered, options, stats);
-      const checked = validateItems(page.items, page.raw);
+      const checked = validateItems(page.items);
       const clean = checked.invalid.length === 0;
       const covered = clean
         ? intersect(asked, answered, { start: asked.start, end: options.lastComplete })
@@ -153,7 +153,6 @@ async function runOne(window: Window, options: WindowRunOptions, stats: WindowRu
         requested: asked,
         covered,
         items: checked.valid,
-        raw: checked.validRaw,
         invalid: checked.invalid,
         verifyLock: options.verifyLock,
       });

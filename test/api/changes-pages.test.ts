@@ -56,7 +56,7 @@ describe("paginated changes", () => {
     expect(value!.pages).toBe(3);
     expect(value!.startDate).toBe("2026-01-01");
     expect(value!.endDate).toBe("2026-01-07");
-    expect(value!.items.map((i) => i.tax_id)).toEqual([
+    expect(value!.items.map((i) => i.item.tax_id)).toEqual([
       "10000011",
       "10000012",
       "10000021",
@@ -64,7 +64,7 @@ describe("paginated changes", () => {
       "10000031",
       "10000032",
     ]);
-    expect(value!.raw.map((r) => r.x)).toEqual([11, 12, 21, 22, 31, 32]);
+    expect(value!.items.map((i) => i.raw.x)).toEqual([11, 12, 21, 22, 31, 32]);
     const sent = server.seen.slice(before);
     expect(sent.map((r) => r.query.get("pg"))).toEqual([null, "2", "3"]);
     expect(

@@ -37,8 +37,7 @@ describe("windows of different lists sharing changes", () => {
           runId: null,
           requested: { start: "2024-03-01", end: "2024-03-07" },
           covered: { start: "2024-03-01", end: "2024-03-07" },
-          items: list,
-          raw: list as unknown as Record<string, unknown>[],
+          items: list.map((item) => ({ item, raw: item as unknown as Record<string, unknown> })),
           invalid: [],
         });
       // Several writers per round so the two orders really meet.
@@ -62,8 +61,10 @@ describe("windows of different lists sharing changes", () => {
       changes: async (listKey: string, from: string, to: string) => ({
         startDate: from,
         endDate: to,
-        items: listKey === "x" ? items : [...items].reverse(),
-        raw: (listKey === "x" ? items : [...items].reverse()) as unknown as Record<string, unknown>[],
+        items: (listKey === "x" ? items : [...items].reverse()).map((item) => ({
+          item,
+          raw: item as unknown as Record<string, unknown>,
+        })),
       }),
     } as unknown as WatchClient;
     const stats = await runWindows(

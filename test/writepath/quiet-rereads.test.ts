@@ -104,8 +104,7 @@ describe("writing one window again", () => {
       runId: null,
       requested: { start: "2024-03-01", end: "2024-03-07" },
       covered: { start: "2024-03-01", end: "2024-03-07" },
-      items,
-      raw,
+      items: items.map((item, i) => ({ item, raw: raw[i]! })),
       invalid: [],
     });
 
