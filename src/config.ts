@@ -28,7 +28,7 @@ export const DEFAULTS = {
   httpHost: "127.0.0.1",
   maxRetryAfterS: 300,
   maxFileBytes: 64 * 1024 * 1024,
-  maxResponseBytes: 64 * 1024 * 1024,
+  maxResponseBytes: 4 * 1024 * 1024,
   fetchFiles: "all",
   alertRetryBaseMs: 30_000,
   alertMaxAttempts: 12,

@@ -96,7 +96,7 @@ export interface HttpClientOptions {
   /** Called before each backoff; `origin` is scheme://host[:port] only, never a path or query. */
   onRetry?: (info: RetryInfo) => void;
   dispatcher?: Dispatcher;
-  /** Default byte cap of a response body (64 MiB, named REGWATCH_MAX_RESPONSE_BYTES, if unset). */
+  /** Default byte cap of a response body (4 MiB, named REGWATCH_MAX_RESPONSE_BYTES, if unset). */
   cap?: BodyCap;
   /** The process's stop: aborts every wait and transfer in flight. */
   signal?: AbortSignal;
@@ -104,7 +104,7 @@ export interface HttpClientOptions {
   pauses?: OriginPauses;
 }
 
-const DEFAULT_CAP: BodyCap = { bytes: 64 * 1024 * 1024, name: "REGWATCH_MAX_RESPONSE_BYTES" };
+const DEFAULT_CAP: BodyCap = { bytes: 4 * 1024 * 1024, name: "REGWATCH_MAX_RESPONSE_BYTES" };
 const DEFAULT_MAX_RETRY_AFTER_MS = 300_000;
 /** How long close() lets requests in flight finish before they are aborted. */
 const CLOSE_GRACE_MS = 2000;

@@ -50,7 +50,7 @@ export interface WatchClientOptions {
 }
 
 export const DEFAULT_MAX_CHANGES_PAGES = 1000;
-const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 /** Failures after which a POST may or may not have taken effect. */
 const AMBIGUOUS: ReadonlySet<string> = new Set([
   "HTTP_SERVER",

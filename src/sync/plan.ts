@@ -3,7 +3,7 @@
  * The registry answers one list per request for at most a week, so the plan is the fewest
  * windows of at most 7 days that cover every day that needs reading.
  */
-import { addDays, fromEpochDay, type Interval, toEpochDay } from "../dates.ts";
+import { addDays, daysBetween, fromEpochDay, type Interval, toEpochDay } from "../dates.ts";
 
 export type { Interval } from "../dates.ts";
 
@@ -110,6 +110,20 @@ export function planWindows(inputs: readonly ListPlanInput[], options: PlanOptio
     for (const list of perList) if (i < list.length) result.push(list[i]!);
   }
   return result;
+}
+
+/**
+ * An interval cut in two halves (the first one the longer by a day when the length is odd), or
+ * undefined for a single day, which cannot be cut.
+ */
+export function halves(interval: Interval): [Interval, Interval] | undefined {
+  const days = daysBetween(interval.start, interval.end);
+  if (days < 1) return undefined;
+  const firstEnd = addDays(interval.start, Math.floor(days / 2));
+  return [
+    { start: interval.start, end: firstEnd },
+    { start: addDays(firstEnd, 1), end: interval.end },
+  ];
 }
 
 /** What remains of an asked window after the server answered for `returned`. */

@@ -14,12 +14,14 @@ import { coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { redactSecrets } from "../secrets.ts";
 import { answeredDays, disagreement, intersect, requestEnd } from "./coverage-rule.ts";
-import { type Interval, remainder, type Window } from "./plan.ts";
+import { halves, type Interval, remainder, type Window } from "./plan.ts";
 import type { ProgressSink } from "./progress.ts";
 import { stoppable } from "./stoppable.ts";
 import { validateItems } from "./validate-items.ts";
 
 const MAX_FOLLOW_UPS = 7;
+/** Answers refused for their size: the window is asked again in halves, down to single days. */
+const TOO_BIG: readonly string[] = ["TOO_LARGE", "TOO_MANY_PAGES"];
 /** Bound on windows in flight beyond REGWATCH_CONCURRENCY, as a multiple of it (memory). */
 export const MAX_IN_FLIGHT_FACTOR = 4;
 /** Attempts of one window's transaction when it deadlocks or fails to serialise. */
@@ -130,16 +132,36 @@ export async function runWindows(
 
 async function runOne(window: Window, options: WindowRunOptions, stats: WindowRunStats): Promise<void> {
   let pending: Interval[] = [{ start: window.start, end: window.end }];
+  /** Single days whose answer is too large even alone: the other days go on, then the window fails. */
+  const tooLarge: string[] = [];
   for (let round = 0; pending.length > 0; round++) {
     if (round > MAX_FOLLOW_UPS)
       throw new Error(`the server kept answering for less than asked; still missing ${describe(pending)}`);
     const next: Interval[] = [];
     for (const asked of pending) {
       stats.requests++;
-      const page: ChangesPage = await stoppable(
-        options.watch.changes(window.listKey, asked.start, requestEnd(asked.end, options.endInclusive)),
-        options.signal,
-      );
+      let page: ChangesPage;
+      try {
+        page = await stoppable(
+          options.watch.changes(window.listKey, asked.start, requestEnd(asked.end, options.endInclusive)),
+          options.signal,
+        );
+      } catch (error) {
+        // An answer over REGWATCH_MAX_RESPONSE_BYTES (or its page bound) is asked again in halves,
+        // so memory stays bounded by the cap and the days still get read; one day alone fails.
+        if (!(error instanceof ApiError && TOO_BIG.includes(error.code))) throw error;
+        const split = halves(asked);
+        if (!split) {
+          tooLarge.push(`${asked.start}..${asked.end}: ${error.message}`);
+          continue;
+        }
+        options.log.info(
+          { listKey: window.listKey, asked, err: error instanceof Error ? error.message : String(error) },
+          "changes answer too large; asking again in halves",
+        );
+        next.push(...split);
+        continue;
+      }
       const answered = answeredDays(page.startDate, page.endDate, options.endInclusive);
       noteDisagreement(window.listKey, asked, answered, options, stats);
       const checked = validateItems(page.items);
@@ -176,6 +198,7 @@ async function runOne(window: Window, options: WindowRunOptions, stats: WindowRu
     }
     pending = next;
   }
+  if (tooLarge.length > 0) throw new Error(`too large even for a single day: ${tooLarge.join("; ")}`);
 }
 
 type WriteInput = Parameters<typeof writeWindow>[1];
