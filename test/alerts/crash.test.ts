@@ -10,6 +10,7 @@ import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts
 import { BIN, runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { sampleTaxIds, seedList } from "../helpers/sync.ts";
+import { waitUntil } from "../helpers/wait.ts";
 import { type Receiver, SECRET, startReceiver } from "./harness.ts";
 
 const TZ = "Europe/Budapest";
@@ -75,12 +76,14 @@ describe("a sync killed between its commit and delivery", () => {
     const alerts = Number((await t.db.sql`select count(*)::int as n from regwatch.alerts`)[0]!.n);
     expect(alerts).toBeGreaterThan(1);
     // The killed process's transaction is rolled back once the server notices it is gone.
-    for (let i = 0; i < 100; i++) {
-      const [busy] = await t.db.sql`
-        select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`;
-      if (busy!.n === 0) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitUntil(
+      async () => {
+        const [busy] = await t.db.sql`
+          select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`;
+        return busy!.n === 0;
+      },
+      { what: "the killed process's transaction rolled back" },
+    );
     const [unsent] = await t.db
       .sql`select count(*)::int as n from regwatch.alert_deliveries where status = 'pending'`;
     expect(unsent!.n).toBe(alerts);

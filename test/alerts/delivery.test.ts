@@ -14,6 +14,7 @@ import { insertAlertRule } from "../../src/db/alerts-rules.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { registerSecrets } from "../../src/secrets.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { waitUntil } from "../helpers/wait.ts";
 import { type Receiver, SECRET, startReceiver, startSmtp, storeRun, storeValues } from "./harness.ts";
 
 const BASE_MS = 1000;
@@ -219,8 +220,7 @@ describe("alert delivery", () => {
     ]);
     const stop = startAlertTicker({ sql: t.db.sql, config: config(), log: silentLogger }, 50);
     try {
-      for (let i = 0; i < 100 && receiver.received.length === 0; i++)
-        await new Promise((r) => setTimeout(r, 20));
+      await waitUntil(() => receiver.received.length > 0, { what: "a delivery from the ticker" });
     } finally {
       await stop();
     }
@@ -314,7 +314,7 @@ describe("alert delivery", () => {
         { taxId: "10000016", date: "2026-11-22", headings: ["seat"], lists: ["a"] },
       ]);
       expect(await deliver()).toMatchObject({ sent: 1 });
-      for (let i = 0; i < 50 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      await waitUntil(() => heard.length > 0, { what: "the notification" });
       expect(heard).toHaveLength(1);
       const payload = JSON.parse(heard[0]!);
       expect(payload.type).toBe("business.changed");

@@ -18,17 +18,13 @@ import {
   json,
   startHostileRegistry,
 } from "../helpers/hostile-registry.ts";
+import { waitUntil } from "../helpers/wait.ts";
 import { scheduleTwoHoursAgo, startDaemon } from "./harness.ts";
 
 const run = promisify(execFile);
 const ECHO = "wl_echo";
 const HANG = "wl_hang";
 const GOOD = "wl_good";
-
-/** Polls `probe` until it is true; bounded by the test's own timeout, not by a sleep. */
-async function until(probe: () => Promise<boolean>): Promise<void> {
-  while (!(await probe())) await new Promise((r) => setTimeout(r, 100));
-}
 
 describe("a daemon against a registry that echoes the key and hangs", () => {
   let registry: HostileRegistry;
@@ -74,8 +70,15 @@ describe("a daemon against a registry that echoes the key and hangs", () => {
     const base = `http://127.0.0.1:${await d.port()}`;
 
     // The echoing window fails at once; the hanging one keeps the job busy with no progress.
-    await until(async () => registry.asked.some((a) => a.listKey === HANG));
-    await until(async () => (await fetch(`${base}/readyz`)).status === 503);
+    await waitUntil(() => registry.asked.some((a) => a.listKey === HANG), {
+      what: "the hanging window asked",
+      process: d.child,
+    });
+    await waitUntil(async () => (await fetch(`${base}/readyz`)).status === 503, {
+      what: "/readyz saying stuck",
+      process: d.child,
+      everyMs: 100,
+    });
     const ready = await fetch(`${base}/readyz`);
     expect(await ready.text()).toMatch(/no progress/);
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { FaultRule } from "../../src/emulator/index.ts";
+import { waitUntil } from "../helpers/wait.ts";
 import { type Harness, startHarness } from "./harness.ts";
 
 let h: Harness | undefined;
@@ -85,7 +86,7 @@ describe("fault injection", () => {
   it("resets the connection", async () => {
     h = await startHarness({ faults: [{ kind: "reset", probability: 1 }] });
     await expect(h.call("GET", "/v2/lists")).rejects.toThrow();
-    await new Promise((r) => setTimeout(r, 20));
+    await waitUntil(() => h!.emulator.requests().length > 0, { what: "the reset request logged" });
     expect(h.emulator.requests()[0]).toMatchObject({ status: 0, fault: "reset" });
   });
 

@@ -5,6 +5,7 @@ import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts
 import { silentLogger } from "../../src/logger.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { emulatorConfig, sampleTaxIds, seedList, syncAt } from "../helpers/sync.ts";
+import { waitUntil } from "../helpers/wait.ts";
 
 describe("list refresh", () => {
   let emulator: RunningEmulator;
@@ -100,8 +101,13 @@ describe("list refresh", () => {
       emulator.setFaults([]);
     }
     // The emulator logs a request when it has answered: wait for the abandoned one to finish.
-    await new Promise((resolve) => setTimeout(resolve, 1600));
-    const tries = emulator.requests().filter((r) => r.endpoint === "GET /v2/lists");
+    const tries = await waitUntil(
+      () => {
+        const seen = emulator.requests().filter((r) => r.endpoint === "GET /v2/lists");
+        return seen.length >= 2 && seen;
+      },
+      { what: "both list requests logged" },
+    );
     expect(tries.map((r) => r.fault ?? "none").sort()).toEqual(["delay", "none"]);
   });
 });
