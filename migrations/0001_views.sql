@@ -1,4 +1,4 @@
--- Views for BI tools (stable names, see DESIGN.md).
+-- Views for BI tools (stable names, see docs/contracts.md).
 CREATE VIEW regwatch.v_coverage AS
 WITH days AS (
   SELECT DISTINCT c.list_key, d::date AS day
