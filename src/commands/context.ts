@@ -5,7 +5,7 @@
 import { InvalidArgumentError } from "commander";
 import { type Config, loadConfig, secretsOf } from "../config.ts";
 import { isValidDate } from "../dates.ts";
-import { type Database, openDatabase } from "../db/connect.ts";
+import { type Database, type OpenOptions, openDatabase } from "../db/connect.ts";
 import { classifyDatabaseError } from "../db/db-errors.ts";
 import { migrationsCurrent, runMigrations } from "../db/migrate.ts";
 import { coerceError, EXIT, type ExitCode, exitCodeOf, type Outcome, RegwatchError } from "../errors.ts";
@@ -69,10 +69,16 @@ export function commandLogLevel(
 
 /**
  * Opens the database, applies pending migrations, runs `fn`, and always closes it. A schema
- * already current is found with one query, without the migrator and its own connection.
+ * already current is found with one query, without the migrator and its own connection. A short
+ * command that only reads asks for `{ max: 1 }`: its queries are pipelined on one connection
+ * instead of each opening a connection of its own (a new backend costs more than the query).
  */
-export async function withDatabase<T>(ctx: Context, fn: (db: Database) => Promise<T>): Promise<T> {
-  const db = await openDatabase(ctx.config);
+export async function withDatabase<T>(
+  ctx: Context,
+  fn: (db: Database) => Promise<T>,
+  options: OpenOptions = {},
+): Promise<T> {
+  const db = await openDatabase(ctx.config, options);
   try {
     if (!(await migrationsCurrent(db.sql))) await runMigrations(db.url);
     return await fn(db);

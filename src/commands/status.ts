@@ -39,14 +39,18 @@ export function registerStatus(program: Command): void {
     )
     .action((opts: { json?: boolean }) =>
       runAction((ctx) =>
-        withDatabase(ctx, async (db) => {
-          // Run errors and file errors hold server text, which may echo a key: scrubbed before printing.
-          const status = redactJson(await readFullStatus(db.sql, ctx.config));
-          process.stdout.write(
-            redactSecrets(opts.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status)),
-          );
-          return EXIT.ok;
-        }),
+        withDatabase(
+          ctx,
+          async (db) => {
+            // Run errors and file errors hold server text, which may echo a key: scrubbed before printing.
+            const status = redactJson(await readFullStatus(db.sql, ctx.config));
+            process.stdout.write(
+              redactSecrets(opts.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status)),
+            );
+            return EXIT.ok;
+          },
+          { max: 1 },
+        ),
       ),
     );
 }
