@@ -58,18 +58,24 @@ function installDriverGuard(): void {
   driverGuardInstalled = true;
   const guard = (error: Error) => {
     const stack = error.stack ?? "";
-    if (
-      error instanceof TypeError &&
-      /postgres[\\/]src[\\/]connection\.js/.test(stack) &&
-      /nextWrite/.test(stack)
-    )
-      return;
+    const fromDriver = /postgres[\\/]src[\\/]connection\.js/.test(stack);
+    if (error instanceof TypeError && fromDriver && /nextWrite/.test(stack)) return;
+    // The server ended the connection (terminated backend, shutdown, failover) while a COPY stream
+    // or a finished statement still hung on it: the driver reports it once more outside any query.
+    // The queries of that connection fail on their own, and the run ends with one message.
+    if (fromDriver && isConnectionEnded(error)) return;
     // Anything else keeps Node's behaviour (unless someone else listens too): report and exit.
     if (process.listenerCount("uncaughtException") > 1) return;
     process.stderr.write(`${stack || String(error)}\n`);
     process.exit(1);
   };
   process.on("uncaughtException", guard);
+}
+
+/** Class 57P (operator intervention: terminated, shutting down, cannot connect now) or a lost socket. */
+function isConnectionEnded(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" && (/^57P0[1-3]$/.test(code) || code === "CONNECTION_CLOSED");
 }
 
 function connect(
