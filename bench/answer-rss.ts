@@ -6,8 +6,6 @@
  *   DATABASE_URL=postgres://…/scratch node bin/run-ts.js bench/answer-rss.ts
  * or through `npm run bench` (answer_peak_rss_mb).
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
 import { pathToFileURL } from "node:url";
 import { createRegistry } from "../src/api/registry.ts";
 import { loadConfig, requireWatch } from "../src/config.ts";
@@ -15,6 +13,7 @@ import { openDatabase } from "../src/db/connect.ts";
 import { runMigrations } from "../src/db/migrate.ts";
 import { silentLogger } from "../src/logger.ts";
 import { runSyncPass } from "../src/sync/sync-pass.ts";
+import { serveFromChild } from "./child-server.ts";
 
 export const ITEMS = 1_000_000;
 const DAY = "2024-03-08";
@@ -52,12 +51,9 @@ export interface AnswerRssResult {
 }
 
 export async function answerRss(databaseUrl: string, items = ITEMS): Promise<AnswerRssResult> {
-  const child: ChildProcess = spawn(process.execPath, ["-e", SERVER, String(items)], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const server = await serveFromChild(SERVER, String(items));
   try {
-    const [line] = (await once(child.stdout!, "data")) as [Buffer];
-    const url = `http://127.0.0.1:${Number(line.toString().trim())}`;
+    const url = server.url;
     const config = loadConfig({
       ...process.env,
       DATABASE_URL: databaseUrl,
@@ -86,7 +82,7 @@ export async function answerRss(databaseUrl: string, items = ITEMS): Promise<Ans
           : `stored ${report.changesWritten} changes`,
     };
   } finally {
-    child.kill();
+    server.stop();
   }
 }
 

@@ -5,8 +5,6 @@
  *   DATABASE_URL=postgres://…/scratch node bin/run-ts.js bench/files-rss.ts
  * or through `npm run bench` (files_peak_rss_mb). The target is under 256 MB.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
 import { pathToFileURL } from "node:url";
 import { createRegistry } from "../src/api/registry.ts";
 import { loadConfig, requireWatch } from "../src/config.ts";
@@ -16,6 +14,7 @@ import { silentLogger } from "../src/logger.ts";
 import { parseStoredFiles } from "../src/parse/parse-files.ts";
 import { fetchOpenFiles } from "../src/sync/file-fetch.ts";
 import { noProgress } from "../src/sync/progress.ts";
+import { serveFromChild } from "./child-server.ts";
 
 export const FILES = 10;
 export const FILE_BYTES = 55 * 1000 * 1000;
@@ -53,12 +52,9 @@ export interface FilesRssResult {
 }
 
 export async function filesRss(databaseUrl: string): Promise<FilesRssResult> {
-  const child: ChildProcess = spawn(process.execPath, ["-e", SERVER, String(FILE_BYTES)], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const server = await serveFromChild(SERVER, String(FILE_BYTES));
   try {
-    const [line] = (await once(child.stdout!, "data")) as [Buffer];
-    const url = `http://127.0.0.1:${Number(line.toString().trim())}`;
+    const url = server.url;
     const config = loadConfig({
       ...process.env,
       DATABASE_URL: databaseUrl,
@@ -100,7 +96,7 @@ export async function filesRss(databaseUrl: string): Promise<FilesRssResult> {
       files_rss_s: Math.round(seconds * 10) / 10,
     };
   } finally {
-    child.kill();
+    server.stop();
   }
 }
 

@@ -7,7 +7,7 @@ import { setMaxListeners } from "node:events";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/connect.ts";
 import { acquireRunLock, type RunLock } from "../db/lock.ts";
-import { type RunTrigger, scheduledSyncsSince } from "../db/runs.ts";
+import type { RunTrigger } from "../db/runs.ts";
 import { coerceError, LockHeldError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { reconcile } from "../reconcile/reconcile.ts";
@@ -15,14 +15,12 @@ import type { OpenRegistry } from "../run/open-registry.ts";
 import type { ProgressSink } from "../sync/progress.ts";
 import { runSyncJob } from "../sync/sync-job.ts";
 import type { DaemonMetrics } from "./metrics.ts";
+import { slotDecision } from "./resume-state.ts";
 import {
   type CronSchedule,
-  MAX_ATTEMPTS_PER_SLOT,
-  MAX_RETRY_BACKOFF_MS,
   previousScheduledTime,
   RETRY_AFTER_FAILURE_MS,
   type ResumeDecision,
-  resumeDecision,
 } from "./schedule.ts";
 
 export { MAX_ATTEMPTS_PER_SLOT, MAX_RETRY_BACKOFF_MS, RETRY_AFTER_FAILURE_MS } from "./schedule.ts";
@@ -114,15 +112,7 @@ export class JobRunner {
       const nextAt = new Date(this.lastFailure.getTime() + RETRY_AFTER_FAILURE_MS);
       return { due: false, slot, decision: { due: false, reason: "backoff", nextAt } };
     }
-    const runs = slot ? await scheduledSyncsSince(this.deps.db.sql, slot) : [];
-    const decision = resumeDecision({
-      slot,
-      runs,
-      now,
-      backoffMs: RETRY_AFTER_FAILURE_MS,
-      maxBackoffMs: MAX_RETRY_BACKOFF_MS,
-      maxAttempts: MAX_ATTEMPTS_PER_SLOT,
-    });
+    const { decision } = await slotDecision(this.deps.db.sql, this.deps.schedule, now);
     this.deps.metrics.setResume(decision);
     if (decision.reason === "exhausted" && this.exhaustedSlot !== slot?.getTime()) {
       this.exhaustedSlot = slot?.getTime();

@@ -9,13 +9,37 @@ import type { Config } from "../config.ts";
 import type { Sql } from "../db/connect.ts";
 import { scheduledSyncsSince } from "../db/runs.ts";
 import {
+  type CronSchedule,
   cronSchedule,
   MAX_ATTEMPTS_PER_SLOT,
   MAX_RETRY_BACKOFF_MS,
   previousScheduledTime,
   RETRY_AFTER_FAILURE_MS,
+  type ResumeDecision,
   resumeDecision,
 } from "./schedule.ts";
+
+/**
+ * The daemon's rule applied to the runs table: the latest slot, its scheduled syncs, and whether
+ * a run is due. The daemon decides with it; `status` reports with it.
+ */
+export async function slotDecision(
+  sql: Sql,
+  schedule: CronSchedule,
+  now: Date,
+): Promise<{ slot: Date | undefined; attempts: number; decision: ResumeDecision }> {
+  const slot = previousScheduledTime(schedule, now);
+  const runs = slot ? await scheduledSyncsSince(sql, slot) : [];
+  const decision = resumeDecision({
+    slot,
+    runs,
+    now,
+    backoffMs: RETRY_AFTER_FAILURE_MS,
+    maxBackoffMs: MAX_RETRY_BACKOFF_MS,
+    maxAttempts: MAX_ATTEMPTS_PER_SLOT,
+  });
+  return { slot, attempts: runs.filter((r) => !r.stopped).length, decision };
+}
 
 export interface ResumeState {
   /** The latest scheduled instant (ISO), or null when the schedule has not fired yet. */
@@ -39,21 +63,12 @@ export async function readResumeState(
   const task = cron.createTask(config.schedule, () => {}, { timezone: config.tz });
   try {
     const schedule = cronSchedule(config.schedule, config.tz, (instant) => task.match(instant));
-    const slot = previousScheduledTime(schedule, now);
-    const runs = slot ? await scheduledSyncsSince(sql, slot) : [];
-    const decision = resumeDecision({
-      slot,
-      runs,
-      now,
-      backoffMs: RETRY_AFTER_FAILURE_MS,
-      maxBackoffMs: MAX_RETRY_BACKOFF_MS,
-      maxAttempts: MAX_ATTEMPTS_PER_SLOT,
-    });
+    const { slot, attempts, decision } = await slotDecision(sql, schedule, now);
     const next = task.getNextRuns(1)[0];
     return {
       slot: slot?.toISOString() ?? null,
       state: decision.due ? "due" : decision.reason,
-      attempts: runs.filter((r) => !r.stopped).length,
+      attempts,
       maxAttempts: MAX_ATTEMPTS_PER_SLOT,
       nextAttemptAt: decision.reason === "backoff" ? decision.nextAt.toISOString() : null,
       nextScheduledRun: next?.toISOString() ?? null,
