@@ -36,6 +36,7 @@ export class FairShare {
     return {
       acquire: (signal) => this.acquire(name, signal),
       restamp: (slot, sentAt) => this.inner.restamp(slot, sentAt),
+      answered: (slot, endpoint, roundTripMs) => this.inner.answered?.(slot, endpoint, roundTripMs),
       widenMargin: () => this.inner.widenMargin(),
     };
   }

@@ -104,6 +104,12 @@ export interface HttpClientOptions {
   pauses?: OriginPauses;
 }
 
+/** When an attempt's request left and when its answer's headers came in, told to the limiter. */
+interface SendTiming {
+  sent(): void;
+  answered(): void;
+}
+
 const DEFAULT_CAP: BodyCap = { bytes: 4 * 1024 * 1024, name: "REGWATCH_MAX_RESPONSE_BYTES" };
 const DEFAULT_MAX_RETRY_AFTER_MS = 300_000;
 /** How long close() lets requests in flight finish before they are aborted. */
@@ -135,8 +141,8 @@ export class HttpClient {
 
   /** Sends the request, retrying what can be retried; throws ApiError when it finally fails. */
   async request<T = HttpResponse>(spec: RequestSpec, parse?: (response: HttpResponse) => T): Promise<T> {
-    return this.withRetries(spec, (attempt, stop, onSent, seen) =>
-      this.once(spec, attempt, stop, onSent, seen, async (response, body) => {
+    return this.withRetries(spec, (attempt, stop, timing, seen) =>
+      this.once(spec, attempt, stop, timing, seen, async (response, body) => {
         const result: HttpResponse = { ...response, body: await collect(body) };
         // Parsing happens inside the loop so that a garbled body is retried like a failed request.
         return parse ? parse(result) : (result as T);
@@ -152,8 +158,8 @@ export class HttpClient {
    * the bytes, say) is thrown as it is, without a retry.
    */
   async stream<T>(spec: RequestSpec, consume: (response: StreamedResponse) => Promise<T>): Promise<T> {
-    return this.withRetries(spec, (attempt, stop, onSent, seen) =>
-      this.once(spec, attempt, stop, onSent, seen, (response, body) => consume({ ...response, body })),
+    return this.withRetries(spec, (attempt, stop, timing, seen) =>
+      this.once(spec, attempt, stop, timing, seen, (response, body) => consume({ ...response, body })),
     );
   }
 
@@ -162,7 +168,7 @@ export class HttpClient {
     attemptOnce: (
       attempt: number,
       stop: AbortSignal | undefined,
-      onSent: () => void,
+      timing: SendTiming,
       seen: { status?: number },
     ) => Promise<T>,
   ): Promise<T> {
@@ -182,7 +188,17 @@ export class HttpClient {
       let error: ApiError;
       const seen: { status?: number } = {};
       try {
-        const value = await attemptOnce(attempt, stop, () => limiter.restamp(slot, this.clock.now()), seen);
+        let sentAt: number | undefined;
+        const timing: SendTiming = {
+          sent: () => {
+            sentAt = this.clock.now();
+            limiter.restamp(slot, sentAt);
+          },
+          answered: () => {
+            if (sentAt !== undefined) limiter.answered?.(slot, spec.endpoint, this.clock.now() - sentAt);
+          },
+        };
+        const value = await attemptOnce(attempt, stop, timing, seen);
         this.report(spec, seen.status, undefined);
         return value;
       } catch (thrown) {
@@ -247,7 +263,7 @@ export class HttpClient {
     spec: RequestSpec,
     attempt: number,
     stop: AbortSignal | undefined,
-    onSent: () => void,
+    timing: SendTiming,
     seen: { status?: number },
     handle: (response: Omit<HttpResponse, "body">, body: AsyncIterable<Buffer>) => Promise<T>,
   ): Promise<T> {
@@ -277,7 +293,7 @@ export class HttpClient {
     const transfer: TransferState = { ended: false };
     let responseBody: BodyStream | undefined;
     try {
-      const response = await withSendTime(onSent, () =>
+      const response = await withSendTime(timing.sent, () =>
         this.dispatcher.request({
           origin: spec.url.origin,
           path: `${spec.url.pathname}${spec.url.search}`,
@@ -289,6 +305,7 @@ export class HttpClient {
           bodyTimeout: timeoutMs,
         }),
       );
+      timing.answered();
       responseBody = response.body;
       seen.status = response.statusCode;
       const context = { endpoint: spec.endpoint, status: response.statusCode, attempts: attempt };

@@ -1,37 +1,59 @@
+import { ArrivalLag } from "./arrival-lag.ts";
 import type { Clock } from "./clock.ts";
 
 /** What the HTTP layer needs of a limiter; a quota gate or a shared per-key limiter fits it. */
 export interface Limiter {
   acquire(signal?: AbortSignal): Promise<number>;
+  /** The request granted at `slot` really left at `sentAt` (its headers were written). */
   restamp(slot: number, sentAt: number): void;
+  /** The request granted at `slot` was answered (headers in) `roundTripMs` after it left. */
+  answered?(slot: number, endpoint: string, roundTripMs: number): void;
   widenMargin(): void;
 }
 
 /**
- * 4% of a second: absorbs the jitter between our start (re-stamped when the request really left)
- * and the server's arrival stamp. Every millisecond costs 0.1% of the budget, but a 429 costs
- * more: its pause, a wider margin for the rest of the run, and the registry's goodwill. 20 ms was
- * tried and drew several 429s per backfill on a loaded machine, each widening the margin further.
+ * The distance kept beyond the one-second window after a request whose arrival delay is not
+ * known (not answered yet, or its endpoint not yet calibrated): 4% of a second. Every
+ * millisecond costs 0.1% of the budget, but a 429 costs more: its pause, a wider margin for the
+ * rest of the run, and the registry's goodwill.
  */
 export const DEFAULT_MARGIN_MS = 40;
+/** Kept beyond a measured arrival delay: millisecond stamps on both sides, and rounding. */
+const SAFETY_MS = 5;
 const MARGIN_STEP_MS = 10;
 
+interface Start {
+  /** When the limiter let it go (the slot handed out); identifies it. */
+  granted: number;
+  /** When its headers left (restamped), else `granted`. */
+  sent: number;
+  /** How far past `sent + window` it may still be counted by the server. */
+  marginMs: number;
+}
+
 /**
- * Lets at most `limit` requests start in any window of `windowMs` plus a safety margin: the
- * server counts arrivals, which trail our starts by a varying delay (network, event loop), so a
- * request started just over a second after another may still land in the same second there.
+ * Lets at most `limit` requests be counted by the server in any window of `windowMs`. The
+ * server counts arrivals, which trail our sends by a varying delay, so each request is held to
+ * count until `sent + window + its margin`: the default margin while its delay is unknown, and
+ * once it is answered, the bound on its delay learned from its round trip (`ArrivalLag`), never
+ * more than the default. A quiet path thus costs a few milliseconds per second of budget instead
+ * of the default's 4%, and a jittery one (a loaded server, a long route) keeps its distance.
  * Starts are also spread evenly (one per window/limit): a burst would queue at the server, whose
  * arrival stamps then bunch up. Callers are served in the order they asked. A 429 from the server
- * pauses everyone until its Retry-After has passed, and widens the margin: the server counts more
- * strictly than we assumed.
+ * pauses everyone until its Retry-After has passed, and widens every margin: the server counts
+ * more strictly than we assumed.
  */
 export class RateLimiter {
   readonly limit: number;
-  private readonly baseWindowMs: number;
-  private marginMs: number;
+  private readonly windowMs: number;
+  private readonly baseMarginMs: number;
+  private widenedMs = 0;
   private readonly maxMarginMs: number;
-  /** Start times of the last `limit` requests, oldest first. */
-  private readonly starts: number[] = [];
+  /** Recent starts, sent order; kept while they may still be counted. */
+  private readonly starts: Start[] = [];
+  /** The shortest recent delays between a grant and its send (for `leadMs`). */
+  private readonly sendDelays: number[] = [];
+  private readonly lag = new ArrivalLag();
   private pausedUntil = 0;
   private lastGrant = Number.NEGATIVE_INFINITY;
   private tail: Promise<unknown> = Promise.resolve();
@@ -45,9 +67,9 @@ export class RateLimiter {
   ) {
     if (!Number.isInteger(limit) || limit <= 0) throw new RangeError("rate limit must be a positive integer");
     this.limit = limit;
-    this.baseWindowMs = options.windowMs ?? 1000;
-    this.marginMs = options.marginMs ?? DEFAULT_MARGIN_MS;
-    this.maxMarginMs = Math.max(this.marginMs, this.baseWindowMs / 4);
+    this.windowMs = options.windowMs ?? 1000;
+    this.baseMarginMs = options.marginMs ?? DEFAULT_MARGIN_MS;
+    this.maxMarginMs = Math.max(this.baseMarginMs, this.windowMs / 4);
   }
 
   /**
@@ -55,11 +77,12 @@ export class RateLimiter {
    * one refusal is usually one late packet, and every step costs 1% of the budget for good.
    */
   widenMargin(): void {
-    this.marginMs = Math.min(this.maxMarginMs, this.marginMs + MARGIN_STEP_MS);
+    this.widenedMs = Math.min(this.maxMarginMs - this.baseMarginMs, this.widenedMs + MARGIN_STEP_MS);
   }
 
+  /** The margin kept after a request whose arrival delay is unknown. */
   get currentMarginMs(): number {
-    return this.marginMs;
+    return this.baseMarginMs + this.widenedMs;
   }
 
   /**
@@ -92,32 +115,63 @@ export class RateLimiter {
    * window reflects what the server will count.
    */
   restamp(slot: number, sentAt: number): void {
-    const index = this.starts.indexOf(slot);
-    if (index < 0 || sentAt <= slot) return;
-    this.starts[index] = sentAt;
-    this.starts.sort((a, b) => a - b);
+    const start = this.starts.find((s) => s.granted === slot);
+    if (!start || sentAt <= start.sent) return;
+    this.sendDelays.push(sentAt - slot);
+    if (this.sendDelays.length > this.limit) this.sendDelays.shift();
+    start.sent = sentAt;
+    this.starts.sort((a, b) => a.sent - b.sent);
+  }
+
+  /** The request of `slot` was answered: its arrival delay is now bounded (see `ArrivalLag`). */
+  answered(slot: number, endpoint: string, roundTripMs: number): void {
+    const bound = this.lag.observe(endpoint, roundTripMs);
+    const start = this.starts.find((s) => s.granted === slot);
+    if (!start || bound === undefined) return;
+    start.marginMs = Math.min(this.baseMarginMs, SAFETY_MS + bound);
   }
 
   private async waitForSlot(): Promise<number> {
     for (;;) {
       const now = this.clock.now();
-      const oldest = this.starts.length >= this.limit ? this.starts[0]! : Number.NEGATIVE_INFINITY;
-      const span = this.baseWindowMs + this.marginMs;
-      const spacing = span / this.limit;
-      const readyAt = Math.max(this.pausedUntil, oldest + span, this.lastGrant + spacing);
+      this.forget(now);
+      const spacing = this.windowMs / this.limit;
+      const readyAt = Math.max(this.pausedUntil, this.windowFreeAt(), this.lastGrant + spacing);
       if (readyAt <= now) {
         // The spacing counts from when this turn was due, not from when the timer fired: a timer
         // late by a few milliseconds (a busy event loop) would otherwise push every later start
         // back by as much, and the rate would sink well below the limit. It catches up by at
-        // most half a spacing; the one-second window above, kept on real start times, still holds.
+        // most half a spacing; the window above, kept on real send times, still holds.
         this.lastGrant = Math.max(readyAt, now - spacing / 2);
-        this.starts.push(now);
-        if (this.starts.length > this.limit) this.starts.shift();
+        this.starts.push({ granted: now, sent: now, marginMs: this.baseMarginMs });
         return now;
       }
       this.waitedMs += readyAt - now;
       await this.clock.sleep(readyAt - now);
     }
+  }
+
+  /**
+   * The earliest grant at which fewer than `limit` recent requests may still be counted by the
+   * server when the new one arrives. Grants run ahead of the send by the shortest recent delay
+   * between the two (`leadMs`), since the window is kept on send times.
+   */
+  private windowFreeAt(): number {
+    if (this.starts.length < this.limit) return Number.NEGATIVE_INFINITY;
+    const until = this.starts
+      .map((s) => s.sent + this.windowMs + s.marginMs + this.widenedMs)
+      .sort((a, b) => b - a);
+    return until[this.limit - 1]! - this.leadMs();
+  }
+
+  private leadMs(): number {
+    return this.sendDelays.length === 0 ? 0 : Math.min(...this.sendDelays);
+  }
+
+  /** Drops starts that can no longer be counted whatever their margin. */
+  private forget(now: number): void {
+    const horizon = now - this.windowMs - this.maxMarginMs;
+    while (this.starts.length > this.limit && this.starts[0]!.sent < horizon) this.starts.shift();
   }
 }
 
@@ -176,6 +230,7 @@ export function gatedLimiter(inner: Limiter, before: () => void | Promise<void>)
       return inner.acquire(signal);
     },
     restamp: (slot, sentAt) => inner.restamp(slot, sentAt),
+    answered: (slot, endpoint, roundTripMs) => inner.answered?.(slot, endpoint, roundTripMs),
     widenMargin: () => inner.widenMargin(),
   };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ArrivalLag } from "../../src/api/arrival-lag.ts";
 import { RateLimiter } from "../../src/api/rate-limiter.ts";
 import { backoffDelay, isRetryable, parseRetryAfter } from "../../src/api/retry.ts";
 import { FakeClock } from "../helpers/fake-clock.ts";
@@ -96,5 +97,64 @@ describe("rate limiter margin", () => {
     expect(limiter.currentMarginMs).toBe(50);
     for (let i = 0; i < 100; i++) limiter.widenMargin();
     expect(limiter.currentMarginMs).toBe(250);
+  });
+});
+
+/** Deterministic numbers in [0, 1) for the simulated network. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+/**
+ * Sends `count` requests through `limiter` on a simulated network: each reaches the server
+ * `lag` ms after it left (mostly 0-2 ms, now and then up to 30 ms) and is answered 50 ms plus
+ * that lag after it left. Returns the server's arrival stamps, in order.
+ */
+async function simulate(limiter: RateLimiter, clock: FakeClock, count: number, tell: boolean) {
+  const random = seededRandom(16);
+  const arrivals: number[] = [];
+  const all = Array.from({ length: count }, async () => {
+    const slot = await limiter.acquire();
+    const lag = random() < 0.05 ? 30 * random() : 2 * random();
+    arrivals.push(clock.now() + lag);
+    await clock.sleep(50 + lag);
+    if (tell) limiter.answered(slot, "GET /v2/lists/:key/changes", 50 + lag);
+  });
+  await clock.runAll();
+  await Promise.all(all);
+  return arrivals.sort((a, b) => a - b);
+}
+
+describe("rate limiter and measured arrival delays", () => {
+  it("bounds an endpoint's arrival delay by its round trip over the quickest one, once calibrated", () => {
+    const lag = new ArrivalLag(3);
+    expect(lag.observe("GET /files", 60)).toBeUndefined();
+    expect(lag.observe("GET /files", 52)).toBeUndefined();
+    expect(lag.observe("GET /files", 55)).toBeUndefined();
+    expect(lag.observe("GET /files", 70)).toBe(18);
+    // Each endpoint has its own quickest round trip: a slow one is not judged by a fast one.
+    expect(lag.observe("GET /v2/lists", 400)).toBeUndefined();
+    expect(lag.observe("GET /files", Number.NaN)).toBeUndefined();
+  });
+
+  it("keeps each request's distance to its measured delay: nearly the full budget, never over it", async () => {
+    const clock = new FakeClock();
+    const arrivals = await simulate(new RateLimiter(30, clock), clock, 900, true);
+    // The server, counting arrivals in any one-second window, never sees more than 30.
+    expect(maxInAnyWindow(arrivals, 1000)).toBeLessThanOrEqual(30);
+    // 899 spacings at exactly 30/s take 29,967 ms; the measured delays (and the first, uncalibrated, answers) cost under 2%.
+    expect(arrivals.at(-1)!).toBeLessThan(29_967 * 1.02);
+  });
+
+  it("keeps the default distance after requests whose delay it was not told", async () => {
+    const clock = new FakeClock();
+    const arrivals = await simulate(new RateLimiter(30, clock), clock, 900, false);
+    expect(maxInAnyWindow(arrivals, 1000)).toBeLessThanOrEqual(30);
+    // 40 ms past every second: about 4% slower than the limit.
+    expect(arrivals.at(-1)!).toBeGreaterThan(29_967 * 1.035);
   });
 });
