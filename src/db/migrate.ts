@@ -44,8 +44,10 @@ async function appliedCount(client: postgres.Sql): Promise<number> {
 /** True when every migration shipped with this build has been applied (for /readyz). */
 export async function migrationsCurrent(sql: postgres.Sql): Promise<boolean> {
   const { readFile } = await import("node:fs/promises");
-  const journal = JSON.parse(await readFile(`${MIGRATIONS_FOLDER}/meta/_journal.json`, "utf8")) as {
-    entries: unknown[];
-  };
-  return (await appliedCount(sql)) >= journal.entries.length;
+  // The journal is read while the database answers (the first query also opens the connection).
+  const [journal, applied] = await Promise.all([
+    readFile(`${MIGRATIONS_FOLDER}/meta/_journal.json`, "utf8"),
+    appliedCount(sql),
+  ]);
+  return applied >= (JSON.parse(journal) as { entries: unknown[] }).entries.length;
 }
