@@ -1,8 +1,9 @@
-import { fileURLToPath } from "node:url";
+import path from "node:path";
 import postgres from "postgres";
+import { packageRoot } from "../package-root.ts";
 import { withNoDelay } from "./socket.ts";
 
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../migrations", import.meta.url));
+export const MIGRATIONS_FOLDER = path.join(packageRoot(), "migrations");
 
 /** Arbitrary but fixed: serialises concurrent migrators across processes. */
 const MIGRATION_LOCK = 0x72_77_6d_67; // "rwmg"
