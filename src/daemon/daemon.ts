@@ -4,10 +4,11 @@
  * SIGTERM/SIGINT.
  */
 import { setMaxListeners } from "node:events";
-import cron, { type ScheduledTask } from "node-cron";
+import type { ScheduledTask } from "node-cron";
 import { startAlertTicker } from "../alerts/hooks.ts";
 import { registerAlertMetrics } from "../alerts/metrics.ts";
 import { type Config, requireWatch } from "../config.ts";
+import { nodeCron } from "../cron.ts";
 import { openDatabase } from "../db/connect.ts";
 import { runMigrations } from "../db/migrate.ts";
 import { coerceError, EXIT, type ExitCode } from "../errors.ts";
@@ -81,7 +82,7 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
       `health and metrics on http://${config.httpHost}:${http.port} (/healthz /readyz /metrics)`,
     );
 
-    const task: ScheduledTask = cron.createTask(config.schedule, () => runner?.runIfDue("schedule"), {
+    const task: ScheduledTask = nodeCron().createTask(config.schedule, () => runner?.runIfDue("schedule"), {
       name: "regwatch-reconcile-sync",
       timezone: config.tz,
       noOverlap: true,

@@ -4,8 +4,8 @@
  * out and the daemon waits for the next scheduled run. Derived from the runs table with the same
  * rule the daemon follows (schedule.ts), so both say the same.
  */
-import cron from "node-cron";
 import type { Config } from "../config.ts";
+import { nodeCron } from "../cron.ts";
 import type { Sql } from "../db/connect.ts";
 import { scheduledSyncsSince } from "../db/runs.ts";
 import {
@@ -60,7 +60,7 @@ export async function readResumeState(
   config: Pick<Config, "schedule" | "tz">,
   now = new Date(),
 ): Promise<ResumeState> {
-  const task = cron.createTask(config.schedule, () => {}, { timezone: config.tz });
+  const task = nodeCron().createTask(config.schedule, () => {}, { timezone: config.tz });
   try {
     const schedule = cronSchedule(config.schedule, config.tz, (instant) => task.match(instant));
     const { slot, attempts, decision } = await slotDecision(sql, schedule, now);

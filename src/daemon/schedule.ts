@@ -9,7 +9,7 @@
  * confirmed with the scheduling task's own `match`, so day-of-month and weekday rules (L, W, #,
  * names) mean exactly what they mean to the scheduler.
  */
-import cron from "node-cron";
+import { nodeCron } from "../cron.ts";
 import { addDays, localDateTime } from "../dates.ts";
 
 /** After a failed run, catch-up checks wait this long before trying again. */
@@ -37,7 +37,7 @@ export function cronSchedule(
   timeZone: string,
   matches: (instant: Date) => boolean,
 ): CronSchedule {
-  const fields = cron.parse(expression);
+  const fields = nodeCron().parse(expression);
   const desc = (values: readonly number[]) => [...values].sort((a, b) => b - a);
   return {
     hours: desc(fields.hour),

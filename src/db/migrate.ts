@@ -1,8 +1,9 @@
-import { fileURLToPath } from "node:url";
+import path from "node:path";
 import postgres from "postgres";
+import { packageRoot } from "../package-root.ts";
 import { withNoDelay } from "./socket.ts";
 
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../migrations", import.meta.url));
+export const MIGRATIONS_FOLDER = path.join(packageRoot(), "migrations");
 
 /** Arbitrary but fixed: serialises concurrent migrators across processes. */
 const MIGRATION_LOCK = 0x72_77_6d_67; // "rwmg"
@@ -44,8 +45,10 @@ async function appliedCount(client: postgres.Sql): Promise<number> {
 /** True when every migration shipped with this build has been applied (for /readyz). */
 export async function migrationsCurrent(sql: postgres.Sql): Promise<boolean> {
   const { readFile } = await import("node:fs/promises");
-  const journal = JSON.parse(await readFile(`${MIGRATIONS_FOLDER}/meta/_journal.json`, "utf8")) as {
-    entries: unknown[];
-  };
-  return (await appliedCount(sql)) >= journal.entries.length;
+  // The journal is read while the database answers (the first query also opens the connection).
+  const [journal, applied] = await Promise.all([
+    readFile(`${MIGRATIONS_FOLDER}/meta/_journal.json`, "utf8"),
+    appliedCount(sql),
+  ]);
+  return applied >= (JSON.parse(journal) as { entries: unknown[] }).entries.length;
 }

@@ -1,4 +1,5 @@
 import type { Sql } from "./connect.ts";
+import { rowLimit } from "./row-limit.ts";
 
 /** Fetched change files per parse status ("unparsed" for those not parsed yet). */
 export async function parseStatusCounts(sql: Sql): Promise<Record<string, number>> {
@@ -17,5 +18,5 @@ export async function unparsedExamples(
 ): Promise<{ path: string; parseStatus: string; parseError: string | null }[]> {
   return sql`
     select path, parse_status as "parseStatus", parse_error as "parseError" from regwatch.change_files
-    where parse_status in ('unrecognised', 'failed') order by parsed_at desc, path limit ${limit}`;
+    where parse_status in ('unrecognised', 'failed') order by parsed_at desc, path ${rowLimit(sql, limit)}`;
 }

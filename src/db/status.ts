@@ -3,6 +3,7 @@
  * change files, item outcomes and API usage. Each is one statement over small tables or an index.
  */
 import type { Sql } from "./connect.ts";
+import { rowLimit } from "./row-limit.ts";
 
 export interface DayRange {
   start: string;
@@ -71,7 +72,7 @@ export interface RunRow {
 export async function recentRuns(sql: Sql, limit: number): Promise<RunRow[]> {
   const rows = await sql<RunRow[]>`
     select id, kind, trigger, status, started_at as "startedAt", finished_at as "finishedAt", error, stats
-    from regwatch.runs order by started_at desc, id desc limit ${limit}`;
+    from regwatch.runs order by started_at desc, id desc ${rowLimit(sql, limit)}`;
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
@@ -108,7 +109,7 @@ export async function openFiles(sql: Sql, limit: number): Promise<OpenFile[]> {
   return sql<OpenFile[]>`
     select path, status, http_status as "httpStatus", attempts, last_error as "lastError"
     from regwatch.change_files where status in ('pending', 'failed', 'refused')
-    order by updated_at desc limit ${limit}`;
+    order by updated_at desc ${rowLimit(sql, limit)}`;
 }
 
 /** Latest item outcomes counted by operation and code (null code: the registry accepted it). */
@@ -156,12 +157,14 @@ export async function openInvalidItems(
   sql: Sql,
   limit: number,
 ): Promise<{ count: number; items: OpenInvalidItem[] }> {
-  const [counted] = await sql<{ n: number }[]>`
-    select count(*)::int as n from regwatch.invalid_items where resolved_at is null`;
-  const items = await sql<OpenInvalidItem[]>`
-    select list_key as "listKey", to_char(window_start, 'YYYY-MM-DD') as "windowStart",
-           to_char(window_end, 'YYYY-MM-DD') as "windowEnd", change_date as "changeDate", tax_id as "taxId", reason
-    from regwatch.invalid_items where resolved_at is null
-    order by seen_at desc, id desc limit ${limit}`;
+  const [[counted], items] = await Promise.all([
+    sql<{ n: number }[]>`
+      select count(*)::int as n from regwatch.invalid_items where resolved_at is null`,
+    sql<OpenInvalidItem[]>`
+      select list_key as "listKey", to_char(window_start, 'YYYY-MM-DD') as "windowStart",
+             to_char(window_end, 'YYYY-MM-DD') as "windowEnd", change_date as "changeDate", tax_id as "taxId", reason
+      from regwatch.invalid_items where resolved_at is null
+      order by seen_at desc, id desc ${rowLimit(sql, limit)}`,
+  ]);
   return { count: counted?.n ?? 0, items };
 }

@@ -56,21 +56,23 @@ export async function readStatus<S = null>(
   const local = localDateTime(now, config.tz);
   // Completeness follows the registry's 07:00 load in its own zone.
   const complete = lastCompleteDay(now, config.registryTz ?? config.tz);
-  const [lists, runs, files, open, outcomes, usage, alertMessages, parse, unreadable, invalid] =
+  // All at once, pipelined on the connection. The statements with parameters go last: on a fresh
+  // connection each waits for the server to describe it, and whatever is queued behind it waits too.
+  const [lists, runs, files, open, outcomes, alertMessages, parse, unreadable, invalid, usage, schedule] =
     await Promise.all([
       coverageByList(sql),
       recentRuns(sql, RECENT_RUNS),
       fileCounts(sql),
       openFiles(sql, OPEN_FILES_SHOWN),
       outcomeCounts(sql),
-      usageSummary(sql, local.date, local.date.slice(0, 7)),
       outboxCounts(sql),
       parseStatusCounts(sql),
       unparsedExamples(sql, OPEN_FILES_SHOWN),
       openInvalidItems(sql, INVALID_ITEMS_SHOWN),
+      usageSummary(sql, local.date, local.date.slice(0, 7)),
+      readSchedule ? readSchedule() : null,
     ]);
   const searchThisMonth = usage.month.find((u) => u.api === "search")?.requests ?? 0;
-  const schedule = readSchedule ? await readSchedule() : null;
   return {
     generatedAt: now.toISOString(),
     timeZone: config.tz,
