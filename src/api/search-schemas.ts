@@ -3,7 +3,7 @@
  * back depends on the contract, so every field is optional (a record without a tax number is kept
  * apart, as it cannot be keyed), and objects are loose: whatever the registry adds is kept.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 export const BUSINESS_TYPES = ["companies", "self_employed", "budget_orgs", "civil_orgs"] as const;
 

@@ -2,7 +2,7 @@
  * Shapes of the watch interface's responses (docs/registry.md, "Watch interface"). Objects are loose: fields
  * the document does not name are kept, so nothing the registry sends is lost.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD");
 
