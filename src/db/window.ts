@@ -3,11 +3,12 @@
  * set aside as invalid and the coverage row, all in one transaction, so a crash loses at most the
  * window in flight and a rerun repeats it harmlessly (every statement is an idempotent upsert).
  *
- * Rows travel as one JSON text parameter expanded by Postgres, not as a COPY: a failing COPY
- * inside a transaction left the client waiting forever, while a failing statement fails at once.
+ * Rows travel as array parameters expanded by Postgres, not as a COPY: a failing COPY inside a
+ * transaction left the client waiting forever, while a failing statement fails at once.
  */
 
 import type { Interval } from "../dates.ts";
+import { textArrayLiteral } from "./array-literal.ts";
 import type { Sql, Tx } from "./connect.ts";
 import type {
   ChangeItemRow as ChangedItem,
@@ -62,23 +63,32 @@ export async function writeWindow(sql: Sql, window: WindowWrite): Promise<Window
 }
 
 /**
- * New changes go in with one statement: rows travel as one JSON text parameter (read by Postgres
- * as plain json, record by record), are inserted in key order with their sources and file rows,
- * and a change already stored is skipped there without a write or a lock. Only when some were
- * stored already (a re-read: the daily lookback, a refetch, a change two lists share) does a
- * second statement look them up: it updates those whose headings or extra fields differ and adds
- * this list's source where missing. A re-read that brings nothing new writes no row version.
- * Rows are written in one key order everywhere, so two windows sharing changes cannot deadlock
- * on their inserts (a rare deadlock between updates is retried by the caller).
+ * New changes go in with one statement: rows travel as parallel arrays, one per column, which
+ * Postgres reads about three times faster than the same rows as one JSON document; they are
+ * inserted in key order with their sources and file rows, and a change already stored is
+ * skipped there without a write or a lock. Only when some were stored already (a re-read: the
+ * daily lookback, a refetch, a change two lists share) does a second statement look them up: it
+ * updates those whose headings or extra fields differ and adds this list's source where missing.
+ * A re-read that brings nothing new writes no row version. Rows are written in one key order
+ * everywhere, so two windows sharing changes cannot deadlock on their inserts (a rare deadlock
+ * between updates is retried by the caller).
  */
 async function writeChanges(tx: Tx, listKey: string, rows: readonly ChangeRow[]): Promise<WindowResult> {
-  const json = JSON.stringify(rows);
-  const paths = [...new Set(rows.map((r) => r.p))].sort();
+  // Each column travels as one array literal built here: quoting only what needs it is much
+  // cheaper than the driver's escaping of every element of six arrays.
+  const input = tx`
+    select u.t, u.d::date as d, u.c, u.p, u.h::text[] as h, u.e::jsonb as e
+    from unnest(${textArrayLiteral(rows.map((r) => r.t))}::text[], ${textArrayLiteral(rows.map((r) => r.d))}::text[],
+                ${textArrayLiteral(rows.map((r) => r.c))}::text[], ${textArrayLiteral(rows.map((r) => r.p))}::text[],
+                ${textArrayLiteral(rows.map((r) => textArrayLiteral(r.h)))}::text[],
+                ${textArrayLiteral(rows.map((r) => JSON.stringify(r.e)))}::text[])
+         with ordinality as u(t, d, c, p, h, e, n)
+    order by u.n`;
+  const paths = textArrayLiteral([...new Set(rows.map((r) => r.p))].sort());
   const [first] = await tx<{ inserted: number; new_files: number }[]>`
     with ins as (
       insert into regwatch.changes (tax_id, change_date, chapter, path, changed_headings, raw)
-      select r.t, r.d, r.c, r.p, r.h, r.e
-      from json_to_recordset(${json}::text::json) as r(t text, d date, c text, p text, h text[], e jsonb)
+      select r.t, r.d, r.c, r.p, r.h, r.e from (${input}) r
       on conflict (tax_id, change_date, chapter, path) do nothing
       returning id
     ), sources as (
@@ -96,10 +106,7 @@ async function writeChanges(tx: Tx, listKey: string, rows: readonly ChangeRow[])
     // Every row not inserted above is now stored and committed (an insert it met in progress
     // was waited for), so this statement's snapshot finds each one.
     await tx`
-      with input as (
-        select r.t, r.d, r.c, r.p, r.h, r.e
-        from json_to_recordset(${json}::text::json) as r(t text, d date, c text, p text, h text[], e jsonb)
-      ), known as (
+      with input as (${input}), known as (
         -- One index probe per row (a plain join may be planned as a scan of the whole table).
         select s.id, i.h, i.e, s.changed_headings = i.h and s.raw = i.e as same
         from input i
@@ -145,7 +152,7 @@ async function recordInvalidItems(tx: Tx, window: WindowWrite): Promise<void> {
     from jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb) as r(change_date text, tax_id text, reason text, item text)`;
 }
 
-/** One change as sent to Postgres (short names: the batch travels as one JSON text). */
+/** One change as sent to Postgres. */
 interface ChangeRow {
   t: string;
   d: string;
