@@ -114,12 +114,18 @@ function seededRandom(seed: number): () => number {
  * `lag` ms after it left (mostly 0-2 ms, now and then up to 30 ms) and is answered 50 ms plus
  * that lag after it left. Returns the server's arrival stamps, in order.
  */
-async function simulate(limiter: RateLimiter, clock: FakeClock, count: number, tell: boolean) {
+async function simulate(
+  limiter: RateLimiter,
+  clock: FakeClock,
+  count: number,
+  tell: boolean,
+  lagOf: (random: () => number) => number = (random) => (random() < 0.05 ? 30 * random() : 2 * random()),
+) {
   const random = seededRandom(16);
   const arrivals: number[] = [];
   const all = Array.from({ length: count }, async () => {
     const slot = await limiter.acquire();
-    const lag = random() < 0.05 ? 30 * random() : 2 * random();
+    const lag = lagOf(random);
     arrivals.push(clock.now() + lag);
     await clock.sleep(50 + lag);
     if (tell) limiter.answered(slot, "GET /v2/lists/:key/changes", 50 + lag);
@@ -148,6 +154,14 @@ describe("rate limiter and measured arrival delays", () => {
     expect(maxInAnyWindow(arrivals, 1000)).toBeLessThanOrEqual(30);
     // 899 spacings at exactly 30/s take 29,967 ms; the measured delays (and the first, uncalibrated, answers) cost under 2%.
     expect(arrivals.at(-1)!).toBeLessThan(29_967 * 1.02);
+  });
+
+  it("keeps more than the default distance after a request the server held back longer", async () => {
+    // Now and then the server stalls: a request is stamped 60-150 ms after it left.
+    const clock = new FakeClock();
+    const stalls = (random: () => number) => (random() < 0.03 ? 60 + 90 * random() : 2 * random());
+    const arrivals = await simulate(new RateLimiter(30, clock), clock, 900, true, stalls);
+    expect(maxInAnyWindow(arrivals, 1000)).toBeLessThanOrEqual(30);
   });
 
   it("keeps the default distance after requests whose delay it was not told", async () => {
