@@ -89,13 +89,14 @@ export async function apiBudget(p: ApiBudgetParams): Promise<ApiBudgetResult> {
   }
 }
 
-/** Runs the CLI, sampling the child's peak resident set (VmHWM) until it exits. */
+/** Runs the CLI as a user does, sampling its peak resident set (VmHWM) until it exits. */
 function runMeasured(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; peakRssKb: number; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    // The bin itself, as `regwatch` runs for a user (its first line sets Node's memory flags).
+    const child = spawn(BIN, args, {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
       stdio: ["ignore", "ignore", "pipe"],
     });

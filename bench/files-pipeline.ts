@@ -99,7 +99,8 @@ export async function filesPipeline(p: FilesPipelineParams): Promise<FilesPipeli
 
 function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    // The bin itself, as `regwatch` runs for a user (its first line sets Node's memory flags).
+    const child = spawn(BIN, args, {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
       stdio: ["ignore", "ignore", "pipe"],
     });
