@@ -3,7 +3,7 @@
  * origin with its own rate budget, run as the real CLI against the emulator in its own process.
  * Windows and files overlap, so the best possible wall time is set by the busier origin:
  * files_floor_s = max(API requests, file requests) / rate; files_floor_ratio = wall / floor
- * (target <= 1.10). Full size: 10 lists x 2,000 items x 8 weeks (about 110,000 files, an hour
+ * (target <= 1.10). Full size: 10 lists x 2,000 items x 8 weeks (about 10,800 files, 6 minutes
  * at 30/s); `--quick` runs 2 x 300 x 2 weeks. Run alone:
  *   DATABASE_URL=postgres://…/scratch node bin/run-ts.js bench/files-pipeline.ts [--quick]
  */
