@@ -36,9 +36,9 @@ interface Start {
  * server counts arrivals, which trail our sends by a varying delay, so each request is held to
  * count until `sent + window + its margin`: the default margin while its delay is unknown, and
  * once it is answered, the bound on its delay learned from its round trip (`ArrivalLag`), up to
- * a quarter of the window. A quiet path thus costs a few milliseconds per second of budget
- * instead of the default's 4%, and a jittery one (a loaded server, a long route, a stall of
- * 100 ms) keeps the distance its own requests showed, more than the default where needed.
+ * a whole window. A quiet path thus costs a few milliseconds per second of budget instead of the
+ * default's 4%, and a jittery one (a loaded server, a long route, a server busy for 300 ms as it
+ * starts) keeps the distance its own requests showed, more than the default where needed.
  * Starts are also spread evenly (one per window/limit): a burst would queue at the server, whose
  * arrival stamps then bunch up. Callers are served in the order they asked. A 429 from the server
  * pauses everyone until its Retry-After has passed, and widens every margin: the server counts
@@ -129,7 +129,7 @@ export class RateLimiter {
     const bound = this.lag.observe(endpoint, roundTripMs);
     const start = this.starts.find((s) => s.granted === slot);
     if (!start || bound === undefined) return;
-    start.marginMs = Math.min(this.maxMarginMs, SAFETY_MS + bound);
+    start.marginMs = Math.min(this.windowMs, SAFETY_MS + bound);
   }
 
   private async waitForSlot(): Promise<number> {
@@ -171,7 +171,7 @@ export class RateLimiter {
 
   /** Drops starts that can no longer be counted whatever their margin. */
   private forget(now: number): void {
-    const horizon = now - this.windowMs - this.maxMarginMs;
+    const horizon = now - 2 * this.windowMs - this.maxMarginMs;
     while (this.starts.length > this.limit && this.starts[0]!.sent < horizon) this.starts.shift();
   }
 }
