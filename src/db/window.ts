@@ -38,25 +38,10 @@ export interface WindowResult {
 export async function writeWindow(sql: Sql, window: WindowWrite): Promise<WindowResult> {
   const rows = distinctChanges(window);
   return sql.begin(async (tx) => {
-    // A window is atomic and repeatable: if an OS crash loses the last commits, their coverage
-    // goes with their changes and the next sync reads them again. Not waiting for the WAL flush
-    // of every window keeps the write path at disk bandwidth instead of disk latency.
-    await tx`set local synchronous_commit = off`;
+    await windowBookkeeping(tx, window, rows.length);
     let result: WindowResult = { changes: 0, newFiles: 0 };
     if (rows.length > 0) result = await writeChanges(tx, window.listKey, rows);
-    await recordInvalidItems(tx, window);
-    if (window.covered) {
-      // The coverage row is where a re-read leaves its trace: when the interval was last read and
-      // by which run. The changes it brought are written only when they differ from what is stored.
-      await tx`
-        insert into regwatch.coverage (list_key, start_date, end_date, requested_start, requested_end, change_count, run_id)
-        values (${window.listKey}, ${window.covered.start}, ${window.covered.end}, ${window.requested.start},
-                ${window.requested.end}, ${result.changes}, ${window.runId})
-        on conflict (list_key, start_date, end_date) do update
-          set change_count = excluded.change_count, run_id = excluded.run_id, fetched_at = now(),
-              requested_start = excluded.requested_start, requested_end = excluded.requested_end,
-              accepted_reason = null`;
-    }
+    if (window.invalid.length > 0) await recordInvalidItems(tx, window);
     if (window.verifyLock) await window.verifyLock(tx);
     return result;
   });
@@ -129,16 +114,40 @@ async function writeChanges(tx: Tx, listKey: string, rows: readonly ChangeRow[])
 }
 
 /**
- * Invalid items replace the open ones of the same asked interval; a clean answer closes them.
- * Either way what is open afterwards is exactly what the newest answer held.
+ * One statement for what every window does besides its changes:
+ * - commits without waiting for the WAL flush: a window is atomic and repeatable, so if an OS
+ *   crash loses the last commits, their coverage goes with their changes and the next sync reads
+ *   them again, and not waiting keeps the write path at disk bandwidth instead of disk latency;
+ * - closes the invalid items still open for the asked interval (the newest answer's own invalid
+ *   items, if any, are added after it: what is open afterwards is exactly what that answer held);
+ * - records the coverage row, where a re-read leaves its trace: when the interval was last read
+ *   and by which run (the changes it brought are written only when they differ from what is stored).
  */
+async function windowBookkeeping(tx: Tx, window: WindowWrite, changeCount: number): Promise<void> {
+  const { listKey, requested, covered } = window;
+  const coverage = covered
+    ? tx`, coverage as (
+        insert into regwatch.coverage (list_key, start_date, end_date, requested_start, requested_end, change_count, run_id)
+        values (${listKey}, ${covered.start}, ${covered.end}, ${requested.start}, ${requested.end}, ${changeCount}, ${window.runId})
+        on conflict (list_key, start_date, end_date) do update
+          set change_count = excluded.change_count, run_id = excluded.run_id, fetched_at = now(),
+              requested_start = excluded.requested_start, requested_end = excluded.requested_end,
+              accepted_reason = null
+      )`
+    : tx``;
+  await tx`
+    with commit_mode as (select set_config('synchronous_commit', 'off', true)),
+    closed as (
+      update regwatch.invalid_items set resolved_at = now(), resolution = 'answered again'
+      where list_key = ${listKey} and resolved_at is null
+        and window_start >= ${requested.start} and window_end <= ${requested.end}
+    )${coverage}
+    select 1 from commit_mode`;
+}
+
+/** The answer's invalid items, set aside with their reasons (after `windowBookkeeping`). */
 async function recordInvalidItems(tx: Tx, window: WindowWrite): Promise<void> {
   const { listKey, requested } = window;
-  await tx`
-    update regwatch.invalid_items set resolved_at = now(), resolution = 'answered again'
-    where list_key = ${listKey} and resolved_at is null
-      and window_start >= ${requested.start} and window_end <= ${requested.end}`;
-  if (window.invalid.length === 0) return;
   const rows = window.invalid.map((i) => ({
     change_date: i.changeDate,
     tax_id: i.taxId,
@@ -169,20 +178,26 @@ interface ChangeRow {
  * rows in this one order, so two windows sharing changes cannot deadlock.
  */
 function distinctChanges(window: WindowWrite): ChangeRow[] {
-  const seen = new Map<string, ChangeRow>();
-  for (const { item, raw } of window.items) {
-    const key = `${item.tax_id}\u0000${item.change}\u0000${item.chapter}\u0000${item.path}`;
-    seen.set(key, {
-      t: item.tax_id,
-      d: item.change,
-      c: item.chapter,
-      p: item.path,
-      h: item.changed_headings,
-      e: extraFields(item, raw),
-    });
-  }
-  const keys = [...seen.keys()].sort();
-  return keys.map((key) => seen.get(key)!);
+  const rows = window.items.map(({ item, raw }) => ({
+    t: item.tax_id,
+    d: item.change,
+    c: item.chapter,
+    p: item.path,
+    h: item.changed_headings,
+    e: extraFields(item, raw),
+  }));
+  // Stable: of rows with the same identity, the one received last ends the run and is kept.
+  rows.sort(byIdentity);
+  return rows.filter((row, i) => i === rows.length - 1 || byIdentity(row, rows[i + 1]!) !== 0);
+}
+
+/** Field by field in code-unit order: the order of the joined key with NUL separators. */
+function byIdentity(a: ChangeRow, b: ChangeRow): number {
+  return compare(a.t, b.t) || compare(a.d, b.d) || compare(a.c, b.c) || compare(a.p, b.p);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
