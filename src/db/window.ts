@@ -59,8 +59,8 @@ export async function writeWindow(sql: Sql, window: WindowWrite): Promise<Window
  * between updates is retried by the caller).
  */
 async function writeChanges(tx: Tx, listKey: string, rows: readonly ChangeRow[]): Promise<WindowResult> {
-  // Each column travels as one array literal built here: quoting only what needs it is much
-  // cheaper than the driver's escaping of every element of six arrays.
+  // Each column travels as one array literal (textArrayLiteral): much cheaper to build than the
+  // driver's escaping of every element of six arrays.
   const input = tx`
     select u.t, u.d::date as d, u.c, u.p, u.h::text[] as h, u.e::jsonb as e
     from unnest(${textArrayLiteral(rows.map((r) => r.t))}::text[], ${textArrayLiteral(rows.map((r) => r.d))}::text[],
