@@ -52,6 +52,14 @@ export function isRetryableConflict(error: unknown): boolean {
   return code === "40P01" || code === "40001";
 }
 
+/** A unique constraint refused a row; `constraints` narrows it to those constraint names. */
+export function isUniqueViolation(error: unknown, constraints?: readonly string[]): boolean {
+  if (codeOf(error) !== "23505") return false;
+  if (!constraints) return true;
+  const name = (error as { constraint_name?: unknown }).constraint_name;
+  return typeof name === "string" && constraints.includes(name);
+}
+
 /** Rethrows a lost-database error as DatabaseUnavailableError; other errors are returned unchanged. */
 export function classifyDatabaseError(error: unknown): unknown {
   if (error instanceof DatabaseUnavailableError) return error;

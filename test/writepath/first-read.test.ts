@@ -1,0 +1,129 @@
+/**
+ * A list's first read of an interval inserts its changes without looking for conflicts. When some
+ * were stored after all (another list reported them, or another change has the same file), the
+ * window is written again the careful way: the result is the same as if it had been careful from
+ * the start, and nothing fails.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ChangedItem } from "../../src/api/watch-schemas.ts";
+import type { Sql } from "../../src/db/connect.ts";
+import { writeWindow } from "../../src/db/window.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+
+const WEEK = { start: "2024-03-04", end: "2024-03-10" };
+
+function change(
+  taxId: string,
+  headings: string[],
+  path = `https://files.example/2024-03-05/companies/${taxId}.json`,
+) {
+  return {
+    change: "2024-03-05",
+    tax_id: taxId,
+    chapter: "1",
+    changed_headings: headings,
+    path,
+  } satisfies ChangedItem;
+}
+
+function write(sql: Sql, listKey: string, items: ChangedItem[], interval = WEEK) {
+  return writeWindow(sql, {
+    listKey,
+    runId: null,
+    requested: interval,
+    covered: interval,
+    items: items.map((item) => ({ item, raw: { ...item } })),
+    invalid: [],
+  });
+}
+
+async function sources(sql: Sql): Promise<string[]> {
+  const rows = await sql<{ s: string }[]>`
+    select c.tax_id || ':' || s.list_key as s
+    from regwatch.change_sources s join regwatch.changes c on c.id = s.change_id
+    order by 1`;
+  return rows.map((r) => r.s);
+}
+
+describe("a list's first read of an interval", () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it("meets changes another list stored: they gain a source, differing headings are written, new files counted", async () => {
+    const sql = t.db.sql;
+    const first = await write(sql, "a", [
+      change("10000001", ["name"]),
+      change("10000002", ["seat"]),
+      change("10000003", ["status"]),
+    ]);
+    expect(first).toEqual({ changes: 3, newFiles: 3 });
+
+    // List b has never read this week, so its window is taken for new; two of its changes are not.
+    const second = await write(sql, "b", [
+      change("10000002", ["seat"]),
+      change("10000003", ["status", "name"]),
+      change("10000004", ["bank_accounts"]),
+    ]);
+    expect(second).toEqual({ changes: 3, newFiles: 1 });
+
+    const rows = await sql<{ tax_id: string; changed_headings: string[] }[]>`
+      select tax_id, changed_headings from regwatch.changes order by tax_id`;
+    expect(rows).toEqual([
+      { tax_id: "10000001", changed_headings: ["name"] },
+      { tax_id: "10000002", changed_headings: ["seat"] },
+      { tax_id: "10000003", changed_headings: ["status", "name"] },
+      { tax_id: "10000004", changed_headings: ["bank_accounts"] },
+    ]);
+    expect(await sources(sql)).toEqual([
+      "10000001:a",
+      "10000002:a",
+      "10000002:b",
+      "10000003:a",
+      "10000003:b",
+      "10000004:b",
+    ]);
+    const [coverage] = await sql`select count(*)::int as n from regwatch.coverage where list_key = 'b'`;
+    expect(coverage!.n).toBe(1);
+  });
+
+  it("meets a file another change already has: the new change is stored, the file row stays one", async () => {
+    const sql = t.db.sql;
+    const shared = "https://files.example/2024-03-05/companies/10000001.json";
+    const before = await sql<
+      { status: string }[]
+    >`select status from regwatch.change_files where path = ${shared}`;
+    expect(before).toHaveLength(1);
+
+    const result = await write(sql, "c", [change("10000005", ["seat"], shared)]);
+    expect(result).toEqual({ changes: 1, newFiles: 0 });
+
+    const [row] = await sql`
+      select count(*)::int as changes, count(distinct path)::int as paths
+      from regwatch.changes where path = ${shared}`;
+    expect(row).toEqual({ changes: 2, paths: 1 });
+    const [files] = await sql`select count(*)::int as n from regwatch.change_files where path = ${shared}`;
+    expect(files!.n).toBe(1);
+    expect(await sources(sql)).toContain("10000005:c");
+  });
+
+  it("a later read of days the list has covered is a re-read: the same answer leaves every row as it was", async () => {
+    const sql = t.db.sql;
+    const before = await sql<
+      { id: string; xmin: string }[]
+    >`select id::text, xmin::text from regwatch.changes order by id`;
+    const again = await write(sql, "a", [change("10000001", ["name"]), change("10000002", ["seat"])], {
+      start: "2024-03-05",
+      end: "2024-03-06",
+    });
+    expect(again).toEqual({ changes: 2, newFiles: 0 });
+    const after = await sql<
+      { id: string; xmin: string }[]
+    >`select id::text, xmin::text from regwatch.changes order by id`;
+    expect(after).toEqual(before);
+  });
+});
