@@ -198,8 +198,6 @@ export const changeFiles = regwatch.table(
       "change_files_parse_status",
       sql`${t.parseStatus} is null or ${t.parseStatus} in ('parsed', 'unrecognised', 'failed')`,
     ),
-    // The fetcher pages through open files by path; this index serves exactly that query.
-    index("change_files_open").on(t.path).where(sql`${t.status} in ('pending', 'failed')`),
   ],
 );
 
