@@ -29,11 +29,18 @@ export interface WindowWrite {
   invalid: readonly InvalidItem[];
   /** Throws when the run lock is no longer held; called inside the transaction, before commit. */
   verifyLock?: (tx: Tx) => Promise<void>;
+  /**
+   * False to write even a first read the careful way: the caller saw this list's changes already
+   * stored by another list (see WindowResult.metStored). Default true.
+   */
+  mayBeNew?: boolean;
 }
 
 export interface WindowResult {
   changes: number;
   newFiles: number;
+  /** A first read met changes or files already stored and was written again the careful way. */
+  metStored?: boolean;
 }
 
 /**
@@ -41,7 +48,8 @@ export interface WindowResult {
  * costs Postgres about a third less than an insert that checks each row for a conflict first.
  * When one was stored after all (another list's window sharing a business, an earlier answer that
  * covered nothing), the unique index refuses it, the transaction rolls back whole, and the window
- * is written again the careful way. Re-reads are written the careful way from the start.
+ * is written again the careful way. Re-reads are written the careful way from the start, and so
+ * is every window of a list the caller has seen share changes with another (`mayBeNew`).
  */
 export async function writeWindow(sql: Sql, window: WindowWrite): Promise<WindowResult> {
   const rows = distinctChanges(window);
@@ -49,15 +57,16 @@ export async function writeWindow(sql: Sql, window: WindowWrite): Promise<Window
   try {
     return await sql.begin(async (tx) => {
       const firstRead = await windowBookkeeping(tx, window, rows.length);
-      assumedNew = firstRead && rows.length > 0;
+      assumedNew = firstRead && rows.length > 0 && window.mayBeNew !== false;
       return finishWindow(tx, window, rows, assumedNew);
     });
   } catch (error) {
     if (!assumedNew || !isUniqueViolation(error, TAKEN_FOR_NEW)) throw error;
-    return sql.begin(async (tx) => {
+    const written = await sql.begin(async (tx) => {
       await windowBookkeeping(tx, window, rows.length);
       return finishWindow(tx, window, rows, false);
     });
+    return { ...written, metStored: true };
   }
 }
 

@@ -67,6 +67,8 @@ export interface WindowRunStats {
   changes: number;
   newFiles: number;
   invalidItems: number;
+  /** First reads that met changes other lists had stored and were written again the careful way. */
+  rewrites: number;
   errors: string[];
   disagreements: Record<string, IntervalDisagreements>;
   /** Set when an error makes every further request pointless (bad key, expired access, database gone). */
@@ -85,16 +87,20 @@ export async function runWindows(
     changes: 0,
     newFiles: 0,
     invalidItems: 0,
+    rewrites: 0,
     errors: [],
     disagreements: {},
   };
+  // Lists whose first reads met changes other lists had stored (lists sharing businesses): the
+  // rest of their windows are written the careful way, so no window is written twice again.
+  const sharing = new Set<string>();
   const runWindow = async (window: Window) => {
     if (options.signal?.aborted || stats.fatal) {
       stats.windowsSkipped++;
       return;
     }
     try {
-      await runOne(window, options, stats);
+      await runOne(window, options, stats, sharing);
       stats.windowsDone++;
       options.progress.windowDone(false);
     } catch (thrown) {
@@ -130,7 +136,12 @@ export async function runWindows(
   return stats;
 }
 
-async function runOne(window: Window, options: WindowRunOptions, stats: WindowRunStats): Promise<void> {
+async function runOne(
+  window: Window,
+  options: WindowRunOptions,
+  stats: WindowRunStats,
+  sharing: Set<string>,
+): Promise<void> {
   let pending: Interval[] = [{ start: window.start, end: window.end }];
   /** Single days whose answer is too large even alone: the other days go on, then the window fails. */
   const tooLarge: string[] = [];
@@ -177,7 +188,12 @@ async function runOne(window: Window, options: WindowRunOptions, stats: WindowRu
         items: checked.valid,
         invalid: checked.invalid,
         verifyLock: options.verifyLock,
+        mayBeNew: !sharing.has(window.listKey),
       });
+      if (written.metStored) {
+        stats.rewrites++;
+        sharing.add(window.listKey);
+      }
       stats.changes += written.changes;
       stats.newFiles += written.newFiles;
       if (!clean) {

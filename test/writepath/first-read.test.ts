@@ -5,9 +5,14 @@
  * the start, and nothing fails.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { WatchClient } from "../../src/api/watch-client.ts";
 import type { ChangedItem } from "../../src/api/watch-schemas.ts";
+import { addDays } from "../../src/dates.ts";
 import type { Sql } from "../../src/db/connect.ts";
 import { writeWindow } from "../../src/db/window.ts";
+import { silentLogger } from "../../src/logger.ts";
+import { noProgress } from "../../src/sync/progress.ts";
+import { runWindows } from "../../src/sync/window-run.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
 const WEEK = { start: "2024-03-04", end: "2024-03-10" };
@@ -69,7 +74,7 @@ describe("a list's first read of an interval", () => {
       change("10000003", ["status", "name"]),
       change("10000004", ["bank_accounts"]),
     ]);
-    expect(second).toEqual({ changes: 3, newFiles: 1 });
+    expect(second).toEqual({ changes: 3, newFiles: 1, metStored: true });
 
     const rows = await sql<{ tax_id: string; changed_headings: string[] }[]>`
       select tax_id, changed_headings from regwatch.changes order by tax_id`;
@@ -100,7 +105,7 @@ describe("a list's first read of an interval", () => {
     expect(before).toHaveLength(1);
 
     const result = await write(sql, "c", [change("10000005", ["seat"], shared)]);
-    expect(result).toEqual({ changes: 1, newFiles: 0 });
+    expect(result).toEqual({ changes: 1, newFiles: 0, metStored: true });
 
     const [row] = await sql`
       select count(*)::int as changes, count(distinct path)::int as paths
@@ -125,5 +130,46 @@ describe("a list's first read of an interval", () => {
       { id: string; xmin: string }[]
     >`select id::text, xmin::text from regwatch.changes order by id`;
     expect(after).toEqual(before);
+  });
+
+  it("a list seen sharing changes writes its later windows the careful way: one rewrite per list and run", async () => {
+    const sql = t.db.sql;
+    const weeks = ["2024-04-01", "2024-04-08", "2024-04-15", "2024-04-22"];
+    const itemsOf = (start: string) =>
+      ["20000001", "20000002"].map((taxId) => ({
+        change: start,
+        tax_id: taxId,
+        chapter: "1",
+        changed_headings: ["seat"],
+        path: `https://files.example/${start}/companies/${taxId}.json`,
+      }));
+    // List "first" stores every change; list "second" reports the same ones, week by week.
+    for (const start of weeks) await write(sql, "first", itemsOf(start), { start, end: addDays(start, 6) });
+    const watch = {
+      changes: async (_listKey: string, from: string, to: string) => ({
+        startDate: from,
+        endDate: to,
+        items: itemsOf(from).map((item) => ({ item, raw: { ...item } })),
+      }),
+    } as unknown as WatchClient;
+    const stats = await runWindows(
+      weeks.map((start) => ({ listKey: "second", start, end: addDays(start, 6) })),
+      {
+        sql,
+        watch,
+        log: silentLogger,
+        runId: null,
+        concurrency: 1,
+        progress: noProgress,
+        lastComplete: "2024-05-01",
+        endInclusive: true,
+      },
+    );
+    expect(stats.errors).toEqual([]);
+    expect(stats.windowsDone).toBe(4);
+    expect(stats.rewrites).toBe(1);
+    const [row] = await sql`
+      select count(*)::int as n from regwatch.change_sources where list_key = 'second'`;
+    expect(row!.n).toBe(8);
   });
 });
