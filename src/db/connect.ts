@@ -6,6 +6,8 @@ import { withNoDelay } from "./socket.ts";
 export type Sql = postgres.Sql;
 /** A transaction handle (what `sql.begin` passes to its body). */
 export type Tx = postgres.TransactionSql;
+/** A piece of SQL built with a tagged template, to be placed inside another statement. */
+export type Fragment = postgres.Fragment;
 
 /** Names this process's connections, so they can be told apart from other processes' ones. */
 const APPLICATION_NAME = `regwatch/${process.pid}`;

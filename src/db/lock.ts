@@ -5,7 +5,7 @@
  */
 import postgres from "postgres";
 import { LockHeldError, RegwatchError } from "../errors.ts";
-import type { Sql, Tx } from "./connect.ts";
+import type { Fragment, Sql, Tx } from "./connect.ts";
 import { currentRun, failAbandonedRuns } from "./runs.ts";
 
 const RUN_LOCK = 0x72_77_72_6e; // "rwrn"
@@ -17,6 +17,8 @@ export interface RunLock {
    * takes a session lock with it silently, so writers check before each commit.
    */
   verify(sql: Sql | Tx): Promise<void>;
+  /** The same check as a boolean SQL expression, for a statement that commits on its own. */
+  heldSql(sql: Sql | Tx): Fragment;
 }
 
 /** The run lock was lost (its connection dropped): another process may now run. */
@@ -68,15 +70,16 @@ export async function acquireRunLock(sql: Sql, options: AcquireOptions = {}): Pr
     throw error;
   }
   let released = false;
+  // A single bigint advisory key shows in pg_locks as classid (high half), objid (low half), objsubid 1.
+  const heldSql = (conn: Sql | Tx): Fragment => conn`exists (
+      select 1 from pg_locks
+      where locktype = 'advisory' and granted and pid = ${holderPid}
+        and classid = 0 and objid::bigint = ${RUN_LOCK} and objsubid = 1
+    )`;
   return {
+    heldSql,
     async verify(conn) {
-      // A single bigint advisory key shows in pg_locks as classid (high half), objid (low half), objsubid 1.
-      const [row] = await conn<{ held: boolean }[]>`
-        select exists (
-          select 1 from pg_locks
-          where locktype = 'advisory' and granted and pid = ${holderPid}
-            and classid = 0 and objid::bigint = ${RUN_LOCK} and objsubid = 1
-        ) as held`;
+      const [row] = await conn<{ held: boolean }[]>`select ${heldSql(conn)} as held`;
       if (!row?.held) throw new RunLockLostError();
     },
     async release() {

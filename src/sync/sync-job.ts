@@ -70,7 +70,7 @@ export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): P
               progress,
               signal: deps.signal,
               now: deps.now,
-              verifyLock: (tx) => scope.lock.verify(tx),
+              lock: scope.lock,
             },
             options,
             selected,

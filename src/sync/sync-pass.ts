@@ -5,9 +5,10 @@
 import type { RegistryClients } from "../api/registry.ts";
 import type { Config } from "../config.ts";
 import { lastCompleteDay } from "../dates.ts";
-import type { Sql, Tx } from "../db/connect.ts";
+import type { Sql } from "../db/connect.ts";
 import { loadCoverage } from "../db/coverage.ts";
 import type { StoredList } from "../db/lists.ts";
+import type { WindowWrite } from "../db/window.ts";
 import { coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { parseStoredFiles } from "../parse/parse-files.ts";
@@ -38,8 +39,8 @@ export interface SyncDeps {
   now?: () => Date;
   progress?: ProgressSink;
   signal?: AbortSignal;
-  /** Throws when the run lock is lost; checked before each window commits. */
-  verifyLock?: (tx: Tx) => Promise<void>;
+  /** The run lock, checked inside each window's transaction (see WindowWrite.lock). */
+  lock?: WindowWrite["lock"];
 }
 
 export type PassStatus = "ok" | "partial" | "failed";
@@ -193,7 +194,7 @@ async function pass(
       },
       lastComplete,
       endInclusive: deps.config.changesEndInclusive,
-      verifyLock: deps.verifyLock,
+      lock: deps.lock,
       signal: deps.signal,
       listNames: new Map(selected.map((l) => [l.listKey, l.listName])),
     });

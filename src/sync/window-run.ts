@@ -6,10 +6,10 @@
  */
 import { ApiError } from "../api/errors.ts";
 import type { ChangesPage, WatchClient } from "../api/watch-client.ts";
-import type { Sql, Tx } from "../db/connect.ts";
+import type { Sql } from "../db/connect.ts";
 import { classifyDatabaseError, DatabaseUnavailableError, isRetryableConflict } from "../db/db-errors.ts";
 import { RunLockLostError } from "../db/lock.ts";
-import { writeWindow } from "../db/window.ts";
+import { type WindowWrite, writeWindow } from "../db/window.ts";
 import { coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { redactSecrets } from "../secrets.ts";
@@ -45,7 +45,8 @@ export interface WindowRunOptions {
   lastComplete: string;
   /** Whether the registry's end_date is inclusive (REGWATCH_CHANGES_END_INCLUSIVE). */
   endInclusive: boolean;
-  verifyLock?: (tx: Tx) => Promise<void>;
+  /** The run lock, checked inside each window's transaction (see WindowWrite.lock). */
+  lock?: WindowWrite["lock"];
   signal?: AbortSignal;
   /** List names by key, so messages name a list by both. */
   listNames?: ReadonlyMap<string, string>;
@@ -187,7 +188,7 @@ async function runOne(
         covered,
         items: checked.valid,
         invalid: checked.invalid,
-        verifyLock: options.verifyLock,
+        lock: options.lock,
         mayBeNew: !sharing.has(window.listKey),
       });
       if (written.metStored) {

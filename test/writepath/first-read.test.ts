@@ -9,6 +9,7 @@ import type { WatchClient } from "../../src/api/watch-client.ts";
 import type { ChangedItem } from "../../src/api/watch-schemas.ts";
 import { addDays } from "../../src/dates.ts";
 import type { Sql } from "../../src/db/connect.ts";
+import { RunLockLostError } from "../../src/db/lock.ts";
 import { writeWindow } from "../../src/db/window.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { noProgress } from "../../src/sync/progress.ts";
@@ -171,5 +172,33 @@ describe("a list's first read of an interval", () => {
     const [row] = await sql`
       select count(*)::int as n from regwatch.change_sources where list_key = 'second'`;
     expect(row!.n).toBe(8);
+  });
+
+  it("with the run lock lost, neither a first read nor a re-read writes anything", async () => {
+    const sql = t.db.sql;
+    const lost = {
+      heldSql: (q: Sql) => q`false`,
+      verify: async () => {
+        throw new RunLockLostError();
+      },
+    };
+    const count = async () => {
+      const [row] = await sql`
+        select (select count(*) from regwatch.changes)::int as changes,
+               (select count(*) from regwatch.coverage)::int as coverage,
+               (select count(*) from regwatch.change_files)::int as files`;
+      return row;
+    };
+    const before = await count();
+    const week = { start: "2024-06-03", end: "2024-06-09" };
+    const items = [change("30000001", ["seat"])].map((item) => ({ item, raw: { ...item } }));
+    const base = { runId: null, requested: week, covered: week, items, invalid: [], lock: lost };
+    await expect(writeWindow(sql, { ...base, listKey: "fresh" })).rejects.toBeInstanceOf(RunLockLostError);
+    // List "a" has covered an overlapping interval before: a re-read, written in a transaction.
+    await write(sql, "a", [], week);
+    const afterCoverage = await count();
+    await expect(writeWindow(sql, { ...base, listKey: "a" })).rejects.toBeInstanceOf(RunLockLostError);
+    expect(await count()).toEqual(afterCoverage);
+    expect(afterCoverage).toEqual({ ...before, coverage: before!.coverage + 1 });
   });
 });
