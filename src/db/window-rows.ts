@@ -34,6 +34,25 @@ export function distinctChanges(items: readonly ReceivedChangeRow[]): ChangeRow[
   return rows.filter((row, i) => i === rows.length - 1 || byIdentity(row, rows[i + 1]!) !== 0);
 }
 
+/**
+ * The rows' extra fields as their distinct JSON texts and, per row, the 1-based position of its
+ * text there (an int array literal).
+ */
+export function extrasColumn(rows: readonly ChangeRow[]): { texts: string[]; index: string } {
+  const positions = new Map<string, number>();
+  const index: number[] = [];
+  for (const row of rows) {
+    const text = JSON.stringify(row.e);
+    let position = positions.get(text);
+    if (position === undefined) {
+      position = positions.size + 1;
+      positions.set(text, position);
+    }
+    index.push(position);
+  }
+  return { texts: [...positions.keys()], index: `{${index.join(",")}}` };
+}
+
 /** Field by field in code-unit order: the order of the joined key with NUL separators. */
 function byIdentity(a: ChangeRow, b: ChangeRow): number {
   return compare(a.t, b.t) || compare(a.d, b.d) || compare(a.c, b.c) || compare(a.p, b.p);

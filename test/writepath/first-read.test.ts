@@ -201,4 +201,22 @@ describe("a list's first read of an interval", () => {
     expect(await count()).toEqual(afterCoverage);
     expect(afterCoverage).toEqual({ ...before, coverage: before!.coverage + 1 });
   });
+
+  it("keeps each change's own extra fields when a window's items share some and not others", async () => {
+    const sql = t.db.sql;
+    const week = { start: "2024-07-01", end: "2024-07-07" };
+    const items = ["40000001", "40000002", "40000003", "40000004"].map((taxId) => change(taxId, ["seat"]));
+    const extras = [{}, { change_type: "mklk" }, { change_type: "self_employed" }, { change_type: "mklk" }];
+    await writeWindow(sql, {
+      listKey: "extras",
+      runId: null,
+      requested: week,
+      covered: week,
+      items: items.map((item, i) => ({ item, raw: { ...item, ...extras[i] } })),
+      invalid: [],
+    });
+    const rows = await sql<{ tax_id: string; raw: Record<string, unknown> }[]>`
+      select tax_id, raw from regwatch.changes where tax_id like '4000000%' order by tax_id`;
+    expect(rows.map((r) => r.raw)).toEqual(extras);
+  });
 });
