@@ -35,8 +35,8 @@ interface Start {
  * Lets at most `limit` requests be counted by the server in any window of `windowMs`. The
  * server counts arrivals, which trail our sends by a varying delay, so each request is held to
  * count until `sent + window + its margin`: the default margin while its delay is unknown, and
- * once it is answered, the bound on its delay learned from its round trip (`ArrivalLag`), up to
- * a whole window. A quiet path thus costs a few milliseconds per second of budget instead of the
+ * once it is answered, the bound on its delay learned from its round trip (`ArrivalLag`; the
+ * whole round trip until the endpoint is calibrated), up to a whole window. A quiet path thus costs a few milliseconds per second of budget instead of the
  * default's 4%, and a jittery one (a loaded server, a long route, a server busy for 300 ms as it
  * starts) keeps the distance its own requests showed, more than the default where needed.
  * Starts are also spread evenly (one per window/limit): a burst would queue at the server, whose
@@ -124,12 +124,20 @@ export class RateLimiter {
     this.starts.sort((a, b) => a.sent - b.sent);
   }
 
-  /** The request of `slot` was answered: its arrival delay is now bounded (see `ArrivalLag`). */
+  /**
+   * The request of `slot` was answered: its arrival delay is now bounded. Once its endpoint is
+   * calibrated, by the round trip over the quickest one (see `ArrivalLag`); before that, by the
+   * whole round trip (it cannot have arrived after its answer), and never below the default: a
+   * server busy as a sync starts stamps what it held back late and bunched, while no endpoint has
+   * been answered often enough to be calibrated.
+   */
   answered(slot: number, endpoint: string, roundTripMs: number): void {
     const bound = this.lag.observe(endpoint, roundTripMs);
     const start = this.starts.find((s) => s.granted === slot);
-    if (!start || bound === undefined) return;
-    start.marginMs = Math.min(this.windowMs, SAFETY_MS + bound);
+    if (!start) return;
+    if (bound !== undefined) start.marginMs = Math.min(this.windowMs, SAFETY_MS + bound);
+    else if (Number.isFinite(roundTripMs) && roundTripMs >= 0)
+      start.marginMs = Math.max(start.marginMs, Math.min(this.windowMs, SAFETY_MS + roundTripMs));
   }
 
   private async waitForSlot(): Promise<number> {
