@@ -52,10 +52,9 @@ export function isRetryableConflict(error: unknown): boolean {
   return code === "40P01" || code === "40001";
 }
 
-/** A unique constraint refused a row; `constraints` narrows it to those constraint names. */
-export function isUniqueViolation(error: unknown, constraints?: readonly string[]): boolean {
+/** One of the named unique constraints refused a row. */
+export function isUniqueViolation(error: unknown, constraints: readonly string[]): boolean {
   if (codeOf(error) !== "23505") return false;
-  if (!constraints) return true;
   const name = (error as { constraint_name?: unknown }).constraint_name;
   return typeof name === "string" && constraints.includes(name);
 }
