@@ -157,7 +157,8 @@ export async function saveParsedFiles(sql: Sql, files: readonly ParsedFile[]): P
         select c.id, r.heading, c.tax_id, c.change_date, r.old_value, r.new_value, r.path
         from jsonb_to_recordset(${tx.json(values as never)}::jsonb)
           as r(path text, heading text, old_value jsonb, new_value jsonb)
-        join regwatch.changes c on c.path = r.path
+        join regwatch.change_files f on f.path = r.path
+        join regwatch.changes c on c.id = any(f.change_ids)
         order by c.id, r.heading
         on conflict (change_id, heading) do update set
           tax_id = excluded.tax_id, change_date = excluded.change_date, old_value = excluded.old_value,

@@ -14,7 +14,7 @@ function wanted(sql: Sql, policy: FetchFilesPolicy) {
   if (policy.kind === "none") return sql`false`;
   return sql`exists (
     select 1 from regwatch.changes c
-    where c.path = f.path and c.changed_headings && ${policy.headings}::text[])`;
+    where c.id = any(f.change_ids) and c.changed_headings && ${policy.headings}::text[])`;
 }
 
 /**
@@ -53,7 +53,7 @@ export async function openFilesPage(
   return sql<(OpenFile & OpenFilesCursor)[]>`
     select * from (
       select f.path, f.attempts,
-             coalesce((select to_char(max(c.change_date), 'YYYY-MM-DD') from regwatch.changes c where c.path = f.path), '') as newest
+             coalesce(to_char(f.newest_change, 'YYYY-MM-DD'), '') as newest
       from regwatch.change_files f
       where ${OPEN(sql, maxAttempts)} and ${wanted(sql, policy)}
     ) o

@@ -153,8 +153,6 @@ export const changes = regwatch.table(
   (t) => [
     unique("changes_identity").on(t.taxId, t.changeDate, t.chapter, t.path),
     index("changes_change_date").on(t.changeDate),
-    // The file phase looks up a file's changes by path (newest first, the REGWATCH_FETCH_FILES policy).
-    index("changes_path").on(t.path, t.changeDate),
   ],
 );
 
@@ -191,6 +189,12 @@ export const changeFiles = regwatch.table(
     parser: text("parser"),
     parseError: text("parse_error"),
     parsedAt: instant("parsed_at"),
+    /**
+     * The changes pointing to the file and the day of the newest: the file phase and the parser
+     * find a file's changes through them (changes has no index on path; see migration 0014).
+     */
+    changeIds: bigint("change_ids", { mode: "number" }).array().notNull().default(sql`'{}'::bigint[]`),
+    newestChange: day("newest_change"),
   },
   (t) => [
     check("change_files_status", sql`${t.status} in ('pending', 'fetched', 'failed', 'refused', 'skipped')`),

@@ -91,19 +91,28 @@ async function writeFirstRead(
       insert into regwatch.changes (tax_id, change_date, chapter, path, changed_headings, raw)
       select r.t, r.d, r.c, r.p, r.h, r.e from (${changesInput(sql, rows)}) r
       where ${go}
-      returning id, path
+      returning id, path, change_date
     ), sources as (
       insert into regwatch.change_sources (change_id, list_key)
       select id, ${listKey} from ins
     ), files as (
       -- Every window inserts its files in one order (sorted here), so two cannot deadlock on them.
-      insert into regwatch.change_files (path)
-      select distinct path from ins order by path
+      insert into regwatch.change_files (path, change_ids, newest_change)
+      ${filesOf(sql)}
       returning 1
     )
     select g.first_read, g.held, (select count(*) from files)::int as new_files
     from guard g, commit_mode`;
   return { firstRead: row?.first_read ?? false, held: row?.held ?? false, newFiles: row?.new_files ?? 0 };
+}
+
+/**
+ * The file rows of the changes just inserted (`ins`): each path with its changes and the day of
+ * the newest, in path order.
+ */
+function filesOf(q: Sql | Tx): Fragment {
+  return q`select path, array_agg(id order by id) as ids, max(change_date) as newest
+      from ins group by path order by path`;
 }
 
 /** A window in a transaction whose every insert steps around what is stored already. */
@@ -154,17 +163,25 @@ async function writeChanges(tx: Tx, listKey: string, rows: readonly ChangeRow[])
       insert into regwatch.changes (tax_id, change_date, chapter, path, changed_headings, raw)
       select r.t, r.d, r.c, r.p, r.h, r.e from input r
       on conflict (tax_id, change_date, chapter, path) do nothing
-      returning id
+      returning id, path, change_date
     ), sources as (
       insert into regwatch.change_sources (change_id, list_key)
       select id, ${listKey} from ins
+    ), linked as (
+      ${filesOf(tx)}
     ), files as (
-      insert into regwatch.change_files (path)
-      select distinct p from input order by p
-      on conflict (path) do nothing
-      returning path
+      -- A file stored before (another change points to it) gains the new changes. ON CONFLICT
+      -- also finds a file another window committed after this statement began.
+      insert into regwatch.change_files as f (path, change_ids, newest_change)
+      select path, ids, newest from linked order by path
+      on conflict (path) do update
+        set change_ids = f.change_ids || excluded.change_ids,
+            newest_change = greatest(f.newest_change, excluded.newest_change)
+      returning f.path, f.change_ids
     )
-    select (select count(*) from ins)::int as inserted, (select count(*) from files)::int as new_files`;
+    select (select count(*) from ins)::int as inserted,
+           -- A stored file already held a change, so only a new file holds exactly this window's.
+           (select count(*) from files join linked l using (path) where files.change_ids = l.ids)::int as new_files`;
   const newFiles = first?.new_files ?? 0;
   if ((first?.inserted ?? 0) < rows.length) {
     // Every row not inserted above is now stored and committed (an insert it met in progress

@@ -31,8 +31,13 @@ async function bigFile(path: string, element: string, extra = "'{}'::jsonb") {
            jsonb_build_object('tax_id', '12345678', 'changes',
              (select jsonb_agg(${element} order by g) from generate_series(1, ${ENTRIES}) g)) || ${extra}`);
   await t.db.sql`
-    insert into regwatch.changes (tax_id, change_date, chapter, path, raw)
-    values ('12345678', '2024-03-08', 'c', ${path}, '{}')`;
+    with c as (
+      insert into regwatch.changes (tax_id, change_date, chapter, path, raw)
+      values ('12345678', '2024-03-08', 'c', ${path}, '{}')
+      returning id, path, change_date
+    )
+    update regwatch.change_files f set change_ids = array[c.id], newest_change = c.change_date
+    from c where f.path = c.path`;
 }
 
 async function file(path: string) {

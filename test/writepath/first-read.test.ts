@@ -15,6 +15,7 @@ import { silentLogger } from "../../src/logger.ts";
 import { noProgress } from "../../src/sync/progress.ts";
 import { runWindows } from "../../src/sync/window-run.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { wrongFileLinks } from "../helpers/file-links.ts";
 
 const WEEK = { start: "2024-03-04", end: "2024-03-10" };
 
@@ -115,6 +116,11 @@ describe("a list's first read of an interval", () => {
     const [files] = await sql`select count(*)::int as n from regwatch.change_files where path = ${shared}`;
     expect(files!.n).toBe(1);
     expect(await sources(sql)).toContain("10000005:c");
+    // The file row lists both changes, so the parser gives each of them the file's values.
+    const [linked] = await sql`
+      select cardinality(change_ids)::int as n from regwatch.change_files where path = ${shared}`;
+    expect(linked!.n).toBe(2);
+    expect(await wrongFileLinks(sql)).toEqual([]);
   });
 
   it("a later read of days the list has covered is a re-read: the same answer leaves every row as it was", async () => {
