@@ -170,13 +170,15 @@ async function writeChanges(tx: Tx, listKey: string, rows: readonly ChangeRow[])
     ), linked as (
       ${filesOf(tx)}
     ), files as (
-      -- A file stored before (another change points to it) gains the new changes. ON CONFLICT
-      -- also finds a file another window committed after this statement began.
+      -- A file stored before (another change points to it) gains the new changes, and is
+      -- parsed again if it was, so that they get its values too. ON CONFLICT also finds a file
+      -- another window committed after this statement began.
       insert into regwatch.change_files as f (path, change_ids, newest_change)
       select path, ids, newest from linked order by path
       on conflict (path) do update
         set change_ids = f.change_ids || excluded.change_ids,
-            newest_change = greatest(f.newest_change, excluded.newest_change)
+            newest_change = greatest(f.newest_change, excluded.newest_change),
+            parse_status = null
       returning f.path, f.change_ids
     )
     select (select count(*) from ins)::int as inserted,
