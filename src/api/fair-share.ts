@@ -37,6 +37,7 @@ export class FairShare {
       acquire: (signal) => this.acquire(name, signal),
       restamp: (slot, sentAt) => this.inner.restamp(slot, sentAt),
       answered: (slot, endpoint, roundTripMs) => this.inner.answered?.(slot, endpoint, roundTripMs),
+      ended: (slot) => this.inner.ended(slot),
       widenMargin: () => this.inner.widenMargin(),
     };
   }

@@ -209,6 +209,8 @@ export class HttpClient {
         error = toApiError(thrown, spec.endpoint, attempt, stop);
         // Reported even when stopped: the request may have reached the server and been counted.
         this.report(spec, error.status, error.code);
+      } finally {
+        limiter.ended(slot);
       }
       const maxRetryAfterMs = this.options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
       if ((error.retryAfterMs ?? 0) > maxRetryAfterMs) throw retryAfterTooLong(error, maxRetryAfterMs);

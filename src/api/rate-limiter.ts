@@ -8,6 +8,11 @@ export interface Limiter {
   restamp(slot: number, sentAt: number): void;
   /** The request granted at `slot` was answered (headers in) `roundTripMs` after it left. */
   answered?(slot: number, endpoint: string, roundTripMs: number): void;
+  /**
+   * The attempt granted at `slot` is over, answered or not (a timeout, a reset, a stop). Every
+   * attempt must end: until then a request that left holds its place in the window.
+   */
+  ended(slot: number): void;
   widenMargin(): void;
 }
 
@@ -29,6 +34,11 @@ interface Start {
   sent: number;
   /** How far past `sent + window` it may still be counted by the server. */
   marginMs: number;
+  /**
+   * Left (restamped) and neither answered nor ended: the server may not have counted it yet,
+   * however long ago it left, so it holds a place in the window until then.
+   */
+  inFlight: boolean;
 }
 
 /**
@@ -36,9 +46,12 @@ interface Start {
  * server counts arrivals, which trail our sends by a varying delay, so each request is held to
  * count until `sent + window + its margin`: the default margin while its delay is unknown, and
  * once it is answered, the bound on its delay learned from its round trip (`ArrivalLag`; the
- * whole round trip until the endpoint is calibrated), up to a whole window. A quiet path thus costs a few milliseconds per second of budget instead of the
- * default's 4%, and a jittery one (a loaded server, a long route, a server busy for 300 ms as it
- * starts) keeps the distance its own requests showed, more than the default where needed.
+ * whole round trip until the endpoint is calibrated), however long: the server cannot have
+ * counted a request after answering it. A request that has left and is not answered yet holds
+ * its place in the window for as long as that lasts: a server that stalls for seconds stamps
+ * everything it held back at once when it frees up. A quiet path thus costs a few milliseconds
+ * per second of budget instead of the default's 4%, and a jittery one (a loaded server, a long
+ * route, a server busy for seconds as it starts) keeps the distance its own requests showed.
  * Starts are also spread evenly (one per window/limit): a burst would queue at the server, whose
  * arrival stamps then bunch up. Callers are served in the order they asked. A 429 from the server
  * pauses everyone until its Retry-After has passed, and widens every margin: the server counts
@@ -117,7 +130,9 @@ export class RateLimiter {
    */
   restamp(slot: number, sentAt: number): void {
     const start = this.starts.find((s) => s.granted === slot);
-    if (!start || sentAt <= start.sent) return;
+    if (!start) return;
+    start.inFlight = true;
+    if (sentAt <= start.sent) return;
     this.sendDelays.push(sentAt - slot);
     if (this.sendDelays.length > this.limit) this.sendDelays.shift();
     start.sent = sentAt;
@@ -135,9 +150,21 @@ export class RateLimiter {
     const bound = this.lag.observe(endpoint, roundTripMs);
     const start = this.starts.find((s) => s.granted === slot);
     if (!start) return;
-    if (bound !== undefined) start.marginMs = Math.min(this.windowMs, SAFETY_MS + bound);
+    start.inFlight = false;
+    if (bound !== undefined) start.marginMs = SAFETY_MS + bound;
     else if (Number.isFinite(roundTripMs) && roundTripMs >= 0)
-      start.marginMs = Math.max(start.marginMs, Math.min(this.windowMs, SAFETY_MS + roundTripMs));
+      start.marginMs = Math.max(start.marginMs, SAFETY_MS + roundTripMs);
+  }
+
+  /**
+   * The attempt of `slot` is over. Unanswered (a timeout, a reset, a stop), it may have been
+   * counted at any moment until now, so it keeps its place until a window after now.
+   */
+  ended(slot: number): void {
+    const start = this.starts.find((s) => s.granted === slot);
+    if (!start?.inFlight) return;
+    start.inFlight = false;
+    start.marginMs = Math.max(start.marginMs, SAFETY_MS + this.clock.now() - start.sent);
   }
 
   private async waitForSlot(): Promise<number> {
@@ -145,42 +172,57 @@ export class RateLimiter {
       const now = this.clock.now();
       this.forget(now);
       const spacing = this.windowMs / this.limit;
-      const readyAt = Math.max(this.pausedUntil, this.windowFreeAt(), this.lastGrant + spacing);
+      const free = this.windowFreeAt(now);
+      const readyAt = Math.max(this.pausedUntil, free.at, this.lastGrant + spacing);
       if (readyAt <= now) {
         // The spacing counts from when this turn was due, not from when the timer fired: a timer
         // late by a few milliseconds (a busy event loop) would otherwise push every later start
         // back by as much, and the rate would sink well below the limit. It catches up by at
         // most half a spacing; the window above, kept on real send times, still holds.
         this.lastGrant = Math.max(readyAt, now - spacing / 2);
-        this.starts.push({ granted: now, sent: now, marginMs: this.baseMarginMs });
+        this.starts.push({ granted: now, sent: now, marginMs: this.baseMarginMs, inFlight: false });
         return now;
       }
-      this.waitedMs += readyAt - now;
-      await this.clock.sleep(readyAt - now);
+      // Held back by requests in flight, look again soon: their answers may free the window
+      // long before the time worked out for them now.
+      const wait = free.onInFlight ? Math.min(readyAt - now, spacing) : readyAt - now;
+      this.waitedMs += wait;
+      await this.clock.sleep(wait);
     }
   }
 
   /**
    * The earliest grant at which fewer than `limit` recent requests may still be counted by the
-   * server when the new one arrives. Grants run ahead of the send by the shortest recent delay
-   * between the two (`leadMs`), since the window is kept on send times.
+   * server when the new one arrives, and whether a request in flight decides it. Grants run
+   * ahead of the send by the shortest recent delay between the two (`leadMs`), since the window
+   * is kept on send times.
    */
-  private windowFreeAt(): number {
-    if (this.starts.length < this.limit) return Number.NEGATIVE_INFINITY;
+  private windowFreeAt(now: number): { at: number; onInFlight: boolean } {
+    if (this.starts.length < this.limit) return { at: Number.NEGATIVE_INFINITY, onInFlight: false };
     const until = this.starts
-      .map((s) => s.sent + this.windowMs + s.marginMs + this.widenedMs)
-      .sort((a, b) => b - a);
-    return until[this.limit - 1]! - this.leadMs();
+      .map((s) => ({ at: this.countedUntil(s, now), inFlight: s.inFlight }))
+      .sort((a, b) => b.at - a.at);
+    const deciding = until[this.limit - 1]!;
+    return { at: deciding.at - this.leadMs(), onInFlight: deciding.inFlight };
+  }
+
+  /** Until when `start` may count for the server; one in flight may yet arrive any moment. */
+  private countedUntil(start: Start, now: number): number {
+    const known = start.sent + this.windowMs + start.marginMs + this.widenedMs;
+    return start.inFlight ? Math.max(known, now + this.windowMs) : known;
   }
 
   private leadMs(): number {
     return this.sendDelays.length === 0 ? 0 : Math.min(...this.sendDelays);
   }
 
-  /** Drops starts that can no longer be counted whatever their margin. */
+  /** Drops starts that can no longer be counted, even if the margin is widened to its most. */
   private forget(now: number): void {
-    const horizon = now - 2 * this.windowMs - this.maxMarginMs;
-    while (this.starts.length > this.limit && this.starts[0]!.sent < horizon) this.starts.shift();
+    const horizon = now - this.maxMarginMs;
+    for (let i = this.starts.length - 1; i >= 0; i--) {
+      const start = this.starts[i]!;
+      if (!start.inFlight && this.countedUntil(start, now) < horizon) this.starts.splice(i, 1);
+    }
   }
 }
 
@@ -240,6 +282,7 @@ export function gatedLimiter(inner: Limiter, before: () => void | Promise<void>)
     },
     restamp: (slot, sentAt) => inner.restamp(slot, sentAt),
     answered: (slot, endpoint, roundTripMs) => inner.answered?.(slot, endpoint, roundTripMs),
+    ended: (slot) => inner.ended(slot),
     widenMargin: () => inner.widenMargin(),
   };
 }

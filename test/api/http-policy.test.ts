@@ -156,6 +156,8 @@ describe("the limiter's margin", () => {
           return slot;
         },
         restamp: (slot, at) => limiter.restamp(slot, at),
+        answered: (slot, endpoint, ms) => limiter.answered(slot, endpoint, ms),
+        ended: (slot) => limiter.ended(slot),
         widenMargin: () => limiter.widenMargin(),
       }),
     });

@@ -68,6 +68,8 @@ describe("Retry-After", () => {
           return slot;
         },
         restamp: (slot, at) => shared.restamp(slot, at),
+        answered: (slot, endpoint, ms) => shared.answered(slot, endpoint, ms),
+        ended: (slot) => shared.ended(slot),
         widenMargin: () => shared.widenMargin(),
       }),
     });

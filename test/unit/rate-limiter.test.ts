@@ -112,7 +112,9 @@ function seededRandom(seed: number): () => number {
 /**
  * Sends `count` requests through `limiter` on a simulated network: each reaches the server
  * `lag` ms after it left (mostly 0-2 ms, now and then up to 30 ms) and is answered 50 ms plus
- * that lag after it left. Returns the server's arrival stamps, in order.
+ * that lag after it left. Returns the server's arrival stamps, in order. As the HTTP client
+ * does, each request is stamped as sent when it leaves (`restamp`) and ended after its answer;
+ * `tell` says whether the limiter hears of the answer itself.
  */
 async function simulate(
   limiter: RateLimiter,
@@ -126,10 +128,12 @@ async function simulate(
   const arrivals: number[] = [];
   const all = Array.from({ length: count }, async () => {
     const slot = await limiter.acquire();
+    limiter.restamp(slot, clock.now());
     const lag = lagOf(random, clock.now());
     arrivals.push(clock.now() + lag);
     await clock.sleep(50 + lag);
     if (tell) limiter.answered(slot, "GET /v2/lists/:key/changes", 50 + lag);
+    limiter.ended(slot);
   });
   await clock.runAll();
   await Promise.all(all);
@@ -173,6 +177,41 @@ describe("rate limiter and measured arrival delays", () => {
       sentAt >= 200 && sentAt < 900 ? 900 - sentAt + random() : 2 * random();
     const arrivals = await simulate(new RateLimiter(30, clock), clock, 300, true, busy);
     expect(maxInAnyWindow(arrivals, 1000)).toBeLessThanOrEqual(30);
+  });
+
+  it("keeps its distance when the server holds requests back for longer than a window", async () => {
+    // The server stops for two seconds, once before the endpoint is calibrated and once after:
+    // nothing sent meanwhile is answered or stamped until it frees up, and then all at once.
+    const clock = new FakeClock();
+    const stops = (random: () => number, sentAt: number) => {
+      for (const [from, to] of [
+        [300, 2300],
+        [6000, 8000],
+      ] as const)
+        if (sentAt >= from && sentAt < to) return to - sentAt + random();
+      return 2 * random();
+    };
+    const arrivals = await simulate(new RateLimiter(30, clock), clock, 600, true, stops);
+    expect(maxInAnyWindow(arrivals, 1000)).toBeLessThanOrEqual(30);
+  });
+
+  it("keeps a request that ended unanswered counted until a window after it ended", async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter(30, clock);
+    const first = await limiter.acquire();
+    limiter.restamp(first, clock.now());
+    // Unanswered for three seconds, then cut off: it may have reached the server just before.
+    const unanswered = clock.sleep(3000);
+    await clock.runAll();
+    await unanswered;
+    limiter.ended(first);
+    const slots: number[] = [];
+    const all = Array.from({ length: 30 }, async () => slots.push(await limiter.acquire()));
+    await clock.runAll();
+    await Promise.all(all);
+    // 29 go in the second after it ended; the 30th waits until that request no longer counts.
+    expect(slots[28]! - 3000).toBeLessThan(1000);
+    expect(slots[29]!).toBeGreaterThanOrEqual(3000 + 1000);
   });
 
   it("keeps the default distance after requests whose delay it was not told", async () => {
