@@ -32,8 +32,13 @@ interface Start {
   granted: number;
   /** When its headers left (restamped), else `granted`. */
   sent: number;
-  /** How far past `sent + window` it may still be counted by the server. */
+  /**
+   * How far past `sent + window` it may still be counted by the server while its delay is not
+   * measured: the default, or the time it was in flight when it ended unanswered.
+   */
   marginMs: number;
+  /** Its answer: the margin is then worked out from the round trip (`marginOf`). */
+  answer?: { endpoint: string; roundTripMs: number };
   /**
    * Left (restamped) and neither answered nor ended: the server may not have counted it yet,
    * however long ago it left, so it holds a place in the window until then.
@@ -45,9 +50,10 @@ interface Start {
  * Lets at most `limit` requests be counted by the server in any window of `windowMs`. The
  * server counts arrivals, which trail our sends by a varying delay, so each request is held to
  * count until `sent + window + its margin`: the default margin while its delay is unknown, and
- * once it is answered, the bound on its delay learned from its round trip (`ArrivalLag`; the
- * whole round trip until the endpoint is calibrated), however long: the server cannot have
- * counted a request after answering it. A request that has left and is not answered yet holds
+ * once it is answered, the bound on its delay learned from its round trip (`ArrivalLag`, against
+ * the quickest round trip known when the bound is needed; the whole round trip until the
+ * endpoint is calibrated), however long: the server cannot have counted a request after
+ * answering it. A request that has left and is not answered yet holds
  * its place in the window for as long as that lasts: a server that stalls for seconds stamps
  * everything it held back at once when it frees up. A quiet path thus costs a few milliseconds
  * per second of budget instead of the default's 4%, and a jittery one (a loaded server, a long
@@ -140,20 +146,18 @@ export class RateLimiter {
   }
 
   /**
-   * The request of `slot` was answered: its arrival delay is now bounded. Once its endpoint is
-   * calibrated, by the round trip over the quickest one (see `ArrivalLag`); before that, by the
-   * whole round trip (it cannot have arrived after its answer), and never below the default: a
-   * server busy as a sync starts stamps what it held back late and bunched, while no endpoint has
-   * been answered often enough to be calibrated.
+   * The request of `slot` was answered: its arrival delay is now bounded (see `marginOf`). Once
+   * its endpoint is calibrated, by the round trip over the quickest one (see `ArrivalLag`);
+   * before that, by the whole round trip (it cannot have arrived after its answer), and never
+   * below the default: a server busy as a sync starts stamps what it held back late and bunched,
+   * while no endpoint has been answered often enough to be calibrated.
    */
   answered(slot: number, endpoint: string, roundTripMs: number): void {
-    const bound = this.lag.observe(endpoint, roundTripMs);
+    this.lag.observe(endpoint, roundTripMs);
     const start = this.starts.find((s) => s.granted === slot);
     if (!start) return;
     start.inFlight = false;
-    if (bound !== undefined) start.marginMs = SAFETY_MS + bound;
-    else if (Number.isFinite(roundTripMs) && roundTripMs >= 0)
-      start.marginMs = Math.max(start.marginMs, SAFETY_MS + roundTripMs);
+    if (Number.isFinite(roundTripMs) && roundTripMs >= 0) start.answer = { endpoint, roundTripMs };
   }
 
   /**
@@ -208,17 +212,32 @@ export class RateLimiter {
 
   /** Until when `start` may count for the server; one in flight may yet arrive any moment. */
   private countedUntil(start: Start, now: number): number {
-    const known = start.sent + this.windowMs + start.marginMs + this.widenedMs;
+    const known = start.sent + this.windowMs + this.marginOf(start) + this.widenedMs;
     return start.inFlight ? Math.max(known, now + this.windowMs) : known;
+  }
+
+  /**
+   * How far past `sent + window` an answered request may be counted: its round trip over the
+   * quickest one known now for its endpoint (which only comes down, so the margin only grows),
+   * or its whole round trip while the endpoint is not calibrated.
+   */
+  private marginOf(start: Start): number {
+    if (!start.answer) return start.marginMs;
+    const bound = this.lag.bound(start.answer.endpoint, start.answer.roundTripMs);
+    if (bound !== undefined) return SAFETY_MS + bound;
+    return Math.max(start.marginMs, SAFETY_MS + start.answer.roundTripMs);
   }
 
   private leadMs(): number {
     return this.sendDelays.length === 0 ? 0 : Math.min(...this.sendDelays);
   }
 
-  /** Drops starts that can no longer be counted, even if the margin is widened to its most. */
+  /**
+   * Drops starts that can no longer be counted, even if the margin is widened to its most or an
+   * endpoint's quickest round trip comes down by up to a window.
+   */
   private forget(now: number): void {
-    const horizon = now - this.maxMarginMs;
+    const horizon = now - this.maxMarginMs - this.windowMs;
     for (let i = this.starts.length - 1; i >= 0; i--) {
       const start = this.starts[i]!;
       if (!start.inFlight && this.countedUntil(start, now) < horizon) this.starts.splice(i, 1);

@@ -123,16 +123,19 @@ async function simulate(
   tell: boolean,
   lagOf: (random: () => number, sentAt: number) => number = (random) =>
     random() < 0.05 ? 30 * random() : 2 * random(),
+  processingOf: (sentAt: number) => number = () => 50,
 ) {
   const random = seededRandom(16);
   const arrivals: number[] = [];
   const all = Array.from({ length: count }, async () => {
     const slot = await limiter.acquire();
-    limiter.restamp(slot, clock.now());
-    const lag = lagOf(random, clock.now());
-    arrivals.push(clock.now() + lag);
-    await clock.sleep(50 + lag);
-    if (tell) limiter.answered(slot, "GET /v2/lists/:key/changes", 50 + lag);
+    const sentAt = clock.now();
+    limiter.restamp(slot, sentAt);
+    const lag = lagOf(random, sentAt);
+    const roundTrip = lag + processingOf(sentAt);
+    arrivals.push(sentAt + lag);
+    await clock.sleep(roundTrip);
+    if (tell) limiter.answered(slot, "GET /v2/lists/:key/changes", roundTrip);
     limiter.ended(slot);
   });
   await clock.runAll();
@@ -192,6 +195,17 @@ describe("rate limiter and measured arrival delays", () => {
       return 2 * random();
     };
     const arrivals = await simulate(new RateLimiter(30, clock), clock, 600, true, stops);
+    expect(maxInAnyWindow(arrivals, 1000)).toBeLessThanOrEqual(30);
+  });
+
+  it("keeps its distance when every early answer was slow, and then the server turns quiet", async () => {
+    // For its first three seconds the server is busy: every request is stamped 20-100 ms after it
+    // left and answered 80 ms later than usual, so the quickest early round trip holds a delay
+    // too. Then it turns quiet, and requests arrive as they leave.
+    const clock = new FakeClock();
+    const lag = (random: () => number, sentAt: number) => (sentAt < 3000 ? 20 + 80 * random() : 0);
+    const processing = (sentAt: number) => (sentAt < 3000 ? 130 : 50);
+    const arrivals = await simulate(new RateLimiter(30, clock), clock, 300, true, lag, processing);
     expect(maxInAnyWindow(arrivals, 1000)).toBeLessThanOrEqual(30);
   });
 
