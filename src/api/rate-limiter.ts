@@ -53,11 +53,11 @@ interface Start {
  * once it is answered, the bound on its delay learned from its round trip (`ArrivalLag`, against
  * the quickest round trip known when the bound is needed; the whole round trip until the
  * endpoint is calibrated), however long: the server cannot have counted a request after
- * answering it. A request that has left and is not answered yet holds
- * its place in the window for as long as that lasts: a server that stalls for seconds stamps
- * everything it held back at once when it frees up. A quiet path thus costs a few milliseconds
- * per second of budget instead of the default's 4%, and a jittery one (a loaded server, a long
- * route, a server busy for seconds as it starts) keeps the distance its own requests showed.
+ * answering it. A request that has left and is not answered yet holds its place in the window
+ * for as long as that lasts: a server that stalls for seconds stamps everything it held back at
+ * once when it frees up. A quiet path thus costs a few milliseconds per second of budget instead
+ * of the default's 4%, and a jittery one (a loaded server, a long route, a server busy for
+ * seconds as it starts) keeps the distance its own requests showed.
  * Starts are also spread evenly (one per window/limit): a burst would queue at the server, whose
  * arrival stamps then bunch up. Callers are served in the order they asked. A 429 from the server
  * pauses everyone until its Retry-After has passed, and widens every margin: the server counts
