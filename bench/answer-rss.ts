@@ -3,7 +3,7 @@
  * length, so the cap is met while reading, the costlier way). The answer is served by a child
  * process. With the default REGWATCH_MAX_RESPONSE_BYTES (4 MiB) the answer is refused by the cap
  * and the window fails with a message naming the variable and the window. Run alone:
- *   DATABASE_URL=postgres://…/scratch node bin/run-ts.js bench/answer-rss.ts
+ *   DATABASE_URL=postgres://…/scratch node --max-semi-space-size=2 bin/run-ts.js bench/answer-rss.ts
  * or through `npm run bench` (answer_peak_rss_mb).
  */
 import { pathToFileURL } from "node:url";

@@ -2,7 +2,7 @@
  * Peak RSS of the whole file phase, parsing included, with ten 55 MB JSON change files (under the
  * 64 MiB cap) at REGWATCH_CONCURRENCY=8. The files are served by a child process (its memory is
  * not ours), built chunk by chunk. Run alone:
- *   DATABASE_URL=postgres://…/scratch node bin/run-ts.js bench/files-rss.ts
+ *   DATABASE_URL=postgres://…/scratch node --max-semi-space-size=2 bin/run-ts.js bench/files-rss.ts
  * or through `npm run bench` (files_peak_rss_mb). The target is under 256 MB.
  */
 import { pathToFileURL } from "node:url";

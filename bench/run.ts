@@ -10,6 +10,7 @@
  * measures just that (and writes bench/startup.json, leaving results.json alone).
  */
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -185,10 +186,15 @@ async function database(): Promise<{ url: string; stop(): Promise<void> }> {
   };
 }
 
+/**
+ * Runs a memory scenario in a process of its own, with the Node flags `regwatch` itself starts
+ * with (its first line: a smaller young generation), so the peak is the one a user's process has.
+ */
 function memoryBench(file: string, databaseUrl: string): Record<string, number> {
   const out = execFileSync(
     process.execPath,
     [
+      ...binNodeFlags(),
       fileURLToPath(new URL("../bin/run-ts.js", import.meta.url)),
       fileURLToPath(new URL(file, import.meta.url)),
     ],
@@ -201,6 +207,14 @@ function memoryBench(file: string, databaseUrl: string): Record<string, number> 
   return Object.fromEntries(
     Object.entries(all).filter((e): e is [string, number] => typeof e[1] === "number"),
   );
+}
+
+/** The Node flags on the first line of bin/regwatch.js (`#!/usr/bin/env -S node <flags>`). */
+function binNodeFlags(): string[] {
+  const first = readFileSync(new URL("../bin/regwatch.js", import.meta.url), "utf8").split("\n", 1)[0] ?? "";
+  const words = first.split(/\s+/);
+  const node = words.indexOf("node");
+  return node < 0 ? [] : words.slice(node + 1).filter((w) => w.startsWith("--"));
 }
 
 async function freshDatabase(serverUrl: string, name: string): Promise<string> {
