@@ -159,9 +159,9 @@ function changesInput(q: Sql | Tx, rows: readonly ChangeRow[]) {
 async function writeChanges(tx: Tx, listKey: string, rows: readonly ChangeRow[]): Promise<WindowResult> {
   const input = changesInput(tx, rows);
   const [first] = await tx<{ inserted: number; new_files: number }[]>`
-    with input as materialized (${input}), ins as (
+    with ins as (
       insert into regwatch.changes (tax_id, change_date, chapter, path, changed_headings, raw)
-      select r.t, r.d, r.c, r.p, r.h, r.e from input r
+      select r.t, r.d, r.c, r.p, r.h, r.e from (${input}) r
       on conflict (tax_id, change_date, chapter, path) do nothing
       returning id, path, change_date
     ), sources as (
