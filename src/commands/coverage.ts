@@ -3,7 +3,8 @@
  * those days are marked covered with the reason given, so syncs stop asking for them.
  */
 import type { Command } from "commander";
-import { acceptCoverage, resolveListKey } from "../db/coverage.ts";
+import { lastCompleteDay } from "../dates.ts";
+import { type AcceptRefusal, acceptCoverage, firstDayNotToAccept, resolveListKey } from "../db/coverage.ts";
 import { EXIT, UsageError } from "../errors.ts";
 import { parseDateArg, runAction, withDatabase } from "./context.ts";
 
@@ -18,7 +19,9 @@ export function registerCoverage(program: Command): void {
     .requiredOption("--reason <text>", "why these days may count as read (kept with the coverage row)")
     .addHelpText(
       "after",
-      "\nExit: 0 recorded, 64 bad input (unknown list, dates out of order, empty reason).",
+      "\nOnly days the registry's answers left open can be accepted: days holding open invalid items, or not\n" +
+        "covered at all, within the list's life and up to the last complete day.\n" +
+        "Exit: 0 recorded, 64 bad input (unknown list, dates out of order, empty reason, a day that may not be accepted).",
     )
     .action((list: string, from: string, to: string, opts: { reason: string }) =>
       runAction((ctx) => {
@@ -29,6 +32,9 @@ export function registerCoverage(program: Command): void {
           const listKey = await resolveListKey(db.sql, list);
           if (!listKey)
             throw new UsageError(`list ${JSON.stringify(list)}: no such watch list (run sync first)`);
+          const lastComplete = lastCompleteDay(new Date(), ctx.config.registryTz);
+          const refused = await firstDayNotToAccept(db.sql, { listKey, start: from, end: to, lastComplete });
+          if (refused) throw new UsageError(refusalMessage(listKey, refused, lastComplete));
           const { closedItems } = await acceptCoverage(db.sql, { listKey, start: from, end: to, reason });
           process.stdout.write(
             `list ${listKey}: ${from} .. ${to} marked covered (${reason}); ${closedItems} open invalid item(s) closed\n`,
@@ -37,4 +43,14 @@ export function registerCoverage(program: Command): void {
         });
       }),
     );
+}
+
+function refusalMessage(listKey: string, refused: { day: string; why: AcceptRefusal }, lastComplete: string) {
+  const why: Record<AcceptRefusal, string> = {
+    before_list: "is before the list was created",
+    after_list: "is after the list was deleted",
+    covered: "is already covered by the registry's answers and holds no open invalid item: nothing to accept",
+    not_complete: `is not complete yet (the last complete day is ${lastComplete})`,
+  };
+  return `list ${listKey}: ${refused.day} ${why[refused.why]}; nothing was marked covered`;
 }

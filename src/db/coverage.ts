@@ -1,4 +1,4 @@
-import type { Interval } from "../dates.ts";
+import { addDays, type Interval, minDate } from "../dates.ts";
 import type { Sql } from "./connect.ts";
 
 /** Covered intervals per list, as the server reported them. */
@@ -42,4 +42,49 @@ export async function acceptCoverage(
         and window_start <= ${accept.end} and window_end >= ${accept.start}`;
     return { closedItems: closed.count };
   });
+}
+
+/** Why a day may not be accepted (see firstDayNotToAccept). */
+export type AcceptRefusal = "before_list" | "after_list" | "covered" | "not_complete";
+
+/**
+ * The first day of [start, end] an operator may not mark covered, with why, or undefined when
+ * every day may be: acceptance is for days the registry's answers left open (open invalid items,
+ * or not covered at all although every sync asks for them), within the list's life (from its
+ * created_at to its deletion) and up to the last complete day. A day already covered by a read
+ * needs no acceptance; one accepted before may be accepted again (a new reason replaces the old).
+ */
+export async function firstDayNotToAccept(
+  sql: Sql,
+  accept: { listKey: string; start: string; end: string; lastComplete: string },
+): Promise<{ day: string; why: AcceptRefusal } | undefined> {
+  const { listKey, start, end, lastComplete } = accept;
+  const checkedEnd = minDate(end, lastComplete);
+  if (start <= checkedEnd) {
+    const [row] = await sql<{ day: string; why: AcceptRefusal }[]>`
+      with l as (
+        select created_at, (deleted_at at time zone 'UTC')::date as deleted
+        from regwatch.watch_lists where list_key = ${listKey}
+      ), days as (
+        select d::date as day from generate_series(${start}::date, ${checkedEnd}::date, interval '1 day') d
+      )
+      select to_char(days.day, 'YYYY-MM-DD') as day,
+             case when l.created_at is not null and days.day < l.created_at then 'before_list'
+                  when l.deleted is not null and days.day > l.deleted then 'after_list'
+                  else 'covered' end as why
+      from days, l
+      where (l.created_at is not null and days.day < l.created_at)
+         or (l.deleted is not null and days.day > l.deleted)
+         or (exists (select 1 from regwatch.coverage c
+                     where c.list_key = ${listKey} and c.accepted_reason is null
+                       and days.day between c.start_date and c.end_date)
+             and not exists (select 1 from regwatch.invalid_items i
+                             where i.list_key = ${listKey} and i.resolved_at is null
+                               and days.day between i.window_start and i.window_end))
+      order by days.day limit 1`;
+    if (row) return row;
+  }
+  if (end > lastComplete)
+    return { day: start > lastComplete ? start : addDays(lastComplete, 1), why: "not_complete" };
+  return undefined;
 }

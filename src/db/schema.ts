@@ -200,7 +200,7 @@ export const changeFiles = regwatch.table(
     check("change_files_status", sql`${t.status} in ('pending', 'fetched', 'failed', 'refused', 'skipped')`),
     check(
       "change_files_parse_status",
-      sql`${t.parseStatus} is null or ${t.parseStatus} in ('parsed', 'unrecognised', 'failed')`,
+      sql`${t.parseStatus} is null or ${t.parseStatus} in ('parsed', 'unrecognised', 'failed', 'unattributed')`,
     ),
   ],
 );
@@ -266,6 +266,9 @@ export const changeValues = regwatch.table(
     /** The change file the values were read from. */
     path: text("path").notNull(),
     parsedAt: createdNow("parsed_at"),
+    /** Position among the business's same-day values of the heading (chained old → new); null when ambiguous. */
+    dayOrder: integer("day_order"),
+    orderAmbiguous: boolean("order_ambiguous").notNull().default(false),
   },
   (t) => [
     primaryKey({ columns: [t.changeId, t.heading] }),

@@ -1,5 +1,6 @@
 /** How the change feed reads: a line per changed heading on a terminal, whole values in CSV. */
 import type { FeedRow } from "../db/change-feed.ts";
+import { terminalSafe } from "./terminal-text.ts";
 import { bankAccountsOf } from "./values.ts";
 
 const SHORT = 48;
@@ -22,13 +23,20 @@ export function shorten(text: string, max = SHORT): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
+export const AMBIGUOUS_NOTE = "(order within the day unknown)";
+
+/**
+ * One line per row; every text that came from the registry or another system is shown with its
+ * control characters escaped, so a value cannot move the cursor or forge a line.
+ */
 export function feedLines(rows: readonly FeedRow[], options: { shorten: boolean }): string {
-  const cut = (v: unknown) => (options.shorten ? shorten(displayValue(v)) : displayValue(v));
+  const cut = (v: unknown) => terminalSafe(options.shorten ? shorten(displayValue(v)) : displayValue(v));
   return rows
     .map((r) => {
-      const who = `${r.businessName ?? "(name unknown)"} (${r.taxId})`;
-      const lists = r.listNames.length > 0 ? `[${r.listNames.join(", ")}]` : "[]";
-      return `${r.changeDate}  ${who}  ${lists}  ${r.heading}: ${cut(r.oldValue)} → ${cut(r.newValue)}\n`;
+      const who = `${terminalSafe(r.businessName ?? "(name unknown)")} (${r.taxId})`;
+      const lists = `[${r.listNames.map(terminalSafe).join(", ")}]`;
+      const note = r.orderAmbiguous ? `  ${AMBIGUOUS_NOTE}` : "";
+      return `${r.changeDate}  ${who}  ${lists}  ${terminalSafe(r.heading)}: ${cut(r.oldValue)} → ${cut(r.newValue)}${note}\n`;
     })
     .join("");
 }
@@ -44,7 +52,7 @@ function csvValue(value: unknown): string {
 }
 
 export function feedCsv(rows: readonly FeedRow[]): string {
-  const header = "change_date,tax_id,business_name,list_names,heading,old_value,new_value\n";
+  const header = "change_date,tax_id,business_name,list_names,heading,old_value,new_value,order_ambiguous\n";
   return (
     header +
     rows
@@ -58,6 +66,7 @@ export function feedCsv(rows: readonly FeedRow[]): string {
             r.heading,
             csvValue(r.oldValue),
             csvValue(r.newValue),
+            r.orderAmbiguous ? "true" : "false",
           ]
             .map(csvField)
             .join(",")}\n`,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FeedRow } from "../../src/db/change-feed.ts";
 import { displayValue, feedCsv, feedLines, shorten } from "../../src/feed/format.ts";
+import { hasUnsafeCharacters } from "../../src/feed/terminal-text.ts";
 
 const row = (over: Partial<FeedRow> = {}): FeedRow => ({
   changeDate: "2024-03-05",
@@ -12,6 +13,7 @@ const row = (over: Partial<FeedRow> = {}): FeedRow => ({
   newValue: [{ bank_account: "33333333-44444444" }, { bank_account: "55555555-66666666" }],
   changeId: 1,
   path: "p",
+  orderAmbiguous: false,
   ...over,
 });
 
@@ -44,10 +46,40 @@ describe("the change feed's text", () => {
 
   it("writes CSV with whole values, quoting what needs it", () => {
     expect(feedCsv([row({ businessName: 'Alfa "Best", Kft.' })])).toBe(
-      "change_date,tax_id,business_name,list_names,heading,old_value,new_value\n" +
+      "change_date,tax_id,business_name,list_names,heading,old_value,new_value,order_ambiguous\n" +
         '2024-03-05,12345678,"Alfa ""Best"", Kft.",suppliers;clients,bank_accounts,' +
         '"[{""bank_account"":""11111111-22222222""}]",' +
-        '"[{""bank_account"":""33333333-44444444""},{""bank_account"":""55555555-66666666""}]"\n',
+        '"[{""bank_account"":""33333333-44444444""},{""bank_account"":""55555555-66666666""}]",false\n',
     );
+  });
+
+  it("shows control characters from the registry escaped, so a value cannot forge a line or recolour the screen", () => {
+    const hostile = row({
+      businessName: "Evil\u001b[31m Kft.",
+      listNames: ["a\nb"],
+      heading: "long_name",
+      oldValue: "Old\rName",
+      newValue: "New\u202eeman\u0007",
+    });
+    for (const shortened of [true, false]) {
+      const text = feedLines([hostile], { shorten: shortened });
+      expect(text.split("\n")).toHaveLength(2);
+      expect(hasUnsafeCharacters(text.slice(0, -1))).toBe(false);
+      expect(text).toContain("Evil\\e[31m Kft.");
+      expect(text).toContain("\\u{202e}");
+    }
+    expect(feedLines([hostile], { shorten: false })).toContain("[a\\nb]");
+  });
+
+  it("says when the order of a day's values of a heading is unknown", () => {
+    expect(feedLines([row({ orderAmbiguous: true })], { shorten: true })).toContain(
+      "(order within the day unknown)",
+    );
+    expect(feedLines([row()], { shorten: true })).not.toContain("unknown)");
+    expect(
+      feedCsv([row({ orderAmbiguous: true })])
+        .trim()
+        .endsWith(",true"),
+    ).toBe(true);
   });
 });

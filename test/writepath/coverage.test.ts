@@ -138,6 +138,46 @@ describe("coverage and item validation against a hostile registry", () => {
     }
   }, 180_000);
 
+  it("coverage accept takes only days the answers left open, within the list's life and up to the last complete day", async () => {
+    t = await createTestDatabase();
+    // The first window's answer holds an invalid item; the second window (03-08..03-09) is covered.
+    registry.set({
+      changes: (q) =>
+        changesAnswer(
+          q.from,
+          q.to,
+          q.from <= "2024-03-02" ? [item(registry.url, "22222222", "2025-02-30")] : [],
+        ),
+      file: () => ({ headers: { "content-type": "application/json" }, body: "{}" }),
+    });
+    expect((await sync(MORNING)).status).toBe("partial");
+    expect(await coveredRanges(t.db.sql)).toEqual({ [LIST]: ["2024-03-08..2024-03-09"] });
+    const env = { DATABASE_URL: t.url };
+    const accept = (from: string, to: string) =>
+      runCli(["coverage", "accept", LIST, from, to, "--reason", "reviewed"], env);
+    const refusals: [string, string, RegExp][] = [
+      ["2020-01-01", "2099-12-31", /2020-01-01 is before the list was created/],
+      ["2024-02-28", "2024-03-03", /2024-02-28 is before the list was created/],
+      ["2024-03-06", "2024-03-09", /2024-03-08 is already covered/],
+      ["2099-01-01", "2099-01-02", /2099-01-01 is not complete yet/],
+    ];
+    for (const [from, to, message] of refusals) {
+      const bad = await accept(from, to);
+      expect(bad.code, `${from}..${to}`).toBe(64);
+      expect(bad.stderr).toMatch(message);
+    }
+    const today = new Date().toISOString().slice(0, 10);
+    const future = await accept("2024-03-10", today);
+    expect(future.code).toBe(64);
+    expect(future.stderr).toMatch(/is not complete yet/);
+    // Nothing of the refused ranges was marked covered.
+    expect(await coveredRanges(t.db.sql)).toEqual({ [LIST]: ["2024-03-08..2024-03-09"] });
+    const ok = await accept("2024-03-01", "2024-03-07");
+    expect(ok.stderr).toBe("");
+    expect(ok.code).toBe(0);
+    expect(await coveredRanges(t.db.sql)).toEqual({ [LIST]: ["2024-03-01..2024-03-09"] });
+  }, 180_000);
+
   it("an answer claiming 1900-01-01..2099-12-31 covers only the asked, complete days; the next day asks the next day", async () => {
     t = await createTestDatabase();
     registry.set({ changes: () => changesAnswer("1900-01-01", "2099-12-31", []) });

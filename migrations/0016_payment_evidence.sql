@@ -1,0 +1,2 @@
+-- Placeholder: filled by the work of issue 24.
+SELECT 1;
