@@ -5,7 +5,7 @@
  */
 import type { ReceivedChange } from "../api/watch-client.ts";
 import type { ChangedItem } from "../api/watch-schemas.ts";
-import { isValidDate } from "../dates.ts";
+import { type Interval, isValidDate } from "../dates.ts";
 import type { InvalidItemRow } from "../db/rows.ts";
 
 /** An item set aside, with its reason: stored as db/ declares it. */
@@ -43,11 +43,22 @@ export function textProblem(text: string): string | undefined {
   return undefined;
 }
 
-export function validateItems(items: readonly ReceivedChange[]): ValidatedItems {
+/**
+ * A change dated outside the interval that was asked is not evidence about that interval: a
+ * registry answering for 2026-03 with a change of 2999-01-01 would otherwise pin the business's
+ * profile for ever. Such an item is set aside like any invalid one, so its days stay uncovered
+ * until the registry answers cleanly or an operator accepts them.
+ */
+export function dateProblem(item: ChangedItem, asked: Interval): string | undefined {
+  if (item.change >= asked.start && item.change <= asked.end) return undefined;
+  return `change date ${item.change} is outside the asked interval ${asked.start}..${asked.end}`;
+}
+
+export function validateItems(items: readonly ReceivedChange[], asked: Interval): ValidatedItems {
   const result: ValidatedItems = { valid: [], invalid: [] };
   items.forEach((received, index) => {
     const { item, raw } = received;
-    const problem = itemProblem(item) ?? rawProblem(raw);
+    const problem = itemProblem(item) ?? dateProblem(item, asked) ?? rawProblem(raw);
     if (problem) {
       result.invalid.push({ index, changeDate: item.change, taxId: item.tax_id, reason: problem, raw });
     } else {

@@ -176,7 +176,7 @@ async function runOne(
       }
       const answered = answeredDays(page.startDate, page.endDate, options.endInclusive);
       noteDisagreement(window.listKey, asked, answered, options, stats);
-      const checked = validateItems(page.items);
+      const checked = validateItems(page.items, asked);
       const clean = checked.invalid.length === 0;
       const covered = clean
         ? intersect(asked, answered, { start: asked.start, end: options.lastComplete })

@@ -101,6 +101,37 @@ describe("coverage and item validation against a hostile registry", () => {
     expect(open!.n).toBe(0);
   }, 180_000);
 
+  it("sets aside a change dated outside the asked interval, so it neither lands in changes nor covers the window", async () => {
+    t = await createTestDatabase();
+    const base = registry.url;
+    registry.set({
+      changes: (q) =>
+        changesAnswer(
+          q.from,
+          q.to,
+          q.from === "2024-03-01"
+            ? [
+                item(base, "11111111", "2024-03-02"),
+                item(base, "22222222", "2999-01-01"),
+                item(base, "33333333", "2024-02-20"),
+              ]
+            : [],
+        ),
+      file: () => ({ headers: { "content-type": "application/json" }, body: "{}" }),
+    });
+    const result = await sync(MORNING);
+    expect(result.status).toBe("partial");
+    expect(result.report?.invalidItems).toBe(2);
+    const stored = await t.db.sql`select tax_id from regwatch.changes order by tax_id`;
+    expect(stored.map((r) => r.tax_id)).toEqual(["11111111"]);
+    const invalid = await t.db.sql`
+      select tax_id, reason from regwatch.invalid_items where resolved_at is null order by tax_id`;
+    expect(invalid.map((r) => r.tax_id)).toEqual(["22222222", "33333333"]);
+    expect(invalid[0]!.reason).toMatch(/2999-01-01 is outside the asked interval 2024-03-01\.\.2024-03-07/);
+    expect(invalid[1]!.reason).toMatch(/2024-02-20 is outside the asked interval/);
+    expect(await coveredRanges(t.db.sql)).toEqual({ [LIST]: ["2024-03-08..2024-03-09"] });
+  }, 180_000);
+
   it("coverage accept marks the days covered with the reason (exit 0), and refuses bad input with 64", async () => {
     t = await createTestDatabase();
     registry.set({
