@@ -1,5 +1,6 @@
 /** Plain-text rendering of search records for the terminal (pure). */
 import type { BusinessRecord } from "../api/search-schemas.ts";
+import { terminalSafe } from "../feed/terminal-text.ts";
 
 const STATUS_WORDS: Record<number, string> = { 0: "ceased", 1: "operating", 2: "suspended" };
 
@@ -33,8 +34,9 @@ const COLUMNS: ReadonlyArray<readonly [string, (r: BusinessRecord) => string]> =
 /** Longest cell shown in full; longer names and addresses are shortened so rows stay on one line. */
 const MAX_CELL = 60;
 
+/** A cell on one line, with whatever control characters remain shown escaped (registry text reaches it). */
 function cell(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = terminalSafe(text.replace(/\s+/g, " ").trim());
   return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
 }
 

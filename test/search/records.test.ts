@@ -85,4 +85,13 @@ describe("table", () => {
     expect(long).toContain(`${"x".repeat(59)}…`);
     expect(lines[1]!.indexOf("10000001-2-41")).toBe(lines[0]!.indexOf("TAX NUMBER"));
   });
+
+  it("shows control characters of registry text escaped, so a record cannot recolour the screen or hide text", () => {
+    const hostile = formatRecordTable([
+      { ...company, full_name: "Evil\u001b[2J Kft.\u202e", address: "a\nb" },
+    ]);
+    expect(hostile.split("\n")).toHaveLength(2);
+    expect(hostile).toContain("Evil\\e[2J Kft.\\u{202e}");
+    expect(hostile).not.toContain("\u001b");
+  });
 });
