@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { requireWatch } from "../config.ts";
 import type { Outcome } from "../errors.ts";
+import { terminalSafe } from "../feed/terminal-text.ts";
 import { DEFAULT_MAX_REMOVALS, reconcile } from "../reconcile/reconcile.ts";
 import { formatReport, reportJson } from "../reconcile/report.ts";
 import { openRegistry } from "../run/open-registry.ts";
@@ -51,7 +52,13 @@ export function registerReconcile(program: Command): void {
       "after",
       [
         "",
-        "Only lists whose name is in desired_lists are touched; items are removed only where prune is true.",
+        "Only lists whose name is in desired_lists are touched; items are removed only where prune is true,",
+        "and only items regwatch itself asked for: one added at the registry by hand is reported, never removed.",
+        "A desired list whose remote list exists but was never managed first adopts the items on it into",
+        "desired_items (source adopted); --dry-run shows what it would adopt.",
+        "A desired_lists or desired_items row the `watch` commands would refuse (a control character, blanks",
+        "around a list name, digits other than 0-9) is refused and named, and nothing is sent for it; a refused",
+        "list makes the run partial (exit 3), a refused item is recorded in item_outcomes as 422.",
         "A list dropped with `regwatch watch drop-list` is deleted remotely only with --allow-delete-lists;",
         "otherwise it is left in place. Lists regwatch never managed are never deleted.",
         "Invalid tax ids and items beyond a list's 2000-item limit are recorded in item_outcomes, never sent.",
@@ -87,7 +94,7 @@ async function reconcileCommand(ctx: Context, opts: ReconcileCliOptions): Promis
       process.stdout.write(opts.json ? reportJson(report) : formatReport(report, { problems: false }));
       if (!opts.json) {
         for (const problem of report.problems)
-          process.stderr.write(`regwatch: reconcile ${report.status}: ${problem}\n`);
+          process.stderr.write(`regwatch: reconcile ${report.status}: ${terminalSafe(problem)}\n`);
       }
       return report;
     } finally {

@@ -21,16 +21,18 @@ import {
   removeDesiredItem,
 } from "../db/desired-edit.ts";
 import { dropDesiredList } from "../db/dropped-lists.ts";
+import { LIST_NAME_MAX, listNameProblem, readDesiredTaxId } from "../desired-names.ts";
 import { EXIT, InputError, RegwatchError, UsageError } from "../errors.ts";
+import { terminalSafe } from "../feed/terminal-text.ts";
 import { factsFromOperator, todayUtc } from "../parse/profile-facts.ts";
 import { formatTable } from "../search/format.ts";
 import { describeImportProblems, type ImportProblem, parseImportCsv } from "../search/import-csv.ts";
 import { type Resolution, taxIdForRegistrationNumber } from "../search/resolve.ts";
 import { saveBusinesses } from "../search/save-businesses.ts";
 import { redactError } from "../secrets.ts";
-import { describeTaxIdProblem, normaliseTaxId } from "../taxid.ts";
+import { describeTaxIdProblem } from "../taxid.ts";
 import { type Context, runAction, withDatabase } from "./context.ts";
-import { listLabel, namedList } from "./list-arg.ts";
+import { listLabel, type NamedList, namedList } from "./list-arg.ts";
 import { withSearch } from "./lookup.ts";
 
 interface AddOptions {
@@ -88,7 +90,7 @@ export function registerWatch(program: Command): void {
           const from = regNumber === undefined ? "" : ` (registration number ${regNumber})`;
           const what = added.length > 0 ? "added to" : "was already desired on";
           process.stdout.write(
-            `${entry.taxId}${from} ${what} list ${listLabel(list)}${created ? " (new desired list)" : ""}\n`,
+            `${entry.taxId}${from} ${what} list ${safeLabel(list)}${created ? " (new desired list)" : ""}\n`,
           );
           return EXIT.ok;
         });
@@ -107,13 +109,13 @@ export function registerWatch(program: Command): void {
         return withDatabase(ctx, async (db) => {
           const list = await namedList(db.sql, listRef);
           if (!(await desiredListExists(db.sql, list.name))) {
-            throw new InputError(`there is no desired list ${listLabel(list)} (see regwatch watch list)`);
+            throw new InputError(`there is no desired list ${safeLabel(list)} (see regwatch watch list)`);
           }
           const removed = await removeDesiredItem(db.sql, list.name, taxId);
           process.stdout.write(
             removed
-              ? `${taxId} removed from list ${listLabel(list)}\n`
-              : `${taxId} was not desired on list ${listLabel(list)}; nothing changed\n`,
+              ? `${taxId} removed from list ${safeLabel(list)}\n`
+              : `${taxId} was not desired on list ${safeLabel(list)}; nothing changed\n`,
           );
           return EXIT.ok;
         });
@@ -133,19 +135,22 @@ export function registerWatch(program: Command): void {
           return { rows: await listDesiredItems(db.sql, list?.name), list };
         });
         if (list !== undefined && rows.length === 0) {
-          throw new InputError(`there is no desired list ${listLabel(list)}`);
+          throw new InputError(`there is no desired list ${safeLabel(list)}`);
         }
         if (options.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
         else if (rows.length === 0) process.stdout.write("no desired lists\n");
         else {
-          const body = rows.map((r) => [
-            r.listName,
-            r.taxId ?? "(no items)",
-            r.state ?? "",
-            r.businessName ?? "",
-            r.source ?? "",
-            r.lastCode === null ? "" : `${r.lastCode} ${r.lastMessage ?? ""}`,
-          ]);
+          // Rows other systems wrote and names from the registry: shown escaped, exact in --json.
+          const body = rows.map((r) =>
+            [
+              r.listName,
+              r.taxId ?? "(no items)",
+              r.state ?? "",
+              r.businessName ?? "",
+              r.source ?? "",
+              r.lastCode === null ? "" : `${r.lastCode} ${r.lastMessage ?? ""}`,
+            ].map(terminalSafe),
+          );
           const headers = ["LIST", "TAX ID", "STATE", "NAME", "SOURCE", "LAST FAILURE"];
           process.stdout.write(`${formatTable(headers, body)}\n`);
         }
@@ -217,7 +222,7 @@ async function importFile(ctx: Context, file: string, listRef: string, prune?: b
     });
     process.stdout.write(
       `${file}: ${parsed.rows.length} row(s), ${entries.size} business(es): ${added.length} added to list ` +
-        `${listLabel(list)}, ${entries.size - added.length} already desired${created ? " (new desired list)" : ""}\n`,
+        `${safeLabel(list)}, ${entries.size - added.length} already desired${created ? " (new desired list)" : ""}\n`,
     );
     return EXIT.ok;
   });
@@ -264,25 +269,33 @@ async function resolveRegNumbers(
   });
 }
 
+/** A list name as typed: blanks around it go; anything else reconcile would refuse is refused here. */
 function checkListName(raw: string): string {
   const name = raw.trim();
-  if (name.length === 0 || name.length > 200 || /\p{Cc}/u.test(name)) {
-    throw new UsageError(`list name "${raw}" must be 1 to 200 printable characters`);
+  const problem = listNameProblem(name);
+  if (problem) {
+    throw new UsageError(
+      `list name "${terminalSafe(raw)}" ${problem}: it must be 1 to ${LIST_NAME_MAX} printable characters`,
+    );
   }
   return name;
 }
 
-/** A tax base number, or a full tax number reduced to its base, with its check digit verified. */
+/**
+ * A tax base number, or a full tax number reduced to its base, with its check digit verified:
+ * the rules reconcile applies to desired_items rows (desired-names.ts), plus the check digit.
+ */
 function checkTaxIdArg(raw: string): string {
-  const taxId = normaliseTaxId(raw);
-  if (taxId === undefined) {
-    throw new UsageError(
-      `tax id "${raw}" is neither a tax base number (8 digits) nor a tax number (xxxxxxxx-y-zz)`,
-    );
-  }
-  const problem = describeTaxIdProblem(taxId);
+  const reading = readDesiredTaxId(raw);
+  if (!reading.ok) throw new UsageError(`tax id "${terminalSafe(raw)}" ${reading.problem}`);
+  const problem = describeTaxIdProblem(reading.taxId);
   if (problem) throw new UsageError(problem);
-  return taxId;
+  return reading.taxId;
+}
+
+/** A list's label for the terminal: its name is checked, but its key comes from the registry. */
+function safeLabel(list: NamedList): string {
+  return terminalSafe(listLabel(list));
 }
 
 function checkRegNumberArg(raw: string): string {
@@ -309,9 +322,9 @@ export function registerDropList(watch: Command): void {
           const list = await namedList(db.sql, ref.trim());
           const dropped = await dropDesiredList(db.sql, list.name, list.key);
           if (!dropped)
-            throw new InputError(`there is no desired list ${listLabel(list)} (see regwatch watch list)`);
+            throw new InputError(`there is no desired list ${safeLabel(list)} (see regwatch watch list)`);
           process.stdout.write(
-            `list ${listLabel(list)} dropped with its ${dropped.items} desired item(s). ` +
+            `list ${safeLabel(list)} dropped with its ${dropped.items} desired item(s). ` +
               (list.key
                 ? "The next `regwatch reconcile --allow-delete-lists` deletes the remote list; a reconcile without it leaves the list in place.\n"
                 : "No remote list of that name is known; reconcile --allow-delete-lists deletes one if it appears.\n"),

@@ -1,9 +1,11 @@
 /**
  * Dropped desired lists (`regwatch watch drop-list`): the desired list and its items go, and a
  * row in dropped_lists keeps the fact that the remote list was regwatch's, for reconcile
- * --allow-delete-lists to delete it. Lists never desired have no row and are never deleted.
+ * --allow-delete-lists to delete it. Lists never desired have no row and are never deleted. The
+ * record of what regwatch asked for on the list (managed_items) goes with the drop.
  */
 import type { Sql } from "./connect.ts";
+import { forgetManagedList } from "./managed-items.ts";
 
 export interface DroppedList {
   listName: string;
@@ -25,8 +27,10 @@ export async function dropDesiredList(
       where l.list_name = ${listName}
       group by l.list_name`;
     if (!row) return undefined;
-    // desired_items go with their list (on delete cascade).
+    // desired_items go with their list (on delete cascade). What regwatch asked for on the remote
+    // list is forgotten too: desiring the name again adopts the list as it is then.
     await tx`delete from regwatch.desired_lists where list_name = ${listName}`;
+    await forgetManagedList(tx, listName);
     await tx`
       insert into regwatch.dropped_lists (list_name, list_key, items)
       values (${listName}, ${listKey ?? null}, ${row.items})

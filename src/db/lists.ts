@@ -7,6 +7,8 @@ export interface StoredList {
   createdAt: string | null;
   watchCount: number | null;
   deletedAt: Date | null;
+  /** Day (registry zone) its items were last read into watched_items; null before the first read. */
+  itemsReadOn: string | null;
 }
 
 /**
@@ -47,26 +49,37 @@ export async function loadWatchLists(
 ): Promise<StoredList[]> {
   return sql<StoredList[]>`
     select list_key as "listKey", list_name as "listName", to_char(created_at, 'YYYY-MM-DD') as "createdAt",
-           watch_count as "watchCount", deleted_at as "deletedAt"
+           watch_count as "watchCount", deleted_at as "deletedAt",
+           to_char(items_read_on, 'YYYY-MM-DD') as "itemsReadOn"
     from regwatch.watch_lists
     where ${options.includeDeleted ? sql`true` : sql`deleted_at is null`}
     order by list_name, list_key`;
 }
 
+/** What the registry may hold on a list that watched_items can keep: a tax base number. */
+const TAX_BASE = /^[0-9]{8}$/;
+
 /**
- * Replaces the stored items of one list with what the registry returned for it. An item read
- * again unchanged is not rewritten: reconcile reads every list back after each run.
+ * Replaces the stored items of one list with what the registry returned for it, and records the
+ * day they were read (`readOn`, the registry's day: a list read today is not read again by a
+ * sync). An item read again unchanged is not rewritten: reconcile reads its lists on every run.
+ * Items whose tax id is not a tax base number are not stored (a registry's answer is untrusted,
+ * and such a text could not name a business anyway); they are returned so the caller can say so.
  */
 export async function saveWatchedItems(
   sql: Sql,
   listKey: string,
   items: readonly WatchedItem[],
-): Promise<void> {
+  readOn: string,
+): Promise<{ stored: number; setAside: string[] }> {
+  const kept = items.filter((i) => TAX_BASE.test(i.tax_id));
+  const setAside = items.filter((i) => !TAX_BASE.test(i.tax_id)).map((i) => i.tax_id);
   await sql.begin(async (tx) => {
-    const taxIds = items.map((i) => i.tax_id);
+    const taxIds = kept.map((i) => i.tax_id);
     await tx`delete from regwatch.watched_items where list_key = ${listKey} and tax_id <> all(${taxIds}::text[])`;
-    if (items.length === 0) return;
-    const rows = items.map((i) => ({ list_key: listKey, tax_id: i.tax_id, added_at: i.added_at ?? null }));
+    await tx`update regwatch.watch_lists set items_read_on = ${readOn}::date where list_key = ${listKey}`;
+    if (kept.length === 0) return;
+    const rows = kept.map((i) => ({ list_key: listKey, tax_id: i.tax_id, added_at: i.added_at ?? null }));
     for (let i = 0; i < rows.length; i += 5000) {
       await tx`
         insert into regwatch.watched_items ${tx(rows.slice(i, i + 5000), "list_key", "tax_id", "added_at")}
@@ -74,4 +87,16 @@ export async function saveWatchedItems(
           where watched_items.added_at is distinct from excluded.added_at`;
     }
   });
+  return { stored: kept.length, setAside };
+}
+
+/** Those of `listKeys` whose items were not read on `day` yet (never, or on an earlier day). */
+export async function listsUnreadOn(sql: Sql, listKeys: readonly string[], day: string): Promise<string[]> {
+  if (listKeys.length === 0) return [];
+  const rows = await sql<{ listKey: string }[]>`
+    select list_key as "listKey" from regwatch.watch_lists
+    where list_key = any(${listKeys as string[]}::text[])
+      and (items_read_on is null or items_read_on < ${day}::date)
+    order by list_key`;
+  return rows.map((r) => r.listKey);
 }

@@ -38,6 +38,8 @@ export const watchLists = regwatch.table("watch_lists", {
   firstSeenAt: createdNow("first_seen_at"),
   lastSeenAt: createdNow("last_seen_at"),
   deletedAt: instant("deleted_at"),
+  /** Day (registry zone) the list's items were last read into watched_items. */
+  itemsReadOn: day("items_read_on"),
 });
 
 export const watchedItems = regwatch.table(
@@ -78,8 +80,35 @@ export const desiredItems = regwatch.table(
     source: text("source"),
     note: text("note"),
     createdAt: createdNow("created_at"),
+    /** Day reconcile adopted the item from a remote list it started to manage. */
+    adoptedOn: day("adopted_on"),
+    adoptedFrom: text("adopted_from"),
   },
   (t) => [primaryKey({ columns: [t.listName, t.taxId] })],
+);
+
+/** Remote lists regwatch manages: a desired list whose remote list is not here adopts its items first. */
+export const managedLists = regwatch.table("managed_lists", {
+  listKey: text("list_key").primaryKey(),
+  listName: text("list_name").notNull(),
+  managedSince: createdNow("managed_since"),
+  adoptedOn: day("adopted_on"),
+  adoptedItems: integer("adopted_items").notNull().default(0),
+});
+
+/** What regwatch asked for on each managed list: only these are ever removed. */
+export const managedItems = regwatch.table(
+  "managed_items",
+  {
+    listKey: text("list_key")
+      .notNull()
+      .references(() => managedLists.listKey, { onDelete: "cascade" }),
+    taxId: text("tax_id").notNull(),
+    adopted: boolean("adopted").notNull().default(false),
+    askedAt: createdNow("asked_at"),
+    runId: bigint("run_id", { mode: "number" }),
+  },
+  (t) => [primaryKey({ columns: [t.listKey, t.taxId] })],
 );
 
 export const itemOutcomes = regwatch.table(

@@ -6,7 +6,7 @@
 import pLimit from "p-limit";
 import { ApiError } from "../api/errors.ts";
 import type { WatchClient } from "../api/watch-client.ts";
-import type { ItemOp, ItemOutcome } from "../db/desired-state.ts";
+import type { ItemOp } from "../db/desired-state.ts";
 import type { Logger } from "../logger.ts";
 import { failedRequestOutcomes, type ItemVerdict, type ReadOutcome, readBulkResult } from "./outcomes.ts";
 import { chunk, type ListPlan, type ReconcilePlan } from "./plan.ts";
@@ -29,7 +29,8 @@ export type OpCounts = Record<ItemVerdict, number>;
 
 export interface ApplyResult {
   lists: ListResult[];
-  outcomes: ItemOutcome[];
+  /** Every item sent, with how the registry answered it. */
+  outcomes: ReadOutcome[];
 }
 
 export interface ApplyDeps {

@@ -3,7 +3,8 @@
  * create, add and remove, what is recorded without being sent, and whether the removal guards
  * allow the plan. No I/O here, so every rule is unit-tested without a database or a registry.
  */
-import { describeTaxIdProblem, normaliseTaxId } from "../taxid.ts";
+import { describeTaxIdProblem } from "../taxid.ts";
+import { normaliseDesired } from "./desired-rows.ts";
 import type { DropPlan } from "./drop-plan.ts";
 
 /** Largest number of items one watch list may hold (docs/registry.md, "Watch interface"). */
@@ -29,6 +30,11 @@ export interface PlanInput {
   remoteLists: readonly RemoteList[];
   /** Items of the owned remote lists, by list key. */
   remoteItems: ReadonlyMap<string, readonly string[]>;
+  /**
+   * What regwatch asked for on each remote list, by list key (managed_items, adopted items
+   * included). Only these are ever removed: a remote item nobody in regwatch asked for stays.
+   */
+  managedItems: ReadonlyMap<string, ReadonlySet<string>>;
   /** Tax ids the registry refused recently (404/422), by list name: not sent again yet. */
   heldBack?: ReadonlyMap<string, ReadonlySet<string>>;
   /** Tax ids whose removal the registry refused recently (409), by list name: not sent again yet. */
@@ -59,6 +65,10 @@ export interface ListPlan {
   remove: string[];
   /** Remote items that are not desired but stay because prune is off. */
   keptUndesired: number;
+  /** Remote items regwatch never asked for (put on the list at the registry by hand): reported, never removed. */
+  notRequested: string[];
+  /** Remote items a refused desired row most likely means: not removed while that row stands. */
+  keptForRefusedRows: string[];
   invalid: LocalRefusal[];
   overCapacity: LocalRefusal[];
   /** Desired, valid, not remote, but refused by the registry recently. */
@@ -87,6 +97,7 @@ export interface PlanTotals {
   overCapacity: number;
   heldBack: number;
   heldBackRemovals: number;
+  notRequested: number;
   /** Mutating requests the plan needs: list creations plus bulk chunks. */
   writeRequests: number;
 }
@@ -123,6 +134,7 @@ export function planReconcile(input: PlanInput, options: PlanOptions): Reconcile
         capacity,
         heldBack: input.heldBack?.get(desired.listName),
         heldBackRemovals: input.heldBackRemovals?.get(desired.listName),
+        managed: chosen ? input.managedItems.get(chosen.listKey) : undefined,
         ignoredKeys: ignored.map((l) => l.listKey),
       });
     });
@@ -137,11 +149,12 @@ function planList(
     capacity: number;
     heldBack: ReadonlySet<string> | undefined;
     heldBackRemovals: ReadonlySet<string> | undefined;
+    managed: ReadonlySet<string> | undefined;
     ignoredKeys: string[];
   },
 ): ListPlan {
   const remote = new Set(remoteIds);
-  const { wanted, unreadable } = normaliseDesired(desired.taxIds);
+  const { wanted, unreadable, meant } = normaliseDesired(desired.taxIds);
   const invalid: LocalRefusal[] = [...unreadable];
   const candidates: string[] = [];
   const heldBack: string[] = [];
@@ -152,8 +165,13 @@ function planList(
     else if (context.heldBack?.has(taxId)) heldBack.push(taxId);
     else candidates.push(taxId);
   }
-  // A remote item goes only when no desired row, once normalised, names it.
-  const undesired = [...remote].filter((taxId) => !wanted.has(taxId)).sort(compareText);
+  // A remote item goes only when no desired row, once normalised, names it, and regwatch itself
+  // asked for it once: what someone else put on the list is theirs.
+  const notWanted = [...remote].filter((taxId) => !wanted.has(taxId)).sort(compareText);
+  const keptForRefusedRows = notWanted.filter((taxId) => meant.has(taxId));
+  const unasked = notWanted.filter((taxId) => !meant.has(taxId));
+  const notRequested = unasked.filter((taxId) => !context.managed?.has(taxId));
+  const undesired = unasked.filter((taxId) => context.managed?.has(taxId));
   const heldBackRemovals = desired.prune
     ? undesired.filter((taxId) => context.heldBackRemovals?.has(taxId))
     : [];
@@ -179,37 +197,14 @@ function planList(
     add,
     remove,
     keptUndesired: desired.prune ? 0 : undesired.length,
+    notRequested,
+    keptForRefusedRows,
     invalid,
     overCapacity,
     heldBack,
     heldBackRemovals,
     emptied: remote.size > 0 && staying === 0 && add.length === 0,
   };
-}
-
-/**
- * Desired rows reduced once to the tax base numbers they stand for (trimmed, tax numbers cut to
- * their base), duplicates merged in order. A row of neither shape is refused with its reason,
- * under the value as written so an operator finds the row.
- */
-export function normaliseDesired(taxIds: readonly string[]): {
-  wanted: Set<string>;
-  unreadable: LocalRefusal[];
-} {
-  const wanted = new Set<string>();
-  const unreadable: LocalRefusal[] = [];
-  for (const raw of taxIds) {
-    const taxId = normaliseTaxId(raw);
-    if (taxId !== undefined) wanted.add(taxId);
-    else {
-      unreadable.push({
-        taxId: raw,
-        code: 422,
-        message: `not sent: ${JSON.stringify(raw)} is neither a tax base number (8 digits) nor a tax number (xxxxxxxx-y-zz)`,
-      });
-    }
-  }
-  return { wanted, unreadable };
 }
 
 function totalsOf(lists: readonly ListPlan[], chunkSize: number): PlanTotals {
@@ -222,6 +217,7 @@ function totalsOf(lists: readonly ListPlan[], chunkSize: number): PlanTotals {
     overCapacity: 0,
     heldBack: 0,
     heldBackRemovals: 0,
+    notRequested: 0,
     writeRequests: 0,
   };
   for (const list of lists) {
@@ -232,6 +228,7 @@ function totalsOf(lists: readonly ListPlan[], chunkSize: number): PlanTotals {
     totals.overCapacity += list.overCapacity.length;
     totals.heldBack += list.heldBack.length;
     totals.heldBackRemovals += list.heldBackRemovals.length;
+    totals.notRequested += list.notRequested.length;
     totals.writeRequests +=
       Math.ceil(list.add.length / chunkSize) + Math.ceil(list.remove.length / chunkSize);
   }

@@ -1,7 +1,11 @@
 /**
  * The reconcile report as a person reads it: per list a `+N -M` diff line, then the items (cut
  * after a few, so a 2,000-item list stays readable), then what applying did and what was refused.
+ * Names come from tables other systems write and keys from the registry, so every line is shown
+ * escaped (terminalSafe): a newline in a list name cannot forge a line of the report. The JSON
+ * report keeps them exact.
  */
+import { terminalSafe } from "../feed/terminal-text.ts";
 import type { ListResult, OpCounts } from "./apply.ts";
 import type { ListPlan, LocalRefusal } from "./plan.ts";
 import type { ReconcileReport, ReconcileStatus } from "./reconcile.ts";
@@ -17,7 +21,10 @@ const HEADLINE: Record<ReconcileStatus, (dryRun: boolean) => string> = {
   "in-sync": (dryRun) => (dryRun ? "dry run: in sync, nothing to change" : "in sync, nothing to change"),
   pending: () => "dry run: changes pending (run without --dry-run to apply them)",
   applied: () => "applied",
-  partial: () => "partly applied: some requests failed; the next run retries what is left",
+  partial: (dryRun) =>
+    dryRun
+      ? "dry run: part of the desired state cannot be carried out (see problems)"
+      : "partly applied: some of the desired state was not carried out (see problems); the next run retries what is left",
   refused: (dryRun) => (dryRun ? "dry run: the plan would be refused" : "refused: nothing was changed"),
   failed: () => "failed",
 };
@@ -26,9 +33,12 @@ export function formatReport(report: ReconcileReport, options: FormatOptions = {
   const maxItems = options.maxItems ?? 10;
   const lines = [`reconcile run ${report.runId}: ${HEADLINE[report.status](report.dryRun)}`];
   const results = new Map(report.results.map((r) => [r.listName, r]));
+  const adoptions = new Map(report.adoptions.map((a) => [a.listName, a.taxIds]));
   for (const list of report.plan?.lists ?? []) {
-    lines.push(...formatList(list, results.get(list.listName), maxItems));
+    const adopted = adoptionLines(adoptions.get(list.listName) ?? [], report.dryRun, maxItems);
+    lines.push(...formatList(list, results.get(list.listName), adopted, maxItems));
   }
+  for (const r of report.refusedLists) lines.push(`x list "${r.listName}"  refused: its name ${r.problem}`);
   for (const d of report.plan?.drops?.delete ?? []) {
     lines.push(`- list "${d.listName}" (${d.listKey})  dropped: delete the list and its ${d.items} item(s)`);
     const done = report.deletions.find((r) => r.listKey === d.listKey);
@@ -51,18 +61,34 @@ export function formatReport(report: ReconcileReport, options: FormatOptions = {
       t.heldBack > 0 ? `${t.heldBack} held back` : "",
     ].filter(Boolean);
     const deleting = report.plan.drops?.delete.length ?? 0;
+    const adopted = report.adoptions.reduce((n, a) => n + a.taxIds.length, 0);
     lines.push(
       `total: ${t.lists} list(s), ${t.create} to create, +${t.add} -${t.remove}` +
+        `${adopted > 0 ? `, ${adopted} ${report.dryRun ? "to adopt" : "adopted"}` : ""}` +
+        `${t.notRequested > 0 ? `, ${t.notRequested} not requested (kept)` : ""}` +
         `${deleting > 0 ? `, ${deleting} dropped list(s) to delete` : ""}` +
         `${local.length > 0 ? ` (not sent: ${local.join(", ")})` : ""}; ` +
         `requests: ${report.requests.reads} read, ${report.requests.writes} write` +
         `${report.requests.failed > 0 ? `, ${report.requests.failed} failed` : ""}`,
     );
   }
-  return `${lines.join("\n")}\n`;
+  return `${lines.map(terminalSafe).join("\n")}\n`;
 }
 
-function formatList(list: ListPlan, result: ListResult | undefined, maxItems: number): string[] {
+function adoptionLines(adopted: readonly string[], dryRun: boolean, maxItems: number): string[] {
+  if (adopted.length === 0) return [];
+  const head = dryRun
+    ? `    ^ would adopt ${adopted.length} item(s) already on the remote list into desired_items (nothing removed)`
+    : `    ^ adopted ${adopted.length} item(s) already on the remote list into desired_items (source adopted; nothing removed)`;
+  return [head, `      ${cut(adopted, maxItems)}`];
+}
+
+function formatList(
+  list: ListPlan,
+  result: ListResult | undefined,
+  adopted: readonly string[],
+  maxItems: number,
+): string[] {
   const changes = list.add.length + list.remove.length;
   const marker = list.listKey === null ? "+" : changes > 0 ? "~" : "=";
   const where =
@@ -73,9 +99,22 @@ function formatList(list: ListPlan, result: ListResult | undefined, maxItems: nu
   const lines = [
     `${marker} list "${list.listName}" (${where}${flags})  ${diff}, ${list.remoteCount} remote item(s)`,
   ];
+  lines.push(...adopted);
   lines.push(...itemLines("+", list.add, maxItems, "to add"));
   lines.push(...itemLines("-", list.remove, maxItems, "to remove"));
   if (list.keptUndesired > 0) lines.push(`    = ${list.keptUndesired} undesired item(s) kept (prune off)`);
+  if (list.notRequested.length > 0) {
+    lines.push(
+      `    ? ${list.notRequested.length} item(s) regwatch never asked for (added at the registry): kept, not removed: ` +
+        cut(list.notRequested, maxItems),
+    );
+  }
+  if (list.keptForRefusedRows.length > 0) {
+    lines.push(
+      `    ? ${list.keptForRefusedRows.length} item(s) kept for refused desired rows that seem to mean them: ` +
+        cut(list.keptForRefusedRows, maxItems),
+    );
+  }
   lines.push(...refusalLines(list.invalid, "invalid tax id(s), recorded as 422, not sent", maxItems));
   if (list.overCapacity.length > 0) {
     // One message serves them all: the room left is the same for every item beyond it.

@@ -1,10 +1,11 @@
 /**
- * One sync or backfill pass: refresh the lists, plan the windows every selected list needs,
- * run them, then fetch every open change file. Shared by the CLI commands and the daemon.
+ * One sync or backfill pass: refresh the lists and (once a day) their items, plan the windows
+ * every selected list needs, run them, then fetch every open change file. Shared by the CLI
+ * commands and the daemon.
  */
 import type { RegistryClients } from "../api/registry.ts";
 import type { Config } from "../config.ts";
-import { lastCompleteDay } from "../dates.ts";
+import { lastCompleteDay, localDateTime } from "../dates.ts";
 import type { Sql } from "../db/connect.ts";
 import { loadCoverage } from "../db/coverage.ts";
 import type { StoredList } from "../db/lists.ts";
@@ -14,6 +15,7 @@ import type { Logger } from "../logger.ts";
 import { parseStoredFiles } from "../parse/parse-files.ts";
 import { redactJson } from "../secrets.ts";
 import { fetchOpenFiles, type WindowFeed } from "./file-fetch.ts";
+import { refreshListItems } from "./list-items.ts";
 import { type ListPlanInput, planWindows } from "./plan.ts";
 import { noProgress, type ProgressSink } from "./progress.ts";
 import { selectLists } from "./select-lists.ts";
@@ -49,6 +51,8 @@ export interface SyncReport {
   status: PassStatus;
   lastComplete: string;
   lists: number;
+  /** Lists whose items were read into watched_items by this pass (each at most once a day). */
+  listItemsRead: number;
   windowsPlanned: number;
   windowsDone: number;
   windowsFailed: number;
@@ -81,9 +85,12 @@ export async function runSyncPass(
   selected?: readonly StoredList[],
 ): Promise<SyncReport> {
   // The 07:00 data-load rule is the registry's, whatever zone the schedule runs in.
-  const lastComplete = lastCompleteDay((deps.now ?? (() => new Date()))(), deps.config.registryTz);
+  const now = (deps.now ?? (() => new Date()))();
+  const lastComplete = lastCompleteDay(now, deps.config.registryTz);
+  const today = localDateTime(now, deps.config.registryTz).date;
   try {
-    return await pass(deps, options, selected ?? (await selectLists(deps, options.lists)), lastComplete);
+    const lists = selected ?? (await selectLists(deps, options.lists));
+    return await pass(deps, options, lists, { lastComplete, today });
   } catch (thrown) {
     return { ...emptySyncReport(lastComplete, deps.signal), status: "failed", error: coerceError(thrown) };
   }
@@ -95,6 +102,7 @@ export function emptySyncReport(lastComplete: string, signal?: AbortSignal): Syn
     status: "ok",
     lastComplete,
     lists: 0,
+    listItemsRead: 0,
     windowsPlanned: 0,
     windowsDone: 0,
     windowsFailed: 0,
@@ -116,9 +124,20 @@ async function pass(
   deps: SyncDeps,
   options: SyncPassOptions,
   selected: readonly StoredList[],
-  lastComplete: string,
+  { lastComplete, today }: { lastComplete: string; today: string },
 ): Promise<SyncReport> {
   const progress = deps.progress ?? noProgress;
+  // Every covered list's items, managed or not, so "on no watch list" means what it says.
+  const items = await refreshListItems(
+    {
+      sql: deps.sql,
+      watch: deps.registry.watch,
+      concurrency: deps.config.concurrency,
+      signal: deps.signal,
+    },
+    selected,
+    today,
+  );
   const coverage = await loadCoverage(
     deps.sql,
     selected.map((l) => l.listKey),
@@ -126,12 +145,15 @@ async function pass(
 
   // The registry reports an item's changes only from after it was added, so a backfill from before
   // a list existed finds nothing for those days: say so, or an empty result looks like a fault.
-  const notes = selected
-    .filter((l) => options.from && l.createdAt && options.from < l.createdAt)
-    .map(
-      (l) =>
-        `list ${l.listName} (${l.listKey}) was created on ${l.createdAt}: the registry has no changes of it before that day`,
-    );
+  const notes = [
+    ...items.notes,
+    ...selected
+      .filter((l) => options.from && l.createdAt && options.from < l.createdAt)
+      .map(
+        (l) =>
+          `list ${l.listName} (${l.listKey}) was created on ${l.createdAt}: the registry has no changes of it before that day`,
+      ),
+  ];
   const inputs: ListPlanInput[] = [];
   for (const list of selected) {
     const start = options.from ?? deps.config.startDate ?? list.createdAt;
@@ -205,11 +227,12 @@ async function pass(
   const fatal = w.fatal ?? f.fatal;
   if (!fatal) await parseStoredFiles(deps.sql, { signal: deps.signal });
   const stopped = deps.signal?.aborted ?? false;
-  const incomplete = w.windowsFailed + w.windowsSkipped + f.failed + f.skipped > 0;
+  const incomplete = w.windowsFailed + w.windowsSkipped + f.failed + f.skipped + items.errors.length > 0;
   return {
     status: fatal ? "failed" : incomplete ? "partial" : "ok",
     lastComplete,
     lists: selected.length,
+    listItemsRead: items.read,
     windowsPlanned: windows.length,
     windowsDone: w.windowsDone,
     windowsFailed: w.windowsFailed,
@@ -222,7 +245,7 @@ async function pass(
     filesSkipped: f.skipped,
     invalidItems: w.invalidItems,
     intervalDisagreements: w.disagreements,
-    errors: redactJson([...w.errors, ...f.errors].slice(0, 20)),
+    errors: redactJson([...items.errors, ...w.errors, ...f.errors].slice(0, 20)),
     stopped,
     ...(notes.length > 0 ? { notes } : {}),
     ...(fatal ? { error: fatal } : {}),

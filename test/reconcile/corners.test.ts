@@ -12,6 +12,7 @@ import {
   outcomes,
   remoteItems,
   startHarness,
+  undesire,
   watchableTaxIds,
 } from "./harness.ts";
 import { type Script, type ScriptedRegistry, startScriptedRegistry } from "./scripted-registry.ts";
@@ -94,7 +95,8 @@ const LIST = { list_key: "wl_1", list_name: "suppliers", created_at: "2025-01-02
 
 describe("registry corners", () => {
   it("records a 409 on removal as a refusal, does not count it as removed, and does not resend it for 12 hours", async () => {
-    await desireList(test.db.sql, "suppliers", ["11111111"]);
+    // Both desired at first: regwatch asked for 22222222, so taking it out later removes it.
+    await desireList(test.db.sql, "suppliers", ["11111111", "22222222"]);
     const script: Script = (r) => {
       if (r.method === "GET" && r.path === "/v2/lists")
         return { status: 200, body: { watch_lists: [LIST], total_watch_count: 2 } };
@@ -114,6 +116,9 @@ describe("registry corners", () => {
       }
       return undefined;
     };
+    expect((await runScripted(script)).status).toBe("in-sync");
+    await scripted!.close();
+    await undesire(test.db.sql, "suppliers", ["22222222"]);
     const first = await runScripted(script);
     expect(first.stats.removed).toBe(0);
     expect(first.stats.removeRefused).toBe(1);

@@ -78,7 +78,8 @@ export function unknownTaxId(n: number): string {
 
 export async function clearState(sql: Sql): Promise<void> {
   await sql`truncate regwatch.desired_items, regwatch.desired_lists, regwatch.item_outcomes,
-    regwatch.watched_items, regwatch.watch_lists, regwatch.runs, regwatch.api_usage`;
+    regwatch.watched_items, regwatch.watch_lists, regwatch.runs, regwatch.api_usage,
+    regwatch.managed_lists, regwatch.managed_items`;
 }
 
 export async function desireList(

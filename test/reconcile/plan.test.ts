@@ -20,15 +20,17 @@ function taxId(n: number): string {
 
 const ids = (from: number, count: number) => Array.from({ length: count }, (_, i) => taxId(from + i));
 
+/** Plan input where regwatch asked for everything on the remote lists (`managed` says otherwise). */
 function input(
   desired: DesiredList[],
-  remote: Array<RemoteList & { items?: string[] }> = [],
+  remote: Array<RemoteList & { items?: string[]; managed?: string[] }> = [],
   heldBack?: PlanInput["heldBack"],
 ): PlanInput {
   return {
     desired,
-    remoteLists: remote.map(({ items: _, ...list }) => list),
+    remoteLists: remote.map(({ items: _, managed: __, ...list }) => list),
     remoteItems: new Map(remote.map((l) => [l.listKey, l.items ?? []])),
+    managedItems: new Map(remote.map((l) => [l.listKey, new Set(l.managed ?? l.items ?? [])])),
     heldBack,
   };
 }

@@ -19,6 +19,8 @@ function reportOf(plan: ReconcileReport["plan"], status: ReconcileReport["status
     problems: [],
     results: [],
     deletions: [],
+    adoptions: [],
+    refusedLists: [],
     requests: { reads: 2, writes: 0, failed: 0 },
     stats: {},
   };
@@ -34,6 +36,7 @@ describe("reconcile report", () => {
         ],
         remoteLists: [{ listKey: "k1", listName: "old", createdAt: "2024-01-01" }],
         remoteItems: new Map([["k1", [taxId(100), taxId(101)]]]),
+        managedItems: new Map([["k1", new Set([taxId(100), taxId(101)])]]),
       },
       { chunkSize: 10 },
     );
@@ -52,6 +55,7 @@ describe("reconcile report", () => {
         desired: [{ listName: "a", prune: true, taxIds: [taxId(1)] }],
         remoteLists: [{ listKey: "k", listName: "a", createdAt: null }],
         remoteItems: new Map([["k", [taxId(1)]]]),
+        managedItems: new Map([["k", new Set([taxId(1)])]]),
       },
       { chunkSize: 10 },
     );
