@@ -33,6 +33,7 @@ export const DEFAULTS = {
   alertRetryBaseMs: 30_000,
   alertMaxAttempts: 12,
   paymentHoldDays: 30,
+  paymentRecheckDays: 30,
   changesPageParam: "page",
   registryTz: "Europe/Budapest",
 } as const satisfies Record<string, string | number>;
@@ -40,6 +41,9 @@ export const DEFAULTS = {
 const wholeNumber = z.string().regex(/^\d+$/, "must be a whole number").transform(Number);
 const positiveInt = wholeNumber.pipe(z.number().positive("must be greater than 0"));
 const nonNegativeInt = wholeNumber.pipe(z.number());
+/** A whole number in [min, max]. */
+const intRange = (min: number, max: number) =>
+  wholeNumber.pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
 const paramName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_.\-[\]]*$/, "must be a query parameter name");
 
@@ -54,29 +58,21 @@ const originOnly = httpUrl
     return (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash && !url.username;
   }, "must list origins only (scheme://host[:port]), without a path, query or credentials")
   .transform((u) => new URL(u).origin);
-const originList = z
-  .string()
-  .transform((s) =>
-    s
-      .split(",")
-      .map((part) => part.trim())
-      .filter((part) => part.length > 0),
-  )
-  .pipe(z.array(originOnly).min(1, "must list at least one origin"));
+/** A comma list, each part trimmed, empty parts dropped. */
+const commaList = z.string().transform((s) =>
+  s
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0),
+);
+const originList = commaList.pipe(z.array(originOnly).min(1, "must list at least one origin"));
 
 const booleanFlag = z
   .string()
   .regex(/^(true|false|1|0|yes|no)$/i, "must be true or false")
   .transform((s) => /^(true|1|yes)$/i.test(s));
 /** `all`, `none`, or a comma list of heading names whose change files are fetched. */
-const fetchPolicy = z
-  .string()
-  .transform((s) =>
-    s
-      .split(",")
-      .map((part) => part.trim())
-      .filter((part) => part.length > 0),
-  )
+const fetchPolicy = commaList
   .pipe(
     z
       .array(z.string().regex(/^[A-Za-z0-9_.-]+$/, "must be all, none or a comma list of heading names"))
@@ -109,9 +105,7 @@ const ENV = {
   REGWATCH_SCHEDULE: cronExpression.default(DEFAULTS.schedule),
   REGWATCH_TZ: timeZone.default(DEFAULTS.tz),
   REGWATCH_START_DATE: date.optional(),
-  REGWATCH_LOOKBACK_DAYS: wholeNumber
-    .pipe(z.number().max(365, "must be at most 365"))
-    .default(DEFAULTS.lookbackDays),
+  REGWATCH_LOOKBACK_DAYS: intRange(0, 365).default(DEFAULTS.lookbackDays),
   REGWATCH_CHANGES_FROM_PARAM: paramName.default(DEFAULTS.changesFromParam),
   REGWATCH_CHANGES_TO_PARAM: paramName.default(DEFAULTS.changesToParam),
   REGWATCH_SEARCH_MONTHLY_QUOTA: nonNegativeInt.default(DEFAULTS.searchMonthlyQuota),
@@ -120,18 +114,10 @@ const ENV = {
     .default(DEFAULTS.httpPort),
   REGWATCH_LOG_LEVEL: logLevel.default(DEFAULTS.logLevel),
   REGWATCH_REQUEST_TIMEOUT_MS: positiveInt.default(DEFAULTS.requestTimeoutMs),
-  REGWATCH_MAX_ATTEMPTS: wholeNumber
-    .pipe(z.number().min(1, "must be at least 1").max(20, "must be at most 20"))
-    .default(DEFAULTS.maxAttempts),
-  REGWATCH_RETRY_BASE_MS: wholeNumber
-    .pipe(z.number().min(1, "must be at least 1").max(60_000, "must be at most 60000"))
-    .default(DEFAULTS.retryBaseMs),
-  REGWATCH_BULK_CHUNK_SIZE: wholeNumber
-    .pipe(z.number().min(1, "must be at least 1").max(2000, "must be at most 2000"))
-    .default(DEFAULTS.bulkChunkSize),
-  REGWATCH_CONCURRENCY: wholeNumber
-    .pipe(z.number().min(1, "must be at least 1").max(256, "must be at most 256"))
-    .default(DEFAULTS.concurrency),
+  REGWATCH_MAX_ATTEMPTS: intRange(1, 20).default(DEFAULTS.maxAttempts),
+  REGWATCH_RETRY_BASE_MS: intRange(1, 60_000).default(DEFAULTS.retryBaseMs),
+  REGWATCH_BULK_CHUNK_SIZE: intRange(1, 2000).default(DEFAULTS.bulkChunkSize),
+  REGWATCH_CONCURRENCY: intRange(1, 256).default(DEFAULTS.concurrency),
   REGWATCH_SEARCH_VALUE_PARAM: paramName.default(DEFAULTS.searchValueParam),
   REGWATCH_SEARCH_LIMIT_PARAM: paramName.default(DEFAULTS.searchLimitParam),
   REGWATCH_SEARCH_PAGE_PARAM: paramName.default(DEFAULTS.searchPageParam),
@@ -147,12 +133,9 @@ const ENV = {
   REGWATCH_SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
   REGWATCH_MAIL_FROM: z.string().min(3).optional(),
   REGWATCH_ALERT_RETRY_BASE_MS: positiveInt.default(DEFAULTS.alertRetryBaseMs),
-  REGWATCH_ALERT_MAX_ATTEMPTS: wholeNumber
-    .pipe(z.number().min(1, "must be at least 1").max(50, "must be at most 50"))
-    .default(DEFAULTS.alertMaxAttempts),
-  REGWATCH_PAYMENT_HOLD_DAYS: wholeNumber
-    .pipe(z.number().max(3650, "must be at most 3650"))
-    .default(DEFAULTS.paymentHoldDays),
+  REGWATCH_ALERT_MAX_ATTEMPTS: intRange(1, 50).default(DEFAULTS.alertMaxAttempts),
+  REGWATCH_PAYMENT_HOLD_DAYS: intRange(0, 3650).default(DEFAULTS.paymentHoldDays),
+  REGWATCH_PAYMENT_RECHECK_DAYS: intRange(0, 3650).default(DEFAULTS.paymentRecheckDays),
   REGWATCH_CHANGES_PAGE_PARAM: paramName.default(DEFAULTS.changesPageParam),
   REGWATCH_CHANGES_END_INCLUSIVE: booleanFlag.default(true),
   REGWATCH_REGISTRY_TZ: timeZone.default(DEFAULTS.registryTz),
@@ -203,6 +186,8 @@ export interface Config {
   alertRetryBaseMs: number;
   alertMaxAttempts: number;
   paymentHoldDays: number;
+  /** `payments check --online` re-reads a payee whose newest search record is older than this. */
+  paymentRecheckDays: number;
   /** Page parameter sent when a changes answer says `has_next: true`. */
   changesPageParam: string;
   /** Whether the registry's interval end is inclusive (unknown in its document). */
@@ -271,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     alertRetryBaseMs: p.REGWATCH_ALERT_RETRY_BASE_MS,
     alertMaxAttempts: p.REGWATCH_ALERT_MAX_ATTEMPTS,
     paymentHoldDays: p.REGWATCH_PAYMENT_HOLD_DAYS,
+    paymentRecheckDays: p.REGWATCH_PAYMENT_RECHECK_DAYS,
     changesPageParam: p.REGWATCH_CHANGES_PAGE_PARAM,
     changesEndInclusive: p.REGWATCH_CHANGES_END_INCLUSIVE,
     registryTz: p.REGWATCH_REGISTRY_TZ,

@@ -1,28 +1,23 @@
 /**
  * `regwatch payments check FILE`: a verdict for every payment of a batch against what the
- * registry says (profiles, search records, bank-account changes), optionally asking the search
- * interface about accounts nothing local knows. Nothing of the batch is kept unless --record.
+ * registry says (profiles, search records, bank-account changes), optionally re-reading stale
+ * payees and looking up accounts nothing local knows through the search interface
+ * (src/payments/recheck.ts). Nothing of the batch is kept unless --record.
  */
 import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { requireSearch } from "../config.ts";
 import { localDateTime } from "../dates.ts";
-import type { Database } from "../db/connect.ts";
-import {
-  loadBankAccounts,
-  loadBusinessFacts,
-  loadWatchedTaxIds,
-  recordPaymentChecks,
-} from "../db/payments.ts";
+import { recordPaymentChecks } from "../db/payments.ts";
 import { EXIT, UsageError } from "../errors.ts";
-import { parseAccount } from "../payments/accounts.ts";
-import { type PaymentRow, parseBatchCsv, taxBaseOfRow } from "../payments/batch-csv.ts";
-import { askAccountsOnline, type OnlineOutcome } from "../payments/online.ts";
+import { parseBatchCsv } from "../payments/batch-csv.ts";
+import { loadKnowledge, loadPayeeRecordMap } from "../payments/knowledge.ts";
+import { askOnline, type OnlineOutcome } from "../payments/online.ts";
+import { onlineNotes, planAsks } from "../payments/recheck.ts";
 import { type BatchReport, formatCsv, formatJson, formatText, isFlagged } from "../payments/report.ts";
-import { judgeBatch, type Knowledge } from "../payments/verdicts.ts";
+import { judgeBatch } from "../payments/verdicts.ts";
 import { saveBusinesses } from "../search/save-businesses.ts";
 import { redactSecrets } from "../secrets.ts";
-import { isValidTaxId } from "../taxid.ts";
 import { type Context, parseNonNegativeInt, runAction, withDatabase } from "./context.ts";
 import { withSearch } from "./lookup.ts";
 
@@ -50,7 +45,7 @@ export function registerPayments(program: Command): void {
     )
     .option(
       "--online",
-      "ask the search interface about accounts not known locally (each request counts against the monthly quota)",
+      "re-read payees whose record is older than REGWATCH_PAYMENT_RECHECK_DAYS and look up accounts not known locally (each request counts against the monthly quota)",
     )
     .option("--json", "print the verdicts as JSON")
     .option("--csv", "print the verdicts as CSV")
@@ -84,19 +79,20 @@ async function checkPayments(ctx: Context, file: string, options: CheckOptions) 
   const holdDays = options.holdDays ?? ctx.config.paymentHoldDays;
   const today = localDateTime(new Date(), ctx.config.registryTz).date;
   const report = await withDatabase(ctx, async (db): Promise<BatchReport> => {
+    let knowledge = await loadKnowledge(db, parsed.rows, null);
     let online: OnlineOutcome | null = null;
-    let knowledge = await loadKnowledge(db, parsed.rows, new Map());
     if (options.online) {
-      const unknown = accountsNotKnown(parsed.rows, knowledge);
+      const records = await loadPayeeRecordMap(db, parsed.rows, ctx.config.registryTz);
+      const asks = planAsks(parsed.rows, knowledge, records, today, ctx.config.paymentRecheckDays);
       online = await withSearch(ctx, db, (client) =>
-        askAccountsOnline(unknown, async (value) => {
-          const result = await client.search("bank-account", value);
+        askOnline(asks, async (ask) => {
+          const result = await client.search(ask.kind, ask.value);
           await saveBusinesses(db.sql, result.records);
           return result.records;
         }),
       );
       if (online.quotaMessage) process.stderr.write(`regwatch: ${redactSecrets(online.quotaMessage)}\n`);
-      knowledge = await loadKnowledge(db, parsed.rows, online.notChecked);
+      knowledge = await loadKnowledge(db, parsed.rows, { notes: onlineNotes(asks, online.results) });
     }
     const rows = judgeBatch(parsed.rows, knowledge, today, holdDays);
     const batchId = options.record
@@ -108,6 +104,7 @@ async function checkPayments(ctx: Context, file: string, options: CheckOptions) 
             bankAccount: r.account ?? r.bankAccount,
             verdict: r.verdict,
             detail: redactSecrets(r.detail) || null,
+            nextStep: r.nextStep,
             amount: r.amount,
             currency: r.currency,
             reference: r.reference,
@@ -118,7 +115,7 @@ async function checkPayments(ctx: Context, file: string, options: CheckOptions) 
       rows,
       holdDays,
       today,
-      online: online && { asked: online.asked, notChecked: online.notChecked.size },
+      online: online && { asked: online.asked, notChecked: online.notChecked },
       batchId,
     };
   });
@@ -126,34 +123,4 @@ async function checkPayments(ctx: Context, file: string, options: CheckOptions) 
     options.json ? formatJson(report) : options.csv ? formatCsv(report) : formatText(report),
   );
   return isFlagged(report.rows) ? EXIT.pending : EXIT.ok;
-}
-
-/** Canonical accounts of readable rows, in batch order, without repeats. */
-function readableAccounts(rows: readonly PaymentRow[]): string[] {
-  const accounts = new Set<string>();
-  for (const row of rows) {
-    const parsed = parseAccount(row.bankAccount);
-    if (parsed.ok && isValidTaxId(taxBaseOfRow(row.taxId))) accounts.add(parsed.account);
-  }
-  return [...accounts];
-}
-
-/** Accounts of checkable rows that no local source shows at all. */
-function accountsNotKnown(rows: readonly PaymentRow[], knowledge: Knowledge): string[] {
-  const known = new Set(knowledge.accounts.map((a) => a.account));
-  return readableAccounts(rows).filter((a) => !known.has(a));
-}
-
-async function loadKnowledge(
-  db: Database,
-  rows: readonly PaymentRow[],
-  notCheckedOnline: Map<string, string>,
-): Promise<Knowledge> {
-  const taxIds = [...new Set(rows.map((r) => taxBaseOfRow(r.taxId)).filter(isValidTaxId))];
-  const accounts = await loadBankAccounts(db.sql, taxIds, readableAccounts(rows));
-  // Businesses that hold a batch's account are named in its verdict, so their facts are loaded too.
-  const holders = accounts.map((a) => a.taxId);
-  const facts = await loadBusinessFacts(db.sql, [...new Set([...taxIds, ...holders])]);
-  const watched = new Set(await loadWatchedTaxIds(db.sql, taxIds));
-  return { businesses: new Map(facts.map((f) => [f.taxId, f])), watched, accounts, notCheckedOnline };
 }

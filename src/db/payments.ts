@@ -1,6 +1,7 @@
 /**
- * What the payment check reads (businesses, profiles, v_bank_accounts, watched items) and the
- * one thing it may write (payment_checks, only with --record). Row types are this layer's own.
+ * What the payment check reads (businesses, profiles, v_bank_accounts, watched items, the state
+ * of bank_accounts changes) and the one thing it may write (payment_checks, only with --record).
+ * Row types are this layer's own.
  */
 import type { Sql } from "./connect.ts";
 
@@ -15,6 +16,7 @@ export interface BankAccountRow {
   account: string;
   currentlyRegistered: boolean;
   addedOn: string | null;
+  addedSource: string | null;
 }
 
 /**
@@ -81,9 +83,88 @@ export async function loadBankAccounts(
   const businesses = [...new Set([...taxIds, ...(await businessesHolding(sql, accounts))])];
   return sql<BankAccountRow[]>`
     select tax_id as "taxId", bank_account as account, currently_registered as "currentlyRegistered",
-           to_char(added_on, 'YYYY-MM-DD') as "addedOn"
+           to_char(added_on, 'YYYY-MM-DD') as "addedOn", added_source as "addedSource"
     from regwatch.bank_accounts_of_businesses(${businesses}::text[])
     where tax_id = any(${taxIds as string[]}::text[]) or bank_account = any(${accounts as string[]}::text[])`;
+}
+
+export interface ChangeEvidenceRow {
+  taxId: string;
+  changeDate: string;
+  fileStatus: string | null;
+  parseStatus: string | null;
+  fileError: string | null;
+  parseError: string | null;
+  hasValue: boolean;
+  valueReadable: boolean;
+  ambiguous: boolean;
+  superseded: boolean;
+}
+
+/**
+ * The bank_accounts changes of these businesses whose values are not known: the file is not
+ * fetched or not parsed, or gives no readable value for the change, or the day's order of the
+ * heading is ambiguous. `superseded`: a search record read after the change (after regwatch saw
+ * the change, or from the second day after it, since the registry loads a day's changes the
+ * next morning), or a later change with known values, lists the accounts that hold after it.
+ */
+export async function loadChangeEvidence(sql: Sql, taxIds: readonly string[]): Promise<ChangeEvidenceRow[]> {
+  if (taxIds.length === 0) return [];
+  return sql<ChangeEvidenceRow[]>`
+    select c.tax_id as "taxId", to_char(c.change_date, 'YYYY-MM-DD') as "changeDate",
+           f.status as "fileStatus", f.parse_status as "parseStatus",
+           f.last_error as "fileError", f.parse_error as "parseError",
+           cv.change_id is not null as "hasValue",
+           coalesce(jsonb_typeof(cv.new_value) in ('array', 'object', 'string'), false) as "valueReadable",
+           coalesce(cv.order_ambiguous, false) as ambiguous,
+           exists (
+             select 1 from regwatch.search_bank_accounts s
+             where s.tax_id = c.tax_id
+               and (s.seen_at >= c.first_seen_at or s.seen_at::date > c.change_date + 1)
+           ) or exists (
+             select 1 from regwatch.businesses b
+             where b.tax_id = c.tax_id and jsonb_typeof(b.record -> 'bank_accounts') = 'array'
+               and (b.fetched_at >= c.first_seen_at or b.fetched_at::date > c.change_date + 1)
+           ) or exists (
+             select 1 from regwatch.change_values k
+             where k.tax_id = c.tax_id and k.heading = 'bank_accounts' and k.change_date > c.change_date
+               and not k.order_ambiguous and jsonb_typeof(k.new_value) in ('array', 'object', 'string')
+           ) as superseded
+    from regwatch.changes c
+    left join regwatch.change_files f on f.path = c.path
+    left join regwatch.change_values cv on cv.change_id = c.id and cv.heading = 'bank_accounts'
+    where c.tax_id = any(${taxIds as string[]}::text[]) and 'bank_accounts' = any(c.changed_headings)
+      and not (f.parse_status is not distinct from 'parsed' and cv.change_id is not null
+               and not cv.order_ambiguous
+               and coalesce(jsonb_typeof(cv.new_value) in ('array', 'object', 'string'), false))
+    order by c.change_date desc, c.id`;
+}
+
+export interface PayeeRecordRow {
+  taxId: string;
+  readOn: string | null;
+  registrationNumber: string | null;
+}
+
+/**
+ * When each business's newest search record was read (as a day in `timeZone`) and its
+ * registration number (the record's, else the profile's); businesses nothing knows are absent.
+ */
+export async function loadPayeeRecords(
+  sql: Sql,
+  taxIds: readonly string[],
+  timeZone: string,
+): Promise<PayeeRecordRow[]> {
+  if (taxIds.length === 0) return [];
+  return sql<PayeeRecordRow[]>`
+    with ids as (select distinct unnest(${taxIds as string[]}::text[]) as tax_id)
+    select ids.tax_id as "taxId",
+           to_char(b.fetched_at at time zone ${timeZone}, 'YYYY-MM-DD') as "readOn",
+           coalesce(b.registration_number, p.registration_number) as "registrationNumber"
+    from ids
+    left join regwatch.businesses b on b.tax_id = ids.tax_id
+    left join regwatch.business_profiles p on p.tax_id = ids.tax_id
+    where b.tax_id is not null or p.tax_id is not null`;
 }
 
 export interface PaymentCheckRecord {
@@ -92,6 +173,7 @@ export interface PaymentCheckRecord {
   bankAccount: string;
   verdict: string;
   detail: string | null;
+  nextStep: string | null;
   amount: string | null;
   currency: string | null;
   reference: string | null;
@@ -111,6 +193,7 @@ export async function recordPaymentChecks(sql: Sql, rows: readonly PaymentCheckR
         bank_account: r.bankAccount,
         verdict: r.verdict,
         detail: r.detail,
+        next_step: r.nextStep,
         amount: r.amount,
         currency: r.currency,
         reference: r.reference,

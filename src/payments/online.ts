@@ -1,48 +1,56 @@
 /**
- * `--online`: asks the search interface's bank-account endpoint about accounts nothing local
- * knows, one request per account, in batch order. Each request is paid for from the monthly
- * quota; the search client refuses before sending once the quota is spent, and from then on the
- * remaining accounts are left unasked, each with the reason, so their rows say so.
+ * `--online`: sends the requests src/payments/recheck.ts planned, one at a time, in batch order.
+ * Each request is paid for from the monthly quota; the search client refuses before sending once
+ * the quota is spent, and from then on the remaining requests are not sent, each with the
+ * reason, so the rows they answer for say so.
  */
 import { SearchQuotaError } from "../api/search-client.ts";
 import type { BusinessRecord } from "../api/search-schemas.ts";
 import { redactError } from "../secrets.ts";
-import { searchValueOf } from "./accounts.ts";
+import { taxBaseOf } from "../taxid.ts";
+import type { Ask, AskResult } from "./recheck.ts";
 
 export interface OnlineOutcome {
-  /** Records the registry returned (to be kept in businesses). */
-  records: BusinessRecord[];
+  /** One result per ask, in order. */
+  results: AskResult[];
   /** Requests sent. */
   asked: number;
-  /** Why an account was not checked, by canonical account. */
-  notChecked: Map<string, string>;
+  /** Requests not sent or failed. */
+  notChecked: number;
   /** The quota refusal, when one stopped the asking. */
   quotaMessage: string | null;
 }
 
-export type AskAccount = (value: string) => Promise<BusinessRecord[]>;
+/** Sends one request (and keeps what it returns); the records of its answer. */
+export type SendAsk = (ask: Ask) => Promise<BusinessRecord[]>;
 
-export async function askAccountsOnline(
-  accounts: readonly string[],
-  ask: AskAccount,
-): Promise<OnlineOutcome> {
-  const outcome: OnlineOutcome = { records: [], asked: 0, notChecked: new Map(), quotaMessage: null };
-  for (const account of accounts) {
+const QUOTA_SPENT = "the monthly search quota is used up";
+
+export async function askOnline(asks: readonly Ask[], send: SendAsk): Promise<OnlineOutcome> {
+  const outcome: OnlineOutcome = { results: [], asked: 0, notChecked: 0, quotaMessage: null };
+  for (const ask of asks) {
     if (outcome.quotaMessage !== null) {
-      outcome.notChecked.set(account, "the monthly search quota is used up");
+      outcome.results.push({ ok: false, why: QUOTA_SPENT });
+      outcome.notChecked++;
       continue;
     }
     try {
-      outcome.records.push(...(await ask(searchValueOf(account))));
+      const records = await send(ask);
+      const taxIds = records.flatMap((r) => {
+        const base = r.tax_number ? taxBaseOf(r.tax_number) : undefined;
+        return base ? [base] : [];
+      });
+      outcome.results.push({ ok: true, taxIds });
       outcome.asked++;
     } catch (error) {
+      outcome.notChecked++;
       if (error instanceof SearchQuotaError) {
         outcome.quotaMessage = redactError(error);
-        outcome.notChecked.set(account, "the monthly search quota is used up");
+        outcome.results.push({ ok: false, why: QUOTA_SPENT });
       } else {
         // The request was sent (and counted) even though it failed.
         outcome.asked++;
-        outcome.notChecked.set(account, `the search failed: ${redactError(error)}`);
+        outcome.results.push({ ok: false, why: `the search failed: ${redactError(error)}` });
       }
     }
   }

@@ -1,9 +1,11 @@
 /**
- * How a checked batch is shown (pure): a table for people (worst verdicts first, totals at the
- * end), JSON and CSV for pipelines (file order). Text that came from the registry or a server is
- * scrubbed of secrets before it is printed.
+ * How a checked batch is shown (pure): a table for people (worst verdicts first, each held row's
+ * detail and next step after it, totals at the end), JSON and CSV for pipelines (file order).
+ * Text that came from the registry or a server is scrubbed of secrets before it is printed, and
+ * shown with its control characters escaped on a terminal.
  */
 
+import { terminalSafe } from "../feed/terminal-text.ts";
 import { formatTable } from "../search/format.ts";
 import { redactSecrets } from "../secrets.ts";
 import { type CheckedRow, PASSING, severity, VERDICTS, type Verdict } from "./verdicts.ts";
@@ -58,6 +60,7 @@ function jsonRow(r: CheckedRow): Record<string, unknown> {
     line: r.line,
     verdict: r.verdict,
     detail: redactSecrets(r.detail),
+    next_step: r.nextStep,
     tax_id: r.taxId,
     tax_base: r.taxBase,
     bank_account: r.bankAccount,
@@ -99,6 +102,8 @@ const CSV_COLUMNS = [
   "amount",
   "currency",
   "reference",
+  // Last, so the columns pipelines read by position before it was added keep their places.
+  "next_step",
 ] as const;
 
 function csvField(value: unknown): string {
@@ -133,8 +138,11 @@ export function formatText(report: BatchReport): string {
     ]),
   );
   const details = sorted
-    .filter((r) => r.detail !== "")
-    .map((r) => `line ${r.line}: ${redactSecrets(r.detail)}`);
+    .filter((r) => r.detail !== "" || r.nextStep !== null)
+    .flatMap((r) => [
+      `line ${r.line}: ${terminalSafe(redactSecrets(r.detail || r.verdict))}`,
+      ...(r.nextStep ? [`  next step: ${terminalSafe(redactSecrets(r.nextStep))}`] : []),
+    ]);
   const summary = Object.entries(counts(report.rows)).map(([v, n]) => `${n} ${v}`);
   const flagged = report.rows.filter((r) => !PASSING.has(r.verdict));
   const lines = [

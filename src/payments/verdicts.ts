@@ -1,11 +1,14 @@
 /**
  * One verdict per payment row from what is known of the business and the account (pure). The
- * verdicts are ordered worst first; a row gets the worst that applies.
+ * verdicts are ordered worst first; a row gets the worst that applies, and every verdict that
+ * holds a payment comes with the next step that clears it (src/payments/next-step.ts).
  */
 import { addDays } from "../dates.ts";
 import { describeTaxIdProblem } from "../taxid.ts";
 import { parseAccount } from "./accounts.ts";
 import { type PaymentRow, taxBaseOfRow } from "./batch-csv.ts";
+import { type ChangeEvidence, describeUnverified, unverifiedChanges } from "./evidence.ts";
+import { nextStep } from "./next-step.ts";
 
 export const VERDICTS = [
   "invalid_tax_id",
@@ -14,6 +17,7 @@ export const VERDICTS = [
   "business_suspended",
   "account_not_registered",
   "account_recently_changed",
+  "account_change_unverified",
   "unknown_business",
   "not_watched",
   "ok",
@@ -35,8 +39,10 @@ export interface KnownAccount {
   taxId: string;
   account: string;
   currentlyRegistered: boolean;
-  /** Date of the latest change that added the account, when a change file said so. */
+  /** Latest day the account was added (by a change, or first listed by a newer record). */
   addedOn: string | null;
+  /** What showed that addition: change, search, profile or baseline. */
+  addedSource?: string | null;
 }
 
 export interface Knowledge {
@@ -45,22 +51,42 @@ export interface Knowledge {
   watched: ReadonlySet<string>;
   /** Every business-account pair whose account or business occurs in the batch. */
   accounts: readonly KnownAccount[];
-  /** Why an account could not be asked online, by canonical account (absent: asked or not needed). */
-  notCheckedOnline: ReadonlyMap<string, string>;
+  /** bank_accounts changes of the batch's businesses whose values are not known. */
+  changes: readonly ChangeEvidence[];
+  /** What --online could not settle for a row ("not checked online: ..."), by payeeKey(tax base, account). */
+  onlineNotes: ReadonlyMap<string, string>;
+  /** The check asked the search interface (--online). */
+  online?: boolean;
 }
 
 export interface CheckedRow extends PaymentRow {
   verdict: Verdict;
   detail: string;
+  /** What to do before the payment may go; null for ok. */
+  nextStep: string | null;
   /** Tax base number and canonical account, when readable. */
   taxBase: string | null;
   account: string | null;
   registryName: string | null;
 }
 
-function onlineNote(knowledge: Knowledge, account: string): string {
-  const why = knowledge.notCheckedOnline.get(account);
-  return why === undefined ? "" : `; not checked online: ${why}`;
+/** The key of a row's payee and account in Knowledge.onlineNotes. */
+export function payeeKey(taxBase: string, account: string): string {
+  return `${taxBase} ${account}`;
+}
+
+const SOURCE_WORDS: Record<string, string> = {
+  search: "a search record read",
+  profile: "the business profile as of",
+  baseline: "the first search record read",
+};
+
+function describeAdded(match: KnownAccount, holdDays: number): string {
+  const first = match.addedSource ? SOURCE_WORDS[match.addedSource] : undefined;
+  const how = first
+    ? ` (${first} that day is the first to list it; the business's record before did not)`
+    : "";
+  return `the account was added on ${match.addedOn}${how}, within the ${holdDays}-day hold`;
 }
 
 /** `today` and the hold period decide what counts as recently added. */
@@ -69,14 +95,26 @@ export function judgeRow(row: PaymentRow, knowledge: Knowledge, today: string, h
   const parsed = parseAccount(row.bankAccount);
   const account = parsed.ok ? parsed.account : null;
   const business = knowledge.businesses.get(taxBase);
-  const result = (verdict: Verdict, detail: string): CheckedRow => ({
+  const readableBase = describeTaxIdProblem(taxBase) === undefined ? taxBase : null;
+  const unverified = readableBase ? unverifiedChanges(knowledge.changes, taxBase, today, holdDays) : [];
+  const onlineNote = (account && knowledge.onlineNotes.get(payeeKey(taxBase, account))) || "";
+  const result = (verdict: Verdict, detail: string, addedOn: string | null = null): CheckedRow => ({
     ...row,
     verdict,
-    detail,
-    taxBase: describeTaxIdProblem(taxBase) === undefined ? taxBase : null,
+    detail: [detail, onlineNote].filter((part) => part !== "").join("; "),
+    nextStep: nextStep(verdict, {
+      taxBase: readableBase,
+      holdDays,
+      addedOn,
+      unverified,
+      online: knowledge.online ?? false,
+    }),
+    taxBase: readableBase,
     account,
     registryName: business?.name ?? null,
   });
+  // A worse verdict still names the unverified change: it may be why the account looks wrong.
+  const alsoUnverified = unverified.length > 0 ? `; ${describeUnverified(unverified, holdDays)}` : "";
 
   const taxProblem = describeTaxIdProblem(taxBase);
   if (taxProblem) return result("invalid_tax_id", taxProblem);
@@ -102,17 +140,15 @@ export function judgeRow(row: PaymentRow, knowledge: Knowledge, today: string, h
           : registered.length === 0
             ? "the registry shows no bank account for this business"
             : `the business's registered account(s): ${registered.map((a) => a.account).join(", ")}`;
-    return result("account_not_registered", why + onlineNote(knowledge, acct));
+    return result("account_not_registered", why + alsoUnverified);
   }
   if (match?.addedOn && match.addedOn >= addDays(today, -holdDays)) {
-    return result(
-      "account_recently_changed",
-      `the account was added on ${match.addedOn}, within the ${holdDays}-day hold`,
-    );
+    return result("account_recently_changed", describeAdded(match, holdDays) + alsoUnverified, match.addedOn);
   }
-  if (!known) {
-    return result("unknown_business", `no record of tax id ${taxBase}${onlineNote(knowledge, acct)}`);
+  if (unverified.length > 0) {
+    return result("account_change_unverified", describeUnverified(unverified, holdDays));
   }
+  if (!known) return result("unknown_business", `no record of tax id ${taxBase}`);
   if (!knowledge.watched.has(taxBase)) {
     return result("not_watched", "on no watch list: a change of its account would go unseen");
   }

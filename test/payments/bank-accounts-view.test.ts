@@ -14,7 +14,9 @@ afterAll(async () => {
   await test?.drop();
 });
 beforeEach(async () => {
-  await test.db.sql`truncate regwatch.businesses, regwatch.business_profiles, regwatch.change_values`;
+  await test.db.sql`
+    truncate regwatch.businesses, regwatch.business_profiles, regwatch.change_values,
+             regwatch.search_bank_accounts`;
 });
 
 const A = "11773016-11111018-00000000";

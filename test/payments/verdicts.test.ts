@@ -5,6 +5,7 @@ import {
   type Knowledge,
   type KnownAccount,
   type KnownBusiness,
+  payeeKey,
 } from "../../src/payments/verdicts.ts";
 
 const ACCOUNT = "11773016-11111018-00000000";
@@ -18,14 +19,15 @@ function row(taxId: string, bankAccount = ACCOUNT): PaymentRow {
 function knowledge(
   businesses: KnownBusiness[],
   accounts: KnownAccount[],
-  notChecked = new Map<string, string>(),
+  onlineNotes = new Map<string, string>(),
   watched = businesses.map((b) => b.taxId),
 ): Knowledge {
   return {
     businesses: new Map(businesses.map((b) => [b.taxId, b])),
     watched: new Set(watched),
     accounts,
-    notCheckedOnline: notChecked,
+    changes: [],
+    onlineNotes,
   };
 }
 
@@ -91,7 +93,8 @@ describe("payment verdicts", () => {
     expect(judgeRow(row("12345676"), k, TODAY, 30).verdict).toBe("not_watched");
     const watched = knowledge([], [held("12345676")], new Map(), ["12345676"]);
     expect(judgeRow(row("12345676"), watched, TODAY, 30).verdict).toBe("ok");
-    const unknown = knowledge([], [], new Map([[ACCOUNT, "the monthly search quota is used up"]]));
+    const note = "not checked online: the monthly search quota is used up";
+    const unknown = knowledge([], [], new Map([[payeeKey("12345676", ACCOUNT), note]]));
     expect(judgeRow(row("12345676"), unknown, TODAY, 30)).toMatchObject({
       verdict: "unknown_business",
       detail: "no record of tax id 12345676; not checked online: the monthly search quota is used up",

@@ -1,0 +1,93 @@
+/**
+ * What to do about a held payment (pure): every verdict but ok says how to clear it or what to
+ * confirm. The recurring advice is the one that defeats invoice fraud: an account is confirmed
+ * with the supplier through contact details already held, never those on the invoice or on the
+ * letter that announces a new account.
+ */
+import { addDays } from "../dates.ts";
+import type { UnknownReason, UnverifiedChange } from "./evidence.ts";
+import type { Verdict } from "./verdicts.ts";
+
+export interface StepContext {
+  /** Tax base number of the row, when readable. */
+  taxBase: string | null;
+  holdDays: number;
+  /** Day the account was added (account_recently_changed). */
+  addedOn: string | null;
+  /** The business's unverified changes, newest first (account_change_unverified). */
+  unverified: readonly UnverifiedChange[];
+  /** The check ran with --online. */
+  online: boolean;
+}
+
+const CONFIRM =
+  "confirm the account with the supplier by phone on a number you already hold, not one from the invoice or from a letter announcing a new account";
+
+/** How to learn a change's values, by why they are unknown; null when regwatch cannot. */
+const LEARN: Record<UnknownReason, string | null> = {
+  no_file: "run `regwatch sync` so the change file is recorded and fetched, then check again",
+  pending: "run `regwatch sync` to fetch the change file, then check again",
+  failed:
+    "run `regwatch sync` to fetch the change file again (`regwatch status` shows why it failed), then check again",
+  refused:
+    "if the file's origin is the registry's, add it to REGWATCH_FILE_ORIGINS and run `regwatch sync`, then check again",
+  skipped:
+    "add bank_accounts to REGWATCH_FETCH_FILES (or set it to all), run `regwatch sync`, then check again",
+  not_parsed: "run `regwatch reparse` to parse the change file, then check again",
+  unrecognised: null,
+  parse_failed: null,
+  unattributed: null,
+  no_value: null,
+  no_new_value: null,
+  ambiguous: null,
+};
+
+function unverifiedStep(context: StepContext): string {
+  const newest = context.unverified[0];
+  if (!newest) return `Do not pay until you ${CONFIRM}.`;
+  const held = context.unverified.filter((c) => c.withinHold);
+  const learn = held.length > 0 ? LEARN[newest.reason] : null;
+  // Past the hold, a record read after the change settles which accounts hold.
+  const refresh = context.online
+    ? "read the business's current record (`regwatch lookup reg-number ...`; the online check could not)"
+    : "run the check again with --online, which reads the business's current record";
+  const first = held.length > 0 ? learn : refresh;
+  const lastHeld = held[0] ? addDays(held[0].changeDate, context.holdDays) : null;
+  const wait = lastHeld ? ` Without that, the payment is held until ${lastHeld} has passed.` : "";
+  return first
+    ? `${capitalise(first)}; until then, ${CONFIRM}.${wait}`
+    : `regwatch cannot learn the new accounts from the change file: ${CONFIRM}.${wait}`;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export function nextStep(verdict: Verdict, context: StepContext): string | null {
+  switch (verdict) {
+    case "invalid_tax_id":
+      return "Correct the tax id from the supplier's master data (not the invoice) and check the batch again.";
+    case "invalid_account":
+      return "Correct the account number from a source you trust (not the invoice alone) and check the batch again.";
+    case "business_ceased":
+      return "Do not pay: the business has ceased. Ask the supplier, on contact details you already hold, who takes over its invoices.";
+    case "business_suspended":
+      return `Do not pay while the business is suspended; ${CONFIRM} and check again with --online to read its current status.`;
+    case "account_not_registered":
+      return `Do not pay this account: ${CONFIRM}. If the supplier did change banks, check again with --online to read its current record.`;
+    case "account_recently_changed": {
+      const passes = context.addedOn ? addDays(context.addedOn, context.holdDays + 1) : null;
+      return `Before paying, ${CONFIRM}.${passes ? ` Without that, the check passes it from ${passes}.` : ""}`;
+    }
+    case "account_change_unverified":
+      return unverifiedStep(context);
+    case "unknown_business":
+      return context.online
+        ? "Nothing in the registry matched: check the tax id and account with the supplier on contact details you already hold."
+        : "Check again with --online to look the business up in the registry (one search request per payee), or check the tax id with the supplier.";
+    case "not_watched":
+      return `Passes, but a change of its account would go unseen: add it to a watch list (\`regwatch watch add --list NAME --tax-id ${context.taxBase ?? "TAX_ID"}\`, then \`regwatch reconcile\`).`;
+    case "ok":
+      return null;
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * `--online`: which search requests a batch needs (pure). A payee is re-checked when its newest
+ * search record is older than REGWATCH_PAYMENT_RECHECK_DAYS, when it has none, or when a
+ * bank_accounts change whose values are unknown is newer than that record: a stale record would
+ * otherwise pass on accounts the business may no longer hold. It is asked by its registration
+ * number when one is known, since that answer is the payee's own full record (current accounts,
+ * status, name) whatever account the invoice names; asking by the invoice's account would only
+ * find who holds that account, and say nothing of the payee when the account is not its own.
+ * Without a registration number the row's account is asked. An account no local source knows
+ * is asked as before, so its holder can be named. One request per distinct question.
+ */
+import { checkRegistrationNumber, type SearchKind } from "../api/search-query.ts";
+import { addDays } from "../dates.ts";
+import { isValidTaxId } from "../taxid.ts";
+import { parseAccount, searchValueOf } from "./accounts.ts";
+import { type PaymentRow, taxBaseOfRow } from "./batch-csv.ts";
+import { unknownReason } from "./evidence.ts";
+import { type Knowledge, payeeKey } from "./verdicts.ts";
+
+/** The newest search record kept of a business. */
+export interface PayeeRecord {
+  taxId: string;
+  /** Day the newest record was read; null when only other sources know the business. */
+  readOn: string | null;
+  registrationNumber: string | null;
+}
+
+export interface Ask {
+  kind: Extract<SearchKind, "reg-number" | "bank-account">;
+  value: string;
+  /** Payee keys (payeeKey) of the rows this request answers for. */
+  keys: string[];
+  /** Why the payee needs a fresh record, when that is why it is asked. */
+  stale: string | null;
+  /** The payee asked by registration number (its record must come back). */
+  taxId: string | null;
+}
+
+function staleness(
+  taxBase: string,
+  record: PayeeRecord | undefined,
+  knowledge: Knowledge,
+  today: string,
+  recheckDays: number,
+): string | null {
+  const open = knowledge.changes.find((c) => c.taxId === taxBase && !c.superseded && unknownReason(c));
+  if (!record?.readOn) return "no search record of the business is kept";
+  if (record.readOn < addDays(today, -recheckDays)) {
+    return `its newest record was read on ${record.readOn}, more than ${recheckDays} day(s) ago`;
+  }
+  if (open) return `its bank_accounts change of ${open.changeDate} is newer than its newest record`;
+  return null;
+}
+
+/** The requests to send, in batch order, each answering for one or more rows. */
+export function planAsks(
+  rows: readonly PaymentRow[],
+  knowledge: Knowledge,
+  records: ReadonlyMap<string, PayeeRecord>,
+  today: string,
+  recheckDays: number,
+): Ask[] {
+  const asks = new Map<string, Ask>();
+  const known = new Set(knowledge.accounts.map((a) => a.account));
+  const add = (kind: Ask["kind"], value: string, key: string, stale: string | null, taxId: string | null) => {
+    const id = `${kind} ${value}`;
+    const ask = asks.get(id) ?? { kind, value, keys: [], stale, taxId };
+    if (!ask.keys.includes(key)) ask.keys.push(key);
+    asks.set(id, ask);
+  };
+  for (const row of rows) {
+    const taxBase = taxBaseOfRow(row.taxId);
+    const parsed = parseAccount(row.bankAccount);
+    if (!parsed.ok || !isValidTaxId(taxBase)) continue;
+    const key = payeeKey(taxBase, parsed.account);
+    const record = records.get(taxBase);
+    const stale = staleness(taxBase, record, knowledge, today, recheckDays);
+    const regNumber = record?.registrationNumber ? checkRegistrationNumber(record.registrationNumber) : null;
+    if (stale && regNumber?.ok) add("reg-number", regNumber.value, key, stale, taxBase);
+    else if (stale || !known.has(parsed.account)) {
+      add("bank-account", searchValueOf(parsed.account), key, stale, null);
+    }
+  }
+  return [...asks.values()];
+}
+
+/** What came of one request: the tax base numbers its answer held, or why there is none. */
+export type AskResult = { ok: true; taxIds: readonly string[] } | { ok: false; why: string };
+
+/** Notes for the rows whose request was not answered, or whose answer missed their payee. */
+export function onlineNotes(asks: readonly Ask[], results: readonly AskResult[]): Map<string, string> {
+  const notes = new Map<string, string>();
+  asks.forEach((ask, i) => {
+    const result = results[i];
+    if (!result) return;
+    const stale = ask.stale ? ` (${ask.stale})` : "";
+    let note: string | null = null;
+    if (!result.ok) note = `not checked online: ${result.why}${stale}`;
+    else if (ask.taxId && !result.taxIds.includes(ask.taxId)) {
+      note = `asked online by registration number ${ask.value}, but the answer holds no record of this tax id${stale}`;
+    }
+    if (note === null) return;
+    for (const key of ask.keys) if (!notes.has(key)) notes.set(key, note);
+  });
+  return notes;
+}
