@@ -22,6 +22,11 @@ interface EmulatorFlags {
   rateLimit?: number;
   faults?: string;
   lists?: string;
+  sharedFiles?: boolean;
+  sameDayChains?: boolean;
+  valueHistory?: boolean;
+  currentRecords?: boolean;
+  realistic?: boolean;
 }
 
 function parseInstant(value: string): string {
@@ -72,6 +77,23 @@ export function registerEmulator(program: Command): void {
       "--lists <file.json>",
       "lists existing at start: an array of {name, createdAt, taxIds|size, addedAt}",
     )
+    .option(
+      "--shared-files",
+      "one change file per business form and day (DATE/FORM/changes.json), shared by its businesses, entries shuffled",
+    )
+    .option(
+      "--same-day-chains",
+      "same-day changes of a heading chained across chapters (A->B, then B->C in `corrections`, listed first) and headings listed twice in one file; implies --value-history",
+    )
+    .option(
+      "--value-history",
+      "each change's old value is the previous change's new one; a status never changes to itself",
+    )
+    .option("--current-records", "search records show the new values of the latest changes loaded by now")
+    .option(
+      "--realistic",
+      "all four above: the registry's world as it is, not as the simple emulator draws it",
+    )
     .action(async (flags: EmulatorFlags) => {
       try {
         const options = await emulatorOptions(flags);
@@ -107,6 +129,15 @@ async function emulatorOptions(flags: EmulatorFlags): Promise<EmulatorOptions> {
     host: flags.host ?? "127.0.0.1",
     frozenClock: flags.frozen ?? false,
   };
+  for (const name of [
+    "sharedFiles",
+    "sameDayChains",
+    "valueHistory",
+    "currentRecords",
+    "realistic",
+  ] as const) {
+    if (flags[name]) options[name] = true;
+  }
   if (flags.publicUrl !== undefined) options.publicUrl = flags.publicUrl;
   if (flags.filePort !== undefined)
     Object.assign(options, { separateFileOrigin: true, filePort: flags.filePort });

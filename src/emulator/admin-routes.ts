@@ -10,6 +10,7 @@ import type { FaultPlan, FaultRule } from "./faults.ts";
 import type { ExplicitChange, Registry, SeedList } from "./registry.ts";
 import { failure, json, type Reply } from "./reply.ts";
 import type { RequestLog } from "./request-log.ts";
+import { resolveWorld, WORLD_SWITCHES, type WorldOptions, worldOptionProblems } from "./world.ts";
 
 export interface AdminTargets {
   registry: Registry;
@@ -56,6 +57,10 @@ export function adminReply(
         const change = registry.addChange(parsed as unknown as ExplicitChange);
         return json(201, changedItem(change, registry.fileBaseUrl));
       }
+      case "GET world":
+        return json(200, registry.world());
+      case "POST world":
+        return worldUpdate(parsed as Record<string, unknown>, registry);
       case "GET faults":
         return json(200, faults.current());
       case "POST faults": {
@@ -75,7 +80,7 @@ export function adminReply(
         });
         return json(
           200,
-          found.map((b) => ({ tax_id: b.tax_id, ...searchRecord(b) })),
+          found.map((b) => ({ tax_id: b.tax_id, ...searchRecord(registry.current(b)) })),
         );
       }
       default:
@@ -94,6 +99,18 @@ function parseAdminBody(body: string): Record<string, unknown> | unknown[] | str
     // reported below
   }
   return "the body must be a JSON object or array";
+}
+
+/** Switches given are set, the others kept; `realistic: true` sets them all. */
+function worldUpdate(body: Record<string, unknown>, registry: Registry): Reply {
+  if (Array.isArray(body)) return failure(400, "the body must be a JSON object");
+  const unknown = Object.keys(body).filter(
+    (k) => k !== "realistic" && !(WORLD_SWITCHES as readonly string[]).includes(k),
+  );
+  const problems = [...unknown.map((k) => `unknown switch ${k}`), ...worldOptionProblems(body)];
+  if (problems.length > 0) return failure(400, problems.join("; "));
+  registry.setWorld(resolveWorld({ ...registry.world(), ...(body as WorldOptions) }));
+  return json(200, registry.world());
 }
 
 function clockView(registry: Registry) {

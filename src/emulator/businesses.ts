@@ -288,12 +288,16 @@ export class BusinessDirectory {
     return records.some((b) => b.registration_number === value) ? records : [];
   }
 
-  /** Companies with an account equal to `value` (full number) or starting with it (17 characters). */
-  byBankAccount(value: string): Business[] {
+  /**
+   * Companies with an account equal to `value` (full number) or starting with it (17 characters).
+   * `current` gives the record as it stands now; every account of a company, old or new, encodes
+   * the company, so the candidate is found the same way.
+   */
+  byBankAccount(value: string, current: (b: Business) => Business = (b) => b): Business[] {
     const found = this.ids.decodeAccountMiddle(value.slice(9, 17));
     if (!found) return [];
     const company = this.get(found.index);
-    const account = company.bank_accounts?.[found.k]?.bank_account;
+    const account = current(company).bank_accounts?.[found.k]?.bank_account;
     return account?.startsWith(value) ? [company] : [];
   }
 }

@@ -3,57 +3,30 @@
  * month), so any interval of any business can be produced on demand; changes added through the
  * admin route or the in-process API are kept beside them.
  */
-import { fromEpochDay, toEpochDay } from "../dates.ts";
-import type { Business, BusinessDirectory } from "./businesses.ts";
-import type { BusinessType } from "./identifiers.ts";
-import { mix, Rng } from "./random.ts";
+import { minDate } from "../dates.ts";
+import type { Business } from "./businesses.ts";
+import { type Change, type GivenValue, plainMonth, statusEpisode, worldlyMonth } from "./change-draws.ts";
+import { usesWorldlyChanges, type World } from "./world.ts";
 
-/** One change of one business on one day; `seq` tells apart several changes of that day. */
-export interface Change {
-  tax_id: string;
-  type: BusinessType;
-  date: string;
-  seq: number;
-  chapter: string;
-  headings: string[];
-}
-
-// Chapters of the change records and the headings each may change, by business type.
-const CHAPTERS: Record<BusinessType, ReadonlyArray<readonly [string, readonly string[]]>> = {
-  companies: [
-    ["general", ["long_name", "short_name", "address", "status"]],
-    ["representation", ["representatives"]],
-    ["finance", ["bank_accounts"]],
-    ["activities", ["main_activities"]],
-  ],
-  self_employed: [
-    ["general", ["long_name", "address", "status"]],
-    ["activities", ["main_activities"]],
-  ],
-  civil_orgs: [
-    ["general", ["long_name", "short_name", "address", "status"]],
-    ["representation", ["representatives"]],
-    ["activities", ["main_activities"]],
-  ],
-  budget_orgs: [
-    ["general", ["long_name", "address"]],
-    ["representation", ["representatives"]],
-  ],
-};
-
-// Record field that holds each heading's value, for the old/new values of a change file.
-const HEADING_FIELDS: Record<string, keyof Business> = {
-  long_name: "full_name",
-  short_name: "short_name",
-  address: "address",
-  status: "status_code",
-  representatives: "representatives",
-  bank_accounts: "bank_accounts",
-  main_activities: "main_activities",
-};
+export type { Change, GivenValue } from "./change-draws.ts";
 
 // Sequence numbers of explicitly added changes start here, clear of generated ones.
-const EXPLICIT_SEQ_BASE = 100;
+export const EXPLICIT_SEQ_BASE = 100;
+// Added changes come after the generated ones of their day, in the order they were added.
+const EXPLICIT_ORDER_BASE = 1000;
+// Months of worldly changes kept: value histories read the same months again and again.
+const MONTH_CACHE_SIZE = 50_000;
+/** Name of the file a form's changes of one day share. */
+export const SHARED_FILE_NAME = "changes.json";
+
+export interface AddedChange {
+  date: string;
+  chapter: string;
+  headings: string[];
+  values?: GivenValue[];
+  shared: boolean;
+  seq?: number;
+}
 
 function monthsCovering(from: string, to: string): Array<{ year: number; month: number }> {
   const months: Array<{ year: number; month: number }> = [];
@@ -71,116 +44,149 @@ function monthsCovering(from: string, to: string): Array<{ year: number; month: 
   return months;
 }
 
-/** Draws a count with mean `mean` (Poisson, by inversion: cheap for the small means used here). */
-function poisson(rng: Rng, mean: number): number {
-  const limit = Math.exp(-mean);
-  let count = 0;
-  let product = rng.next();
-  while (product > limit && count < 100) {
-    count += 1;
-    product *= rng.next();
-  }
-  return count;
-}
+const listingOrder = (a: Change, b: Change) => (a.date === b.date ? a.seq - b.seq : a.date < b.date ? -1 : 1);
+const eventOrder = (a: Change, b: Change) =>
+  a.date === b.date ? a.order - b.order : a.date < b.date ? -1 : 1;
 
 export class ChangeHistory {
   private readonly explicit = new Map<string, Change[]>();
+  private readonly explicitByDay = new Map<string, Change[]>();
+  private readonly months = new Map<string, Change[]>();
 
   constructor(
     private readonly seed: number,
-    private readonly directory: BusinessDirectory,
     private readonly perMonth: number,
+    private world: World,
   ) {}
 
-  /** Changes of one business dated within [from, to], in date and sequence order. */
+  /** Switches the world; the months generated under the former one are forgotten. */
+  setWorld(world: World): void {
+    this.world = world;
+    this.months.clear();
+  }
+
+  currentWorld(): World {
+    return this.world;
+  }
+
+  /** Changes of one business dated within [from, to], in listing order (date, then seq). */
   between(business: Business, from: string, to: string): Change[] {
     const found: Change[] = [];
     for (const { year, month } of monthsCovering(from, to)) {
-      for (const change of this.ofMonth(business, year, month)) {
+      for (const change of this.generated(business, year, month)) {
         if (change.date >= from && change.date <= to) found.push(change);
       }
     }
     for (const change of this.explicit.get(business.tax_id) ?? []) {
       if (change.date >= from && change.date <= to) found.push(change);
     }
-    return found.sort((a, b) => (a.date === b.date ? a.seq - b.seq : a.date < b.date ? -1 : 1));
+    return found.sort(listingOrder);
   }
 
-  private ofMonth(business: Business, year: number, month: number): Change[] {
-    const rng = new Rng(this.seed, 201, business.index, year * 12 + month);
-    const firstDay = toEpochDay(`${year}-${String(month).padStart(2, "0")}-01`);
-    const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-    const drawn = Array.from({ length: poisson(rng, this.perMonth) }, () => {
-      const [chapter, headings] = rng.pick(CHAPTERS[business.type]);
-      const first = rng.pick(headings);
-      const second = rng.chance(0.25) ? rng.pick(headings) : first;
-      return {
-        date: fromEpochDay(firstDay + rng.int(daysInMonth)),
-        chapter,
-        headings: first === second ? [first] : [first, second],
-      };
-    });
-    drawn.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-    const changes: Change[] = [];
-    let seq = 0;
-    drawn.forEach((d, i) => {
-      seq = i > 0 && drawn[i - 1]!.date === d.date ? seq + 1 : 1;
-      if (d.date > business.founded_at) {
-        changes.push({ tax_id: business.tax_id, type: business.type, seq, ...d });
-      }
-    });
+  /** Every change of one business in a month, in the order the events happened. */
+  eventsOfMonth(business: Business, year: number, month: number): Change[] {
+    const generated = this.generated(business, year, month);
+    const list = this.explicit.get(business.tax_id);
+    if (!list) return generated;
+    const prefix = `${year}-${String(month).padStart(2, "0")}`;
+    const added = list.filter((c) => c.date.startsWith(prefix));
+    return added.length === 0 ? generated : [...generated, ...added].sort(eventOrder);
+  }
+
+  /**
+   * The status on `day` from its year's episode: every year starts from the founding status.
+   * Holds while no added change touches the status (the caller checks).
+   */
+  statusOn(business: Business, day: string): number {
+    let status: number = business.status_code;
+    for (const d of statusEpisode(this.seed, business, Number(day.slice(0, 4)), this.perMonth)) {
+      if (d.date <= day) status = d.episode![1];
+    }
+    return status;
+  }
+
+  /** Changes added for `date` (any business); shared files read them. */
+  addedOn(date: string): readonly Change[] {
+    return this.explicitByDay.get(date) ?? [];
+  }
+
+  /** Whether any added change of the business carries `heading` (value histories need to know). */
+  addedTouches(business: Business, heading: string): boolean {
+    return (this.explicit.get(business.tax_id) ?? []).some(
+      (c) => c.headings.includes(heading) || c.values?.some((v) => v.heading === heading),
+    );
+  }
+
+  /** Tax ids of the businesses with added changes. */
+  addedTaxIds(): Iterable<string> {
+    return this.explicit.keys();
+  }
+
+  /** Date of the business's earliest added change, if any. */
+  earliestAdded(business: Business): string | null {
+    const list = this.explicit.get(business.tax_id) ?? [];
+    return list.length > 0 ? list.map((c) => c.date).reduce(minDate) : null;
+  }
+
+  private generated(business: Business, year: number, month: number): Change[] {
+    if (!usesWorldlyChanges(this.world)) return plainMonth(this.seed, business, year, month, this.perMonth);
+    const key = `${business.index}:${year * 12 + month}`;
+    const cached = this.months.get(key);
+    if (cached) return cached;
+    const changes = worldlyMonth(this.seed, business, year, month, this.perMonth, this.world);
+    if (this.months.size >= MONTH_CACHE_SIZE) this.months.delete(this.months.keys().next().value!);
+    this.months.set(key, changes);
     return changes;
   }
 
   /** Records a change beside the generated ones (tests and demos use it for known content). */
-  add(business: Business, date: string, chapter: string, headings: string[]): Change {
+  add(business: Business, input: AddedChange): Change {
     const list = this.explicit.get(business.tax_id) ?? [];
-    const seq = EXPLICIT_SEQ_BASE + list.filter((c) => c.date === date).length;
-    const change: Change = { tax_id: business.tax_id, type: business.type, date, seq, chapter, headings };
+    const sameDay = list.filter((c) => c.date === input.date);
+    const seq = input.seq ?? Math.max(EXPLICIT_SEQ_BASE - 1, ...sameDay.map((c) => c.seq)) + 1;
+    if (sameDay.some((c) => c.seq === seq)) {
+      throw new Error(`seq ${seq} is taken by another added change of ${business.tax_id} on ${input.date}`);
+    }
+    const change: Change = {
+      tax_id: business.tax_id,
+      type: business.type,
+      date: input.date,
+      seq,
+      order: EXPLICIT_ORDER_BASE + sameDay.length,
+      chapter: input.chapter,
+      headings: input.headings,
+      ...(input.values ? { values: input.values } : {}),
+      shared: input.shared,
+      explicit: true,
+    };
     list.push(change);
     this.explicit.set(business.tax_id, list);
+    this.explicitByDay.set(input.date, [...this.addedOn(input.date), change]);
     return change;
   }
 
-  /** The change a file name denotes, or null. */
+  /** The change a file name of its own denotes, or null. */
   find(business: Business, date: string, seq: number): Change | null {
-    return this.between(business, date, date).find((c) => c.seq === seq) ?? null;
-  }
-
-  /** Content of the change file: the change and each heading's old and new value. */
-  fileContent(business: Business, change: Change): Record<string, unknown> {
-    const day = toEpochDay(change.date);
-    const before = this.directory.get(business.index, mix(this.seed, day, change.seq, 1));
-    const after = this.directory.get(business.index, mix(this.seed, day, change.seq, 2));
-    return {
-      tax_id: change.tax_id,
-      business_form: change.type,
-      date: change.date,
-      chapter: change.chapter,
-      changed_headings: change.headings,
-      changes: change.headings.map((heading) => {
-        const field = HEADING_FIELDS[heading];
-        return {
-          heading,
-          old_value: field ? (before[field] ?? null) : null,
-          new_value: field ? (after[field] ?? null) : null,
-        };
-      }),
-    };
+    return this.between(business, date, date).find((c) => c.seq === seq && !c.shared) ?? null;
   }
 }
 
 /** Relative file location of a change: `<date>/<business_form>/<file_name>`. */
 export function changeFilePath(change: Change): string {
-  return `${change.date}/${change.type}/${change.tax_id}_${change.seq}.json`;
+  const name = change.shared ? SHARED_FILE_NAME : `${change.tax_id}_${change.seq}.json`;
+  return `${change.date}/${change.type}/${name}`;
 }
 
+export type FileLocation =
+  | { kind: "own"; date: string; type: string; taxId: string; seq: number }
+  | { kind: "shared"; date: string; type: string };
+
 /** Parses a relative file location back into its parts, or null when it has another shape. */
-export function parseChangeFilePath(
-  path: string,
-): { date: string; type: string; taxId: string; seq: number } | null {
-  const m = /^(\d{4}-\d{2}-\d{2})\/([a-z_]+)\/(\d{8})_(\d+)\.json$/.exec(path);
-  return m ? { date: m[1]!, type: m[2]!, taxId: m[3]!, seq: Number(m[4]) } : null;
+export function parseChangeFilePath(path: string): FileLocation | null {
+  const m = /^(\d{4}-\d{2}-\d{2})\/([a-z_]+)\/(?:(\d{8})_(\d+)\.json|(changes\.json))$/.exec(path);
+  if (!m) return null;
+  if (m[5]) return { kind: "shared", date: m[1]!, type: m[2]! };
+  return { kind: "own", date: m[1]!, type: m[2]!, taxId: m[3]!, seq: Number(m[4]) };
 }
 
 /** The change as the changes endpoint lists it, with the two fields the guidance mentions. */

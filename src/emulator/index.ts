@@ -8,7 +8,9 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { ExplicitChange } from "./added-changes.ts";
 import { searchRecord } from "./businesses.ts";
+import { changedItem } from "./changes.ts";
 import { SimulatedClock } from "./clock.ts";
 import { FaultPlan, type FaultRule, faultRuleProblems } from "./faults.ts";
 import { requestHandler, type Services } from "./http-server.ts";
@@ -17,10 +19,16 @@ import { MonthlyQuota, SlidingWindowLimiter } from "./limits.ts";
 import { seedOf } from "./random.ts";
 import { type ListSnapshot, Registry, type SeedList } from "./registry.ts";
 import { RequestLog, type RequestLogEntry } from "./request-log.ts";
+import { resolveWorld, type World, type WorldOptions, worldOptionProblems } from "./world.ts";
 
-export type { FaultRule, ListSnapshot, RequestLogEntry, SeedList };
+export type { ExplicitChange } from "./added-changes.ts";
+export type { FaultRule, ListSnapshot, RequestLogEntry, SeedList, World, WorldOptions };
 
-export interface EmulatorOptions {
+/**
+ * Options of an emulator. The world switches (`sharedFiles`, `sameDayChains`, `valueHistory`,
+ * `currentRecords`, `realistic`) are described in world.ts; all are off by default.
+ */
+export interface EmulatorOptions extends WorldOptions {
   host?: string;
   /**
    * The origin clients reach the API at when it differs from the listening one (in a container
@@ -70,7 +78,12 @@ export interface RunningEmulator {
     limit?: number;
     shared?: boolean;
   }): Array<Record<string, unknown>>;
-  addChange(change: { tax_id: string; change: string; chapter: string; changed_headings: string[] }): void;
+  /** Adds a change with known content; answers its changed item as the changes endpoint lists it. */
+  addChange(change: ExplicitChange): Record<string, unknown>;
+  /** The world switches in force. */
+  world(): World;
+  /** Sets the switches given (the rest stay); every change and value is derived again. */
+  setWorld(options: WorldOptions): World;
   close(): Promise<void>;
 }
 
@@ -121,6 +134,7 @@ export function emulatorOptionProblems(options: EmulatorOptions): string[] {
   if (options.now !== undefined && Number.isNaN(Date.parse(options.now)))
     problems.push("now must be an ISO instant");
   if (options.faults !== undefined) problems.push(...faultRuleProblems(options.faults));
+  problems.push(...worldOptionProblems(options as Record<string, unknown>));
   return problems;
 }
 
@@ -145,6 +159,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       changesFromParam: o.changesFromParam,
       changesToParam: o.changesToParam,
     },
+    resolveWorld(o),
   );
   for (const list of o.lists ?? []) registry.seedList(list);
   const services: Services = {
@@ -185,8 +200,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     setFaults: (faults) => services.faults.replace(faults),
     listsSnapshot: () => registry.snapshot(),
     sampleBusinesses: (filter) =>
-      registry.sample(filter).map((b) => ({ tax_id: b.tax_id, ...searchRecord(b) })),
-    addChange: (change) => void registry.addChange(change),
+      registry.sample(filter).map((b) => ({ tax_id: b.tax_id, ...searchRecord(registry.current(b)) })),
+    addChange: (change) => changedItem(registry.addChange(change), registry.fileBaseUrl),
+    world: () => registry.world(),
+    setWorld: (world) => {
+      const problems = worldOptionProblems(world as Record<string, unknown>);
+      if (problems.length > 0) throw new Error(`invalid world switches: ${problems.join("; ")}`);
+      registry.setWorld(resolveWorld({ ...registry.world(), ...world }));
+      return registry.world();
+    },
     close: async () => {
       stopWarming();
       await Promise.all([stop(api), files ? stop(files) : Promise.resolve()]);

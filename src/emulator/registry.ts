@@ -3,12 +3,18 @@
  * its endpoints obey. HTTP handling lives elsewhere; this is what the handlers read and change.
  */
 import { isValidDate } from "../dates.ts";
+import { addedChange, type ExplicitChange } from "./added-changes.ts";
 import { type Business, BusinessDirectory } from "./businesses.ts";
 import { type Change, ChangeHistory } from "./changes.ts";
-import { activationDate, registryLocalTime, type SimulatedClock } from "./clock.ts";
+import { activationDate, lastLoadedDay, registryLocalTime, type SimulatedClock } from "./clock.ts";
+import { HeadingValues } from "./heading-values.ts";
 import { NameIndex } from "./name-search.ts";
 import { mix } from "./random.ts";
+import { SharedFiles } from "./shared-files.ts";
 import { type WatchList, WatchLists } from "./watch-lists.ts";
+import type { World } from "./world.ts";
+
+export type { ExplicitChange } from "./added-changes.ts";
 
 export interface RegistrySettings {
   apiKey: string;
@@ -30,13 +36,6 @@ export interface ListSnapshot {
   items: Array<{ tax_id: string; added_at: string; active_from: string }>;
 }
 
-export interface ExplicitChange {
-  tax_id: string;
-  change: string;
-  chapter: string;
-  changed_headings: string[];
-}
-
 export interface SeedList {
   name: string;
   createdAt: string;
@@ -48,6 +47,8 @@ export interface SeedList {
 export class Registry {
   readonly directory: BusinessDirectory;
   readonly history: ChangeHistory;
+  readonly values: HeadingValues;
+  readonly sharedFiles: SharedFiles;
   readonly lists: WatchLists;
   /** Absolute base of change file paths; known once the file server listens. */
   fileBaseUrl = "";
@@ -61,14 +62,54 @@ export class Registry {
     limits: { maxListSize: number; totalCap: number },
     readonly clock: SimulatedClock,
     readonly settings: RegistrySettings,
+    world: World,
   ) {
     this.directory = new BusinessDirectory(seed, businesses);
-    this.history = new ChangeHistory(seed, this.directory, changesPerMonth);
+    this.history = new ChangeHistory(seed, changesPerMonth, world);
+    this.values = new HeadingValues(seed, this.directory, this.history);
     // Budget organisations are searchable but outside the watch service's coverage.
     this.lists = new WatchLists(seed, limits, (taxId) => {
       const business = this.directory.byTaxId(taxId);
       return business !== null && business.type !== "budget_orgs";
     });
+    this.sharedFiles = new SharedFiles(seed, this.directory, this.history, this.values, this.lists);
+  }
+
+  world(): World {
+    return this.history.currentWorld();
+  }
+
+  /** Switches the world at run time; every change and value is derived again under it. */
+  setWorld(world: World): void {
+    this.history.setWorld(world);
+    this.values.forget();
+    this.sharedFiles.forget();
+  }
+
+  /**
+   * The record the search interface shows: with `currentRecords`, each heading holds the new
+   * value of its latest change loaded by now; otherwise the founding record. A former sole
+   * proprietor has no changes of its own.
+   */
+  current(business: Business): Business {
+    if (!this.world().currentRecords || business.twin) return business;
+    return this.values.recordOn(business, lastLoadedDay(this.clock.now()));
+  }
+
+  /**
+   * Companies whose current account equals `value` or starts with it. An account a test gave
+   * need not encode its company, so the businesses with added changes are asked too.
+   */
+  byBankAccount(value: string): Business[] {
+    const found = this.directory.byBankAccount(value, (b) => this.current(b));
+    if (!this.world().currentRecords) return found;
+    for (const taxId of this.history.addedTaxIds()) {
+      const business = this.directory.byTaxId(taxId);
+      if (!business || found.some((b) => b.tax_id === taxId)) continue;
+      const accounts = this.current(business).bank_accounts;
+      if (accounts?.some((a) => a.bank_account?.startsWith(value))) found.push(business);
+    }
+    return found;
   }
 
   /** Simulated date on the registry's wall clock. */
@@ -127,21 +168,12 @@ export class Registry {
     }));
   }
 
-  /** Records a change of a known business; its date must be a real date. */
+  /** Records a change of a known business, with the content the input gives. */
   addChange(input: ExplicitChange): Change {
-    const business = this.directory.byTaxId(input.tax_id);
-    if (!business) throw new Error(`no business has tax_id "${input.tax_id}"`);
-    if (!isValidDate(input.change))
-      throw new Error(`change must be a date as YYYY-MM-DD, not "${input.change}"`);
-    if (typeof input.chapter !== "string" || input.chapter === "")
-      throw new Error("chapter must be a non-empty string");
-    if (
-      !Array.isArray(input.changed_headings) ||
-      !input.changed_headings.every((h) => typeof h === "string")
-    ) {
-      throw new Error("changed_headings must be an array of strings");
-    }
-    return this.history.add(business, input.change, input.chapter, input.changed_headings);
+    const taxId = input?.tax_id;
+    const business = typeof taxId === "string" ? this.directory.byTaxId(taxId) : null;
+    if (!business) throw new Error(`no business has tax_id "${String(taxId)}"`);
+    return this.history.add(business, addedChange(input, this.world().sharedFiles));
   }
 
   /** Businesses for tests to pick identifiers from, spread over the data set. */

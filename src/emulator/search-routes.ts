@@ -50,7 +50,7 @@ export function searchReply(endpoint: string, query: Record<string, string>, reg
           "value must be a bank account xxxxxxxx-xxxxxxxx-xxxxxxxx or its first 17 characters",
         );
       }
-      hits = registry.directory.byBankAccount(value);
+      hits = registry.byBankAccount(value);
       break;
     default:
       return failure(404, `no such endpoint: ${endpoint}`);
@@ -59,6 +59,6 @@ export function searchReply(endpoint: string, query: Record<string, string>, reg
   return json(200, {
     current_page: page,
     has_next: hits.length > start + PAGE_SIZE,
-    results: hits.slice(start, start + PAGE_SIZE).map(searchRecord),
+    results: hits.slice(start, start + PAGE_SIZE).map((b) => searchRecord(registry.current(b))),
   });
 }

@@ -32,8 +32,10 @@ export interface WatchListLimits {
 
 export class WatchLists {
   private readonly lists = new Map<string, WatchList>();
+  private readonly firstActive = new Map<string, string>();
   private created = 0;
   private watched = 0;
+  private everVersion = 0;
 
   constructor(
     private readonly seed: number,
@@ -72,6 +74,19 @@ export class WatchLists {
     return this.watched;
   }
 
+  /**
+   * Every tax id any list ever watched, with the first day any list reported its changes.
+   * Removing an item does not forget it: shared files of past days keep their content.
+   */
+  everWatched(): ReadonlyMap<string, string> {
+    return this.firstActive;
+  }
+
+  /** Grows whenever everWatched() gains an entry or an earlier day. */
+  everWatchedVersion(): number {
+    return this.everVersion;
+  }
+
   delete(key: string): void {
     const list = this.lists.get(key);
     if (!list) return;
@@ -90,6 +105,11 @@ export class WatchLists {
       }
       list.items.set(taxId, { tax_id: taxId, added_at: addedAt, active_from: activeFrom });
       this.watched += 1;
+      const known = this.firstActive.get(taxId);
+      if (known === undefined || activeFrom < known) {
+        this.firstActive.set(taxId, activeFrom);
+        this.everVersion += 1;
+      }
       result.success.push(taxId);
     }
     return result;
