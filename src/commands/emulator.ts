@@ -4,7 +4,12 @@
  */
 import { readFile } from "node:fs/promises";
 import { type Command, InvalidArgumentError } from "commander";
-import { type EmulatorOptions, emulatorOptionProblems, startEmulator } from "../emulator/index.ts";
+import {
+  type EmulatorOptions,
+  emulatorOptionProblems,
+  startEmulator,
+  type World,
+} from "../emulator/index.ts";
 import { coerceError, EXIT } from "../errors.ts";
 import { parseNonNegativeInt, parsePositiveInt } from "./context.ts";
 
@@ -159,6 +164,14 @@ async function emulatorOptions(flags: EmulatorFlags): Promise<EmulatorOptions> {
   return options;
 }
 
+/** The switches in force, or `plain` when none is. */
+function worldLine(world: World): string {
+  const on = Object.entries(world)
+    .filter(([, value]) => value)
+    .map(([name]) => name);
+  return on.length === 0 ? "plain" : on.join(", ");
+}
+
 async function serveUntilStopped(options: EmulatorOptions): Promise<void> {
   const emulator = await startEmulator(options);
   const fileOrigin = new URL(emulator.fileBaseUrl).origin;
@@ -169,6 +182,7 @@ async function serveUntilStopped(options: EmulatorOptions): Promise<void> {
       `  file base url: ${emulator.fileBaseUrl}`,
       `  api key:       ${emulator.apiKey}`,
       `  admin:         ${emulator.url}/_emulator/stats`,
+      `  world:         ${worldLine(emulator.world())}`,
       "",
       "Point regwatch at it with:",
       `REGWATCH_WATCH_URL=${emulator.url}`,

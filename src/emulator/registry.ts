@@ -173,7 +173,10 @@ export class Registry {
     const taxId = input?.tax_id;
     const business = typeof taxId === "string" ? this.directory.byTaxId(taxId) : null;
     if (!business) throw new Error(`no business has tax_id "${String(taxId)}"`);
-    return this.history.add(business, addedChange(input, this.world().sharedFiles));
+    const change = this.history.add(business, addedChange(input, this.world().sharedFiles));
+    // The history of that business now runs through the added change.
+    this.values.forget();
+    return change;
   }
 
   /** Businesses for tests to pick identifiers from, spread over the data set. */

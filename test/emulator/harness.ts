@@ -60,6 +60,8 @@ export interface ChangesBody {
     chapter: string;
     changed_headings: string[];
     path: string;
+    change_type: string;
+    heading_types: string[];
   }>;
 }
 
@@ -70,4 +72,57 @@ export function watchableTaxIds(emulator: RunningEmulator, count: number): strin
     .filter((b) => b.type !== "budget_orgs")
     .slice(0, count)
     .map((b) => String(b.tax_id));
+}
+
+export type ChangedItem = ChangesBody["changed_items"][number];
+
+/** Every changed item of a list from `from` to `to`, asked a week at a time, in listing order. */
+export async function changesBetween(
+  h: Harness,
+  listKey: string,
+  from: string,
+  to: string,
+): Promise<ChangedItem[]> {
+  const items: ChangedItem[] = [];
+  for (let start = from; start <= to; start = addDays(start, 7)) {
+    const end = addDays(start, 6) < to ? addDays(start, 6) : to;
+    const res = await h.json<ChangesBody>(
+      "GET",
+      `/v2/lists/${listKey}/changes?start_date=${start}&end_date=${end}`,
+    );
+    if (res.status !== 200) throw new Error(`changes ${start}..${end}: ${res.status}`);
+    items.push(...res.body.changed_items);
+  }
+  return items;
+}
+
+export interface ValueEntry {
+  tax_id?: string;
+  chapter?: string;
+  heading: string;
+  old_value: unknown;
+  new_value: unknown;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * One day's entries of one heading in event order, read from the data alone: each one's old value
+ * is the previous one's new value. Null when they do not form exactly one such chain.
+ */
+export function chainOfDay<T extends ValueEntry>(entries: readonly T[]): T[] | null {
+  const starts = entries.filter((a) => !entries.some((b) => b !== a && same(b.new_value, a.old_value)));
+  if (starts.length !== 1) return null;
+  const chain = [starts[0]!];
+  const left = entries.filter((e) => e !== starts[0]);
+  while (left.length > 0) {
+    const i = left.findIndex((e) => same(e.old_value, chain.at(-1)!.new_value));
+    if (i < 0) return null;
+    chain.push(...left.splice(i, 1));
+  }
+  return chain;
+}
+
+function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
