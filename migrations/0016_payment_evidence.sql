@@ -80,7 +80,8 @@ DROP FUNCTION regwatch.bank_accounts_of_businesses(text[]);
 --> statement-breakpoint
 -- As in 0008, plus: search records from their history; snapshots of a business in the order they
 -- held (day, then baseline < search history < current search record < profile < change, and
--- same-day changes by day_order); an account counts as added where a snapshot lists it and the
+-- same-day changes by day_order, an ambiguous newest day leaving each of its values possibly
+-- current); an account counts as added where a snapshot lists it and the
 -- one before it did not (the business's first snapshot adds nothing), or where a change's new
 -- value lists it and its old value did not; a change or profile value that is no list of accounts
 -- (null) is no snapshot at all.
@@ -90,27 +91,28 @@ RETURNS TABLE (tax_id text, bank_account text, first_seen date, last_seen date,
 LANGUAGE sql STABLE PARALLEL SAFE AS $$
 WITH snapshots AS (
   SELECT tax_id, baseline_as_of AS seen_on, 0 AS rank, NULL::integer AS day_order, 0::bigint AS seq,
-         NULL::bigint AS change_id, 'baseline' AS source, baseline -> 'bank_accounts' AS accounts
+         NULL::bigint AS change_id, 'baseline' AS source, baseline -> 'bank_accounts' AS accounts,
+         false AS ambiguous
   FROM regwatch.business_profiles
   WHERE jsonb_typeof(baseline -> 'bank_accounts') = 'array' AND baseline_as_of IS NOT NULL
     AND (tax_ids IS NULL OR tax_id = ANY (tax_ids))
   UNION ALL
-  SELECT tax_id, seen_at::date, 1, NULL, id, NULL, 'search', to_jsonb(bank_accounts)
+  SELECT tax_id, seen_at::date, 1, NULL, id, NULL, 'search', to_jsonb(bank_accounts), false
   FROM regwatch.search_bank_accounts
   WHERE tax_ids IS NULL OR tax_id = ANY (tax_ids)
   UNION ALL
-  SELECT tax_id, fetched_at::date, 2, NULL, 0, NULL, 'search', record -> 'bank_accounts'
+  SELECT tax_id, fetched_at::date, 2, NULL, 0, NULL, 'search', record -> 'bank_accounts', false
   FROM regwatch.businesses
   WHERE jsonb_typeof(record -> 'bank_accounts') = 'array' AND (tax_ids IS NULL OR tax_id = ANY (tax_ids))
   UNION ALL
   SELECT tax_id, (headings -> 'bank_accounts' ->> 'as_of')::date, 3, NULL, 0, NULL, 'profile',
-         headings -> 'bank_accounts' -> 'value'
+         headings -> 'bank_accounts' -> 'value', false
   FROM regwatch.business_profiles
   WHERE headings -> 'bank_accounts' ->> 'as_of' ~ '^\d{4}-\d{2}-\d{2}$'
     AND jsonb_typeof(headings -> 'bank_accounts' -> 'value') IN ('array', 'object', 'string')
     AND (tax_ids IS NULL OR tax_id = ANY (tax_ids))
   UNION ALL
-  SELECT tax_id, change_date, 4, day_order, change_id, change_id, 'change', new_value
+  SELECT tax_id, change_date, 4, day_order, change_id, change_id, 'change', new_value, order_ambiguous
   FROM regwatch.change_values
   WHERE heading = 'bank_accounts' AND jsonb_typeof(new_value) IN ('array', 'object', 'string')
     AND (tax_ids IS NULL OR tax_id = ANY (tax_ids))
@@ -133,9 +135,12 @@ listing AS (
 ordered AS (
   SELECT l.*,
          lag(l.listed) OVER w AS before,
-         row_number() OVER w = count(*) OVER (PARTITION BY l.tax_id) AS newest
+         row_number() OVER w = count(*) OVER (PARTITION BY l.tax_id) AS newest,
+         last_value(l.ambiguous) OVER whole AS newest_ambiguous,
+         last_value(l.seen_on) OVER whole AS newest_on
   FROM listing l
-  WINDOW w AS (PARTITION BY l.tax_id ORDER BY l.seen_on, l.rank, l.day_order NULLS FIRST, l.seq)
+  WINDOW w AS (PARTITION BY l.tax_id ORDER BY l.seen_on, l.rank, l.day_order NULLS FIRST, l.seq),
+         whole AS (w ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
 ),
 replaced AS (
   SELECT cv.change_id, cv.tax_id, cv.change_date,
@@ -153,7 +158,11 @@ replaced AS (
   WHERE cv.heading = 'bank_accounts' AND (tax_ids IS NULL OR cv.tax_id = ANY (tax_ids))
 ),
 sightings AS (
-  SELECT o.tax_id, a AS bank_account, o.seen_on, o.source, o.newest AS current,
+  -- When the newest day's changes are in no known order, any of their values may be the one
+  -- that holds: an account listed by one of them may be current (and the guard holds the
+  -- business's payments as unverified until a later record says).
+  SELECT o.tax_id, a AS bank_account, o.seen_on, o.source,
+         o.newest OR (o.ambiguous AND o.newest_ambiguous AND o.seen_on = o.newest_on) AS current,
          (o.before IS NOT NULL AND NOT (a = ANY (o.before)))
          OR (o.change_id IS NOT NULL AND NOT EXISTS (
            SELECT 1 FROM replaced r WHERE r.change_id = o.change_id AND r.bank_account = a
@@ -200,7 +209,7 @@ COMMENT ON COLUMN regwatch.v_bank_accounts.tax_id IS 'Tax base number of the bus
 COMMENT ON COLUMN regwatch.v_bank_accounts.bank_account IS 'The account in canonical form: 24 digits as xxxxxxxx-xxxxxxxx-xxxxxxxx (a 16-digit number ends in -00000000).';--> statement-breakpoint
 COMMENT ON COLUMN regwatch.v_bank_accounts.first_seen IS 'Earliest day a source showed the business holding the account (record read, change date, or the day before a change that replaced it).';--> statement-breakpoint
 COMMENT ON COLUMN regwatch.v_bank_accounts.last_seen IS 'Latest day a source showed the business holding the account.';--> statement-breakpoint
-COMMENT ON COLUMN regwatch.v_bank_accounts.currently_registered IS 'True when the newest list of the business''s accounts holds the account (by date; on one day a change beats a profile, a profile a search record; same-day changes in their chained order).';--> statement-breakpoint
+COMMENT ON COLUMN regwatch.v_bank_accounts.currently_registered IS 'True when the newest list of the business''s accounts holds the account (by date; on one day a change beats a profile, a profile a search record; same-day changes in their chained order; when the newest day''s changes are in no known order, an account any of them lists).';--> statement-breakpoint
 COMMENT ON COLUMN regwatch.v_bank_accounts.added_on IS 'Latest day the account was added: a bank_accounts change whose old value lacked it, or the first record (search, profile, change) that listed it when the business''s record before did not. Null when it was listed from the business''s first record on.';--> statement-breakpoint
 COMMENT ON COLUMN regwatch.v_bank_accounts.sources IS 'Sources that showed the account: baseline, search, profile, change.';--> statement-breakpoint
 COMMENT ON COLUMN regwatch.v_bank_accounts.added_source IS 'Source that showed the addition of added_on: change, search, profile or baseline; null when added_on is.';--> statement-breakpoint

@@ -53,10 +53,10 @@ function unverifiedStep(context: StepContext): string {
     : "run the check again with --online, which reads the business's current record";
   const first = held.length > 0 ? learn : refresh;
   const lastHeld = held[0] ? addDays(held[0].changeDate, context.holdDays) : null;
-  const wait = lastHeld ? ` Without that, the payment is held until ${lastHeld} has passed.` : "";
+  const wait = lastHeld ? `; the check holds the payment until ${lastHeld} has passed` : "";
   return first
-    ? `${capitalise(first)}; until then, ${CONFIRM}.${wait}`
-    : `regwatch cannot learn the new accounts from the change file: ${CONFIRM}.${wait}`;
+    ? `${capitalise(first)}. Until then, ${CONFIRM} before paying${wait}.`
+    : `regwatch cannot learn the new accounts from the change file: ${CONFIRM} before paying${wait}.`;
 }
 
 function capitalise(text: string): string {

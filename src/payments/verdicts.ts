@@ -78,7 +78,7 @@ export function payeeKey(taxBase: string, account: string): string {
 const SOURCE_WORDS: Record<string, string> = {
   search: "a search record read",
   profile: "the business profile as of",
-  baseline: "the first search record read",
+  baseline: "a search record read",
 };
 
 function describeAdded(match: KnownAccount, holdDays: number): string {

@@ -130,4 +130,83 @@ describe("v_bank_accounts", () => {
       values ('10000018', '10000018-1-41', ${test.db.sql.json({ type: "self_employed" })}, '[]')`;
     expect(await view()).toEqual([]);
   });
+
+  async function read(taxId: string, accounts: string[], fetchedAt: string) {
+    const record = test.db.sql.json({ bank_accounts: accounts.map((bank_account) => ({ bank_account })) });
+    await test.db.sql`
+      insert into regwatch.businesses (tax_id, tax_number, record, records, fetched_at)
+      values (${taxId}, ${`${taxId}-2-41`}, ${record}, '[]', ${fetchedAt})
+      on conflict (tax_id) do update set record = excluded.record, fetched_at = excluded.fetched_at`;
+  }
+
+  const added = async () => (await view()).map((r) => [r.bank_account, r.currently_registered, r.added_on]);
+
+  it("dates an account by the first record that lists it, and a re-read does not date it again", async () => {
+    await read("10000001", [A], "2024-01-10T09:00:00Z");
+    await read("10000001", [A, B], "2024-03-01T09:00:00Z");
+    await read("10000001", [A, B], "2024-04-01T09:00:00Z");
+    expect(await added()).toEqual([
+      [B, true, "2024-03-01"],
+      [A, true, null],
+    ]);
+    const [row] = await test.db.sql<{ added_source: string }[]>`
+      select added_source from regwatch.v_bank_accounts where bank_account = ${B}`;
+    expect(row?.added_source).toBe("search");
+    const history = await test.db.sql<
+      { n: number }[]
+    >`select count(*)::int as n from regwatch.search_bank_accounts`;
+    expect(history[0]?.n).toBe(2);
+  });
+
+  it("does not count a business's first record as adding its accounts", async () => {
+    await read("10000001", [A, B], "2024-01-10T09:00:00Z");
+    expect(await added()).toEqual([
+      [B, true, null],
+      [A, true, null],
+    ]);
+  });
+
+  it("dates an account a record lists again after a change took it away by that record", async () => {
+    await read("10000001", [A, B], "2024-01-10T09:00:00Z");
+    await change(20, "10000001", "2024-02-01", [A, B], [A]);
+    await read("10000001", [A, B], "2024-03-01T09:00:00Z");
+    await read("10000001", [A, B], "2024-04-01T09:00:00Z");
+    expect(await added()).toEqual([
+      [B, true, "2024-03-01"],
+      [A, true, null],
+    ]);
+  });
+
+  it("reads a change's null new value as unknown, not as no accounts", async () => {
+    await read("10000001", [A], "2024-01-10T09:00:00Z");
+    await change(21, "10000001", "2024-02-01", [A], null);
+    expect(await added()).toEqual([[A, true, null]]);
+  });
+
+  it("orders same-day changes by their chain, not by storage order", async () => {
+    // Stored C-first: the change that comes second in the day has the lower id.
+    await test.db.sql`
+      insert into regwatch.change_values (change_id, heading, tax_id, change_date, old_value, new_value, path, day_order)
+      values (30, 'bank_accounts', '10000001', '2024-02-01', ${test.db.sql.json([B])}, ${test.db.sql.json([C])}, 'f30', 2),
+             (31, 'bank_accounts', '10000001', '2024-02-01', ${test.db.sql.json([A])}, ${test.db.sql.json([B])}, 'f31', 1)`;
+    const rows = await added();
+    expect(rows.find(([acct]) => acct === C)?.[1]).toBe(true);
+    expect(rows.find(([acct]) => acct === B)?.[1]).toBe(false);
+  });
+
+  it("leaves every value of an ambiguous newest day possibly current", async () => {
+    await read("10000001", [A], "2024-01-10T09:00:00Z");
+    await test.db.sql`
+      insert into regwatch.change_values (change_id, heading, tax_id, change_date, old_value, new_value, path,
+                                          day_order, order_ambiguous)
+      values (40, 'bank_accounts', '10000001', '2024-02-01', ${test.db.sql.json([A])}, ${test.db.sql.json([B])}, 'f40', null, true),
+             (41, 'bank_accounts', '10000001', '2024-02-01', ${test.db.sql.json([C])}, ${test.db.sql.json([A])}, 'f41', null, true)`;
+    const rows = await added();
+    expect(
+      rows
+        .filter(([, current]) => current)
+        .map(([acct]) => acct)
+        .sort(),
+    ).toEqual([A, B].sort());
+  });
 });
