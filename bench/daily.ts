@@ -2,8 +2,11 @@
  * Daily: what the next morning's sync costs a database that is already synced. Lists with
  * history are backfilled on the emulator's clock, the clock moves one day on, and one more
  * sync runs. Counts the requests it sends (the target: one lists request, one changes request per
- * list, one per new change file) and the row versions it writes for changes already stored
- * (pg_stat_user_tables n_tup_upd of changes; the target is 0).
+ * list, one items request per list, since a new day's sync reads every list's items once, and
+ * one per new change file) and the row versions it writes for changes already stored
+ * (pg_stat_user_tables n_tup_upd of changes; the target is 0). The daemon's reconcile reads the
+ * items of the lists it manages first, and the sync after it skips those: the target here, with
+ * no reconcile, is the most a morning costs.
  */
 import postgres from "postgres";
 import { loadConfig } from "../src/config.ts";
@@ -23,6 +26,7 @@ export interface DailyResult {
   daily_requests: number;
   daily_requests_target: number;
   daily_change_requests: number;
+  daily_item_requests: number;
   daily_new_files: number;
   daily_rows_rewritten: number;
   daily_changes_stored: number;
@@ -89,10 +93,13 @@ export async function daily(p: DailyParams): Promise<DailyResult> {
     const log = emulator.requests();
     const newFiles = (await count(sql, "change_files")) - filesBefore;
     const changeRequests = log.filter((r) => r.endpoint === "GET /v2/lists/:key/changes").length;
+    const itemRequests = log.filter((r) => r.endpoint === "GET /v2/lists/:key/items").length;
     return {
       daily_requests: log.length,
-      daily_requests_target: p.lists + 1 + newFiles,
+      // lists (changes) + lists (items, once a day) + 1 (the lists) + new files
+      daily_requests_target: 2 * p.lists + 1 + newFiles,
       daily_change_requests: changeRequests,
+      daily_item_requests: itemRequests,
       daily_new_files: newFiles,
       daily_rows_rewritten: (await updates(sql)) - updatesBefore,
       daily_changes_stored: await count(sql, "changes"),

@@ -55,6 +55,11 @@ async function seed({ db: { sql } }: TestDatabase): Promise<void> {
       ('10000056', 'civil_orgs', 1, 'Delta Egyesület', '10000056-1-42', '{}', '[{}]')`;
   await sql`
     insert into regwatch.desired_lists (list_name, prune) values ('clients', true), ('suppliers', false)`;
+  // What regwatch asked for on its lists: 10000049 was desired on clients once, so it is pending removal.
+  await sql`insert into regwatch.managed_lists (list_key, list_name) values ('k1', 'clients'), ('k2', 'suppliers')`;
+  await sql`
+    insert into regwatch.managed_items (list_key, tax_id) values
+      ('k1', '10000001'), ('k1', '10000018'), ('k1', '10000049'), ('k2', '10000056')`;
   await sql`
     insert into regwatch.desired_items (list_name, tax_id, source) values
       ('clients', '10000001', 'cli'), ('clients', '10000018', 'import'), ('clients', '10000025', 'import'),

@@ -1,13 +1,15 @@
 /**
  * The README's "Trying it by hand" path, step by step as a user types it: an emulator with a list
- * that existed 30 days ago, a backfill that writes its history, a lookup whose printed registration
- * number is put on a list of one's own, a reconcile that creates that list, and status.
+ * that existed 30 days ago, a backfill that writes its history (and the seeded list's items, which
+ * regwatch does not manage), a lookup whose printed registration number is put on a list of one's
+ * own, a reconcile that creates that list, and status.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, localDateTime } from "../../src/dates.ts";
+import { loadWatchedTaxIds } from "../../src/db/payments.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type EmulatorProcess, startEmulatorProcess } from "../helpers/emulator-process.ts";
@@ -44,6 +46,14 @@ describe("the README's by-hand path", () => {
     expect(backfill.code, backfill.stderr).toBe(0);
     const written = /changes written (\d+)/.exec(backfill.stdout);
     expect(Number(written?.[1])).toBeGreaterThan(0);
+    // The seeded list is nobody's in desired_lists, yet its 20 businesses are known to be watched:
+    // `payments check` reads exactly this, and would otherwise call every supplier not_watched.
+    const suppliers = await t.db.sql<{ taxId: string }[]>`
+      select i.tax_id as "taxId" from regwatch.watched_items i
+      join regwatch.watch_lists l using (list_key) where l.list_name = 'suppliers'`;
+    expect(suppliers).toHaveLength(20);
+    const ids = suppliers.map((r) => r.taxId);
+    expect((await loadWatchedTaxIds(t.db.sql, ids)).sort()).toEqual([...ids].sort());
 
     const lookup = await runCli(["lookup", "name", "kovács", "--json"], env);
     expect(lookup.code, lookup.stderr).toBe(0);
