@@ -2,7 +2,9 @@
  * One delivery pass over the outbox: reopen ended snoozes, raise the alerts of every run not yet
  * scanned, then try each due message once. Each message is claimed, sent and recorded in one
  * transaction, so a crash before the commit leaves it pending (sent again later, with the same
- * id: at least once) and two deliverers never send one message at the same time.
+ * id: at least once) and two deliverers never send one message at the same time. Messages go
+ * oldest change first, and one about a business waits while an older one to the same receiver
+ * about it is pending (retrying after a failure, or held by another deliverer).
  */
 import type { TransactionSql } from "postgres";
 import type { Config } from "../config.ts";
@@ -12,6 +14,8 @@ import {
   alertContents,
   claimDelivery,
   type DeliveryRow,
+  OUTBOX_START,
+  type OutboxPlace,
   type Runner,
   recordAttempt,
   recordBlocked,
@@ -58,7 +62,10 @@ export interface DeliveryReport {
   retrying: number;
   dead: number;
   blocked: number;
-  /** Left for a later pass because an earlier message to the same target failed in this one. */
+  /**
+   * Left for a later pass: an earlier message to the same target failed in this one, or an older
+   * message to it about the same business is still pending.
+   */
   deferred: number;
 }
 
@@ -102,7 +109,7 @@ export async function deliverAlerts(
         })
       : undefined;
   try {
-    let afterId = 0;
+    let after: OutboxPlace = OUTBOX_START;
     // A receiver that failed once in this pass is not tried again until the next pass: a target
     // that is down costs one timeout per pass, not one per message.
     const failing = new Set<string>();
@@ -111,12 +118,13 @@ export async function deliverAlerts(
         const row = await claimDelivery(tx, {
           now: now(),
           ignoreBackoff: Boolean(options.ignoreBackoff),
-          afterId,
+          after,
         });
         if (!row) return true;
-        afterId = row.id;
+        after = { oldestChange: row.oldestChange, id: row.id };
         const key = `${row.channel} ${row.target}`;
-        if (failing.has(key)) report.deferred++;
+        // A message about a business waits for every older one to its receiver about it.
+        if (failing.has(key) || row.waitsForOlder) report.deferred++;
         else if ((await attempt(tx, row, deps, now, mailer, report)) === "pending") failing.add(key);
         return false;
       });

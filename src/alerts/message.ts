@@ -18,6 +18,17 @@ interface HeadingJson {
   heading: string;
   old_value?: unknown;
   new_value?: unknown;
+  order_ambiguous?: true;
+  note?: string;
+}
+
+/**
+ * Said of a heading whose values of the day cannot be put in order (several changes of it that
+ * day, or one file giving it twice, with no chain of old and new values): its new value is what
+ * this change brought, not necessarily what held after the day, so it is not presented as current.
+ */
+export function ambiguityNote(heading: string, day: string): string {
+  return `several values of ${heading} on ${day} in no known order: the new value may not be the current one`;
 }
 
 function alertJson(a: AlertContent) {
@@ -32,6 +43,10 @@ function alertJson(a: AlertContent) {
       const out: HeadingJson = { heading: h.heading };
       if ("oldValue" in h) out.old_value = h.oldValue ?? null;
       if ("newValue" in h) out.new_value = h.newValue ?? null;
+      if (h.orderAmbiguous) {
+        out.order_ambiguous = true;
+        out.note = ambiguityNote(h.heading, a.changeDate);
+      }
       return out;
     }),
   };
@@ -117,7 +132,7 @@ export function emailContent(input: MessageInput): EmailContent {
       `Alert ${a.alertId}: ${nameOf(a)} (tax id ${a.taxId}), change of ${a.changeDate}, lists: ${a.lists.join(", ") || "-"}`,
       ...a.headings.map((h) =>
         "oldValue" in h || "newValue" in h
-          ? `  ${h.heading}: ${formatValue(h.oldValue)} -> ${formatValue(h.newValue)}`
+          ? `  ${h.heading}: ${formatValue(h.oldValue)} -> ${formatValue(h.newValue)}${h.orderAmbiguous ? ` (${ambiguityNote(h.heading, a.changeDate)})` : ""}`
           : `  ${h.heading}: changed (values not parsed yet)`,
       ),
     ];
@@ -127,7 +142,7 @@ export function emailContent(input: MessageInput): EmailContent {
     const rows = a.headings
       .map(
         (h) =>
-          `<tr><td>${escapeHtml(h.heading)}</td><td>${escapeHtml("oldValue" in h ? formatValue(h.oldValue) : "")}</td><td>${escapeHtml("newValue" in h ? formatValue(h.newValue) : "changed")}</td></tr>`,
+          `<tr><td>${escapeHtml(h.heading)}</td><td>${escapeHtml("oldValue" in h ? formatValue(h.oldValue) : "")}</td><td>${escapeHtml("newValue" in h ? formatValue(h.newValue) : "changed")}${h.orderAmbiguous ? `<br><em>${escapeHtml(ambiguityNote(h.heading, a.changeDate))}</em>` : ""}</td></tr>`,
       )
       .join("");
     return `<h3>Alert ${a.alertId}: ${escapeHtml(nameOf(a))} (tax id ${escapeHtml(a.taxId)})</h3><p>Change of ${escapeHtml(a.changeDate)}; lists: ${escapeHtml(a.lists.join(", ") || "-")}</p><table border="1" cellpadding="4"><tr><th>heading</th><th>old</th><th>new</th></tr>${rows}</table>`;

@@ -1,5 +1,6 @@
 /** Validation of `alerts rule add` arguments: every problem named, before anything is stored. */
 import type { AlertChannel, AlertRuleInput } from "../db/alerts-rules.ts";
+import { terminalSafe } from "../feed/terminal-text.ts";
 
 export const CHANNELS: readonly AlertChannel[] = ["webhook", "email", "notify"];
 
@@ -59,4 +60,58 @@ function targetProblem(channel: AlertChannel, target: string): string | undefine
   if (target === "" || Buffer.byteLength(target) > 63)
     return `--target "${target}" must be a NOTIFY channel name of 1 to 63 bytes`;
   return undefined;
+}
+
+/** What `alerts rule add` knows when it checks a rule's lists and headings. */
+export interface RuleScopeFacts {
+  remote: readonly { listKey: string; listName: string }[];
+  desired: readonly string[];
+  /** The rule's headings no stored change, value or profile has named. */
+  unseen: readonly string[];
+  /** Some headings that have been seen, to name in the message. */
+  seen: { headings: readonly string[]; more: number };
+}
+
+/** How many known names a message lists before it says how many more there are. */
+const NAMED = 20;
+
+/**
+ * A rule naming a list nobody knows or a heading never seen would be stored and never fire, so
+ * both are refused, naming each and what is known (known lists and headings are the data's, so
+ * the message is escaped for a terminal). `--new-heading` lets a heading through that the
+ * registry has not reported yet (nothing shows the complete set of headings).
+ */
+export function scopeProblems(
+  rule: Pick<AlertRuleInput, "lists" | "headings">,
+  facts: RuleScopeFacts,
+  newHeading: boolean,
+): string[] {
+  const problems: string[] = [];
+  const unknown = rule.lists.filter(
+    (ref) =>
+      !facts.remote.some((l) => l.listKey === ref || l.listName === ref) && !facts.desired.includes(ref),
+  );
+  if (unknown.length > 0) {
+    const known = [
+      ...facts.remote.map((l) => `${l.listName} (${l.listKey})`),
+      ...facts.desired.filter((d) => !facts.remote.some((l) => l.listName === d)),
+    ];
+    problems.push(
+      `--list ${unknown.map((u) => JSON.stringify(u)).join(", ")}: no such list, remote (by key or name) or desired (known: ${named(known, 0)})`,
+    );
+  }
+  if (facts.unseen.length > 0 && !newHeading) {
+    problems.push(
+      `--heading ${facts.unseen.map((h) => JSON.stringify(h)).join(", ")}: no stored change has named this heading (seen: ${named(facts.seen.headings, facts.seen.more)}); check the spelling, or add --new-heading to wait for a heading the registry has not reported yet`,
+    );
+  }
+  // List names and headings come from the registry and other systems: shown escaped.
+  return problems.map(terminalSafe);
+}
+
+function named(names: readonly string[], more: number): string {
+  if (names.length === 0) return "none yet";
+  const shown = names.slice(0, NAMED);
+  const rest = more + names.length - shown.length;
+  return `${shown.join(", ")}${rest > 0 ? ` and ${rest} more` : ""}`;
 }

@@ -4,7 +4,7 @@
  */
 import { type Command, InvalidArgumentError } from "commander";
 import { deliverAlerts } from "../alerts/deliver.ts";
-import { validateRule } from "../alerts/rule-input.ts";
+import { scopeProblems, validateRule } from "../alerts/rule-input.ts";
 import { sendTestMessage } from "../alerts/test-message.ts";
 import { localDateTime } from "../dates.ts";
 import {
@@ -16,6 +16,7 @@ import {
   setAlertStatus,
 } from "../db/alerts-lifecycle.ts";
 import { deleteAlertRule, findAlertRule, insertAlertRule, listAlertRules } from "../db/alerts-rules.ts";
+import { knownLists, someSeenHeadings, unseenHeadings } from "../db/alerts-scope.ts";
 import { EXIT, type ExitCode, RegwatchError, UsageError } from "../errors.ts";
 import { formatTable } from "../search/format.ts";
 import { redactSecrets } from "../secrets.ts";
@@ -139,11 +140,22 @@ function registerRuleCommands(alerts: Command): void {
       collect,
       [],
     )
+    .option(
+      "--new-heading",
+      "accept a --heading no stored change has named yet (by default such a heading is refused as a likely typo)",
+    )
     .option("--digest", "one message per run listing every alert, instead of one per alert")
     .action(
       (
         name: string,
-        opts: { channel: string; target: string; list: string[]; heading: string[]; digest?: boolean },
+        opts: {
+          channel: string;
+          target: string;
+          list: string[];
+          heading: string[];
+          digest?: boolean;
+          newHeading?: boolean;
+        },
       ) =>
         runAction(async (ctx) => {
           const { rule: input, problems } = validateRule({
@@ -156,9 +168,20 @@ function registerRuleCommands(alerts: Command): void {
           });
           if (!input) throw new UsageError(problems.join("; "));
           return withDatabase(ctx, async (db) => {
+            const [lists, unseen, seen] = await Promise.all([
+              knownLists(db.sql),
+              unseenHeadings(db.sql, input.headings),
+              someSeenHeadings(db.sql, 20),
+            ]);
+            const refused = scopeProblems(input, { ...lists, unseen, seen }, Boolean(opts.newHeading));
+            if (refused.length > 0) throw new UsageError(refused.join("; "));
             const row = await insertAlertRule(db.sql, input);
             if (!row) throw new UsageError(`an alert rule named "${input.name}" exists already`);
             process.stdout.write(`rule ${row.name} added: ${describeRule(row)}\n`);
+            if (unseen.length > 0)
+              process.stderr.write(
+                `regwatch: note: no stored change has named ${unseen.join(", ")} yet; the rule fires once the registry reports it\n`,
+              );
             const missing = missingConfig(ctx, row.channel);
             if (missing) process.stderr.write(`regwatch: note: ${missing}\n`);
             return EXIT.ok;

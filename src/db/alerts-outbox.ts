@@ -20,24 +20,50 @@ export interface DeliveryRow {
   target: string;
   attempts: number;
   payload: unknown;
+  /** Day of the oldest change the message reports: its place in the outbox's order. */
+  oldestChange: string;
+  /**
+   * An earlier message (in that order) to the same receiver about one of the same businesses is
+   * still pending: this one must wait for it, so a receiver never hears a newer change first.
+   */
+  waitsForOlder: boolean;
 }
+
+/** A place in the outbox's order: day of the oldest change reported, then id. */
+export interface OutboxPlace {
+  oldestChange: string;
+  id: number;
+}
+
+export const OUTBOX_START: OutboxPlace = { oldestChange: "-infinity", id: 0 };
 
 export interface ClaimOptions {
   now: Date;
   /** Ignore the backoff: every pending message is due (operator's `alerts deliver`). */
   ignoreBackoff: boolean;
-  /** Only messages after this id, so one pass tries each message at most once. */
-  afterId: number;
+  /** Only messages after this place, so one pass tries each message at most once. */
+  after: OutboxPlace;
 }
 
+/**
+ * The next due message in the outbox's order: oldest change first, then the order messages were
+ * queued in (a scan queues each rule's messages oldest change first). Each pending message has
+ * one place, so the oldest pending message about a business to a receiver never waits for another.
+ */
 export async function claimDelivery(sql: Runner, options: ClaimOptions): Promise<DeliveryRow | undefined> {
   const [row] = await sql<DeliveryRow[]>`
     select d.id::int, d.message_id as "messageId", d.rule_id::int as "ruleId", r.name as "ruleName",
-           d.kind, d.alert_ids::int[] as "alertIds", d.channel, d.target, d.attempts, d.payload
+           d.kind, d.alert_ids::int[] as "alertIds", d.channel, d.target, d.attempts, d.payload,
+           to_char(d.oldest_change, 'YYYY-MM-DD') as "oldestChange",
+           exists (select 1 from regwatch.alert_deliveries e
+                   where e.status = 'pending' and e.channel = d.channel and e.target = d.target
+                     and (e.oldest_change, e.id) < (d.oldest_change, d.id)
+                     and e.tax_ids && d.tax_ids) as "waitsForOlder"
     from regwatch.alert_deliveries d join regwatch.alert_rules r on r.id = d.rule_id
-    where d.status = 'pending' and d.id > ${options.afterId}
+    where d.status = 'pending'
+      and (d.oldest_change, d.id) > (${options.after.oldestChange}::text::date, ${options.after.id}::bigint)
       and (${options.ignoreBackoff} or d.next_attempt_at <= ${options.now})
-    order by d.id
+    order by d.oldest_change, d.id
     limit 1
     for update of d skip locked`;
   return row;
@@ -82,6 +108,11 @@ export interface HeadingValue {
   heading: string;
   oldValue?: unknown;
   newValue?: unknown;
+  /**
+   * The business has several values of this heading on the change's day and nothing decides
+   * their order: the new value may not be the one that held after that day.
+   */
+  orderAmbiguous?: boolean;
 }
 
 export interface AlertContent {
@@ -98,7 +129,8 @@ export interface AlertContent {
 /**
  * What a message reports about each alert: the change, the business's best known name, the
  * lists that reported it, and per changed heading the old and new value where the change file
- * has been parsed (only the heading names otherwise).
+ * has been parsed (only the heading names otherwise) and whether its order within the day is
+ * unknown. Oldest change first: day, the day's order where values chain, then storage order.
  */
 export async function alertContents(sql: Runner, alertIds: readonly number[]): Promise<AlertContent[]> {
   const rows = await sql<
@@ -111,16 +143,21 @@ export async function alertContents(sql: Runner, alertIds: readonly number[]): P
                      from regwatch.change_sources s left join regwatch.watch_lists w on w.list_key = s.list_key
                      where s.change_id = c.id), '{}') as lists,
            c.changed_headings as "headingNames",
-           coalesce((select jsonb_agg(jsonb_build_object('heading', v.heading, 'oldValue', v.old_value, 'newValue', v.new_value) order by v.heading)
+           coalesce((select jsonb_agg(jsonb_build_object('heading', v.heading, 'oldValue', v.old_value, 'newValue', v.new_value, 'orderAmbiguous', v.order_ambiguous) order by v.heading)
                      from regwatch.change_values v where v.change_id = c.id), '[]'::jsonb) as values
     from regwatch.alerts a
     join regwatch.changes c on c.id = a.change_id
     left join regwatch.business_profiles p on p.tax_id = c.tax_id
     left join regwatch.businesses b on b.tax_id = c.tax_id
     where a.id = any (${alertIds as number[]}::bigint[])
-    order by a.id`;
+    order by c.change_date,
+             (select min(v.day_order) from regwatch.change_values v where v.change_id = c.id) nulls last,
+             c.id, a.id`;
   return rows.map(({ headingNames, values, ...rest }) => {
-    const byHeading = new Map(values.map((v) => [v.heading, v]));
+    // The flag travels only when set, so a message about an unambiguous change is unchanged.
+    const byHeading = new Map(
+      values.map(({ orderAmbiguous, ...v }) => [v.heading, orderAmbiguous ? { ...v, orderAmbiguous } : v]),
+    );
     const names = [...new Set([...headingNames, ...byHeading.keys()])];
     return { ...rest, headings: names.map((h) => byHeading.get(h) ?? { heading: h }) };
   });

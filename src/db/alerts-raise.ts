@@ -1,15 +1,24 @@
 /**
- * Raising alerts from a durable cursor over changes.id. Sync and backfill runs write changes one
- * run at a time (the run lock), so the changes a run stored first have ids above everything
- * earlier runs stored. Finished runs are scanned once, in order: the alerts for the run's new
- * changes, their queued messages and the run's scan mark with the advanced cursor are written in
- * one transaction. A crash at any instant either leaves the run unscanned (the next pass, from any
- * process, scans it) or leaves everything written. The scan reads the primary key from the cursor
- * up, so the ingest path needs no extra index.
+ * Raising alerts, run by run. Sync and backfill runs write one at a time (the run lock), so the
+ * changes a run stored first have ids above everything earlier runs stored, and every
+ * change_sources row the run added (a list reporting a change for the first time, new or stored
+ * before by another list) was first seen between the run's start and its end. Finished runs are
+ * scanned once, in order: the alerts, their queued messages, the headings the run's changes named
+ * and the run's scan mark with the advanced cursor are written in one transaction. A crash at any
+ * instant either leaves the run unscanned (the next pass, from any process, scans it) or leaves
+ * everything written. New changes are read from the primary key above the cursor; the sources a
+ * run added through a BRIN index on their first_seen_at, which costs the ingest path next to
+ * nothing.
+ *
+ * A rule covering every list takes the changes the run stored first. A rule limited to lists takes
+ * the changes one of its lists reported for the first time in the run, whichever list stored them
+ * first: a list that starts watching a business reports changes another list stored long ago.
+ * Either way only what happened after the rule was created, and one alert per rule and change.
  *
  * A backfill raises only when it was started with --alert-history (kept in its run's options).
  */
 import type { TransactionSql } from "postgres";
+import { noteSeenHeadings } from "./alerts-scope.ts";
 import type { Sql } from "./connect.ts";
 
 export interface ScanResult {
@@ -35,26 +44,35 @@ export async function unscannedRuns(sql: Sql): Promise<number[]> {
   return rows.map((r) => r.id);
 }
 
+interface RunToScan {
+  scanned: boolean;
+  cursor: number;
+  upTo: number;
+  raises: boolean;
+  rules: boolean;
+  listRules: boolean;
+}
+
 /** Raises and queues the alerts of one run; undefined when it was scanned already. */
 export async function scanRun(sql: Sql, runId: number): Promise<ScanResult | undefined> {
   return sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(${SCAN_LOCK})`;
-    const [run] = await tx<
-      { scanned: boolean; cursor: number; upTo: number; raises: boolean; rules: boolean }[]
-    >`
+    const [run] = await tx<RunToScan[]>`
       with cursor as (select coalesce(max(last_change_id), 0) as id from regwatch.alert_scans)
       select exists (select 1 from regwatch.alert_scans where run_id = r.id) as scanned,
              cursor.id::bigint::float8 as cursor,
              coalesce((select max(c.id) from regwatch.changes c
                        where c.id > cursor.id and c.first_seen_at <= r.finished_at), cursor.id)::float8 as "upTo",
              r.kind = 'sync' or coalesce((r.stats -> 'options' ->> 'alertHistory')::boolean, false) as raises,
-             exists (select 1 from regwatch.alert_rules where enabled) as rules
+             exists (select 1 from regwatch.alert_rules where enabled) as rules,
+             exists (select 1 from regwatch.alert_rules where enabled and cardinality(lists) > 0) as "listRules"
       from regwatch.runs r, cursor
       where r.id = ${runId} and r.status <> 'running'`;
     if (!run || run.scanned) return undefined;
+    await noteSeenHeadings(tx, run.cursor, run.upTo);
     let raised: { rule: string; count: number }[] = [];
     // Without a rule, or for a backfill without --alert-history, only the cursor moves.
-    if (run.raises && run.rules) raised = [...(await raise(tx, runId, run.cursor, run.upTo))];
+    if (run.raises && run.rules) raised = [...(await raise(tx, runId, run))];
     const total = raised.reduce((sum, r) => sum + r.count, 0);
     await tx`
       insert into regwatch.alert_scans (run_id, raised, last_change_id) values (${runId}, ${total}, ${run.upTo})`;
@@ -62,35 +80,60 @@ export async function scanRun(sql: Sql, runId: number): Promise<ScanResult | und
   });
 }
 
-function raise(tx: TransactionSql, runId: number, after: number, upTo: number) {
+function raise(tx: TransactionSql, runId: number, run: RunToScan) {
+  // The sources a run added are read only when some rule is limited to lists.
+  const reported = run.listRules
+    ? tx`
+      union
+      select r.id, s.change_id
+      from run
+      join regwatch.change_sources s
+        on s.first_seen_at >= run.started_at and s.first_seen_at <= run.finished_at
+      left join regwatch.watch_lists w on w.list_key = s.list_key
+      join regwatch.alert_rules r
+        on r.enabled and cardinality(r.lists) > 0 and r.created_at < s.first_seen_at
+       and (s.list_key = any (r.lists) or w.list_name = any (r.lists))
+      join regwatch.changes c on c.id = s.change_id
+      where cardinality(r.headings) = 0 or c.changed_headings && r.headings`
+    : tx``;
   return tx<{ rule: string; count: number }[]>`
-    with run as (select started_at from regwatch.runs where id = ${runId}),
-    candidates as (
+    with run as (
+      select started_at, coalesce(finished_at, now()) as finished_at from regwatch.runs where id = ${runId}
+    ), candidates as (
       select r.id as rule_id, c.id as change_id
       from run
-      join regwatch.changes c on c.id > ${after} and c.id <= ${upTo} and c.first_seen_at >= run.started_at
-      join regwatch.alert_rules r on r.enabled and r.created_at < c.first_seen_at
-      where (cardinality(r.headings) = 0 or c.changed_headings && r.headings)
-        and (cardinality(r.lists) = 0 or exists (
-              select 1 from regwatch.change_sources s
-              left join regwatch.watch_lists w on w.list_key = s.list_key
-              where s.change_id = c.id and (s.list_key = any (r.lists) or w.list_name = any (r.lists))))
+      join regwatch.changes c on c.id > ${run.cursor} and c.id <= ${run.upTo} and c.first_seen_at >= run.started_at
+      join regwatch.alert_rules r on r.enabled and cardinality(r.lists) = 0 and r.created_at < c.first_seen_at
+      where cardinality(r.headings) = 0 or c.changed_headings && r.headings
+      ${reported}
     ), inserted as (
+      -- Alert ids follow each rule's changes oldest first (day, then the day's order where the
+      -- values chain, then storage order), and so do the messages and a digest's alerts.
       insert into regwatch.alerts (rule_id, change_id, run_id)
-      select rule_id, change_id, ${runId} from candidates order by rule_id, change_id
+      select k.rule_id, k.change_id, ${runId}
+      from candidates k join regwatch.changes c on c.id = k.change_id
+      order by k.rule_id, c.change_date,
+               (select min(v.day_order) from regwatch.change_values v where v.change_id = c.id) nulls last, c.id
       on conflict (rule_id, change_id) do nothing
-      returning id, rule_id
+      returning id, rule_id, change_id
     ), single as (
-      insert into regwatch.alert_deliveries (rule_id, run_id, kind, alert_ids, channel, target)
-      select i.rule_id, ${runId}, 'alert', array[i.id], r.channel, r.target
-      from inserted i join regwatch.alert_rules r on r.id = i.rule_id
+      insert into regwatch.alert_deliveries (rule_id, run_id, kind, alert_ids, channel, target, tax_ids, oldest_change)
+      select i.rule_id, ${runId}, 'alert', array[i.id], r.channel, r.target, array[c.tax_id], c.change_date
+      from inserted i
+      join regwatch.alert_rules r on r.id = i.rule_id
+      join regwatch.changes c on c.id = i.change_id
       where not r.digest
+      order by i.id
     ), digests as (
-      insert into regwatch.alert_deliveries (rule_id, run_id, kind, alert_ids, channel, target)
-      select i.rule_id, ${runId}, 'digest', array_agg(i.id order by i.id), r.channel, r.target
-      from inserted i join regwatch.alert_rules r on r.id = i.rule_id
+      insert into regwatch.alert_deliveries (rule_id, run_id, kind, alert_ids, channel, target, tax_ids, oldest_change)
+      select i.rule_id, ${runId}, 'digest', array_agg(i.id order by i.id), r.channel, r.target,
+             array_agg(distinct c.tax_id order by c.tax_id), min(c.change_date)
+      from inserted i
+      join regwatch.alert_rules r on r.id = i.rule_id
+      join regwatch.changes c on c.id = i.change_id
       where r.digest
       group by i.rule_id, r.channel, r.target
+      order by i.rule_id
     )
     select r.name as rule, count(*)::int as count
     from inserted i join regwatch.alert_rules r on r.id = i.rule_id

@@ -194,7 +194,12 @@ export const changeSources = regwatch.table(
     listKey: text("list_key").notNull(),
     firstSeenAt: createdNow("first_seen_at"),
   },
-  (t) => [primaryKey({ columns: [t.changeId, t.listKey] }), index("change_sources_list").on(t.listKey)],
+  (t) => [
+    primaryKey({ columns: [t.changeId, t.listKey] }),
+    index("change_sources_list").on(t.listKey),
+    // BRIN (autosummarize on): the alert scan finds the sources a run added (migration 0018).
+    index("change_sources_first_seen").using("brin", t.firstSeenAt),
+  ],
 );
 
 export const changeFiles = regwatch.table(
@@ -405,14 +410,28 @@ export const alertDeliveries = regwatch.table(
     payload: jsonb("payload"),
     createdAt: createdNow("created_at"),
     sentAt: instant("sent_at"),
+    /** Businesses the message reports: it waits for older pending messages about them to its target. */
+    taxIds: text("tax_ids").array().notNull().default(sql`'{}'::text[]`),
+    /** Day of the oldest change reported: the outbox's order. */
+    oldestChange: day("oldest_change").notNull(),
   },
   (t) => [
     unique("alert_deliveries_message_id").on(t.messageId),
     check("alert_deliveries_kind", sql`${t.kind} in ('alert', 'digest')`),
     check("alert_deliveries_status", sql`${t.status} in ('pending', 'sent', 'dead')`),
     index("alert_deliveries_due").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index("alert_deliveries_order").on(t.oldestChange, t.id).where(sql`${t.status} = 'pending'`),
+    index("alert_deliveries_receiver")
+      .on(t.channel, t.target, t.oldestChange, t.id)
+      .where(sql`${t.status} = 'pending'`),
   ],
 );
+
+/** Every heading the data has named, kept by the alert scan; `alerts rule add` checks against it. */
+export const seenHeadings = regwatch.table("seen_headings", {
+  heading: text("heading").primaryKey(),
+  firstSeenAt: createdNow("first_seen_at"),
+});
 
 /** Runs whose first-stored changes have been turned into alerts: the durable cursor. */
 export const alertScans = regwatch.table("alert_scans", {

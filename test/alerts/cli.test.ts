@@ -21,7 +21,7 @@ describe("regwatch alerts", () => {
   });
 
   it("adds, lists and removes rules; bad arguments exit 64 and name what is wrong", async () => {
-    const added = await cli(
+    const banks = [
       "rule",
       "add",
       "banks",
@@ -34,8 +34,19 @@ describe("regwatch alerts", () => {
       "--heading",
       "bank_accounts",
       "--digest",
+    ];
+    // Nothing is known yet: neither the list nor the heading.
+    const unknown = await cli(...banks);
+    expect(unknown.code).toBe(64);
+    expect(unknown.stderr).toMatch(
+      /--list "suppliers": no such list, remote \(by key or name\) or desired \(known: none yet\)/,
     );
-    expect(added.stderr).toBe("");
+    expect(unknown.stderr).toMatch(
+      /--heading "bank_accounts": no stored change has named this heading \(seen: none yet\)/,
+    );
+    await t.db.sql`insert into regwatch.desired_lists (list_name) values ('suppliers')`;
+    const added = await cli(...banks, "--new-heading");
+    expect(added.stderr).toMatch(/note: no stored change has named bank_accounts yet/);
     expect(added.code).toBe(0);
     const again = await cli("rule", "add", "banks", "--channel", "notify", "--target", "x");
     expect(again.code).toBe(64);

@@ -156,6 +156,28 @@ export async function storeRun(
   return { runId, changeIds };
 }
 
+/**
+ * A finished run in which lists report changes stored before (by another list or an earlier
+ * run): only their change_sources rows are new, as when a sync re-reads a stored change.
+ */
+export async function reportRun(
+  sql: Sql,
+  kind: "sync" | "backfill",
+  reports: { changeId: number; list: string }[],
+  options: { alertHistory?: boolean } = {},
+): Promise<{ runId: number }> {
+  const runOptions = { kind, ...options };
+  const runId = await startRun(sql, kind, "cli", { options: runOptions });
+  for (const { changeId, list } of reports) {
+    await sql`insert into regwatch.watch_lists (list_key, list_name) values (${`key-${list}`}, ${list})
+              on conflict do nothing`;
+    await sql`insert into regwatch.change_sources (change_id, list_key) values (${changeId}, ${`key-${list}`})
+              on conflict do nothing`;
+  }
+  await finishRun(sql, runId, "ok", { options: runOptions });
+  return { runId };
+}
+
 /** Old and new values of a heading, as the change-file parser stores them. */
 export async function storeValues(
   sql: Sql,

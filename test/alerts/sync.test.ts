@@ -141,4 +141,58 @@ describe("alerts raised by sync and backfill", () => {
     const ids = new Set(receiver.received.map((r) => r.id));
     expect(ids.size).toBe(pending[0]!.n);
   });
+
+  it("a rule limited to a new list fires for the changes that list reports, though other lists stored them first", async () => {
+    const ids = sampleTaxIds(emulator, 12);
+    // Businesses suppliers and customers watch already: every change partners reports is stored.
+    await seedList(emulator, {
+      name: "partners",
+      createdAt: "2024-02-01",
+      taxIds: [...ids.slice(0, 2), ...ids.slice(9, 11)],
+    });
+    await insertAlertRule(t.db.sql, {
+      name: "partners",
+      lists: ["partners"],
+      headings: [],
+      channel: "webhook",
+      target: receiver.url,
+      digest: false,
+    });
+    receiver.received.length = 0;
+    const changesBefore = await count("changes");
+    const result = await syncAt(t.db.sql, config(), emulator);
+    expect(result.status).toBe("ok");
+    expect(await count("changes")).toBe(changesBefore);
+    const reported = await t.db.sql<{ id: number }[]>`
+      select s.change_id::int as id from regwatch.change_sources s
+      join regwatch.watch_lists w on w.list_key = s.list_key where w.list_name = 'partners' order by 1`;
+    expect(reported.length).toBeGreaterThan(0);
+    const raised = await t.db.sql<{ id: number }[]>`
+      select a.change_id::int as id from regwatch.alerts a
+      join regwatch.alert_rules r on r.id = a.rule_id where r.name = 'partners' order by 1`;
+    expect(raised).toEqual(reported);
+    // The rule over every list had these changes already; it raises nothing again.
+    const everything = await t.db.sql`select count(*)::int as n from regwatch.alerts a
+      join regwatch.alert_rules r on r.id = a.rule_id where r.name = 'everything'`;
+    expect(everything[0]!.n).toBe((await count("alerts")) - raised.length);
+    expect(receiver.received).toHaveLength(raised.length);
+    expect(receiver.received.every((r) => (r.body.data.lists as string[]).includes("partners"))).toBe(true);
+
+    // The next day's sync reads those changes again (the lookback): each keeps its one alert.
+    emulator.advance(24 * 3600_000);
+    const again = await syncAt(t.db.sql, config(), emulator);
+    expect(again.status).toBe("ok");
+    const raisedAgain = await t.db.sql<{ id: number }[]>`
+      select a.change_id::int as id from regwatch.alerts a
+      join regwatch.alert_rules r on r.id = a.rule_id where r.name = 'partners' and a.change_id = any (${raised.map((r) => r.id)}::bigint[])`;
+    expect(raisedAgain).toHaveLength(raised.length);
+    const messages = await t.db.sql`select count(*)::int as n from regwatch.alert_deliveries d
+      join regwatch.alert_rules r on r.id = d.rule_id where r.name = 'partners'`;
+    expect(messages[0]!.n).toBe(
+      (
+        await t.db.sql`select count(*)::int as n from regwatch.alerts a
+        join regwatch.alert_rules r on r.id = a.rule_id where r.name = 'partners'`
+      )[0]!.n,
+    );
+  });
 });
