@@ -2,8 +2,9 @@
  * Current search records (the new values of each heading's latest change loaded by now), the
  * realistic switch, the world admin route and the command's flags.
  */
-import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HEADING_FIELDS } from "../../src/emulator/heading-values.ts";
+import { startEmulatorProcess } from "../helpers/emulator-process.ts";
 import {
   type ChangedItem,
   chainOfDay,
@@ -14,16 +15,6 @@ import {
   startHarness,
   type ValueEntry,
 } from "./harness.ts";
-
-const FIELDS: Record<string, string> = {
-  long_name: "full_name",
-  short_name: "short_name",
-  address: "address",
-  status: "status_code",
-  representatives: "representatives",
-  bank_accounts: "bank_accounts",
-  main_activities: "main_activities",
-};
 
 let h: Harness;
 let sample: Array<Record<string, unknown>>;
@@ -66,7 +57,7 @@ describe("current records", () => {
     const adminSample = h.emulator.sampleBusinesses({ limit: 80 });
     for (const record of sample.slice(0, 30)) {
       const shown = await byRegNumber(h, record);
-      for (const [heading, field] of Object.entries(FIELDS)) {
+      for (const [heading, field] of Object.entries(HEADING_FIELDS)) {
         const list = entries.get(`${record.tax_id}|${heading}`);
         if (!list) continue;
         const lastDay = list
@@ -226,27 +217,17 @@ describe("switching the world", () => {
 });
 
 describe("regwatch emulator flags", () => {
-  it("turns switches on by flag and says which in its banner", async () => {
-    const child = spawn(
-      process.execPath,
-      ["bin/regwatch.js", "emulator", "--same-day-chains", "--current-records", "--now", MORNING, "--frozen"],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    while (!out.includes("REGWATCH_FILE_ORIGINS")) await new Promise((r) => setTimeout(r, 50));
-    expect(out).toContain("world:         sameDayChains, valueHistory, currentRecords");
-    const url = /REGWATCH_WATCH_URL=(\S+)/.exec(out)![1]!;
-    expect(await (await fetch(`${url}/_emulator/world`)).json()).toEqual({
-      sharedFiles: false,
-      sameDayChains: true,
-      valueHistory: true,
-      currentRecords: true,
-    });
-    child.kill("SIGTERM");
-    expect(await exited).toBe(0);
+  it("turns switches on by flag", async () => {
+    const emulator = await startEmulatorProcess(["--same-day-chains", "--current-records", "--frozen"]);
+    try {
+      expect(await emulator.admin("world")).toEqual({
+        sharedFiles: false,
+        sameDayChains: true,
+        valueHistory: true,
+        currentRecords: true,
+      });
+    } finally {
+      await emulator.stop();
+    }
   }, 30_000);
 });
