@@ -1,8 +1,10 @@
 /**
  * `regwatch reparse [--all]`: parses stored change-file bodies again with today's parsers. Reads
  * the database only; no request reaches the registry, so a new parser fixes history for free.
+ * The profiles of every business whose values it rewrites are rebuilt from the values.
  */
 import type { Command } from "commander";
+import { lastCompleteDay } from "../dates.ts";
 import { EXIT } from "../errors.ts";
 import { parseStoredFiles } from "../parse/parse-files.ts";
 import { runAction, withDatabase } from "./context.ts";
@@ -11,16 +13,22 @@ export function registerReparse(program: Command): void {
   program
     .command("reparse")
     .description("parse stored change files again with today's parsers (sends no request)")
-    .option("--all", "every fetched file, not only those not parsed yet, unrecognised or failed")
+    .option(
+      "--all",
+      "every fetched file, not only those not parsed yet, unrecognised, unattributed or failed",
+    )
     .option("--json", "print the counts as JSON")
     .action((opts: { all?: boolean; json?: boolean }) =>
       runAction((ctx) =>
         withDatabase(ctx, async (db) => {
-          const report = await parseStoredFiles(db.sql, { selection: opts.all ? "all" : "retry" });
+          const report = await parseStoredFiles(db.sql, {
+            selection: opts.all ? "all" : "retry",
+            lastComplete: lastCompleteDay(new Date(), ctx.config.registryTz),
+          });
           process.stdout.write(
             opts.json
               ? `${JSON.stringify(report)}\n`
-              : `Re-parsed ${report.files} change files: ${report.parsed} parsed (${report.values} heading values), ${report.unrecognised} unrecognised, ${report.failed} failed\n`,
+              : `Re-parsed ${report.files} change files: ${report.parsed} parsed (${report.values} heading values), ${report.unrecognised} unrecognised, ${report.unattributed} unattributed, ${report.failed} failed\n`,
           );
           return EXIT.ok;
         }),

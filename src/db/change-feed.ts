@@ -27,15 +27,14 @@ export async function readFeed(sql: Sql, f: FeedFilter): Promise<FeedRow[]> {
   return sql<FeedRow[]>`
     select to_char(h.change_date, 'YYYY-MM-DD') as "changeDate", h.tax_id as "taxId", h.business_name as "businessName",
            h.list_names as "listNames", h.heading, h.old_value as "oldValue", h.new_value as "newValue",
-           h.change_id::int as "changeId", h.path, coalesce(cv.order_ambiguous, false) as "orderAmbiguous"
+           h.change_id::int as "changeId", h.path, h.order_ambiguous as "orderAmbiguous"
     from regwatch.v_heading_changes h
-    left join regwatch.change_values cv on cv.change_id = h.change_id and cv.heading = h.heading
     where h.change_date >= ${f.since}::date
       and (${f.until}::date is null or h.change_date <= ${f.until}::date)
       and (cardinality(${f.lists as string[]}::text[]) = 0 or h.list_names && ${f.lists as string[]}::text[])
       and (cardinality(${f.headings as string[]}::text[]) = 0 or h.heading = any(${f.headings as string[]}::text[]))
       and (${f.taxId}::text is null or h.tax_id = ${f.taxId}::text)
-    order by h.change_date desc, h.tax_id, h.heading, cv.day_order desc nulls last, h.change_id desc`;
+    order by h.change_date desc, h.tax_id, h.heading, h.day_order desc nulls last, h.change_id desc`;
 }
 
 export interface ChangeTotals {

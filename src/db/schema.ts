@@ -218,7 +218,7 @@ export const changeFiles = regwatch.table(
     firstSeenAt: createdNow("first_seen_at"),
     fetchedAt: instant("fetched_at"),
     updatedAt: createdNow("updated_at"),
-    /** Null until a fetched body has been parsed; then parsed, unrecognised or failed. */
+    /** Null until a fetched body has been parsed; then parsed, unrecognised, unattributed or failed. */
     parseStatus: text("parse_status"),
     parser: text("parser"),
     parseError: text("parse_error"),
@@ -303,6 +303,8 @@ export const changeValues = regwatch.table(
     /** Position among the business's same-day values of the heading (chained old → new); null when ambiguous. */
     dayOrder: integer("day_order"),
     orderAmbiguous: boolean("order_ambiguous").notNull().default(false),
+    /** The file gave the heading twice or more for the change and its values do not chain. */
+    fileOrderAmbiguous: boolean("file_order_ambiguous").notNull().default(false),
   },
   (t) => [
     primaryKey({ columns: [t.changeId, t.heading] }),

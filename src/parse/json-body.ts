@@ -1,4 +1,5 @@
-/** The JSON value of a stored body, whether it was kept as jsonb or (JSON with NUL) as bytes. */
+/** The JSON value of a stored body, whether it was kept as jsonb or as bytes (see src/sync/file-body.ts). */
+import { decodeBody } from "./decode.ts";
 import { ParseFailure, type StoredBody } from "./types.ts";
 
 const JSON_TYPE = /[/+]json\b/i;
@@ -7,17 +8,25 @@ export function isJsonType(contentType: string | null): boolean {
   return contentType !== null && JSON_TYPE.test(contentType);
 }
 
-/** undefined when the body is not JSON; throws ParseFailure when it claims to be JSON but does not parse. */
+/**
+ * undefined when the body is not JSON; throws ParseFailure when it claims to be JSON (by its
+ * content type) but cannot be decoded by its charset or does not parse. Bytes are decoded by
+ * the declared charset, so a Windows-1250 body reads as the registry wrote it.
+ */
 export function jsonOf(body: StoredBody): unknown {
   if (body.json !== null && body.json !== undefined) return body.json;
   if (!body.bytes) return undefined;
-  const text = body.bytes.toString("utf8");
-  const looksJson = isJsonType(body.contentType) || /^\s*[{[]/.test(text);
-  if (!looksJson) return undefined;
+  const labelled = isJsonType(body.contentType);
+  const decoded = decodeBody(body.bytes, body.contentType);
+  if ("error" in decoded) {
+    if (labelled) throw new ParseFailure(decoded.error);
+    return undefined;
+  }
+  if (!labelled && !/^\s*[{[]/.test(decoded.text)) return undefined;
   try {
-    return JSON.parse(text);
+    return JSON.parse(decoded.text);
   } catch (error) {
-    if (!isJsonType(body.contentType)) return undefined;
+    if (!labelled) return undefined;
     throw new ParseFailure(`body is labelled JSON but does not parse: ${(error as Error).message}`);
   }
 }

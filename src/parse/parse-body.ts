@@ -3,7 +3,7 @@ import { changesJsonParser } from "./changes-json.ts";
 import { isJsonType } from "./json-body.ts";
 import {
   type ChangeFileParser,
-  type HeadingValue,
+  isUnrecognised,
   ParseFailure,
   type ParseOutcome,
   type StoredBody,
@@ -11,13 +11,6 @@ import {
 
 /** Today's parsers, tried in order. Add a new shape by adding its parser here. */
 export const PARSERS: readonly ChangeFileParser[] = [changesJsonParser];
-
-/** A heading listed twice keeps its last value; the first position is kept for order. */
-export function lastPerHeading(values: readonly HeadingValue[]): HeadingValue[] {
-  const byHeading = new Map<string, HeadingValue>();
-  for (const v of values) byHeading.set(v.heading, v);
-  return [...byHeading.values()];
-}
 
 function describe(body: StoredBody): string {
   const kind = body.contentType ?? "no content type";
@@ -27,10 +20,12 @@ function describe(body: StoredBody): string {
 }
 
 export function parseBody(body: StoredBody, parsers: readonly ChangeFileParser[] = PARSERS): ParseOutcome {
+  const near: string[] = [];
   for (const parser of parsers) {
     try {
       const values = parser.parse(body);
-      if (values !== null) return { status: "parsed", parser: parser.name, values: lastPerHeading(values) };
+      if (isUnrecognised(values)) near.push(`${parser.name}: ${values.unrecognised}`);
+      else if (values !== null) return { status: "parsed", parser: parser.name, values };
     } catch (error) {
       if (error instanceof ParseFailure)
         return { status: "failed", parser: parser.name, reason: error.message };
@@ -44,5 +39,6 @@ export function parseBody(body: StoredBody, parsers: readonly ChangeFileParser[]
   if ((body.json === null || body.json === undefined) && !body.bytes) {
     return { status: "failed", parser: null, reason: "the file has no stored body" };
   }
-  return { status: "unrecognised", reason: `no parser recognises ${describe(body)}` };
+  const why = near.length > 0 ? ` (${near.join("; ")})` : "";
+  return { status: "unrecognised", reason: `no parser recognises ${describe(body)}${why}` };
 }

@@ -1,13 +1,19 @@
 /**
  * What the file phase learns of a change file's body while it streams past: its SHA-256, its
- * size, and whether Postgres may keep it as jsonb (a JSON content type, valid UTF-8, no NUL
- * either raw or as the `\u0000` escape jsonb refuses). Pure: it sees the chunks, holds none.
+ * size, and whether Postgres may keep it as jsonb: a JSON content type declaring UTF-8 or no
+ * charset, valid UTF-8 without a byte-order mark, and none of what jsonb refuses or the parser
+ * must judge first (a NUL raw or as the `\u0000` escape, a `\ud800`-style surrogate escape,
+ * which jsonb refuses when unpaired). Anything else is kept as bytes, untouched, for the parser
+ * to decode by its charset and fail alone if it must. Pure: it sees the chunks, holds none.
  */
 import { createHash } from "node:crypto";
+import { charsetOf, isUtf8 } from "../parse/decode.ts";
 
 const JSON_TYPE = /[/+]json\b/i;
-/** Long enough to carry a `\u0000` escape cut in two by a chunk boundary. */
+/** Long enough to carry a six-character `\u0000` escape cut in two by a chunk boundary. */
 const TAIL = 5;
+/** An escape jsonb refuses or may refuse: NUL, or a surrogate half (refused when unpaired). */
+const REFUSED_ESCAPE = /\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})/;
 
 export interface BodyFacts {
   sha256: string;
@@ -19,12 +25,15 @@ export interface BodyFacts {
 export class BodyInspector {
   private readonly hash = createHash("sha256");
   private size = 0;
-  private readonly decoder = new TextDecoder("utf-8", { fatal: true });
+  /** ignoreBOM keeps a byte-order mark in the text, so that it is seen (jsonb refuses one). */
+  private readonly decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  private started = false;
   private jsonCandidate: boolean;
   private tail = "";
 
   constructor(contentType: string | null) {
-    this.jsonCandidate = contentType !== null && JSON_TYPE.test(contentType);
+    this.jsonCandidate =
+      contentType !== null && JSON_TYPE.test(contentType) && isUtf8(charsetOf(contentType));
   }
 
   update(chunk: Buffer): void {
@@ -53,8 +62,12 @@ export class BodyInspector {
   }
 
   private check(text: string): void {
+    if (!this.started && text.length > 0) {
+      this.started = true;
+      if (text.startsWith("\uFEFF")) this.jsonCandidate = false;
+    }
     const seen = this.tail + text;
-    if (seen.includes("\u0000") || seen.includes("\\u0000")) this.jsonCandidate = false;
+    if (seen.includes("\u0000") || REFUSED_ESCAPE.test(seen)) this.jsonCandidate = false;
     this.tail = seen.slice(-TAIL);
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseBody } from "../../src/parse/parse-body.ts";
-import { factsFromChanges, recordHeadings } from "../../src/parse/profile-facts.ts";
+import { recordHeadings } from "../../src/parse/profile-facts.ts";
 import type { StoredBody } from "../../src/parse/types.ts";
 
 const json = (value: unknown, contentType = "application/json"): StoredBody => ({
@@ -39,18 +39,53 @@ describe("the emulator's change-file shape", () => {
       status: "parsed",
       parser: "changes-json-v1",
       values: [
-        { heading: "bank_accounts", oldValue: [{ bank_account: "A" }], newValue: [{ bank_account: "B" }] },
-        { heading: "address", oldValue: "Old street 1", newValue: "New street 2" },
+        {
+          heading: "bank_accounts",
+          oldValue: [{ bank_account: "A" }],
+          newValue: [{ bank_account: "B" }],
+          taxId: "12345678",
+          chapter: "finance",
+        },
+        {
+          heading: "address",
+          oldValue: "Old street 1",
+          newValue: "New street 2",
+          taxId: "12345678",
+          chapter: "finance",
+        },
       ],
     });
   });
 
-  it("is tolerant: extra fields, any value types, missing old_value, fields in any order", () => {
+  it("reads a file shared by several businesses: each entry names its own, the file's name applies to the rest", () => {
+    const outcome = parseBody(
+      json({
+        date: "2024-03-05",
+        business_form: "companies",
+        chapter: 7,
+        changes: [
+          { tax_id: "11111111", chapter: "9", heading: "long_name", old_value: "A", new_value: "B" },
+          { tax_id: "22222222-2-41", heading: "address", old_value: "X", new_value: "Y" },
+          { heading: "status", old_value: 1, new_value: 2 },
+          { tax_id: "not a tax id", heading: "status", old_value: 1, new_value: 0 },
+        ],
+      }),
+    );
+    expect(outcome.status === "parsed" && outcome.values).toEqual([
+      { heading: "long_name", oldValue: "A", newValue: "B", taxId: "11111111", chapter: "9" },
+      { heading: "address", oldValue: "X", newValue: "Y", taxId: "22222222", chapter: "7" },
+      { heading: "status", oldValue: 1, newValue: 2, taxId: null, chapter: "7" },
+      // Nobody's: it can match no change, and does not fail the others.
+      { heading: "status", oldValue: 1, newValue: 0, taxId: 'unreadable: "not a tax id"', chapter: "7" },
+    ]);
+  });
+
+  it("is tolerant of extra fields, value types and field order; a missing old_value is a first registration", () => {
     const outcome = parseBody(
       json({
         changes: [
-          { new_value: 7, heading: "status", extra: { deep: true } },
-          { heading: "flags", old_value: null, new_value: false },
+          { new_value: 7, heading: "status" },
+          { heading: "flags", old_value: null, new_value: false, extra: { deep: true } },
           { heading: "count", old_value: 1.5, new_value: { nested: [1, "x"] } },
         ],
         unknown_top: [1, 2],
@@ -59,26 +94,27 @@ describe("the emulator's change-file shape", () => {
     );
     expect(outcome.status).toBe("parsed");
     if (outcome.status !== "parsed") return;
-    expect(outcome.values).toEqual([
+    expect(
+      outcome.values.map(({ heading, oldValue, newValue }) => ({ heading, oldValue, newValue })),
+    ).toEqual([
       { heading: "status", oldValue: null, newValue: 7 },
       { heading: "flags", oldValue: null, newValue: false },
       { heading: "count", oldValue: 1.5, newValue: { nested: [1, "x"] } },
     ]);
   });
 
-  it("keeps the last value of a heading listed twice", () => {
+  it("gives every entry of a heading listed twice, for attribution to net", () => {
     const outcome = parseBody(
       json({
         changes: [
-          { heading: "address", old_value: "a", new_value: "b" },
-          { heading: "long_name", old_value: "x", new_value: "y" },
           { heading: "address", old_value: "b", new_value: "c" },
+          { heading: "address", old_value: "a", new_value: "b" },
         ],
       }),
     );
-    expect(outcome.status === "parsed" && outcome.values).toEqual([
-      { heading: "address", oldValue: "b", newValue: "c" },
-      { heading: "long_name", oldValue: "x", newValue: "y" },
+    expect(outcome.status === "parsed" && outcome.values.map((v) => [v.oldValue, v.newValue])).toEqual([
+      ["b", "c"],
+      ["a", "b"],
     ]);
   });
 
@@ -112,15 +148,50 @@ describe("bodies no parser reads", () => {
     }
   });
 
+  it("claims no body without the fields it needs, and says which are missing", () => {
+    const cases: [unknown, string][] = [
+      [{ changes: [] }, "changes is empty"],
+      [{ changes: [{ heading: "bank_accounts", before: "A", after: "B" }] }, "changes[0] has no new_value"],
+      [
+        {
+          changes: [
+            { heading: "a", new_value: 1 },
+            { heading: "b", old_value: 1 },
+          ],
+        },
+        "changes[1] has no new_value",
+      ],
+      [
+        { changes: [{ heading: "a", previous: "A", new_value: "B" }] },
+        "changes[0] has no old_value but carries previous",
+      ],
+      [{ changes: [{ heading: "a", new_value: 1 }, 3] }, "changes[1] is not an object"],
+    ];
+    for (const [body, reason] of cases) {
+      const outcome = parseBody(json(body));
+      expect(outcome.status, JSON.stringify(body)).toBe("unrecognised");
+      expect(outcome.status === "unrecognised" && outcome.reason, JSON.stringify(body)).toContain(reason);
+    }
+  });
+
   it("marks a broken body of the known shape failed, naming the entry", () => {
-    expect(parseBody(json({ changes: [{ heading: "a" }, 3] }))).toEqual({
+    expect(
+      parseBody(
+        json({
+          changes: [
+            { heading: "a", new_value: 1 },
+            { heading: "", new_value: 2 },
+          ],
+        }),
+      ),
+    ).toEqual({
       status: "failed",
       parser: "changes-json-v1",
-      reason: "changes[1] is not an object",
-    });
-    expect(parseBody(json({ changes: [{ heading: "a" }, { heading: "" }] }))).toMatchObject({
-      status: "failed",
       reason: "changes[1].heading is not a non-empty string",
+    });
+    expect(parseBody(json({ tax_id: "12", changes: [{ heading: "a", new_value: 1 }] }))).toMatchObject({
+      status: "failed",
+      reason: "the file's tax_id is not a tax base number or tax number",
     });
     expect(parseBody(bytes('{"changes": [', "application/json"))).toMatchObject({ status: "failed" });
     expect(parseBody({ path: "p", contentType: null, json: null, bytes: null })).toMatchObject({
@@ -148,23 +219,6 @@ describe("bodies no parser reads", () => {
 });
 
 describe("profile facts", () => {
-  it("keeps the newest value per heading across a batch, whatever the row order", () => {
-    const facts = factsFromChanges([
-      { taxId: "1", changeDate: "2024-03-05", changeId: 9, heading: "address", newValue: "new" },
-      { taxId: "1", changeDate: "2024-03-01", changeId: 3, heading: "address", newValue: "old" },
-      { taxId: "1", changeDate: "2024-03-01", changeId: 3, heading: "long_name", newValue: "N" },
-    ]);
-    expect(facts).toEqual([
-      {
-        taxId: "1",
-        headings: {
-          address: { value: "new", as_of: "2024-03-05", source: "change_file" },
-          long_name: { value: "N", as_of: "2024-03-01", source: "change_file" },
-        },
-      },
-    ]);
-  });
-
   it("names search record fields as change files name the headings", () => {
     expect(
       recordHeadings({ full_name: "A Kft.", status_code: 1, address: "X", short_name: undefined }),

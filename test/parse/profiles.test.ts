@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mergeProfiles } from "../../src/db/business-profiles.ts";
-import { factsFromChanges, factsFromOperator, factsFromRecord } from "../../src/parse/profile-facts.ts";
+import { mergeProfiles, rebuildChangeFacts } from "../../src/db/business-profiles.ts";
+import { factsFromOperator, factsFromRecord } from "../../src/parse/profile-facts.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
 let t: TestDatabase;
@@ -10,6 +10,21 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.drop();
 });
+
+let nextId = 1;
+/** Stores change values as the parse step would, then rebuilds the business's change facts. */
+async function changeValues(
+  taxId: string,
+  values: { day: string; heading: string; value: unknown }[],
+  lastComplete = "2024-03-09",
+) {
+  for (const v of values) {
+    await t.db.sql`
+      insert into regwatch.change_values (change_id, heading, tax_id, change_date, old_value, new_value, path, day_order)
+      values (${nextId++}, ${v.heading}, ${taxId}, ${v.day}, null, ${t.db.sql.json(v.value as never)}, 'p', 1)`;
+  }
+  await t.db.sql.begin((tx) => rebuildChangeFacts(tx, [taxId], lastComplete));
+}
 
 async function profile(taxId: string) {
   const [row] = await t.db.sql`
@@ -45,27 +60,14 @@ describe("business profiles", () => {
   });
 
   it("lets a newer change win and never lets an older one overwrite it", async () => {
-    const change = (day: string, heading: string, value: unknown, id: number) => ({
-      taxId: "11111111",
-      changeDate: day,
-      changeId: id,
-      heading,
-      newValue: value,
-    });
-    await mergeProfiles(
-      t.db.sql,
-      factsFromChanges([
-        change("2024-03-05", "long_name", "Béta Kft.", 2),
-        change("2024-03-05", "status", 2, 2),
-      ]),
-    );
-    await mergeProfiles(
-      t.db.sql,
-      factsFromChanges([
-        change("2024-02-01", "long_name", "Régi Kft.", 1),
-        change("2024-02-01", "address", "Old 1", 1),
-      ]),
-    );
+    await changeValues("11111111", [
+      { day: "2024-03-05", heading: "long_name", value: "Béta Kft." },
+      { day: "2024-03-05", heading: "status", value: 2 },
+    ]);
+    await changeValues("11111111", [
+      { day: "2024-02-01", heading: "long_name", value: "Régi Kft." },
+      { day: "2024-02-01", heading: "address", value: "Old 1" },
+    ]);
     const p = await profile("11111111");
     expect(p).toMatchObject({
       name: "Béta Kft.",
@@ -89,12 +91,20 @@ describe("business profiles", () => {
     await mergeProfiles(t.db.sql, [factsFromOperator("22222222", "Named By Hand Bt.", "2024-03-02")]);
     expect(await profile("22222222")).toMatchObject({ name: "Named By Hand Bt.", name_source: "operator" });
     // A short name alone does not displace a full one.
-    await mergeProfiles(
-      t.db.sql,
-      factsFromChanges([
-        { taxId: "22222222", changeDate: "2024-03-09", changeId: 5, heading: "short_name", newValue: "NBH" },
-      ]),
-    );
+    await changeValues("22222222", [{ day: "2024-03-09", heading: "short_name", value: "NBH" }]);
     expect((await profile("22222222")).name).toBe("Named By Hand Bt.");
+  });
+
+  it("never takes a value dated after the last complete day, and drops one it took before", async () => {
+    await changeValues("33333333", [{ day: "2024-03-01", heading: "long_name", value: "Real Kft." }]);
+    // As an older release stored it: a far-future value pinned to the profile.
+    await t.db.sql`
+      update regwatch.business_profiles
+      set headings = headings || '{"long_name": {"value": "Future Kft.", "as_of": "2999-01-01", "source": "change_file"}}'
+      where tax_id = '33333333'`;
+    await changeValues("33333333", [{ day: "2999-01-01", heading: "long_name", value: "Future Kft." }]);
+    expect(await profile("33333333")).toMatchObject({ name: "Real Kft.", name_as_of: "2024-03-01" });
+    await changeValues("33333333", [{ day: "2024-03-08", heading: "long_name", value: "Later Real Kft." }]);
+    expect(await profile("33333333")).toMatchObject({ name: "Later Real Kft.", name_as_of: "2024-03-08" });
   });
 });

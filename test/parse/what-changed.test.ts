@@ -30,6 +30,16 @@ interface FileChange {
   heading: string;
   old_value?: unknown;
   new_value?: unknown;
+  tax_id?: string;
+  chapter?: string;
+}
+
+/** A heading's net step from its entries in one file: the one no other entry leads into, to the one leading nowhere. */
+function netStep(entries: readonly FileChange[]): [unknown, unknown] {
+  const text = (v: unknown) => JSON.stringify(v ?? null);
+  const first = entries.find((e) => !entries.some((o) => o !== e && text(o.new_value) === text(e.old_value)));
+  const last = entries.find((e) => !entries.some((o) => o !== e && text(o.old_value) === text(e.new_value)));
+  return [(first ?? entries[0]!).old_value ?? null, (last ?? entries.at(-1)!).new_value ?? null];
 }
 
 describe("what changed, after a sync", () => {
@@ -79,14 +89,22 @@ describe("what changed, after a sync", () => {
     for (const file of files) {
       // Read again from the emulator, independently of what was stored.
       const response = await fetch(file.path, { headers: { "x-api-key": emulator.apiKey } });
-      const content = (await response.json()) as { changes: FileChange[] };
-      const last = new Map(content.changes.map((c) => [c.heading, c]));
-      const changeIds = await sql<
-        { id: number }[]
-      >`select id::int from regwatch.changes where path = ${file.path}`;
-      for (const { id } of changeIds) {
-        for (const c of last.values()) {
-          expected.push(JSON.stringify([id, c.heading, c.old_value ?? null, c.new_value ?? null]));
+      const content = (await response.json()) as { tax_id?: string; chapter?: string; changes: FileChange[] };
+      const changes = await sql<
+        { id: number; tax_id: string; chapter: string; changed_headings: string[] }[]
+      >`
+        select id::int, tax_id, chapter, changed_headings from regwatch.changes where path = ${file.path}`;
+      // Each change takes the entries naming its business (and chapter, when named), for the headings it lists.
+      for (const change of changes) {
+        for (const heading of change.changed_headings) {
+          const entries = content.changes.filter(
+            (c) =>
+              c.heading === heading &&
+              (c.tax_id ?? content.tax_id ?? change.tax_id) === change.tax_id &&
+              (c.chapter ?? content.chapter ?? change.chapter) === change.chapter,
+          );
+          if (entries.length === 0) continue;
+          expected.push(JSON.stringify([change.id, heading, ...netStep(entries)]));
         }
       }
     }
@@ -200,12 +218,23 @@ describe("what changed, after a sync", () => {
 
   it("marks XML and JSON of another shape unrecognised, bodies intact; a later parser reads them without a request", async () => {
     const { sql } = t.db;
-    const [xmlPath, otherPath] = (
-      await sql<
-        { path: string }[]
-      >`select path from regwatch.change_files where status = 'fetched' order by path limit 2`
-    ).map((r) => r.path);
-    const xml = "<change><heading>address</heading><new>1111 Budapest, Fő utca 1.</new></change>";
+    const [xmlPath, otherPath] =
+      // The XML one first: a file of a single change listing a single heading (not the accounts a later
+      // test reads as lists), which its one value fills.
+      (
+        await sql<{ path: string }[]>`
+        select f.path from regwatch.change_files f
+        where f.status = 'fetched'
+        order by (cardinality(f.change_ids) = 1 and (select cardinality(c.changed_headings) = 1
+                                                             and c.changed_headings[1] <> 'bank_accounts'
+                                                      from regwatch.changes c where c.id = f.change_ids[1])) desc,
+                 f.path
+        limit 2`
+      ).map((r) => r.path);
+    // A heading the file's change lists: only those take values.
+    const [listed] = await sql<{ heading: string }[]>`
+      select c.changed_headings[1] as heading from regwatch.changes c where c.path = ${xmlPath!} limit 1`;
+    const xml = `<change><heading>${listed!.heading}</heading><new>1111 Budapest, Fő utca 1.</new></change>`;
     const other = { records: [{ field: "address", to: "x" }] };
     // As if the registry had served these bodies.
     await sql`update regwatch.change_files set content_type = 'application/xml', body_json = null,
@@ -248,13 +277,14 @@ describe("what changed, after a sync", () => {
     expect(emulator.requests()).toEqual([]);
     const values = await sql`select heading, new_value from regwatch.change_values where path = ${xmlPath!}`;
     expect(values.map((v) => ({ ...v }))).toEqual([
-      { heading: "address", new_value: "1111 Budapest, Fő utca 1." },
+      { heading: listed!.heading, new_value: "1111 Budapest, Fő utca 1." },
     ]);
 
     const cli = await runCli(["reparse"], { DATABASE_URL: t.url });
     expect(cli).toMatchObject({
       code: 0,
-      stdout: "Re-parsed 1 change files: 0 parsed (0 heading values), 1 unrecognised, 0 failed\n",
+      stdout:
+        "Re-parsed 1 change files: 0 parsed (0 heading values), 1 unrecognised, 0 unattributed, 0 failed\n",
     });
   }, 180_000);
 

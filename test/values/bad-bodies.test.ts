@@ -1,0 +1,176 @@
+/**
+ * Parsers say what they recognise, and nothing one file holds fails another: against a registry
+ * serving unfamiliar shapes, Windows-1250 text, a NUL, half a surrogate pair, UTF-16 and gzip
+ * bytes labelled JSON, and a value too deep to write, next to ordinary files. Every sync and
+ * `reparse` goes on; each bad file is marked with its reason and the good ones keep their values.
+ */
+import { gzipSync } from "node:zlib";
+import iconv from "iconv-lite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.ts";
+import { silentLogger } from "../../src/logger.ts";
+import { parseStoredFiles } from "../../src/parse/parse-files.ts";
+import { runSyncJob } from "../../src/sync/sync-job.ts";
+import { checkDigit } from "../../src/taxid.ts";
+import { runCli } from "../helpers/cli.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import {
+  type Answer,
+  changesAnswer,
+  type HostileRegistry,
+  hostileEnv,
+  json,
+  startHostileRegistry,
+} from "../helpers/hostile-registry.ts";
+
+const MORNING = new Date("2024-03-10T08:00:00+01:00");
+const DAY = "2024-03-05";
+const NAME = "Árvíztűrő Tükörfúrógép Kft.";
+
+const taxId = (n: number) => {
+  const first = String(2000000 + n * 1111);
+  return `${first}${checkDigit(first)}`;
+};
+const fileBody = (tax: string, newValue: string) =>
+  `{"tax_id":"${tax}","changes":[{"heading":"long_name","old_value":"Old","new_value":${newValue}}]}`;
+const labelled = (body: string | Buffer, contentType = "application/json"): Answer => ({
+  headers: { "content-type": contentType },
+  body,
+});
+const deep = (depth: number) => `${"[".repeat(depth)}"x"${"]".repeat(depth)}`;
+
+/** Each business's file, by the name the path ends with. */
+const FILES: Record<string, (tax: string) => Answer> = {
+  "good-1": (tax) => labelled(fileBody(tax, '"Good One Kft."')),
+  "before-after": (tax) =>
+    json({ tax_id: tax, changes: [{ heading: "long_name", before: "A", after: "B" }] }),
+  empty: (tax) => json({ tax_id: tax, changes: [] }),
+  "windows-1250": (tax) =>
+    labelled(
+      iconv.encode(fileBody(tax, JSON.stringify(NAME)), "windows-1250"),
+      "application/json; charset=windows-1250",
+    ),
+  nul: (tax) => labelled(fileBody(tax, '"B\\u0000C"')),
+  surrogate: (tax) => labelled(fileBody(tax, '"B\\ud800C"')),
+  "utf-16": (tax) => labelled(iconv.encode(fileBody(tax, '"Sixteen Kft."'), "utf-16le")),
+  gzip: (tax) => labelled(gzipSync(fileBody(tax, '"Zipped Kft."'))),
+  deep: (tax) => labelled(fileBody(tax, deep(10_000))),
+  "good-2": (tax) => labelled(fileBody(tax, '"Good Two Kft."')),
+};
+const NAMES = Object.keys(FILES);
+const TAX = Object.fromEntries(NAMES.map((name, i) => [name, taxId(i + 1)]));
+
+describe("bodies no parser should trust", () => {
+  let registry: HostileRegistry;
+  let t: TestDatabase;
+  const sync = () =>
+    runSyncJob(
+      {
+        sql: t.db.sql,
+        config: loadConfig(hostileEnv(registry)),
+        log: silentLogger,
+        trigger: "cli",
+        now: () => MORNING,
+      },
+      { kind: "sync" },
+    );
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    registry = await startHostileRegistry({
+      lists: [{ list_key: "wl_bodies", list_name: "bodies", created_at: "2024-03-01" }],
+      changes: (q) =>
+        changesAnswer(
+          q.from,
+          q.to,
+          q.from <= DAY && DAY <= q.to
+            ? NAMES.map((name) => ({
+                change: DAY,
+                tax_id: TAX[name],
+                chapter: "1",
+                changed_headings: ["long_name"],
+                path: `${registry.url}/files/${name}.json`,
+              }))
+            : [],
+        ),
+      file: (path) => {
+        const name = /\/files\/(.+)\.json$/.exec(path)?.[1] ?? "";
+        return FILES[name]?.(TAX[name]!) ?? json({ error: "no such file" }, 404);
+      },
+    });
+  });
+  afterAll(async () => {
+    await t?.drop();
+    await registry?.close();
+  });
+
+  const files = async () => {
+    const rows = await t.db.sql<
+      { path: string; status: string; parse_status: string | null; parse_error: string | null }[]
+    >`
+      select path, status, parse_status, parse_error from regwatch.change_files order by path`;
+    return Object.fromEntries(rows.map((r) => [/\/files\/(.+)\.json$/.exec(r.path)![1]!, r]));
+  };
+  const newValue = async (name: string) => {
+    const rows = await t.db.sql`select new_value from regwatch.change_values where tax_id = ${TAX[name]!}`;
+    return rows.map((r) => r.new_value);
+  };
+
+  it("syncs, marks each bad file alone with its reason, and keeps the good values", async () => {
+    const result = await sync();
+    expect(result.error).toBeUndefined();
+    expect(result.status).toBe("ok");
+    const byName = await files();
+    for (const name of NAMES) expect(byName[name]?.status, name).toBe("fetched");
+    expect(byName["good-1"]).toMatchObject({ parse_status: "parsed", parse_error: null });
+    expect(byName["good-2"]).toMatchObject({ parse_status: "parsed", parse_error: null });
+    expect(byName["before-after"]).toMatchObject({ parse_status: "unrecognised" });
+    expect(byName["before-after"]?.parse_error).toContain("changes[0] has no new_value");
+    expect(byName.empty).toMatchObject({ parse_status: "unrecognised" });
+    expect(byName.empty?.parse_error).toContain("changes is empty");
+    expect(byName.nul).toMatchObject({ parse_status: "failed" });
+    expect(byName.nul?.parse_error).toContain("holds a NUL character");
+    expect(byName.surrogate?.parse_error).toContain("half of a UTF-16 surrogate pair");
+    expect(byName["utf-16"]).toMatchObject({ parse_status: "failed" });
+    expect(byName.gzip?.parse_error).toContain("gzip-compressed");
+    expect(byName.deep).toMatchObject({ parse_status: "failed" });
+    expect(byName.deep?.parse_error).toContain("its values could not be written");
+
+    expect(await newValue("good-1")).toEqual(["Good One Kft."]);
+    expect(await newValue("good-2")).toEqual(["Good Two Kft."]);
+    expect(await newValue("windows-1250")).toEqual([NAME]);
+    const [profile] = await t.db
+      .sql`select name from regwatch.business_profiles where tax_id = ${TAX["windows-1250"]!}`;
+    expect(profile).toEqual({ name: NAME });
+    for (const name of ["before-after", "empty", "nul", "surrogate", "utf-16", "gzip", "deep"]) {
+      expect(await newValue(name), name).toEqual([]);
+    }
+    // An unrecognised body is kept as received, for a parser added later.
+    const [kept] = await t.db
+      .sql`select body_json from regwatch.change_files where path like '%/before-after.json'`;
+    expect(kept?.body_json).toEqual({
+      tax_id: TAX["before-after"],
+      changes: [{ heading: "long_name", before: "A", after: "B" }],
+    });
+  });
+
+  it("lets every later sync and reparse go on", async () => {
+    expect((await sync()).error).toBeUndefined();
+    const report = await parseStoredFiles(t.db.sql, { selection: "all" });
+    expect(report).toMatchObject({
+      files: NAMES.length,
+      parsed: 3,
+      unrecognised: 2,
+      unattributed: 0,
+      failed: 5,
+    });
+    const cli = await runCli(["reparse"], { DATABASE_URL: t.url });
+    expect(cli).toMatchObject({
+      code: 0,
+      stdout:
+        "Re-parsed 7 change files: 0 parsed (0 heading values), 2 unrecognised, 0 unattributed, 5 failed\n",
+    });
+    expect(await newValue("good-1")).toEqual(["Good One Kft."]);
+    expect(await newValue("windows-1250")).toEqual([NAME]);
+  });
+});
