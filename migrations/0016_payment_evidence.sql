@@ -16,21 +16,25 @@ CREATE TABLE "regwatch"."search_bank_accounts" (
 --> statement-breakpoint
 CREATE INDEX "search_bank_accounts_tax_id" ON "regwatch"."search_bank_accounts" USING btree ("tax_id", "id");
 --> statement-breakpoint
--- The accounts a search record lists, canonical, sorted and without repeats; null when the record
--- has no bank_accounts array (only companies have the field).
-CREATE FUNCTION regwatch.record_bank_accounts(record jsonb) RETURNS text[]
+-- The accounts a value lists (an array of {"bank_account": ...} objects or of strings, or one of
+-- either), canonical, sorted and without repeats; what is no account is left out.
+CREATE FUNCTION regwatch.listed_bank_accounts(value jsonb) RETURNS text[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT CASE WHEN jsonb_typeof(record -> 'bank_accounts') = 'array' THEN ARRAY(
+  SELECT ARRAY(
     SELECT DISTINCT a FROM (
       SELECT regwatch.canonical_bank_account(CASE jsonb_typeof(e)
                WHEN 'string' THEN e #>> '{}'
                WHEN 'object' THEN e ->> 'bank_account'
              END) AS a
-      FROM jsonb_array_elements(record -> 'bank_accounts') e
+      FROM jsonb_array_elements(CASE jsonb_typeof(value)
+        WHEN 'array' THEN value
+        WHEN 'object' THEN jsonb_build_array(value)
+        WHEN 'string' THEN jsonb_build_array(value)
+        ELSE '[]'::jsonb
+      END) e
     ) listed
     WHERE a IS NOT NULL
     ORDER BY a)
-  END
 $$;
 --> statement-breakpoint
 -- Whoever writes businesses (lookup, watch add, payments check --online, another system), the
@@ -41,7 +45,9 @@ $$;
 CREATE FUNCTION regwatch.keep_search_bank_accounts() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
-  listed text[] := regwatch.record_bank_accounts(NEW.record);
+  -- Only companies' records have the field; a record without it says nothing of accounts.
+  listed text[] := CASE WHEN jsonb_typeof(NEW.record -> 'bank_accounts') = 'array'
+                        THEN regwatch.listed_bank_accounts(NEW.record -> 'bank_accounts') END;
   last_list text[];
   last_seen timestamptz;
 BEGIN
@@ -69,9 +75,9 @@ ON "regwatch"."businesses" FOR EACH ROW EXECUTE FUNCTION regwatch.keep_search_ba
 --> statement-breakpoint
 -- What was read before this migration: the cached record, as of its read.
 INSERT INTO regwatch.search_bank_accounts (tax_id, seen_at, bank_accounts)
-SELECT tax_id, fetched_at, regwatch.record_bank_accounts(record)
+SELECT tax_id, fetched_at, regwatch.listed_bank_accounts(record -> 'bank_accounts')
 FROM regwatch.businesses
-WHERE regwatch.record_bank_accounts(record) IS NOT NULL
+WHERE jsonb_typeof(record -> 'bank_accounts') = 'array'
 ORDER BY fetched_at, tax_id;
 --> statement-breakpoint
 DROP VIEW regwatch.v_bank_accounts;
@@ -118,19 +124,7 @@ WITH snapshots AS (
     AND (tax_ids IS NULL OR tax_id = ANY (tax_ids))
 ),
 listing AS (
-  -- A value is an array of {"bank_account": ...} objects or of strings, or one of either.
-  SELECT s.*, ARRAY(
-    SELECT a FROM (
-      SELECT regwatch.canonical_bank_account(CASE jsonb_typeof(e)
-               WHEN 'string' THEN e #>> '{}'
-               WHEN 'object' THEN e ->> 'bank_account'
-             END) AS a
-      FROM jsonb_array_elements(CASE jsonb_typeof(s.accounts)
-        WHEN 'array' THEN s.accounts
-        ELSE jsonb_build_array(s.accounts)
-      END) e
-    ) x WHERE a IS NOT NULL) AS listed
-  FROM snapshots s
+  SELECT s.*, regwatch.listed_bank_accounts(s.accounts) AS listed FROM snapshots s
 ),
 ordered AS (
   SELECT l.*,
@@ -143,18 +137,9 @@ ordered AS (
          whole AS (w ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
 ),
 replaced AS (
-  SELECT cv.change_id, cv.tax_id, cv.change_date,
-         regwatch.canonical_bank_account(CASE jsonb_typeof(e)
-           WHEN 'string' THEN e #>> '{}'
-           WHEN 'object' THEN e ->> 'bank_account'
-         END) AS bank_account
+  SELECT cv.change_id, cv.tax_id, cv.change_date, a AS bank_account
   FROM regwatch.change_values cv
-  CROSS JOIN LATERAL jsonb_array_elements(CASE jsonb_typeof(cv.old_value)
-    WHEN 'array' THEN cv.old_value
-    WHEN 'object' THEN jsonb_build_array(cv.old_value)
-    WHEN 'string' THEN jsonb_build_array(cv.old_value)
-    ELSE '[]'::jsonb
-  END) e
+  CROSS JOIN LATERAL unnest(regwatch.listed_bank_accounts(cv.old_value)) a
   WHERE cv.heading = 'bank_accounts' AND (tax_ids IS NULL OR cv.tax_id = ANY (tax_ids))
 ),
 sightings AS (
@@ -173,7 +158,6 @@ sightings AS (
   -- A value replaced by a change held until the day before it.
   SELECT tax_id, bank_account, change_date - 1, 'change', false, false
   FROM replaced
-  WHERE bank_account IS NOT NULL
 )
 SELECT g.tax_id,
        g.bank_account,
@@ -201,7 +185,7 @@ COMMENT ON COLUMN regwatch.search_bank_accounts.id IS 'Row identifier; orders th
 COMMENT ON COLUMN regwatch.search_bank_accounts.tax_id IS 'Tax base number of the business (8 digits).';--> statement-breakpoint
 COMMENT ON COLUMN regwatch.search_bank_accounts.seen_at IS 'When the record showing this list was read (businesses.fetched_at of that read).';--> statement-breakpoint
 COMMENT ON COLUMN regwatch.search_bank_accounts.bank_accounts IS 'The accounts the record listed, canonical (xxxxxxxx-xxxxxxxx-xxxxxxxx), sorted; empty when it listed none.';--> statement-breakpoint
-COMMENT ON FUNCTION regwatch.record_bank_accounts(jsonb) IS 'The canonical accounts a search record lists, sorted and without repeats; null when the record has no bank_accounts array.';--> statement-breakpoint
+COMMENT ON FUNCTION regwatch.listed_bank_accounts(jsonb) IS 'The canonical accounts a value lists (an array of {"bank_account": ...} objects or strings, or one of either), sorted and without repeats; empty when it lists none.';--> statement-breakpoint
 COMMENT ON FUNCTION regwatch.keep_search_bank_accounts() IS 'Trigger of businesses: keeps search_bank_accounts, the history of the accounts each business''s record listed.';--> statement-breakpoint
 COMMENT ON FUNCTION regwatch.bank_accounts_of_businesses(text[]) IS 'The rows of v_bank_accounts for the given tax base numbers (all when null); payments check reads only its batch''s businesses through it.';--> statement-breakpoint
 COMMENT ON VIEW regwatch.v_bank_accounts IS 'One row per business and bank account known from any source (search records and their history, profiles and their baselines, bank_accounts change values), with when it was seen, whether the newest source still lists it and when it was added. payments check reads it.';--> statement-breakpoint
