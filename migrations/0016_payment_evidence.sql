@@ -37,6 +37,19 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     ORDER BY a)
 $$;
 --> statement-breakpoint
+-- The accounts a search record lists. A company's record always has the field, so one without it
+-- (an answer that left it out) lists none rather than nothing known: a re-read that drops the
+-- field must not leave an older list standing as current. Null for other businesses' records
+-- without it (only companies have accounts in the search interface).
+CREATE FUNCTION regwatch.record_bank_accounts(record jsonb) RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE
+    WHEN jsonb_typeof(record -> 'bank_accounts') = 'array'
+      THEN regwatch.listed_bank_accounts(record -> 'bank_accounts')
+    WHEN record ->> 'type' = 'companies' THEN '{}'::text[]
+  END
+$$;
+--> statement-breakpoint
 -- Whoever writes businesses (lookup, watch add, payments check --online, another system), the
 -- history learns of it here. A row is added when the list differs from the last one kept, or when
 -- a bank_accounts change dated on or after that row lies between it and this read (on a later
@@ -45,9 +58,7 @@ $$;
 CREATE FUNCTION regwatch.keep_search_bank_accounts() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
-  -- Only companies' records have the field; a record without it says nothing of accounts.
-  listed text[] := CASE WHEN jsonb_typeof(NEW.record -> 'bank_accounts') = 'array'
-                        THEN regwatch.listed_bank_accounts(NEW.record -> 'bank_accounts') END;
+  listed text[] := regwatch.record_bank_accounts(NEW.record);
   last_list text[];
   last_seen timestamptz;
 BEGIN
@@ -75,16 +86,17 @@ ON "regwatch"."businesses" FOR EACH ROW EXECUTE FUNCTION regwatch.keep_search_ba
 --> statement-breakpoint
 -- What was read before this migration: the cached record, as of its read.
 INSERT INTO regwatch.search_bank_accounts (tax_id, seen_at, bank_accounts)
-SELECT tax_id, fetched_at, regwatch.listed_bank_accounts(record -> 'bank_accounts')
+SELECT tax_id, fetched_at, regwatch.record_bank_accounts(record)
 FROM regwatch.businesses
-WHERE jsonb_typeof(record -> 'bank_accounts') = 'array'
+WHERE regwatch.record_bank_accounts(record) IS NOT NULL
 ORDER BY fetched_at, tax_id;
 --> statement-breakpoint
 DROP VIEW regwatch.v_bank_accounts;
 --> statement-breakpoint
 DROP FUNCTION regwatch.bank_accounts_of_businesses(text[]);
 --> statement-breakpoint
--- As in 0008, plus: search records from their history; snapshots of a business in the order they
+-- As in 0008, plus: search records from their history (a company's record without accounts lists
+-- none); snapshots of a business in the order they
 -- held (day, then baseline < search history < current search record < profile < change, and
 -- same-day changes by day_order, an ambiguous newest day leaving each of its values possibly
 -- current); an account counts as added where a snapshot lists it and the
@@ -107,9 +119,9 @@ WITH snapshots AS (
   FROM regwatch.search_bank_accounts
   WHERE tax_ids IS NULL OR tax_id = ANY (tax_ids)
   UNION ALL
-  SELECT tax_id, fetched_at::date, 2, NULL, 0, NULL, 'search', record -> 'bank_accounts', false
+  SELECT tax_id, fetched_at::date, 2, NULL, 0, NULL, 'search', to_jsonb(regwatch.record_bank_accounts(record)), false
   FROM regwatch.businesses
-  WHERE jsonb_typeof(record -> 'bank_accounts') = 'array' AND (tax_ids IS NULL OR tax_id = ANY (tax_ids))
+  WHERE regwatch.record_bank_accounts(record) IS NOT NULL AND (tax_ids IS NULL OR tax_id = ANY (tax_ids))
   UNION ALL
   SELECT tax_id, (headings -> 'bank_accounts' ->> 'as_of')::date, 3, NULL, 0, NULL, 'profile',
          headings -> 'bank_accounts' -> 'value', false
@@ -185,6 +197,7 @@ COMMENT ON COLUMN regwatch.search_bank_accounts.id IS 'Row identifier; orders th
 COMMENT ON COLUMN regwatch.search_bank_accounts.tax_id IS 'Tax base number of the business (8 digits).';--> statement-breakpoint
 COMMENT ON COLUMN regwatch.search_bank_accounts.seen_at IS 'When the record showing this list was read (businesses.fetched_at of that read).';--> statement-breakpoint
 COMMENT ON COLUMN regwatch.search_bank_accounts.bank_accounts IS 'The accounts the record listed, canonical (xxxxxxxx-xxxxxxxx-xxxxxxxx), sorted; empty when it listed none.';--> statement-breakpoint
+COMMENT ON FUNCTION regwatch.record_bank_accounts(jsonb) IS 'The canonical accounts a search record lists; empty for a company''s record without the field, null for other records without it.';--> statement-breakpoint
 COMMENT ON FUNCTION regwatch.listed_bank_accounts(jsonb) IS 'The canonical accounts a value lists (an array of {"bank_account": ...} objects or strings, or one of either), sorted and without repeats; empty when it lists none.';--> statement-breakpoint
 COMMENT ON FUNCTION regwatch.keep_search_bank_accounts() IS 'Trigger of businesses: keeps search_bank_accounts, the history of the accounts each business''s record listed.';--> statement-breakpoint
 COMMENT ON FUNCTION regwatch.bank_accounts_of_businesses(text[]) IS 'The rows of v_bank_accounts for the given tax base numbers (all when null); payments check reads only its batch''s businesses through it.';--> statement-breakpoint

@@ -123,7 +123,7 @@ export async function loadChangeEvidence(sql: Sql, taxIds: readonly string[]): P
                and (s.seen_at >= c.first_seen_at or s.seen_at::date > c.change_date + 1)
            ) or exists (
              select 1 from regwatch.businesses b
-             where b.tax_id = c.tax_id and jsonb_typeof(b.record -> 'bank_accounts') = 'array'
+             where b.tax_id = c.tax_id and regwatch.record_bank_accounts(b.record) is not null
                and (b.fetched_at >= c.first_seen_at or b.fetched_at::date > c.change_date + 1)
            ) or exists (
              select 1 from regwatch.change_values k

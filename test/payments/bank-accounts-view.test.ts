@@ -177,6 +177,15 @@ describe("v_bank_accounts", () => {
     ]);
   });
 
+  it("takes a company's newer record without the accounts field as listing none", async () => {
+    await read("10000001", [A], "2024-01-10T09:00:00Z");
+    await test.db.sql`
+      update regwatch.businesses set record = ${test.db.sql.json({ type: "companies" })},
+             fetched_at = '2024-03-01T09:00:00Z'
+      where tax_id = '10000001'`;
+    expect(await added()).toEqual([[A, false, null]]);
+  });
+
   it("reads a change's null new value as unknown, not as no accounts", async () => {
     await read("10000001", [A], "2024-01-10T09:00:00Z");
     await change(21, "10000001", "2024-02-01", [A], null);
