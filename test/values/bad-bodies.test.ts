@@ -7,30 +7,21 @@
 import { gzipSync } from "node:zlib";
 import iconv from "iconv-lite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.ts";
-import { silentLogger } from "../../src/logger.ts";
 import { parseStoredFiles } from "../../src/parse/parse-files.ts";
-import { runSyncJob } from "../../src/sync/sync-job.ts";
-import { checkDigit } from "../../src/taxid.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import {
   type Answer,
   changesAnswer,
   type HostileRegistry,
-  hostileEnv,
   json,
   startHostileRegistry,
 } from "../helpers/hostile-registry.ts";
+import { syncHostile, taxIdOf } from "./helpers.ts";
 
-const MORNING = new Date("2024-03-10T08:00:00+01:00");
 const DAY = "2024-03-05";
 const NAME = "Árvíztűrő Tükörfúrógép Kft.";
 
-const taxId = (n: number) => {
-  const first = String(2000000 + n * 1111);
-  return `${first}${checkDigit(first)}`;
-};
 const fileBody = (tax: string, newValue: string) =>
   `{"tax_id":"${tax}","changes":[{"heading":"long_name","old_value":"Old","new_value":${newValue}}]}`;
 const labelled = (body: string | Buffer, contentType = "application/json"): Answer => ({
@@ -58,22 +49,12 @@ const FILES: Record<string, (tax: string) => Answer> = {
   "good-2": (tax) => labelled(fileBody(tax, '"Good Two Kft."')),
 };
 const NAMES = Object.keys(FILES);
-const TAX = Object.fromEntries(NAMES.map((name, i) => [name, taxId(i + 1)]));
+const TAX = Object.fromEntries(NAMES.map((name, i) => [name, taxIdOf(2, i + 1)]));
 
 describe("bodies no parser should trust", () => {
   let registry: HostileRegistry;
   let t: TestDatabase;
-  const sync = () =>
-    runSyncJob(
-      {
-        sql: t.db.sql,
-        config: loadConfig(hostileEnv(registry)),
-        log: silentLogger,
-        trigger: "cli",
-        now: () => MORNING,
-      },
-      { kind: "sync" },
-    );
+  const sync = () => syncHostile(t.db.sql, registry);
 
   beforeAll(async () => {
     t = await createTestDatabase();

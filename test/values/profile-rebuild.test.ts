@@ -5,29 +5,20 @@
  * later real change still replaces the name.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.ts";
-import { silentLogger } from "../../src/logger.ts";
-import { runSyncJob } from "../../src/sync/sync-job.ts";
-import { checkDigit } from "../../src/taxid.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import {
   changesAnswer,
   type HostileRegistry,
-  hostileEnv,
   json,
   startHostileRegistry,
 } from "../helpers/hostile-registry.ts";
+import { syncHostile, taxIdOf } from "./helpers.ts";
 
-const MORNING = new Date("2024-03-10T08:00:00+01:00");
-// Two days later: 10 and 11 March are read.
+// Two days after the first sync (MORNING): 10 and 11 March are read.
 const LATER = new Date("2024-03-12T08:00:00+01:00");
-const taxId = (n: number) => {
-  const first = String(3000000 + n * 1111);
-  return `${first}${checkDigit(first)}`;
-};
-const REPARSED = taxId(1);
-const PINNED = taxId(2);
+const REPARSED = taxIdOf(3, 1);
+const PINNED = taxIdOf(3, 2);
 
 describe("profiles rebuilt from the values", () => {
   let registry: HostileRegistry;
@@ -44,17 +35,7 @@ describe("profiles rebuilt from the values", () => {
       changes: [{ heading: "long_name", old_value: "Pinned Kft.", new_value: "Later Kft." }],
     },
   };
-  const sync = (now = MORNING) =>
-    runSyncJob(
-      {
-        sql: t.db.sql,
-        config: loadConfig(hostileEnv(registry)),
-        log: silentLogger,
-        trigger: "cli",
-        now: () => now,
-      },
-      { kind: "sync" },
-    );
+  const sync = (now?: Date) => syncHostile(t.db.sql, registry, now);
   const profile = async (tax: string) => {
     const [row] = await t.db.sql<{ name: string; name_as_of: string }[]>`
       select name, to_char(name_as_of, 'YYYY-MM-DD') as name_as_of from regwatch.business_profiles where tax_id = ${tax}`;

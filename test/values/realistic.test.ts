@@ -7,22 +7,13 @@
  * exactly what the registry's current record shows.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HEADING_FIELDS } from "../../src/emulator/heading-values.ts";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { emulatorConfig, sampleTaxIds, seedList, syncAt } from "../helpers/sync.ts";
 
 const MORNING = "2024-03-10T08:00:00+01:00";
 const LAST_COMPLETE = "2024-03-09";
-/** The search record field holding each heading's value (the emulator's own mapping). */
-const FIELD: Record<string, string> = {
-  long_name: "full_name",
-  short_name: "short_name",
-  address: "address",
-  status: "status_code",
-  representatives: "representatives",
-  bank_accounts: "bank_accounts",
-  main_activities: "main_activities",
-};
 
 describe("values in the emulator's realistic world", () => {
   let emulator: RunningEmulator;
@@ -76,7 +67,7 @@ describe("values in the emulator's realistic world", () => {
     expect(known.length).toBeGreaterThan(20);
     let compared = 0;
     for (const { tax_id, heading } of known) {
-      const field = FIELD[heading];
+      const field = HEADING_FIELDS[heading];
       const record = records.get(tax_id);
       if (!field || !record) continue;
       const [row] = await t.db.sql<{ profile: unknown; as_of: Record<string, unknown> }[]>`

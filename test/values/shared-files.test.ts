@@ -6,31 +6,21 @@
  * the changes happened in.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.ts";
 import { readFeed } from "../../src/db/change-feed.ts";
 import { AMBIGUOUS_NOTE, feedLines } from "../../src/feed/format.ts";
-import { silentLogger } from "../../src/logger.ts";
-import { runSyncJob } from "../../src/sync/sync-job.ts";
-import { checkDigit } from "../../src/taxid.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import {
   changesAnswer,
   type HostileRegistry,
-  hostileEnv,
   json,
   startHostileRegistry,
 } from "../helpers/hostile-registry.ts";
+import { syncHostile, taxIdOf } from "./helpers.ts";
 
-// 08:00 in Budapest on 10 March 2024: 9 March is the last complete day.
-const MORNING = new Date("2024-03-10T08:00:00+01:00");
 const DAY = "2024-03-05";
 const BEFORE = "2024-03-04";
 
-/** A tax base number with a correct check digit. */
-const taxId = (n: number) => {
-  const first = String(1000000 + n * 1111);
-  return `${first}${checkDigit(first)}`;
-};
+const taxId = (n: number) => taxIdOf(1, n);
 const [T1, T2, T3, T4, T5, T6, T7, T8] = [1, 2, 3, 4, 5, 6, 7, 8].map(taxId) as [
   string,
   string,
@@ -126,16 +116,7 @@ describe("values from files shared by businesses, chapters and steps", () => {
       },
       file: (path) => (path in FILES ? json(FILES[path]) : json({ error: "no such file" }, 404)),
     });
-    const result = await runSyncJob(
-      {
-        sql: t.db.sql,
-        config: loadConfig(hostileEnv(registry)),
-        log: silentLogger,
-        trigger: "cli",
-        now: () => MORNING,
-      },
-      { kind: "sync" },
-    );
+    const result = await syncHostile(t.db.sql, registry);
     expect(result.error).toBeUndefined();
   });
   afterAll(async () => {
