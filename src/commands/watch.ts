@@ -7,7 +7,6 @@ import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
 import pLimit from "p-limit";
 import type { SearchClient } from "../api/search-client.ts";
-import { checkRegistrationNumber } from "../api/search-query.ts";
 import type { BusinessRecord } from "../api/search-schemas.ts";
 import { requireSearch } from "../config.ts";
 import { writeProfiles } from "../db/business-profiles.ts";
@@ -21,7 +20,6 @@ import {
   removeDesiredItem,
 } from "../db/desired-edit.ts";
 import { dropDesiredList } from "../db/dropped-lists.ts";
-import { LIST_NAME_MAX, listNameProblem, readDesiredTaxId } from "../desired-names.ts";
 import { EXIT, InputError, RegwatchError, UsageError } from "../errors.ts";
 import { terminalSafe } from "../feed/terminal-text.ts";
 import { factsFromOperator, todayUtc } from "../parse/profile-facts.ts";
@@ -30,10 +28,10 @@ import { describeImportProblems, type ImportProblem, parseImportCsv } from "../s
 import { type Resolution, taxIdForRegistrationNumber } from "../search/resolve.ts";
 import { saveBusinesses } from "../search/save-businesses.ts";
 import { redactError } from "../secrets.ts";
-import { describeTaxIdProblem } from "../taxid.ts";
 import { type Context, runAction, withDatabase } from "./context.ts";
-import { listLabel, type NamedList, namedList } from "./list-arg.ts";
+import { namedList } from "./list-arg.ts";
 import { withSearch } from "./lookup.ts";
+import { checkListName, checkRegNumberArg, checkTaxIdArg, newListNote, safeLabel } from "./watch-args.ts";
 
 interface AddOptions {
   list: string;
@@ -90,7 +88,7 @@ export function registerWatch(program: Command): void {
           const from = regNumber === undefined ? "" : ` (registration number ${regNumber})`;
           const what = added.length > 0 ? "added to" : "was already desired on";
           process.stdout.write(
-            `${entry.taxId}${from} ${what} list ${safeLabel(list)}${created ? " (new desired list)" : ""}\n`,
+            `${entry.taxId}${from} ${what} list ${safeLabel(list)}${newListNote(created, list)}\n`,
           );
           return EXIT.ok;
         });
@@ -222,7 +220,7 @@ async function importFile(ctx: Context, file: string, listRef: string, prune?: b
     });
     process.stdout.write(
       `${file}: ${parsed.rows.length} row(s), ${entries.size} business(es): ${added.length} added to list ` +
-        `${safeLabel(list)}, ${entries.size - added.length} already desired${created ? " (new desired list)" : ""}\n`,
+        `${safeLabel(list)}, ${entries.size - added.length} already desired${newListNote(created, list)}\n`,
     );
     return EXIT.ok;
   });
@@ -267,41 +265,6 @@ async function resolveRegNumbers(
     await saveBusinesses(db.sql, found);
     return new Map(pairs);
   });
-}
-
-/** A list name as typed: blanks around it go; anything else reconcile would refuse is refused here. */
-function checkListName(raw: string): string {
-  const name = raw.trim();
-  const problem = listNameProblem(name);
-  if (problem) {
-    throw new UsageError(
-      `list name "${terminalSafe(raw)}" ${problem}: it must be 1 to ${LIST_NAME_MAX} printable characters`,
-    );
-  }
-  return name;
-}
-
-/**
- * A tax base number, or a full tax number reduced to its base, with its check digit verified:
- * the rules reconcile applies to desired_items rows (desired-names.ts), plus the check digit.
- */
-function checkTaxIdArg(raw: string): string {
-  const reading = readDesiredTaxId(raw);
-  if (!reading.ok) throw new UsageError(`tax id "${terminalSafe(raw)}" ${reading.problem}`);
-  const problem = describeTaxIdProblem(reading.taxId);
-  if (problem) throw new UsageError(problem);
-  return reading.taxId;
-}
-
-/** A list's label for the terminal: its name is checked, but its key comes from the registry. */
-function safeLabel(list: NamedList): string {
-  return terminalSafe(listLabel(list));
-}
-
-function checkRegNumberArg(raw: string): string {
-  const checked = checkRegistrationNumber(raw);
-  if (!checked.ok) throw new UsageError(checked.problem);
-  return checked.value;
 }
 
 /**

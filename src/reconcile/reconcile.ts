@@ -9,36 +9,25 @@ import type { RegistryClients } from "../api/registry.ts";
 import type { Config } from "../config.ts";
 import { localDateTime } from "../dates.ts";
 import type { Database } from "../db/connect.ts";
-import {
-  loadDesiredState,
-  recentAddRefusals,
-  recentRemoveRefusals,
-  saveItemOutcomes,
-} from "../db/desired-state.ts";
+import { loadDesiredState, recentAddRefusals, recentRemoveRefusals } from "../db/desired-state.ts";
 import { pendingDroppedLists } from "../db/dropped-lists.ts";
 import type { StoredList } from "../db/lists.ts";
 import type { RunLock } from "../db/lock.ts";
-import {
-  adoptRemoteItems,
-  forgetManaged,
-  loadManaged,
-  type ManagedEntry,
-  recordManaged,
-} from "../db/managed-items.ts";
+import { adoptRemoteItems, loadManaged } from "../db/managed-items.ts";
 import type { RunTrigger } from "../db/runs.ts";
 import type { UsageRecorder } from "../db/usage.ts";
 import { type ExitCode, exitCodeOf } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { withRun } from "../run/with-run.ts";
 import { type AdoptionPlan, planAdoptions, withAdopted, withAdoptedManaged } from "./adopt.ts";
-import { type ApplyResult, applyPlan, type ListResult } from "./apply.ts";
-import { type DeletionResult, deleteDroppedLists } from "./delete-lists.ts";
+import type { ApplyResult, ListResult } from "./apply.ts";
+import { applyAndRecord } from "./apply-and-record.ts";
+import type { DeletionResult } from "./delete-lists.ts";
 import { checkDesiredLists, type RefusedList, refusedListProblems } from "./desired-rows.ts";
 import { leftInPlaceNotes, planDrops } from "./drop-plan.ts";
-import { managedAfterApply, managedBeforeApply } from "./managed.ts";
 import { guardProblems, hasChanges, planReconcile, type ReconcilePlan } from "./plan.ts";
-import { readRemoteState, refreshTouched, type StoredLists } from "./remote-state.ts";
-import { localOutcomes, outcomeStatus, statsOf } from "./run-stats.ts";
+import { type RemoteDeps, readRemoteState, type StoredLists } from "./remote-state.ts";
+import { statsOf } from "./run-stats.ts";
 
 export type { DeletionResult } from "./delete-lists.ts";
 
@@ -56,7 +45,7 @@ export interface ReconcileContext {
 }
 
 export interface ReconcileOptions {
-  /** Read and plan only: no mutating request, nothing written to item_outcomes. */
+  /** Read and plan only: no mutating request, nothing adopted, nothing written to item_outcomes. */
   dryRun?: boolean;
   /** Most removals a run may make in total (default 100). */
   maxRemovals?: number;
@@ -181,7 +170,7 @@ async function reconcileRun(
   const { sql } = ctx.db;
   const dryRun = options.dryRun ?? false;
   const now = options.now ?? (() => new Date());
-  const remoteDeps = {
+  const remoteDeps: RemoteDeps = {
     sql,
     watch: ctx.registry.watch,
     concurrency: ctx.config.concurrency,
@@ -250,32 +239,12 @@ async function reconcileRun(
     } else if (guards.length > 0) status = "refused";
     else if (dryRun) status = hasChanges(plan) || adopting ? "pending" : "in-sync";
     else {
-      const before = managedBeforeApply(desired, plan, remote.items, managedItems);
-      await saveManaged(sql, runId, before.record, before.forget);
-      applied = hasChanges(plan)
-        ? await applyPlan(plan, {
-            watch: ctx.registry.watch,
-            chunkSize: ctx.config.bulkChunkSize,
-            concurrency: ctx.config.concurrency,
-            log: ctx.log,
-          })
-        : null;
-      await saveItemOutcomes(sql, runId, [...localOutcomes(plan), ...(applied?.outcomes ?? [])]);
-      if (applied) {
-        const after = managedAfterApply(desired, applied);
-        await saveManaged(sql, runId, after.record, after.forget);
-      }
-      if (plan.drops) {
-        const ctxDelete = { sql, watch: ctx.registry.watch };
-        deletions.push(...(await deleteDroppedLists(ctxDelete, plan.drops, requests, problems)));
-      }
-      status = applied ? outcomeStatus(applied, requests) : adopting ? "applied" : "in-sync";
-      if (remote.vanished.size > 0 && status !== "failed") {
-        status = "partial";
-        problems.push(...remote.notes);
-      }
-      if (applied) problems.push(...applied.lists.flatMap((l) => l.errors));
-      if (applied) await refreshTouched(remoteDeps, applied, requests, problems, stored);
+      ({ status, applied } = await applyAndRecord(
+        ctx,
+        runId,
+        { plan, desired, remote, managedItems, remoteDeps, adopting },
+        { requests, problems, stored, deletions },
+      ));
     }
   } catch (error) {
     // Anything but the registry's answer ends the run (withRun records it failed).
@@ -312,14 +281,4 @@ async function reconcileRun(
     stats,
     ...(stored.lists ? { lists: stored.lists } : {}),
   };
-}
-
-async function saveManaged(
-  sql: Database["sql"],
-  runId: number,
-  record: readonly ManagedEntry[],
-  forget: readonly ManagedEntry[],
-): Promise<void> {
-  await recordManaged(sql, runId, record);
-  await forgetManaged(sql, forget);
 }
