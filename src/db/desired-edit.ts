@@ -76,7 +76,7 @@ export interface DesiredItemStatus {
   source: string | null;
   note: string | null;
   businessName: string | null;
-  /** v_watch_status.state: in_sync, pending_add, add_failed, pending_remove, unmanaged. */
+  /** v_watch_status.state: in_sync, pending_add, add_failed, pending_remove, not_requested, unmanaged. */
   state: string | null;
   lastCode: number | null;
   lastMessage: string | null;
@@ -84,7 +84,8 @@ export interface DesiredItemStatus {
 
 /**
  * Desired lists with their items and each item's state as the reconciler left it; a list with no
- * items appears once with a null tax id. Remote items waiting to be pruned are included.
+ * items appears once with a null tax id. Remote items waiting to be pruned are included, and those
+ * someone put on a managed list at the registry (not_requested: reconcile leaves them).
  */
 export async function listDesiredItems(sql: Runner, listName?: string): Promise<DesiredItemStatus[]> {
   return sql<DesiredItemStatus[]>`
@@ -92,7 +93,7 @@ export async function listDesiredItems(sql: Runner, listName?: string): Promise<
            b.full_name as "businessName", s.state, s.last_code as "lastCode", s.last_message as "lastMessage"
     from regwatch.desired_lists dl
     left join regwatch.v_watch_status s
-      on s.list_name = dl.list_name and (s.desired or s.state = 'pending_remove')
+      on s.list_name = dl.list_name and (s.desired or s.state in ('pending_remove', 'not_requested'))
     left join regwatch.desired_items di on di.list_name = s.list_name and di.tax_id = s.tax_id
     left join regwatch.businesses b on b.tax_id = s.tax_id
     where ${listName === undefined ? sql`true` : sql`dl.list_name = ${listName}`}

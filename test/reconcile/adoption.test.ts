@@ -105,6 +105,10 @@ describe("adopting a remote list", () => {
     const [state] = await test.db.sql<{ state: string }[]>`
       select state from regwatch.v_watch_status where list_name = 'suppliers' and tax_id = ${handAdded}`;
     expect(state!.state).toBe("not_requested");
+    const listed = await runCli(["watch", "list", "--list", "suppliers", "--json"], env);
+    const rows = JSON.parse(listed.stdout) as { taxId: string; state: string; source: string | null }[];
+    expect(rows.find((r) => r.taxId === handAdded)).toMatchObject({ state: "not_requested", source: null });
+    expect(rows.filter((r) => r.source === "adopted")).toHaveLength(20);
   });
 
   it("removes an adopted item taken out on purpose, and one another system's SQL took out, but never the hand-added one", async () => {

@@ -3,6 +3,7 @@ import { createRegistry, type RegistryClients } from "../../src/api/registry.ts"
 import { loadConfig, requireWatch } from "../../src/config.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { type ReconcileOptions, reconcile } from "../../src/reconcile/reconcile.ts";
+import { formatReport } from "../../src/reconcile/report.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import {
   clearState,
@@ -196,5 +197,33 @@ describe("registry corners", () => {
     const accepted = await runScripted(empty, { acceptEmptyRemote: true });
     expect(accepted.status).toBe("applied");
     expect(scripted!.requests.filter((r) => r.method === "POST" && r.path === "/v2/lists")).toHaveLength(1);
+  });
+
+  it("stores, adopts and removes no remote item whose tax id is not a tax base number, and says so", async () => {
+    await desireList(test.db.sql, "suppliers", ["11111111"]);
+    const hostile = ["1111\u00001111", "22222222\n", "\u001b[2J3333"];
+    const report = await runScripted((r) => {
+      if (r.method === "GET" && r.path === "/v2/lists")
+        return { status: 200, body: { watch_lists: [LIST], total_watch_count: 4 } };
+      if (r.method === "GET" && r.path === "/v2/lists/wl_1/items") {
+        const ids = ["11111111", ...hostile];
+        return {
+          status: 200,
+          body: { watched_items: ids.map((tax_id) => ({ tax_id, added_at: "2025-01-02" })) },
+        };
+      }
+      return undefined;
+    });
+
+    expect(report.status).toBe("in-sync");
+    expect(report.adoptions).toEqual([]);
+    expect(report.plan?.lists[0]).toMatchObject({ remove: [], notRequested: [...hostile].sort() });
+    expect(report.plan?.notes.join("\n")).toContain("holds 3 item(s) whose tax id is not a tax base number");
+    expect(scripted!.requests.filter((r) => r.method !== "GET")).toEqual([]);
+    const stored = await test.db.sql`select tax_id from regwatch.watched_items`;
+    expect(stored.map((r) => r.tax_id)).toEqual(["11111111"]);
+    const text = formatReport(report);
+    expect(text.includes("\u0000") || text.includes("\u001b")).toBe(false);
+    expect(text).toContain("22222222\\n");
   });
 });
