@@ -110,7 +110,7 @@ export function formatStatus(s: Status): string {
   );
   const p = s.files.parse;
   out.push(
-    `Parsed: ${p.parsed} parsed, ${p.unrecognised} unrecognised, ${p.failed} failed, ${p.unparsed} not parsed yet (regwatch reparse retries)`,
+    `Parsed: ${p.parsed} parsed, ${p.unrecognised} unrecognised, ${p.unattributed ?? 0} unattributed, ${p.failed} failed, ${p.unparsed} not parsed yet (regwatch reparse retries)`,
   );
   for (const u of s.files.unreadable)
     out.push(`  ${u.parseStatus} ${u.path}: ${(u.parseError ?? "").slice(0, 80)}`);

@@ -62,16 +62,3 @@ export interface StoredBodyRow {
   json: unknown;
   bytes: Buffer | null;
 }
-
-/** One changed heading of a parsed change file: its values before and after. */
-export interface HeadingValueRow {
-  heading: string;
-  oldValue: unknown;
-  newValue: unknown;
-}
-
-/** What parsing one change file came to, as change_files and change_values record it. */
-export type ParseOutcomeRow =
-  | { status: "parsed"; parser: string; values: HeadingValueRow[] }
-  | { status: "unrecognised"; reason: string }
-  | { status: "failed"; parser: string | null; reason: string };

@@ -225,7 +225,7 @@ async function pass(
   }
   const f = await filePhase;
   const fatal = w.fatal ?? f.fatal;
-  if (!fatal) await parseStoredFiles(deps.sql, { signal: deps.signal });
+  if (!fatal) await parseStoredFiles(deps.sql, { signal: deps.signal, lastComplete });
   const stopped = deps.signal?.aborted ?? false;
   const incomplete = w.windowsFailed + w.windowsSkipped + f.failed + f.skipped + items.errors.length > 0;
   return {
