@@ -50,7 +50,9 @@ ALTER TABLE "regwatch"."alert_deliveries" ALTER COLUMN "oldest_change" SET NOT N
 --> statement-breakpoint
 CREATE INDEX "alert_deliveries_order" ON "regwatch"."alert_deliveries" USING btree ("oldest_change", "id") WHERE "status" = 'pending';
 --> statement-breakpoint
-CREATE INDEX "alert_deliveries_receiver" ON "regwatch"."alert_deliveries" USING btree ("channel", "target", "oldest_change", "id") WHERE "status" = 'pending';
+-- Finds the pending messages about a business for the claim's check; written straight into the
+-- tree (fastupdate off), since every search would otherwise read the whole list of pending entries.
+CREATE INDEX "alert_deliveries_pending_businesses" ON "regwatch"."alert_deliveries" USING gin ("tax_ids") WITH (fastupdate = off) WHERE "status" = 'pending';
 --> statement-breakpoint
 COMMENT ON TABLE regwatch.seen_headings IS 'Every heading the data has named (a change''s changed_headings, a parsed value, a profile), kept up to date by the alert scan of each run; alerts rule add refuses a heading not seen here or in changes not scanned yet, unless --new-heading.';
 --> statement-breakpoint

@@ -55,10 +55,12 @@ export async function claimDelivery(sql: Runner, options: ClaimOptions): Promise
     select d.id::int, d.message_id as "messageId", d.rule_id::int as "ruleId", r.name as "ruleName",
            d.kind, d.alert_ids::int[] as "alertIds", d.channel, d.target, d.attempts, d.payload,
            to_char(d.oldest_change, 'YYYY-MM-DD') as "oldestChange",
-           exists (select 1 from regwatch.alert_deliveries e
-                   where e.status = 'pending' and e.channel = d.channel and e.target = d.target
-                     and (e.oldest_change, e.id) < (d.oldest_change, d.id)
-                     and e.tax_ids && d.tax_ids) as "waitsForOlder"
+           -- Counted rather than tested with exists: exists is planned to stop at a first match
+           -- and then reads every pending message; a count looks up the business's messages.
+           (select count(*) from regwatch.alert_deliveries e
+            where e.tax_ids && d.tax_ids and e.status = 'pending'
+              and e.channel = d.channel and e.target = d.target
+              and (e.oldest_change, e.id) < (d.oldest_change, d.id)) > 0 as "waitsForOlder"
     from regwatch.alert_deliveries d join regwatch.alert_rules r on r.id = d.rule_id
     where d.status = 'pending'
       and (d.oldest_change, d.id) > (${options.after.oldestChange}::text::date, ${options.after.id}::bigint)

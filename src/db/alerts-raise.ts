@@ -93,7 +93,9 @@ function raise(tx: TransactionSql, runId: number, run: RunToScan) {
       join regwatch.alert_rules r
         on r.enabled and cardinality(r.lists) > 0 and r.created_at < s.first_seen_at
        and (s.list_key = any (r.lists) or w.list_name = any (r.lists))
-      join regwatch.changes c on c.id = s.change_id
+      cross join lateral (
+        select c.changed_headings from regwatch.changes c where c.id = s.change_id limit 1
+      ) c
       where cardinality(r.headings) = 0 or c.changed_headings && r.headings`
     : tx``;
   return tx<{ rule: string; count: number }[]>`
@@ -106,34 +108,41 @@ function raise(tx: TransactionSql, runId: number, run: RunToScan) {
       join regwatch.alert_rules r on r.enabled and cardinality(r.lists) = 0 and r.created_at < c.first_seen_at
       where cardinality(r.headings) = 0 or c.changed_headings && r.headings
       ${reported}
+    ), facts as (
+      -- One index probe per change, as in the lateral above: a plain join of a few candidates
+      -- may be planned as a scan of every change.
+      select k.rule_id, k.change_id, c.tax_id, c.change_date, c.day_order
+      from candidates k
+      cross join lateral (
+        select c.tax_id, c.change_date,
+               (select min(v.day_order) from regwatch.change_values v where v.change_id = c.id) as day_order
+        from regwatch.changes c where c.id = k.change_id limit 1
+      ) c
     ), inserted as (
       -- Alert ids follow each rule's changes oldest first (day, then the day's order where the
       -- values chain, then storage order), and so do the messages and a digest's alerts.
       insert into regwatch.alerts (rule_id, change_id, run_id)
-      select k.rule_id, k.change_id, ${runId}
-      from candidates k join regwatch.changes c on c.id = k.change_id
-      order by k.rule_id, c.change_date,
-               (select min(v.day_order) from regwatch.change_values v where v.change_id = c.id) nulls last, c.id
+      select rule_id, change_id, ${runId} from facts
+      order by rule_id, change_date, day_order nulls last, change_id
       on conflict (rule_id, change_id) do nothing
       returning id, rule_id, change_id
+    ), queued as (
+      select i.id, i.rule_id, f.tax_id, f.change_date, r.channel, r.target, r.digest
+      from inserted i
+      join facts f on f.rule_id = i.rule_id and f.change_id = i.change_id
+      join regwatch.alert_rules r on r.id = i.rule_id
     ), single as (
       insert into regwatch.alert_deliveries (rule_id, run_id, kind, alert_ids, channel, target, tax_ids, oldest_change)
-      select i.rule_id, ${runId}, 'alert', array[i.id], r.channel, r.target, array[c.tax_id], c.change_date
-      from inserted i
-      join regwatch.alert_rules r on r.id = i.rule_id
-      join regwatch.changes c on c.id = i.change_id
-      where not r.digest
-      order by i.id
+      select rule_id, ${runId}, 'alert', array[id], channel, target, array[tax_id], change_date
+      from queued where not digest
+      order by id
     ), digests as (
       insert into regwatch.alert_deliveries (rule_id, run_id, kind, alert_ids, channel, target, tax_ids, oldest_change)
-      select i.rule_id, ${runId}, 'digest', array_agg(i.id order by i.id), r.channel, r.target,
-             array_agg(distinct c.tax_id order by c.tax_id), min(c.change_date)
-      from inserted i
-      join regwatch.alert_rules r on r.id = i.rule_id
-      join regwatch.changes c on c.id = i.change_id
-      where r.digest
-      group by i.rule_id, r.channel, r.target
-      order by i.rule_id
+      select rule_id, ${runId}, 'digest', array_agg(id order by id), channel, target,
+             array_agg(distinct tax_id order by tax_id), min(change_date)
+      from queued where digest
+      group by rule_id, channel, target
+      order by rule_id
     )
     select r.name as rule, count(*)::int as count
     from inserted i join regwatch.alert_rules r on r.id = i.rule_id

@@ -423,8 +423,9 @@ export const alertDeliveries = regwatch.table(
     check("alert_deliveries_status", sql`${t.status} in ('pending', 'sent', 'dead')`),
     index("alert_deliveries_due").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index("alert_deliveries_order").on(t.oldestChange, t.id).where(sql`${t.status} = 'pending'`),
-    index("alert_deliveries_receiver")
-      .on(t.channel, t.target, t.oldestChange, t.id)
+    index("alert_deliveries_pending_businesses")
+      .using("gin", t.taxIds)
+      .with({ fastupdate: false })
       .where(sql`${t.status} = 'pending'`),
   ],
 );
