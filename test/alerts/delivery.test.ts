@@ -15,22 +15,19 @@ import { silentLogger } from "../../src/logger.ts";
 import { registerSecrets } from "../../src/secrets.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { waitUntil } from "../helpers/wait.ts";
-import { type Receiver, SECRET, startReceiver, startSmtp, storeRun, storeValues } from "./harness.ts";
+import {
+  alertConfig,
+  type Receiver,
+  SECRET,
+  startReceiver,
+  startSmtp,
+  storeRun,
+  storeValues,
+} from "./harness.ts";
 
+/** The backoff base of alertConfig. */
 const BASE_MS = 1000;
-
-function config(extra: Partial<AlertConfig> = {}): AlertConfig {
-  return {
-    webhookSecret: SECRET,
-    smtpUrl: undefined,
-    mailFrom: undefined,
-    alertRetryBaseMs: BASE_MS,
-    alertMaxAttempts: 5,
-    requestTimeoutMs: 5000,
-    tz: "Europe/Budapest",
-    ...extra,
-  };
-}
+const config = alertConfig;
 
 describe("alert delivery", () => {
   let t: TestDatabase;

@@ -3,21 +3,13 @@
  * was created, whichever list stored the change first; still one alert per rule and change.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type AlertConfig, deliverAlerts } from "../../src/alerts/deliver.ts";
+import { deliverAlerts } from "../../src/alerts/deliver.ts";
 import { insertAlertRule } from "../../src/db/alerts-rules.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { type Receiver, reportRun, SECRET, startReceiver, storeRun } from "./harness.ts";
+import { alertConfig, type Receiver, reportRun, startReceiver, storeRun } from "./harness.ts";
 
-const config: AlertConfig = {
-  webhookSecret: SECRET,
-  smtpUrl: undefined,
-  mailFrom: undefined,
-  alertRetryBaseMs: 1000,
-  alertMaxAttempts: 5,
-  requestTimeoutMs: 5000,
-  tz: "Europe/Budapest",
-};
+const config = alertConfig();
 
 describe("alerts follow the list that reported", () => {
   let t: TestDatabase;

@@ -8,10 +8,25 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { Webhook } from "standardwebhooks";
+import type { AlertConfig } from "../../src/alerts/deliver.ts";
 import type { Sql } from "../../src/db/connect.ts";
 import { finishRun, startRun } from "../../src/db/runs.ts";
 
 export const SECRET = `whsec_${randomBytes(24).toString("base64")}`;
+
+/** Alert settings of the tests: this secret, a backoff from 1 s, five attempts, no SMTP. */
+export function alertConfig(extra: Partial<AlertConfig> = {}): AlertConfig {
+  return {
+    webhookSecret: SECRET,
+    smtpUrl: undefined,
+    mailFrom: undefined,
+    alertRetryBaseMs: 1000,
+    alertMaxAttempts: 5,
+    requestTimeoutMs: 5000,
+    tz: "Europe/Budapest",
+    ...extra,
+  };
+}
 
 export interface Received {
   id: string;

@@ -8,20 +8,9 @@ import { type AlertConfig, deliverAlerts } from "../../src/alerts/deliver.ts";
 import { insertAlertRule } from "../../src/db/alerts-rules.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { type Receiver, SECRET, startReceiver, startSmtp, storeRun, storeValues } from "./harness.ts";
+import { alertConfig, type Receiver, startReceiver, startSmtp, storeRun, storeValues } from "./harness.ts";
 
-function config(extra: Partial<AlertConfig> = {}): AlertConfig {
-  return {
-    webhookSecret: SECRET,
-    smtpUrl: undefined,
-    mailFrom: undefined,
-    alertRetryBaseMs: 1000,
-    alertMaxAttempts: 5,
-    requestTimeoutMs: 5000,
-    tz: "Europe/Budapest",
-    ...extra,
-  };
-}
+const config = alertConfig;
 
 describe("alert messages oldest change first", () => {
   let t: TestDatabase;

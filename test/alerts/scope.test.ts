@@ -4,24 +4,16 @@
  * Known headings come from stored changes (scanned or not yet), parsed values and profiles.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AlertConfig, deliverAlerts } from "../../src/alerts/deliver.ts";
+import { deliverAlerts } from "../../src/alerts/deliver.ts";
 import { scopeProblems } from "../../src/alerts/rule-input.ts";
 import { insertAlertRule } from "../../src/db/alerts-rules.ts";
 import { someSeenHeadings, unseenHeadings } from "../../src/db/alerts-scope.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { SECRET, storeRun, storeValues } from "./harness.ts";
+import { alertConfig, SECRET, storeRun, storeValues } from "./harness.ts";
 
-const config: AlertConfig = {
-  webhookSecret: SECRET,
-  smtpUrl: undefined,
-  mailFrom: undefined,
-  alertRetryBaseMs: 1000,
-  alertMaxAttempts: 5,
-  requestTimeoutMs: 5000,
-  tz: "Europe/Budapest",
-};
+const config = alertConfig();
 
 describe("what an alert rule may name", () => {
   let t: TestDatabase;
