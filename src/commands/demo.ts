@@ -6,6 +6,10 @@
  * backfill, sync and status run as they would in production. Items added today show up in the
  * outcomes, not in the changes: the registry activates them at tomorrow's 06:00 load.
  *
+ * The emulator runs its realistic world (shared change files, same-day chains, a consistent value
+ * history, current search records), so what the demo shows passed through the same attribution
+ * and ordering a real registry's files need.
+ *
  * The demo never touches the user's own database: it keeps an embedded Postgres of its own under
  * REGWATCH_DATA_DIR/demo and ignores DATABASE_URL, unless --database-url names one on purpose.
  */
@@ -66,7 +70,7 @@ async function demo(ctx: Context, opts: DemoOptions) {
   const log = createLogger({ level: process.env.REGWATCH_LOG_LEVEL ? ctx.config.logLevel : "warn", fd: 2 });
   const today = localDateTime(new Date(), "Europe/Budapest").date;
 
-  const emulator = await startEmulator({ seed: EMULATOR_SEED, businesses: 3000 });
+  const emulator = await startEmulator({ seed: EMULATOR_SEED, businesses: 3000, realistic: true });
   try {
     const sample = emulator.sampleBusinesses({ limit: 200 });
     const watchable = sample.filter((b) => b.type !== "budget_orgs").map((b) => String(b.tax_id));
@@ -81,6 +85,9 @@ async function demo(ctx: Context, opts: DemoOptions) {
     const seededKeys: string[] = [];
     for (const list of seeded) seededKeys.push(await seedEmulatorList(emulator.url, list));
     say(`Emulator (seed ${EMULATOR_SEED}) on ${emulator.url}, real clock; today is ${today} in Budapest.`);
+    say(
+      "  its realistic world: change files shared by the businesses of a form and day, listed out of order; same-day changes chained across chapters",
+    );
     say(
       `  lists with history: ${seeded.map((l) => `${l.name} (${l.taxIds.length} items, since ${l.createdAt})`).join(", ")}`,
     );
