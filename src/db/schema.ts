@@ -486,3 +486,30 @@ export const paymentChecks = regwatch.table(
     ),
   ],
 );
+
+/** What was last read of the registry's OpenAPI description, per watch address (migration 0019). */
+export const registryDescriptions = regwatch.table(
+  "registry_descriptions",
+  {
+    watchUrl: text("watch_url").primaryKey(),
+    status: text("status").notNull(),
+    url: text("url"),
+    sha256: text("sha256"),
+    readOn: day("read_on").notNull(),
+    readAt: createdNow("read_at"),
+    fromParam: text("from_param"),
+    toParam: text("to_param"),
+    pageParam: text("page_param"),
+    dateFormat: text("date_format"),
+    endInclusive: boolean("end_inclusive"),
+    tried: text("tried").array().notNull().default(sql`'{}'::text[]`),
+    problem: text("problem"),
+  },
+  (t) => [
+    check("registry_descriptions_status", sql`${t.status} in ('found', 'absent', 'unreadable')`),
+    check(
+      "registry_descriptions_found",
+      sql`${t.status} <> 'found' or (${t.url} is not null and ${t.sha256} is not null and ${t.fromParam} is not null and ${t.toParam} is not null)`,
+    ),
+  ],
+);
