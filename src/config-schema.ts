@@ -3,6 +3,7 @@
  * value is described. src/config.ts turns the parsed values into the Config the program reads.
  */
 import * as z from "zod";
+import { baseUrlProblem, type InterfaceVersion } from "./config-url.ts";
 import { nodeCron } from "./cron.ts";
 import { isValidDate } from "./dates.ts";
 
@@ -47,6 +48,12 @@ const nonNegativeInt = wholeNumber.pipe(z.number());
 const intRange = (min: number, max: number) =>
   wholeNumber.pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+/** An interface's base address: with or without its version segment, never another version's. */
+const baseUrl = (version: InterfaceVersion) =>
+  httpUrl.superRefine((value, ctx) => {
+    const problem = baseUrlProblem(value, version);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 const paramName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_.\-[\]]*$/, "must be a query parameter name");
 
 const timeZone = z.string().refine(isKnownTimeZone, "is not a known IANA time zone (e.g. Europe/Budapest)");
@@ -96,8 +103,8 @@ export const ENV = {
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
     .optional(),
   REGWATCH_DATA_DIR: z.string().min(1).default(DEFAULTS.dataDir),
-  REGWATCH_WATCH_URL: httpUrl.optional(),
-  REGWATCH_SEARCH_URL: httpUrl.optional(),
+  REGWATCH_WATCH_URL: baseUrl("v2").optional(),
+  REGWATCH_SEARCH_URL: baseUrl("v1").optional(),
   REGWATCH_API_KEY: z.string().min(1).optional(),
   REGWATCH_SEARCH_API_KEY: z.string().min(1).optional(),
   REGWATCH_CLIENT_ID: z.string().min(1).optional(),

@@ -23,7 +23,9 @@ export { DEFAULTS, type EnvName, type FetchFilesPolicy };
 export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
+  /** REGWATCH_WATCH_URL as given, trailing slash removed: may end in `/v2` (config-url.ts). */
   watchUrl: string | undefined;
+  /** REGWATCH_SEARCH_URL as given, trailing slash removed: may end in `/v1`. */
   searchUrl: string | undefined;
   apiKey: string | undefined;
   searchApiKey: string | undefined;

@@ -9,100 +9,25 @@
  * (limiter, pause, backoff, transfer) ends at once when the stop signal aborts.
  */
 import { setMaxListeners } from "node:events";
-import { Agent, type Dispatcher, errors as undiciErrors } from "undici";
-import { type BodyCap, type BodyStream, checkDeclaredLength, decodeJson, discard, tooLarge } from "./body.ts";
+import { Agent, type Dispatcher } from "undici";
+import { type BodyCap, type BodyStream, checkDeclaredLength, decodeJson, discard } from "./body.ts";
 import { type Clock, systemClock } from "./clock.ts";
-import { ApiError, describeBody } from "./errors.ts";
+import { ApiError } from "./errors.ts";
+import { retryAfterTooLong, statusError, toApiError } from "./http-failures.ts";
+import { ConsumerFailure, cappedBody, collect, combine, type TransferState } from "./http-transfer.ts";
+import type { HttpClientOptions, HttpResponse, RequestSpec, StreamedResponse } from "./http-types.ts";
 import { OriginPauses } from "./pauses.ts";
-import type { Limiter } from "./rate-limiter.ts";
-import {
-  type ApiErrorCode,
-  type BackoffOptions,
-  backoffDelay,
-  isRetryable,
-  parseRetryAfter,
-} from "./retry.ts";
+import { type ApiErrorCode, backoffDelay, isRetryable } from "./retry.ts";
 import { withSendTime } from "./send-time.ts";
 
-export interface RequestSpec {
-  method: "GET" | "POST" | "DELETE";
-  url: URL;
-  /** Label for usage counts and messages, e.g. "GET /v2/lists/:key/changes". */
-  endpoint: string;
-  body?: unknown;
-  /** Statuses this call accepts (2xx by default 200; a redirect-following caller adds 3xx). */
-  expect?: readonly number[];
-  /**
-   * False for a request that must not be repeated blindly (POST /v2/lists): only a 429, which
-   * says the server did not act, is retried; any other failure is thrown at once for the caller
-   * to resolve.
-   */
-  idempotent?: boolean;
-  /** Byte cap of this response, instead of the client's. */
-  cap?: BodyCap;
-  /** Stops this request (besides the client's own stop signal). */
-  signal?: AbortSignal;
-}
-
-export interface HttpResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-  attempts: number;
-}
-
-/** A response whose body is read by the caller, chunk by chunk, under the client's bounds. */
-export interface StreamedResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: AsyncIterable<Buffer>;
-  attempts: number;
-}
-
-export interface RequestResult {
-  api: string;
-  endpoint: string;
-  status: number | undefined;
-  code: ApiErrorCode | undefined;
-}
-
-export interface RetryInfo {
-  endpoint: string;
-  origin: string;
-  /** The attempt that failed (from 1); the next one is attempt + 1 of maxAttempts. */
-  attempt: number;
-  maxAttempts: number;
-  delayMs: number;
-  error: ApiError;
-}
-
-export interface HttpClientOptions {
-  /** Name of the interface in usage counts: "watch", "search", "files". */
-  api: string;
-  limiterFor: (origin: string) => Limiter;
-  /** Headers sent only to `credentials.origin`. */
-  credentials?: { origin: string; headers: Record<string, string> };
-  /** Bound on the wait for response headers and on each idle gap in the body. */
-  timeoutMs: number;
-  /** Bound on one whole attempt, body included; default 10 × timeoutMs. */
-  totalTimeoutMs?: number;
-  maxAttempts: number;
-  backoff?: BackoffOptions;
-  /** Longest Retry-After honoured; a longer one fails the request at once. Default 300 s. */
-  maxRetryAfterMs?: number;
-  clock?: Clock;
-  random?: () => number;
-  onResult?: (result: RequestResult) => void;
-  /** Called before each backoff; `origin` is scheme://host[:port] only, never a path or query. */
-  onRetry?: (info: RetryInfo) => void;
-  dispatcher?: Dispatcher;
-  /** Default byte cap of a response body (4 MiB, named REGWATCH_MAX_RESPONSE_BYTES, if unset). */
-  cap?: BodyCap;
-  /** The process's stop: aborts every wait and transfer in flight. */
-  signal?: AbortSignal;
-  /** Retry-After pauses per origin, shared by the clients of one registry. */
-  pauses?: OriginPauses;
-}
+export type {
+  HttpClientOptions,
+  HttpResponse,
+  RequestResult,
+  RequestSpec,
+  RetryInfo,
+  StreamedResponse,
+} from "./http-types.ts";
 
 /** When an attempt's request left and when its answer's headers came in, told to the limiter. */
 interface SendTiming {
@@ -360,139 +285,6 @@ export class HttpClient {
   private report(spec: RequestSpec, status: number | undefined, code: ApiErrorCode | undefined): void {
     this.options.onResult?.({ api: this.options.api, endpoint: spec.endpoint, status, code });
   }
-}
-
-interface TransferState {
-  ended: boolean;
-  /** What broke the transfer itself (network, timeout, cap), as opposed to its consumer. */
-  failure?: unknown;
-}
-
-/** A consumer of a streamed body failed on its own account: not a transfer fault, not retried. */
-class ConsumerFailure extends Error {
-  constructor(
-    readonly status: number,
-    override readonly cause: unknown,
-  ) {
-    super("the consumer of a response body failed");
-  }
-}
-
-/**
- * The body as it arrives, stopping with TOO_LARGE as soon as it passes the cap; each chunk
- * restarts the idle timer. A fault of the transfer is recorded so that it is told apart from
- * a fault of whoever reads the chunks.
- */
-async function* cappedBody(
-  body: BodyStream,
-  cap: BodyCap,
-  context: { endpoint: string; status: number; attempts: number },
-  onChunk: () => void,
-  onEnd: () => void,
-  state: TransferState,
-): AsyncGenerator<Buffer> {
-  let size = 0;
-  const chunks = body[Symbol.asyncIterator]();
-  for (;;) {
-    let next: IteratorResult<Uint8Array>;
-    try {
-      next = await chunks.next();
-    } catch (error) {
-      state.failure = error;
-      throw error;
-    }
-    if (next.done) break;
-    onChunk();
-    const chunk = next.value;
-    size += chunk.length;
-    if (size > cap.bytes) {
-      discard(body);
-      state.failure = tooLarge(context, cap, `passed ${cap.bytes} bytes while reading and`);
-      throw state.failure;
-    }
-    yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
-  }
-  onEnd();
-}
-
-async function collect(body: AsyncIterable<Buffer>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-  }
-  return Buffer.concat(chunks, size);
-}
-
-function combine(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
-  const present = signals.filter((s): s is AbortSignal => s !== undefined);
-  if (present.length <= 1) return present[0];
-  return AbortSignal.any(present);
-}
-
-function retryAfterTooLong(error: ApiError, maxMs: number): ApiError {
-  const askedS = Math.round((error.retryAfterMs ?? 0) / 1000);
-  return new ApiError(
-    "RETRY_AFTER_TOO_LONG",
-    `${error.endpoint}: the server asked to wait ${askedS} s before retrying, longer than ` +
-      `REGWATCH_MAX_RETRY_AFTER_S (${Math.round(maxMs / 1000)} s); the request fails instead of pausing ` +
-      `(${error.message})`,
-    {
-      endpoint: error.endpoint,
-      status: error.status,
-      retryAfterMs: error.retryAfterMs,
-      attempts: error.attempts,
-      cause: error,
-    },
-  );
-}
-
-function statusError(spec: RequestSpec, response: HttpResponse, nowMs: number): ApiError {
-  const { status } = response;
-  const code: ApiErrorCode =
-    status === 429
-      ? "HTTP_RATE_LIMITED"
-      : status === 401 || status === 403
-        ? "HTTP_AUTH"
-        : status >= 500
-          ? "HTTP_SERVER"
-          : status >= 200 && status < 300
-            ? "BAD_RESPONSE"
-            : "HTTP_CLIENT";
-  // ApiError scrubs secrets from the message: a server may echo the key in its error page.
-  const detail = describeBody(response.body);
-  return new ApiError(code, `${spec.endpoint} answered ${status}${detail ? `: ${detail}` : ""}`, {
-    endpoint: spec.endpoint,
-    status,
-    retryAfterMs: parseRetryAfter(response.headers["retry-after"], nowMs),
-    attempts: response.attempts,
-  });
-}
-
-function toApiError(thrown: unknown, endpoint: string, attempt: number, stop?: AbortSignal): ApiError {
-  if (thrown instanceof ApiError) return thrown;
-  if (stop?.aborted) {
-    return new ApiError("ABORTED", `${endpoint}: stopped before an answer came`, {
-      endpoint,
-      attempts: attempt,
-      cause: thrown,
-    });
-  }
-  const timeout =
-    thrown instanceof undiciErrors.HeadersTimeoutError ||
-    thrown instanceof undiciErrors.BodyTimeoutError ||
-    thrown instanceof undiciErrors.ConnectTimeoutError;
-  const message = thrown instanceof Error ? thrown.message : String(thrown);
-  return new ApiError(
-    timeout ? "TIMEOUT" : "NETWORK",
-    `${endpoint}: ${timeout ? "timed out" : "connection failed"} (${message})`,
-    {
-      endpoint,
-      attempts: attempt,
-      cause: thrown,
-    },
-  );
 }
 
 /**

@@ -7,6 +7,7 @@
  * Retry-After pauses only the origin that sent it. Credentials go only to the watch origin.
  */
 import type { Config } from "../config.ts";
+import { interfaceBase } from "../config-url.ts";
 import type { Logger } from "../logger.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { FairShare } from "./fair-share.ts";
@@ -50,6 +51,8 @@ export function createRegistry(
 ): RegistryClients {
   const clock = options.clock ?? systemClock;
   const watchOrigin = new URL(config.watchUrl).origin;
+  // Paths (/v2/lists, relative file paths) go after the address without its version segment.
+  const watchRoot = interfaceBase(config.watchUrl, "v2").root;
   const keyLimiter = limiterForKey(config.apiKey, config.rateLimit, clock);
   const limiters = new Map<string, RateLimiter>([[watchOrigin, keyLimiter]]);
   // Window and file requests on the watch origin share its budget turn about, so a backlog of
@@ -88,7 +91,7 @@ export function createRegistry(
   });
   return {
     watch: new WatchClient(http, {
-      baseUrl: config.watchUrl,
+      baseUrl: watchRoot,
       fromParam: config.changesFromParam,
       toParam: config.changesToParam,
       pageParam: config.changesPageParam,
@@ -97,7 +100,7 @@ export function createRegistry(
     files,
     downloadFile: (path, signal) =>
       downloadFile(files, path, {
-        baseUrl: config.watchUrl,
+        baseUrl: watchRoot,
         allowedOrigins: config.fileOrigins,
         maxBytes: config.maxFileBytes,
         signal,
@@ -107,7 +110,7 @@ export function createRegistry(
         files,
         path,
         {
-          baseUrl: config.watchUrl,
+          baseUrl: watchRoot,
           allowedOrigins: config.fileOrigins,
           maxBytes: config.maxFileBytes,
           signal,

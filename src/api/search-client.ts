@@ -5,6 +5,7 @@
  * client refuses instead of sending.
  */
 import type { Config } from "../config.ts";
+import { interfaceBase } from "../config-url.ts";
 import { RegwatchError, UsageError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { type Clock, systemClock } from "./clock.ts";
@@ -181,7 +182,11 @@ export function createSearchClient(
     return http;
   };
   return {
-    client: new SearchClient(httpFor, { baseUrl: config.searchUrl, params: config.searchParams }),
+    // The /v1/... paths go after the address without its version segment.
+    client: new SearchClient(httpFor, {
+      baseUrl: interfaceBase(config.searchUrl, "v1").root,
+      params: config.searchParams,
+    }),
     close: async () => {
       await Promise.all([...clients.values()].map((http) => http.close()));
     },
