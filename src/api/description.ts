@@ -37,7 +37,13 @@ export interface ChangesParams {
 
 export type DescriptionOutcome =
   | { status: "found"; url: string; sha256: string; readOn: string; params: ChangesParams }
-  | { status: "absent" | "unreadable"; tried: string[]; problem: string };
+  | {
+      status: "absent" | "unreadable";
+      tried: string[];
+      problem: string;
+      /** The registry could not be reached well enough to tell (network, 5xx, time): worth asking again soon. */
+      transient?: boolean;
+    };
 
 /** The settings a description is compared with: each field present only when set in the environment. */
 export interface ChangesSettings {
@@ -50,7 +56,7 @@ export interface ChangesSettings {
 export async function readDescription(
   http: HttpClient,
   watchBase: URL | string,
-  options: { signal?: AbortSignal; today?: string } = {},
+  options: { signal?: AbortSignal; today?: string; timeMs?: number } = {},
 ): Promise<DescriptionOutcome> {
   return discoverDescription(http, watchBase, options);
 }

@@ -20,6 +20,11 @@ import { WatchClient } from "./watch-client.ts";
 
 export interface RegistryClients {
   watch: WatchClient;
+  /**
+   * The watch interface's paced client (key, rate lane, byte cap), for other reads of the watch
+   * origin such as the registry's description (readDescription).
+   */
+  watchHttp: HttpClient;
   /** Client for change files: carries the key only when a file lives on the watch origin. */
   files: HttpClient;
   /**
@@ -97,6 +102,7 @@ export function createRegistry(
       pageParam: config.changesPageParam,
       maxResponseBytes: config.maxResponseBytes,
     }),
+    watchHttp: http,
     files,
     downloadFile: (path, signal) =>
       downloadFile(files, path, {

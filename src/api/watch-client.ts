@@ -61,10 +61,24 @@ const AMBIGUOUS: ReadonlySet<string> = new Set([
 ]);
 
 export class WatchClient {
+  private readonly options: WatchClientOptions;
+
   constructor(
     private readonly http: HttpClient,
-    private readonly options: WatchClientOptions,
-  ) {}
+    options: WatchClientOptions,
+  ) {
+    this.options = { ...options };
+  }
+
+  /**
+   * The changes parameters to send from now on: a run sets them once it knows what the registry's
+   * description says (and what the environment insists on), before its first changes request.
+   */
+  useChangesParams(params: { from: string; to: string; page?: string }): void {
+    this.options.fromParam = params.from;
+    this.options.toParam = params.to;
+    if (params.page !== undefined) this.options.pageParam = params.page;
+  }
 
   async lists(): Promise<{ lists: WatchList[]; total: number | null | undefined }> {
     const endpoint = "GET /v2/lists";
@@ -198,7 +212,7 @@ export class WatchClient {
     url.searchParams.set(this.options.fromParam, from);
     url.searchParams.set(this.options.toParam, to);
     if (page > 1) url.searchParams.set(this.options.pageParam ?? "page", String(page));
-    return this.http.request({ method: "GET", url, endpoint, cap, signal }, (response) => {
+    const request = this.http.request({ method: "GET", url, endpoint, cap, signal }, (response) => {
       const body = validate(changesResponseSchema, parseJson(response, endpoint), endpoint, response);
       const items = body.changed_items.map(
         (entry, index): ReceivedChange => ({
@@ -222,6 +236,26 @@ export class WatchClient {
         bytes: response.body.length,
       };
     });
+    return request.catch((error: unknown) => {
+      throw this.withParameterHint(error);
+    });
+  }
+
+  /**
+   * A refusal that names a query parameter (a FastAPI 422, say) most likely means the names sent
+   * are not the registry's: the message says which were sent and where they come from.
+   */
+  private withParameterHint(error: unknown): unknown {
+    if (!(error instanceof ApiError) || (error.status !== 400 && error.status !== 422)) return error;
+    if (!/query parameter/.test(error.message)) return error;
+    const { fromParam, toParam } = this.options;
+    return new ApiError(
+      error.code,
+      `${error.message} (regwatch sent the interval as ${fromParam} and ${toParam}: the names come from ` +
+        "REGWATCH_CHANGES_FROM_PARAM / REGWATCH_CHANGES_TO_PARAM when set, else from the registry's " +
+        "description at {watch_base_url}/docs, else the defaults; `regwatch doctor` compares them)",
+      { endpoint: error.endpoint, status: error.status, attempts: error.attempts, cause: error },
+    );
   }
 
   private async bulk(method: "POST" | "DELETE", listKey: string, taxIds: string[]): Promise<BulkResult> {

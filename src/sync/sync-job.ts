@@ -13,6 +13,7 @@ import type { Logger } from "../logger.ts";
 import { type OpenRegistry, openRegistry } from "../run/open-registry.ts";
 import { withRun } from "../run/with-run.ts";
 import { noProgress, type ProgressSink } from "./progress.ts";
+import { applyRegistryDescription } from "./registry-description.ts";
 import { selectLists } from "./select-lists.ts";
 import { emptySyncReport, runSyncPass, type SyncPassOptions, type SyncReport } from "./sync-pass.ts";
 
@@ -55,8 +56,20 @@ export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): P
         trigger: deps.trigger,
         // The options stay with the run: alert raising reads --alert-history from them.
         stats: { options },
-        prepare: () => selectLists({ sql, registry: registry.clients }, options.lists, deps.lists),
-        body: async (scope, selected) => {
+        prepare: async () => {
+          // The changes parameters first: what the registry's description says decides them.
+          const changes = await applyRegistryDescription({
+            sql,
+            config: watchConfig(config),
+            log,
+            registry: registry.clients,
+            signal: deps.signal,
+            now: deps.now,
+          });
+          const lists = await selectLists({ sql, registry: registry.clients }, options.lists, deps.lists);
+          return { changes, lists };
+        },
+        body: async (scope, { changes, lists: selected }) => {
           // After the run's commit: raise its alerts and deliver (on the wall clock, not a simulated
           // one); a stop in progress only raises, and the next pass delivers.
           scope.defer(() => alertsAfterRun({ sql, config, log }, { raiseOnly: deps.signal?.aborted }));
@@ -64,7 +77,7 @@ export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): P
             {
               sql,
               registry: registry.clients,
-              config,
+              config: { ...config, ...changes },
               log,
               runId: scope.runId,
               progress,
@@ -92,6 +105,11 @@ export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): P
     // After a stop, a request may still hang in a client: the wait for it is bounded.
     if (!deps.registry) await registry.close(deps.signal?.aborted ? { boundMs: 1000 } : {});
   }
+}
+
+function watchConfig(config: Config): Config & { watchUrl: string } {
+  requireWatch(config);
+  return config;
 }
 
 function ownRegistry(deps: SyncJobDeps, progress: ProgressSink): OpenRegistry {
