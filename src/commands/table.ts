@@ -99,6 +99,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./db.ts")).registerDb,
   },
   {
+    name: "doctor",
+    summary:
+      "check a setup before the first run: configuration, database, keys, clock, description, schedule, file origins, alert targets",
+    load: async () => (await import("./doctor.ts")).registerDoctor,
+  },
+  {
     name: "demo",
     summary:
       "embedded Postgres + the bundled emulator + a sample desired state: reconcile, backfill, sync, status",

@@ -1,0 +1,57 @@
+/**
+ * `regwatch doctor [--json]`: checks a setup before its first run and prints one line per check
+ * (src/doctor/). A configuration that does not load is still a report: every bad variable is a
+ * failed line, and the exit status is 78.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { Command } from "commander";
+import { type Config, loadConfig } from "../config.ts";
+import { judgeConfigProblems } from "../doctor/judge-setup.ts";
+import { buildReport, type CheckResult, formatJson, formatText } from "../doctor/report.ts";
+import { runDoctor } from "../doctor/run.ts";
+import { ConfigError, coerceError, EXIT } from "../errors.ts";
+import { redactSecrets } from "../secrets.ts";
+
+export const DOCTOR_SUMMARY =
+  "check a setup before the first run: configuration, database, keys, clock, description, schedule, file origins, alert targets";
+
+export function registerDoctor(program: Command): void {
+  program
+    .command("doctor")
+    .description(DOCTOR_SUMMARY)
+    .option("--json", "print the report as JSON (check, status ok/warn/fail, message, next step)")
+    .addHelpText(
+      "after",
+      [
+        "",
+        "Reads only: the registry is asked for its list of watch lists, its description and nothing",
+        "else; no search request is made with the key (each one counts toward the monthly quota);",
+        "the database gets one test write that is rolled back, and no migration.",
+        "Exit 0 when every check passes (warnings allowed), 1 when one fails, 78 for configuration.",
+      ].join("\n"),
+    )
+    .action(async (opts: { json?: boolean }) => {
+      try {
+        const results = await doctor();
+        const report = buildReport(results, new Date());
+        process.stdout.write(opts.json ? formatJson(report) : formatText(report));
+        process.exitCode = report.exitCode;
+      } catch (error) {
+        process.stderr.write(`regwatch: ${redactSecrets(coerceError(error).message)}\n`);
+        process.exitCode = EXIT.failed;
+      }
+    });
+}
+
+async function doctor(): Promise<CheckResult[]> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) return judgeConfigProblems(error.problems);
+    throw error;
+  }
+  const dotenv = path.join(process.cwd(), ".env");
+  return runDoctor(config, { env: process.env, ...(existsSync(dotenv) ? { dotenv } : {}) });
+}

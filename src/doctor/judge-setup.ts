@@ -1,0 +1,157 @@
+/**
+ * The setup as this machine holds it, before any connection: the configuration (every bad
+ * variable named, as every command does; a misspelt one found) and the schedule with both time
+ * zones. Pure: the next runs are computed by the caller with the daemon's own scheduler.
+ */
+import type { Config } from "../config.ts";
+import { ENV } from "../config-schema.ts";
+import { DATA_COMPLETE_HOUR, localDateTime } from "../dates.ts";
+import { type CheckResult, CONFIGURATION, fail, ok, warn } from "./report.ts";
+
+export const SCHEDULE = "schedule";
+
+/** Variables read outside the configuration (bin/regwatch.js). */
+const OTHER_VARIABLES = ["REGWATCH_FROM_SOURCE"];
+
+/** One failed line per problem of a configuration that does not load (exit 78). */
+export function judgeConfigProblems(problems: readonly string[]): CheckResult[] {
+  return problems.map((problem) =>
+    fail(CONFIGURATION, problem, "correct the variable in the environment or in .env, then run doctor again"),
+  );
+}
+
+/**
+ * A configuration that loaded: what the daily run still needs (the watch address and key: a
+ * configuration error, exit 78), variables that regwatch does not know (a typo is otherwise
+ * silently ignored), and a key that would cross the network unencrypted.
+ */
+export function judgeConfig(
+  config: Config,
+  env: NodeJS.ProcessEnv,
+  dotenv: string | undefined,
+): CheckResult[] {
+  const results: CheckResult[] = [];
+  const missing = [
+    ...(config.watchUrl ? [] : ["REGWATCH_WATCH_URL"]),
+    ...(config.apiKey ? [] : ["REGWATCH_API_KEY"]),
+  ];
+  for (const name of missing) {
+    results.push(
+      fail(
+        CONFIGURATION,
+        `${name}: not set; sync, reconcile and the daemon need it`,
+        `set ${name} (see the README, "Connecting to the real registry")`,
+      ),
+    );
+  }
+  const known = new Set([...Object.keys(ENV), ...OTHER_VARIABLES]);
+  for (const name of Object.keys(env)
+    .filter((n) => n.startsWith("REGWATCH_") && !known.has(n))
+    .sort()) {
+    const near = closest(name, known);
+    results.push(
+      warn(
+        CONFIGURATION,
+        `${name} is not a variable regwatch reads${near ? ` (did you mean ${near}?)` : ""}; it is ignored`,
+        near ? `rename it to ${near}` : "remove it, or check the README's list of variables",
+      ),
+    );
+  }
+  if (config.watchUrl && config.apiKey && insecure(config.watchUrl)) {
+    results.push(
+      warn(
+        CONFIGURATION,
+        "REGWATCH_WATCH_URL is http:// on another machine: the API key would cross the network unencrypted",
+        "use the https:// address",
+      ),
+    );
+  }
+  if (results.length === 0) {
+    const set = [...config.explicit].sort();
+    const source = dotenv ? `, with ${dotenv} read (the environment wins)` : "";
+    results.push(
+      ok(
+        CONFIGURATION,
+        `valid: ${set.length} variable(s) set (${set.join(", ") || "none"}), the rest at their defaults${source}`,
+      ),
+    );
+  }
+  return results;
+}
+
+function insecure(address: string): boolean {
+  const url = new URL(address);
+  return url.protocol === "http:" && !["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+}
+
+/** A known name within two edits of `name`, if any (the nearest). */
+function closest(name: string, known: Iterable<string>): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const candidate of known) {
+    const distance = editDistance(name, candidate);
+    if (distance <= 2 && (!best || distance < best.distance)) best = { name: candidate, distance };
+  }
+  return best?.name;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+export interface ScheduleFacts {
+  schedule: string;
+  /** REGWATCH_TZ: the zone the schedule is read in. */
+  tz: string;
+  /** REGWATCH_REGISTRY_TZ: the zone of the registry's 06:00 load and 07:00 rule. */
+  registryTz: string;
+  /** The next runs, as the daemon's scheduler computes them. */
+  nextRuns: readonly Date[];
+}
+
+/**
+ * The schedule and both zones, with the next runs in local time. A run before 07:00 in the
+ * registry's zone finds yesterday incomplete (the load starts at 06:00): it covers one day less,
+ * and yesterday waits a whole day for the next run.
+ */
+export function judgeSchedule(facts: ScheduleFacts): CheckResult {
+  const { schedule, tz, registryTz, nextRuns } = facts;
+  if (nextRuns.length === 0) {
+    return fail(
+      SCHEDULE,
+      `REGWATCH_SCHEDULE "${schedule}" never fires`,
+      "set a daily schedule, e.g. 15 7 * * *",
+    );
+  }
+  const at = (instant: Date, zone: string) => {
+    const local = localDateTime(instant, zone);
+    return `${local.date} ${pad(local.hour)}:${pad(local.minute)}`;
+  };
+  const runs = nextRuns.map((r) => at(r, tz)).join(", ");
+  const zones =
+    tz === registryTz
+      ? `${tz}, also the registry's zone`
+      : `${tz}; in the registry's zone ${registryTz}: ${nextRuns.map((r) => at(r, registryTz).slice(11)).join(", ")}`;
+  const message = `"${schedule}" in ${zones}; next runs ${runs} (${tz})`;
+  const early = nextRuns.filter((r) => localDateTime(r, registryTz).hour < DATA_COMPLETE_HOUR);
+  if (early.length > 0) {
+    return warn(
+      SCHEDULE,
+      `${message}: ${early.length === nextRuns.length ? "every run is" : "some runs are"} before ${DATA_COMPLETE_HOUR}:00 in ${registryTz}, when yesterday is not complete yet, so those runs cover up to the day before`,
+      `schedule the run after ${DATA_COMPLETE_HOUR}:00 ${registryTz} (e.g. REGWATCH_SCHEDULE="15 7 * * *" with REGWATCH_TZ=${registryTz}), or check REGWATCH_TZ and REGWATCH_REGISTRY_TZ`,
+    );
+  }
+  return ok(SCHEDULE, message);
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, "0");
+}
