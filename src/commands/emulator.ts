@@ -32,6 +32,10 @@ interface EmulatorFlags {
   valueHistory?: boolean;
   currentRecords?: boolean;
   realistic?: boolean;
+  changesFromParam?: string;
+  changesToParam?: string;
+  basePath?: string;
+  description?: boolean;
 }
 
 function parseInstant(value: string): string {
@@ -99,6 +103,14 @@ export function registerEmulator(program: Command): void {
       "--realistic",
       "all four above: the registry's world as it is, not as the simple emulator draws it",
     )
+    .option(
+      "--changes-from-param <name>",
+      "query parameter of the changes interval's first day",
+      "start_date",
+    )
+    .option("--changes-to-param <name>", "query parameter of the changes interval's last day", "end_date")
+    .option("--base-path <path>", "serve the API under this path prefix (e.g. /watch), as behind a proxy")
+    .option("--no-description", "serve no description at /v2/docs and /v2/openapi.json")
     .action(async (flags: EmulatorFlags) => {
       try {
         const options = await emulatorOptions(flags);
@@ -144,6 +156,10 @@ async function emulatorOptions(flags: EmulatorFlags): Promise<EmulatorOptions> {
     if (flags[name]) options[name] = true;
   }
   if (flags.publicUrl !== undefined) options.publicUrl = flags.publicUrl;
+  if (flags.changesFromParam !== undefined) options.changesFromParam = flags.changesFromParam;
+  if (flags.changesToParam !== undefined) options.changesToParam = flags.changesToParam;
+  if (flags.basePath !== undefined) options.basePath = flags.basePath;
+  if (flags.description === false) options.describe = false;
   if (flags.filePort !== undefined)
     Object.assign(options, { separateFileOrigin: true, filePort: flags.filePort });
   if (flags.now !== undefined) options.now = flags.now;
@@ -182,11 +198,12 @@ async function serveUntilStopped(options: EmulatorOptions): Promise<void> {
       `  file base url: ${emulator.fileBaseUrl}`,
       `  api key:       ${emulator.apiKey}`,
       `  admin:         ${emulator.url}/_emulator/stats`,
+      `  description:   ${emulator.baseUrl}/v2/docs (changes parameters ${options.changesFromParam ?? "start_date"}, ${options.changesToParam ?? "end_date"})`,
       `  world:         ${worldLine(emulator.world())}`,
       "",
-      "Point regwatch at it with:",
-      `REGWATCH_WATCH_URL=${emulator.url}`,
-      `REGWATCH_SEARCH_URL=${emulator.url}`,
+      "Point regwatch at it with (the addresses as the registry's document gives them, with their version):",
+      `REGWATCH_WATCH_URL=${emulator.baseUrl}/v2`,
+      `REGWATCH_SEARCH_URL=${emulator.baseUrl}/v1`,
       `REGWATCH_API_KEY=${emulator.apiKey}`,
       `REGWATCH_FILE_ORIGINS=${fileOrigin === emulator.url ? emulator.url : `${emulator.url},${fileOrigin}`}`,
       "",

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ADMIN_PREFIX, adminReply } from "./admin-routes.ts";
 import { registryMonth } from "./clock.ts";
+import { docsPage, openApiDocument } from "./description.ts";
 import { type FaultPlan, type FaultRule, retryAfterHeader } from "./faults.ts";
 import { fileReply } from "./file-routes.ts";
 import type { MonthlyQuota, SlidingWindowLimiter } from "./limits.ts";
@@ -60,7 +61,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, services: Servi
     return void sendReply(res, adminReply(method, url.pathname, query, body, services), null);
   }
 
-  const route = resolveRoute(method, url.pathname, role.servesFiles, role.servesApi);
+  // Under a path prefix (a registry behind a proxy), the API's paths are the ones below it.
+  const prefix = role.servesApi ? registry.settings.basePath : "";
+  const path = !prefix
+    ? url.pathname
+    : url.pathname.startsWith(`${prefix}/`)
+      ? url.pathname.slice(prefix.length)
+      : `/outside-the-base-path${url.pathname}`;
+  const route = resolveRoute(method, path, role.servesFiles, role.servesApi, registry.settings.describe);
   const key = header(req, "x-api-key");
   const entry: RequestLogEntry = {
     seq,
@@ -68,7 +76,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, services: Servi
     simAt: simAt.toISOString(),
     origin: role.origin,
     method,
-    path: url.pathname,
+    path,
     query,
     endpoint:
       route.kind === "not-found" ? route.label : route.kind === "wrong-method" ? route.label : route.endpoint,
@@ -96,7 +104,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, services: Servi
   const limit = isFileOrigin ? registry.settings.fileRateLimit : registry.settings.rateLimit;
   const waitSeconds = services.limiter.arrive(bucket, limit, arrivedAt);
 
-  if (surface !== "files" && !entry.keyValid) {
+  if (surface !== "files" && surface !== "docs" && !entry.keyValid) {
     return finish(failure(401, key ? "invalid API key" : "the X-Api-Key header is required"), null);
   }
   if (waitSeconds !== null) {
@@ -126,6 +134,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, services: Servi
 
   let reply: Reply;
   if (surface === "search") reply = searchReply(route.endpoint, query, registry);
+  else if (surface === "docs") reply = docsReply(route.endpoint, registry);
   else if (surface === "watch") {
     const request = { endpoint: route.endpoint, query, body };
     reply = watchReply(
@@ -135,6 +144,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, services: Servi
   } else reply = fileReply(route.filePath ?? "", registry);
   // A delay has been served already; the other kinds spoil the answer on its way out.
   return finish(reply, fault);
+}
+
+/** The description of the watch interface: the Swagger UI page or the OpenAPI document. */
+function docsReply(endpoint: string, registry: Registry): Reply {
+  const settings = registry.settings;
+  if (endpoint === "GET /v2/docs")
+    return { status: 200, text: { content: docsPage(settings), contentType: "text/html; charset=utf-8" } };
+  return { status: 200, body: openApiDocument(settings) };
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -168,10 +185,13 @@ async function readBody(req: IncomingMessage): Promise<string | null> {
  * was reset without an answer).
  */
 async function sendReply(res: ServerResponse, reply: Reply, fault: FaultRule | null): Promise<number> {
-  const text = reply.body === undefined || reply.status === 204 ? "" : JSON.stringify(reply.body);
+  const text =
+    reply.text?.content ??
+    (reply.body === undefined || reply.status === 204 ? "" : JSON.stringify(reply.body));
   const bytes = Buffer.from(text, "utf8");
   const headers: Record<string, string | number> = { ...reply.headers };
-  if (bytes.length > 0) headers["content-type"] = "application/json; charset=utf-8";
+  if (bytes.length > 0)
+    headers["content-type"] = reply.text?.contentType ?? "application/json; charset=utf-8";
   switch (fault?.kind) {
     case "reset":
       res.socket?.destroy();

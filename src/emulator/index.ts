@@ -53,6 +53,13 @@ export interface EmulatorOptions extends WorldOptions {
   searchMonthlyQuota?: number;
   changesFromParam?: string;
   changesToParam?: string;
+  /**
+   * Path prefix the API is served under, as behind a proxy (e.g. "/watch": the lists are then at
+   * /watch/v2/lists, the description at /watch/v2/docs). Default none.
+   */
+  basePath?: string;
+  /** Serve the watch interface's description (/v2/docs, /v2/openapi.json) as FastAPI does; default true. */
+  describe?: boolean;
   changesPerBusinessPerMonth?: number;
   lists?: SeedList[];
   faults?: FaultRule[];
@@ -61,6 +68,8 @@ export interface EmulatorOptions extends WorldOptions {
 export interface RunningEmulator {
   /** Origin serving /v1 and /v2, no trailing slash. */
   url: string;
+  /** `url` and the base path: where /v1 and /v2 live (equal to `url` without a base path). */
+  baseUrl: string;
   /** Absolute {changes_file_base_url}. */
   fileBaseUrl: string;
   apiKey: string;
@@ -101,6 +110,8 @@ const DEFAULTS = {
   searchMonthlyQuota: 2000,
   changesFromParam: "start_date",
   changesToParam: "end_date",
+  basePath: "",
+  describe: true,
   changesPerBusinessPerMonth: 3,
 } as const satisfies Partial<EmulatorOptions>;
 
@@ -131,6 +142,17 @@ export function emulatorOptionProblems(options: EmulatorOptions): string[] {
   if (perMonth !== undefined && !(perMonth >= 0 && perMonth <= 50)) {
     problems.push("changesPerBusinessPerMonth must be from 0 to 50");
   }
+  if (
+    options.basePath !== undefined &&
+    options.basePath !== "" &&
+    !/^(\/[A-Za-z0-9._~-]+)+$/.test(options.basePath)
+  )
+    problems.push("basePath must be empty or like /watch (segments, no trailing slash)");
+  for (const name of ["changesFromParam", "changesToParam"] as const) {
+    const v = options[name];
+    if (v !== undefined && !/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(v))
+      problems.push(`${name} must be a parameter name`);
+  }
   if (options.now !== undefined && Number.isNaN(Date.parse(options.now)))
     problems.push("now must be an ISO instant");
   if (options.faults !== undefined) problems.push(...faultRuleProblems(options.faults));
@@ -158,6 +180,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       searchMonthlyQuota: o.searchMonthlyQuota,
       changesFromParam: o.changesFromParam,
       changesToParam: o.changesToParam,
+      basePath: o.basePath,
+      describe: o.describe,
     },
     resolveWorld(o),
   );
@@ -185,10 +209,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     : null;
   const stopWarming = registry.warmNameIndex();
   const url = o.publicUrl ? new URL(o.publicUrl).origin : originOf(api, o.host);
-  registry.fileBaseUrl = `${files ? originOf(files, o.host) : url}/files`;
+  registry.fileBaseUrl = files ? `${originOf(files, o.host)}/files` : `${url}${o.basePath}/files`;
 
   return {
     url,
+    baseUrl: `${url}${o.basePath}`,
     fileBaseUrl: registry.fileBaseUrl,
     apiKey: o.apiKey,
     requests: () => services.log.list(),

@@ -24,6 +24,10 @@ export interface RegistrySettings {
   searchMonthlyQuota: number;
   changesFromParam: string;
   changesToParam: string;
+  /** Path prefix the API is served under ("" for none). */
+  basePath: string;
+  /** Whether /v2/docs and /v2/openapi.json are served. */
+  describe: boolean;
 }
 
 // Businesses indexed per slice of the background warm-up: a few milliseconds, so requests barely wait.

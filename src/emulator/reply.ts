@@ -1,7 +1,10 @@
 /** What a handler answers, before faults and latency shape how it is sent. */
 export interface Reply {
   status: number;
+  /** Sent as JSON. */
   body?: unknown;
+  /** Sent as it is, instead of `body` (an HTML page); with its content type. */
+  text?: { content: string; contentType: string };
   headers?: Record<string, string>;
 }
 

@@ -1,6 +1,7 @@
 /** Which endpoint a request addresses; its label names it in logs, statistics and fault rules. */
 
-export type Surface = "search" | "watch" | "files";
+/** `docs`: the watch interface's description (FastAPI serves it without a key). */
+export type Surface = "search" | "watch" | "files" | "docs";
 
 export type Resolution =
   | { kind: "endpoint"; surface: Surface; endpoint: string; listKey?: string; filePath?: string }
@@ -8,6 +9,7 @@ export type Resolution =
   | { kind: "not-found"; surface: Surface | null; label: string };
 
 const SEARCH_PATHS = ["/v1/reg-numbers", "/v1/names", "/v1/bank-accounts"];
+const DOCS_PATHS = ["/v2/docs", "/v2/openapi.json"];
 const LIST_KEY = "[A-Za-z0-9_.~-]+";
 const WATCH_PATTERNS: ReadonlyArray<readonly [RegExp, string, string[]]> = [
   [/^\/v2\/lists$/, "/v2/lists", ["GET", "POST"]],
@@ -22,6 +24,7 @@ export function resolveRoute(
   path: string,
   servesFiles: boolean,
   servesApi: boolean,
+  servesDocs = true,
 ): Resolution {
   if (servesFiles && (path === "/files" || path.startsWith("/files/"))) {
     if (method !== "GET")
@@ -32,6 +35,11 @@ export function resolveRoute(
       endpoint: "GET /files",
       filePath: path.slice("/files/".length),
     };
+  }
+  if (servesApi && servesDocs && DOCS_PATHS.includes(path)) {
+    if (method !== "GET")
+      return { kind: "wrong-method", surface: "docs", label: `${method} ${path}`, allow: ["GET"] };
+    return { kind: "endpoint", surface: "docs", endpoint: `GET ${path}` };
   }
   if (servesApi && SEARCH_PATHS.includes(path)) {
     if (method !== "GET")

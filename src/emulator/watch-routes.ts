@@ -2,6 +2,7 @@
 import { daysBetween, isValidDate, maxDate, minDate } from "../dates.ts";
 import { type Change, changedItem } from "./changes.ts";
 import { activationDate, lastLoadedDay } from "./clock.ts";
+import { queryValidationError } from "./description.ts";
 import type { Registry } from "./registry.ts";
 import { failure, json, parseObjectBody, type Reply } from "./reply.ts";
 import { listView, type WatchList } from "./watch-lists.ts";
@@ -80,7 +81,11 @@ function bulkTaxIds(body: string): string[] | Reply {
   return taxIds as string[];
 }
 
-/** The interval a changes request asks for, or the 400 that refuses it. */
+/**
+ * The interval a changes request asks for, or the answer that refuses it: a missing or malformed
+ * date is FastAPI's 422 naming the parameter (the framework checks parameters before the handler
+ * runs); a reversed or too long interval is the handler's own 400.
+ */
 export function parseInterval(
   query: Record<string, string>,
   fromParam: string,
@@ -88,11 +93,12 @@ export function parseInterval(
 ): { from: string; to: string } | Reply {
   const from = query[fromParam];
   const to = query[toParam];
-  if (from === undefined || to === undefined) {
-    return failure(400, `query parameters ${fromParam} and ${toParam} are required (YYYY-MM-DD)`);
-  }
-  if (!isValidDate(from) || !isValidDate(to))
-    return failure(400, `${fromParam} and ${toParam} must be dates as YYYY-MM-DD`);
+  const invalid = [
+    { name: fromParam, value: from },
+    { name: toParam, value: to },
+  ].filter((p) => p.value === undefined || !isValidDate(p.value));
+  if (invalid.length > 0 || from === undefined || to === undefined)
+    return json(422, queryValidationError(invalid));
   if (to < from) return failure(400, `${toParam} must not be before ${fromParam}`);
   if (daysBetween(from, to) + 1 > MAX_INTERVAL_DAYS) {
     return failure(400, `the interval may cover at most ${MAX_INTERVAL_DAYS} days, both ends included`);

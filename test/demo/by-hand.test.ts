@@ -2,7 +2,9 @@
  * The README's "Trying it by hand" path, step by step as a user types it: an emulator with a list
  * that existed 30 days ago, a backfill that writes its history (and the seeded list's items, which
  * regwatch does not manage), a lookup whose printed registration number is put on a list of one's
- * own, a reconcile that creates that list, and status.
+ * own, a reconcile that creates that list, and status. The addresses end in /v2 and /v1, as the
+ * registry's document gives them (and the emulator prints them); the backfill reads the emulator's
+ * description first.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -34,10 +36,12 @@ describe("the README's by-hand path", () => {
   });
 
   it("shows the seeded list's changes, then creates a list of one's own from a lookup", async () => {
+    expect(emulator.watchUrl).toBe(`${emulator.url}/v2`);
+    expect(emulator.searchUrl).toBe(`${emulator.url}/v1`);
     const env = {
       DATABASE_URL: t.url,
-      REGWATCH_WATCH_URL: emulator.url,
-      REGWATCH_SEARCH_URL: emulator.url,
+      REGWATCH_WATCH_URL: emulator.watchUrl,
+      REGWATCH_SEARCH_URL: emulator.searchUrl,
       REGWATCH_API_KEY: emulator.apiKey,
       REGWATCH_FILE_ORIGINS: emulator.fileOrigins,
       REGWATCH_LOG_LEVEL: "warn",
@@ -46,6 +50,13 @@ describe("the README's by-hand path", () => {
     expect(backfill.code, backfill.stderr).toBe(0);
     const written = /changes written (\d+)/.exec(backfill.stdout);
     expect(Number(written?.[1])).toBeGreaterThan(0);
+    const [described] = await t.db.sql<{ status: string; url: string; from_param: string }[]>`
+      select status, url, from_param from regwatch.registry_descriptions`;
+    expect(described).toEqual({
+      status: "found",
+      url: `${emulator.url}/v2/openapi.json`,
+      from_param: "start_date",
+    });
     // The seeded list is nobody's in desired_lists, yet its 20 businesses are known to be watched:
     // `payments check` reads exactly this, and would otherwise call every supplier not_watched.
     const suppliers = await t.db.sql<{ taxId: string }[]>`

@@ -162,7 +162,7 @@ describe("regwatch emulator command", () => {
     const child = spawn(
       process.execPath,
       [
-        "bin/regwatch.js",
+        "bin/regwatch-src.js",
         "emulator",
         "--port",
         "0",
@@ -180,8 +180,10 @@ describe("regwatch emulator command", () => {
     });
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     while (!out.includes("REGWATCH_FILE_ORIGINS")) await new Promise((r) => setTimeout(r, 50));
-    const url = /REGWATCH_WATCH_URL=(\S+)/.exec(out)![1]!;
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
+    const watchUrl = /REGWATCH_WATCH_URL=(\S+)/.exec(out)![1]!;
+    expect(watchUrl).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*\/v2$/);
+    const url = watchUrl.replace(/\/v2$/, "");
+    expect(out).toContain(`REGWATCH_SEARCH_URL=${url}/v1`);
     expect(out).toContain("REGWATCH_API_KEY=emulator-key");
     const res = await fetch(`${url}/_emulator/clock`);
     expect(((await res.json()) as { now: string }).now).toBe("2024-03-11T08:00:00.000Z");
@@ -190,7 +192,7 @@ describe("regwatch emulator command", () => {
   }, 30_000);
 
   it("exits 64 on a bad argument", async () => {
-    const child = spawn(process.execPath, ["bin/regwatch.js", "emulator", "--now", "soon"], {
+    const child = spawn(process.execPath, ["bin/regwatch-src.js", "emulator", "--now", "soon"], {
       stdio: "ignore",
     });
     expect(await new Promise((resolve) => child.on("exit", resolve))).toBe(64);

@@ -3,7 +3,11 @@ import { BIN } from "./cli.ts";
 
 /** The emulator in a process of its own, so its clock of arrivals is not our event loop's. */
 export interface EmulatorProcess {
+  /** The emulator's origin (its API, without a version segment, and its admin routes). */
   url: string;
+  /** REGWATCH_WATCH_URL and REGWATCH_SEARCH_URL as printed: with /v2 and /v1. */
+  watchUrl: string;
+  searchUrl: string;
   apiKey: string;
   /** REGWATCH_FILE_ORIGINS as printed: the API origin, and the file origin when it is a second one. */
   fileOrigins: string;
@@ -21,8 +25,9 @@ export async function startEmulatorProcess(args: string[]): Promise<EmulatorProc
     const timer = setTimeout(() => reject(new Error(`emulator did not start: ${output}`)), 30_000);
     child.stdout?.on("data", (chunk: Buffer) => {
       output += chunk.toString();
-      const m = /REGWATCH_WATCH_URL=(\S+)/.exec(output);
-      if (m) {
+      // The printed REGWATCH_WATCH_URL ends in /v2; `url` is the origin (admin routes live there).
+      const m = /^\s*url:\s+(\S+)/m.exec(output);
+      if (m && /REGWATCH_WATCH_URL=/.test(output)) {
         clearTimeout(timer);
         resolve(m[1]!);
       }
@@ -34,6 +39,8 @@ export async function startEmulatorProcess(args: string[]): Promise<EmulatorProc
   });
   return {
     url,
+    watchUrl: /REGWATCH_WATCH_URL=(\S+)/.exec(output)?.[1] ?? url,
+    searchUrl: /REGWATCH_SEARCH_URL=(\S+)/.exec(output)?.[1] ?? url,
     apiKey: /REGWATCH_API_KEY=(\S+)/.exec(output)?.[1] ?? "emulator-key",
     fileOrigins: /REGWATCH_FILE_ORIGINS=(\S+)/.exec(output)?.[1] ?? url,
     async admin<T>(path: string, body?: unknown): Promise<T> {
