@@ -22,6 +22,12 @@ export async function databaseIdentity(sql: Sql): Promise<DatabaseIdentity> {
   return row!;
 }
 
+/** Whether schema regwatch exists (the first migration creates it). */
+export async function regwatchSchemaExists(sql: Sql): Promise<boolean> {
+  const [row] = await sql<{ exists: boolean }[]>`select to_regnamespace('regwatch') is not null as exists`;
+  return row?.exists ?? false;
+}
+
 export interface MigrationState {
   /** Migrations this build ships. */
   shipped: number;

@@ -6,7 +6,13 @@
 import type { Config } from "../config.ts";
 import { listAlertRules } from "../db/alerts-rules.ts";
 import { openDatabase } from "../db/connect.ts";
-import { databaseIdentity, migrationState, readerRoles, writeRights } from "../db/health.ts";
+import {
+  databaseIdentity,
+  migrationState,
+  readerRoles,
+  regwatchSchemaExists,
+  writeRights,
+} from "../db/health.ts";
 import { searchRequestsThisMonth } from "../db/usage.ts";
 import { coerceError } from "../errors.ts";
 import {
@@ -53,9 +59,11 @@ export async function checkDatabase(config: DatabaseConfig, now: Date): Promise<
       return unreached(describe(error), origin);
     }
     const results = [judgeReached(identity, origin, config.dataDir)];
-    const state = await attempt(MIGRATIONS, () => migrationState(db.sql));
+    const [state, schemaThere] = await Promise.all([
+      attempt(MIGRATIONS, () => migrationState(db.sql)),
+      regwatchSchemaExists(db.sql).catch(() => true),
+    ]);
     results.push("check" in state ? state : judgeMigrations(state));
-    const schemaThere = !("check" in state) && state.applied > 0;
     if (!schemaThere) {
       const why = "not checked: the schema is not created yet";
       results.push(warn(WRITES, why, "run `regwatch migrate`"), warn(READERS, why, "run `regwatch migrate`"));

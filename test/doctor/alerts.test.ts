@@ -1,0 +1,183 @@
+/**
+ * The doctor's alert-target checks against a real SMTP server (smtp-server) and a bare HTTP
+ * receiver: reached without a message or a request, an SMTP server that refuses the connection or
+ * the login, one that is absent, a webhook receiver nobody answers at, and missing settings.
+ */
+import type { AddressInfo } from "node:net";
+import { SMTPServer, type SMTPServerOptions } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertAlertRule } from "../../src/db/alerts-rules.ts";
+import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
+import { SECRET } from "../alerts/harness.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { type HostileServer, startHostileServer } from "../helpers/hostile-server.ts";
+import { closedPort, doctorWith, type Env, notOk, resultOf } from "./harness.ts";
+
+let tdb: TestDatabase;
+let emulator: RunningEmulator;
+let receiver: HostileServer;
+
+beforeAll(async () => {
+  [tdb, emulator, receiver] = await Promise.all([
+    createTestDatabase(),
+    startEmulator({ seed: 74, businesses: 100 }),
+    startHostileServer(),
+  ]);
+});
+
+afterAll(async () => {
+  await Promise.all([emulator?.close(), receiver?.close()]);
+  await tdb?.drop();
+});
+
+function env(extra: Env = {}): Env {
+  return {
+    DATABASE_URL: tdb.url,
+    REGWATCH_WATCH_URL: emulator.url,
+    REGWATCH_SEARCH_URL: emulator.url,
+    REGWATCH_API_KEY: emulator.apiKey,
+    REGWATCH_WEBHOOK_SECRET: SECRET,
+    REGWATCH_MAIL_FROM: "regwatch@example.com",
+    ...extra,
+  };
+}
+
+/** An SMTP server on a free port; `messages` counts what reached its DATA phase. */
+async function smtp(options: SMTPServerOptions) {
+  const state = { messages: 0 };
+  const server = new SMTPServer({
+    logger: false,
+    disabledCommands: ["STARTTLS"],
+    onData(stream, _session, callback) {
+      state.messages++;
+      stream.resume();
+      stream.on("end", () => callback());
+    },
+    ...options,
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    port,
+    state,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function withRules(
+  rules: { name: string; channel: "email" | "webhook"; target: string }[],
+  body: () => Promise<void>,
+) {
+  for (const r of rules) await insertAlertRule(tdb.db.sql, { ...r, lists: [], headings: [], digest: false });
+  try {
+    await body();
+  } finally {
+    await tdb.db.sql`delete from regwatch.alert_rules`;
+  }
+}
+
+describe("regwatch doctor and the alert targets", () => {
+  it("greets the SMTP server and connects to each webhook receiver, sending neither a message nor a request", async () => {
+    const server = await smtp({ authOptional: true });
+    receiver.seen.length = 0;
+    try {
+      await withRules(
+        [
+          { name: "ops-mail", channel: "email", target: "ops@example.com" },
+          { name: "ops-hook", channel: "webhook", target: `${receiver.origin}/hooks/regwatch?token=abc123` },
+          { name: "bi-hook", channel: "webhook", target: `${receiver.origin}/other` },
+        ],
+        async () => {
+          const results = await doctorWith(env({ REGWATCH_SMTP_URL: `smtp://127.0.0.1:${server.port}` }));
+          expect(notOk(results)).toEqual([]);
+          expect(resultOf(results, "e-mail").message).toBe(
+            `smtp://127.0.0.1:${server.port} answered EHLO (1 e-mail rule(s)); no message was sent`,
+          );
+          const hook = resultOf(results, `webhook ${receiver.origin}`);
+          expect(hook.message).toBe("connected (rule(s) bi-hook, ops-hook); no request was sent");
+          expect(JSON.stringify(results)).not.toContain("abc123");
+        },
+      );
+      expect(server.state.messages).toBe(0);
+      expect(receiver.seen).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("fails an SMTP server that refuses the connection", async () => {
+    const server = await smtp({
+      onConnect: (_session, callback) => callback(new Error("this server takes no mail from you")),
+    });
+    try {
+      const results = await doctorWith(env({ REGWATCH_SMTP_URL: `smtp://127.0.0.1:${server.port}` }));
+      expect(notOk(results)).toEqual(["e-mail: fail"]);
+      const email = resultOf(results, "e-mail");
+      expect(email.message).toMatch(
+        new RegExp(`^smtp://127.0.0.1:${server.port} refused: .*this server takes no mail from you`),
+      );
+      expect(email.next).toMatch(/^check REGWATCH_SMTP_URL/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("fails an SMTP login that is refused, and never prints the password", async () => {
+    const server = await smtp({
+      allowInsecureAuth: true,
+      onAuth: (_auth, _session, callback) => callback(new Error("Invalid username or password")),
+    });
+    try {
+      const results = await doctorWith(
+        env({ REGWATCH_SMTP_URL: `smtp://alerts:pa55-w0rd-xyz@127.0.0.1:${server.port}` }),
+      );
+      expect(notOk(results)).toEqual(["e-mail: fail"]);
+      const email = resultOf(results, "e-mail");
+      expect(email.message).toMatch(/refused: .*Invalid username or password/);
+      expect(email.next).toBe("check the user and password in REGWATCH_SMTP_URL");
+      expect(JSON.stringify(results)).not.toContain("pa55-w0rd-xyz");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("fails an SMTP server that is not there", async () => {
+    const port = await closedPort();
+    const email = resultOf(
+      await doctorWith(env({ REGWATCH_SMTP_URL: `smtp://127.0.0.1:${port}` })),
+      "e-mail",
+    );
+    expect(email.status).toBe("fail");
+    expect(email.message).toMatch(new RegExp(`^smtp://127.0.0.1:${port} not reachable: .*ECONNREFUSED`));
+  });
+
+  it("fails e-mail rules without an SMTP server, and webhook rules without the secret", async () => {
+    await withRules(
+      [
+        { name: "ops-mail", channel: "email", target: "ops@example.com" },
+        { name: "ops-hook", channel: "webhook", target: `${receiver.origin}/hook` },
+      ],
+      async () => {
+        const results = await doctorWith(env({ REGWATCH_WEBHOOK_SECRET: undefined }));
+        expect(notOk(results)).toEqual(["e-mail: fail", "webhooks: fail"]);
+        expect(resultOf(results, "e-mail").message).toBe(
+          "REGWATCH_SMTP_URL not set (1 e-mail rule(s)): e-mail messages wait until it is",
+        );
+        expect(resultOf(results, "webhooks").message).toBe(
+          "REGWATCH_WEBHOOK_SECRET is not set: webhook messages wait until it is",
+        );
+      },
+    );
+  });
+
+  it("fails a webhook receiver nobody answers at", async () => {
+    const dead = `http://127.0.0.1:${await closedPort()}`;
+    await withRules([{ name: "gone", channel: "webhook", target: `${dead}/hook` }], async () => {
+      const results = await doctorWith(env());
+      expect(notOk(results)).toEqual([`webhook ${dead}: fail`]);
+      const hook = resultOf(results, `webhook ${dead}`);
+      expect(hook.message).toMatch(/^not reachable: connect ECONNREFUSED .* \(rule\(s\) gone\)$/);
+      expect(hook.next).toMatch(/regwatch alerts rule list/);
+    });
+  });
+});

@@ -1,0 +1,160 @@
+/**
+ * The doctor's database checks, each failing alone: a migration not applied (and not applied by
+ * the doctor), a role that may only read, a server that accepts no writes, a reader role missing
+ * a grant, and a database nobody answers at.
+ */
+import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { grantReader } from "../../src/db/grants.ts";
+import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { closedPort, doctorWith, type Env, notOk, resultOf } from "./harness.ts";
+
+let tdb: TestDatabase;
+let emulator: RunningEmulator;
+const roles: string[] = [];
+
+beforeAll(async () => {
+  [tdb, emulator] = await Promise.all([createTestDatabase(), startEmulator({ seed: 73, businesses: 100 })]);
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  // Roles belong to the server: their grants go first, while their database is still there.
+  for (const role of roles) await tdb.db.sql.unsafe(`drop owned by "${role}"; drop role "${role}"`);
+  await tdb?.drop();
+});
+
+function env(extra: Env = {}): Env {
+  return {
+    DATABASE_URL: tdb.url,
+    REGWATCH_WATCH_URL: emulator.url,
+    REGWATCH_SEARCH_URL: emulator.url,
+    REGWATCH_API_KEY: emulator.apiKey,
+    ...extra,
+  };
+}
+
+/** A login role of this test, with the statements given run for it; its URL on the test database. */
+async function role(...grants: string[]): Promise<{ name: string; url: string }> {
+  const name = `doctor_${randomBytes(4).toString("hex")}`;
+  const password = randomBytes(9).toString("hex");
+  roles.push(name);
+  await tdb.db.sql.unsafe(`create role "${name}" login password '${password}'`);
+  for (const grant of grants) await tdb.db.sql.unsafe(grant.replaceAll("ROLE", `"${name}"`));
+  const url = new URL(tdb.url);
+  url.username = name;
+  url.password = password;
+  return { name, url: url.toString() };
+}
+
+describe("regwatch doctor and the database", () => {
+  it("fails a pending migration by name, says regwatch migrate, and does not apply it", async () => {
+    const journal = JSON.parse(
+      await readFile(new URL("../../migrations/meta/_journal.json", import.meta.url), "utf8"),
+    ) as { entries: { tag: string }[] };
+    const last = journal.entries.at(-1)!.tag;
+    const [removed] = await tdb.db.sql<{ hash: string; created_at: string }[]>`
+      delete from drizzle.__drizzle_migrations
+      where id = (select max(id) from drizzle.__drizzle_migrations) returning hash, created_at::text`;
+    try {
+      const results = await doctorWith(env());
+      expect(notOk(results)).toEqual(["migrations: fail"]);
+      const migrations = resultOf(results, "migrations");
+      expect(migrations.message).toBe(
+        `1 of ${journal.entries.length} migrations not applied (${last}); the doctor does not apply them`,
+      );
+      expect(migrations.next).toMatch(/^run `regwatch migrate`/);
+      const [after] = await tdb.db.sql<
+        { n: number }[]
+      >`select count(*)::int as n from drizzle.__drizzle_migrations`;
+      expect(after?.n).toBe(journal.entries.length - 1);
+    } finally {
+      await tdb.db.sql`
+        insert into drizzle.__drizzle_migrations (hash, created_at) values (${removed!.hash}, ${removed!.created_at})`;
+    }
+  });
+
+  it("fails a role that may only read, naming what it may not write", async () => {
+    const reader = await role(
+      `grant connect on database "${tdb.name}" to ROLE`,
+      "grant usage on schema regwatch, drizzle to ROLE",
+      "grant select on all tables in schema regwatch, drizzle to ROLE",
+    );
+    const results = await doctorWith(env({ DATABASE_URL: reader.url }));
+    const writes = resultOf(results, "database writes");
+    expect(writes.status).toBe("fail");
+    expect(writes.message).toMatch(
+      /^a test write \(rolled back\) was refused: permission denied for table api_usage \(SQLSTATE 42501\)$/,
+    );
+    expect(writes.next).toContain(
+      `GRANT INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA regwatch TO "${reader.name}"`,
+    );
+    // Being given read access, it is also a reader role: one that can read everything.
+    expect(resultOf(results, "reader roles").message).toBe(`${reader.name} can read every table and view`);
+    expect(notOk(results)).toEqual(["database writes: fail"]);
+    expect(JSON.stringify(results)).not.toContain(new URL(reader.url).password);
+  });
+
+  it("fails a role that may write some tables but not all, naming those", async () => {
+    const partial = await role(
+      `grant connect on database "${tdb.name}" to ROLE`,
+      "grant usage, create on schema regwatch to ROLE",
+      "grant usage on schema drizzle to ROLE",
+      "grant select on all tables in schema drizzle to ROLE",
+      "grant select, insert, update, delete on all tables in schema regwatch to ROLE",
+      "grant usage on all sequences in schema regwatch to ROLE",
+      "revoke delete on regwatch.watched_items from ROLE",
+    );
+    const results = await doctorWith(env({ DATABASE_URL: partial.url }));
+    expect(notOk(results)).toEqual(["database writes: fail"]);
+    expect(resultOf(results, "database writes").message).toBe(
+      `role ${partial.name} may not write everything the runs write: watched_items (DELETE)`,
+    );
+  });
+
+  it("fails a server that accepts no writes, though the role may write everything", async () => {
+    const writer = await role(
+      `grant connect on database "${tdb.name}" to ROLE`,
+      "grant usage, create on schema regwatch to ROLE",
+      "grant usage on schema drizzle to ROLE",
+      "grant select on all tables in schema drizzle to ROLE",
+      "grant select, insert, update, delete on all tables in schema regwatch to ROLE",
+      "grant usage on all sequences in schema regwatch to ROLE",
+      "alter role ROLE set default_transaction_read_only = on",
+    );
+    const results = await doctorWith(env({ DATABASE_URL: writer.url }));
+    const writes = resultOf(results, "database writes");
+    expect(writes.status).toBe("fail");
+    expect(writes.message).toMatch(/read-only transaction \(SQLSTATE 25006\)$/);
+    expect(writes.next).toMatch(/^connect to the primary server/);
+  });
+
+  it("warns when a reader role cannot read a table, naming the command that fixes it", async () => {
+    const bi = await role(`grant connect on database "${tdb.name}" to ROLE`);
+    await grantReader(tdb.db.sql, bi.name);
+    await tdb.db.sql.unsafe(`revoke select on regwatch.changes from "${bi.name}"`);
+    const results = await doctorWith(env());
+    expect(notOk(results)).toEqual(["reader roles: warn"]);
+    const readers = resultOf(results, "reader roles");
+    expect(readers.message).toBe(`${bi.name} cannot read changes`);
+    expect(readers.next).toBe(`run regwatch grant-reader ${bi.name} (as the schema's owner) again`);
+  });
+
+  it("fails a database nobody answers at, and the checks that need it", async () => {
+    const dead = `postgres://regwatch:hunter2-secret@127.0.0.1:${await closedPort()}/regwatch`;
+    const results = await doctorWith(env({ DATABASE_URL: dead }));
+    expect(notOk(results)).toEqual([
+      "database: fail",
+      "migrations: fail",
+      "database writes: fail",
+      "reader roles: fail",
+      "search quota: warn",
+      "webhooks: warn",
+    ]);
+    expect(resultOf(results, "database").message).toMatch(/^not reachable: .*ECONNREFUSED/);
+    expect(resultOf(results, "database").next).toMatch(/^check DATABASE_URL/);
+    expect(JSON.stringify(results)).not.toContain("hunter2-secret");
+  });
+});

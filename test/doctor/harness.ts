@@ -1,0 +1,41 @@
+/**
+ * What the doctor tests share: a configuration from a given environment (as a user writes it),
+ * the doctor run in process against it, a port nothing listens on, and the one result of a check.
+ */
+import { createServer } from "node:net";
+import { expect } from "vitest";
+import { loadConfig } from "../../src/config.ts";
+import type { CheckResult } from "../../src/doctor/report.ts";
+import { runDoctor } from "../../src/doctor/run.ts";
+
+export type Env = Record<string, string | undefined>;
+
+/** The doctor's report for this environment (only these variables, as a fresh shell would have). */
+export async function doctorWith(env: Env): Promise<CheckResult[]> {
+  const config = loadConfig(env as NodeJS.ProcessEnv);
+  return runDoctor(config, { env: env as NodeJS.ProcessEnv });
+}
+
+/** The one result named `check` (a test failing here names the checks that were there). */
+export function resultOf(results: readonly CheckResult[], check: string): CheckResult {
+  const found = results.filter((r) => r.check === check);
+  expect(
+    found.map((r) => r.check),
+    `checks: ${results.map((r) => r.check).join(", ")}`,
+  ).toEqual([check]);
+  return found[0]!;
+}
+
+/** Every result that is not ok, as "check: status", for asserting that only one thing failed. */
+export function notOk(results: readonly CheckResult[]): string[] {
+  return results.filter((r) => r.status !== "ok").map((r) => `${r.check}: ${r.status}`);
+}
+
+/** A local port that was free a moment ago and has nobody listening on it. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
