@@ -7,8 +7,8 @@ import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { addDays, localDateTime } from "../src/dates.ts";
 import type { RequestLogEntry } from "../src/emulator/index.ts";
-import { BIN } from "../test/helpers/cli.ts";
 import { startEmulatorProcess } from "../test/helpers/emulator-process.ts";
+import { buildProduct, PRODUCT_BIN } from "./product-bin.ts";
 
 export interface ApiBudgetParams {
   lists: number;
@@ -95,8 +95,9 @@ function runMeasured(
   env: Record<string, string>,
 ): Promise<{ code: number | null; peakRssKb: number; stderr: string }> {
   return new Promise((resolve, reject) => {
-    // The bin itself, as `regwatch` runs for a user (its first line sets Node's memory flags).
-    const child = spawn(BIN, args, {
+    // The published bin, as `regwatch` runs for a user (its first lines set Node's memory flags).
+    buildProduct();
+    const child = spawn(PRODUCT_BIN, args, {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
       stdio: ["ignore", "ignore", "pipe"],
     });

@@ -13,9 +13,9 @@ import { parseArgs } from "node:util";
 import { addDays, localDateTime } from "../src/dates.ts";
 import { runMigrations } from "../src/db/migrate.ts";
 import type { RequestLogEntry } from "../src/emulator/index.ts";
-import { BIN } from "../test/helpers/cli.ts";
 import { startEmulatorProcess } from "../test/helpers/emulator-process.ts";
 import { round } from "./api-budget.ts";
+import { buildProduct, PRODUCT_BIN } from "./product-bin.ts";
 
 export interface FilesPipelineParams {
   lists: number;
@@ -99,8 +99,9 @@ export async function filesPipeline(p: FilesPipelineParams): Promise<FilesPipeli
 
 function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    // The bin itself, as `regwatch` runs for a user (its first line sets Node's memory flags).
-    const child = spawn(BIN, args, {
+    // The published bin, as `regwatch` runs for a user (its first lines set Node's memory flags).
+    buildProduct();
+    const child = spawn(PRODUCT_BIN, args, {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
       stdio: ["ignore", "ignore", "pipe"],
     });

@@ -10,7 +10,6 @@
  * measures just that (and writes bench/startup.json, leaving results.json alone).
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -25,6 +24,7 @@ import { apiBudget } from "./api-budget.ts";
 import { daily } from "./daily.ts";
 import { FULL as FILES_FULL, QUICK as FILES_QUICK, filesPipeline } from "./files-pipeline.ts";
 import { ingest } from "./ingest.ts";
+import { binNodeFlags } from "./product-bin.ts";
 import { startupSeconds, statusStartupSeconds } from "./startup.ts";
 
 const { values } = parseArgs({
@@ -188,7 +188,7 @@ async function database(): Promise<{ url: string; stop(): Promise<void> }> {
 
 /**
  * Runs a memory scenario in a process of its own, with the Node flags `regwatch` itself starts
- * with (its first line: a smaller young generation), so the peak is the one a user's process has.
+ * with (its `exec node` line: a smaller young generation), so the peak is the one a user's process has.
  */
 function memoryBench(file: string, databaseUrl: string): Record<string, number> {
   const out = execFileSync(
@@ -207,14 +207,6 @@ function memoryBench(file: string, databaseUrl: string): Record<string, number> 
   return Object.fromEntries(
     Object.entries(all).filter((e): e is [string, number] => typeof e[1] === "number"),
   );
-}
-
-/** The Node flags on the first line of bin/regwatch.js (`#!/usr/bin/env -S node <flags>`). */
-function binNodeFlags(): string[] {
-  const first = readFileSync(new URL("../bin/regwatch.js", import.meta.url), "utf8").split("\n", 1)[0] ?? "";
-  const words = first.split(/\s+/);
-  const node = words.indexOf("node");
-  return node < 0 ? [] : words.slice(node + 1).filter((w) => w.startsWith("--"));
 }
 
 async function freshDatabase(serverUrl: string, name: string): Promise<string> {

@@ -1,17 +1,15 @@
 /**
  * Start time of `regwatch --help` from the compiled build: the median wall time of 5 runs of the
- * bin as a user runs it. Builds dist/ first when it is missing or older than the sources, since
- * the bin would otherwise fall back to compiling through tsx and the number would mean nothing.
+ * bin as a user runs it, built from the current sources first (bench/product-bin.ts).
  */
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { PRODUCT_BIN as BIN, buildProduct } from "./product-bin.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const BIN = fileURLToPath(new URL("../bin/regwatch.js", import.meta.url));
 
 export function startupSeconds(runs = 5): { startup_s: number; startup_runs: number } {
-  const build = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, stdio: "inherit" });
-  if (build.status !== 0) throw new Error("npm run build failed; startup not measured");
+  buildProduct();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const started = performance.now();

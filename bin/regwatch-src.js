@@ -1,0 +1,10 @@
+#!/bin/sh
+//bin/sh -c :; exec node --max-semi-space-size=2 "$0" "$@"
+// `regwatch` from the TypeScript sources through tsx (a dev dependency), for the tests and the
+// benchmarks, so they run the code as it is now and never an older build. Not the published
+// command (that is bin/regwatch.js, which runs dist/ only); it starts Node the same way (the two
+// lines above, explained there).
+import { register } from "tsx/esm/api";
+
+register();
+await import("../src/cli.ts");
