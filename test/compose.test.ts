@@ -80,6 +80,9 @@ describe("docker-compose.yml as Compose resolves it", () => {
     expect(env.DATABASE_URL).toBe("postgres://regwatch@postgres:5432/regwatch");
     expect(env.DATABASE_PASSWORD_FILE).toBe("/run/secrets/postgres-password");
     expect(env.REGWATCH_HTTP_HOST).toBe("0.0.0.0");
+    // Nothing regwatch does not read goes in under its prefix (doctor warns of such a variable).
+    for (const name of Object.keys(env).filter((n) => n.startsWith("REGWATCH_")))
+      expect(Object.keys(ENV), name).toContain(name);
   });
 
   it("leaves the changes parameters empty in .env.example, so the registry's description can name them", () => {
@@ -127,6 +130,10 @@ describe("docker-compose.yml as Compose resolves it", () => {
     expect(emulated.services.regwatch!.environment.REGWATCH_WATCH_URL).toBe("http://emulator:8089/v2");
     expect(emulated.services.regwatch!.environment.REGWATCH_API_KEY).toBe("emulator-key");
     expect(Object.keys(emulated.services).sort()).toEqual(["emulator", "postgres", "regwatch"]);
+    for (const name of Object.keys(emulated.services.regwatch!.environment).filter((n) =>
+      n.startsWith("REGWATCH_"),
+    ))
+      expect(Object.keys(ENV), name).toContain(name);
   });
 });
 
