@@ -50,7 +50,7 @@ export function baseUrlProblem(address: string, version: InterfaceVersion): stri
   const match = VERSION_SEGMENT.exec(url.pathname.replace(/\/+$/, ""));
   if (match && `v${match[1]}` !== version) {
     return (
-      `ends in /v${match[1]}, but this interface is ${version}: give the address ending in /${version} ` +
+      `must not end in /v${match[1]}: this interface is ${version}, give its address ending in /${version} ` +
       "(or without a version segment)"
     );
   }
