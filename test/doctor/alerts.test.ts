@@ -5,42 +5,16 @@
  */
 import type { AddressInfo } from "node:net";
 import { SMTPServer, type SMTPServerOptions } from "smtp-server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { insertAlertRule } from "../../src/db/alerts-rules.ts";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
 import { SECRET } from "../alerts/harness.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { type HostileServer, startHostileServer } from "../helpers/hostile-server.ts";
-import { closedPort, doctorWith, type Env, notOk, resultOf } from "./harness.ts";
+import { closedPort, doctorWith, doctorWorld, notOk, resultOf } from "./harness.ts";
 
-let tdb: TestDatabase;
-let emulator: RunningEmulator;
-let receiver: HostileServer;
-
-beforeAll(async () => {
-  [tdb, emulator, receiver] = await Promise.all([
-    createTestDatabase(),
-    startEmulator({ seed: 74, businesses: 100 }),
-    startHostileServer(),
-  ]);
+const world = doctorWorld(74, {
+  REGWATCH_WEBHOOK_SECRET: SECRET,
+  REGWATCH_MAIL_FROM: "regwatch@example.com",
 });
-
-afterAll(async () => {
-  await Promise.all([emulator?.close(), receiver?.close()]);
-  await tdb?.drop();
-});
-
-function env(extra: Env = {}): Env {
-  return {
-    DATABASE_URL: tdb.url,
-    REGWATCH_WATCH_URL: emulator.url,
-    REGWATCH_SEARCH_URL: emulator.url,
-    REGWATCH_API_KEY: emulator.apiKey,
-    REGWATCH_WEBHOOK_SECRET: SECRET,
-    REGWATCH_MAIL_FROM: "regwatch@example.com",
-    ...extra,
-  };
-}
+const env = world.env;
 
 /** An SMTP server on a free port; `messages` counts what reached its DATA phase. */
 async function smtp(options: SMTPServerOptions) {
@@ -68,24 +42,29 @@ async function withRules(
   rules: { name: string; channel: "email" | "webhook"; target: string }[],
   body: () => Promise<void>,
 ) {
-  for (const r of rules) await insertAlertRule(tdb.db.sql, { ...r, lists: [], headings: [], digest: false });
+  for (const r of rules)
+    await insertAlertRule(world.tdb.db.sql, { ...r, lists: [], headings: [], digest: false });
   try {
     await body();
   } finally {
-    await tdb.db.sql`delete from regwatch.alert_rules`;
+    await world.tdb.db.sql`delete from regwatch.alert_rules`;
   }
 }
 
 describe("regwatch doctor and the alert targets", () => {
   it("greets the SMTP server and connects to each webhook receiver, sending neither a message nor a request", async () => {
     const server = await smtp({ authOptional: true });
-    receiver.seen.length = 0;
+    world.hostile.seen.length = 0;
     try {
       await withRules(
         [
           { name: "ops-mail", channel: "email", target: "ops@example.com" },
-          { name: "ops-hook", channel: "webhook", target: `${receiver.origin}/hooks/regwatch?token=abc123` },
-          { name: "bi-hook", channel: "webhook", target: `${receiver.origin}/other` },
+          {
+            name: "ops-hook",
+            channel: "webhook",
+            target: `${world.hostile.origin}/hooks/regwatch?token=abc123`,
+          },
+          { name: "bi-hook", channel: "webhook", target: `${world.hostile.origin}/other` },
         ],
         async () => {
           const results = await doctorWith(env({ REGWATCH_SMTP_URL: `smtp://127.0.0.1:${server.port}` }));
@@ -93,13 +72,13 @@ describe("regwatch doctor and the alert targets", () => {
           expect(resultOf(results, "e-mail").message).toBe(
             `smtp://127.0.0.1:${server.port} answered EHLO (1 e-mail rule(s)); no message was sent`,
           );
-          const hook = resultOf(results, `webhook ${receiver.origin}`);
+          const hook = resultOf(results, `webhook ${world.hostile.origin}`);
           expect(hook.message).toBe("connected (rule(s) bi-hook, ops-hook); no request was sent");
           expect(JSON.stringify(results)).not.toContain("abc123");
         },
       );
       expect(server.state.messages).toBe(0);
-      expect(receiver.seen).toEqual([]);
+      expect(world.hostile.seen).toEqual([]);
     } finally {
       await server.close();
     }
@@ -155,7 +134,7 @@ describe("regwatch doctor and the alert targets", () => {
     await withRules(
       [
         { name: "ops-mail", channel: "email", target: "ops@example.com" },
-        { name: "ops-hook", channel: "webhook", target: `${receiver.origin}/hook` },
+        { name: "ops-hook", channel: "webhook", target: `${world.hostile.origin}/hook` },
       ],
       async () => {
         const results = await doctorWith(env({ REGWATCH_WEBHOOK_SECRET: undefined }));

@@ -3,39 +3,13 @@
  * configuration (every bad variable named, and a missing watch address reported with the checks
  * that could still run), `--json` for scripts, and registry text made harmless on a terminal.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { DoctorReport } from "../../src/doctor/report.ts";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
 import { runCli } from "../helpers/cli.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { type HostileServer, startHostileServer } from "../helpers/hostile-server.ts";
+import { doctorWorld } from "./harness.ts";
 
-let tdb: TestDatabase;
-let emulator: RunningEmulator;
-let hostile: HostileServer;
-
-beforeAll(async () => {
-  [tdb, emulator, hostile] = await Promise.all([
-    createTestDatabase(),
-    startEmulator({ seed: 75, businesses: 100 }),
-    startHostileServer(),
-  ]);
-});
-
-afterAll(async () => {
-  await Promise.all([emulator?.close(), hostile?.close()]);
-  await tdb?.drop();
-});
-
-function env(extra: Record<string, string | undefined> = {}) {
-  return {
-    DATABASE_URL: tdb.url,
-    REGWATCH_WATCH_URL: `${emulator.url}/v2`,
-    REGWATCH_SEARCH_URL: emulator.url,
-    REGWATCH_API_KEY: emulator.apiKey,
-    ...extra,
-  };
-}
+const world = doctorWorld(75);
+const env = world.env;
 
 describe("regwatch doctor on the command line", () => {
   it("exits 0 against the emulator, one line per check", async () => {
@@ -79,7 +53,7 @@ describe("regwatch doctor on the command line", () => {
   });
 
   it("exits 78 without a watch address, and still reports what it could check", async () => {
-    const result = await runCli(["doctor"], { DATABASE_URL: tdb.url });
+    const result = await runCli(["doctor"], { DATABASE_URL: world.tdb.url });
     expect(result.code).toBe(78);
     expect(result.stdout).toMatch(
       /^FAIL {2}configuration +REGWATCH_WATCH_URL: not set; sync, reconcile and the daemon need it/m,
@@ -92,14 +66,14 @@ describe("regwatch doctor on the command line", () => {
   });
 
   it("shows a registry's control characters as escapes, never as terminal sequences or forged lines", async () => {
-    hostile.answer = (_req, res) => {
+    world.hostile.answer = (_req, res) => {
       res.statusCode = 401;
       res.setHeader("content-type", "application/json");
       res.end(JSON.stringify({ message: "bad key \u001b[2J\u001b[32mok\nok    watch key   forged" }));
     };
     const result = await runCli(
       ["doctor"],
-      env({ REGWATCH_WATCH_URL: hostile.origin, REGWATCH_SEARCH_URL: undefined }),
+      env({ REGWATCH_WATCH_URL: world.hostile.origin, REGWATCH_SEARCH_URL: undefined }),
     );
     expect(result.code).toBe(1);
     const line = result.stdout.split("\n").find((l) => l.startsWith("FAIL  watch key"));

@@ -5,45 +5,37 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { grantReader } from "../../src/db/grants.ts";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { closedPort, doctorWith, type Env, notOk, resultOf } from "./harness.ts";
+import { closedPort, doctorWith, doctorWorld, notOk, resultOf } from "./harness.ts";
 
-let tdb: TestDatabase;
-let emulator: RunningEmulator;
+const world = doctorWorld(73);
+const env = world.env;
 const roles: string[] = [];
 
-beforeAll(async () => {
-  [tdb, emulator] = await Promise.all([createTestDatabase(), startEmulator({ seed: 73, businesses: 100 })]);
-});
-
+// Registered after the world's hooks, so it runs before them: roles belong to the server, and
+// their grants go first, while their database is still there.
 afterAll(async () => {
-  await emulator?.close();
-  // Roles belong to the server: their grants go first, while their database is still there.
-  for (const role of roles) await tdb.db.sql.unsafe(`drop owned by "${role}"; drop role "${role}"`);
-  await tdb?.drop();
+  for (const role of roles) await world.tdb.db.sql.unsafe(`drop owned by "${role}"; drop role "${role}"`);
 });
 
-function env(extra: Env = {}): Env {
-  return {
-    DATABASE_URL: tdb.url,
-    REGWATCH_WATCH_URL: emulator.url,
-    REGWATCH_SEARCH_URL: emulator.url,
-    REGWATCH_API_KEY: emulator.apiKey,
-    ...extra,
-  };
-}
+/** What a role needs to run regwatch, short of the grants each test adds or takes away. */
+const WRITER = [
+  "grant usage, create on schema regwatch to ROLE",
+  "grant usage on schema drizzle to ROLE",
+  "grant select on all tables in schema drizzle to ROLE",
+  "grant select, insert, update, delete on all tables in schema regwatch to ROLE",
+  "grant usage on all sequences in schema regwatch to ROLE",
+];
 
 /** A login role of this test, with the statements given run for it; its URL on the test database. */
 async function role(...grants: string[]): Promise<{ name: string; url: string }> {
   const name = `doctor_${randomBytes(4).toString("hex")}`;
   const password = randomBytes(9).toString("hex");
   roles.push(name);
-  await tdb.db.sql.unsafe(`create role "${name}" login password '${password}'`);
-  for (const grant of grants) await tdb.db.sql.unsafe(grant.replaceAll("ROLE", `"${name}"`));
-  const url = new URL(tdb.url);
+  await world.tdb.db.sql.unsafe(`create role "${name}" login password '${password}'`);
+  for (const grant of grants) await world.tdb.db.sql.unsafe(grant.replaceAll("ROLE", `"${name}"`));
+  const url = new URL(world.tdb.url);
   url.username = name;
   url.password = password;
   return { name, url: url.toString() };
@@ -55,7 +47,7 @@ describe("regwatch doctor and the database", () => {
       await readFile(new URL("../../migrations/meta/_journal.json", import.meta.url), "utf8"),
     ) as { entries: { tag: string }[] };
     const last = journal.entries.at(-1)!.tag;
-    const [removed] = await tdb.db.sql<{ hash: string; created_at: string }[]>`
+    const [removed] = await world.tdb.db.sql<{ hash: string; created_at: string }[]>`
       delete from drizzle.__drizzle_migrations
       where id = (select max(id) from drizzle.__drizzle_migrations) returning hash, created_at::text`;
     try {
@@ -66,19 +58,19 @@ describe("regwatch doctor and the database", () => {
         `1 of ${journal.entries.length} migrations not applied (${last}); the doctor does not apply them`,
       );
       expect(migrations.next).toMatch(/^run `regwatch migrate`/);
-      const [after] = await tdb.db.sql<
+      const [after] = await world.tdb.db.sql<
         { n: number }[]
       >`select count(*)::int as n from drizzle.__drizzle_migrations`;
       expect(after?.n).toBe(journal.entries.length - 1);
     } finally {
-      await tdb.db.sql`
+      await world.tdb.db.sql`
         insert into drizzle.__drizzle_migrations (hash, created_at) values (${removed!.hash}, ${removed!.created_at})`;
     }
   });
 
   it("fails a role that may only read, naming what it may not write", async () => {
     const reader = await role(
-      `grant connect on database "${tdb.name}" to ROLE`,
+      `grant connect on database "${world.tdb.name}" to ROLE`,
       "grant usage on schema regwatch, drizzle to ROLE",
       "grant select on all tables in schema regwatch, drizzle to ROLE",
     );
@@ -99,12 +91,8 @@ describe("regwatch doctor and the database", () => {
 
   it("fails a role that may write some tables but not all, naming those", async () => {
     const partial = await role(
-      `grant connect on database "${tdb.name}" to ROLE`,
-      "grant usage, create on schema regwatch to ROLE",
-      "grant usage on schema drizzle to ROLE",
-      "grant select on all tables in schema drizzle to ROLE",
-      "grant select, insert, update, delete on all tables in schema regwatch to ROLE",
-      "grant usage on all sequences in schema regwatch to ROLE",
+      `grant connect on database "${world.tdb.name}" to ROLE`,
+      ...WRITER,
       "revoke delete on regwatch.watched_items from ROLE",
     );
     const results = await doctorWith(env({ DATABASE_URL: partial.url }));
@@ -116,12 +104,8 @@ describe("regwatch doctor and the database", () => {
 
   it("fails a server that accepts no writes, though the role may write everything", async () => {
     const writer = await role(
-      `grant connect on database "${tdb.name}" to ROLE`,
-      "grant usage, create on schema regwatch to ROLE",
-      "grant usage on schema drizzle to ROLE",
-      "grant select on all tables in schema drizzle to ROLE",
-      "grant select, insert, update, delete on all tables in schema regwatch to ROLE",
-      "grant usage on all sequences in schema regwatch to ROLE",
+      `grant connect on database "${world.tdb.name}" to ROLE`,
+      ...WRITER,
       "alter role ROLE set default_transaction_read_only = on",
     );
     const results = await doctorWith(env({ DATABASE_URL: writer.url }));
@@ -132,9 +116,9 @@ describe("regwatch doctor and the database", () => {
   });
 
   it("warns when a reader role cannot read a table, naming the command that fixes it", async () => {
-    const bi = await role(`grant connect on database "${tdb.name}" to ROLE`);
-    await grantReader(tdb.db.sql, bi.name);
-    await tdb.db.sql.unsafe(`revoke select on regwatch.changes from "${bi.name}"`);
+    const bi = await role(`grant connect on database "${world.tdb.name}" to ROLE`);
+    await grantReader(world.tdb.db.sql, bi.name);
+    await world.tdb.db.sql.unsafe(`revoke select on regwatch.changes from "${bi.name}"`);
     const results = await doctorWith(env());
     expect(notOk(results)).toEqual(["reader roles: warn"]);
     const readers = resultOf(results, "reader roles");

@@ -1,14 +1,63 @@
 /**
- * What the doctor tests share: a configuration from a given environment (as a user writes it),
- * the doctor run in process against it, a port nothing listens on, and the one result of a check.
+ * What the doctor tests share: a test database, an emulator and a hostile server for the file;
+ * a configuration from a given environment (as a user writes it) and the doctor run in process
+ * against it; a port nothing listens on; and the one result of a check.
  */
 import { createServer } from "node:net";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { loadConfig } from "../../src/config.ts";
 import type { CheckResult } from "../../src/doctor/report.ts";
 import { runDoctor } from "../../src/doctor/run.ts";
+import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { type HostileServer, startHostileServer } from "../helpers/hostile-server.ts";
 
 export type Env = Record<string, string | undefined>;
+
+export interface DoctorWorld {
+  readonly tdb: TestDatabase;
+  readonly emulator: RunningEmulator;
+  readonly hostile: HostileServer;
+  /** A setup as the README tells a user to write it, against the emulator, with `extra` over it. */
+  env(extra?: Env): Env;
+}
+
+/** Starts the file's database, emulator and hostile server before its tests; stops them after. */
+export function doctorWorld(seed: number, base: Env = {}): DoctorWorld {
+  const parts: Partial<{ tdb: TestDatabase; emulator: RunningEmulator; hostile: HostileServer }> = {};
+  beforeAll(async () => {
+    [parts.tdb, parts.emulator, parts.hostile] = await Promise.all([
+      createTestDatabase(),
+      startEmulator({ seed, businesses: 200 }),
+      startHostileServer(),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([parts.emulator?.close(), parts.hostile?.close()]);
+    await parts.tdb?.drop();
+  });
+  return {
+    get tdb() {
+      return parts.tdb!;
+    },
+    get emulator() {
+      return parts.emulator!;
+    },
+    get hostile() {
+      return parts.hostile!;
+    },
+    env(extra = {}) {
+      return {
+        DATABASE_URL: parts.tdb!.url,
+        REGWATCH_WATCH_URL: `${parts.emulator!.url}/v2`,
+        REGWATCH_SEARCH_URL: `${parts.emulator!.url}/v1`,
+        REGWATCH_API_KEY: parts.emulator!.apiKey,
+        ...base,
+        ...extra,
+      };
+    },
+  };
+}
 
 /** The doctor's report for this environment (only these variables, as a fresh shell would have). */
 export async function doctorWith(env: Env): Promise<CheckResult[]> {

@@ -4,44 +4,17 @@
  * that contradicts the environment, a file origin nobody answers at, a search interface that is
  * not there, a spent quota), and never a key where it does not belong.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { localDateTime } from "../../src/dates.ts";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { type HostileServer, startHostileServer } from "../helpers/hostile-server.ts";
-import { closedPort, doctorWith, type Env, notOk, resultOf } from "./harness.ts";
+import { startEmulator } from "../../src/emulator/index.ts";
+import { closedPort, doctorWith, doctorWorld, notOk, resultOf } from "./harness.ts";
 
-let tdb: TestDatabase;
-let emulator: RunningEmulator;
-let hostile: HostileServer;
-
-beforeAll(async () => {
-  [tdb, emulator, hostile] = await Promise.all([
-    createTestDatabase(),
-    startEmulator({ seed: 71, businesses: 300 }),
-    startHostileServer(),
-  ]);
-});
-
-afterAll(async () => {
-  await Promise.all([emulator?.close(), hostile?.close()]);
-  await tdb?.drop();
-});
-
-/** A setup as the README tells a user to write it, against the emulator (its address with /v2). */
-function env(extra: Env = {}): Env {
-  return {
-    DATABASE_URL: tdb.url,
-    REGWATCH_WATCH_URL: `${emulator.url}/v2`,
-    REGWATCH_SEARCH_URL: `${emulator.url}/v1`,
-    REGWATCH_API_KEY: emulator.apiKey,
-    ...extra,
-  };
-}
+const world = doctorWorld(71);
+const env = world.env;
 
 /** Answers the list read with a Date header `offsetMs` off the real clock; nothing else exists. */
 function registryWithClockOff(offsetMs: number) {
-  hostile.answer = (req, res) => {
+  world.hostile.answer = (req, res) => {
     res.setHeader("date", new Date(Date.now() + offsetMs).toUTCString());
     if (req.path === "/v2/lists") {
       res.setHeader("content-type", "application/json");
@@ -55,7 +28,7 @@ function registryWithClockOff(offsetMs: number) {
 
 describe("regwatch doctor against the registry", () => {
   it("passes every check against the emulator, makes no search request with the key and writes nothing", async () => {
-    emulator.resetLog();
+    world.emulator.resetLog();
     const results = await doctorWith(env());
     expect(notOk(results)).toEqual([]);
     expect(resultOf(results, "watch key").message).toMatch(/the key was accepted: 0 watch list/);
@@ -64,10 +37,10 @@ describe("regwatch doctor against the registry", () => {
     );
     expect(resultOf(results, "search quota").message).toMatch(/^0 of 2000 search requests used/);
     // The search interface was asked whether it is there, without the key.
-    const searches = emulator.requests().filter((r) => r.path.startsWith("/v1/"));
+    const searches = world.emulator.requests().filter((r) => r.path.startsWith("/v1/"));
     expect(searches.length).toBe(1);
     expect(searches.every((r) => !r.keyValid && r.status === 401)).toBe(true);
-    const [written] = await tdb.db.sql<{ n: number }[]>`
+    const [written] = await world.tdb.db.sql<{ n: number }[]>`
       select (select count(*) from regwatch.api_usage)::int + (select count(*) from regwatch.runs)::int as n`;
     expect(written?.n).toBe(0);
   });
@@ -87,7 +60,9 @@ describe("regwatch doctor against the registry", () => {
 
   it("fails the clock past 15 minutes and warns past 2, from the registry's Date header", async () => {
     registryWithClockOff(20 * 60_000);
-    const far = await doctorWith(env({ REGWATCH_WATCH_URL: hostile.origin, REGWATCH_SEARCH_URL: undefined }));
+    const far = await doctorWith(
+      env({ REGWATCH_WATCH_URL: world.hostile.origin, REGWATCH_SEARCH_URL: undefined }),
+    );
     const clock = resultOf(far, "clock");
     expect(clock.status).toBe("fail");
     expect(clock.message).toMatch(/^ours is 20 min behind the registry's \(more than 15 minutes\)/);
@@ -95,7 +70,7 @@ describe("regwatch doctor against the registry", () => {
     expect(resultOf(far, "watch key").status).toBe("ok");
 
     registryWithClockOff(-5 * 60_000);
-    const near = resultOf(await doctorWith(env({ REGWATCH_WATCH_URL: hostile.origin })), "clock");
+    const near = resultOf(await doctorWith(env({ REGWATCH_WATCH_URL: world.hostile.origin })), "clock");
     expect(near.status).toBe("warn");
     expect(near.message).toMatch(/^ours is 5 min ahead of the registry's \(more than 2 minutes\)/);
   });
@@ -135,15 +110,15 @@ describe("regwatch doctor against the registry", () => {
   });
 
   it("reaches each file origin, fails the one nobody answers at, and sends the key to none but the watch origin", async () => {
-    hostile.seen.length = 0;
-    hostile.answer = (_req, res) => {
+    world.hostile.seen.length = 0;
+    world.hostile.answer = (_req, res) => {
       res.statusCode = 403;
       res.end("no listing");
     };
     const dead = `http://127.0.0.1:${await closedPort()}`;
     const results = await doctorWith(
       env({
-        REGWATCH_FILE_ORIGINS: `${emulator.url},${hostile.origin},${dead}`,
+        REGWATCH_FILE_ORIGINS: `${world.emulator.url},${world.hostile.origin},${dead}`,
         REGWATCH_CLIENT_ID: "XXXX-00001",
       }),
     );
@@ -152,15 +127,15 @@ describe("regwatch doctor against the registry", () => {
       /^not reachable: GET \/ \(file origin\): connection failed/,
     );
     expect(resultOf(results, `file origin ${dead}`).next).toMatch(/REGWATCH_FILE_ORIGINS/);
-    expect(resultOf(results, `file origin ${hostile.origin}`).message).toBe(
-      `reached (HTTP 403 to GET /); the key was not sent (regwatch sends it to ${emulator.url} only)`,
+    expect(resultOf(results, `file origin ${world.hostile.origin}`).message).toBe(
+      `reached (HTTP 403 to GET /); the key was not sent (regwatch sends it to ${world.emulator.url} only)`,
     );
-    expect(resultOf(results, `file origin ${emulator.url}`).message).toMatch(
+    expect(resultOf(results, `file origin ${world.emulator.url}`).message).toMatch(
       /the watch interface's own origin/,
     );
-    expect(hostile.seen.map((r) => r.path)).toEqual(["/"]);
-    expect(hostile.seen[0]!.headers["x-api-key"]).toBeUndefined();
-    expect(hostile.seen[0]!.headers["x-client-id"]).toBeUndefined();
+    expect(world.hostile.seen.map((r) => r.path)).toEqual(["/"]);
+    expect(world.hostile.seen[0]!.headers["x-api-key"]).toBeUndefined();
+    expect(world.hostile.seen[0]!.headers["x-client-id"]).toBeUndefined();
   });
 
   it("fails the watch checks when the watch address answers nothing", async () => {
@@ -178,19 +153,21 @@ describe("regwatch doctor against the registry", () => {
   });
 
   it("fails a search address with no search interface, and tries no key of its own", async () => {
-    hostile.seen.length = 0;
-    hostile.answer = (_req, res) => {
+    world.hostile.seen.length = 0;
+    world.hostile.answer = (_req, res) => {
       res.statusCode = 404;
       res.end('{"detail":"Not Found"}');
     };
     const missing = await doctorWith(
-      env({ REGWATCH_SEARCH_URL: hostile.origin, REGWATCH_SEARCH_API_KEY: "search-key-0123456789" }),
+      env({ REGWATCH_SEARCH_URL: world.hostile.origin, REGWATCH_SEARCH_API_KEY: "search-key-0123456789" }),
     );
     expect(notOk(missing)).toEqual(["search interface: fail"]);
     expect(resultOf(missing, "search interface").message).toMatch(
       /^no search interface at this address: GET \/v1\/names answered 404/,
     );
-    expect(hostile.seen.map((r) => [r.path, r.headers["x-api-key"]])).toEqual([["/v1/names", undefined]]);
+    expect(world.hostile.seen.map((r) => [r.path, r.headers["x-api-key"]])).toEqual([
+      ["/v1/names", undefined],
+    ]);
 
     const own = resultOf(
       await doctorWith(env({ REGWATCH_SEARCH_API_KEY: "search-key-0123456789" })),
@@ -204,7 +181,7 @@ describe("regwatch doctor against the registry", () => {
 
   it("fails the quota when this month's search requests are used up", async () => {
     const today = localDateTime(new Date(), "Europe/Budapest").date;
-    await tdb.db.sql`
+    await world.tdb.db.sql`
       insert into regwatch.api_usage (day, api, endpoint, requests, errors)
       values (${today}, 'search', 'GET /v1/names', 25, 0)`;
     try {
@@ -216,7 +193,7 @@ describe("regwatch doctor against the registry", () => {
       );
       expect(quota.next).toMatch(/REGWATCH_SEARCH_MONTHLY_QUOTA/);
     } finally {
-      await tdb.db.sql`delete from regwatch.api_usage`;
+      await world.tdb.db.sql`delete from regwatch.api_usage`;
     }
   });
 });
