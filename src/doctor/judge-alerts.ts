@@ -74,17 +74,32 @@ export function judgeWebhooks(
   for (const t of targets) {
     const name = `webhook ${t.origin}`;
     const rules = `rule(s) ${t.rules.join(", ")}`;
-    results.push(
-      t.reach.reached
-        ? ok(name, `${t.reach.detail} (${rules}); no request was sent`)
-        : fail(
-            name,
-            `not reachable: ${t.reach.message} (${rules})`,
-            "check the rule's target (`regwatch alerts rule list`) and that this machine reaches it",
-          ),
-    );
+    if (t.reach.reached) {
+      results.push(ok(name, `${t.reach.detail} (${rules}); no request was sent`));
+    } else if (isCertificateError(t.reach.code)) {
+      results.push(
+        fail(
+          name,
+          `its TLS certificate does not verify: ${t.reach.message} (${rules})`,
+          "the receiver needs a certificate this machine trusts (NODE_EXTRA_CA_CERTS adds a private CA)",
+        ),
+      );
+    } else {
+      results.push(
+        fail(
+          name,
+          `not reachable: ${t.reach.message} (${rules})`,
+          "check the rule's target (`regwatch alerts rule list`) and that this machine reaches it",
+        ),
+      );
+    }
   }
   return results;
+}
+
+/** Node's codes for a certificate that does not verify (self-signed, expired, another name, unknown issuer). */
+function isCertificateError(code: string | undefined): boolean {
+  return code !== undefined && /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/.test(code);
 }
 
 export interface FileOriginFacts {

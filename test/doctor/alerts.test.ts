@@ -3,7 +3,9 @@
  * receiver: reached without a message or a request, an SMTP server that refuses the connection or
  * the login, one that is absent, a webhook receiver nobody answers at, and missing settings.
  */
+import { readFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
+import { createServer as createTlsServer } from "node:tls";
 import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 import { describe, expect, it } from "vitest";
 import { insertAlertRule } from "../../src/db/alerts-rules.ts";
@@ -158,5 +160,31 @@ describe("regwatch doctor and the alert targets", () => {
       expect(hook.message).toMatch(/^not reachable: connect ECONNREFUSED .* \(rule\(s\) gone\)$/);
       expect(hook.next).toMatch(/regwatch alerts rule list/);
     });
+  });
+
+  it("fails a webhook receiver whose TLS certificate does not verify, before any request", async () => {
+    const fixtures = new URL("./fixtures/", import.meta.url);
+    const server = createTlsServer({
+      key: await readFile(new URL("self-signed.key", fixtures)),
+      cert: await readFile(new URL("self-signed.crt", fixtures)),
+    });
+    let requests = 0;
+    server.on("secureConnection", (socket) => socket.on("data", () => requests++));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      await withRules([{ name: "tls-hook", channel: "webhook", target: `${origin}/hook` }], async () => {
+        const results = await doctorWith(env());
+        expect(notOk(results)).toEqual([`webhook ${origin}: fail`]);
+        const hook = resultOf(results, `webhook ${origin}`);
+        expect(hook.message).toMatch(
+          /^its TLS certificate does not verify: self[- ]signed certificate \(rule\(s\) tls-hook\)$/,
+        );
+        expect(hook.next).toMatch(/NODE_EXTRA_CA_CERTS/);
+      });
+      expect(requests).toBe(0);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
