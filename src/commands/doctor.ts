@@ -25,9 +25,11 @@ export function registerDoctor(program: Command): void {
       "after",
       [
         "",
-        "Reads only: the registry is asked for its list of watch lists, its description and nothing",
-        "else; no search request is made with the key (each one counts toward the monthly quota);",
-        "the database gets one test write that is rolled back, and no migration.",
+        "Reads only: the watch interface's list of lists and its description, the root of each other",
+        "file origin, and the search interface without a key (no search request is made with the key:",
+        "each one counts toward the monthly quota). The SMTP server is greeted and webhook receivers",
+        "are connected to, with no message sent. The database gets one test write, rolled back, and",
+        "no migration.",
         "Exit 0 when every check passes (warnings allowed), 1 when one fails, 78 for configuration.",
       ].join("\n"),
     )
