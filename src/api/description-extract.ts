@@ -5,7 +5,6 @@
  * could point them at any address), then the operation's query parameters are read. Also the
  * addresses a Swagger UI or ReDoc page loads its description from.
  */
-import { dereference, validate } from "@readme/openapi-parser";
 import type { ChangesParams } from "./description.ts";
 
 /** Longest the parser may spend resolving one document's references. */
@@ -42,6 +41,9 @@ export async function extractChangesParams(document: unknown): Promise<Extracted
   } as const;
   let resolved: unknown;
   try {
+    // Loaded only when a description is read (at most daily): the parser and its schema
+    // validator are most of a run's code by size.
+    const { dereference, validate } = await import("@readme/openapi-parser");
     // Both calls change the object they are given: each gets its own copy.
     const checked = await validate(structuredClone(document) as never, options);
     if (!checked.valid) {
