@@ -10,9 +10,6 @@ import { type CheckResult, CONFIGURATION, fail, ok, warn } from "./report.ts";
 
 export const SCHEDULE = "schedule";
 
-/** Variables read outside the configuration (bin/regwatch.js). */
-const OTHER_VARIABLES = ["REGWATCH_FROM_SOURCE"];
-
 /** One failed line per problem of a configuration that does not load (exit 78). */
 export function judgeConfigProblems(problems: readonly string[]): CheckResult[] {
   return problems.map((problem) =>
@@ -44,7 +41,7 @@ export function judgeConfig(
       ),
     );
   }
-  const known = new Set([...Object.keys(ENV), ...OTHER_VARIABLES]);
+  const known = new Set(Object.keys(ENV));
   for (const name of Object.keys(env)
     .filter((n) => n.startsWith("REGWATCH_") && !known.has(n))
     .sort()) {
