@@ -1,0 +1,117 @@
+/**
+ * Alert rules, alerts with their lifecycle, the delivery outbox and the scan cursor.
+ */
+import { sql } from "drizzle-orm";
+import { bigint, bigserial, boolean, check, index, integer, jsonb, text, unique } from "drizzle-orm/pg-core";
+import { changes } from "./changes.ts";
+import { createdNow, day, instant, regwatch } from "./columns.ts";
+
+/** Alert rules: which changes (lists, headings) are reported, to whom and how. */
+export const alertRules = regwatch.table(
+  "alert_rules",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    name: text("name").notNull(),
+    /** Watch list names or keys; empty means every list. */
+    lists: text("lists").array().notNull().default(sql`'{}'::text[]`),
+    /** Headings; empty means every heading. */
+    headings: text("headings").array().notNull().default(sql`'{}'::text[]`),
+    channel: text("channel").notNull(),
+    target: text("target").notNull(),
+    digest: boolean("digest").notNull().default(false),
+    enabled: boolean("enabled").notNull().default(true),
+    createdAt: createdNow("created_at"),
+  },
+  (t) => [
+    unique("alert_rules_name").on(t.name),
+    check("alert_rules_channel", sql`${t.channel} in ('webhook', 'email', 'notify')`),
+  ],
+);
+
+/** One alert per (rule, change), with its lifecycle. */
+export const alerts = regwatch.table(
+  "alerts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    ruleId: bigint("rule_id", { mode: "number" })
+      .notNull()
+      .references(() => alertRules.id, { onDelete: "cascade" }),
+    changeId: bigint("change_id", { mode: "number" })
+      .notNull()
+      .references(() => changes.id, { onDelete: "cascade" }),
+    runId: bigint("run_id", { mode: "number" }),
+    status: text("status").notNull().default("open"),
+    snoozedUntil: day("snoozed_until"),
+    statusBy: text("status_by"),
+    statusNote: text("status_note"),
+    statusAt: instant("status_at"),
+    raisedAt: createdNow("raised_at"),
+  },
+  (t) => [
+    unique("alerts_rule_change").on(t.ruleId, t.changeId),
+    check("alerts_status", sql`${t.status} in ('open', 'acknowledged', 'resolved', 'snoozed')`),
+    check("alerts_snooze_date", sql`${t.status} <> 'snoozed' or ${t.snoozedUntil} is not null`),
+    index("alerts_status").on(t.status),
+    index("alerts_change").on(t.changeId),
+  ],
+);
+
+/** The outbox: one row per message and target; every retry keeps `message_id`. */
+export const alertDeliveries = regwatch.table(
+  "alert_deliveries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    messageId: text("message_id")
+      .notNull()
+      .default(sql`('msg_' || replace(gen_random_uuid()::text, '-', ''))`),
+    ruleId: bigint("rule_id", { mode: "number" })
+      .notNull()
+      .references(() => alertRules.id, { onDelete: "cascade" }),
+    runId: bigint("run_id", { mode: "number" }),
+    kind: text("kind").notNull(),
+    alertIds: bigint("alert_ids", { mode: "number" }).array().notNull(),
+    channel: text("channel").notNull(),
+    target: text("target").notNull(),
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: createdNow("next_attempt_at"),
+    lastAttemptAt: instant("last_attempt_at"),
+    lastStatus: integer("last_status"),
+    lastReply: text("last_reply"),
+    lastError: text("last_error"),
+    /** Fixed at the first attempt, so every retry sends the same body. */
+    payload: jsonb("payload"),
+    createdAt: createdNow("created_at"),
+    sentAt: instant("sent_at"),
+    /** Businesses the message reports: it waits for older pending messages about them to its target. */
+    taxIds: text("tax_ids").array().notNull().default(sql`'{}'::text[]`),
+    /** Day of the oldest change reported: the outbox's order. */
+    oldestChange: day("oldest_change").notNull(),
+  },
+  (t) => [
+    unique("alert_deliveries_message_id").on(t.messageId),
+    check("alert_deliveries_kind", sql`${t.kind} in ('alert', 'digest')`),
+    check("alert_deliveries_status", sql`${t.status} in ('pending', 'sent', 'dead')`),
+    index("alert_deliveries_due").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index("alert_deliveries_order").on(t.oldestChange, t.id).where(sql`${t.status} = 'pending'`),
+    index("alert_deliveries_pending_businesses")
+      .using("gin", t.taxIds)
+      .with({ fastupdate: false })
+      .where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+/** Every heading the data has named, kept by the alert scan; `alerts rule add` checks against it. */
+export const seenHeadings = regwatch.table("seen_headings", {
+  heading: text("heading").primaryKey(),
+  firstSeenAt: createdNow("first_seen_at"),
+});
+
+/** Runs whose first-stored changes have been turned into alerts: the durable cursor. */
+export const alertScans = regwatch.table("alert_scans", {
+  runId: bigint("run_id", { mode: "number" }).primaryKey(),
+  raised: integer("raised").notNull(),
+  /** Highest changes.id scanned so far: the next run's new changes lie above it. */
+  lastChangeId: bigint("last_change_id", { mode: "number" }).notNull(),
+  scannedAt: createdNow("scanned_at"),
+});
