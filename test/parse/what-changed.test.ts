@@ -262,7 +262,9 @@ describe("what changed, after a sync", () => {
     expect(marked[1]!.parse_error).toContain("JSON of an unknown shape");
 
     const status = await runCli(["status"], { DATABASE_URL: t.url });
-    expect(status.stdout).toMatch(/Parsed: \d+ parsed, 2 unrecognised, 0 unattributed, 0 failed, 0 not parsed yet/);
+    expect(status.stdout).toMatch(
+      /Parsed: \d+ parsed, 2 unrecognised, 0 unattributed, 0 failed, 0 not parsed yet/,
+    );
 
     const xmlParser: ChangeFileParser = {
       name: "xml-test",
