@@ -59,7 +59,7 @@ export function judgeWebhooks(
   secretSet: boolean,
 ): CheckResult[] {
   if (targets === undefined)
-    return [warn(WEBHOOKS, "not read: the database did not answer", "see the database line")];
+    return [warn(WEBHOOKS, "not read: the database could not be read", "see the database and migrations lines")];
   if (targets.length === 0) return [ok(WEBHOOKS, "no webhook alert rule")];
   const results: CheckResult[] = [];
   if (!secretSet) {
