@@ -59,7 +59,9 @@ export function judgeWebhooks(
   secretSet: boolean,
 ): CheckResult[] {
   if (targets === undefined)
-    return [warn(WEBHOOKS, "not read: the database could not be read", "see the database and migrations lines")];
+    return [
+      warn(WEBHOOKS, "not read: the database could not be read", "see the database and migrations lines"),
+    ];
   if (targets.length === 0) return [ok(WEBHOOKS, "no webhook alert rule")];
   const results: CheckResult[] = [];
   if (!secretSet) {

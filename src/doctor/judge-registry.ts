@@ -184,7 +184,11 @@ export function judgeSearch(o: SearchObservation): CheckResult {
 /** This month's search requests against REGWATCH_SEARCH_MONTHLY_QUOTA. */
 export function judgeQuota(used: number | undefined, limit: number, nextMonth: string): CheckResult {
   if (used === undefined)
-    return warn(SEARCH_QUOTA, "not read: the database could not be read", "see the database and migrations lines");
+    return warn(
+      SEARCH_QUOTA,
+      "not read: the database could not be read",
+      "see the database and migrations lines",
+    );
   const left = Math.max(0, limit - used);
   const counted = `${used} of ${limit} search requests used this month, ${left} left (the doctor spent none)`;
   const raise = "wait for the new month, or raise REGWATCH_SEARCH_MONTHLY_QUOTA if the contract allows more";
