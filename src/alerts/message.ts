@@ -2,7 +2,9 @@
  * The content of alert messages, built from what the database knows about each alert. Pure: the
  * same alerts give the same body, which is frozen at the first attempt and sent on every retry.
  */
-import type { AlertContent } from "../db/alerts-outbox.ts";
+import type { AlertContent, HeadingValue } from "../db/alerts-outbox.ts";
+import { businessLabel, changeText, headingValue, NAME_UNKNOWN_HINT } from "../feed/format.ts";
+import { terminalSafe } from "../feed/terminal-text.ts";
 
 export type MessageKind = "alert" | "digest" | "test";
 
@@ -53,22 +55,27 @@ function alertJson(a: AlertContent) {
 }
 
 /**
- * A Standard Webhooks payload: `type`, `timestamp`, `data`. One alert is `business.changed`
- * with the alert's fields in `data`; a digest lists every alert of the run.
+ * A Standard Webhooks payload: `type`, `timestamp`, `data`, and `text`, the summary a chat tool
+ * (Slack, Teams, Mattermost incoming webhooks) shows. One alert is `business.changed` with the
+ * alert's fields in `data`; a digest lists every alert of the run, oldest change first.
  */
 export function webhookBody(input: MessageInput): Record<string, unknown> {
   const timestamp = input.createdAt.toISOString();
   if (input.kind === "test") {
+    const message = "Test message from regwatch: no business changed.";
     return {
       type: "test",
       timestamp,
-      data: { rule: input.rule, test: true, message: "Test message from regwatch: no business changed." },
+      text: `[regwatch TEST] rule ${input.rule}: ${message}`,
+      data: { rule: input.rule, test: true, message },
     };
   }
+  const text = summaryText(input);
   if (input.kind === "digest") {
     return {
       type: "digest",
       timestamp,
+      text,
       data: {
         rule: input.rule,
         alert_ids: input.alerts.map((a) => a.alertId),
@@ -80,8 +87,42 @@ export function webhookBody(input: MessageInput): Record<string, unknown> {
   return {
     type: "business.changed",
     timestamp,
+    text,
     data: { rule: input.rule, ...(only ? alertJson(only) : {}) },
   };
+}
+
+/** One change as a line: the business, the day, and each heading's values as a person reads them. */
+function changeSummary(a: AlertContent): string {
+  const headings = a.headings.map((h) => {
+    const note = h.orderAmbiguous ? ` (${ambiguityNote(h.heading, a.changeDate)})` : "";
+    return `${changeText(h, { shorten: true })}${note}`;
+  });
+  return terminalSafe(`${businessLabel(a.name, a.taxId)} on ${a.changeDate}: ${headings.join("; ")}`);
+}
+
+/** The hint how to learn a name, once per message, when some business in it has none. */
+function nameHint(alerts: readonly AlertContent[]): string[] {
+  return alerts.some((a) => !a.name?.trim()) ? [NAME_UNKNOWN_HINT] : [];
+}
+
+/**
+ * The text of a webhook body: one line for one alert; for a digest, a first line saying how
+ * many changes, then a line per change, oldest first.
+ */
+function summaryText(input: MessageInput): string {
+  if (input.kind === "alert") {
+    const [only] = input.alerts;
+    return [
+      `regwatch (rule ${input.rule}): ${only ? changeSummary(only) : "a change"}`,
+      ...nameHint(input.alerts),
+    ].join("\n");
+  }
+  return [
+    `regwatch (rule ${input.rule}): ${input.alerts.length} change(s)`,
+    ...input.alerts.map((a) => `- ${changeSummary(a)}`),
+    ...nameHint(input.alerts),
+  ].join("\n");
 }
 
 /** A small payload for pg_notify, which refuses more than 8000 bytes. */
@@ -123,45 +164,40 @@ export function emailContent(input: MessageInput): EmailContent {
       html: `<p>${escapeHtml(text)}</p>`,
     };
   }
-  const subject =
+  const subject = terminalSafe(
     input.kind === "digest"
       ? `[regwatch] ${input.alerts.length} change(s) for rule ${input.rule}`
-      : `[regwatch] ${nameOf(input.alerts[0])} changed (rule ${input.rule})`;
+      : `[regwatch] ${input.alerts[0] ? businessLabel(input.alerts[0].name, input.alerts[0].taxId) : "a business"} changed (rule ${input.rule})`,
+  );
+  const note = (a: AlertContent, h: HeadingValue) =>
+    h.orderAmbiguous ? ambiguityNote(h.heading, a.changeDate) : undefined;
+  const hint = nameHint(input.alerts);
   const textBlocks = input.alerts.map((a) => {
     const lines = [
-      `Alert ${a.alertId}: ${nameOf(a)} (tax id ${a.taxId}), change of ${a.changeDate}, lists: ${a.lists.join(", ") || "-"}`,
-      ...a.headings.map((h) =>
-        "oldValue" in h || "newValue" in h
-          ? `  ${h.heading}: ${formatValue(h.oldValue)} -> ${formatValue(h.newValue)}${h.orderAmbiguous ? ` (${ambiguityNote(h.heading, a.changeDate)})` : ""}`
-          : `  ${h.heading}: changed (values not parsed yet)`,
-      ),
+      `Alert ${a.alertId}: ${businessLabel(a.name, a.taxId)}, change of ${a.changeDate}, lists: ${a.lists.join(", ") || "-"}`,
+      ...a.headings.map((h) => {
+        const why = note(a, h);
+        return `  ${changeText(h)}${why ? ` (${why})` : ""}`;
+      }),
     ];
-    return lines.join("\n");
+    // Each line escaped on its own: a value's newline must not start a line of its own.
+    return lines.map(terminalSafe).join("\n");
   });
   const htmlBlocks = input.alerts.map((a) => {
     const rows = a.headings
-      .map(
-        (h) =>
-          `<tr><td>${escapeHtml(h.heading)}</td><td>${escapeHtml("oldValue" in h ? formatValue(h.oldValue) : "")}</td><td>${escapeHtml("newValue" in h ? formatValue(h.newValue) : "changed")}${h.orderAmbiguous ? `<br><em>${escapeHtml(ambiguityNote(h.heading, a.changeDate))}</em>` : ""}</td></tr>`,
-      )
+      .map((h) => {
+        const parsed = "oldValue" in h || "newValue" in h;
+        const why = note(a, h);
+        return `<tr><td>${escapeHtml(h.heading)}</td><td>${escapeHtml(parsed ? headingValue(h.heading, h.oldValue) : "")}</td><td>${escapeHtml(parsed ? headingValue(h.heading, h.newValue) : "changed (values not parsed yet)")}${why ? `<br><em>${escapeHtml(why)}</em>` : ""}</td></tr>`;
+      })
       .join("");
-    return `<h3>Alert ${a.alertId}: ${escapeHtml(nameOf(a))} (tax id ${escapeHtml(a.taxId)})</h3><p>Change of ${escapeHtml(a.changeDate)}; lists: ${escapeHtml(a.lists.join(", ") || "-")}</p><table border="1" cellpadding="4"><tr><th>heading</th><th>old</th><th>new</th></tr>${rows}</table>`;
+    return `<h3>Alert ${a.alertId}: ${escapeHtml(businessLabel(a.name, a.taxId))}</h3><p>Change of ${escapeHtml(a.changeDate)}; lists: ${escapeHtml(a.lists.join(", ") || "-")}</p><table border="1" cellpadding="4"><tr><th>heading</th><th>old</th><th>new</th></tr>${rows}</table>`;
   });
   return {
     subject,
-    text: `${textBlocks.join("\n\n")}\n`,
-    html: `<html><body><p>Rule ${escapeHtml(input.rule)}</p>${htmlBlocks.join("")}</body></html>`,
+    text: `${[...textBlocks, ...hint].join("\n\n")}\n`,
+    html: `<html><body><p>Rule ${escapeHtml(input.rule)}</p>${htmlBlocks.join("")}${hint.map((h) => `<p>${escapeHtml(h)}</p>`).join("")}</body></html>`,
   };
-}
-
-function nameOf(a: AlertContent | undefined): string {
-  return a?.name ?? a?.taxId ?? "a business";
-}
-
-export function formatValue(value: unknown): string {
-  if (value === undefined || value === null) return "(none)";
-  if (typeof value === "string") return value;
-  return JSON.stringify(value);
 }
 
 function escapeHtml(text: string): string {

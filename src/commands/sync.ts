@@ -7,6 +7,7 @@
 import { setMaxListeners } from "node:events";
 import type { Command } from "commander";
 import { requireWatch } from "../config.ts";
+import { scanCounts } from "../db/alerts-raise.ts";
 import { exitCodeOf, type Outcome, UsageError } from "../errors.ts";
 import { openRegistry } from "../run/open-registry.ts";
 import { redactJson, redactSecrets } from "../secrets.ts";
@@ -134,7 +135,10 @@ export async function syncCommand(
         pass,
       );
       progress?.stop();
-      printReport(pass.kind, result, cli.json);
+      // The run's scan (its alerts and their queued messages) is committed by the time the job
+      // returns; a stopped or failed one leaves it to the next delivery pass.
+      const alerts = result.runId ? ((await scanCounts(db.sql, result.runId)) ?? null) : null;
+      printReport(pass.kind, result, alerts, cli.json);
       // A request abandoned by the stop may hold a socket open: the process ends anyway.
       if (result.report.stopped) setTimeout(() => process.exit(exitCodeOf(result)), 2000).unref();
       return result;
@@ -149,7 +153,14 @@ export async function syncCommand(
 }
 
 /** The summary or the JSON report; a failure's own message goes to stderr once, through runAction. */
-function printReport(kind: string, result: SyncJobResult, json: boolean | undefined): void {
+type AlertCounts = { raised: number; queued: number } | null;
+
+function printReport(
+  kind: string,
+  result: SyncJobResult,
+  alerts: AlertCounts,
+  json: boolean | undefined,
+): void {
   if (result.error) {
     if (json)
       process.stdout.write(
@@ -158,16 +169,19 @@ function printReport(kind: string, result: SyncJobResult, json: boolean | undefi
     return;
   }
   const report = redactJson(result.report);
-  if (json) process.stdout.write(`${JSON.stringify({ runId: result.runId, ...report }, null, 2)}\n`);
-  else process.stdout.write(summary(kind, result.runId, report));
+  if (json) process.stdout.write(`${JSON.stringify({ runId: result.runId, ...report, alerts }, null, 2)}\n`);
+  else process.stdout.write(summary(kind, result.runId, report, alerts));
 }
 
-function summary(kind: string, runId: number, r: SyncReport): string {
+function summary(kind: string, runId: number, r: SyncReport, alerts: AlertCounts): string {
   const lines = [
     `${kind} run ${runId}: ${r.status}${r.stopped ? " (stopped on request)" : ""}`,
     `  lists ${r.lists}; last complete day ${r.lastComplete}`,
     `  windows ${r.windowsDone}/${r.windowsPlanned} done, ${r.windowsFailed} failed, ${r.windowsSkipped} not started; ${r.changeRequests} change requests`,
     `  changes written ${r.changesWritten}`,
+    alerts
+      ? `  alerts raised ${alerts.raised}, messages queued ${alerts.queued}`
+      : "  alerts not raised yet (the next delivery pass raises them: `regwatch alerts deliver` or the daemon)",
     `  files fetched ${r.filesFetched}, failed ${r.filesFailed}, refused ${r.filesRefused}, not started ${r.filesSkipped}`,
   ];
   if (r.invalidItems > 0)

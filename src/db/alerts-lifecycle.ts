@@ -1,4 +1,8 @@
-/** The alert lifecycle: listing, acknowledging, resolving, snoozing and reopening alerts. */
+/**
+ * The alert lifecycle: listing, acknowledging, resolving, snoozing and reopening alerts. Every
+ * action is an alert_events row written in the statement that changes the alert, so the history
+ * is never overwritten; the alert's status_by/status_note/status_at hold the latest action.
+ */
 import type { Sql } from "./connect.ts";
 
 export type AlertStatus = "open" | "acknowledged" | "resolved" | "snoozed";
@@ -68,25 +72,38 @@ export interface StatusChange {
   at: Date;
 }
 
-/** Sets the status of the given alerts; returns the ids that exist (and were changed). */
+/** Sets the status of the given alerts, each with its event; returns the ids that exist (and were changed). */
 export async function setAlertStatus(sql: Sql, change: StatusChange): Promise<number[]> {
   const rows = await sql<{ id: number }[]>`
-    update regwatch.alerts
-    set status = ${change.status}, status_by = ${change.by}, status_note = ${change.note},
-        status_at = ${change.at}, snoozed_until = ${change.snoozedUntil}
-    where id = any (${change.ids as number[]}::bigint[])
-    returning id::int`;
+    with changed as (
+      update regwatch.alerts
+      set status = ${change.status}, status_by = ${change.by}, status_note = ${change.note},
+          status_at = ${change.at}, snoozed_until = ${change.snoozedUntil}
+      where id = any (${change.ids as number[]}::bigint[])
+      returning id, rule_id
+    ), events as (
+      insert into regwatch.alert_events (rule_id, alert_id, at, by, action, note, snoozed_until)
+      select rule_id, id, ${change.at}, ${change.by}, ${change.status}, ${change.note}, ${change.snoozedUntil}::date
+      from changed order by id
+    )
+    select id::int from changed order by id`;
   return rows.map((r) => r.id);
 }
 
 /** Snoozed alerts whose last snoozed day is before `today` become open again. */
 export async function reopenSnoozed(sql: Sql, today: string, at: Date): Promise<number> {
   const rows = await sql`
-    update regwatch.alerts
-    set status = 'open', status_by = 'regwatch', status_at = ${at},
-        status_note = 'snooze ended ' || to_char(snoozed_until, 'YYYY-MM-DD'), snoozed_until = null
-    where status = 'snoozed' and snoozed_until < ${today}::date
-    returning id`;
+    with reopened as (
+      update regwatch.alerts
+      set status = 'open', status_by = 'regwatch', status_at = ${at},
+          status_note = 'snooze ended ' || to_char(snoozed_until, 'YYYY-MM-DD'), snoozed_until = null
+      where status = 'snoozed' and snoozed_until < ${today}::date
+      returning id, rule_id, status_note
+    ), events as (
+      insert into regwatch.alert_events (rule_id, alert_id, at, by, action, note)
+      select rule_id, id, ${at}, 'regwatch', 'reopened', status_note from reopened order by id
+    )
+    select id from reopened`;
   return rows.length;
 }
 

@@ -23,7 +23,10 @@ import type { Sql } from "./connect.ts";
 
 export interface ScanResult {
   runId: number;
-  raised: { rule: string; count: number }[];
+  /** Alerts raised and messages queued, by rule. */
+  raised: { rule: string; count: number; queued: number }[];
+  /** Messages queued in all: one per alert, one per digest rule. */
+  queued: number;
 }
 
 /** Serialises scanners, so the cursor only moves forward and each run is scanned once. */
@@ -70,13 +73,15 @@ export async function scanRun(sql: Sql, runId: number): Promise<ScanResult | und
       where r.id = ${runId} and r.status <> 'running'`;
     if (!run || run.scanned) return undefined;
     await noteSeenHeadings(tx, run.cursor, run.upTo);
-    let raised: { rule: string; count: number }[] = [];
+    let raised: ScanResult["raised"] = [];
     // Without a rule, or for a backfill without --alert-history, only the cursor moves.
     if (run.raises && run.rules) raised = [...(await raise(tx, runId, run))];
     const total = raised.reduce((sum, r) => sum + r.count, 0);
+    const queued = raised.reduce((sum, r) => sum + r.queued, 0);
     await tx`
-      insert into regwatch.alert_scans (run_id, raised, last_change_id) values (${runId}, ${total}, ${run.upTo})`;
-    return { runId, raised };
+      insert into regwatch.alert_scans (run_id, raised, queued, last_change_id)
+      values (${runId}, ${total}, ${queued}, ${run.upTo})`;
+    return { runId, raised, queued };
   });
 }
 
@@ -98,7 +103,7 @@ function raise(tx: TransactionSql, runId: number, run: RunToScan) {
       ) c
       where cardinality(r.headings) = 0 or c.changed_headings && r.headings`
     : tx``;
-  return tx<{ rule: string; count: number }[]>`
+  return tx<ScanResult["raised"]>`
     with run as (
       select started_at, coalesce(finished_at, now()) as finished_at from regwatch.runs where id = ${runId}
     ), candidates as (
@@ -136,6 +141,7 @@ function raise(tx: TransactionSql, runId: number, run: RunToScan) {
       select rule_id, ${runId}, 'alert', array[id], channel, target, array[tax_id], change_date
       from queued where not digest
       order by id
+      returning rule_id
     ), digests as (
       insert into regwatch.alert_deliveries (rule_id, run_id, kind, alert_ids, channel, target, tax_ids, oldest_change)
       select rule_id, ${runId}, 'digest', array_agg(id order by id), channel, target,
@@ -143,8 +149,21 @@ function raise(tx: TransactionSql, runId: number, run: RunToScan) {
       from queued where digest
       group by rule_id, channel, target
       order by rule_id
+      returning rule_id
     )
-    select r.name as rule, count(*)::int as count
+    select r.name as rule, count(*)::int as count,
+           ((select count(*) from single s where s.rule_id = r.id)
+            + (select count(*) from digests g where g.rule_id = r.id))::int as queued
     from inserted i join regwatch.alert_rules r on r.id = i.rule_id
-    group by r.name order by r.name`;
+    group by r.id, r.name order by r.name`;
+}
+
+/** What the scan of a run raised and queued; undefined while the run is not scanned yet. */
+export async function scanCounts(
+  sql: Sql,
+  runId: number,
+): Promise<{ raised: number; queued: number } | undefined> {
+  const [row] = await sql<{ raised: number; queued: number }[]>`
+    select raised, queued from regwatch.alert_scans where run_id = ${runId}`;
+  return row;
 }

@@ -1,5 +1,11 @@
-/** How the change feed reads: a line per changed heading on a terminal, whole values in CSV. */
+/**
+ * How changes read, wherever a person reads them: the change feed on a terminal (a line per
+ * changed heading), alert e-mails and the text of webhook bodies all format a heading's values
+ * here, so `status` reads as words, bank accounts as account numbers and representatives as names
+ * in each. CSV keeps whole values.
+ */
 import type { FeedRow } from "../db/change-feed.ts";
+import { statusInWords } from "../search/format.ts";
 import { terminalSafe } from "./terminal-text.ts";
 import { bankAccountsOf } from "./values.ts";
 
@@ -18,6 +24,44 @@ export function displayValue(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** Headings whose value is the registry's status code (change files say status, search records status_code). */
+const STATUS_HEADINGS = new Set(["status", "status_code"]);
+
+/** A heading's value as a person reads it: a status code in words, else as displayValue. */
+export function headingValue(heading: string, value: unknown): string {
+  if (STATUS_HEADINGS.has(heading)) {
+    const code = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
+    if (typeof code === "number" && Number.isInteger(code)) return statusInWords(code);
+  }
+  return displayValue(value);
+}
+
+/** What a business is called where no source knows its name. */
+export const NAME_UNKNOWN = "(name unknown)";
+
+/** Said once where a name is unknown: how to learn it. */
+export const NAME_UNKNOWN_HINT =
+  "(name unknown): no search record or change has named the business yet; `regwatch lookup` finds it by registration number, name or bank account and stores the name for the next messages";
+
+/** The business as a person reads it: its name (or that it is unknown), then the tax id. */
+export function businessLabel(name: string | null | undefined, taxId: string): string {
+  return `${name?.trim() || NAME_UNKNOWN} (${taxId})`;
+}
+
+/** One changed heading: `heading: old → new`, or that its values are not read yet. */
+export function changeText(
+  change: { heading: string; oldValue?: unknown; newValue?: unknown },
+  options: { shorten?: boolean } = {},
+): string {
+  if (!("oldValue" in change) && !("newValue" in change))
+    return `${change.heading}: changed (values not parsed yet)`;
+  const value = (v: unknown) => {
+    const text = headingValue(change.heading, v);
+    return options.shorten ? shorten(text) : text;
+  };
+  return `${change.heading}: ${value(change.oldValue)} → ${value(change.newValue)}`;
+}
+
 export function shorten(text: string, max = SHORT): string {
   const flat = text.replace(/\s+/g, " ");
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
@@ -30,13 +74,12 @@ export const AMBIGUOUS_NOTE = "(order within the day unknown)";
  * control characters escaped, so a value cannot move the cursor or forge a line.
  */
 export function feedLines(rows: readonly FeedRow[], options: { shorten: boolean }): string {
-  const cut = (v: unknown) => terminalSafe(options.shorten ? shorten(displayValue(v)) : displayValue(v));
   return rows
     .map((r) => {
-      const who = `${terminalSafe(r.businessName ?? "(name unknown)")} (${r.taxId})`;
+      const who = terminalSafe(businessLabel(r.businessName, r.taxId));
       const lists = `[${r.listNames.map(terminalSafe).join(", ")}]`;
       const note = r.orderAmbiguous ? `  ${AMBIGUOUS_NOTE}` : "";
-      return `${r.changeDate}  ${who}  ${lists}  ${terminalSafe(r.heading)}: ${cut(r.oldValue)} → ${cut(r.newValue)}${note}\n`;
+      return `${r.changeDate}  ${who}  ${lists}  ${terminalSafe(changeText(r, options))}${note}\n`;
     })
     .join("");
 }

@@ -9,6 +9,7 @@ import { insertAlertRule } from "../../src/db/alerts-rules.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { alertConfig, type Receiver, startReceiver, startSmtp, storeRun, storeValues } from "./harness.ts";
+import { decodedMail } from "./mail-text.ts";
 
 const config = alertConfig;
 
@@ -94,11 +95,14 @@ describe("alert messages oldest change first", () => {
       { taxId: "40000002", date: "2026-11-22", headings: ["seat"], lists: ["a"] },
     ]);
     receiver.answer({ status: 503 }, { status: 200 });
-    expect(await deliver()).toMatchObject({ raised: 3, attempted: 1, retrying: 1, deferred: 2 });
-    // The failed message is not due yet; the other business's message goes, the newer one waits.
-    expect(await deliver()).toMatchObject({ attempted: 1, sent: 1, deferred: 1 });
+    // One at a time, so the receiver's answers go to the messages in order: the first fails, the
+    // other business's message goes all the same, the newer one about the first business waits.
+    const one = { alertTargetConcurrency: 1 };
+    expect(await deliver(one)).toMatchObject({ raised: 3, attempted: 2, retrying: 1, sent: 1, deferred: 1 });
+    // The failed message is not due yet: the newer one still waits.
+    expect(await deliver(one)).toMatchObject({ attempted: 0, deferred: 1 });
     clock += 3600_000;
-    expect(await deliver()).toMatchObject({ attempted: 2, sent: 2, deferred: 0 });
+    expect(await deliver(one)).toMatchObject({ attempted: 2, sent: 2, deferred: 0 });
     expect(sent()).toEqual([
       "40000002 2026-11-20",
       "40000003 2026-11-21",
@@ -171,9 +175,9 @@ describe("alert messages oldest change first", () => {
         },
         { heading: "name", old_value: "Régi Kft.", new_value: "Új Kft." },
       ]);
-      const text = smtp.mails[0]!.raw.replace(/=\r?\n/g, "");
+      const text = decodedMail(smtp.mails[0]!.raw);
       expect(text).toContain(
-        "seat: Budapest -> Szeged (several values of seat on 2026-11-20 in no known order: the new value may not be the current one)",
+        "seat: Budapest → Szeged (several values of seat on 2026-11-20 in no known order: the new value may not be the current one)",
       );
     } finally {
       await smtp.close();

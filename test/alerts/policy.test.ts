@@ -112,6 +112,7 @@ describe("message content", () => {
     expect(webhookBody(input)).toEqual({
       type: "business.changed",
       timestamp: now.toISOString(),
+      text: "regwatch (rule banks): Minta <Kft.> (12345678) on 2026-11-20: bank_accounts: 1 → 1, 2; seat: changed (values not parsed yet)",
       data: {
         rule: "banks",
         alert_id: 7,
@@ -138,7 +139,7 @@ describe("message content", () => {
 
   it("e-mails read as a change feed and escape HTML; NOTIFY payloads stay under 8000 bytes", () => {
     const mail = emailContent(input);
-    expect(mail.text).toContain('bank_accounts: ["1"] -> ["1","2"]');
+    expect(mail.text).toContain("bank_accounts: 1 → 1, 2");
     expect(mail.text).toContain("seat: changed (values not parsed yet)");
     expect(mail.html).toContain("Minta &#60;Kft.&#62;");
     expect(emailContent({ ...input, kind: "test", alerts: [] }).subject).toMatch(/TEST/);

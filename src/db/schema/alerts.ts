@@ -2,7 +2,18 @@
  * Alert rules, alerts with their lifecycle, the delivery outbox and the scan cursor.
  */
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, check, index, integer, jsonb, text, unique } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  text,
+  unique,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { changes } from "./changes.ts";
 import { createdNow, day, instant, regwatch } from "./columns.ts";
 
@@ -21,10 +32,43 @@ export const alertRules = regwatch.table(
     digest: boolean("digest").notNull().default(false),
     enabled: boolean("enabled").notNull().default(true),
     createdAt: createdNow("created_at"),
+    /** Set when the rule is removed: it raises nothing more, its alerts and their history stay. */
+    removedAt: instant("removed_at"),
+    updatedAt: createdNow("updated_at"),
   },
   (t) => [
-    unique("alert_rules_name").on(t.name),
+    // Only rules in use need unique names: a removed rule's name may be taken again.
+    uniqueIndex("alert_rules_name").on(t.name).where(sql`${t.removedAt} is null`),
     check("alert_rules_channel", sql`${t.channel} in ('webhook', 'email', 'notify')`),
+    check("alert_rules_removed_disabled", sql`${t.removedAt} is null or not ${t.enabled}`),
+  ],
+);
+
+/** Every lifecycle action on an alert or a rule, never overwritten. */
+export const alertEvents = regwatch.table(
+  "alert_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    ruleId: bigint("rule_id", { mode: "number" })
+      .notNull()
+      .references(() => alertRules.id, { onDelete: "cascade" }),
+    /** Null for an action on the rule itself. */
+    alertId: bigint("alert_id", { mode: "number" }).references(() => alerts.id, { onDelete: "cascade" }),
+    at: createdNow("at"),
+    by: text("by").notNull(),
+    action: text("action").notNull(),
+    note: text("note"),
+    snoozedUntil: day("snoozed_until"),
+    /** A rule's settings before and after an add or edit. */
+    details: jsonb("details"),
+  },
+  (t) => [
+    check(
+      "alert_events_action",
+      sql`${t.action} in ('acknowledged', 'resolved', 'snoozed', 'reopened', 'rule added', 'rule edited', 'rule paused', 'rule resumed', 'rule removed')`,
+    ),
+    index("alert_events_alert").on(t.alertId, t.id).where(sql`${t.alertId} is not null`),
+    index("alert_events_rule").on(t.ruleId, t.id),
   ],
 );
 
@@ -87,6 +131,12 @@ export const alertDeliveries = regwatch.table(
     taxIds: text("tax_ids").array().notNull().default(sql`'{}'::text[]`),
     /** Day of the oldest change reported: the outbox's order. */
     oldestChange: day("oldest_change").notNull(),
+    /** Until when a deliverer holds the message; past it the message is due again. */
+    leaseUntil: instant("lease_until"),
+    /** The claim holding the lease: only it records the outcome. */
+    leaseToken: text("lease_token"),
+    /** E-mail: each recipient's outcome; a retry goes only to those not yet accepted. */
+    recipients: jsonb("recipients"),
   },
   (t) => [
     unique("alert_deliveries_message_id").on(t.messageId),
@@ -94,6 +144,9 @@ export const alertDeliveries = regwatch.table(
     check("alert_deliveries_status", sql`${t.status} in ('pending', 'sent', 'dead')`),
     index("alert_deliveries_due").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index("alert_deliveries_order").on(t.oldestChange, t.id).where(sql`${t.status} = 'pending'`),
+    index("alert_deliveries_lease")
+      .on(t.leaseUntil)
+      .where(sql`${t.status} = 'pending' and ${t.leaseUntil} is not null`),
     index("alert_deliveries_pending_businesses")
       .using("gin", t.taxIds)
       .with({ fastupdate: false })
@@ -111,6 +164,8 @@ export const seenHeadings = regwatch.table("seen_headings", {
 export const alertScans = regwatch.table("alert_scans", {
   runId: bigint("run_id", { mode: "number" }).primaryKey(),
   raised: integer("raised").notNull(),
+  /** Messages the scan queued. */
+  queued: integer("queued").notNull().default(0),
   /** Highest changes.id scanned so far: the next run's new changes lie above it. */
   lastChangeId: bigint("last_change_id", { mode: "number" }).notNull(),
   scannedAt: createdNow("scanned_at"),

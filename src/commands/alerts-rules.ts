@@ -1,0 +1,323 @@
+/**
+ * `regwatch alerts rule ...`: add, list, edit, pause, resume and remove alert rules. Nothing is
+ * deleted: a removed rule keeps its alerts and their history, and every change to a rule is an
+ * event (who, when, what, why). A removed rule's name may be given to a new rule.
+ */
+import { userInfo } from "node:os";
+import type { Command } from "commander";
+import { scopeProblems, validateRule } from "../alerts/rule-input.ts";
+import {
+  type AlertRuleInput,
+  type AlertRuleRow,
+  findAlertRule,
+  insertAlertRule,
+  listAlertRules,
+  type RuleActor,
+  type RuleSwitch,
+  switchAlertRule,
+  updateAlertRule,
+} from "../db/alerts-rules.ts";
+import { knownLists, someSeenHeadings, unseenHeadings } from "../db/alerts-scope.ts";
+import type { Sql } from "../db/connect.ts";
+import { EXIT, type ExitCode, UsageError } from "../errors.ts";
+import { formatTable } from "../search/format.ts";
+import { type Context, collect, runAction, withDatabase } from "./context.ts";
+
+interface ScopeFlags {
+  list: string[];
+  heading: string[];
+  newHeading?: boolean;
+}
+
+interface ActorFlags {
+  by?: string;
+  note?: string;
+}
+
+interface EditFlags extends ScopeFlags, ActorFlags {
+  channel?: string;
+  target?: string;
+  allLists?: boolean;
+  allHeadings?: boolean;
+  digest?: boolean;
+}
+
+/** The options add and edit share: which changes a rule covers. */
+function scopeOptions(command: Command, verb: string): Command {
+  return command
+    .option(
+      "--list <name>",
+      `only changes reported by this watch list, by name or key (repeatable; ${verb})`,
+      collect,
+      [],
+    )
+    .option("--heading <heading>", `only changes of this heading (repeatable; ${verb})`, collect, [])
+    .option(
+      "--new-heading",
+      "accept a --heading no stored change has named yet (by default such a heading is refused as a likely typo)",
+    );
+}
+
+function actorOptions(command: Command): Command {
+  return command
+    .option("--by <who>", "who is acting, kept in the rule's history (default: your user name)")
+    .option("--note <text>", "why, kept in the rule's history");
+}
+
+export function registerRuleCommands(alerts: Command): void {
+  const rule = alerts
+    .command("rule")
+    .description("manage alert rules; every change is kept in their history");
+  actorOptions(
+    scopeOptions(
+      rule
+        .command("add <name>")
+        .description("add a rule: which changes (lists, headings) are reported, how and to whom")
+        .requiredOption("--channel <channel>", "webhook, email or notify")
+        .requiredOption(
+          "--target <target>",
+          "webhook URL, e-mail address(es) separated by commas, or NOTIFY channel",
+        ),
+      "default every list / heading",
+    ).option("--digest", "one message per run listing every alert, instead of one per alert"),
+  ).action((name: string, opts: EditFlags & { channel: string; target: string }) =>
+    runAction((ctx) => {
+      // Checked before connecting: a malformed rule needs no database to be refused.
+      const input = checkedRule(undefined, opts, (scope) => ({
+        ...scope,
+        name,
+        channel: opts.channel,
+        target: opts.target,
+        digest: Boolean(opts.digest),
+      }));
+      const actor = actorOf(opts);
+      return withDatabase(ctx, (db) => storeRule(ctx, db.sql, undefined, input, opts, actor));
+    }),
+  );
+
+  actorOptions(
+    scopeOptions(
+      rule
+        .command("edit <name>")
+        .description(
+          "change a rule's channel, target, lists, headings or digest; options not given stay as they are (alerts raised before keep what they had)",
+        )
+        .option("--channel <channel>", "webhook, email or notify")
+        .option(
+          "--target <target>",
+          "webhook URL, e-mail address(es) separated by commas, or NOTIFY channel",
+        ),
+      "replaces the rule's lists / headings",
+    )
+      .option("--all-lists", "cover every list again")
+      .option("--all-headings", "cover every heading again")
+      .option("--digest", "one message per run")
+      .option("--no-digest", "one message per alert"),
+  ).action((name: string, opts: EditFlags) =>
+    runAction((ctx) =>
+      withDatabase(ctx, async (db) => {
+        const actor = actorOf(opts);
+        const current = await findAlertRule(db.sql, name);
+        if (!current) throw new UsageError(`no alert rule named "${name}"`);
+        const input = checkedRule(current, opts, (scope) => ({
+          ...scope,
+          name,
+          channel: opts.channel ?? current.channel,
+          target: opts.target ?? current.target,
+          digest: opts.digest ?? current.digest,
+        }));
+        return storeRule(ctx, db.sql, current, input, opts, actor);
+      }),
+    ),
+  );
+
+  const switches: [string, RuleSwitch, string][] = [
+    [
+      "pause",
+      "paused",
+      "stop raising alerts for a rule until it is resumed (messages already queued still go out)",
+    ],
+    [
+      "resume",
+      "resumed",
+      "raise alerts for a paused rule again (changes stored while it was paused raise nothing)",
+    ],
+    [
+      "remove",
+      "removed",
+      "remove a rule: it raises nothing more and its messages not sent yet are not sent; its alerts and their history stay, and the name may be used again",
+    ],
+  ];
+  for (const [verb, to, description] of switches) {
+    actorOptions(rule.command(`${verb} <name>`).description(description)).action(
+      (name: string, opts: ActorFlags) => runAction((ctx) => switchRule(ctx, name, to, opts)),
+    );
+  }
+
+  rule
+    .command("list")
+    .description("every alert rule in use (paused ones included)")
+    .option("--removed", "include removed rules")
+    .option("--json", "print JSON")
+    .action((opts: { removed?: boolean; json?: boolean }) =>
+      runAction((ctx) =>
+        withDatabase(ctx, async (db) => {
+          const rules = await listAlertRules(db.sql, { removed: opts.removed });
+          if (opts.json) process.stdout.write(`${JSON.stringify(rules, null, 2)}\n`);
+          else if (rules.length === 0) process.stdout.write("no alert rules\n");
+          else
+            process.stdout.write(
+              `${formatTable(
+                ["name", "channel", "target", "lists", "headings", "digest", "state", "created"],
+                rules.map((r) => [
+                  r.name,
+                  r.channel,
+                  r.target,
+                  r.lists.join(",") || "all",
+                  r.headings.join(",") || "all",
+                  r.digest ? "yes" : "no",
+                  ruleState(r),
+                  r.createdAt.toISOString(),
+                ]),
+              )}\n`,
+            );
+          return EXIT.ok;
+        }),
+      ),
+    );
+}
+
+function ruleState(r: Pick<AlertRuleRow, "enabled" | "removedAt">): string {
+  if (r.removedAt) return `removed ${r.removedAt.toISOString()}`;
+  return r.enabled ? "active" : "paused";
+}
+
+/** Who acts: --by, else the user running the command. */
+function actorOf(opts: ActorFlags): RuleActor {
+  const given = opts.by?.trim();
+  if (opts.by !== undefined && !given) throw new UsageError("--by must name who is acting");
+  let by = given;
+  if (!by) {
+    try {
+      by = userInfo().username;
+    } catch {
+      by = "unknown";
+    }
+  }
+  return { by, note: opts.note?.trim() || null };
+}
+
+/**
+ * The rule an add (no `current`) or an edit would store, checked as add checks it: every problem
+ * named at once, exit 64. An edit keeps what it does not give.
+ */
+function checkedRule(
+  current: AlertRuleRow | undefined,
+  opts: EditFlags,
+  build: (scope: { lists: string[]; headings: string[] }) => {
+    name: string;
+    channel: string;
+    target: string;
+    digest: boolean;
+    lists: string[];
+    headings: string[];
+  },
+): AlertRuleInput {
+  if (opts.allLists && opts.list.length > 0)
+    throw new UsageError("--all-lists and --list exclude each other");
+  if (opts.allHeadings && opts.heading.length > 0)
+    throw new UsageError("--all-headings and --heading exclude each other");
+  const changes =
+    opts.channel !== undefined ||
+    opts.target !== undefined ||
+    opts.digest !== undefined ||
+    opts.allLists ||
+    opts.allHeadings ||
+    opts.list.length > 0 ||
+    opts.heading.length > 0;
+  if (current && !changes)
+    throw new UsageError(
+      "nothing to change: give --channel, --target, --list, --all-lists, --heading, --all-headings, --digest or --no-digest",
+    );
+  const lists = opts.allLists ? [] : opts.list.length > 0 || !current ? opts.list : current.lists;
+  const headings = opts.allHeadings
+    ? []
+    : opts.heading.length > 0 || !current
+      ? opts.heading
+      : current.headings;
+  const { rule, problems } = validateRule(build({ lists, headings }));
+  if (!rule) throw new UsageError(problems.join("; "));
+  return rule;
+}
+
+/**
+ * Refuses lists and headings nobody knows (as add does), then stores the rule. On edit only the
+ * lists and headings given are checked: a list the rule already had may have been dropped since,
+ * which is not this edit's doing.
+ */
+async function storeRule(
+  ctx: Context,
+  sql: Sql,
+  current: AlertRuleRow | undefined,
+  input: AlertRuleInput,
+  opts: EditFlags,
+  actor: RuleActor,
+): Promise<ExitCode> {
+  const given = current
+    ? { lists: opts.list.map((l) => l.trim()), headings: opts.heading.map((h) => h.trim()) }
+    : input;
+  const [known, unseen, seen] = await Promise.all([
+    knownLists(sql),
+    unseenHeadings(sql, given.headings),
+    someSeenHeadings(sql, 20),
+  ]);
+  const refused = scopeProblems(given, { ...known, unseen, seen }, Boolean(opts.newHeading));
+  if (refused.length > 0) throw new UsageError(refused.join("; "));
+  const row = current
+    ? (await updateAlertRule(sql, input.name, input, actor))?.after
+    : await insertAlertRule(sql, input, actor);
+  if (!row)
+    throw new UsageError(
+      current ? `no alert rule named "${input.name}"` : `an alert rule named "${input.name}" exists already`,
+    );
+  process.stdout.write(`rule ${row.name} ${current ? "changed" : "added"}: ${describeRule(row)}\n`);
+  if (unseen.length > 0)
+    process.stderr.write(
+      `regwatch: note: no stored change has named ${unseen.join(", ")} yet; the rule fires once the registry reports it\n`,
+    );
+  const missing = missingConfig(ctx, row.channel);
+  if (missing) process.stderr.write(`regwatch: note: ${missing}\n`);
+  return EXIT.ok;
+}
+
+async function switchRule(ctx: Context, name: string, to: RuleSwitch, opts: ActorFlags): Promise<ExitCode> {
+  const actor = actorOf(opts);
+  return withDatabase(ctx, async (db) => {
+    const result = await switchAlertRule(db.sql, name, to, actor);
+    if (!result) throw new UsageError(`no alert rule named "${name}"`);
+    if (!result.changed) {
+      process.stdout.write(`rule ${name} is ${to === "paused" ? "paused" : "active"} already\n`);
+      return EXIT.ok;
+    }
+    const ended =
+      result.endedMessages > 0 ? `; ${result.endedMessages} message(s) not sent yet will not be sent` : "";
+    process.stdout.write(
+      `rule ${name} ${to} by ${actor.by}${ended}${to === "removed" ? "; its alerts and their history stay (alerts list, alerts show ID)" : ""}\n`,
+    );
+    return EXIT.ok;
+  });
+}
+
+function describeRule(
+  r: Pick<AlertRuleInput, "channel" | "target" | "lists" | "headings" | "digest">,
+): string {
+  return `${r.channel} to ${r.target}; lists ${r.lists.join(", ") || "all"}; headings ${r.headings.join(", ") || "all"}${r.digest ? "; digest per run" : ""}`;
+}
+
+function missingConfig(ctx: Context, channel: string): string | undefined {
+  if (channel === "webhook" && !ctx.config.webhookSecret)
+    return "REGWATCH_WEBHOOK_SECRET is not set; webhook messages wait until it is";
+  if (channel === "email" && !(ctx.config.smtpUrl && ctx.config.mailFrom))
+    return "REGWATCH_SMTP_URL and REGWATCH_MAIL_FROM are needed to send e-mail";
+  return undefined;
+}
