@@ -62,6 +62,12 @@ export interface Config {
   mailFrom: string | undefined;
   alertRetryBaseMs: number;
   alertMaxAttempts: number;
+  /** Longest single wait between two attempts of one message (Retry-After included). */
+  alertRetryCapMs: number;
+  /** Age after which an undelivered message is dead. */
+  alertGiveUpHours: number;
+  /** Messages in flight at once to one receiver. */
+  alertTargetConcurrency: number;
   paymentHoldDays: number;
   /** `payments check --online` re-reads a payee whose newest search record is older than this. */
   paymentRecheckDays: number;
@@ -141,6 +147,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: p.REGWATCH_MAIL_FROM,
     alertRetryBaseMs: p.REGWATCH_ALERT_RETRY_BASE_MS,
     alertMaxAttempts: p.REGWATCH_ALERT_MAX_ATTEMPTS,
+    alertRetryCapMs: p.REGWATCH_ALERT_RETRY_CAP_MS,
+    alertGiveUpHours: p.REGWATCH_ALERT_GIVE_UP_HOURS,
+    alertTargetConcurrency: p.REGWATCH_ALERT_TARGET_CONCURRENCY,
     paymentHoldDays: p.REGWATCH_PAYMENT_HOLD_DAYS,
     paymentRecheckDays: p.REGWATCH_PAYMENT_RECHECK_DAYS,
     changesPageParam: p.REGWATCH_CHANGES_PAGE_PARAM,

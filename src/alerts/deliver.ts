@@ -1,50 +1,42 @@
 /**
  * One delivery pass over the outbox: reopen ended snoozes, raise the alerts of every run not yet
- * scanned, then try each due message once. Each message is claimed, sent and recorded in one
- * transaction, so a crash before the commit leaves it pending (sent again later, with the same
- * id: at least once) and two deliverers never send one message at the same time. Messages go
- * oldest change first, and one about a business waits while an older one to the same receiver
- * about it is pending (retrying after a failure, or held by another deliverer).
+ * scanned, then deliver what is due, batch by batch. Each batch is claimed under a lease in one
+ * short transaction that also freezes every body not frozen yet; the transaction commits before
+ * anything is sent, so no receiver, however slow, holds a transaction (or the run lock) open.
+ * Each outcome is then recorded on its own under the claim's token. A deliverer that dies after
+ * sending leaves the lease to run out: the message is sent again with its id and frozen body.
+ * Messages go oldest change first, and one about a business waits while an older one to the same
+ * receiver about it is pending; up to N go to one receiver at once (see target-gate.ts).
  */
+import { randomUUID } from "node:crypto";
 import type { TransactionSql } from "postgres";
-import type { Config } from "../config.ts";
 import { localDateTime } from "../dates.ts";
 import { reopenSnoozed } from "../db/alerts-lifecycle.ts";
 import {
   alertContents,
-  claimDelivery,
+  claimBatch,
   type DeliveryRow,
   OUTBOX_START,
   type OutboxPlace,
-  type Runner,
-  recordAttempt,
-  recordBlocked,
   savePayload,
 } from "../db/alerts-outbox.ts";
 import { scanRun, unscannedRuns } from "../db/alerts-raise.ts";
 import type { Sql } from "../db/connect.ts";
 import type { Logger } from "../logger.ts";
-import { redactJson, redactSecrets } from "../secrets.ts";
-import { createMailer, sendEmail } from "./email.ts";
-import { emailContent, type MessageInput, notifyPayload, webhookBody } from "./message.ts";
-import { sendNotify } from "./notify.ts";
-import { type AttemptOutcome, nextState } from "./retry-policy.ts";
-import { sendWebhook } from "./webhook.ts";
+import { redactJson } from "../secrets.ts";
+import { type Claimed, type DeliveryReport, deliverOne, type Pass } from "./deliver-one.ts";
+import { type AlertConfig, targetGates } from "./delivery-settings.ts";
+import { boundDigest, boundWebhookBody } from "./digest-bound.ts";
+import { createMailer } from "./email.ts";
+import { type MessageInput, webhookBody } from "./message.ts";
+import type { TargetGates } from "./target-gate.ts";
 
-/** A missing secret or server is the operator's to fix: the message waits this long, attempts untouched. */
-const BLOCKED_RETRY_MS = 60_000;
-const MAX_RETRY_AFTER_MS = 24 * 3600_000;
+export { blockedReason, type DeliveryReport } from "./deliver-one.ts";
+export type { AlertConfig } from "./delivery-settings.ts";
+export { retryPolicy, targetGates } from "./delivery-settings.ts";
 
-export type AlertConfig = Pick<
-  Config,
-  | "webhookSecret"
-  | "smtpUrl"
-  | "mailFrom"
-  | "alertRetryBaseMs"
-  | "alertMaxAttempts"
-  | "requestTimeoutMs"
-  | "tz"
->;
+/** Messages claimed per transaction. */
+export const BATCH_SIZE = 32;
 
 export interface DeliverDeps {
   sql: Sql;
@@ -52,21 +44,12 @@ export interface DeliverDeps {
   log: Logger;
   now?: () => Date;
   random?: () => number;
-}
-
-export interface DeliveryReport {
-  raised: number;
-  reopened: number;
-  attempted: number;
-  sent: number;
-  retrying: number;
-  dead: number;
-  blocked: number;
-  /**
-   * Left for a later pass: an earlier message to the same target failed in this one, or an older
-   * message to it about the same business is still pending.
-   */
-  deferred: number;
+  /** The receivers' limits and breakers; a long-lived deliverer keeps one across passes. */
+  gates?: TargetGates;
+  /** No new batch is claimed once this is aborted (sends in flight end within the request timeout). */
+  signal?: AbortSignal;
+  /** Wall-clock instant after which no new batch is claimed: a bounded pass. */
+  deadline?: number;
 }
 
 /** Raises alerts for every finished run not scanned yet; returns how many were raised. */
@@ -100,35 +83,52 @@ export async function deliverAlerts(
   report.reopened = await reopenSnoozed(deps.sql, localDateTime(now(), deps.config.tz).date, now());
   report.raised = await raisePendingAlerts(deps);
   if (options.raiseOnly) return report;
+  const { config } = deps;
   const mailer =
-    deps.config.smtpUrl && deps.config.mailFrom
-      ? createMailer({
-          smtpUrl: deps.config.smtpUrl,
-          from: deps.config.mailFrom,
-          timeoutMs: deps.config.requestTimeoutMs,
-        })
+    config.smtpUrl && config.mailFrom
+      ? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, timeoutMs: config.requestTimeoutMs })
       : undefined;
+  const pass: Pass = {
+    deps,
+    now,
+    token: randomUUID(),
+    gates: deps.gates ?? targetGates(config, now, !options.ignoreBackoff),
+    mailer,
+    report,
+  };
+  // A claimed message may wait for its receiver's free slots behind the rest of the batch.
+  const leaseMs = config.requestTimeoutMs * (Math.ceil(BATCH_SIZE / config.alertTargetConcurrency) + 2);
   try {
-    let after: OutboxPlace = OUTBOX_START;
-    // A receiver that failed once in this pass is not tried again until the next pass: a target
-    // that is down costs one timeout per pass, not one per message.
-    const failing = new Set<string>();
-    for (;;) {
-      const done = await deps.sql.begin(async (tx) => {
-        const row = await claimDelivery(tx, {
+    const stopped = () =>
+      Boolean(deps.signal?.aborted) || (deps.deadline !== undefined && Date.now() >= deps.deadline);
+    const claim = (after: OutboxPlace, onlyIds?: number[]) =>
+      deps.sql.begin((tx) =>
+        claimAndFreeze(tx, {
           now: now(),
           ignoreBackoff: Boolean(options.ignoreBackoff),
           after,
-        });
-        if (!row) return true;
-        after = { oldestChange: row.oldestChange, id: row.id };
-        const key = `${row.channel} ${row.target}`;
-        // A message about a business waits for every older one to its receiver about it.
-        if (failing.has(key) || row.waitsForOlder) report.deferred++;
-        else if ((await attempt(tx, row, deps, now, mailer, report)) === "pending") failing.add(key);
-        return false;
-      });
-      if (done) break;
+          limit: BATCH_SIZE,
+          leaseMs,
+          token: pass.token,
+          skipTargets: options.ignoreBackoff ? [] : pass.gates.pausedTargets(),
+          onlyIds,
+        }),
+      );
+    let after: OutboxPlace = OUTBOX_START;
+    while (!stopped()) {
+      const batch = await claim(after);
+      if (batch.last === undefined) break;
+      after = batch.last;
+      await settle(pass, batch.claimed);
+      // A message that waited for an older one of the same batch goes once that one is settled.
+      let waiting = batch.waitingIds;
+      while (waiting.length > 0 && !stopped()) {
+        const again = await claim(OUTBOX_START, waiting);
+        if (again.claimed.length === 0) break;
+        await settle(pass, again.claimed);
+        waiting = again.waitingIds;
+      }
+      report.deferred += waiting.length;
     }
   } finally {
     mailer?.close();
@@ -136,103 +136,40 @@ export async function deliverAlerts(
   return report;
 }
 
-async function attempt(
-  tx: Runner,
-  row: DeliveryRow,
-  deps: DeliverDeps,
-  now: () => Date,
-  mailer: ReturnType<typeof createMailer> | undefined,
-  report: DeliveryReport,
-): Promise<"sent" | "pending" | "dead" | "blocked"> {
-  const { config, log } = deps;
-  const blocked = blockedReason(row.channel, config, mailer !== undefined);
-  if (blocked) {
-    report.blocked++;
-    await recordBlocked(tx, row.id, blocked, new Date(now().getTime() + BLOCKED_RETRY_MS));
-    log.warn({ delivery: row.id, rule: row.ruleName }, blocked);
-    return "blocked";
+/** Sends a claimed batch; a database failure in recording ends the pass once all sends are done. */
+async function settle(pass: Pass, claimed: Claimed[]): Promise<void> {
+  const settled = await Promise.allSettled(claimed.map((c) => deliverOne(pass, c)));
+  const failure = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+  if (failure) throw failure.reason;
+}
+
+/** Claims a batch and freezes the body of each message claimed for its first attempt. */
+async function claimAndFreeze(
+  tx: TransactionSql,
+  options: Parameters<typeof claimBatch>[1],
+): Promise<{ claimed: Claimed[]; waitingIds: number[]; last?: OutboxPlace }> {
+  const rows = await claimBatch(tx, options);
+  const lastRow = rows.at(-1);
+  const claimed: Claimed[] = [];
+  for (const row of rows) {
+    if (row.waitsForOlder) continue;
+    const bound = boundDigest(await messageInput(tx, row, options.now));
+    let payload = row.payload as Record<string, unknown> | null;
+    if (!payload) {
+      const body = redactJson(boundWebhookBody(webhookBody(bound.input), bound));
+      payload = (await savePayload(tx, row.id, body)) as Record<string, unknown>;
+    }
+    claimed.push({ row, payload, bound });
   }
-  let payload = row.payload as Record<string, unknown> | null;
-  const input = await messageInput(tx, row, now());
-  if (!payload) {
-    payload = (await savePayload(tx, row.id, redactJson(webhookBody(input)))) as Record<string, unknown>;
-  }
-  report.attempted++;
-  const at = now();
-  const outcome = await send(tx, row, payload, input, deps, at, mailer);
-  const attempts = row.attempts + 1;
-  const next = nextState(
-    outcome,
-    attempts,
-    {
-      baseMs: config.alertRetryBaseMs,
-      maxAttempts: config.alertMaxAttempts,
-      maxRetryAfterMs: MAX_RETRY_AFTER_MS,
-    },
-    at,
-    deps.random ?? Math.random,
-  );
-  const error =
-    outcome.kind === "sent"
-      ? null
-      : redactSecrets(
-          next.exhausted ? `${outcome.error} (gave up after ${attempts} attempts)` : outcome.error,
-        );
-  await recordAttempt(tx, row.id, {
-    status: next.status,
-    nextAttemptAt: next.nextAttemptAt,
-    at,
-    httpStatus: outcome.httpStatus ?? null,
-    reply: outcome.reply ?? null,
-    error,
-  });
-  const fields = {
-    delivery: row.id,
-    messageId: row.messageId,
-    rule: row.ruleName,
-    channel: row.channel,
-    attempts,
+  return {
+    claimed,
+    waitingIds: rows.filter((r) => r.waitsForOlder).map((r) => r.id),
+    last: lastRow ? { oldestChange: lastRow.oldestChange, id: lastRow.id } : undefined,
   };
-  if (next.status === "sent") {
-    report.sent++;
-    log.info(fields, "alert message delivered");
-  } else if (next.status === "dead") {
-    report.dead++;
-    log.error({ ...fields, err: error }, "alert message dead: not retried");
-  } else {
-    report.retrying++;
-    log.warn({ ...fields, err: error, next: next.nextAttemptAt }, "alert message not delivered; will retry");
-  }
-  return next.status;
 }
 
-async function send(
-  tx: Runner,
-  row: DeliveryRow,
-  payload: Record<string, unknown>,
-  input: MessageInput,
-  deps: DeliverDeps,
-  at: Date,
-  mailer: ReturnType<typeof createMailer> | undefined,
-): Promise<AttemptOutcome> {
-  const { config } = deps;
-  if (row.channel === "webhook")
-    return sendWebhook(
-      { url: row.target, messageId: row.messageId, body: JSON.stringify(payload), now: at },
-      { secret: config.webhookSecret!, timeoutMs: config.requestTimeoutMs },
-    );
-  if (row.channel === "email")
-    return sendEmail(mailer!, {
-      to: row.target,
-      from: config.mailFrom!,
-      messageId: row.messageId,
-      content: redactJson(emailContent(input)),
-    });
-  return sendNotify(tx as TransactionSql, row.target, redactSecrets(notifyPayload(input, row.messageId)));
-}
-
-/** The message's alerts as they are now; a webhook resends the frozen body instead. */
-async function messageInput(tx: Runner, row: DeliveryRow, now: Date): Promise<MessageInput> {
+/** The message's alerts as they are now, dated as the frozen body is when there is one. */
+async function messageInput(tx: TransactionSql, row: DeliveryRow, now: Date): Promise<MessageInput> {
   const frozen = (row.payload as { timestamp?: string } | null)?.timestamp;
   return {
     kind: row.kind,
@@ -240,12 +177,4 @@ async function messageInput(tx: Runner, row: DeliveryRow, now: Date): Promise<Me
     alerts: await alertContents(tx, row.alertIds),
     createdAt: frozen ? new Date(frozen) : now,
   };
-}
-
-export function blockedReason(channel: string, config: AlertConfig, hasMailer: boolean): string | undefined {
-  if (channel === "webhook" && !config.webhookSecret)
-    return "REGWATCH_WEBHOOK_SECRET is not set: webhook messages wait until it is";
-  if (channel === "email" && !hasMailer)
-    return "REGWATCH_SMTP_URL and REGWATCH_MAIL_FROM must both be set: e-mail messages wait until they are";
-  return undefined;
 }

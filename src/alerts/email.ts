@@ -23,14 +23,39 @@ export function createMailer(options: EmailOptions): Transporter {
   } as Parameters<typeof nodemailer.createTransport>[0]);
 }
 
+/** What one attempt did for each recipient: "sent", or the server's refusal. */
+export type RecipientOutcomes = Record<string, string>;
+
+export type EmailOutcome = AttemptOutcome & { recipients: RecipientOutcomes };
+
+/** The addresses of an e-mail rule's target (one, or several separated by commas). */
+export function recipientsOf(target: string): string[] {
+  return target
+    .split(",")
+    .map((a) => a.trim())
+    .filter((a) => a.length > 0);
+}
+
+/** Recipients a retry still goes to: those neither accepted nor refused for good. */
+export function recipientsDue(target: string, before: RecipientOutcomes | null): string[] {
+  return recipientsOf(target).filter((a) => !before?.[a] || before[a]!.startsWith("retry"));
+}
+
+/**
+ * Sends to `to` and reports each recipient: a server that accepts some recipients and refuses
+ * others has the message for the accepted ones only. The whole message is sent when every
+ * recipient is accepted; retried (for the temporarily refused only) while any was refused with
+ * 4xx; dead when the rest were refused for good.
+ */
 export async function sendEmail(
   mailer: Transporter,
-  message: { to: string; messageId: string; content: EmailContent; from: string },
-): Promise<AttemptOutcome> {
+  message: { to: string | string[]; messageId: string; content: EmailContent; from: string },
+): Promise<EmailOutcome> {
+  const to = typeof message.to === "string" ? recipientsOf(message.to) : message.to;
   try {
     const info = await mailer.sendMail({
       from: message.from,
-      to: message.to,
+      to,
       subject: message.content.subject,
       text: message.content.text,
       html: message.content.html,
@@ -39,17 +64,66 @@ export async function sendEmail(
       headers: { "X-Regwatch-Message-Id": message.messageId },
     });
     const reply = redactSecrets(String(info.response ?? ""));
-    return { kind: "sent", httpStatus: Number.parseInt(reply, 10) || undefined, reply };
+    const refused = refusals((info as { rejectedErrors?: unknown[] }).rejectedErrors, info.rejected);
+    const recipients: RecipientOutcomes = {};
+    for (const address of to) recipients[address] = refused.get(address) ?? "sent";
+    if (refused.size === 0)
+      return { kind: "sent", httpStatus: Number.parseInt(reply, 10) || undefined, reply, recipients };
+    return partial(recipients, reply);
   } catch (error) {
-    const smtp = error as { responseCode?: number; response?: string; code?: string };
+    const smtp = error as {
+      responseCode?: number;
+      response?: string;
+      code?: string;
+      rejectedErrors?: unknown[];
+    };
     const reply = smtp.response ? redactSecrets(smtp.response) : undefined;
+    if (smtp.code === "EENVELOPE" && smtp.rejectedErrors?.length) {
+      const refused = refusals(smtp.rejectedErrors, []);
+      const recipients: RecipientOutcomes = {};
+      for (const address of to) recipients[address] = refused.get(address) ?? "retry: not accepted";
+      return partial(recipients, reply);
+    }
     const family = classifySmtpCode(smtp.responseCode);
     const what = smtp.responseCode
       ? `SMTP server answered ${smtp.responseCode}`
       : `SMTP server not reachable${smtp.code ? ` (${smtp.code})` : ""}`;
     const detail = `${what}: ${reply ?? redactError(error)}`;
+    const recipients: RecipientOutcomes = {};
+    for (const address of to) recipients[address] = `${family === "dead" ? "refused" : "retry"}: ${detail}`;
     return family === "dead"
-      ? { kind: "dead", httpStatus: smtp.responseCode, reply, error: detail }
-      : { kind: "retry", httpStatus: smtp.responseCode, reply, error: detail };
+      ? { kind: "dead", httpStatus: smtp.responseCode, reply, error: detail, recipients }
+      : { kind: "retry", httpStatus: smtp.responseCode, reply, error: detail, recipients };
   }
+}
+
+/** Each refused recipient with "retry: …" (4xx) or "refused: …" (5xx). */
+function refusals(errors: unknown[] | undefined, rejected: unknown[] | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const e of errors ?? []) {
+    const r = e as { recipient?: string; responseCode?: number; response?: string };
+    if (!r.recipient) continue;
+    const family = classifySmtpCode(r.responseCode);
+    const why = redactSecrets(r.response ?? `SMTP ${r.responseCode ?? "error"}`);
+    out.set(r.recipient, `${family === "dead" ? "refused" : "retry"}: ${why}`);
+  }
+  for (const r of rejected ?? []) {
+    const address = typeof r === "string" ? r : (r as { address?: string }).address;
+    if (address && !out.has(address)) out.set(address, "retry: refused by the server");
+  }
+  return out;
+}
+
+function partial(recipients: RecipientOutcomes, reply: string | undefined): EmailOutcome {
+  const retrying = Object.entries(recipients).filter(([, o]) => o.startsWith("retry"));
+  const refused = Object.entries(recipients).filter(([, o]) => o.startsWith("refused"));
+  const names = (list: [string, string][]) => list.map(([a, o]) => `${a} (${o})`).join(", ");
+  if (retrying.length > 0)
+    return {
+      kind: "retry",
+      reply,
+      recipients,
+      error: `not accepted for ${names(retrying)}; retried for them only`,
+    };
+  return { kind: "dead", reply, recipients, error: `refused for good for ${names(refused)}` };
 }

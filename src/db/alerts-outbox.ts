@@ -1,12 +1,14 @@
 /**
- * The alert outbox: claiming a due message, reading what it reports, and recording each attempt.
- * A message is claimed with `for update skip locked` inside the transaction that records its
- * attempt, so two deliverers (the daemon and `alerts deliver`) never send the same row at once.
+ * The alert outbox: claiming due messages under a lease, reading what they report, and recording
+ * each outcome. A deliverer claims a batch with `for update skip locked` and a `lease_until`, commits,
+ * sends with no transaction open, then records each outcome under its lease token: two
+ * deliverers never send one message at once, and a deliverer that dies leaves its messages due
+ * again when the lease runs out (sent again with the same id and frozen body: at least once).
  */
 import type { TransactionSql } from "postgres";
 import type { Sql } from "./connect.ts";
 
-/** A connection or a transaction: the outbox statements run inside the delivery transaction. */
+/** A connection or a transaction. */
 export type Runner = Sql | TransactionSql;
 
 export interface DeliveryRow {
@@ -20,6 +22,9 @@ export interface DeliveryRow {
   target: string;
   attempts: number;
   payload: unknown;
+  /** E-mail: each recipient's outcome so far (absent before the first attempt). */
+  recipients: Record<string, string> | null;
+  createdAt: Date;
   /** Day of the oldest change the message reports: its place in the outbox's order. */
   oldestChange: string;
   /**
@@ -43,17 +48,26 @@ export interface ClaimOptions {
   ignoreBackoff: boolean;
   /** Only messages after this place, so one pass tries each message at most once. */
   after: OutboxPlace;
+  limit: number;
+  leaseMs: number;
+  /** This claim's token: only it may record the outcome of what it leased. */
+  token: string;
+  /** `channel target` keys whose receiver is paused (circuit open): left unclaimed. */
+  skipTargets: readonly string[];
+  /** Only these messages (those that waited for an older one earlier in the same pass). */
+  onlyIds?: readonly number[];
 }
 
 /**
- * The next due message in the outbox's order: oldest change first, then the order messages were
- * queued in (a scan queues each rule's messages oldest change first). Each pending message has
- * one place, so the oldest pending message about a business to a receiver never waits for another.
+ * The next due messages in the outbox's order (oldest change first, then the order they were
+ * queued in), locked for this transaction. Those waiting for an older message are returned
+ * unleased (the caller counts them as deferred); the others are leased to `token`.
  */
-export async function claimDelivery(sql: Runner, options: ClaimOptions): Promise<DeliveryRow | undefined> {
-  const [row] = await sql<DeliveryRow[]>`
+export async function claimBatch(tx: TransactionSql, options: ClaimOptions): Promise<DeliveryRow[]> {
+  const rows = await tx<DeliveryRow[]>`
     select d.id::int, d.message_id as "messageId", d.rule_id::int as "ruleId", r.name as "ruleName",
            d.kind, d.alert_ids::int[] as "alertIds", d.channel, d.target, d.attempts, d.payload,
+           d.recipients, d.created_at as "createdAt",
            to_char(d.oldest_change, 'YYYY-MM-DD') as "oldestChange",
            -- Counted rather than tested with exists: exists is planned to stop at a first match
            -- and then reads every pending message; a count looks up the business's messages.
@@ -63,17 +77,27 @@ export async function claimDelivery(sql: Runner, options: ClaimOptions): Promise
               and (e.oldest_change, e.id) < (d.oldest_change, d.id)) > 0 as "waitsForOlder"
     from regwatch.alert_deliveries d join regwatch.alert_rules r on r.id = d.rule_id
     where d.status = 'pending'
+      and (d.lease_until is null or d.lease_until <= ${options.now})
       and (d.oldest_change, d.id) > (${options.after.oldestChange}::text::date, ${options.after.id}::bigint)
       and (${options.ignoreBackoff} or d.next_attempt_at <= ${options.now})
+      and not (d.channel || ' ' || d.target = any (${options.skipTargets as string[]}::text[]))
+      and (${options.onlyIds === undefined} or d.id = any (${(options.onlyIds ?? []) as number[]}::bigint[]))
     order by d.oldest_change, d.id
-    limit 1
+    limit ${options.limit}
     for update of d skip locked`;
-  return row;
+  const leased = rows.filter((r) => !r.waitsForOlder).map((r) => r.id);
+  if (leased.length > 0) {
+    await tx`
+      update regwatch.alert_deliveries
+      set lease_until = ${new Date(options.now.getTime() + options.leaseMs)}, lease_token = ${options.token}
+      where id = any (${leased}::bigint[])`;
+  }
+  return rows;
 }
 
 /**
- * Fixes the body of a message at its first attempt. Returns it as stored: jsonb orders keys its
- * own way, and every attempt must send the same bytes, the first one included.
+ * Fixes the body of a message before its first attempt, in the claim's transaction: a crash
+ * after the send resends these very bytes. Returns it as stored (jsonb orders keys its own way).
  */
 export async function savePayload(sql: Runner, id: number, payload: unknown): Promise<unknown> {
   const [row] = await sql<{ payload: unknown }[]>`
@@ -89,21 +113,47 @@ export interface AttemptRecord {
   httpStatus: number | null;
   reply: string | null;
   error: string | null;
+  /** E-mail: every recipient's outcome after this attempt. */
+  recipients?: Record<string, string>;
+  /** False for a message given up before any attempt (too old): attempts stay as they are. */
+  attempted?: boolean;
 }
 
-export async function recordAttempt(sql: Runner, id: number, attempt: AttemptRecord): Promise<void> {
+/** Records an attempt and ends the lease; false when the lease was lost to another claim. */
+export async function recordAttempt(
+  sql: Runner,
+  id: number,
+  token: string,
+  attempt: AttemptRecord,
+): Promise<boolean> {
+  const rows = await sql`
+    update regwatch.alert_deliveries
+    set status = ${attempt.status}, attempts = attempts + ${attempt.attempted === false ? 0 : 1},
+        next_attempt_at = ${attempt.nextAttemptAt},
+        last_attempt_at = ${attempt.at}, last_status = ${attempt.httpStatus}, last_reply = ${attempt.reply},
+        last_error = ${attempt.error}, sent_at = case when ${attempt.status} = 'sent' then ${attempt.at}::timestamptz end,
+        recipients = coalesce(${attempt.recipients ? sql.json(attempt.recipients) : null}::jsonb, recipients),
+        lease_until = null, lease_token = null
+    where id = ${id} and lease_token = ${token}`;
+  return rows.count > 0;
+}
+
+/**
+ * Ends a lease without an attempt: a problem that is not the receiver's (a missing secret) or a
+ * receiver paused by its circuit breaker. `retryAt` and `error` are kept when given.
+ */
+export async function releaseLease(
+  sql: Runner,
+  id: number,
+  token: string,
+  change: { retryAt?: Date; error?: string } = {},
+): Promise<void> {
   await sql`
     update regwatch.alert_deliveries
-    set status = ${attempt.status}, attempts = attempts + 1, next_attempt_at = ${attempt.nextAttemptAt},
-        last_attempt_at = ${attempt.at}, last_status = ${attempt.httpStatus}, last_reply = ${attempt.reply},
-        last_error = ${attempt.error}, sent_at = case when ${attempt.status} = 'sent' then ${attempt.at}::timestamptz end
-    where id = ${id}`;
-}
-
-/** Records a problem that is not the receiver's (a missing secret) without spending an attempt. */
-export async function recordBlocked(sql: Runner, id: number, error: string, retryAt: Date): Promise<void> {
-  await sql`
-    update regwatch.alert_deliveries set last_error = ${error}, next_attempt_at = ${retryAt} where id = ${id}`;
+    set lease_until = null, lease_token = null,
+        next_attempt_at = coalesce(${change.retryAt ?? null}::timestamptz, next_attempt_at),
+        last_error = coalesce(${change.error ?? null}::text, last_error)
+    where id = ${id} and lease_token = ${token}`;
 }
 
 export interface HeadingValue {

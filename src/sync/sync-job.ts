@@ -3,7 +3,7 @@
  * pass, its report as the run's statistics, then its alerts. Always returns the report; a usage
  * error (an unknown --list) or the run lock held by another process is thrown, as no run happened.
  */
-import { alertsAfterRun } from "../alerts/hooks.ts";
+import { alertsAfterRun, deliverAfterRun } from "../alerts/hooks.ts";
 import { type Config, requireWatch } from "../config.ts";
 import type { Sql } from "../db/connect.ts";
 import type { StoredList } from "../db/lists.ts";
@@ -70,9 +70,9 @@ export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): P
           return { changes, lists };
         },
         body: async (scope, { changes, lists: selected }) => {
-          // After the run's commit: raise its alerts and deliver (on the wall clock, not a simulated
-          // one); a stop in progress only raises, and the next pass delivers.
-          scope.defer(() => alertsAfterRun({ sql, config, log }, { raiseOnly: deps.signal?.aborted }));
+          // After the run's commit, under its lock: raise its alerts and queue their messages only.
+          // Sending waits for the lock's release (below; the daemon's deliverer sends its runs').
+          scope.defer(() => alertsAfterRun({ sql, config, log }, { raiseOnly: true }));
           const report = await runSyncPass(
             {
               sql,
@@ -98,6 +98,8 @@ export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): P
         },
       },
     );
+    // The lock is released: a command-line run sends what it queued, in one bounded pass.
+    if (!deps.lock && !deps.signal?.aborted) await deliverAfterRun({ sql, config, log });
     const error = run.error ?? run.result?.error;
     const report = run.result ?? failedReport(error);
     return { runId: run.runId, status: run.status, report, ...(error ? { error } : {}) };

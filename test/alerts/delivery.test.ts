@@ -152,19 +152,26 @@ describe("alert delivery", () => {
     expect(new Set(receiver.received.map((r) => JSON.stringify(r.body))).size).toBe(1);
   });
 
-  it("waits at least a receiver's Retry-After, and tries a failing receiver once per pass", async () => {
+  it("waits at least a receiver's Retry-After, up to the step cap, per message", async () => {
     await rule("busy");
     await storeRun(t.db.sql, "sync", [
       { taxId: "10000003", date: "2026-11-20", headings: ["name"], lists: ["a"] },
       { taxId: "10000103", date: "2026-11-20", headings: ["name"], lists: ["a"] },
     ]);
-    receiver.answer({ status: 429, headers: { "retry-after": "120" } });
-    expect(await deliver()).toMatchObject({ attempted: 1, retrying: 1, deferred: 1 });
-    const [d, waiting] = await deliveries();
-    expect(d).toMatchObject({ status: "pending", last_status: 429 });
-    expect(d!.next_attempt_at.getTime()).toBe(clock + 120_000);
-    expect(waiting).toMatchObject({ status: "pending", attempts: 0 });
-    expect(receiver.received).toHaveLength(1);
+    receiver.answer(
+      { status: 429, headers: { "retry-after": "120" } },
+      { status: 503, headers: { "retry-after": "86400" } },
+    );
+    // One failing message does not hold back the other: each has its own schedule.
+    expect(await deliver({ alertRetryCapMs: 600_000 })).toMatchObject({
+      attempted: 2,
+      retrying: 2,
+      deferred: 0,
+    });
+    const waits = (await deliveries()).map((d) => d.next_attempt_at.getTime() - clock).sort((a, b) => a - b);
+    // 120 s as asked; a day asked for is cut to the 10-minute cap.
+    expect(waits).toEqual([120_000, 600_000]);
+    expect(receiver.received).toHaveLength(2);
   });
 
   it("gives up at once on 4xx and on redirects, and after the last attempt otherwise", async () => {

@@ -1,0 +1,178 @@
+/**
+ * One claimed message: given up when too old, held while its channel lacks configuration, else
+ * sent through its receiver's gate (concurrency, circuit breaker) and its outcome recorded under
+ * the claim's lease. Nothing here holds a transaction while a receiver answers.
+ */
+import type { DeliveryRow } from "../db/alerts-outbox.ts";
+import { recordAttempt, releaseLease } from "../db/alerts-outbox.ts";
+import type { Sql } from "../db/connect.ts";
+import type { Logger } from "../logger.ts";
+import { redactJson, redactSecrets } from "../secrets.ts";
+import { type AlertConfig, retryPolicy } from "./delivery-settings.ts";
+import { type BoundedInput, boundEmailContent } from "./digest-bound.ts";
+import { type createMailer, recipientsDue, sendEmail } from "./email.ts";
+import { emailContent } from "./message.ts";
+import { notifyPayload, sendNotify } from "./notify.ts";
+import { type AttemptOutcome, isTooOld, nextState, tooOldReason } from "./retry-policy.ts";
+import type { TargetGates } from "./target-gate.ts";
+import { sendWebhook } from "./webhook.ts";
+
+/** A missing secret or server is the operator's to fix: the message waits this long, attempts untouched. */
+const BLOCKED_RETRY_MS = 60_000;
+
+export interface DeliveryReport {
+  raised: number;
+  reopened: number;
+  attempted: number;
+  sent: number;
+  retrying: number;
+  dead: number;
+  blocked: number;
+  /**
+   * Left for a later pass: an older message to the same receiver about the same business is
+   * still pending, or the receiver is paused after failing several messages in a row.
+   */
+  deferred: number;
+}
+
+/** A claimed message with what its channels send. */
+export interface Claimed {
+  row: DeliveryRow;
+  payload: Record<string, unknown>;
+  bound: BoundedInput;
+}
+
+export interface Pass {
+  deps: { sql: Sql; config: AlertConfig; log: Logger; random?: () => number };
+  now: () => Date;
+  token: string;
+  gates: TargetGates;
+  mailer: ReturnType<typeof createMailer> | undefined;
+  report: DeliveryReport;
+}
+
+export async function deliverOne(pass: Pass, { row, payload, bound }: Claimed): Promise<void> {
+  const { deps, now, token, report } = pass;
+  const { config, log, sql } = deps;
+  const policy = retryPolicy(config);
+  const fields = { delivery: row.id, messageId: row.messageId, rule: row.ruleName, channel: row.channel };
+  if (isTooOld(row.createdAt, now(), policy.giveUpMs!)) {
+    const error = tooOldReason(row.attempts, policy.giveUpMs!);
+    await recordAttempt(sql, row.id, token, {
+      status: "dead",
+      nextAttemptAt: now(),
+      at: now(),
+      httpStatus: null,
+      reply: null,
+      error,
+      attempted: false,
+    });
+    report.dead++;
+    log.error({ ...fields, err: error }, "alert message dead: not retried");
+    return;
+  }
+  const blocked = blockedReason(row.channel, config, pass.mailer !== undefined);
+  if (blocked) {
+    report.blocked++;
+    await releaseLease(sql, row.id, token, {
+      retryAt: new Date(now().getTime() + BLOCKED_RETRY_MS),
+      error: blocked,
+    });
+    log.warn(fields, blocked);
+    return;
+  }
+  const key = `${row.channel} ${row.target}`;
+  let at = now();
+  const outcome = await pass.gates.run(key, () => {
+    at = now();
+    return send(pass, row, payload, bound, at);
+  });
+  if (outcome === "paused") {
+    report.deferred++;
+    await releaseLease(sql, row.id, token);
+    return;
+  }
+  report.attempted++;
+  const attempts = row.attempts + 1;
+  const next = nextState(outcome, attempts, policy, at, deps.random ?? Math.random, row.createdAt);
+  if (outcome.kind === "sent") pass.gates.succeeded(key);
+  else if (outcome.kind === "retry") {
+    const pausedUntil = pass.gates.failed(key, row.id);
+    if (pausedUntil)
+      log.warn(
+        { target: redactSecrets(key), until: pausedUntil },
+        "receiver paused after failing several messages in a row",
+      );
+  } else pass.gates.neutral(key);
+  const error =
+    outcome.kind === "sent"
+      ? null
+      : redactSecrets(next.reason ? `${outcome.error} (${next.reason})` : outcome.error);
+  const recipients =
+    "recipients" in outcome
+      ? { ...(row.recipients ?? {}), ...(outcome.recipients as Record<string, string>) }
+      : undefined;
+  const recorded = await recordAttempt(sql, row.id, token, {
+    status: next.status,
+    nextAttemptAt: next.nextAttemptAt,
+    at,
+    httpStatus: outcome.httpStatus ?? null,
+    reply: outcome.reply ?? null,
+    error,
+    recipients,
+  });
+  if (!recorded) {
+    // The lease ran out during the send and another deliverer holds the message now: its record wins.
+    log.warn(fields, "alert message outcome not recorded: its lease ran out during the attempt");
+    return;
+  }
+  const logged = { ...fields, attempts };
+  if (next.status === "sent") {
+    report.sent++;
+    log.info(logged, "alert message delivered");
+  } else if (next.status === "dead") {
+    report.dead++;
+    log.error({ ...logged, err: error }, "alert message dead: not retried");
+  } else {
+    report.retrying++;
+    log.warn({ ...logged, err: error, next: next.nextAttemptAt }, "alert message not delivered; will retry");
+  }
+}
+
+async function send(
+  pass: Pass,
+  row: DeliveryRow,
+  payload: Record<string, unknown>,
+  bound: BoundedInput,
+  at: Date,
+): Promise<AttemptOutcome> {
+  const { config, sql } = pass.deps;
+  if (row.channel === "webhook")
+    return sendWebhook(
+      { url: row.target, messageId: row.messageId, body: JSON.stringify(payload), now: at },
+      { secret: config.webhookSecret!, timeoutMs: config.requestTimeoutMs },
+    );
+  if (row.channel === "email") {
+    const to = recipientsDue(row.target, row.recipients);
+    if (to.length === 0) return { kind: "sent", reply: "every recipient accepted it before" };
+    return sendEmail(pass.mailer!, {
+      to,
+      from: config.mailFrom!,
+      messageId: row.messageId,
+      content: redactJson(boundEmailContent(emailContent(bound.input), bound)),
+    });
+  }
+  return sendNotify(
+    sql,
+    row.target,
+    redactSecrets(notifyPayload(bound.input, row.messageId, { notListed: bound.more })),
+  );
+}
+
+export function blockedReason(channel: string, config: AlertConfig, hasMailer: boolean): string | undefined {
+  if (channel === "webhook" && !config.webhookSecret)
+    return "REGWATCH_WEBHOOK_SECRET is not set: webhook messages wait until it is";
+  if (channel === "email" && !hasMailer)
+    return "REGWATCH_SMTP_URL and REGWATCH_MAIL_FROM must both be set: e-mail messages wait until they are";
+  return undefined;
+}
