@@ -92,11 +92,14 @@ export function webhookBody(input: MessageInput): Record<string, unknown> {
   };
 }
 
+/** Longest value a chat line shows in full: a few account numbers or names, not a whole document. */
+const CHAT_VALUE = 200;
+
 /** One change as a line: the business, the day, and each heading's values as a person reads them. */
 function changeSummary(a: AlertContent): string {
   const headings = a.headings.map((h) => {
     const note = h.orderAmbiguous ? ` (${ambiguityNote(h.heading, a.changeDate)})` : "";
-    return `${changeText(h, { shorten: true })}${note}`;
+    return `${changeText(h, { maxChars: CHAT_VALUE })}${note}`;
   });
   return terminalSafe(`${businessLabel(a.name, a.taxId)} on ${a.changeDate}: ${headings.join("; ")}`);
 }

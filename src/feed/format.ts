@@ -48,16 +48,20 @@ export function businessLabel(name: string | null | undefined, taxId: string): s
   return `${name?.trim() || NAME_UNKNOWN} (${taxId})`;
 }
 
-/** One changed heading: `heading: old → new`, or that its values are not read yet. */
+/**
+ * One changed heading: `heading: old → new`, or that its values are not read yet. `shorten`
+ * cuts each value to a terminal's width, `maxChars` to a given length (a chat line).
+ */
 export function changeText(
   change: { heading: string; oldValue?: unknown; newValue?: unknown },
-  options: { shorten?: boolean } = {},
+  options: { shorten?: boolean; maxChars?: number } = {},
 ): string {
   if (!("oldValue" in change) && !("newValue" in change))
     return `${change.heading}: changed (values not parsed yet)`;
+  const max = options.maxChars ?? (options.shorten ? SHORT : undefined);
   const value = (v: unknown) => {
     const text = headingValue(change.heading, v);
-    return options.shorten ? shorten(text) : text;
+    return max === undefined ? text : shorten(text, max);
   };
   return `${change.heading}: ${value(change.oldValue)} → ${value(change.newValue)}`;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FeedRow } from "../../src/db/change-feed.ts";
-import { displayValue, feedCsv, feedLines, shorten } from "../../src/feed/format.ts";
+import { displayValue, feedCsv, feedLines, headingValue, shorten } from "../../src/feed/format.ts";
 import { hasUnsafeCharacters } from "../../src/feed/terminal-text.ts";
 
 const row = (over: Partial<FeedRow> = {}): FeedRow => ({
@@ -42,6 +42,14 @@ describe("the change feed's text", () => {
     );
     expect(feedLines([row({ newValue: long })], { shorten: false })).toContain(long);
     expect(shorten("a\n  b")).toBe("a b");
+  });
+
+  it("shows a status as words, as alert messages do; a code not documented as received", () => {
+    expect(feedLines([row({ heading: "status", oldValue: 1, newValue: 2 })], { shorten: true })).toContain(
+      "status: operating → suspended\n",
+    );
+    expect(headingValue("status", 7)).toBe("code 7");
+    expect(headingValue("address", 1)).toBe("1");
   });
 
   it("writes CSV with whole values, quoting what needs it", () => {
