@@ -66,12 +66,25 @@ function installDriverGuard(): void {
     // or a finished statement still hung on it: the driver reports it once more outside any query.
     // The queries of that connection fail on their own, and the run ends with one message.
     if (fromDriver && isConnectionEnded(error)) return;
+    // A fast stop or failover resets a connection whose socket postgres.js has already let go of
+    // (its `closed` handler removes every listener, then the reset arrives): Node raises the socket's
+    // 'error' event with nobody listening, a bare ECONNRESET/EPIPE with only Node's own frames.
+    // Its queries failed already and the run lock's watch ends the run with one message.
+    if (isBareSocketError(error)) return;
     // Anything else keeps Node's behaviour (unless someone else listens too): report and exit.
     if (process.listenerCount("uncaughtException") > 1) return;
     process.stderr.write(`${stack || String(error)}\n`);
     process.exit(1);
   };
   process.on("uncaughtException", guard);
+}
+
+/** A socket error raised by Node itself with no caller of ours on its stack. */
+function isBareSocketError(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (code !== "ECONNRESET" && code !== "EPIPE") return false;
+  const frames = (error.stack ?? "").split("\n").filter((line) => /^\s+at /.test(line));
+  return frames.every((line) => /\(node:|at node:/.test(line));
 }
 
 /** Class 57P (operator intervention: terminated, shutting down, cannot connect now) or a lost socket. */

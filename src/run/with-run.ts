@@ -11,12 +11,13 @@
  * so `status`, the daemon's retry rule and the `runs` table all see it.
  */
 import type { Sql } from "../db/connect.ts";
-import { classifyDatabaseError } from "../db/db-errors.ts";
+import { classifyDatabaseError, DatabaseUnavailableError } from "../db/db-errors.ts";
 import { acquireRunLock, type RunLock } from "../db/lock.ts";
 import { finishRun, type RunKind, type RunStatus, type RunTrigger, startRun } from "../db/runs.ts";
 import type { UsageRecorder } from "../db/usage.ts";
 import { coerceError, UsageError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
+import { untilLockLost } from "./lost-lock.ts";
 
 export type FinalStatus = Exclude<RunStatus, "running">;
 
@@ -73,6 +74,7 @@ export async function withRun<P, R>(deps: RunDeps, job: RunJob<P, R>): Promise<R
   const lock = (deps.lock ?? ownLock)!;
   const flusher = deps.usage
     ? setInterval(() => {
+        if (lock.signal.aborted) return; // the run is ending; its last flush says what failed
         deps
           .usage!.flush()
           .catch((error) => log.warn({ err: coerceError(error).message }, "usage flush failed"));
@@ -83,7 +85,7 @@ export async function withRun<P, R>(deps: RunDeps, job: RunJob<P, R>): Promise<R
   try {
     let prepared: P;
     try {
-      prepared = (await job.prepare?.(lock)) as P;
+      prepared = (await untilLockLost(Promise.resolve(job.prepare?.(lock)), lock)) as P;
     } catch (thrown) {
       const error = coerceError(classifyDatabaseError(thrown));
       if (error instanceof UsageError) throw error;
@@ -94,30 +96,39 @@ export async function withRun<P, R>(deps: RunDeps, job: RunJob<P, R>): Promise<R
     runId = await startRun(sql, job.kind, job.trigger, job.stats);
     const id = runId;
     try {
-      const end = await job.body({ runId: id, lock, defer: (cleanup) => cleanups.push(cleanup) }, prepared);
+      const end = await untilLockLost(
+        job.body({ runId: id, lock, defer: (cleanup) => cleanups.push(cleanup) }, prepared),
+        lock,
+      );
       await finishRun(sql, id, end.status, { ...job.stats, ...end.stats }, end.error);
       return { runId: id, status: end.status, result: end.result };
     } catch (thrown) {
       const error = coerceError(classifyDatabaseError(thrown));
+      // With the database gone the row stays 'running'; the next process to take the lock marks it.
       await finishRun(sql, id, "failed", job.stats ?? {}, error.message).catch(() => {});
       // Not logged here: the caller says it once (the command's `regwatch: ...` line, the daemon's log).
       return { runId: id, status: "failed", error };
     }
   } finally {
+    // With the database gone, the cleanups (alerts, usage) could only fail, each with a line of its
+    // own: the run's one message says it all, and the next run catches up on what they would do.
+    const dbLost = lock.signal.reason instanceof DatabaseUnavailableError;
+    if (dbLost) cleanups.length = 0;
     for (const cleanup of cleanups.reverse()) {
       await Promise.resolve()
         .then(cleanup)
         .catch((error) => log.warn({ err: coerceError(error).message }, "cleaning up after a run failed"));
     }
     if (flusher) clearInterval(flusher);
-    await deps.usage
-      ?.flush()
-      .catch((error) =>
-        log.warn(
-          { err: coerceError(error).message },
-          "could not record API usage; it is kept for the next flush",
-        ),
-      );
+    if (!dbLost)
+      await deps.usage
+        ?.flush()
+        .catch((error) =>
+          log.warn(
+            { err: coerceError(error).message },
+            "could not record API usage; it is kept for the next flush",
+          ),
+        );
     await ownLock?.release();
   }
 }

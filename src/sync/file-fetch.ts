@@ -46,7 +46,10 @@ export interface FileFetchOptions {
   /** REGWATCH_FETCH_FILES: files it does not want are left skipped. Default all. */
   policy?: FetchFilesPolicy;
   progress: ProgressSink;
+  /** The stop request, and the run lock's loss (see SyncDeps.lock). */
   signal?: AbortSignal;
+  /** The run lock, checked before each page of files: a phase can last hours. */
+  lock?: { verify(): Promise<void> };
 }
 
 export interface FileFetchStats {
@@ -89,6 +92,7 @@ export async function fetchOpenFiles(options: FileFetchOptions, feed?: WindowFee
       page.length > 0 && !stopped();
       page = await nextPage(options.sql, page.at(-1)!, policy)
     ) {
+      if (!(await lockHeld(options, stats))) break;
       const fresh = page.filter((file) => !tried.has(file.path));
       for (const file of fresh) tried.add(file.path);
       found += fresh.length;
@@ -99,6 +103,17 @@ export async function fetchOpenFiles(options: FileFetchOptions, feed?: WindowFee
     if (found === 0) await feed.next();
   }
   return stats;
+}
+
+/** False (with the reason as the phase's fatal error) once the run lock is lost. */
+async function lockHeld(options: FileFetchOptions, stats: FileFetchStats): Promise<boolean> {
+  try {
+    await options.lock?.verify();
+    return true;
+  } catch (thrown) {
+    stats.fatal ??= coerceError(classifyDatabaseError(thrown));
+    return false;
+  }
 }
 
 async function fetchCounted(path: string, options: FileFetchOptions, stats: FileFetchStats): Promise<void> {

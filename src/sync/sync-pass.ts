@@ -9,6 +9,7 @@ import { lastCompleteDay, localDateTime } from "../dates.ts";
 import type { Sql } from "../db/connect.ts";
 import { loadCoverage } from "../db/coverage.ts";
 import type { StoredList } from "../db/lists.ts";
+import type { RunLock } from "../db/lock.ts";
 import type { WindowWrite } from "../db/window.ts";
 import { coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
@@ -41,8 +42,11 @@ export interface SyncDeps {
   now?: () => Date;
   progress?: ProgressSink;
   signal?: AbortSignal;
-  /** The run lock, checked inside each window's transaction (see WindowWrite.lock). */
-  lock?: WindowWrite["lock"];
+  /**
+   * The run lock, checked inside each window's transaction (see WindowWrite.lock) and before each
+   * page of files; once its `signal` says it is lost, no request is started any more.
+   */
+  lock?: WindowWrite["lock"] & Partial<Pick<RunLock, "signal">>;
 }
 
 export type PassStatus = "ok" | "partial" | "failed";
@@ -127,6 +131,11 @@ async function pass(
   { lastComplete, today }: { lastComplete: string; today: string },
 ): Promise<SyncReport> {
   const progress = deps.progress ?? noProgress;
+  // A lost lock stops the pass as a stop request would, and then fails it with the loss's reason.
+  const lost = deps.lock?.signal;
+  const stop = deps.signal;
+  const signal = lost && stop ? AbortSignal.any([stop, lost]) : (lost ?? stop);
+  deps = { ...deps, signal };
   // Every covered list's items, managed or not, so "on no watch list" means what it says.
   const items = await refreshListItems(
     {
@@ -188,6 +197,7 @@ async function pass(
       policy: deps.config.fetchFiles,
       progress,
       signal: deps.signal,
+      lock: deps.lock,
     },
     feed,
   );
@@ -224,9 +234,9 @@ async function pass(
     feed.finish();
   }
   const f = await filePhase;
-  const fatal = w.fatal ?? f.fatal;
+  const fatal = w.fatal ?? f.fatal ?? (lost?.aborted ? (lost.reason as Error) : undefined);
   if (!fatal) await parseStoredFiles(deps.sql, { signal: deps.signal, lastComplete });
-  const stopped = deps.signal?.aborted ?? false;
+  const stopped = stop?.aborted ?? false;
   const incomplete = w.windowsFailed + w.windowsSkipped + f.failed + f.skipped + items.errors.length > 0;
   return {
     status: fatal ? "failed" : incomplete ? "partial" : "ok",
