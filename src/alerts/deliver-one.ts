@@ -83,27 +83,29 @@ export async function deliverOne(pass: Pass, { row, payload, bound }: Claimed): 
   }
   const key = `${row.channel} ${row.target}`;
   let at = now();
-  const outcome = await pass.gates.run(key, () => {
-    at = now();
-    return send(pass, row, payload, bound, at);
-  });
-  if (outcome === "paused") {
+  const gated = await pass.gates.run(
+    key,
+    row.id,
+    () => {
+      at = now();
+      return send(pass, row, payload, bound, at);
+    },
+    (o) => (o.kind === "sent" ? "ok" : o.kind === "retry" ? "failed" : "neutral"),
+  );
+  if (gated === "paused") {
     report.deferred++;
     await releaseLease(sql, row.id, token);
     return;
   }
+  const outcome = gated.result;
+  if (gated.pausedUntil)
+    log.warn(
+      { target: redactSecrets(key), until: gated.pausedUntil },
+      "receiver paused after failing several messages in a row",
+    );
   report.attempted++;
   const attempts = row.attempts + 1;
   const next = nextState(outcome, attempts, policy, at, deps.random ?? Math.random, row.createdAt);
-  if (outcome.kind === "sent") pass.gates.succeeded(key);
-  else if (outcome.kind === "retry") {
-    const pausedUntil = pass.gates.failed(key, row.id);
-    if (pausedUntil)
-      log.warn(
-        { target: redactSecrets(key), until: pausedUntil },
-        "receiver paused after failing several messages in a row",
-      );
-  } else pass.gates.neutral(key);
   const error =
     outcome.kind === "sent"
       ? null

@@ -56,18 +56,35 @@ export class TargetGates {
 
   /**
    * Runs `send` when the receiver has a free slot; "paused" (without running it) when its
-   * circuit is open, or a probe is already out after a pause.
+   * circuit is open, or a probe is already out after a pause. What the answer says about the
+   * receiver (`judge`) is taken into account before the next message goes.
    */
-  async run<T>(key: string, send: () => Promise<T>): Promise<T | "paused"> {
+  async run<T>(
+    key: string,
+    messageId: number,
+    send: () => Promise<T>,
+    judge: (result: T) => "ok" | "failed" | "neutral",
+  ): Promise<{ result: T; pausedUntil?: Date } | "paused"> {
     const s = this.state(key);
     while (s.inFlight >= this.options.concurrency) await new Promise<void>((r) => s.waiting.push(r));
     if (this.options.breaker && s.pausedUntil !== undefined) {
-      if (s.pausedUntil > this.options.now().getTime() || s.probing) return "paused";
+      if (s.pausedUntil > this.options.now().getTime() || s.probing) {
+        s.waiting.shift()?.();
+        return "paused";
+      }
       s.probing = true;
     }
     s.inFlight++;
     try {
-      return await send();
+      const result = await send();
+      const verdict = judge(result);
+      if (verdict === "ok") this.succeeded(key);
+      else if (verdict === "neutral") this.neutral(key);
+      else return { result, pausedUntil: this.failed(key, messageId) };
+      return { result };
+    } catch (error) {
+      this.neutral(key);
+      throw error;
     } finally {
       s.inFlight--;
       s.waiting.shift()?.();
