@@ -123,7 +123,9 @@ describe("readable alert messages", () => {
     expect(await deliver()).toMatchObject({ raised: 3, sent: 3 });
     expect(receiver.received).toHaveLength(3);
     expect(receiver.received.every((r) => r.verified)).toBe(true);
-    const bodies = receiver.received.map((r) => r.body as { text: string; data: Record<string, unknown> });
+    const bodies = receiver.received.map(
+      (r) => r.body as unknown as { text: string; data: Record<string, unknown> },
+    );
     expect(bodies.map((b) => b.data.change_date)).toEqual(["2026-11-19", "2026-11-20", "2026-11-21"]);
     expect(bodies.map((b) => b.text)).toEqual([
       "regwatch (rule hook): (name unknown) (52000002) on 2026-11-19: bank_accounts: 11111111-22222222-33333333 → 11111111-22222222-33333333, 44444444-55555555-66666666\n" +
