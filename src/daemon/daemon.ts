@@ -96,6 +96,7 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
       registry,
       metrics,
       schedule: cronSchedule(config.schedule, config.tz, (instant) => task.match(instant)),
+      nextRun: () => task.getNextRun(),
     });
     await task.start();
     log.info(
@@ -117,19 +118,31 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
     cleanups.push(["alert deliveries", stopAlerts]);
 
     const signal = await stopRequested;
+    const stopDeadline = Date.now() + options.stopTimeoutSeconds * 1000;
     http.markStopping();
     log.info({ signal }, "stopping: no new runs; work in flight commits");
     stopping.abort();
     await task.stop();
     clearInterval(checker);
-    const clean = await jobs.stop(options.stopTimeoutSeconds * 1000);
+    let clean = await jobs.stop(options.stopTimeoutSeconds * 1000);
     if (!clean) {
       log.error(
         { boundSeconds: options.stopTimeoutSeconds },
         "work in flight did not finish in time; its run stays 'running' and is marked failed at the next start",
       );
     }
-    await cleanUp();
+    // With the database gone, closing its clients can wait on connections that never answer: the
+    // stop's bound covers the cleanup too, and what is left goes with the process.
+    const cleaned = await Promise.race([
+      cleanUp().then(() => true),
+      new Promise<boolean>((r) =>
+        setTimeout(() => r(false), Math.max(1000, stopDeadline - Date.now())).unref(),
+      ),
+    ]);
+    if (!cleaned) {
+      log.error("closing connections did not finish within the stop timeout; exiting without them");
+      clean = false;
+    }
     log.info({ clean }, "stopped");
     if (!clean) setTimeout(() => process.exit(EXIT.failed), 1000).unref();
     return clean ? EXIT.ok : EXIT.failed;

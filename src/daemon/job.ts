@@ -6,8 +6,9 @@
 import { setMaxListeners } from "node:events";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/connect.ts";
+import { classifyDatabaseError, DatabaseUnavailableError } from "../db/db-errors.ts";
 import { acquireRunLock, type RunLock } from "../db/lock.ts";
-import type { RunTrigger } from "../db/runs.ts";
+import { finishRun, type RunTrigger } from "../db/runs.ts";
 import { coerceError, LockHeldError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { reconcile } from "../reconcile/reconcile.ts";
@@ -15,7 +16,7 @@ import type { OpenRegistry } from "../run/open-registry.ts";
 import type { ProgressSink } from "../sync/progress.ts";
 import { runSyncJob } from "../sync/sync-job.ts";
 import type { DaemonMetrics } from "./metrics.ts";
-import { slotDecision } from "./resume-state.ts";
+import { killedReason, slotDecision } from "./resume-state.ts";
 import {
   type CronSchedule,
   previousScheduledTime,
@@ -35,6 +36,8 @@ export interface JobDeps {
   registry: OpenRegistry;
   metrics: DaemonMetrics;
   schedule: CronSchedule;
+  /** The schedule's next instant, to say when a held slot's work starts again. */
+  nextRun?: () => Date | null | undefined;
   now?: () => Date;
 }
 
@@ -46,6 +49,10 @@ export class JobRunner {
   /** When the job in progress last showed progress (a request, a window, a file). */
   private lastActivity: number | undefined;
   private exhaustedSlot: number | undefined;
+  /** Why the latest slot is not resumed any more (its run's process died too often), for /readyz. */
+  private held: string | undefined;
+  /** A run whose database went away before its end could be written: written once it answers. */
+  private unfinished: { runId: number; stats: Record<string, unknown>; error: string } | undefined;
 
   constructor(private readonly deps: JobDeps) {
     setMaxListeners(0, this.controller.signal); // every window, file and request in flight listens to it
@@ -58,6 +65,7 @@ export class JobRunner {
   /** Why /readyz should say not ready: a stop has begun, or a job has shown no progress for `stuckMs`. */
   notReadyReason(stuckMs: number): string | null {
     if (this.stopping) return "stopping";
+    if (this.held) return this.held;
     if (this.current && this.lastActivity !== undefined) {
       const idle = Date.now() - this.lastActivity;
       if (idle > stuckMs) return `the run has shown no progress for ${Math.round(idle / 1000)} s`;
@@ -72,8 +80,10 @@ export class JobRunner {
     this.lastActivity = Date.now();
     const job = this.attempt(trigger)
       .catch((error): JobOutcome => {
-        // The database is unreachable, say: /readyz shows it, and the next check tries again.
-        this.lastFailure = new Date();
+        // The database is unreachable, say: /readyz shows it, and the next check tries again. Only
+        // other failures hold the next try back: the database answering again is worth a run at once.
+        if (!(classifyDatabaseError(error) instanceof DatabaseUnavailableError))
+          this.lastFailure = new Date();
         this.deps.log.error({ trigger, err: coerceError(error).message }, "run check failed");
         return "error";
       })
@@ -114,6 +124,10 @@ export class JobRunner {
     }
     const { decision } = await slotDecision(this.deps.db.sql, this.deps.schedule, now);
     this.deps.metrics.setResume(decision);
+    this.held =
+      decision.reason === "killed"
+        ? killedReason(decision.kills, this.deps.nextRun?.()?.toISOString() ?? null)
+        : undefined;
     if (decision.reason === "exhausted" && this.exhaustedSlot !== slot?.getTime()) {
       this.exhaustedSlot = slot?.getTime();
       this.deps.log.warn(
@@ -127,6 +141,7 @@ export class JobRunner {
   private async attempt(trigger: "schedule" | "catchup"): Promise<JobOutcome> {
     const { db, log } = this.deps;
     const now = this.deps.now ?? (() => new Date());
+    await this.finishUnfinished();
     let lock: Awaited<ReturnType<typeof acquireRunLock>>;
     try {
       lock = await acquireRunLock(db.sql, { waitSeconds: 0 });
@@ -205,7 +220,12 @@ export class JobRunner {
       );
       metrics.observeRun("sync", result.status, (Date.now() - syncStarted) / 1000);
       metrics.recordChangesWritten(result.report.changesWritten);
-      this.lastFailure = result.status === "failed" ? new Date() : undefined;
+      const dbLost = result.error instanceof DatabaseUnavailableError;
+      this.lastFailure = result.status === "failed" && !dbLost ? new Date() : undefined;
+      if (dbLost) {
+        const { error: _error, ...stats } = result.report;
+        this.unfinished = { runId: result.runId, stats, error: result.error!.message };
+      }
       const fields = {
         trigger,
         runId: result.runId,
@@ -217,11 +237,23 @@ export class JobRunner {
       else if (result.status !== "ok") log.warn({ ...fields, errors: result.report.errors }, "job finished");
       else log.info(fields, "job finished");
     } catch (error) {
-      this.lastFailure = new Date();
+      if (!(classifyDatabaseError(error) instanceof DatabaseUnavailableError)) this.lastFailure = new Date();
       log.error({ trigger, err: coerceError(error).message }, "job failed");
     } finally {
       metrics.setJobRunning(false);
     }
+  }
+
+  /**
+   * Marks the run that lost its database failed, with the reason, once the database answers: before
+   * the lock is taken again, which would otherwise record it as abandoned by a dead process.
+   */
+  private async finishUnfinished(): Promise<void> {
+    const run = this.unfinished;
+    if (!run) return;
+    await finishRun(this.deps.db.sql, run.runId, "failed", run.stats, run.error);
+    this.unfinished = undefined;
+    this.deps.log.info({ runId: run.runId }, "the run that lost its database is recorded failed");
   }
 
   /** A progress sink that only notes that something moved, for the stuck-job check. */

@@ -12,6 +12,7 @@ import {
   type CronSchedule,
   cronSchedule,
   MAX_ATTEMPTS_PER_SLOT,
+  MAX_RESUMES_AFTER_KILL,
   MAX_RETRY_BACKOFF_MS,
   previousScheduledTime,
   RETRY_AFTER_FAILURE_MS,
@@ -27,7 +28,7 @@ export async function slotDecision(
   sql: Sql,
   schedule: CronSchedule,
   now: Date,
-): Promise<{ slot: Date | undefined; attempts: number; decision: ResumeDecision }> {
+): Promise<{ slot: Date | undefined; attempts: number; kills: number; decision: ResumeDecision }> {
   const slot = previousScheduledTime(schedule, now);
   const runs = slot ? await scheduledSyncsSince(sql, slot) : [];
   const decision = resumeDecision({
@@ -38,14 +39,22 @@ export async function slotDecision(
     maxBackoffMs: MAX_RETRY_BACKOFF_MS,
     maxAttempts: MAX_ATTEMPTS_PER_SLOT,
   });
-  return { slot, attempts: runs.filter((r) => !r.stopped).length, decision };
+  return {
+    slot,
+    attempts: runs.filter((r) => !r.stopped && !r.killed).length,
+    kills: runs.filter((r) => r.killed).length,
+    decision,
+  };
 }
 
 export interface ResumeState {
   /** The latest scheduled instant (ISO), or null when the schedule has not fired yet. */
   slot: string | null;
-  /** complete, due (the next check runs it), backoff (nextAttemptAt), exhausted, no-slot. */
-  state: "complete" | "due" | "backoff" | "exhausted" | "no-slot";
+  /**
+   * complete, due (the next check runs it), backoff (nextAttemptAt), exhausted, killed (its run's
+   * process died more often than it is resumed), no-slot.
+   */
+  state: "complete" | "due" | "backoff" | "exhausted" | "killed" | "no-slot";
   /** Attempts made for the slot (stopped runs not counted). */
   attempts: number;
   maxAttempts: number;
@@ -53,6 +62,8 @@ export interface ResumeState {
   /** The next scheduled instant (ISO): after exhaustion, when work starts again. */
   nextScheduledRun: string | null;
   exhausted: boolean;
+  /** Runs of the slot left 'running' by a process that died. */
+  kills: number;
 }
 
 export async function readResumeState(
@@ -63,7 +74,7 @@ export async function readResumeState(
   const task = nodeCron().createTask(config.schedule, () => {}, { timezone: config.tz });
   try {
     const schedule = cronSchedule(config.schedule, config.tz, (instant) => task.match(instant));
-    const { slot, attempts, decision } = await slotDecision(sql, schedule, now);
+    const { slot, attempts, decision, kills } = await slotDecision(sql, schedule, now);
     const next = task.getNextRuns(1)[0];
     return {
       slot: slot?.toISOString() ?? null,
@@ -72,7 +83,8 @@ export async function readResumeState(
       maxAttempts: MAX_ATTEMPTS_PER_SLOT,
       nextAttemptAt: decision.reason === "backoff" ? decision.nextAt.toISOString() : null,
       nextScheduledRun: next?.toISOString() ?? null,
-      exhausted: decision.reason === "exhausted",
+      exhausted: decision.reason === "exhausted" || decision.reason === "killed",
+      kills,
     };
   } finally {
     await task.destroy();
@@ -97,5 +109,17 @@ export function describeResumeState(r: ResumeState): string {
         `${slot} is incomplete and its ${r.attempts} attempts ran out; the daemon waits for the next ` +
         `scheduled run at ${at(r.nextScheduledRun)} UTC (run \`regwatch sync\` to finish it sooner)`
       );
+    case "killed":
+      return killedReason(r.kills, r.nextScheduledRun);
   }
+}
+
+/** Why a slot is not resumed any more after its run's process died `kills` times (status, /readyz). */
+export function killedReason(kills: number, nextScheduledRun: string | null): string {
+  const next = nextScheduledRun ? nextScheduledRun.slice(0, 16).replace("T", " ") : "?";
+  return (
+    `the latest scheduled run's process died ${kills} times (out of memory, a crash or a kill) and was ` +
+    `resumed ${MAX_RESUMES_AFTER_KILL} times; waiting for the next scheduled run at ${next} UTC ` +
+    "(see the daemon's log; run `regwatch sync` to try now)"
+  );
 }

@@ -18,6 +18,13 @@ export const RETRY_AFTER_FAILURE_MS = 15 * 60_000;
 export const MAX_RETRY_BACKOFF_MS = 4 * 3600_000;
 /** Attempts for one scheduled slot while windows stay incomplete (15+30+60+120 min of backoff). */
 export const MAX_ATTEMPTS_PER_SLOT = 5;
+/**
+ * Resumes of one slot after its run's process died (OOM, crash, SIGKILL). A run that kills its
+ * process every time would otherwise be started again on every restart, forever.
+ */
+export const MAX_RESUMES_AFTER_KILL = 3;
+/** The wait before resuming a killed run; doubles with each kill of the slot (1, 2, 4 minutes). */
+export const RESUME_AFTER_KILL_MS = 60_000;
 
 /** What the computation needs of a schedule: node-cron's parse and its matcher. */
 export interface CronSchedule {
@@ -159,6 +166,10 @@ export interface SlotRun {
   status: "ok" | "partial" | "failed";
   /** Ended by a stop request (a deploy, a drain): not a failure, resumed without waiting. */
   stopped: boolean;
+  /** Left 'running' by a process that died: resumed after a growing wait, at most MAX_RESUMES_AFTER_KILL times. */
+  killed?: boolean;
+  /** Ended because the database went away: retried as soon as the database answers again. */
+  databaseLost?: boolean;
   /** Some windows of the day are still uncovered after it (failed or not reached). */
   windowsIncomplete: boolean;
   finishedAt: Date;
@@ -175,17 +186,23 @@ export interface ResumeInput {
   maxBackoffMs: number;
   /** Attempts for one slot while windows are incomplete; files alone failing are retried without limit. */
   maxAttempts: number;
+  /** Resumes after a killed run (MAX_RESUMES_AFTER_KILL) and the first wait (RESUME_AFTER_KILL_MS). */
+  maxKillResumes?: number;
+  killBackoffMs?: number;
 }
 
 export type ResumeDecision =
   | { due: true; reason: "scheduled" | "resume-stopped" | "retry" }
   | { due: false; reason: "no-slot" | "complete" }
   | { due: false; reason: "backoff"; nextAt: Date }
-  | { due: false; reason: "exhausted"; attempts: number };
+  | { due: false; reason: "exhausted"; attempts: number }
+  | { due: false; reason: "killed"; kills: number };
 
 /**
  * Whether the daemon should run now for the latest slot. The day is complete once a sync since
- * the slot ended ok. A run cut short by a stop is resumed at once; one that ended partial or failed
+ * the slot ended ok. A run cut short by a stop is resumed at once; one whose process died is resumed
+ * after 1, 2, 4 minutes, at most three times (then the slot waits for the next schedule); one that
+ * lost its database is retried at once (it only runs when the database answers); one partial or failed
  * is retried after a backoff that grows with each attempt. While windows stay incomplete the
  * attempts are bounded (then the next slot takes over); failing files alone keep being retried.
  */
@@ -195,9 +212,20 @@ export function resumeDecision(input: ResumeInput): ResumeDecision {
   if (input.runs.some((r) => r.status === "ok")) return { due: false, reason: "complete" };
   const last = input.runs.at(-1)!;
   if (last.stopped) return { due: true, reason: "resume-stopped" };
-  const attempts = input.runs.filter((r) => !r.stopped).length;
+  if (last.killed) {
+    const kills = input.runs.filter((r) => r.killed).length;
+    if (kills > (input.maxKillResumes ?? MAX_RESUMES_AFTER_KILL))
+      return { due: false, reason: "killed", kills };
+    const wait = (input.killBackoffMs ?? RESUME_AFTER_KILL_MS) * 2 ** (kills - 1);
+    const nextAt = new Date(last.finishedAt.getTime() + wait);
+    if (input.now.getTime() < nextAt.getTime()) return { due: false, reason: "backoff", nextAt };
+    return { due: true, reason: "resume-stopped" };
+  }
+  const attempts = input.runs.filter((r) => !r.stopped && !r.killed).length;
   if ((last.windowsIncomplete || last.status === "failed") && attempts >= input.maxAttempts)
     return { due: false, reason: "exhausted", attempts };
+  // The database going away is no fault of the registry's: the next check runs it once it answers.
+  if (last.databaseLost) return { due: true, reason: "retry" };
   const wait = Math.min(input.backoffMs * 2 ** (attempts - 1), input.maxBackoffMs);
   const nextAt = new Date(last.finishedAt.getTime() + wait);
   if (input.now.getTime() < nextAt.getTime()) return { due: false, reason: "backoff", nextAt };

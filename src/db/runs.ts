@@ -68,18 +68,29 @@ export async function scheduledSyncsSince(
   sql: Sql,
   since: Date,
 ): Promise<
-  { status: "ok" | "partial" | "failed"; stopped: boolean; windowsIncomplete: boolean; finishedAt: Date }[]
+  {
+    status: "ok" | "partial" | "failed";
+    stopped: boolean;
+    killed: boolean;
+    databaseLost: boolean;
+    windowsIncomplete: boolean;
+    finishedAt: Date;
+  }[]
 > {
   const rows = await sql<
     {
       status: "ok" | "partial" | "failed";
       stopped: boolean | null;
+      killed: boolean;
+      database_lost: boolean;
       incomplete: boolean | null;
       finished_at: Date;
     }[]
   >`
     select status,
-           (stats->>'stopped')::boolean is true or coalesce(error, '') like 'abandoned:%' as stopped,
+           (stats->>'stopped')::boolean is true as stopped,
+           coalesce(error, '') like 'abandoned:%' as killed,
+           coalesce(error, '') like 'database problem:%' as database_lost,
            coalesce((stats->>'windowsFailed')::int, 0) > 0
              or coalesce((stats->>'windowsDone')::int, 0) + coalesce((stats->>'windowsSkipped')::int, 0)
                 < coalesce((stats->>'windowsPlanned')::int, 0) as incomplete,
@@ -90,8 +101,10 @@ export async function scheduledSyncsSince(
     order by started_at`;
   return rows.map((r) => ({
     status: r.status,
-    // A run left 'running' by a process that was killed was interrupted, not failed by its work.
     stopped: r.stopped === true,
+    // Left 'running' by a process that died (OOM, crash, SIGKILL): resumed, but a bounded number of times.
+    killed: r.killed,
+    databaseLost: r.database_lost,
     windowsIncomplete: r.status === "failed" || r.incomplete === true,
     finishedAt: r.finished_at,
   }));

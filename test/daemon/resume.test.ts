@@ -59,6 +59,32 @@ describe("resumeDecision", () => {
     });
   });
 
+  it("resumes a run whose process died after 1, 2, 4 minutes, three times, then waits for the next slot", () => {
+    const killed = (m: number) => run(m, { killed: true });
+    // Before issue 26 a killed run counted as stopped: resumed at once on every restart, forever.
+    expect(decide([killed(10)], 10.5)).toMatchObject({ due: false, reason: "backoff", nextAt: at(11) });
+    expect(decide([killed(10)], 11)).toEqual({ due: true, reason: "resume-stopped" });
+    expect(decide([killed(10), killed(20)], 21)).toMatchObject({ reason: "backoff", nextAt: at(22) });
+    expect(decide([killed(10), killed(20)], 22).due).toBe(true);
+    expect(decide([killed(10), killed(20), killed(30)], 33)).toMatchObject({ nextAt: at(34) });
+    expect(decide([killed(10), killed(20), killed(30)], 34).due).toBe(true);
+    const four = [killed(10), killed(20), killed(30), killed(40)];
+    expect(decide(four, 40.1)).toEqual({ due: false, reason: "killed", kills: 4 });
+    expect(decide(four, 100_000)).toEqual({ due: false, reason: "killed", kills: 4 });
+    // Twenty killed runs: still held, not due now.
+    const twenty = Array.from({ length: 20 }, (_, i) => killed(i));
+    expect(decide(twenty, 1000).due).toBe(false);
+  });
+
+  it("retries a run that lost its database at the next check, without the backoff", () => {
+    const lost = run(10, { status: "failed", databaseLost: true });
+    expect(decide([lost], 10.1)).toEqual({ due: true, reason: "retry" });
+    expect(decide([run(5), lost], 10.1)).toEqual({ due: true, reason: "retry" });
+    // The attempts stay bounded: a database that dies under every run does not loop forever.
+    const lostThrice = [run(5), run(6), lost];
+    expect(decide(lostThrice, 10.1)).toMatchObject({ due: false, reason: "exhausted" });
+  });
+
   it("stops do not count as attempts", () => {
     expect(decide([run(10), run(12, { stopped: true }), run(30)], 60).due).toBe(true);
   });
