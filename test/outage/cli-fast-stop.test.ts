@@ -5,8 +5,6 @@
  * by a process that could not reach the database, is marked failed once the database is back.
  */
 import { spawn } from "node:child_process";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { acquireRunLock } from "../../src/db/lock.ts";
@@ -20,6 +18,7 @@ import {
 } from "../helpers/hostile-registry.ts";
 import { waitUntil } from "../helpers/wait.ts";
 import { clusterUnavailable, type PrivateCluster, startPrivateCluster } from "./private-cluster.ts";
+import { startTrickleFiles, type TrickleFiles } from "./trickle-files.ts";
 
 const unavailable = await clusterUnavailable();
 if (unavailable) process.stderr.write(`[test] ${unavailable}\n`);
@@ -27,28 +26,11 @@ if (unavailable) process.stderr.write(`[test] ${unavailable}\n`);
 describe.skipIf(unavailable !== undefined)("a fast stop of Postgres during the file phase", () => {
   let cluster: PrivateCluster;
   let registry: HostileRegistry;
-  let fileRequests = 0;
-  let files: Server;
-  let filesUrl: string;
+  let files: TrickleFiles;
   beforeAll(async () => {
     cluster = await startPrivateCluster();
-    // Bodies trickle in, so a file's COPY into Postgres is open when the server stops.
-    files = createServer((_request, response) => {
-      fileRequests++;
-      response.writeHead(200, { "content-type": "application/json" });
-      response.write('{"name": "Outage Kft.", "pad": "');
-      let sent = 0;
-      const timer = setInterval(() => {
-        if (response.destroyed || ++sent > 40) {
-          clearInterval(timer);
-          if (!response.destroyed) response.end('"}');
-          return;
-        }
-        response.write("x".repeat(64));
-      }, 100);
-    });
-    await new Promise<void>((resolve) => files.listen(0, "127.0.0.1", resolve));
-    filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+    files = await startTrickleFiles();
+    const filesUrl = files.url;
     registry = await startHostileRegistry({
       lists: [{ list_key: "wl_out", list_name: "outage", created_at: "2024-03-01" }],
     });
@@ -61,8 +43,7 @@ describe.skipIf(unavailable !== undefined)("a fast stop of Postgres during the f
   }, 120_000);
   afterAll(async () => {
     await registry?.close();
-    files?.closeAllConnections();
-    files?.close();
+    await files?.close();
     await cluster?.destroy();
   });
 
@@ -75,7 +56,7 @@ describe.skipIf(unavailable !== undefined)("a fast stop of Postgres during the f
         ...hostileEnv(registry, {
           REGWATCH_REQUEST_TIMEOUT_MS: "5000",
           REGWATCH_CONCURRENCY: "2",
-          REGWATCH_FILE_ORIGINS: `${registry.url},${filesUrl}`,
+          REGWATCH_FILE_ORIGINS: `${registry.url},${files.url}`,
         }),
         DATABASE_URL: cluster.url,
       },
@@ -87,7 +68,7 @@ describe.skipIf(unavailable !== undefined)("a fast stop of Postgres during the f
     });
     child.stdout.resume();
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    await waitUntil(() => fileRequests > 0, { what: "a file request", process: child }).catch((e) => {
+    await waitUntil(() => files.requests() > 0, { what: "a file request", process: child }).catch((e) => {
       throw new Error(`${e.message}: ${stderr}`);
     });
     await cluster.fastStop();
