@@ -4,13 +4,15 @@
  * and writes bench/results.json. Not a test: absolute times vary by machine; ratios are
  * measured within one run. Options: --quick (small scenario), --lists N --weeks N --items N
  * --latency MS --changes N --batch N; the files scenario (bench/files-pipeline.ts) takes
- * --files-lists N --files-items N --files-weeks N, or --skip-files. Uses DATABASE_URL, else an embedded Postgres in a temp dir.
+ * --files-lists N --files-items N --files-weeks N, or --skip-files; delivery throughput (bench/delivery.ts)
+ * --skip-delivery, or --delivery-only to run just it and merge its keys into results.json.
+ * Uses DATABASE_URL, else an embedded Postgres in a temp dir.
  * `startup_s` is the median start of `regwatch --help` from the compiled build (`status_startup_s`
  * the same for `regwatch status` on a migrated database); --startup-only
  * measures just that (and writes bench/startup.json, leaving results.json alone).
  */
 import { execFileSync } from "node:child_process";
-import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,6 +24,7 @@ import { withNoDelay } from "../src/db/socket.ts";
 import { startEmulator } from "../src/emulator/index.ts";
 import { apiBudget } from "./api-budget.ts";
 import { daily } from "./daily.ts";
+import { deliveryThroughput } from "./delivery.ts";
 import { FULL as FILES_FULL, QUICK as FILES_QUICK, filesPipeline } from "./files-pipeline.ts";
 import { ingest } from "./ingest.ts";
 import { binNodeFlags } from "./product-bin.ts";
@@ -48,6 +51,9 @@ const { values } = parseArgs({
     "files-lists": { type: "string" },
     "files-items": { type: "string" },
     "files-weeks": { type: "string" },
+    // Delivery throughput (issue 26, bench/delivery.ts); --delivery-only merges its keys into results.json.
+    "skip-delivery": { type: "boolean", default: false },
+    "delivery-only": { type: "boolean", default: false },
   },
 });
 const num = (v: string | undefined, fallback: number) => (v === undefined ? fallback : Number(v));
@@ -67,6 +73,25 @@ const startup = startupSeconds();
 if (values["startup-only"]) {
   process.stdout.write(`startup_s  ${startup.startup_s} (median of ${startup.startup_runs})\n`);
   await writeFile(new URL("./startup.json", import.meta.url), `${JSON.stringify(startup, null, 2)}\n`);
+  process.exit(0);
+}
+
+if (values["delivery-only"]) {
+  const server = await database();
+  try {
+    const url = await freshDatabase(server.url, "regwatch_bench_delivery");
+    const figures = await deliveryThroughput({ alerts: 1000, latencyMs: 50, databaseUrl: url });
+    const file = new URL("./results.json", import.meta.url);
+    const previous = await readFile(file, "utf8").then(
+      (text) => JSON.parse(text) as Record<string, number>,
+      () => ({}),
+    );
+    for (const [key, value] of Object.entries(figures)) process.stdout.write(`${key}  ${value}\n`);
+    await writeFile(file, `${JSON.stringify({ ...previous, ...figures }, null, 2)}\n`);
+    process.stdout.write("merged into bench/results.json\n");
+  } finally {
+    await server.stop();
+  }
   process.exit(0);
 }
 
@@ -163,6 +188,10 @@ try {
     results.status_startup_s = statusStartupSeconds(url);
   }
   // End of issue 16's scenarios.
+  if (!values["skip-delivery"]) {
+    const url = await freshDatabase(server.url, "regwatch_bench_delivery");
+    Object.assign(results, await deliveryThroughput({ alerts: 1000, latencyMs: 50, databaseUrl: url }));
+  }
   const width = Math.max(...Object.keys(results).map((k) => k.length));
   for (const [key, value] of Object.entries(results))
     process.stdout.write(`${key.padEnd(width)}  ${value}\n`);
