@@ -35,7 +35,8 @@ export interface AlertFilter {
 
 export async function listAlerts(sql: Sql, filter: AlertFilter): Promise<AlertListRow[]> {
   const rows = await sql<AlertListRow[]>`
-    select a.id::int, r.name as rule, a.status, c.tax_id as "taxId", coalesce(p.name, b.full_name) as name,
+    select a.id::int, r.name as rule, a.status, c.tax_id as "taxId",
+           coalesce(p.name, b.full_name, b.short_name) as name,
            to_char(c.change_date, 'YYYY-MM-DD') as "changeDate", c.changed_headings as headings,
            coalesce((select array_agg(distinct coalesce(w.list_name, s.list_key))
                      from regwatch.change_sources s left join regwatch.watch_lists w on w.list_key = s.list_key

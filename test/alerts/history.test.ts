@@ -126,6 +126,11 @@ describe("alert history", () => {
       before: { lists: ["suppliers"], headings: [], digest: false },
       after: { lists: ["clients"], headings: ["seat"], digest: true },
     });
+    const printed = await cli("rule", "history", "ops");
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toMatch(/rule paused by anna: holiday\n/);
+    expect(printed.stdout).toMatch(/rule removed by bela: team disbanded\n/);
+    expect((await cli("rule", "history", "never")).code).toBe(64);
     const show = await cli("show", String(alert!.id));
     expect(show.stdout).toMatch(/rule {6}ops \(removed /);
   }, 180_000);

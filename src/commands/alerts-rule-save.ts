@@ -1,0 +1,148 @@
+/**
+ * Storing a rule from `alerts rule add` and `alerts rule edit`: the same checks either way (every
+ * problem named at once, exit 64), then the rule with its event.
+ */
+import { userInfo } from "node:os";
+import { scopeProblems, validateRule } from "../alerts/rule-input.ts";
+import {
+  type AlertRuleInput,
+  type AlertRuleRow,
+  insertAlertRule,
+  type RuleActor,
+  updateAlertRule,
+} from "../db/alerts-rules.ts";
+import { knownLists, someSeenHeadings, unseenHeadings } from "../db/alerts-scope.ts";
+import type { Sql } from "../db/connect.ts";
+import { EXIT, type ExitCode, UsageError } from "../errors.ts";
+import type { Context } from "./context.ts";
+
+export interface ScopeFlags {
+  list: string[];
+  heading: string[];
+  newHeading?: boolean;
+}
+
+export interface ActorFlags {
+  by?: string;
+  note?: string;
+}
+
+export interface EditFlags extends ScopeFlags, ActorFlags {
+  channel?: string;
+  target?: string;
+  allLists?: boolean;
+  allHeadings?: boolean;
+  digest?: boolean;
+}
+
+/** Who acts: --by, else the user running the command. */
+export function actorOf(opts: ActorFlags): RuleActor {
+  const given = opts.by?.trim();
+  if (opts.by !== undefined && !given) throw new UsageError("--by must name who is acting");
+  let by = given;
+  if (!by) {
+    try {
+      by = userInfo().username;
+    } catch {
+      by = "unknown";
+    }
+  }
+  return { by, note: opts.note?.trim() || null };
+}
+
+/**
+ * The rule an add (no `current`) or an edit would store, checked as add checks it: every problem
+ * named at once, exit 64. An edit keeps what it does not give.
+ */
+export function checkedRule(
+  current: AlertRuleRow | undefined,
+  opts: EditFlags,
+  build: (scope: { lists: string[]; headings: string[] }) => {
+    name: string;
+    channel: string;
+    target: string;
+    digest: boolean;
+    lists: string[];
+    headings: string[];
+  },
+): AlertRuleInput {
+  if (opts.allLists && opts.list.length > 0)
+    throw new UsageError("--all-lists and --list exclude each other");
+  if (opts.allHeadings && opts.heading.length > 0)
+    throw new UsageError("--all-headings and --heading exclude each other");
+  const changes =
+    opts.channel !== undefined ||
+    opts.target !== undefined ||
+    opts.digest !== undefined ||
+    opts.allLists ||
+    opts.allHeadings ||
+    opts.list.length > 0 ||
+    opts.heading.length > 0;
+  if (current && !changes)
+    throw new UsageError(
+      "nothing to change: give --channel, --target, --list, --all-lists, --heading, --all-headings, --digest or --no-digest",
+    );
+  const lists = opts.allLists ? [] : opts.list.length > 0 || !current ? opts.list : current.lists;
+  const headings = opts.allHeadings
+    ? []
+    : opts.heading.length > 0 || !current
+      ? opts.heading
+      : current.headings;
+  const { rule, problems } = validateRule(build({ lists, headings }));
+  if (!rule) throw new UsageError(problems.join("; "));
+  return rule;
+}
+
+/**
+ * Refuses lists and headings nobody knows (as add does), then stores the rule. On edit only the
+ * lists and headings given are checked: a list the rule already had may have been dropped since,
+ * which is not this edit's doing.
+ */
+export async function storeRule(
+  ctx: Context,
+  sql: Sql,
+  current: AlertRuleRow | undefined,
+  input: AlertRuleInput,
+  opts: EditFlags,
+  actor: RuleActor,
+): Promise<ExitCode> {
+  const given = current
+    ? { lists: opts.list.map((l) => l.trim()), headings: opts.heading.map((h) => h.trim()) }
+    : input;
+  const [known, unseen, seen] = await Promise.all([
+    knownLists(sql),
+    unseenHeadings(sql, given.headings),
+    someSeenHeadings(sql, 20),
+  ]);
+  const refused = scopeProblems(given, { ...known, unseen, seen }, Boolean(opts.newHeading));
+  if (refused.length > 0) throw new UsageError(refused.join("; "));
+  const row = current
+    ? (await updateAlertRule(sql, input.name, input, actor))?.after
+    : await insertAlertRule(sql, input, actor);
+  if (!row)
+    throw new UsageError(
+      current ? `no alert rule named "${input.name}"` : `an alert rule named "${input.name}" exists already`,
+    );
+  process.stdout.write(`rule ${row.name} ${current ? "changed" : "added"}: ${describeRule(row)}\n`);
+  if (unseen.length > 0)
+    process.stderr.write(
+      `regwatch: note: no stored change has named ${unseen.join(", ")} yet; the rule fires once the registry reports it\n`,
+    );
+  const missing = missingConfig(ctx, row.channel);
+  if (missing) process.stderr.write(`regwatch: note: ${missing}\n`);
+  return EXIT.ok;
+}
+
+function describeRule(
+  r: Pick<AlertRuleInput, "channel" | "target" | "lists" | "headings" | "digest">,
+): string {
+  return `${r.channel} to ${r.target}; lists ${r.lists.join(", ") || "all"}; headings ${r.headings.join(", ") || "all"}${r.digest ? "; digest per run" : ""}`;
+}
+
+function missingConfig(ctx: Context, channel: string): string | undefined {
+  if (channel === "webhook" && !ctx.config.webhookSecret)
+    return "REGWATCH_WEBHOOK_SECRET is not set; webhook messages wait until it is";
+  if (channel === "email" && !(ctx.config.smtpUrl && ctx.config.mailFrom))
+    return "REGWATCH_SMTP_URL and REGWATCH_MAIL_FROM are needed to send e-mail";
+  return undefined;
+}
