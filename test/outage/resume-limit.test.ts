@@ -7,7 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeResumeState, readResumeState } from "../../src/daemon/resume-state.ts";
 import { acquireRunLock } from "../../src/db/lock.ts";
+import { scheduleTwoHoursAgo, startDaemon } from "../daemon/harness.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { type HostileRegistry, hostileEnv, startHostileRegistry } from "../helpers/hostile-registry.ts";
 
 let test: TestDatabase;
 beforeAll(async () => {
@@ -53,3 +55,48 @@ describe("resuming a killed run", () => {
     );
   });
 });
+
+describe("the daemon holding a slot whose run was killed too often", () => {
+  let registry: HostileRegistry;
+  beforeAll(async () => {
+    registry = await startHostileRegistry({ lists: [] });
+  });
+  afterAll(() => registry?.close());
+
+  it("does not start it again, and /readyz answers 503 saying why", async () => {
+    const { sql } = test.db;
+    await sql`truncate regwatch.runs`;
+    for (let i = 0; i < 3; i++)
+      await sql`
+        insert into regwatch.runs (kind, trigger, status, started_at, finished_at, error)
+        values ('sync', 'catchup', 'failed', now(), now(), 'abandoned: the process ended without finishing the run')`;
+    // The fourth was running when its process died; the daemon finds it when it takes the lock.
+    await sql`
+      insert into regwatch.runs (kind, trigger, status, started_at, pid, host)
+      values ('sync', 'catchup', 'running', now(), 999999, 'gone')`;
+    const daemon = startDaemon(
+      {
+        ...hostileEnv(registry),
+        DATABASE_URL: test.url,
+        REGWATCH_SCHEDULE: scheduleTwoHoursAgo().schedule,
+        REGWATCH_TZ: "UTC",
+        REGWATCH_LOG_LEVEL: "debug",
+      },
+      ["--check-every", "1"],
+    );
+    try {
+      const port = await daemon.port();
+      const held = await daemon.waitFor((l) => l.msg === "no run due");
+      expect(held.reason).toBe("killed");
+      const response = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect(response.status).toBe(503);
+      expect(await response.text()).toMatch(/process died 4 times .*waiting for the next scheduled run/);
+      expect(daemon.lines.some((l) => RUN_START.test(l.msg))).toBe(false);
+      expect(registry.asked).toEqual([]);
+    } finally {
+      await daemon.stop();
+    }
+  }, 60_000);
+});
+
+const RUN_START = /^(catching up a missed run|retrying an incomplete run|scheduled run starting|resuming)/;
