@@ -43,7 +43,7 @@ export interface Claimed {
 }
 
 export interface Pass {
-  deps: { sql: Sql; config: AlertConfig; log: Logger; random?: () => number };
+  deps: { sql: Sql; config: AlertConfig; log: Logger; random?: () => number; signal?: AbortSignal };
   now: () => Date;
   token: string;
   gates: TargetGates;
@@ -91,6 +91,7 @@ export async function deliverOne(pass: Pass, { row, payload, bound }: Claimed): 
       return send(pass, row, payload, bound, at);
     },
     (o) => (o.kind === "sent" ? "ok" : o.kind === "retry" ? "failed" : "neutral"),
+    deps.signal,
   );
   if (gated === "paused") {
     report.deferred++;

@@ -56,7 +56,8 @@ export class TargetGates {
 
   /**
    * Runs `send` when the receiver has a free slot; "paused" (without running it) when its
-   * circuit is open, or a probe is already out after a pause. What the answer says about the
+   * circuit is open, a probe is already out after a pause, or `signal` was aborted while it
+   * waited. What the answer says about the
    * receiver (`judge`) is taken into account before the next message goes.
    */
   async run<T>(
@@ -64,9 +65,15 @@ export class TargetGates {
     messageId: number,
     send: () => Promise<T>,
     judge: (result: T) => "ok" | "failed" | "neutral",
+    signal?: AbortSignal,
   ): Promise<{ result: T; pausedUntil?: Date } | "paused"> {
     const s = this.state(key);
     while (s.inFlight >= this.options.concurrency) await new Promise<void>((r) => s.waiting.push(r));
+    // A deliverer stopping sends nothing more; what waited for a slot is released unsent.
+    if (signal?.aborted) {
+      s.waiting.shift()?.();
+      return "paused";
+    }
     if (this.options.breaker && s.pausedUntil !== undefined) {
       if (s.pausedUntil > this.options.now().getTime() || s.probing) {
         s.waiting.shift()?.();

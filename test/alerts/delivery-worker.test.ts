@@ -11,6 +11,7 @@ import postgres from "postgres";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AlertConfig, deliverAlerts } from "../../src/alerts/deliver.ts";
+import { startAlertTicker } from "../../src/alerts/hooks.ts";
 import { nextState } from "../../src/alerts/retry-policy.ts";
 import { insertAlertRule } from "../../src/db/alerts-rules.ts";
 import type { Sql } from "../../src/db/connect.ts";
@@ -218,6 +219,36 @@ describe("the deliverer as its own worker", () => {
     expect(a.sent + b.sent).toBe(60);
     expect(hook.hits).toHaveLength(60);
     expect(new Set(hook.hits.map((h) => h.id)).size).toBe(60);
+  });
+
+  it("the daemon's deliverer stops within a request timeout however many messages its receiver hangs on", async () => {
+    let requests = 0;
+    let first: () => void = () => {};
+    const started = new Promise<void>((resolve) => {
+      first = resolve;
+    });
+    const hook = await startHook(() => {
+      requests++;
+      first();
+      return 0;
+    });
+    closers.push(hook.close);
+    await rule(hook.url);
+    await changes(40);
+    const stop = startAlertTicker(
+      { sql: t.db.sql, config: alertConfig({ requestTimeoutMs: 300 }), log: silentLogger },
+      60_000,
+    );
+    await started;
+    await stop();
+    // Only the messages already in flight were sent; the rest were released unsent, none leased.
+    expect(requests).toBeLessThanOrEqual(alertConfig().alertTargetConcurrency);
+    const [counts] = await t.db.sql<{ tried: number; untried: number; leased: number }[]>`
+      select count(*) filter (where attempts > 0)::int as tried,
+             count(*) filter (where attempts = 0)::int as untried,
+             count(*) filter (where lease_until is not null)::int as leased
+      from regwatch.alert_deliveries`;
+    expect(counts).toEqual({ tried: requests, untried: 40 - requests, leased: 0 });
   });
 
   it("caps each backoff step (20 attempts wait at most the cap) and honours Retry-After only up to it", () => {
