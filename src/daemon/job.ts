@@ -125,11 +125,11 @@ export class JobRunner {
     const { decision } = await slotDecision(this.deps.db.sql, this.deps.schedule, now);
     this.deps.metrics.setResume(decision);
     const wasHeld = this.held;
-    this.held =
-      decision.reason === "killed"
-        ? killedReason(decision.kills, this.deps.nextRun?.()?.toISOString() ?? null)
-        : undefined;
-    if (this.held && !wasHeld) this.deps.log.warn({ slot, kills: decision.kills }, this.held);
+    this.held = undefined;
+    if (decision.reason === "killed") {
+      this.held = killedReason(decision.kills, this.deps.nextRun?.()?.toISOString() ?? null);
+      if (!wasHeld) this.deps.log.warn({ slot, kills: decision.kills }, this.held);
+    }
     if (decision.reason === "exhausted" && this.exhaustedSlot !== slot?.getTime()) {
       this.exhaustedSlot = slot?.getTime();
       this.deps.log.warn(

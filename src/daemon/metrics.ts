@@ -194,7 +194,8 @@ export class DaemonMetrics {
 
   /** What the last due check decided about resuming the latest slot. */
   setResume(decision: { reason: string; nextAt?: Date }): void {
-    this.resumeExhausted.set(decision.reason === "exhausted" ? 1 : 0);
+    // Held after too many killed runs, the slot waits for the next schedule just as when exhausted.
+    this.resumeExhausted.set(decision.reason === "exhausted" || decision.reason === "killed" ? 1 : 0);
     this.nextAttempt.set(decision.nextAt ? decision.nextAt.getTime() / 1000 : 0);
   }
 
