@@ -82,6 +82,7 @@ export async function withRun<P, R>(deps: RunDeps, job: RunJob<P, R>): Promise<R
     : undefined;
   flusher?.unref();
   let runId: number | undefined;
+  let failure: Error | undefined;
   try {
     let prepared: P;
     try {
@@ -104,6 +105,7 @@ export async function withRun<P, R>(deps: RunDeps, job: RunJob<P, R>): Promise<R
       return { runId: id, status: end.status, result: end.result };
     } catch (thrown) {
       const error = coerceError(classifyDatabaseError(thrown));
+      failure = error;
       // With the database gone the row stays 'running'; the next process to take the lock marks it.
       await finishRun(sql, id, "failed", job.stats ?? {}, error.message).catch(() => {});
       // Not logged here: the caller says it once (the command's `regwatch: ...` line, the daemon's log).
@@ -112,7 +114,8 @@ export async function withRun<P, R>(deps: RunDeps, job: RunJob<P, R>): Promise<R
   } finally {
     // With the database gone, the cleanups (alerts, usage) could only fail, each with a line of its
     // own: the run's one message says it all, and the next run catches up on what they would do.
-    const dbLost = lock.signal.reason instanceof DatabaseUnavailableError;
+    const dbLost =
+      failure instanceof DatabaseUnavailableError || lock.signal.reason instanceof DatabaseUnavailableError;
     if (dbLost) cleanups.length = 0;
     for (const cleanup of cleanups.reverse()) {
       await Promise.resolve()
