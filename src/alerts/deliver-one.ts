@@ -7,12 +7,11 @@ import type { DeliveryRow } from "../db/alerts-outbox.ts";
 import { recordAttempt, releaseLease } from "../db/alerts-outbox.ts";
 import type { Sql } from "../db/connect.ts";
 import type { Logger } from "../logger.ts";
-import { redactJson, redactSecrets } from "../secrets.ts";
+import { redactSecrets } from "../secrets.ts";
 import { type AlertConfig, retryPolicy } from "./delivery-settings.ts";
-import { type BoundedInput, boundEmailContent } from "./digest-bound.ts";
 import { type createMailer, recipientsDue, sendEmail } from "./email.ts";
-import { emailContent } from "./message.ts";
-import { notifyPayload, sendNotify } from "./notify.ts";
+import type { EmailContent } from "./message.ts";
+import { sendNotify } from "./notify.ts";
 import { type AttemptOutcome, isTooOld, nextState, tooOldReason } from "./retry-policy.ts";
 import type { TargetGates } from "./target-gate.ts";
 import { sendWebhook } from "./webhook.ts";
@@ -38,8 +37,8 @@ export interface DeliveryReport {
 /** A claimed message with what its channels send. */
 export interface Claimed {
   row: DeliveryRow;
+  /** The frozen body: a webhook's JSON, `{email}` or `{notify}`. */
   payload: Record<string, unknown>;
-  bound: BoundedInput;
 }
 
 export interface Pass {
@@ -51,7 +50,7 @@ export interface Pass {
   report: DeliveryReport;
 }
 
-export async function deliverOne(pass: Pass, { row, payload, bound }: Claimed): Promise<void> {
+export async function deliverOne(pass: Pass, { row, payload }: Claimed): Promise<void> {
   const { deps, now, token, report } = pass;
   const { config, log, sql } = deps;
   const policy = retryPolicy(config);
@@ -88,7 +87,7 @@ export async function deliverOne(pass: Pass, { row, payload, bound }: Claimed): 
     row.id,
     () => {
       at = now();
-      return send(pass, row, payload, bound, at);
+      return send(pass, row, payload, at);
     },
     (o) => (o.kind === "sent" ? "ok" : o.kind === "retry" ? "failed" : "neutral"),
     deps.signal,
@@ -146,7 +145,6 @@ async function send(
   pass: Pass,
   row: DeliveryRow,
   payload: Record<string, unknown>,
-  bound: BoundedInput,
   at: Date,
 ): Promise<AttemptOutcome> {
   const { config, sql } = pass.deps;
@@ -162,14 +160,10 @@ async function send(
       to,
       from: config.mailFrom!,
       messageId: row.messageId,
-      content: redactJson(boundEmailContent(emailContent(bound.input), bound)),
+      content: payload.email as EmailContent,
     });
   }
-  return sendNotify(
-    sql,
-    row.target,
-    redactSecrets(notifyPayload(bound.input, row.messageId, { notListed: bound.more })),
-  );
+  return sendNotify(sql, row.target, String(payload.notify));
 }
 
 export function blockedReason(channel: string, config: AlertConfig, hasMailer: boolean): string | undefined {

@@ -23,12 +23,13 @@ import {
 import { scanRun, unscannedRuns } from "../db/alerts-raise.ts";
 import type { Sql } from "../db/connect.ts";
 import type { Logger } from "../logger.ts";
-import { redactJson } from "../secrets.ts";
+import { redactJson, redactSecrets } from "../secrets.ts";
 import { type Claimed, type DeliveryReport, deliverOne, type Pass } from "./deliver-one.ts";
 import { type AlertConfig, targetGates } from "./delivery-settings.ts";
-import { boundDigest, boundWebhookBody } from "./digest-bound.ts";
+import { type BoundedInput, boundDigest, boundEmailContent, boundWebhookBody } from "./digest-bound.ts";
 import { createMailer } from "./email.ts";
-import { type MessageInput, webhookBody } from "./message.ts";
+import { emailContent, type MessageInput, webhookBody } from "./message.ts";
+import { notifyPayload } from "./notify.ts";
 import type { TargetGates } from "./target-gate.ts";
 
 export { blockedReason, type DeliveryReport } from "./deliver-one.ts";
@@ -153,19 +154,41 @@ async function claimAndFreeze(
   const claimed: Claimed[] = [];
   for (const row of rows) {
     if (row.waitsForOlder) continue;
-    const bound = boundDigest(await messageInput(tx, row, options.now));
     let payload = row.payload as Record<string, unknown> | null;
-    if (!payload) {
-      const body = redactJson(boundWebhookBody(webhookBody(bound.input), bound));
-      payload = (await savePayload(tx, row.id, body)) as Record<string, unknown>;
+    // Frozen before the first attempt; a body frozen as a webhook's for another channel (before
+    // each channel froze its own) is built once more, for the last time.
+    if (!payload || !isFrozenFor(row.channel, payload)) {
+      const bound = boundDigest(await messageInput(tx, row, options.now));
+      payload = (await savePayload(tx, row.id, frozenBody(row, bound))) as Record<string, unknown>;
     }
-    claimed.push({ row, payload, bound });
+    claimed.push({ row, payload });
   }
   return {
     claimed,
     waitingIds: rows.filter((r) => r.waitsForOlder).map((r) => r.id),
     last: lastRow ? { oldestChange: lastRow.oldestChange, id: lastRow.id } : undefined,
   };
+}
+
+/** What every attempt of a message sends, per channel: the webhook body, the e-mail, the NOTIFY text. */
+function frozenBody(row: DeliveryRow, bound: BoundedInput): Record<string, unknown> {
+  if (row.channel === "email")
+    return {
+      timestamp: bound.input.createdAt.toISOString(),
+      email: redactJson(boundEmailContent(emailContent(bound.input), bound)),
+    };
+  if (row.channel === "notify")
+    return {
+      timestamp: bound.input.createdAt.toISOString(),
+      notify: redactSecrets(notifyPayload(bound.input, row.messageId, { notListed: bound.more })),
+    };
+  return redactJson(boundWebhookBody(webhookBody(bound.input), bound));
+}
+
+function isFrozenFor(channel: DeliveryRow["channel"], payload: Record<string, unknown>): boolean {
+  if (channel === "email") return typeof payload.email === "object" && payload.email !== null;
+  if (channel === "notify") return typeof payload.notify === "string";
+  return true;
 }
 
 /** The message's alerts as they are now, dated as the frozen body is when there is one. */

@@ -329,7 +329,7 @@ describe("the deliverer as its own worker", () => {
 
   it("an e-mail accepted for one recipient and refused for another is retried for the refused one only", async () => {
     let refuse = true;
-    const mails: { to: string[] }[] = [];
+    const mails: { to: string[]; subject: string }[] = [];
     const smtp = new SMTPServer({
       authOptional: true,
       disabledCommands: ["STARTTLS"],
@@ -342,9 +342,12 @@ describe("the deliverer as its own worker", () => {
         callback();
       },
       onData(stream, session, callback) {
-        stream.resume();
+        const chunks: Buffer[] = [];
+        stream.on("data", (c: Buffer) => chunks.push(c));
         stream.on("end", () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address) });
+          const raw = Buffer.concat(chunks).toString("utf8");
+          const subject = /^Subject: (.*)$/m.exec(raw)?.[1] ?? "";
+          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), subject });
           callback();
         });
       },
@@ -361,8 +364,15 @@ describe("the deliverer as its own worker", () => {
     expect(first!.status).toBe("pending");
     expect(first!.recipients["ops@example.com"]).toBe("sent");
     expect(first!.recipients["finance@example.com"]).toMatch(/^retry: 450/);
+    // The business's name becomes known between the attempts: the retry still sends the frozen e-mail.
+    const [latest] = await t.db.sql<{ taxId: string }[]>`
+      select tax_id as "taxId" from regwatch.changes order by id desc limit 1`;
+    await t.db
+      .sql`insert into regwatch.business_profiles (tax_id, name) values (${latest!.taxId}, 'Later Name Kft.')`;
     refuse = false;
     expect(await deliver(mailConfig, true)).toMatchObject({ sent: 1 });
     expect(mails.map((m) => m.to)).toEqual([["ops@example.com"], ["finance@example.com"]]);
+    expect(mails[1]!.subject).toBe(mails[0]!.subject);
+    expect(mails[1]!.subject).not.toContain("Later Name");
   });
 });
