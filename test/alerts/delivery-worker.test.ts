@@ -1,14 +1,13 @@
 /**
  * The deliverer as its own worker, against a real Postgres and receivers in the test: one that
  * stalls, one slower than idle_in_transaction_session_timeout, one that fails each message twice,
- * one that fails at random (seeded), an SMTP server refusing one recipient for a while, a
- * deliverer whose database connection dies between send and record, and two deliverers at once.
+ * one that fails at random (seeded), a deliverer whose database connection dies between send and
+ * record, and two deliverers at once (e-mail recipients: delivery-email.test.ts).
  * Time is a simulated clock wherever backoff, leases or ages matter.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import postgres from "postgres";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AlertConfig, deliverAlerts } from "../../src/alerts/deliver.ts";
 import { startAlertTicker } from "../../src/alerts/hooks.ts";
@@ -325,54 +324,5 @@ describe("the deliverer as its own worker", () => {
     const before = hook.hits.length;
     expect(await pass()).toMatchObject({ sent: 12, retrying: 0 });
     expect(hook.hits.length - before).toBe(12);
-  });
-
-  it("an e-mail accepted for one recipient and refused for another is retried for the refused one only", async () => {
-    let refuse = true;
-    const mails: { to: string[]; subject: string }[] = [];
-    const smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      logger: false,
-      onRcptTo(address, _session, callback) {
-        if (address.address === "finance@example.com" && refuse) {
-          const error = Object.assign(new Error("mailbox busy, try later"), { responseCode: 450 });
-          return callback(error);
-        }
-        callback();
-      },
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on("data", (c: Buffer) => chunks.push(c));
-        stream.on("end", () => {
-          const raw = Buffer.concat(chunks).toString("utf8");
-          const subject = /^Subject: (.*)$/m.exec(raw)?.[1] ?? "";
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), subject });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-    closers.push(() => new Promise((resolve) => smtp.close(() => resolve())));
-    const { port } = smtp.server.address() as AddressInfo;
-    const mailConfig = { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: "regwatch@example.com" };
-    await rule("ops@example.com, finance@example.com", "email");
-    await changes(1);
-    expect(await deliver(mailConfig)).toMatchObject({ retrying: 1, sent: 0 });
-    const [first] = await t.db.sql<{ status: string; recipients: Record<string, string> }[]>`
-      select status, recipients from regwatch.alert_deliveries`;
-    expect(first!.status).toBe("pending");
-    expect(first!.recipients["ops@example.com"]).toBe("sent");
-    expect(first!.recipients["finance@example.com"]).toMatch(/^retry: 450/);
-    // The business's name becomes known between the attempts: the retry still sends the frozen e-mail.
-    const [latest] = await t.db.sql<{ taxId: string }[]>`
-      select tax_id as "taxId" from regwatch.changes order by id desc limit 1`;
-    await t.db
-      .sql`insert into regwatch.business_profiles (tax_id, name) values (${latest!.taxId}, 'Later Name Kft.')`;
-    refuse = false;
-    expect(await deliver(mailConfig, true)).toMatchObject({ sent: 1 });
-    expect(mails.map((m) => m.to)).toEqual([["ops@example.com"], ["finance@example.com"]]);
-    expect(mails[1]!.subject).toBe(mails[0]!.subject);
-    expect(mails[1]!.subject).not.toContain("Later Name");
   });
 });

@@ -158,18 +158,11 @@ describe("alert delivery", () => {
       { taxId: "10000003", date: "2026-11-20", headings: ["name"], lists: ["a"] },
       { taxId: "10000103", date: "2026-11-20", headings: ["name"], lists: ["a"] },
     ]);
-    receiver.answer(
-      { status: 429, headers: { "retry-after": "120" } },
-      { status: 503, headers: { "retry-after": "86400" } },
-    );
-    // One failing message does not hold back the other: each has its own schedule.
-    expect(await deliver({ alertRetryCapMs: 600_000 })).toMatchObject({
-      attempted: 2,
-      retrying: 2,
-      deferred: 0,
-    });
+    const asked = (status: number, s: number) => ({ status, headers: { "retry-after": String(s) } });
+    receiver.answer(asked(429, 120), asked(503, 86_400));
+    // One failing message does not hold back the other; 120 s as asked, a day cut to the 10-minute cap.
+    expect(await deliver({ alertRetryCapMs: 600_000 })).toMatchObject({ attempted: 2, retrying: 2 });
     const waits = (await deliveries()).map((d) => d.next_attempt_at.getTime() - clock).sort((a, b) => a - b);
-    // 120 s as asked; a day asked for is cut to the 10-minute cap.
     expect(waits).toEqual([120_000, 600_000]);
     expect(receiver.received).toHaveLength(2);
   });
