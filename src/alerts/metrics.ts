@@ -1,7 +1,8 @@
 /**
  * Alert metrics, read from the database at scrape time so they count the work of every process
  * (daemon, `alerts deliver`, a CLI sync): regwatch_alerts_raised_total{rule},
- * regwatch_alert_deliveries_total{channel,outcome} (sent or dead) and regwatch_alert_backlog.
+ * regwatch_alert_deliveries_total{channel,outcome} (sent or dead), regwatch_alert_backlog and
+ * regwatch_alert_sending (messages a deliverer holds under a lease).
  */
 import { Counter, Gauge, type Registry } from "prom-client";
 import { alertTotals, outboxCounts } from "../db/alerts-outbox.ts";
@@ -47,6 +48,15 @@ export function registerAlertMetrics(registry: Registry, probe: () => Promise<Sq
     collect: async () => {
       const s = await read();
       if (s) backlog.set(s.counts.pending);
+    },
+  });
+  const sending = new Gauge({
+    name: "regwatch_alert_sending",
+    help: "Alert messages a deliverer holds under an unexpired lease (being sent now).",
+    registers,
+    collect: async () => {
+      const s = await read();
+      if (s) sending.set(s.counts.sending);
     },
   });
 }

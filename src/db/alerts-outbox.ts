@@ -219,15 +219,18 @@ export interface OutboxCounts {
   pending: number;
   dead: number;
   sent: number;
+  /** Pending messages a deliverer holds under an unexpired lease: being sent now. */
+  sending: number;
 }
 
 export async function outboxCounts(sql: Sql): Promise<OutboxCounts> {
   const [row] = await sql<OutboxCounts[]>`
     select count(*) filter (where status = 'pending')::int as pending,
            count(*) filter (where status = 'dead')::int as dead,
-           count(*) filter (where status = 'sent')::int as sent
+           count(*) filter (where status = 'sent')::int as sent,
+           count(*) filter (where status = 'pending' and lease_until > now())::int as sending
     from regwatch.alert_deliveries`;
-  return row ?? { pending: 0, dead: 0, sent: 0 };
+  return row ?? { pending: 0, dead: 0, sent: 0, sending: 0 };
 }
 
 /** Deliveries by channel and final outcome, and alerts raised by rule: the metrics' counters. */

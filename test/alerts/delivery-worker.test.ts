@@ -8,9 +8,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import postgres from "postgres";
+import { Registry } from "prom-client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AlertConfig, deliverAlerts } from "../../src/alerts/deliver.ts";
 import { startAlertTicker } from "../../src/alerts/hooks.ts";
+import { registerAlertMetrics } from "../../src/alerts/metrics.ts";
 import { nextState } from "../../src/alerts/retry-policy.ts";
 import { insertAlertRule } from "../../src/db/alerts-rules.ts";
 import type { Sql } from "../../src/db/connect.ts";
@@ -197,8 +199,11 @@ describe("the deliverer as its own worker", () => {
     expect(hook.hits).toHaveLength(1);
     const [held] = await rows();
     expect(held).toMatchObject({ status: "pending", attempts: 0 });
-    // While the lease holds, nobody sends it again.
+    // While the lease holds, nobody sends it again; the metrics show it as being sent.
     expect(await deliver({}, true)).toMatchObject({ attempted: 0 });
+    const registry = new Registry();
+    registerAlertMetrics(registry, async () => t.db.sql);
+    expect(await registry.metrics()).toMatch(/^regwatch_alert_sending 1$/m);
     clock += 11 * alertConfig().requestTimeoutMs;
     expect(await deliver()).toMatchObject({ sent: 1 });
     expect(hook.hits).toHaveLength(2);
