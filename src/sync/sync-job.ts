@@ -98,8 +98,10 @@ export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): P
         },
       },
     );
-    // The lock is released: a command-line run sends what it queued, in one bounded pass.
-    if (!deps.lock && !deps.signal?.aborted) await deliverAfterRun({ sql, config, log });
+    // The lock is released: a command-line run sends what it queued, in one bounded pass. Not
+    // after a failed run (the database may be what failed); the next pass sends what waits.
+    if (!deps.lock && !deps.signal?.aborted && run.status !== "failed")
+      await deliverAfterRun({ sql, config, log });
     const error = run.error ?? run.result?.error;
     const report = run.result ?? failedReport(error);
     return { runId: run.runId, status: run.status, report, ...(error ? { error } : {}) };
