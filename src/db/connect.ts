@@ -59,24 +59,32 @@ function installDriverGuard(): void {
   if (driverGuardInstalled) return;
   driverGuardInstalled = true;
   const guard = (error: Error) => {
+    if (isStrayDriverError(error)) return;
     const stack = error.stack ?? "";
-    const fromDriver = /postgres[\\/]src[\\/]connection\.js/.test(stack);
-    if (error instanceof TypeError && fromDriver && /nextWrite/.test(stack)) return;
-    // The server ended the connection (terminated backend, shutdown, failover) while a COPY stream
-    // or a finished statement still hung on it: the driver reports it once more outside any query.
-    // The queries of that connection fail on their own, and the run ends with one message.
-    if (fromDriver && isConnectionEnded(error)) return;
-    // A fast stop or failover resets a connection whose socket postgres.js has already let go of
-    // (its `closed` handler removes every listener, then the reset arrives): Node raises the socket's
-    // 'error' event with nobody listening, a bare ECONNRESET/EPIPE with only Node's own frames.
-    // Its queries failed already and the run lock's watch ends the run with one message.
-    if (isBareSocketError(error)) return;
     // Anything else keeps Node's behaviour (unless someone else listens too): report and exit.
     if (process.listenerCount("uncaughtException") > 1) return;
     process.stderr.write(`${stack || String(error)}\n`);
     process.exit(1);
   };
   process.on("uncaughtException", guard);
+}
+
+/**
+ * An error the driver raises outside any query when the server goes away; its queries fail on
+ * their own (and the run lock's watch ends the run with one message), so it carries nothing more.
+ */
+export function isStrayDriverError(error: Error): boolean {
+  const stack = error.stack ?? "";
+  const fromDriver = /postgres[\\/]src[\\/]connection\.js/.test(stack);
+  // A buffered write scheduled for the next tick meets the socket the driver has just dropped.
+  if (error instanceof TypeError && fromDriver && /nextWrite/.test(stack)) return true;
+  // The server ended the connection (terminated backend, shutdown, failover) while a COPY stream
+  // or a finished statement still hung on it: the driver reports it once more outside any query.
+  if (fromDriver && isConnectionEnded(error)) return true;
+  // A fast stop or failover resets a connection whose socket postgres.js has already let go of
+  // (its `closed` handler removes every listener, then the reset arrives): Node raises the socket's
+  // 'error' event with nobody listening, a bare ECONNRESET/EPIPE with only Node's own frames.
+  return isBareSocketError(error);
 }
 
 /** A socket error raised by Node itself with no caller of ours on its stack. */
