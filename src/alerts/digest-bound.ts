@@ -36,12 +36,13 @@ export function boundWebhookBody(
 ): Record<string, unknown> {
   if (bound.more === 0) return body;
   const data = (body.data ?? {}) as Record<string, unknown>;
-  const text = typeof data.text === "string" ? `${data.text} ${moreLine(bound)}` : undefined;
+  // The summary a chat tool shows sits at the top of the body (message.ts); the count goes there too.
+  const text = typeof body.text === "string" ? `${body.text}\n${moreLine(bound)}` : moreLine(bound);
   return {
     ...body,
+    text,
     data: {
       ...data,
-      ...(text ? { text } : {}),
       more: { count: bound.more, total: bound.more + bound.input.alerts.length, see: bound.seeAlso },
     },
   };

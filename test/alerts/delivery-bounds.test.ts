@@ -111,6 +111,11 @@ describe("bounded messages", () => {
       expect(receiver.received[0]!.verified).toBe(true);
       expect(data.alerts).toHaveLength(200);
       expect(data.more).toEqual({ count: 30, total: 230, see: "regwatch changes --since 2026-11-21" });
+      // The line a chat tool shows says so too.
+      const text = receiver.received[0]!.body.text as string;
+      expect(text.split("\n").at(-1)).toBe(
+        "…and 30 more change(s) not listed here: see `regwatch changes --since 2026-11-21`.",
+      );
     });
   });
 });
