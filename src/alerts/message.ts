@@ -128,29 +128,6 @@ function summaryText(input: MessageInput): string {
   ].join("\n");
 }
 
-/** A small payload for pg_notify, which refuses more than 8000 bytes. */
-export function notifyPayload(input: MessageInput, messageId: string): string {
-  const items = input.alerts.map((a) => ({
-    alert_id: a.alertId,
-    tax_id: a.taxId,
-    headings: a.headings.map((h) => h.heading),
-  }));
-  const base = { id: messageId, type: typeOf(input.kind), rule: input.rule };
-  for (let n = items.length; n >= 0; n--) {
-    const text = JSON.stringify({
-      ...base,
-      alerts: items.slice(0, n),
-      ...(n < items.length ? { more: items.length - n } : {}),
-    });
-    if (Buffer.byteLength(text) < 7900) return text;
-  }
-  return JSON.stringify(base);
-}
-
-function typeOf(kind: MessageKind): string {
-  return kind === "alert" ? "business.changed" : kind;
-}
-
 export interface EmailContent {
   subject: string;
   text: string;

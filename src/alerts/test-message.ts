@@ -4,8 +4,8 @@ import type { AlertRuleRow } from "../db/alerts-rules.ts";
 import type { Sql } from "../db/connect.ts";
 import { type AlertConfig, blockedReason } from "./deliver.ts";
 import { createMailer, sendEmail } from "./email.ts";
-import { emailContent, type MessageInput, notifyPayload, webhookBody } from "./message.ts";
-import { sendNotify } from "./notify.ts";
+import { emailContent, type MessageInput, webhookBody } from "./message.ts";
+import { notifyPayload, sendNotify } from "./notify.ts";
 import type { AttemptOutcome } from "./retry-policy.ts";
 import { sendWebhook } from "./webhook.ts";
 

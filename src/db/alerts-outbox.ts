@@ -189,7 +189,7 @@ export async function alertContents(sql: Runner, alertIds: readonly number[]): P
     (Omit<AlertContent, "headings"> & { headingNames: string[]; values: HeadingValue[] })[]
   >`
     select a.id::int as "alertId", c.id::int as "changeId", c.tax_id as "taxId",
-           coalesce(p.name, b.full_name) as name,
+           coalesce(p.name, b.full_name, b.short_name) as name,
            to_char(c.change_date, 'YYYY-MM-DD') as "changeDate", c.chapter,
            coalesce((select array_agg(distinct coalesce(w.list_name, s.list_key))
                      from regwatch.change_sources s left join regwatch.watch_lists w on w.list_key = s.list_key

@@ -112,7 +112,7 @@ describe("bounded messages", () => {
       expect(data.alerts).toHaveLength(200);
       expect(data.more).toEqual({ count: 30, total: 230, see: "regwatch changes --since 2026-11-21" });
       // The line a chat tool shows says so too.
-      const text = receiver.received[0]!.body.text as string;
+      const text = (receiver.received[0]!.body as { text?: string }).text ?? "";
       expect(text.split("\n").at(-1)).toBe(
         "…and 30 more change(s) not listed here: see `regwatch changes --since 2026-11-21`.",
       );

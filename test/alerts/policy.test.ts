@@ -1,6 +1,7 @@
 /** Pure parts of alerting: retry decisions, rule arguments, message content. */
 import { describe, expect, it } from "vitest";
-import { emailContent, notifyPayload, webhookBody } from "../../src/alerts/message.ts";
+import { emailContent, webhookBody } from "../../src/alerts/message.ts";
+import { notifyPayload } from "../../src/alerts/notify.ts";
 import {
   classifyHttpStatus,
   classifySmtpCode,
