@@ -9,6 +9,7 @@ import { createRegistry, type RegistryClients } from "../api/registry.ts";
 import { createSearchClient, type SearchClient, SearchQuota } from "../api/search-client.ts";
 import type { Config } from "../config.ts";
 import type { Sql } from "../db/connect.ts";
+import { classifyDatabaseError, DatabaseUnavailableError } from "../db/db-errors.ts";
 import { claimSearchRequest, searchRequestsThisMonth, UsageRecorder } from "../db/usage.ts";
 import { coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
@@ -29,7 +30,7 @@ export interface OpenRegistry {
    * still hang in a client: closing then waits at most `boundMs`, and what is left goes with
    * the process.
    */
-  close(options?: { boundMs?: number }): Promise<void>;
+  close(options?: { boundMs?: number; databaseLost?: boolean }): Promise<void>;
 }
 
 /** The configuration once `requireWatch` has checked REGWATCH_WATCH_URL and REGWATCH_API_KEY. */
@@ -60,11 +61,16 @@ export function openRegistry(
         const closing = clients.close().catch(() => {});
         if (closeOptions.boundMs === undefined) await closing;
         else await Promise.race([closing, new Promise((r) => setTimeout(r, closeOptions.boundMs).unref())]);
-        await usage
-          .flush()
-          .catch((error) =>
-            log.warn({ err: coerceError(error).message }, "could not record API usage at the end"),
+        // With the database gone the flush could only fail: the run's one message says why.
+        if (closeOptions.databaseLost) return;
+        await usage.flush().catch((error) => {
+          // The database went away: the command's own message names it, once.
+          const gone = classifyDatabaseError(error) instanceof DatabaseUnavailableError;
+          log[gone ? "debug" : "warn"](
+            { err: coerceError(error).message },
+            "could not record API usage at the end",
           );
+        });
       })();
       return closed;
     },

@@ -6,8 +6,9 @@
 import { alertsAfterRun, deliverAfterRun } from "../alerts/hooks.ts";
 import { type Config, requireWatch } from "../config.ts";
 import type { Sql } from "../db/connect.ts";
+import { DatabaseUnavailableError } from "../db/db-errors.ts";
 import type { StoredList } from "../db/lists.ts";
-import type { RunLock } from "../db/lock.ts";
+import { type RunLock, RunLockLostError } from "../db/lock.ts";
 import type { RunTrigger } from "../db/runs.ts";
 import type { Logger } from "../logger.ts";
 import { type OpenRegistry, openRegistry } from "../run/open-registry.ts";
@@ -48,6 +49,8 @@ export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): P
   const { config, log, sql } = deps;
   const progress = deps.progress ?? noProgress;
   const registry = deps.registry ?? ownRegistry(deps, progress);
+  let lost = false;
+  let dbLost = false;
   try {
     const run = await withRun(
       { sql, log, lock: deps.lock, waitSeconds: deps.waitSeconds, usage: registry.usage },
@@ -103,11 +106,15 @@ export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): P
     if (!deps.lock && !deps.signal?.aborted && run.status !== "failed")
       await deliverAfterRun({ sql, config, log });
     const error = run.error ?? run.result?.error;
+    dbLost = error instanceof DatabaseUnavailableError;
+    lost = dbLost || error instanceof RunLockLostError;
     const report = run.result ?? failedReport(error);
     return { runId: run.runId, status: run.status, report, ...(error ? { error } : {}) };
   } finally {
-    // After a stop, a request may still hang in a client: the wait for it is bounded.
-    if (!deps.registry) await registry.close(deps.signal?.aborted ? { boundMs: 1000 } : {});
+    // After a stop, or once the lock or the database is lost, a request may still hang in a
+    // client: the wait for it is bounded.
+    if (!deps.registry)
+      await registry.close(deps.signal?.aborted || lost ? { boundMs: 1000, databaseLost: dbLost } : {});
   }
 }
 

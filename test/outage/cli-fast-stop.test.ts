@@ -47,14 +47,17 @@ describe.skipIf(unavailable !== undefined)("a fast stop of Postgres during the f
     await cluster?.destroy();
   });
 
-  it("ends sync with exit 1 and one message; the run row is failed once the database is back", async () => {
+  /** `regwatch sync` until its first file request, then a fast stop; its exit code and stderr. */
+  async function syncThroughFastStop(
+    requestTimeoutMs: string,
+  ): Promise<{ code: number | null; stderr: string }> {
     const child = spawn(process.execPath, [BIN, "sync"], {
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
         REGWATCH_LOG_LEVEL: "warn",
         ...hostileEnv(registry, {
-          REGWATCH_REQUEST_TIMEOUT_MS: "5000",
+          REGWATCH_REQUEST_TIMEOUT_MS: requestTimeoutMs,
           REGWATCH_CONCURRENCY: "2",
           REGWATCH_FILE_ORIGINS: `${registry.url},${files.url}`,
         }),
@@ -68,19 +71,32 @@ describe.skipIf(unavailable !== undefined)("a fast stop of Postgres during the f
     });
     child.stdout.resume();
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    await waitUntil(() => files.requests() > 0, { what: "a file request", process: child }).catch((e) => {
-      throw new Error(`${e.message}: ${stderr}`);
-    });
+    const before = files.requests();
+    await waitUntil(() => files.requests() > before, { what: "a file request", process: child }).catch(
+      (e) => {
+        throw new Error(`${e.message}: ${stderr}`);
+      },
+    );
     await cluster.fastStop();
-    // Bounded by the test's timeout: before the fix the process hung about five minutes here.
-    const code = await exited;
+    // Bounded by the test's timeout: before, the process could hang (up to the request timeout
+    // and beyond, then exit 13) or crash with a stack trace.
+    return { code: await exited, stderr };
+  }
+
+  /** Exactly one line about the outage: no stack trace, no log line from cleanups that could only fail. */
+  function expectOneMessage(stderr: string): void {
     expect(stderr).not.toMatch(/\n\s+at /);
     const lines = stderr
       .trim()
       .split("\n")
-      .filter((l) => l.startsWith("regwatch:"));
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/database/);
+      .filter((l) => !l.startsWith("progress:"));
+    expect(lines, JSON.stringify(stderr)).toHaveLength(1);
+    expect(lines[0]).toMatch(/^regwatch: database problem: /);
+  }
+
+  it("ends sync with exit 1 and one message; the run row is failed once the database is back", async () => {
+    const { code, stderr } = await syncThroughFastStop("5000");
+    expectOneMessage(stderr);
     expect(code).toBe(1);
 
     await cluster.start();
@@ -95,5 +111,14 @@ describe.skipIf(unavailable !== undefined)("a fast stop of Postgres during the f
     } finally {
       await sql.end();
     }
+  }, 60_000);
+
+  it("ends at once while a file request hangs, long before its request timeout", async () => {
+    await cluster.start();
+    // The open files of the run the first case cut short are asked again, and get no answer.
+    files.hang();
+    const { code, stderr } = await syncThroughFastStop("600000");
+    expectOneMessage(stderr);
+    expect(code).toBe(1);
   }, 60_000);
 });

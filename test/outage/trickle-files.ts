@@ -9,13 +9,17 @@ export interface TrickleFiles {
   url: string;
   /** File requests received so far. */
   requests(): number;
+  /** From now on, requests get no answer at all (not even headers) until the server closes. */
+  hang(): void;
   close(): Promise<void>;
 }
 
 export async function startTrickleFiles(): Promise<TrickleFiles> {
   let requests = 0;
+  let hanging = false;
   const server = createServer((_request, response) => {
     requests++;
+    if (hanging) return;
     response.writeHead(200, { "content-type": "application/json" });
     response.write('{"name": "Outage Kft.", "pad": "');
     let sent = 0;
@@ -32,6 +36,9 @@ export async function startTrickleFiles(): Promise<TrickleFiles> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests: () => requests,
+    hang: () => {
+      hanging = true;
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
