@@ -9,6 +9,7 @@
  * requests. This is why a pooler in transaction mode (PgBouncer `pool_mode = transaction`) cannot
  * carry the lock's connection: it hands the session to others between statements.
  */
+import { setMaxListeners } from "node:events";
 import postgres from "postgres";
 import { LockHeldError, RegwatchError } from "../errors.ts";
 import type { Fragment, Sql, Tx } from "./connect.ts";
@@ -57,6 +58,7 @@ export interface AcquireOptions {
 /** Takes the lock or throws LockHeldError (exit 75) naming the run that holds it. */
 export async function acquireRunLock(sql: Sql, options: AcquireOptions = {}): Promise<RunLock> {
   const lost = new AbortController();
+  setMaxListeners(0, lost.signal); // every window, file and request of the run listens to it
   let released = false;
   // A client of its own rather than a reserved pool connection: postgres.js crashes the process
   // when a reserved connection whose backend was terminated is used again, and the lock's

@@ -3,6 +3,7 @@
  * every selected list needs, run them, then fetch every open change file. Shared by the CLI
  * commands and the daemon.
  */
+import { setMaxListeners } from "node:events";
 import type { RegistryClients } from "../api/registry.ts";
 import type { Config } from "../config.ts";
 import { lastCompleteDay, localDateTime } from "../dates.ts";
@@ -135,6 +136,7 @@ async function pass(
   const lost = deps.lock?.signal;
   const stop = deps.signal;
   const signal = lost && stop ? AbortSignal.any([stop, lost]) : (lost ?? stop);
+  if (signal) setMaxListeners(0, signal); // every window, file and request in flight listens to it
   deps = { ...deps, signal };
   // Every covered list's items, managed or not, so "on no watch list" means what it says.
   const items = await refreshListItems(
