@@ -137,7 +137,7 @@ async function demo(ctx: Context, opts: DemoOptions) {
         );
         if (rec.failure) throw rec.failure;
         say(
-          `Reconcile: ${rec.status}; ${rec.stats.created ?? 0} list(s) created, ${rec.stats.added ?? 0} item(s) added, ${(Number(rec.stats.addRefused) || 0) + (Number(rec.stats.invalid) || 0)} refused or invalid (see the item outcomes below)`,
+          `Reconcile: ${rec.status}; ${rec.stats.created ?? 0} list(s) created, ${Number(rec.stats.adopted) > 0 ? `${rec.stats.adopted} remote item(s) adopted into the desired state, ` : ""}${rec.stats.added ?? 0} item(s) added, ${(Number(rec.stats.addRefused) || 0) + (Number(rec.stats.invalid) || 0)} refused or invalid (see the item outcomes below)`,
         );
         const job = { sql: db.sql, config, log, trigger: "cli" as const, registry, lock };
         // Each list with history is backfilled from its own creation day.
