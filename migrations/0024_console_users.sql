@@ -1,0 +1,2 @@
+-- reserved for issue work in progress; replaced by its migration
+select 1;

@@ -1,0 +1,40 @@
+/**
+ * One payment of a batch file as the reader gives it to the check (src/payments/read/), and the
+ * problems that make a file unreadable. The reader only reads; whether a row may be paid is the
+ * verdicts' business (src/payments/verdicts.ts).
+ */
+import { taxBaseOf } from "../taxid.ts";
+
+/** The fields a payment file can give, whatever its own column names are. */
+export const PAYMENT_FIELDS = ["tax_id", "bank_account", "amount", "currency", "reference", "name"] as const;
+export type PaymentField = (typeof PAYMENT_FIELDS)[number];
+
+export interface PaymentRow {
+  /** Line of the file the row starts on (1 = the first line, the header). */
+  line: number;
+  /** As written (trimmed); null when the file has no tax number column or the cell is empty. */
+  taxId: string | null;
+  /** As written (trimmed); never empty. */
+  bankAccount: string;
+  /** Plain decimal ("-1250000.5"); null when the file gives no amount or it cannot be read. */
+  amount: string | null;
+  /** The amount cell as written; null when the file has no amount column. */
+  amountRaw: string | null;
+  /** Why the amount cannot be read (then `amount` is null); the verdict is invalid_amount. */
+  amountProblem: string | null;
+  /** Upper-case currency code: the row's own, else the batch's default. */
+  currency: string | null;
+  reference: string | null;
+  /** The payee's name as the file gives it. */
+  name: string | null;
+}
+
+export interface FileProblem {
+  line: number;
+  message: string;
+}
+
+/** The tax base number a row names: a tax number's first eight digits, else the value itself. */
+export function taxBaseOfRow(taxId: string): string {
+  return taxBaseOf(taxId) ?? taxId;
+}
