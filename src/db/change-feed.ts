@@ -24,6 +24,14 @@ export interface FeedRow {
 }
 
 export async function readFeed(sql: Sql, f: FeedFilter): Promise<FeedRow[]> {
+  return feedQuery(sql, f);
+}
+
+/**
+ * The feed's statement, not yet run: awaited it gives every row (or one page of them with
+ * `page`); `.cursor(n)` streams it n rows at a time, as the console's downloads do.
+ */
+export function feedQuery(sql: Sql, f: FeedFilter, page?: { limit: number; offset: number }) {
   return sql<FeedRow[]>`
     select to_char(h.change_date, 'YYYY-MM-DD') as "changeDate", h.tax_id as "taxId", h.business_name as "businessName",
            h.list_names as "listNames", h.heading, h.old_value as "oldValue", h.new_value as "newValue",
@@ -34,7 +42,8 @@ export async function readFeed(sql: Sql, f: FeedFilter): Promise<FeedRow[]> {
       and (cardinality(${f.lists as string[]}::text[]) = 0 or h.list_names && ${f.lists as string[]}::text[])
       and (cardinality(${f.headings as string[]}::text[]) = 0 or h.heading = any(${f.headings as string[]}::text[]))
       and (${f.taxId}::text is null or h.tax_id = ${f.taxId}::text)
-    order by h.change_date desc, h.tax_id, h.heading, h.day_order desc nulls last, h.change_id desc`;
+    order by h.change_date desc, h.tax_id, h.heading, h.day_order desc nulls last, h.change_id desc
+    ${page ? sql`limit ${page.limit} offset ${page.offset}` : sql``}`;
 }
 
 export interface ChangeTotals {

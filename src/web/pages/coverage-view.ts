@@ -1,0 +1,127 @@
+/**
+ * The coverage calendar as data, pure: per list, weeks from Monday with each day's state, the
+ * gaps between covered days and the windows invalid items hold open. Gaps and the days behind
+ * come from the same arithmetic `regwatch status` uses (src/sync/status-report.ts).
+ */
+import { addDays, toEpochDay } from "../../dates.ts";
+import type { ListCoverageDetail } from "../../db/console-coverage.ts";
+import { listStatus } from "../../sync/status-report.ts";
+
+export type DayState = "covered" | "accepted" | "invalid" | "gap" | "future" | "before";
+
+export const DAY_STATE_WORDS: Record<DayState, string> = {
+  covered: "covered: read from the registry",
+  accepted: "accepted by an operator (coverage accept)",
+  invalid: "held open by invalid items",
+  gap: "missing: due but not covered",
+  future: "not yet due",
+  before: "before the list existed",
+};
+
+export interface CalendarDay {
+  day: string;
+  state: DayState;
+  /** What the day's cell says when pointed at: the state in words and, where known, why. */
+  title: string;
+}
+
+export interface CalendarWeek {
+  monday: string;
+  /** The month's name when the week holds its first day (or is the first week shown). */
+  monthLabel: string | null;
+  days: CalendarDay[];
+}
+
+export interface ListCalendar {
+  listKey: string;
+  listName: string;
+  deleted: boolean;
+  createdAt: string | null;
+  firstCovered: string | null;
+  lastCovered: string | null;
+  coveredDays: number;
+  behindDays: number | null;
+  gaps: { start: string; end: string; days: number }[];
+  invalid: ListCoverageDetail["invalid"];
+  accepted: { start: string; end: string; reason: string }[];
+  weeks: CalendarWeek[];
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** The Monday of the week `weeks - 1` weeks before the week of `today`. */
+export function firstMonday(today: string, weeks: number): string {
+  // 1970-01-01 was a Thursday: epoch day + 3 modulo 7 counts days since Monday.
+  const sinceMonday = (((toEpochDay(today) + 3) % 7) + 7) % 7;
+  return addDays(today, -sinceMonday - (weeks - 1) * 7);
+}
+
+export function listCalendar(
+  list: ListCoverageDetail,
+  options: { lastComplete: string; today: string; weeks: number },
+): ListCalendar {
+  const status = listStatus(
+    {
+      listKey: list.listKey,
+      listName: list.listName,
+      createdAt: list.createdAt,
+      deleted: list.deleted,
+      intervals: list.intervals.map(({ start, end }) => ({ start, end })),
+    },
+    options.lastComplete,
+    options.today,
+  );
+  const from = firstMonday(options.today, options.weeks);
+  const weeks: CalendarWeek[] = [];
+  for (let w = 0; w < options.weeks; w++) {
+    const monday = addDays(from, w * 7);
+    const days: CalendarDay[] = [];
+    let monthLabel: string | null = null;
+    for (let d = 0; d < 7; d++) {
+      const day = addDays(monday, d);
+      if (w === 0 ? d === 0 : day.endsWith("-01"))
+        monthLabel = `${MONTHS[Number(day.slice(5, 7)) - 1]} ${day.slice(0, 4)}`;
+      days.push(dayOf(list, day, options.lastComplete));
+    }
+    weeks.push({ monday, monthLabel, days });
+  }
+  return {
+    listKey: list.listKey,
+    listName: list.listName,
+    deleted: list.deleted,
+    createdAt: list.createdAt,
+    firstCovered: status.firstCovered,
+    lastCovered: status.lastCovered,
+    coveredDays: status.coveredDays,
+    behindDays: status.behindDays,
+    gaps: status.gaps,
+    invalid: list.invalid,
+    accepted: list.intervals
+      .filter((i) => i.acceptedReason !== null)
+      .map((i) => ({ start: i.start, end: i.end, reason: i.acceptedReason! })),
+    weeks,
+  };
+}
+
+/** One day's state: an open invalid window first (its days are not covered), then what covers it. */
+function dayOf(list: ListCoverageDetail, day: string, lastComplete: string): CalendarDay {
+  const invalid = list.invalid.find((w) => w.start <= day && day <= w.end);
+  if (invalid) {
+    return {
+      day,
+      state: "invalid",
+      title: `${day}: ${DAY_STATE_WORDS.invalid} (${invalid.items} item(s), e.g. ${invalid.example})`,
+    };
+  }
+  const covering = list.intervals.filter((i) => i.start <= day && day <= i.end);
+  if (covering.some((i) => i.acceptedReason === null)) {
+    return { day, state: "covered", title: `${day}: ${DAY_STATE_WORDS.covered}` };
+  }
+  const accepted = covering.find((i) => i.acceptedReason !== null);
+  if (accepted) return { day, state: "accepted", title: `${day}: accepted: ${accepted.acceptedReason}` };
+  if (day > lastComplete) return { day, state: "future", title: `${day}: ${DAY_STATE_WORDS.future}` };
+  if (list.createdAt !== null && day < list.createdAt) {
+    return { day, state: "before", title: `${day}: ${DAY_STATE_WORDS.before}` };
+  }
+  return { day, state: "gap", title: `${day}: ${DAY_STATE_WORDS.gap}` };
+}
