@@ -1,0 +1,54 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import ExcelJS from "exceljs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FILLS, numberFormat, XlsxWriter } from "../../src/feed/export/xlsx-writer.ts";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "regwatch-xlsx-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("XlsxWriter", () => {
+  it("writes typed cells, coloured rows, a frozen header and a second sheet", async () => {
+    const file = path.join(dir, "out.xlsx");
+    const xlsx = new XlsxWriter(file);
+    const rows = xlsx.sheet("rows", [
+      { header: "text", type: "text" },
+      { header: "amount", type: "number" },
+      { header: "day", type: "date", numFmt: "yyyy-mm-dd" },
+    ]);
+    rows.row(["=1+1", { value: -1250.5, numFmt: numberFormat(2) }, "2026-11-25"], { fill: FILLS.red });
+    rows.row(["plain", "12", null], { fill: FILLS.green, fillColumns: [0] });
+    rows.end();
+    const totals = xlsx.sheet("totals", [{ header: "currency", type: "text" }]);
+    totals.row(["HUF"]);
+    totals.end();
+    await xlsx.end();
+
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(file);
+    const sheet = book.getWorksheet("rows")!;
+    expect(sheet.views[0]).toMatchObject({ state: "frozen", ySplit: 1 });
+    const formula = sheet.getCell("A2");
+    expect(formula.type).toBe(ExcelJS.ValueType.String);
+    expect(formula.value).toBe("=1+1");
+    expect(sheet.getCell("B2").value).toBe(-1250.5);
+    expect(sheet.getCell("B2").numFmt).toBe("#,##0.00");
+    expect(sheet.getCell("C2").value).toEqual(new Date("2026-11-25T00:00:00Z"));
+    expect(sheet.getCell("B3").value).toBe(12);
+    expect(sheet.getCell("A2").fill).toMatchObject({ fgColor: { argb: `FF${FILLS.red}` } });
+    expect(sheet.getCell("A3").fill).toMatchObject({ fgColor: { argb: `FF${FILLS.green}` } });
+    expect(sheet.getCell("B3").fill).toBeUndefined();
+    expect(book.getWorksheet("totals")!.getCell("A2").value).toBe("HUF");
+  });
+
+  it("numberFormat follows the currency's decimals", () => {
+    expect(numberFormat(0)).toBe("#,##0");
+    expect(numberFormat(3)).toBe("#,##0.000");
+  });
+});
