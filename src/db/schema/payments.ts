@@ -2,8 +2,8 @@
  * The payment guard's evidence (accounts lists search records showed) and recorded checks.
  */
 import { sql } from "drizzle-orm";
-import { bigserial, check, index, integer, numeric, text, uuid } from "drizzle-orm/pg-core";
-import { createdNow, instant, regwatch } from "./columns.ts";
+import { bigserial, check, index, integer, jsonb, numeric, text, uuid } from "drizzle-orm/pg-core";
+import { createdNow, day, instant, regwatch } from "./columns.ts";
 
 /**
  * Every list of bank accounts a business's search record showed, from the first read that showed
@@ -20,15 +20,47 @@ export const searchBankAccounts = regwatch.table(
   (t) => [index("search_bank_accounts_tax_id").on(t.taxId, t.id)],
 );
 
+/**
+ * One checked payment batch (`payments check --record`, a console upload): who, when, which file,
+ * how it was read, totals per currency. Written first, finished (counts, totals) at the end.
+ */
+export const paymentBatches = regwatch.table(
+  "payment_batches",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    checkedAt: createdNow("checked_at"),
+    /** Null while the check runs, or when it was interrupted. */
+    finishedAt: instant("finished_at"),
+    checkedBy: text("checked_by"),
+    source: text("source").notNull(),
+    fileName: text("file_name"),
+    encoding: text("encoding"),
+    delimiter: text("delimiter"),
+    checkedOn: day("checked_on"),
+    holdDays: integer("hold_days"),
+    rowCount: integer("row_count").notNull().default(0),
+    heldCount: integer("held_count").notNull().default(0),
+    /** [{ currency, amount, rows, held, held_rows }], amounts as decimal strings. */
+    totals: jsonb("totals").notNull().default(sql`'[]'::jsonb`),
+  },
+  (t) => [
+    index("payment_batches_checked_at").on(t.checkedAt),
+    check("payment_batches_source", sql`${t.source} in ('cli', 'web')`),
+  ],
+);
+
 /** Payment rows checked by `payments check --record`, one per payment, with the verdict. */
 export const paymentChecks = regwatch.table(
   "payment_checks",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    batchId: uuid("batch_id").notNull(),
+    batchId: uuid("batch_id")
+      .notNull()
+      .references(() => paymentBatches.id, { onDelete: "cascade" }),
     checkedAt: createdNow("checked_at"),
     line: integer("line").notNull(),
-    taxId: text("tax_id").notNull(),
+    /** As written; null when the file gives no tax number. */
+    taxId: text("tax_id"),
     bankAccount: text("bank_account").notNull(),
     verdict: text("verdict").notNull(),
     detail: text("detail"),
@@ -37,8 +69,17 @@ export const paymentChecks = regwatch.table(
     amount: numeric("amount"),
     currency: text("currency"),
     reference: text("reference"),
+    /** The payee judged against: the file's tax base, else the holder of the account. */
+    taxBase: text("tax_base"),
+    payeeFoundBy: text("payee_found_by"),
+    name: text("name"),
+    registryName: text("registry_name"),
+    amountRaw: text("amount_raw"),
+    verifiedBy: text("verified_by"),
+    verifiedOn: day("verified_on"),
   },
   (t) => [
+    check("payment_checks_payee_found_by", sql`${t.payeeFoundBy} in ('tax_id', 'account')`),
     index("payment_checks_batch").on(t.batchId),
     index("payment_checks_checked_at").on(t.checkedAt),
     check(
