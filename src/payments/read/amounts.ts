@@ -1,0 +1,185 @@
+/**
+ * Amounts and currencies as people write them in payment files (pure). Hungarian writes
+ * `1.250.000,50`, `1 250 000 Ft` or `1250,-`; English `1,250.50`. The reading rules:
+ * - blanks (also no-break and narrow no-break spaces) and apostrophes group thousands;
+ * - when both `.` and `,` occur, the later one is the decimal mark and the other groups;
+ * - one mark occurring several times groups thousands;
+ * - one mark once, followed by one or two digits, is the decimal mark;
+ * - one mark once, followed by exactly three digits, is either. For currencies paid in whole
+ *   units in practice (the forint; Intl gives them no display decimals) it groups thousands, so
+ *   `12.500` HUF is twelve thousand five hundred; for any other currency the amount is ambiguous
+ *   and refused, never guessed;
+ * - grouping is by three, or the text is not a number;
+ * - `(1250)` is the accountants' negative, read as -1250 (the verdict then refuses it);
+ * - a currency word or symbol before or after the number (Ft, HUF, EUR, €, USD, $, £) is taken off.
+ * A plain decimal string comes out ("-1250000.5"): no grouping, no trailing fraction zeros.
+ */
+
+export type AmountReading =
+  | { kind: "amount"; amount: string }
+  /** Not an amount: the row's verdict says so (invalid_amount). */
+  | { kind: "problem"; problem: string }
+  /** Could be read two ways: the whole file is refused, naming the row. */
+  | { kind: "ambiguous"; problem: string };
+
+const SYMBOLS: Record<string, string> = { FT: "HUF", "FT.": "HUF", "€": "EUR", $: "USD", "£": "GBP" };
+
+let known: Set<string> | undefined;
+function knownCurrencies(): Set<string> {
+  known ??= new Set(Intl.supportedValuesOf("currency"));
+  return known;
+}
+
+/** Minor units in ISO 4217 where Intl's display digits (CLDR) round them away. */
+const ISO_DECIMALS: Record<string, number> = {
+  HUF: 2,
+  IDR: 2,
+  PKR: 2,
+  COP: 2,
+  LBP: 2,
+  IQD: 3,
+  ALL: 2,
+  MGA: 2,
+  SYP: 2,
+  YER: 2,
+  LAK: 2,
+  MMK: 2,
+  SOS: 2,
+  IRR: 2,
+  KPW: 2,
+  SLL: 2,
+};
+
+function displayDecimals(code: string): number {
+  return new Intl.NumberFormat("en", { style: "currency", currency: code }).resolvedOptions()
+    .maximumFractionDigits as number;
+}
+
+const decimalsCache = new Map<string, number>();
+
+/**
+ * How many decimals an amount in `code` may have (its ISO 4217 minor unit: EUR 2, HUF 2, JPY 0).
+ * Throws a RangeError for a code that is not a currency: every row with an amount has a known one.
+ */
+export function currencyDecimals(code: string): number {
+  let decimals = decimalsCache.get(code);
+  if (decimals === undefined) {
+    if (!knownCurrencies().has(code)) throw new RangeError(`"${code}" is not a currency code`);
+    decimals = ISO_DECIMALS[code] ?? displayDecimals(code);
+    decimalsCache.set(code, decimals);
+  }
+  return decimals;
+}
+
+const wholeCache = new Map<string, boolean>();
+
+/** Whether transfers in `code` are whole units in practice (HUF, JPY): Intl shows no decimals. */
+export function wholeInPractice(code: string): boolean {
+  let whole = wholeCache.get(code);
+  if (whole === undefined) {
+    whole = displayDecimals(code) === 0;
+    wholeCache.set(code, whole);
+  }
+  return whole;
+}
+
+export type CurrencyReading = { ok: true; code: string } | { ok: false; problem: string };
+
+/** A currency cell or word: "huf", "Ft" and "€" are read as HUF, HUF and EUR. */
+export function readCurrency(text: string): CurrencyReading {
+  const trimmed = text.trim();
+  const upper = trimmed.toUpperCase();
+  const code = SYMBOLS[upper] ?? upper;
+  if (/^[A-Z]{3}$/.test(code) && knownCurrencies().has(code)) return { ok: true, code };
+  return { ok: false, problem: `currency "${trimmed}" is not an ISO 4217 code (such as HUF or EUR)` };
+}
+
+const BLANKS = /[\u00a0\u202f\u2007\u2009]/g;
+const CURRENCY = String.raw`(?:[A-Za-z]{3}|[Ff][Tt]\.?|€|\$|£)`;
+const PREFIXED = new RegExp(String.raw`^([-−+]?)\s*(${CURRENCY})\s*(.*)$`);
+const SUFFIXED = new RegExp(String.raw`^(.*?)\s*(${CURRENCY})$`);
+
+/** The amount cell without its currency word or symbol, and that currency as written. */
+export function splitCurrency(raw: string): { text: string; currency: string | null } {
+  const text = raw.replace(BLANKS, " ").trim();
+  const prefixed = PREFIXED.exec(text);
+  if (prefixed) return { text: `${prefixed[1]}${prefixed[3]}`.trim(), currency: prefixed[2]! };
+  const suffixed = SUFFIXED.exec(text);
+  if (suffixed && /\d/.test(suffixed[1]!)) return { text: suffixed[1]!.trim(), currency: suffixed[2]! };
+  return { text, currency: null };
+}
+
+const GROUPS = /^\d{1,3}([ '’.,]\d{3})*$/;
+
+/** The plain decimal of an integer part and a fraction (digits only), with the sign. */
+function plain(negative: boolean, integer: string, fraction: string): string {
+  const whole = integer.replace(/^0+(?=\d)/, "");
+  const frac = fraction.replace(/0+$/, "");
+  const value = frac === "" ? whole : `${whole}.${frac}`;
+  return negative && /[1-9]/.test(value) ? `-${value}` : value;
+}
+
+/**
+ * An amount cell (its currency word already taken off by `splitCurrency`) in `currency`, a
+ * known ISO 4217 code.
+ */
+export function readAmount(text: string, currency: string): AmountReading {
+  const shown = text;
+  const notANumber: AmountReading = { kind: "problem", problem: `amount "${shown}" is not a number` };
+  let body = text.replace(BLANKS, " ").trim();
+  let negative = false;
+  const bracketed = /^\((.*)\)$/.exec(body);
+  if (bracketed) {
+    negative = true;
+    body = bracketed[1]!.trim();
+  }
+  const sign = /^([-−+])\s*(.*)$/.exec(body);
+  if (sign) {
+    if (sign[1] !== "+") negative = !negative;
+    body = sign[2]!;
+  }
+  // "1250,-" is a whole amount in Hungarian usage: the dash stands for "no fillér".
+  const dashed = /^(.*\d)[.,]-{1,2}$/.exec(body);
+  if (dashed) body = dashed[1]!;
+  if (!/^\d[\d '’.,]*$/.test(body) || /[ '’.,]{2}/.test(body) || /[ '’.,]$/.test(body)) return notANumber;
+
+  const lastPoint = body.lastIndexOf(".");
+  const lastComma = body.lastIndexOf(",");
+  let integer = body;
+  let fraction = "";
+  if (lastPoint >= 0 && lastComma >= 0) {
+    const at = Math.max(lastPoint, lastComma);
+    integer = body.slice(0, at);
+    fraction = body.slice(at + 1);
+    if (integer.includes(body[at]!)) return notANumber;
+  } else if (lastPoint >= 0 || lastComma >= 0) {
+    const at = Math.max(lastPoint, lastComma);
+    const mark = body[at]!;
+    const once = body.indexOf(mark) === at;
+    const after = body.slice(at + 1);
+    const before = body.slice(0, at);
+    const couldGroup = after.length === 3 && GROUPS.test(before) && !/^0/.test(before);
+    if (once && !(couldGroup && (dashed || wholeInPractice(currency)))) {
+      if (couldGroup && !/[ '’]/.test(before)) {
+        const point = `${before.replace(/[ '’.,]/g, "")}.${after}`;
+        return {
+          kind: "ambiguous",
+          problem: `amount "${shown}" is ambiguous in ${currency}: it could be ${before.replace(/[ '’.,]/g, "")}${after} or ${point}; write it with its decimals (such as 1250.00 or 1.250,00) or without the mark`,
+        };
+      }
+      integer = before;
+      fraction = after;
+    }
+  }
+  if (!/^\d+$/.test(integer) && !GROUPS.test(integer)) return notANumber;
+  if (fraction !== "" && !/^\d+$/.test(fraction)) return notANumber;
+  if (dashed && fraction !== "") return notANumber;
+  const decimals = currencyDecimals(currency);
+  if (fraction.length > decimals) {
+    return {
+      kind: "problem",
+      problem: `amount "${shown}" has ${fraction.length} decimals; ${currency} has ${decimals}`,
+    };
+  }
+  return { kind: "amount", amount: plain(negative, integer.replace(/[ '’.,]/g, ""), fraction) };
+}

@@ -1,0 +1,240 @@
+/**
+ * Opening a payment file as people have it (bank and ERP exports, Excel's text files) and
+ * streaming its rows. The file is read twice, as a stream each time so memory stays flat at any
+ * size: once to detect the encoding, find the header and validate every row, and, only when
+ * nothing was wrong, again by `chunks()` for the check.
+ */
+import { createReadStream } from "node:fs";
+import { open, stat } from "node:fs/promises";
+import { pipeline, Transform, type TransformCallback } from "node:stream";
+import { CsvError, parse } from "csv-parse";
+import { UsageError } from "../../errors.ts";
+import type { FileProblem, PaymentRow } from "../batch-row.ts";
+import { readCurrency } from "./amounts.ts";
+import type { ColumnMapping } from "./columns.ts";
+import {
+  decoderFor,
+  decodeSample,
+  detectEncoding,
+  encodingOption,
+  UndecodableLineError,
+} from "./encoding.ts";
+import { findHeaderLine } from "./header.ts";
+import { type RowPlan, readRow } from "./rows.ts";
+
+export { type ColumnMapping, parseColumnsOption } from "./columns.ts";
+
+export interface ReadOptions {
+  /** --encoding: an encoding name iconv-lite knows; undefined = detect. */
+  encoding?: string;
+  /** --columns "field=Header,field=Header" already parsed by parseColumnsOption. */
+  columns?: ColumnMapping;
+  /** Currency for rows that give none (--currency, default "HUF"). */
+  currency: string;
+}
+
+export interface BatchLayout {
+  /** What was used, e.g. "windows-1250", "utf-8", "utf-16le". */
+  encoding: string;
+  /** False when --encoding said. */
+  encodingDetected: boolean;
+  /** Set when the content gave no clear sign and the Hungarian default (Windows-1250) was taken. */
+  encodingNote: string | null;
+  /** ";", ",", "\t" */
+  delimiter: string;
+  /** 1-based line of the header (title lines may stand above it). */
+  headerLine: number;
+  /** Field -> header as found in the file. */
+  columns: ColumnMapping;
+  /** Headers not used. */
+  ignored: string[];
+}
+
+export type OpenedBatch =
+  | { ok: true; layout: BatchLayout; rowCount: number; chunks(size: number): AsyncIterable<PaymentRow[]> }
+  | { ok: false; problems: FileProblem[] };
+
+/** How much of the start is read to detect the encoding and find the header. */
+const SAMPLE_BYTES = 64 * 1024;
+/** Problems listed before the rest are only counted. */
+export const MAX_PROBLEMS = 50;
+
+async function readSample(path: string): Promise<{ sample: Buffer; complete: boolean }> {
+  const file = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(SAMPLE_BYTES + 1);
+    const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
+    return {
+      sample: buffer.subarray(0, Math.min(bytesRead, SAMPLE_BYTES)),
+      complete: bytesRead <= SAMPLE_BYTES,
+    };
+  } finally {
+    await file.close();
+  }
+}
+
+/** Drops the first `count` lines of a stream of bytes or text. */
+class LineSkipper extends Transform {
+  private left: number;
+  constructor(count: number) {
+    super({ decodeStrings: false });
+    this.left = count;
+  }
+  override _transform(chunk: Buffer | string, _enc: BufferEncoding, done: TransformCallback): void {
+    let rest = chunk;
+    while (this.left > 0 && rest.length > 0) {
+      const at = typeof rest === "string" ? rest.indexOf("\n") : rest.indexOf(0x0a);
+      if (at < 0) {
+        done();
+        return;
+      }
+      rest = rest.slice(at + 1);
+      this.left--;
+    }
+    done(null, rest.length > 0 ? rest : undefined);
+  }
+}
+
+interface Record {
+  fields: string[];
+  line: number;
+}
+
+interface Source {
+  path: string;
+  encoding: string;
+  delimiter: string;
+  /** Lines before the first data line (title lines and the header). */
+  skip: number;
+}
+
+/** The records after the header, each with the line it starts on. */
+async function* recordsOf(source: Source): AsyncGenerator<Record> {
+  const parser = parse({
+    delimiter: source.delimiter,
+    info: true,
+    bom: true,
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+    skip_records_with_empty_values: true,
+    trim: true,
+  });
+  pipeline(
+    createReadStream(source.path, { highWaterMark: SAMPLE_BYTES }),
+    decoderFor(source.encoding),
+    new LineSkipper(source.skip),
+    parser,
+    () => {},
+  );
+  for await (const { record, info } of parser as AsyncIterable<{
+    record: string[];
+    info: { lines: number };
+  }>) {
+    let inner = 0;
+    for (const field of record) if (field.includes("\n")) inner += field.split("\n").length - 1;
+    yield { fields: record, line: source.skip + info.lines - inner };
+  }
+}
+
+function problemOfError(error: unknown, skip: number): FileProblem {
+  if (error instanceof UndecodableLineError) return { line: error.line, message: error.message };
+  if (error instanceof CsvError) {
+    const lines = (error as CsvError & { lines?: number }).lines ?? 1;
+    return { line: skip + lines, message: `the file cannot be read as CSV: ${error.message}` };
+  }
+  throw error;
+}
+
+/** Reads the whole file once: the number of rows, or the problems (at most MAX_PROBLEMS, then a count). */
+async function validate(
+  source: Source,
+  plan: RowPlan,
+): Promise<{ rowCount: number; problems: FileProblem[] }> {
+  const problems: FileProblem[] = [];
+  let more = 0;
+  let firstMore = 0;
+  let rowCount = 0;
+  const note = (problem: FileProblem) => {
+    if (problems.length < MAX_PROBLEMS) problems.push(problem);
+    else if (more++ === 0) firstMore = problem.line;
+  };
+  try {
+    for await (const { fields, line } of recordsOf(source)) {
+      const reading = readRow(fields, line, plan);
+      if (reading.ok) rowCount++;
+      else note(reading.problem);
+    }
+  } catch (error) {
+    note(problemOfError(error, source.skip));
+  }
+  if (more > 0) problems.push({ line: firstMore, message: `and ${more} more problem(s) from this line on` });
+  return { rowCount, problems };
+}
+
+/**
+ * Opens a payment file: encoding, header and every row checked. A UsageError for an unknown
+ * --encoding or --currency; the file's own faults come back as problems, each naming its line.
+ */
+export async function openBatch(path: string, options: ReadOptions): Promise<OpenedBatch> {
+  const given = options.encoding === undefined ? undefined : encodingOption(options.encoding);
+  const currency = readCurrency(options.currency);
+  if (!currency.ok) throw new UsageError(`--currency: ${currency.problem}`);
+  const { sample, complete } = await readSample(path);
+  if (sample.length === 0)
+    return { ok: false, problems: [{ line: 1, message: "the file is empty: expected a header row" }] };
+  const detected = given === undefined ? detectEncoding(sample, complete) : { encoding: given, note: null };
+  let text = decodeSample(sample, detected.encoding).replace(/^\uFEFF/, "");
+  if (!complete) text = text.slice(0, text.lastIndexOf("\n") + 1);
+  const found = findHeaderLine(text, options.columns ?? {});
+  if (!found.ok) return { ok: false, problems: found.problems };
+  const { header } = found;
+  const source: Source = {
+    path,
+    encoding: detected.encoding,
+    delimiter: header.delimiter,
+    skip: header.line,
+  };
+  const plan: RowPlan = { layout: header.layout, width: header.headers.length, currency: currency.code };
+  const { rowCount, problems } = await validate(source, plan);
+  if (problems.length > 0) return { ok: false, problems };
+  if (rowCount === 0)
+    return { ok: false, problems: [{ line: header.line, message: "the file has no payment rows" }] };
+  const opened = await stat(path);
+  return {
+    ok: true,
+    layout: {
+      encoding: detected.encoding,
+      encodingDetected: given === undefined,
+      encodingNote: detected.note,
+      delimiter: header.delimiter,
+      headerLine: header.line,
+      columns: header.layout.columns,
+      ignored: header.layout.ignored,
+    },
+    rowCount,
+    chunks: (size) => chunksOf(source, plan, size, opened.mtimeMs),
+  };
+}
+
+/** The rows again, `size` at a time; the file must not have changed since it was validated. */
+async function* chunksOf(
+  source: Source,
+  plan: RowPlan,
+  size: number,
+  mtimeMs: number,
+): AsyncGenerator<PaymentRow[]> {
+  if ((await stat(source.path)).mtimeMs !== mtimeMs)
+    throw new Error(`${source.path} changed after it was read`);
+  let chunk: PaymentRow[] = [];
+  for await (const { fields, line } of recordsOf(source)) {
+    const reading = readRow(fields, line, plan);
+    if (!reading.ok) throw new Error(`${source.path} changed after it was read (line ${line})`);
+    chunk.push(reading.row);
+    if (chunk.length >= size) {
+      yield chunk;
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) yield chunk;
+}

@@ -1,0 +1,167 @@
+/**
+ * Which character encoding a payment file is written in, and decoding it as a stream. A byte
+ * order mark decides at once (UTF-8, UTF-16 LE/BE); otherwise text that is valid UTF-8 is UTF-8,
+ * and the rest is told apart by chardet among the two 8-bit encodings Hungarian exports use
+ * (Windows-1250 and ISO-8859-2). A UTF-8 file is checked to its last byte: a line that is not
+ * valid UTF-8 fails the file, naming the line, rather than turning letters into U+FFFD.
+ */
+import { isUtf8 } from "node:buffer";
+import { Transform, type TransformCallback } from "node:stream";
+import chardet from "chardet";
+import iconv from "iconv-lite";
+import { UsageError } from "../../errors.ts";
+
+export interface DetectedEncoding {
+  encoding: string;
+  /** Set when the content gave no clear sign and the Hungarian default was taken. */
+  note: string | null;
+}
+
+/** The 8-bit encodings a detector's answer is accepted for (chardet's names, lower-cased). */
+const ACCEPTED: Record<string, string> = {
+  "windows-1250": "windows-1250",
+  "iso-8859-2": "iso-8859-2",
+};
+
+export const DEFAULT_8BIT = "windows-1250";
+
+/** Names people give for the encodings regwatch names in its output. */
+const CANONICAL: Record<string, string> = {
+  utf8: "utf-8",
+  "utf-8": "utf-8",
+  cp1250: "windows-1250",
+  win1250: "windows-1250",
+  "windows-1250": "windows-1250",
+  latin2: "iso-8859-2",
+  "iso-8859-2": "iso-8859-2",
+  iso88592: "iso-8859-2",
+  "utf-16le": "utf-16le",
+  utf16le: "utf-16le",
+  "utf-16be": "utf-16be",
+  utf16be: "utf-16be",
+};
+
+/** The `--encoding` value as regwatch names it; a UsageError when iconv-lite does not know it. */
+export function encodingOption(name: string): string {
+  const lower = name.trim().toLowerCase();
+  if (!iconv.encodingExists(lower)) {
+    throw new UsageError(
+      `--encoding: unknown encoding "${name}" (for example utf-8, windows-1250, iso-8859-2, utf-16le, utf-16be)`,
+    );
+  }
+  return CANONICAL[lower] ?? lower;
+}
+
+function bomEncoding(sample: Buffer): string | undefined {
+  if (sample[0] === 0xef && sample[1] === 0xbb && sample[2] === 0xbf) return "utf-8";
+  if (sample[0] === 0xff && sample[1] === 0xfe) return "utf-16le";
+  if (sample[0] === 0xfe && sample[1] === 0xff) return "utf-16be";
+  return undefined;
+}
+
+/** UTF-16 without a byte order mark: mostly-Latin text has a zero byte in every other place. */
+function unmarkedUtf16(sample: Buffer): string | undefined {
+  let evenZeros = 0;
+  let oddZeros = 0;
+  for (let i = 0; i < sample.length; i++) {
+    if (sample[i] === 0) {
+      if (i % 2 === 0) evenZeros++;
+      else oddZeros++;
+    }
+  }
+  const half = sample.length / 2;
+  if (oddZeros > half * 0.3 && evenZeros < oddZeros / 10) return "utf-16le";
+  if (evenZeros > half * 0.3 && oddZeros < evenZeros / 10) return "utf-16be";
+  return undefined;
+}
+
+/**
+ * The encoding of a file from the first bytes of it. `complete` says the sample is the whole
+ * file; otherwise it may end inside a character, so only its whole lines are judged.
+ */
+export function detectEncoding(sample: Buffer, complete: boolean): DetectedEncoding {
+  const marked = bomEncoding(sample) ?? unmarkedUtf16(sample);
+  if (marked) return { encoding: marked, note: null };
+  const lastNewline = sample.lastIndexOf(0x0a);
+  const judged = complete || lastNewline < 0 ? sample : sample.subarray(0, lastNewline + 1);
+  if (isUtf8(judged)) return { encoding: "utf-8", note: null };
+  const best = chardet
+    .analyse(judged)
+    .find((match) => match.confidence > 0 && ACCEPTED[match.name.toLowerCase()] !== undefined);
+  if (best) return { encoding: ACCEPTED[best.name.toLowerCase()]!, note: null };
+  return {
+    encoding: DEFAULT_8BIT,
+    note: `the content gave no clear sign of its encoding: read as ${DEFAULT_8BIT}, the usual one of Hungarian exports (give --encoding if names look wrong)`,
+  };
+}
+
+/** A UTF-8 line that cannot be decoded; `line` counts from 1, the file's first line. */
+export class UndecodableLineError extends Error {
+  readonly line: number;
+  constructor(line: number, encoding: string) {
+    super(`line ${line} is not valid ${encoding}: give --encoding with the file's encoding`);
+    this.name = "UndecodableLineError";
+    this.line = line;
+  }
+}
+
+/**
+ * Whole lines of bytes through, each checked to be valid UTF-8 (csv-parse decodes them itself);
+ * a leading BOM is dropped.
+ */
+class Utf8LineDecoder extends Transform {
+  private carry: Buffer = Buffer.alloc(0);
+  private linesBefore = 0;
+  private first = true;
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    let bytes = this.carry.length > 0 ? Buffer.concat([this.carry, chunk]) : chunk;
+    if (this.first && bytes.length >= 3) {
+      this.first = false;
+      if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+    }
+    const cut = bytes.lastIndexOf(0x0a) + 1;
+    this.carry = Buffer.from(bytes.subarray(cut));
+    done(this.check(bytes.subarray(0, cut)));
+  }
+
+  override _flush(done: TransformCallback): void {
+    done(this.check(this.carry));
+  }
+
+  private check(whole: Buffer): Error | null {
+    if (whole.length === 0) return null;
+    if (!isUtf8(whole)) return new UndecodableLineError(this.linesBefore + this.badLineIn(whole), "UTF-8");
+    this.linesBefore += countNewlines(whole);
+    this.push(whole);
+    return null;
+  }
+
+  /** 1-based index of the first invalid line; a newline byte never occurs inside a UTF-8 character. */
+  private badLineIn(whole: Buffer): number {
+    let start = 0;
+    for (let index = 1; ; index++) {
+      const end = whole.indexOf(0x0a, start);
+      const line = whole.subarray(start, end < 0 ? whole.length : end);
+      if (!isUtf8(line) || end < 0) return index;
+      start = end + 1;
+    }
+  }
+}
+
+function countNewlines(bytes: Buffer): number {
+  let count = 0;
+  for (let at = bytes.indexOf(0x0a); at >= 0; at = bytes.indexOf(0x0a, at + 1)) count++;
+  return count;
+}
+
+/** A stream that turns the file's bytes into text (a BOM is dropped). */
+export function decoderFor(encoding: string): Transform {
+  if (encoding === "utf-8") return new Utf8LineDecoder();
+  return iconv.decodeStream(encoding) as unknown as Transform;
+}
+
+/** A whole buffer as text, for the sample the header is looked for in. */
+export function decodeSample(sample: Buffer, encoding: string): string {
+  return iconv.decode(sample, encoding);
+}

@@ -1,0 +1,70 @@
+/**
+ * Finding the header line of a payment file and its delimiter (pure). Some bank exports put one
+ * to three title lines above the header, so the first of the first ten lines that has a known
+ * layout is the header. The delimiter is decided on that line alone (the one of `;`, tab and `,`
+ * that occurs most outside quotes), so a comma inside a later amount never splits it.
+ */
+import { parse } from "csv-parse/sync";
+import type { FileProblem } from "../batch-row.ts";
+import { type ColumnLayout, type ColumnMapping, matchLayout } from "./columns.ts";
+
+export const HEADER_SEARCH_LINES = 10;
+
+export interface HeaderLine {
+  /** 1-based line of the file. */
+  line: number;
+  delimiter: string;
+  headers: string[];
+  layout: ColumnLayout;
+}
+
+export type HeaderSearch = { ok: true; header: HeaderLine } | { ok: false; problems: FileProblem[] };
+
+/** The delimiter a header line uses: the most frequent of `;`, tab and `,` outside quotes. */
+export function delimiterOf(line: string): string {
+  const unquoted = line.replace(/"[^"]*"/g, "");
+  let best = ",";
+  let bestCount = 0;
+  for (const candidate of [",", ";", "\t"]) {
+    const count = unquoted.split(candidate).length - 1;
+    if (count >= bestCount && count > 0) {
+      best = candidate;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+function cellsOf(line: string, delimiter: string): string[] | undefined {
+  try {
+    const records = parse(line, { delimiter, relax_quotes: true, trim: true }) as string[][];
+    return records[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/** The header among the first lines of `text` (the file's start, decoded, without a BOM). */
+export function findHeaderLine(text: string, given: ColumnMapping): HeaderSearch {
+  const lines = text.split(/\r\n|\n|\r/, HEADER_SEARCH_LINES);
+  let first: FileProblem[] | undefined;
+  for (let at = 0; at < lines.length; at++) {
+    const raw = lines[at]!;
+    if (raw.trim() === "") continue;
+    const delimiter = delimiterOf(raw);
+    const headers = cellsOf(raw, delimiter);
+    if (headers === undefined) continue;
+    const match = matchLayout(headers, given);
+    if (match.ok) return { ok: true, header: { line: at + 1, delimiter, headers, layout: match.layout } };
+    first ??= match.problems.map((message) => ({ line: at + 1, message }));
+  }
+  if (first === undefined)
+    return { ok: false, problems: [{ line: 1, message: "the file is empty: expected a header row" }] };
+  if (lines.length > 1) {
+    first.push({
+      line: 1,
+      message: `none of the first ${Math.min(lines.length, HEADER_SEARCH_LINES)} lines is a header with a bank account column`,
+    });
+  }
+  return { ok: false, problems: first };
+}

@@ -1,0 +1,98 @@
+/**
+ * One record of a payment file to a PaymentRow (pure). What makes the file unreadable (a wrong
+ * number of fields, no bank account, an ambiguous amount) is a problem of the file, named by its
+ * line; what is readable but wrong (an amount that is no number, a currency that is no code) is
+ * left on the row for its verdict.
+ */
+import type { FileProblem, PaymentRow } from "../batch-row.ts";
+import { readAmount, readCurrency, splitCurrency } from "./amounts.ts";
+import type { ColumnLayout } from "./columns.ts";
+
+export interface RowPlan {
+  layout: ColumnLayout;
+  /** How many columns the header names. */
+  width: number;
+  /** The batch's currency for rows that give none (a known code). */
+  currency: string;
+}
+
+export type RowReading = { ok: true; row: PaymentRow } | { ok: false; problem: FileProblem };
+
+const SPACES = /[\u00a0\u202f\u2007\u2009]/g;
+
+function cell(fields: readonly string[], at: number | undefined): string | null {
+  if (at === undefined) return null;
+  const value = (fields[at] ?? "").replace(SPACES, " ").trim();
+  return value === "" ? null : value;
+}
+
+/** Extra fields past the header's width are tolerated when empty (a trailing delimiter). */
+function widthProblem(fields: readonly string[], width: number): string | undefined {
+  if (fields.length === width) return undefined;
+  if (fields.length > width && fields.slice(width).every((f) => f.trim() === "")) return undefined;
+  return `${fields.length} field(s), but the header names ${width} columns`;
+}
+
+interface Money {
+  amount: string | null;
+  amountProblem: string | null;
+  currency: string;
+  ambiguous?: string;
+}
+
+function moneyOf(amountCell: string | null, currencyCell: string | null, plan: RowPlan): Money {
+  const own = currencyCell === null ? undefined : readCurrency(currencyCell);
+  const hasAmount = plan.layout.index.amount !== undefined;
+  if (own && !own.ok) {
+    const currency = currencyCell!.toUpperCase();
+    return { amount: null, amountProblem: hasAmount ? own.problem : null, currency };
+  }
+  if (!hasAmount) return { amount: null, amountProblem: null, currency: own?.code ?? plan.currency };
+  if (amountCell === null) {
+    return { amount: null, amountProblem: "the amount is empty", currency: own?.code ?? plan.currency };
+  }
+  const split = splitCurrency(amountCell);
+  const written = split.currency === null ? undefined : readCurrency(split.currency);
+  if (written && !written.ok)
+    return { amount: null, amountProblem: written.problem, currency: own?.code ?? plan.currency };
+  if (own && written && own.code !== written.code) {
+    return {
+      amount: null,
+      amountProblem: `amount "${amountCell}" is in ${written.code}, but the row's currency is ${own.code}`,
+      currency: own.code,
+    };
+  }
+  const currency = own?.code ?? written?.code ?? plan.currency;
+  const reading = readAmount(split.text, currency);
+  if (reading.kind === "amount") return { amount: reading.amount, amountProblem: null, currency };
+  if (reading.kind === "ambiguous")
+    return { amount: null, amountProblem: null, currency, ambiguous: reading.problem };
+  return { amount: null, amountProblem: reading.problem, currency };
+}
+
+export function readRow(fields: readonly string[], line: number, plan: RowPlan): RowReading {
+  const width = widthProblem(fields, plan.width);
+  if (width) return { ok: false, problem: { line, message: width } };
+  const { index, columns } = plan.layout;
+  const bankAccount = cell(fields, index.bank_account);
+  if (bankAccount === null) {
+    return { ok: false, problem: { line, message: `no bank account (column "${columns.bank_account}")` } };
+  }
+  const amountRaw = index.amount === undefined ? null : (fields[index.amount] ?? "").trim();
+  const money = moneyOf(cell(fields, index.amount), cell(fields, index.currency), plan);
+  if (money.ambiguous) return { ok: false, problem: { line, message: money.ambiguous } };
+  return {
+    ok: true,
+    row: {
+      line,
+      taxId: cell(fields, index.tax_id),
+      bankAccount,
+      amount: money.amount,
+      amountRaw,
+      amountProblem: money.amountProblem,
+      currency: money.currency,
+      reference: cell(fields, index.reference),
+      name: cell(fields, index.name),
+    },
+  };
+}
