@@ -7,8 +7,9 @@
 // knows the driver's own failures by its file names in their stacks) and the embedded Postgres
 // binaries (optional, found by package name at run time). Types are checked by
 // `npm run typecheck`, not here. bin/regwatch.js runs only this build, so without esbuild this
-// fails and says how to get it.
-import { existsSync, rmSync } from "node:fs";
+// fails and says how to get it. The web console's templates (src/web/views) and static files
+// (src/web/static) are copied to dist/web/, where the bundle looks for them.
+import { cpSync, existsSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -40,6 +41,10 @@ try {
     },
     logLevel: "warning",
   });
+  // The console's templates and static files are read at run time (src/web/paths.ts finds them).
+  for (const kind of ["views", "static"]) {
+    cpSync(`${root}/src/web/${kind}`, `${root}/dist/web/${kind}`, { recursive: true });
+  }
 } catch {
   // esbuild has printed the errors.
   rmSync(`${root}/dist`, { recursive: true, force: true }); // never leave a half build to be run

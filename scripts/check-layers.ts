@@ -1,7 +1,7 @@
 /**
  * The dependency direction of src/, checked over every relative import:
  *
- *   commands (and cli.ts) → daemon | doctor → engine (sync, reconcile, alerts, payments, search, parse, run)
+ *   commands (and cli.ts) → daemon | doctor | web → engine (sync, reconcile, alerts, payments, search, parse, run)
  *     → api | db → foundation (the files directly in src/: dates, errors, config, logger, taxid, secrets)
  *
  * A file may import from its own folder and from any layer below its own. `api/` and `db/` are
@@ -30,6 +30,7 @@ const LAYER_OF: Record<string, number> = {
   run: 2,
   daemon: 3,
   doctor: 3,
+  web: 3,
   commands: 4,
 };
 /** Peers at the same layer that must stay apart. */

@@ -42,6 +42,9 @@ export const DEFAULTS = {
   paymentRecheckDays: 30,
   changesPageParam: "page",
   registryTz: "Europe/Budapest",
+  webHost: "127.0.0.1",
+  webPort: 8080,
+  webSessionHours: 12,
 } as const satisfies Record<string, string | number>;
 
 const wholeNumber = z.string().regex(/^\d+$/, "must be a whole number").transform(Number);
@@ -154,6 +157,12 @@ export const ENV = {
   REGWATCH_CHANGES_PAGE_PARAM: paramName.default(DEFAULTS.changesPageParam),
   REGWATCH_CHANGES_END_INCLUSIVE: booleanFlag.default(true),
   REGWATCH_REGISTRY_TZ: timeZone.default(DEFAULTS.registryTz),
+  REGWATCH_WEB_HOST: z.string().min(1).default(DEFAULTS.webHost),
+  REGWATCH_WEB_PORT: wholeNumber
+    .pipe(z.number().max(65535, "must be a port number"))
+    .default(DEFAULTS.webPort),
+  REGWATCH_WEB_SECURE_COOKIES: booleanFlag.default(false),
+  REGWATCH_WEB_SESSION_HOURS: intRange(1, 24 * 30).default(DEFAULTS.webSessionHours),
 } satisfies Record<string, z.ZodType>;
 
 export type EnvName = keyof typeof ENV;

@@ -77,6 +77,13 @@ export interface Config {
   changesEndInclusive: boolean;
   /** Zone of the registry's 06:00 load and 07:00 rule, apart from the schedule's zone. */
   registryTz: string;
+  /** The web console's bind address and port (`regwatch web`, `daemon --web`). */
+  webHost: string;
+  webPort: number;
+  /** Console cookies carry Secure even when the request came over plain HTTP (behind a TLS proxy). */
+  webSecureCookies: boolean;
+  /** A console session ends this many hours after sign-in. */
+  webSessionHours: number;
   /**
    * The variables given a non-empty value in the environment. A setting the registry's own
    * description may also supply (the changes parameters) is taken from the environment only when
@@ -155,6 +162,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     changesPageParam: p.REGWATCH_CHANGES_PAGE_PARAM,
     changesEndInclusive: p.REGWATCH_CHANGES_END_INCLUSIVE,
     registryTz: p.REGWATCH_REGISTRY_TZ,
+    webHost: p.REGWATCH_WEB_HOST,
+    webPort: p.REGWATCH_WEB_PORT,
+    webSecureCookies: p.REGWATCH_WEB_SECURE_COOKIES,
+    webSessionHours: p.REGWATCH_WEB_SESSION_HOURS,
     explicit,
   };
   registerSecrets(secretsOf(config));

@@ -65,7 +65,7 @@ export const alertEvents = regwatch.table(
   (t) => [
     check(
       "alert_events_action",
-      sql`${t.action} in ('acknowledged', 'resolved', 'snoozed', 'reopened', 'rule added', 'rule edited', 'rule paused', 'rule resumed', 'rule removed')`,
+      sql`${t.action} in ('acknowledged', 'resolved', 'snoozed', 'reopened', 'commented', 'rule added', 'rule edited', 'rule paused', 'rule resumed', 'rule removed')`,
     ),
     index("alert_events_alert").on(t.alertId, t.id).where(sql`${t.alertId} is not null`),
     index("alert_events_rule").on(t.ruleId, t.id),
@@ -97,6 +97,8 @@ export const alerts = regwatch.table(
     check("alerts_snooze_date", sql`${t.status} <> 'snoozed' or ${t.snoozedUntil} is not null`),
     index("alerts_status").on(t.status),
     index("alerts_change").on(t.changeId),
+    // The console's inbox: open alerts, newest first.
+    index("alerts_open_newest").on(t.id.desc()).where(sql`${t.status} = 'open'`),
   ],
 );
 

@@ -1,0 +1,71 @@
+/**
+ * Console sessions and failed sign-ins, both in the database so that every console process (a
+ * `regwatch web`, a `daemon --web`) sees the same ones. A session is found by the SHA-256 of
+ * its cookie's token; the token itself never reaches the database.
+ */
+import type { Sql } from "./connect.ts";
+import type { ConsoleRole } from "./console-users.ts";
+
+export interface SessionRow {
+  id: string;
+  userName: string;
+  role: ConsoleRole;
+  csrfToken: string;
+  expiresAt: Date;
+  lastSeenAt: Date;
+}
+
+export async function createSession(
+  sql: Sql,
+  session: { id: string; userId: number; csrfToken: string; createdAt: Date; expiresAt: Date },
+): Promise<void> {
+  await sql`
+    insert into regwatch.console_sessions (id, user_id, csrf_token, created_at, expires_at, last_seen_at)
+    values (${session.id}, ${session.userId}, ${session.csrfToken}, ${session.createdAt},
+            ${session.expiresAt}, ${session.createdAt})`;
+}
+
+/** The session with this id when it has not expired at `now`, with its user. */
+export async function liveSession(sql: Sql, id: string, now: Date): Promise<SessionRow | undefined> {
+  const [row] = await sql<SessionRow[]>`
+    select s.id, u.name as "userName", u.role, s.csrf_token as "csrfToken",
+           s.expires_at as "expiresAt", s.last_seen_at as "lastSeenAt"
+    from regwatch.console_sessions s join regwatch.console_users u on u.id = s.user_id
+    where s.id = ${id} and s.expires_at > ${now}`;
+  return row;
+}
+
+export async function touchSession(sql: Sql, id: string, now: Date): Promise<void> {
+  await sql`update regwatch.console_sessions set last_seen_at = ${now} where id = ${id}`;
+}
+
+/** Ends a session (sign-out); expired sessions of anyone are cleared on the way. */
+export async function deleteSession(sql: Sql, id: string, now: Date): Promise<void> {
+  await sql`delete from regwatch.console_sessions where id = ${id} or expires_at <= ${now}`;
+}
+
+/** Failed sign-ins for this name from this address since `since`. */
+export async function recentLoginFailures(
+  sql: Sql,
+  who: { username: string; address: string },
+  since: Date,
+): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`
+    select count(*)::int as n from regwatch.console_login_failures
+    where username = ${who.username} and address = ${who.address} and at > ${since}`;
+  return row?.n ?? 0;
+}
+
+/** Records a failed sign-in and prunes failures older than an hour (the limit looks back a minute). */
+export async function recordLoginFailure(
+  sql: Sql,
+  who: { username: string; address: string },
+  at: Date,
+): Promise<void> {
+  await sql`
+    with pruned as (
+      delete from regwatch.console_login_failures where at < ${new Date(at.getTime() - 3_600_000)}
+    )
+    insert into regwatch.console_login_failures (username, address, at)
+    values (${who.username}, ${who.address}, ${at})`;
+}

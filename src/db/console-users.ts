@@ -1,0 +1,72 @@
+/**
+ * Console users: who may sign in to `regwatch web`, with a role. Only password hashes pass
+ * through here; hashing and checking passwords is the console's (src/web/passwords.ts).
+ */
+import type { Sql } from "./connect.ts";
+
+export type ConsoleRole = "reader" | "reviewer" | "admin";
+export const CONSOLE_ROLES: readonly ConsoleRole[] = ["reader", "reviewer", "admin"];
+
+export interface ConsoleUserRow {
+  id: number;
+  name: string;
+  role: ConsoleRole;
+  createdAt: Date;
+  updatedAt: Date;
+  /** Sessions not yet expired at the time of the query. */
+  activeSessions: number;
+}
+
+/** Adds a user; false when the name is taken (nothing changes then). */
+export async function addConsoleUser(
+  sql: Sql,
+  user: { name: string; role: ConsoleRole; passwordHash: string },
+): Promise<boolean> {
+  const rows = await sql`
+    insert into regwatch.console_users (name, role, password_hash)
+    values (${user.name}, ${user.role}, ${user.passwordHash})
+    on conflict (name) do nothing
+    returning id`;
+  return rows.length === 1;
+}
+
+export async function listConsoleUsers(sql: Sql, now: Date): Promise<ConsoleUserRow[]> {
+  const rows = await sql<ConsoleUserRow[]>`
+    select u.id::int, u.name, u.role, u.created_at as "createdAt", u.updated_at as "updatedAt",
+           (select count(*)::int from regwatch.console_sessions s
+             where s.user_id = u.id and s.expires_at > ${now}) as "activeSessions"
+    from regwatch.console_users u order by u.name`;
+  return [...rows];
+}
+
+/** The stored hash and role of a user, for signing in; undefined when there is no such user. */
+export async function consoleUserCredentials(
+  sql: Sql,
+  name: string,
+): Promise<{ id: number; name: string; role: ConsoleRole; passwordHash: string } | undefined> {
+  const [row] = await sql<{ id: number; name: string; role: ConsoleRole; passwordHash: string }[]>`
+    select id::int, name, role, password_hash as "passwordHash"
+    from regwatch.console_users where name = ${name}`;
+  return row;
+}
+
+/**
+ * Replaces a user's password hash and ends every session of the user, so a password changed
+ * because it leaked locks out whoever used it. False when there is no such user.
+ */
+export async function setConsolePassword(sql: Sql, name: string, passwordHash: string): Promise<boolean> {
+  return sql.begin(async (tx) => {
+    const rows = await tx<{ id: number }[]>`
+      update regwatch.console_users set password_hash = ${passwordHash}, updated_at = now()
+      where name = ${name} returning id::int`;
+    if (rows.length === 0) return false;
+    await tx`delete from regwatch.console_sessions where user_id = ${rows[0]!.id}`;
+    return true;
+  });
+}
+
+/** Removes a user and (by cascade) their sessions; false when there is no such user. */
+export async function removeConsoleUser(sql: Sql, name: string): Promise<boolean> {
+  const rows = await sql`delete from regwatch.console_users where name = ${name} returning id`;
+  return rows.length === 1;
+}

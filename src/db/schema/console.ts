@@ -1,0 +1,53 @@
+/**
+ * The web console: its users, their sessions and failed sign-ins (migration 0024).
+ */
+import { sql } from "drizzle-orm";
+import { bigint, bigserial, check, index, text, unique } from "drizzle-orm/pg-core";
+import { createdNow, instant, regwatch } from "./columns.ts";
+
+/** People who may sign in to the console, each with a role. */
+export const consoleUsers = regwatch.table(
+  "console_users",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    name: text("name").notNull(),
+    role: text("role").notNull(),
+    /** scrypt$N$r$p$salt$hash: the parameters travel with the hash. */
+    passwordHash: text("password_hash").notNull(),
+    createdAt: createdNow("created_at"),
+    updatedAt: createdNow("updated_at"),
+  },
+  (t) => [
+    unique("console_users_name").on(t.name),
+    check("console_users_role", sql`${t.role} in ('reader', 'reviewer', 'admin')`),
+    check("console_users_name_shape", sql`${t.name} ~ '^[A-Za-z0-9._@-]{1,64}$'`),
+  ],
+);
+
+/** Signed-in sessions; the id is the SHA-256 of the cookie's token. */
+export const consoleSessions = regwatch.table(
+  "console_sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => consoleUsers.id, { onDelete: "cascade" }),
+    csrfToken: text("csrf_token").notNull(),
+    createdAt: createdNow("created_at"),
+    expiresAt: instant("expires_at").notNull(),
+    lastSeenAt: createdNow("last_seen_at"),
+  },
+  (t) => [index("console_sessions_user").on(t.userId), index("console_sessions_expires").on(t.expiresAt)],
+);
+
+/** Failed sign-ins per user name and address, for the rate limit. */
+export const consoleLoginFailures = regwatch.table(
+  "console_login_failures",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    username: text("username").notNull(),
+    address: text("address").notNull(),
+    at: createdNow("at"),
+  },
+  (t) => [index("console_login_failures_who").on(t.username, t.address, t.at)],
+);

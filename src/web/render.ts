@@ -1,0 +1,36 @@
+/**
+ * Server-side pages: eta templates under views/, each rendered into layout.eta. eta escapes every
+ * `<%= %>` by default (autoEscape), so a value from the registry or a file is shown as text;
+ * `<%~ %>` (raw) is used only for the layout's body, which eta itself produced.
+ */
+import { Eta } from "eta";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { WebDeps } from "./kit.ts";
+import { webAssetDir } from "./paths.ts";
+import { viewHelpers } from "./view-helpers.ts";
+
+export type Renderer = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  view: string,
+  data: Record<string, unknown>,
+  status?: number,
+) => Promise<FastifyReply>;
+
+export function createRenderer(deps: WebDeps): Renderer {
+  const eta = new Eta({ views: webAssetDir("views"), cache: true, autoEscape: true, autoTrim: false });
+  const h = viewHelpers(deps.config.tz);
+  return async (request, reply, view, data, status = 200) => {
+    const common = {
+      user: request.webSession ? request.user : undefined,
+      csrf: request.webSession?.csrfToken ?? "",
+      path: request.url.split("?")[0],
+      query: request.query ?? {},
+      h,
+    };
+    const it = { ...common, ...data };
+    const body = eta.render(`./${view}`, it);
+    const page = eta.render("./layout", { ...it, body, title: data.title ?? "regwatch" });
+    return reply.status(status).type("text/html; charset=utf-8").send(page);
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * The console's HTTP server: Fastify with its maintained plugins (cookies, form bodies, security
+ * headers, static files, multipart uploads), then the sign-in and CSRF hooks, then the pages.
+ * `startConsole` listens; `buildConsole` only assembles, for callers that listen themselves.
+ */
+import type { AddressInfo } from "node:net";
+import fastifyCookie from "@fastify/cookie";
+import fastifyFormbody from "@fastify/formbody";
+import fastifyHelmet from "@fastify/helmet";
+import fastifyMultipart from "@fastify/multipart";
+import fastifyStatic from "@fastify/static";
+import Fastify, { type FastifyInstance } from "fastify";
+import { createKit, installAuthHooks } from "./auth.ts";
+import type { WebDeps } from "./kit.ts";
+import { registerAlertPages } from "./pages/alert.ts";
+import { registerInboxPages } from "./pages/inbox.ts";
+import { registerLoginPages } from "./pages/login.ts";
+import { registerMorePages } from "./pages/more.ts";
+import { webAssetDir } from "./paths.ts";
+import { createRenderer } from "./render.ts";
+
+/** Largest payment batch an upload may carry. */
+const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
+
+export async function buildConsole(deps: WebDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1024 * 1024,
+    // Forms post arrays as ids=1&ids=2; the query string keeps filters.
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  await app.register(fastifyHelmet, {
+    global: true,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", "data:"],
+        fontSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'none'"],
+        objectSrc: ["'none'"],
+      },
+    },
+    frameguard: { action: "deny" },
+    referrerPolicy: { policy: "same-origin" },
+    // Strict-Transport-Security is for a TLS proxy in front to set: the console itself speaks HTTP.
+    strictTransportSecurity: false,
+  });
+  await app.register(fastifyCookie);
+  await app.register(fastifyFormbody);
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 },
+  });
+  await app.register(fastifyStatic, {
+    root: webAssetDir("static"),
+    prefix: "/static/",
+    index: false,
+    maxAge: 3_600_000,
+  });
+
+  const render = createRenderer(deps);
+  const kit = createKit(render);
+
+  // Pages show a person's own data: no shared cache keeps them.
+  app.addHook("onSend", async (request, reply) => {
+    if (!request.url.startsWith("/static/")) reply.header("cache-control", "no-store");
+  });
+  app.setErrorHandler(async (thrown, request, reply) => {
+    const error = thrown instanceof Error ? thrown : new Error(String(thrown));
+    const status = (thrown as { statusCode?: number }).statusCode ?? 500;
+    if (status >= 500) {
+      deps.log.error({ err: error.message, url: request.url.split("?")[0] }, "console page failed");
+      return render(
+        request,
+        reply,
+        "error",
+        { title: "Something went wrong", message: "The page failed; the console's log says why." },
+        status,
+      );
+    }
+    return render(request, reply, "error", { title: "Request refused", message: error.message }, status);
+  });
+  app.setNotFoundHandler(async (request, reply) =>
+    render(
+      request,
+      reply,
+      "error",
+      { title: "Not found", message: `There is no page at ${request.url.split("?")[0]}.` },
+      404,
+    ),
+  );
+
+  app.get("/healthz", async (_request, reply) => reply.type("text/plain; charset=utf-8").send("ok\n"));
+  installAuthHooks(app, deps, render);
+  await registerLoginPages(app, deps, kit);
+  await registerInboxPages(app, deps, kit);
+  await registerAlertPages(app, deps, kit);
+  await registerMorePages(app, deps, kit);
+  return app;
+}
+
+export interface RunningConsole {
+  app: FastifyInstance;
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startConsole(
+  deps: WebDeps,
+  listen: { host: string; port: number },
+): Promise<RunningConsole> {
+  const app = await buildConsole(deps);
+  await app.listen({ host: listen.host, port: listen.port });
+  const { port } = app.server.address() as AddressInfo;
+  const host = listen.host.includes(":") ? `[${listen.host}]` : listen.host;
+  return { app, port, url: `http://${host}:${port}`, close: () => app.close() };
+}

@@ -1,0 +1,45 @@
+/**
+ * Small pure helpers every template receives as `it.h`: dates as people read them and links
+ * that keep a page's filters in the query string.
+ */
+
+/** 2026-11-25 14:03 in the console's zone (the registry's days are Budapest days). */
+export function dateTime(value: Date | string | null | undefined, timeZone = "Europe/Budapest"): string {
+  if (value === null || value === undefined) return "";
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return String(value);
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(date);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${get("year")}-${get("month")}-${get("day")} ${get("hour")}:${get("minute")}`;
+}
+
+/**
+ * `base` with the given query parameters; empty values are left out, so a link built from a
+ * page's filters stays short. Arrays repeat the parameter.
+ */
+export function withQuery(base: string, params: Record<string, unknown>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    for (const one of Array.isArray(value) ? value : [value]) {
+      if (one === undefined || one === null || one === "") continue;
+      search.append(key, String(one));
+    }
+  }
+  const text = search.toString();
+  return text ? `${base}?${text}` : base;
+}
+
+export const viewHelpers = (timeZone: string) => ({
+  dateTime: (value: Date | string | null | undefined) => dateTime(value, timeZone),
+  withQuery,
+});
+
+export type ViewHelpers = ReturnType<typeof viewHelpers>;

@@ -1,0 +1,46 @@
+/**
+ * A real browser for the console's tests: Debian's Chromium (/usr/bin/chromium, installed by
+ * .ci/run when missing) driven by playwright-core, headless, with a fresh profile per launch and
+ * every background request Chromium makes on its own switched off.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type BrowserContext, chromium } from "playwright-core";
+
+export const CHROMIUM_PATH = process.env.REGWATCH_TEST_CHROMIUM ?? "/usr/bin/chromium";
+
+export interface TestBrowser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(): Promise<TestBrowser> {
+  const profile = await mkdtemp(path.join(tmpdir(), "regwatch-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Where screenshots go (test-output/, not committed). */
+export function screenshotPath(name: string): string {
+  return path.join(process.cwd(), "test-output", name);
+}

@@ -1,0 +1,112 @@
+/**
+ * The web console in a test: started on a free port against a test database, users created
+ * through the same functions `regwatch users` uses, and signed in over real HTTP (GET /login for
+ * its CSRF cookie, POST /login, the session cookie and the session's CSRF token read back).
+ */
+import { loadConfig } from "../../src/config.ts";
+import type { Database } from "../../src/db/connect.ts";
+import { addConsoleUser, type ConsoleRole } from "../../src/db/console-users.ts";
+import { silentLogger } from "../../src/logger.ts";
+import type { WebDeps } from "../../src/web/kit.ts";
+import { hashPassword } from "../../src/web/passwords.ts";
+import { type RunningConsole, startConsole } from "../../src/web/server.ts";
+
+export const TEST_PASSWORD = "correct horse battery";
+
+export interface TestConsole extends RunningConsole {
+  deps: WebDeps;
+  /** Moves the console's clock (session expiry, "new since yesterday"). */
+  setNow(at: Date): void;
+}
+
+export async function startTestConsole(
+  db: Database,
+  options: { env?: Record<string, string>; now?: Date } = {},
+): Promise<TestConsole> {
+  let now = options.now ?? new Date();
+  const deps: WebDeps = {
+    db,
+    config: loadConfig({ DATABASE_URL: db.url, ...options.env }),
+    now: () => now,
+    log: silentLogger,
+  };
+  const running = await startConsole(deps, { host: "127.0.0.1", port: 0 });
+  return {
+    ...running,
+    deps,
+    setNow: (at) => {
+      now = at;
+    },
+  };
+}
+
+export async function createUser(
+  db: Database,
+  name: string,
+  role: ConsoleRole,
+  password = TEST_PASSWORD,
+): Promise<void> {
+  const added = await addConsoleUser(db.sql, { name, role, passwordHash: await hashPassword(password) });
+  if (!added) throw new Error(`user ${name} exists already`);
+}
+
+export interface SignedIn {
+  /** The Cookie header value to send: the session cookie. */
+  cookie: string;
+  /** The session's CSRF token, for the `_csrf` field of every POST. */
+  csrf: string;
+}
+
+/** Signs in over HTTP; throws with the answer's status when sign-in does not answer 303. */
+export async function signIn(url: string, name: string, password = TEST_PASSWORD): Promise<SignedIn> {
+  const form = await fetch(`${url}/login`);
+  const loginCookie = cookiePairs(form.headers.getSetCookie()).join("; ");
+  const loginCsrf = hiddenCsrf(await form.text());
+  const answer = await fetch(`${url}/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: loginCookie },
+    body: new URLSearchParams({ username: name, password, _csrf: loginCsrf }),
+  });
+  if (answer.status !== 303) throw new Error(`sign-in as ${name} answered ${answer.status}`);
+  const cookie = cookiePairs(answer.headers.getSetCookie()).find((c) => c.startsWith("regwatch_session="));
+  if (!cookie) throw new Error("sign-in set no session cookie");
+  const home = await fetch(`${url}/`, { headers: { cookie } });
+  return { cookie, csrf: hiddenCsrf(await home.text()) };
+}
+
+/** POSTs a form as a signed-in user (the session's `_csrf` added unless `csrf` is given, even as null). */
+export function postForm(
+  url: string,
+  session: SignedIn,
+  fields: Record<string, string | string[]>,
+  csrf: string | null = session.csrf,
+): Promise<Response> {
+  const body = new URLSearchParams();
+  for (const [key, value] of Object.entries(fields)) {
+    for (const one of Array.isArray(value) ? value : [value]) body.append(key, one);
+  }
+  if (csrf !== null) body.append("_csrf", csrf);
+  return fetch(url, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: session.cookie },
+    body,
+  });
+}
+
+/** GETs a page as a signed-in user, without following redirects. */
+export function getPage(url: string, session: SignedIn): Promise<Response> {
+  return fetch(url, { redirect: "manual", headers: { cookie: session.cookie } });
+}
+
+/** The value of the first hidden `_csrf` field of a page. */
+export function hiddenCsrf(html: string): string {
+  const match = /name="_csrf" value="([^"]+)"/.exec(html);
+  if (!match) throw new Error("the page has no _csrf field");
+  return match[1]!;
+}
+
+function cookiePairs(setCookies: string[]): string[] {
+  return setCookies.map((c) => c.split(";")[0]!.trim());
+}
