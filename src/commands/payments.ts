@@ -11,12 +11,9 @@ import { localDateTime } from "../dates.ts";
 import { recordPaymentChecks } from "../db/payments.ts";
 import { EXIT, UsageError } from "../errors.ts";
 import { parseBatchCsv } from "../payments/batch-csv.ts";
-import { loadKnowledge, loadPayeeRecordMap } from "../payments/knowledge.ts";
-import { askOnline, type OnlineOutcome } from "../payments/online.ts";
-import { onlineNotes, planAsks } from "../payments/recheck.ts";
+import { checkChunk, type OnlineSession, startOnline } from "../payments/check-chunk.ts";
 import { type BatchReport, formatCsv, formatJson, formatText, isFlagged } from "../payments/report.ts";
-import { judgeBatch } from "../payments/verdicts.ts";
-import { saveBusinesses } from "../search/save-businesses.ts";
+import type { CheckedRow } from "../payments/verdicts.ts";
 import { redactSecrets } from "../secrets.ts";
 import { type Context, parseNonNegativeInt, runAction, withDatabase } from "./context.ts";
 import { withSearch } from "./lookup.ts";
@@ -79,28 +76,32 @@ async function checkPayments(ctx: Context, file: string, options: CheckOptions) 
   const holdDays = options.holdDays ?? ctx.config.paymentHoldDays;
   const today = localDateTime(new Date(), ctx.config.registryTz).date;
   const report = await withDatabase(ctx, async (db): Promise<BatchReport> => {
-    let knowledge = await loadKnowledge(db, parsed.rows, null);
-    let online: OnlineOutcome | null = null;
+    // Bridge until the streaming reader lands: the old reader's rows in the new row shape.
+    const batch = parsed.rows.map((r) => ({ ...r, amountRaw: r.amount, amountProblem: null }));
+    const check = (online: OnlineSession | null) =>
+      checkChunk(db, batch, {
+        today,
+        holdDays,
+        recheckDays: ctx.config.paymentRecheckDays,
+        timeZone: ctx.config.registryTz,
+        online,
+      });
+    let online: OnlineSession | null = null;
+    let rows: CheckedRow[];
     if (options.online) {
-      const records = await loadPayeeRecordMap(db, parsed.rows, ctx.config.registryTz);
-      const asks = planAsks(parsed.rows, knowledge, records, today, ctx.config.paymentRecheckDays);
-      online = await withSearch(ctx, db, (client) =>
-        askOnline(asks, async (ask) => {
-          const result = await client.search(ask.kind, ask.value);
-          await saveBusinesses(db.sql, result.records);
-          return result.records;
-        }),
-      );
-      if (online.quotaMessage) process.stderr.write(`regwatch: ${redactSecrets(online.quotaMessage)}\n`);
-      knowledge = await loadKnowledge(db, parsed.rows, { notes: onlineNotes(asks, online.results) });
-    }
-    const rows = judgeBatch(parsed.rows, knowledge, today, holdDays);
+      rows = await withSearch(ctx, db, (client) => {
+        online = startOnline(db, client);
+        return check(online);
+      });
+    } else rows = await check(null);
+    const session = online as OnlineSession | null;
+    if (session?.quotaMessage) process.stderr.write(`regwatch: ${redactSecrets(session.quotaMessage)}\n`);
     const batchId = options.record
       ? await recordPaymentChecks(
           db.sql,
           rows.map((r) => ({
             line: r.line,
-            taxId: r.taxId,
+            taxId: r.taxBase ?? r.taxId ?? "",
             bankAccount: r.account ?? r.bankAccount,
             verdict: r.verdict,
             detail: redactSecrets(r.detail) || null,
@@ -115,7 +116,7 @@ async function checkPayments(ctx: Context, file: string, options: CheckOptions) 
       rows,
       holdDays,
       today,
-      online: online && { asked: online.asked, notChecked: online.notChecked },
+      online: session && { asked: session.asked, notChecked: session.notChecked },
       batchId,
     };
   });

@@ -3,12 +3,14 @@
  * of bank_accounts changes) and the one thing it may write (payment_checks, only with --record).
  * Row types are this layer's own.
  */
+import { NAME_HEADINGS } from "./business-profiles.ts";
 import type { Sql } from "./connect.ts";
 
 export interface BusinessFactsRow {
   taxId: string;
   name: string | null;
   statusCode: number | null;
+  type: string | null;
 }
 
 export interface BankAccountRow {
@@ -31,7 +33,8 @@ export async function loadBusinessFacts(sql: Sql, taxIds: readonly string[]): Pr
            coalesce(p.name, b.full_name) as name,
            case when p.status_code is not null
                  and (b.status_code is null or p.status_as_of >= b.fetched_at::date)
-                then p.status_code else coalesce(b.status_code, p.status_code) end as "statusCode"
+                then p.status_code else coalesce(b.status_code, p.status_code) end as "statusCode",
+           coalesce(b.type, p.type) as type
     from ids
     left join regwatch.business_profiles p on p.tax_id = ids.tax_id
     left join regwatch.businesses b on b.tax_id = ids.tax_id
@@ -86,6 +89,37 @@ export async function loadBankAccounts(
            to_char(added_on, 'YYYY-MM-DD') as "addedOn", added_source as "addedSource"
     from regwatch.bank_accounts_of_businesses(${businesses}::text[])
     where tax_id = any(${taxIds as string[]}::text[]) or bank_account = any(${accounts as string[]}::text[])`;
+}
+
+/**
+ * Every name the registry gives these businesses: the search record's full and short names, the
+ * profile's name headings, and the old and new values of name changes dated on or after `since`
+ * (so a name the business bore during the hold period still counts). One row per business and name.
+ */
+export async function loadBusinessNames(
+  sql: Sql,
+  taxIds: readonly string[],
+  since: string,
+): Promise<{ taxId: string; name: string }[]> {
+  if (taxIds.length === 0) return [];
+  const headings = NAME_HEADINGS as unknown as string[];
+  return sql<{ taxId: string; name: string }[]>`
+    select distinct "taxId", name from (
+      select b.tax_id as "taxId", n.name from regwatch.businesses b
+      cross join lateral (values (b.full_name), (b.short_name)) n(name)
+      where b.tax_id = any(${taxIds as string[]}::text[])
+      union all
+      select p.tax_id, e.value ->> 'value' from regwatch.business_profiles p
+      cross join lateral jsonb_each(p.headings) e
+      where p.tax_id = any(${taxIds as string[]}::text[]) and e.key = any(${headings}::text[])
+        and jsonb_typeof(e.value -> 'value') = 'string'
+      union all
+      select cv.tax_id, v.value #>> '{}' from regwatch.change_values cv
+      cross join lateral (values (cv.old_value), (cv.new_value)) v(value)
+      where cv.tax_id = any(${taxIds as string[]}::text[]) and cv.heading = any(${headings}::text[])
+        and cv.change_date >= ${since}::date and jsonb_typeof(v.value) = 'string'
+    ) names
+    where name is not null and btrim(name) <> ''`;
 }
 
 export interface ChangeEvidenceRow {

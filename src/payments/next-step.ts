@@ -9,8 +9,10 @@ import type { UnknownReason, UnverifiedChange } from "./evidence.ts";
 import type { Verdict } from "./verdicts.ts";
 
 export interface StepContext {
-  /** Tax base number of the row, when readable. */
+  /** Tax base number of the row's payee, when readable. */
   taxBase: string | null;
+  /** Canonical account, when readable. */
+  account: string | null;
   holdDays: number;
   /** Day the account was added (account_recently_changed). */
   addedOn: string | null;
@@ -59,6 +61,11 @@ function unverifiedStep(context: StepContext): string {
     : `regwatch cannot learn the new accounts from the change file: ${CONFIRM} before paying${wait}.`;
 }
 
+/** The exact command that records a confirmation, filled in as far as the row allows. */
+function verifyCommand(context: StepContext): string {
+  return `regwatch payments verify ${context.account ?? "ACCOUNT"} --tax-id ${context.taxBase ?? "TAX_ID"} --by "YOUR NAME" --note "how it was confirmed"`;
+}
+
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
@@ -77,10 +84,18 @@ export function nextStep(verdict: Verdict, context: StepContext): string | null 
       return `Do not pay this account: ${CONFIRM}. If the supplier did change banks, check again with --online to read its current record.`;
     case "account_recently_changed": {
       const passes = context.addedOn ? addDays(context.addedOn, context.holdDays + 1) : null;
-      return `Before paying, ${CONFIRM}.${passes ? ` Without that, the check passes it from ${passes}.` : ""}`;
+      return `Before paying, ${CONFIRM}, then record it: \`${verifyCommand(context)}\`.${passes ? ` Without that, the check passes it from ${passes}.` : ""}`;
     }
     case "account_change_unverified":
-      return unverifiedStep(context);
+      return `${unverifiedStep(context)} Record the confirmation with \`${verifyCommand(context)}\`.`;
+    case "unknown_account_holder":
+      return context.online
+        ? "Ask the payee for their tax number (calling them on a number you already hold, not one from the invoice), add it to the file and check again."
+        : "Check again with --online to look the account up in the registry (companies only), or ask the payee for their tax number on a number you already hold and add it to the file.";
+    case "name_mismatch":
+      return "Do not pay until you know why the names differ: the invoice may name one company and the account belong to another. Check with the supplier on contact details you already hold; if it is only another spelling, write the registry's name in the file and check again.";
+    case "invalid_amount":
+      return "Fix the amount in the file (a positive number, as the invoice gives it) and check the batch again.";
     case "unknown_business":
       return context.online
         ? "Nothing in the registry matched: check the tax id and account with the supplier on contact details you already hold."

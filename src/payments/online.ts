@@ -26,8 +26,13 @@ export type SendAsk = (ask: Ask) => Promise<BusinessRecord[]>;
 
 const QUOTA_SPENT = "the monthly search quota is used up";
 
-export async function askOnline(asks: readonly Ask[], send: SendAsk): Promise<OnlineOutcome> {
-  const outcome: OnlineOutcome = { results: [], asked: 0, notChecked: 0, quotaMessage: null };
+/** `quotaMessage`: a refusal earlier in the batch, after which nothing more is sent. */
+export async function askOnline(
+  asks: readonly Ask[],
+  send: SendAsk,
+  quotaMessage: string | null = null,
+): Promise<OnlineOutcome> {
+  const outcome: OnlineOutcome = { results: [], asked: 0, notChecked: 0, quotaMessage };
   for (const ask of asks) {
     if (outcome.quotaMessage !== null) {
       outcome.results.push({ ok: false, why: QUOTA_SPENT });

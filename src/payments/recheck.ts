@@ -7,14 +7,16 @@
  * status, name) whatever account the invoice names; asking by the invoice's account would only
  * find who holds that account, and say nothing of the payee when the account is not its own.
  * Without a registration number the row's account is asked. An account no local source knows
- * is asked as before, so its holder can be named. One request per distinct question.
+ * is asked as before, so its holder can be named; so is the account of a row without a tax number
+ * when no local source knows who holds it (the search covers companies only). One request per
+ * distinct question.
  */
 import { checkRegistrationNumber, type SearchKind } from "../api/search-query.ts";
 import { addDays } from "../dates.ts";
-import { isValidTaxId } from "../taxid.ts";
 import { parseAccount, searchValueOf } from "./accounts.ts";
-import { type PaymentRow, taxBaseOfRow } from "./batch-csv.ts";
-import { unknownReason } from "./evidence.ts";
+import type { PaymentRow } from "./batch-row.ts";
+import { type ChangeEvidence, unknownReason } from "./evidence.ts";
+import { indexKnowledge, payeeOf, validRowTaxBase } from "./knowledge-index.ts";
 import { type Knowledge, payeeKey } from "./verdicts.ts";
 
 /** The newest search record kept of a business. */
@@ -34,16 +36,18 @@ export interface Ask {
   stale: string | null;
   /** The payee asked by registration number (its record must come back). */
   taxId: string | null;
+  /** Asked to find the holder of a row without a tax number. */
+  forHolder?: boolean;
 }
 
 function staleness(
   taxBase: string,
   record: PayeeRecord | undefined,
-  knowledge: Knowledge,
+  changes: readonly ChangeEvidence[],
   today: string,
   recheckDays: number,
 ): string | null {
-  const open = knowledge.changes.find((c) => c.taxId === taxBase && !c.superseded && unknownReason(c));
+  const open = changes.find((c) => c.taxId === taxBase && !c.superseded && unknownReason(c));
   if (!record?.readOn) return "no search record of the business is kept";
   if (record.readOn < addDays(today, -recheckDays)) {
     return `its newest record was read on ${record.readOn}, more than ${recheckDays} day(s) ago`;
@@ -61,23 +65,38 @@ export function planAsks(
   recheckDays: number,
 ): Ask[] {
   const asks = new Map<string, Ask>();
-  const known = new Set(knowledge.accounts.map((a) => a.account));
+  const index = indexKnowledge(knowledge);
   const add = (kind: Ask["kind"], value: string, key: string, stale: string | null, taxId: string | null) => {
     const id = `${kind} ${value}`;
     const ask = asks.get(id) ?? { kind, value, keys: [], stale, taxId };
     if (!ask.keys.includes(key)) ask.keys.push(key);
     asks.set(id, ask);
+    return ask;
   };
   for (const row of rows) {
-    const taxBase = taxBaseOfRow(row.taxId);
     const parsed = parseAccount(row.bankAccount);
-    if (!parsed.ok || !isValidTaxId(taxBase)) continue;
+    if (!parsed.ok) continue;
+    const payee = payeeOf(row, parsed.account, index);
+    if (payee.by === "none") {
+      if (payee.holders.length > 0) continue; // several holders: the file must name the payee
+      const ask = add(
+        "bank-account",
+        searchValueOf(parsed.account),
+        payeeKey("", parsed.account),
+        null,
+        null,
+      );
+      ask.forHolder = true;
+      continue;
+    }
+    if (payee.by === "tax_id" && validRowTaxBase(row) === null) continue;
+    const taxBase = payee.taxBase;
     const key = payeeKey(taxBase, parsed.account);
     const record = records.get(taxBase);
-    const stale = staleness(taxBase, record, knowledge, today, recheckDays);
+    const stale = staleness(taxBase, record, index.changesByTaxId.get(taxBase) ?? [], today, recheckDays);
     const regNumber = record?.registrationNumber ? checkRegistrationNumber(record.registrationNumber) : null;
     if (stale && regNumber?.ok) add("reg-number", regNumber.value, key, stale, taxBase);
-    else if (stale || !known.has(parsed.account)) {
+    else if (stale || !index.byAccount.has(parsed.account)) {
       add("bank-account", searchValueOf(parsed.account), key, stale, null);
     }
   }
@@ -98,6 +117,8 @@ export function onlineNotes(asks: readonly Ask[], results: readonly AskResult[])
     if (!result.ok) note = `not checked online: ${result.why}${stale}`;
     else if (ask.taxId && !result.taxIds.includes(ask.taxId)) {
       note = `asked online by registration number ${ask.value}, but the answer holds no record of this tax id${stale}`;
+    } else if (ask.forHolder && result.taxIds.length === 0) {
+      note = "the registry's bank-account search (companies only) found no business holding it";
     }
     if (note === null) return;
     for (const key of ask.keys) if (!notes.has(key)) notes.set(key, note);

@@ -130,7 +130,7 @@ export function formatText(report: BatchReport): string {
     sorted.map((r) => [
       r.verdict,
       String(r.line),
-      r.taxId,
+      r.taxId ?? r.taxBase ?? "",
       r.registryName ?? r.name ?? "",
       r.account ?? r.bankAccount,
       r.amount === null ? "" : `${r.amount}${r.currency ? ` ${r.currency}` : ""}`,

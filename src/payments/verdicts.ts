@@ -1,21 +1,28 @@
 /**
  * One verdict per payment row from what is known of the business and the account (pure). The
  * verdicts are ordered worst first; a row gets the worst that applies, and every verdict that
- * holds a payment comes with the next step that clears it (src/payments/next-step.ts).
+ * holds a payment comes with the next step that clears it (src/payments/next-step.ts). A row
+ * without a tax number is judged as a payment to the business that holds its account.
  */
 import { addDays } from "../dates.ts";
 import { describeTaxIdProblem } from "../taxid.ts";
 import { parseAccount } from "./accounts.ts";
-import { type PaymentRow, taxBaseOfRow } from "./batch-csv.ts";
+import type { PaymentRow } from "./batch-row.ts";
 import { type ChangeEvidence, describeUnverified, unverifiedChanges } from "./evidence.ts";
+import { indexKnowledge, type KnowledgeIndex, payeeOf } from "./knowledge-index.ts";
+import { findMatchingName } from "./names.ts";
 import { nextStep } from "./next-step.ts";
+import { amountProblem, describeAdded, describeHolder, describeVerification } from "./verdict-details.ts";
 
 export const VERDICTS = [
   "invalid_tax_id",
   "invalid_account",
+  "unknown_account_holder",
   "business_ceased",
   "business_suspended",
   "account_not_registered",
+  "name_mismatch",
+  "invalid_amount",
   "account_recently_changed",
   "account_change_unverified",
   "unknown_business",
@@ -29,9 +36,14 @@ export const PASSING: ReadonlySet<Verdict> = new Set(["ok", "not_watched"]);
 
 export interface KnownBusiness {
   taxId: string;
+  /** The name regwatch shows for it (profile, else search record). */
   name: string | null;
   /** 0 ceased, 1 operating, 2 suspended; null when no record says. */
   statusCode: number | null;
+  /** companies, self_employed, budget_orgs, civil_orgs; null when no record says. */
+  type?: string | null;
+  /** Every name the registry gives it today and during the hold period (full, short, former). */
+  names?: readonly string[];
 }
 
 /** One business holding one account, as regwatch.v_bank_accounts shows it. */
@@ -43,6 +55,16 @@ export interface KnownAccount {
   addedOn: string | null;
   /** What showed that addition: change, search, profile or baseline. */
   addedSource?: string | null;
+}
+
+/** The newest confirmation, made out of band, that an account belongs to a business. */
+export interface Verification {
+  taxId: string;
+  account: string;
+  by: string;
+  /** Day of the verification in the registry's time zone. */
+  on: string;
+  note: string | null;
 }
 
 export interface Knowledge {
@@ -57,6 +79,8 @@ export interface Knowledge {
   onlineNotes: ReadonlyMap<string, string>;
   /** The check asked the search interface (--online). */
   online?: boolean;
+  /** Newest verification of each payee and account, by payeeKey(tax base, account). */
+  verifications?: ReadonlyMap<string, Verification>;
 }
 
 export interface CheckedRow extends PaymentRow {
@@ -64,109 +88,169 @@ export interface CheckedRow extends PaymentRow {
   detail: string;
   /** What to do before the payment may go; null for ok. */
   nextStep: string | null;
-  /** Tax base number and canonical account, when readable. */
+  /** The payee's tax base: the file's when readable, else the business found holding the account. */
   taxBase: string | null;
+  payeeFoundBy: "tax_id" | "account" | null;
+  /** Canonical account, when readable. */
   account: string | null;
+  /** The registry's name of the payee. */
   registryName: string | null;
+  /** A verification that released a hold: who made it and on which day. */
+  verifiedBy: string | null;
+  verifiedOn: string | null;
 }
 
-/** The key of a row's payee and account in Knowledge.onlineNotes. */
+/** The key of a payee and account (Knowledge.onlineNotes, Knowledge.verifications); "" for no payee. */
 export function payeeKey(taxBase: string, account: string): string {
   return `${taxBase} ${account}`;
 }
 
-const SOURCE_WORDS: Record<string, string> = {
-  search: "a search record read",
-  profile: "the business profile as of",
-  baseline: "a search record read",
-};
-
-function describeAdded(match: KnownAccount, holdDays: number): string {
-  const first = match.addedSource ? SOURCE_WORDS[match.addedSource] : undefined;
-  const how = first
-    ? ` (${first} that day is the first to list it; the business's record before did not)`
-    : "";
-  return `the account was added on ${match.addedOn}${how}, within the ${holdDays}-day hold`;
+export interface JudgeOptions {
+  today: string;
+  holdDays: number;
 }
 
 /** `today` and the hold period decide what counts as recently added. */
-export function judgeRow(row: PaymentRow, knowledge: Knowledge, today: string, holdDays: number): CheckedRow {
-  const taxBase = taxBaseOfRow(row.taxId);
+export function judgeRow(
+  row: PaymentRow,
+  knowledge: Knowledge,
+  options: JudgeOptions,
+  index: KnowledgeIndex = indexKnowledge(knowledge),
+): CheckedRow {
+  const { today, holdDays } = options;
   const parsed = parseAccount(row.bankAccount);
   const account = parsed.ok ? parsed.account : null;
-  const business = knowledge.businesses.get(taxBase);
-  const readableBase = describeTaxIdProblem(taxBase) === undefined ? taxBase : null;
-  const unverified = readableBase ? unverifiedChanges(knowledge.changes, taxBase, today, holdDays) : [];
-  const onlineNote = (account && knowledge.onlineNotes.get(payeeKey(taxBase, account))) || "";
+  const payee = payeeOf(row, account, index);
+  const taxBase = payee.by === "none" ? null : payee.taxBase;
+  const readableBase = taxBase !== null && describeTaxIdProblem(taxBase) === undefined ? taxBase : null;
+  const business = readableBase ? knowledge.businesses.get(readableBase) : undefined;
+  const evidence = readableBase ? (index.changesByTaxId.get(readableBase) ?? []) : [];
+  const unverified = readableBase ? unverifiedChanges(evidence, readableBase, today, holdDays) : [];
+  const onlineNote = (account && knowledge.onlineNotes.get(payeeKey(readableBase ?? "", account))) || "";
+  const notes: string[] = [];
+  let verified: Verification | null = null;
   const result = (verdict: Verdict, detail: string, addedOn: string | null = null): CheckedRow => ({
     ...row,
     verdict,
-    detail: [detail, onlineNote].filter((part) => part !== "").join("; "),
+    detail: [detail, ...notes, onlineNote].filter((part) => part !== "").join("; "),
     nextStep: nextStep(verdict, {
       taxBase: readableBase,
+      account,
       holdDays,
       addedOn,
       unverified,
       online: knowledge.online ?? false,
     }),
     taxBase: readableBase,
+    payeeFoundBy: payee.by === "none" ? null : payee.by,
     account,
     registryName: business?.name ?? null,
+    verifiedBy: verified?.by ?? null,
+    verifiedOn: verified?.on ?? null,
   });
-  // A worse verdict still names the unverified change: it may be why the account looks wrong.
-  const alsoUnverified = unverified.length > 0 ? `; ${describeUnverified(unverified, holdDays)}` : "";
+  const badAmount = amountProblem(row);
+  // A worse verdict still names the unverified change (it may be why the account looks wrong)
+  // and a bad amount, so the file is fixed in one pass.
+  const also = (text: string) => {
+    const extra = [unverified.length > 0 ? describeUnverified(unverified, holdDays) : "", badAmount ?? ""];
+    return [text, ...extra].filter((part) => part !== "").join("; ");
+  };
 
-  const taxProblem = describeTaxIdProblem(taxBase);
-  if (taxProblem) return result("invalid_tax_id", taxProblem);
+  if (payee.by === "tax_id") {
+    const taxProblem = describeTaxIdProblem(payee.taxBase);
+    if (taxProblem) return result("invalid_tax_id", taxProblem);
+  }
   if (!parsed.ok) return result("invalid_account", parsed.problem);
   const acct = parsed.account;
-  if (business?.statusCode === 0)
-    return result("business_ceased", "the registry shows the business as ceased");
-  if (business?.statusCode === 2) {
-    return result("business_suspended", "the registry shows the business as suspended");
+  if (payee.by === "none") {
+    const why =
+      payee.holders.length > 1
+        ? `the file gives no tax number and the account is registered to several businesses: ${payee.holders.map((t) => describeHolder(t, knowledge)).join(" and ")}`
+        : payee.former.length > 0
+          ? `the file gives no tax number and no business holds the account now (it was registered to ${payee.former.map((t) => describeHolder(t, knowledge)).join(", ")})`
+          : "the file gives no tax number and no source regwatch has (search records, profiles, change values) knows who holds the account";
+    return result("unknown_account_holder", badAmount ? `${why}; ${badAmount}` : why);
   }
-  const own = knowledge.accounts.filter((a) => a.taxId === taxBase);
+  const payeeTax = payee.taxBase;
+  if (payee.by === "account")
+    notes.push(`payee found by its account: ${describeHolder(payeeTax, knowledge)}`);
+  if (business?.statusCode === 0)
+    return result("business_ceased", also("the registry shows the business as ceased"));
+  if (business?.statusCode === 2) {
+    return result("business_suspended", also("the registry shows the business as suspended"));
+  }
+  const own = index.byTaxId.get(payeeTax) ?? [];
   const registered = own.filter((a) => a.currentlyRegistered);
   const known = business !== undefined || own.length > 0;
   const match = registered.find((a) => a.account === acct);
+  // Sole proprietors (and other non-companies) have no accounts in the registry's data: that alone holds nothing.
+  const listsNoAccounts = own.length === 0 && business?.type != null && business.type !== "companies";
   if (known && !match) {
-    const holders = knowledge.accounts.filter((a) => a.account === acct && a.currentlyRegistered);
+    const holders = (index.byAccount.get(acct) ?? []).filter(
+      (a) => a.currentlyRegistered && a.taxId !== payeeTax,
+    );
     const formerly = own.some((a) => a.account === acct);
-    const why =
-      holders.length > 0
-        ? `the account is registered to ${holders.map((h) => describeHolder(h.taxId, knowledge)).join(", ")}`
-        : formerly
-          ? "the account was registered to this business before, but no longer is"
-          : registered.length === 0
-            ? "the registry shows no bank account for this business"
-            : `the business's registered account(s): ${registered.map((a) => a.account).join(", ")}`;
-    return result("account_not_registered", why + alsoUnverified);
+    if (holders.length > 0 || !listsNoAccounts) {
+      const why =
+        holders.length > 0
+          ? `the account is registered to ${[...new Set(holders.map((h) => h.taxId))].map((t) => describeHolder(t, knowledge)).join(", ")}`
+          : formerly
+            ? "the account was registered to this business before, but no longer is"
+            : registered.length === 0
+              ? "the registry shows no bank account for this business"
+              : `the business's registered account(s): ${registered.map((a) => a.account).join(", ")}`;
+      return result("account_not_registered", also(why));
+    }
+    notes.push("the registry lists no bank accounts for this kind of business (sole proprietor or similar)");
   }
-  if (match?.addedOn && match.addedOn >= addDays(today, -holdDays)) {
-    return result("account_recently_changed", describeAdded(match, holdDays) + alsoUnverified, match.addedOn);
+  const names = business?.names ?? [];
+  if (row.name !== null && row.name.trim() !== "") {
+    if (names.length === 0)
+      notes.push("the name could not be compared: the registry gives no name for the business");
+    else if (findMatchingName(row.name, names) === null) {
+      const shown = names.map((n) => `"${n}"`).join(", ");
+      return result(
+        "name_mismatch",
+        also(`the file names the payee "${row.name}"; the registry's names of ${payeeTax}: ${shown}`),
+      );
+    }
   }
-  if (unverified.length > 0) {
-    return result("account_change_unverified", describeUnverified(unverified, holdDays));
+  if (badAmount) return result("invalid_amount", also(badAmount));
+  const verification = knowledge.verifications?.get(payeeKey(payeeTax, acct)) ?? null;
+  const recent = match?.addedOn && match.addedOn >= addDays(today, -holdDays) ? match.addedOn : null;
+  const newest =
+    [recent, ...unverified.map((c) => c.changeDate)]
+      .filter((d) => d !== null)
+      .sort()
+      .pop() ?? null;
+  if (newest !== null && verification && verification.on >= newest) {
+    verified = verification;
+    notes.unshift(describeVerification(verification));
+  } else {
+    const older = verification
+      ? `; ${describeVerification(verification)}, before the change of ${newest}`
+      : "";
+    if (recent) {
+      return result("account_recently_changed", also(describeAdded(match!, holdDays)) + older, recent);
+    }
+    if (unverified.length > 0) {
+      return result("account_change_unverified", describeUnverified(unverified, holdDays) + older);
+    }
   }
-  if (!known) return result("unknown_business", `no record of tax id ${taxBase}`);
-  if (!knowledge.watched.has(taxBase)) {
+  if (!known) return result("unknown_business", `no record of tax id ${payeeTax}`);
+  if (!knowledge.watched.has(payeeTax)) {
     return result("not_watched", "on no watch list: a change of its account would go unseen");
   }
   return result("ok", "");
 }
 
-function describeHolder(taxId: string, knowledge: Knowledge): string {
-  const name = knowledge.businesses.get(taxId)?.name;
-  return name ? `${taxId} (${name})` : taxId;
-}
-
 export function judgeBatch(
   rows: readonly PaymentRow[],
   knowledge: Knowledge,
-  today: string,
-  holdDays: number,
+  options: JudgeOptions,
 ): CheckedRow[] {
-  return rows.map((row) => judgeRow(row, knowledge, today, holdDays));
+  const index = indexKnowledge(knowledge);
+  return rows.map((row) => judgeRow(row, knowledge, options, index));
 }
 
 export function severity(verdict: Verdict): number {

@@ -65,6 +65,7 @@ describe("nextStep", () => {
   it("gives every verdict that holds, and the not_watched warning, a next step; ok none", () => {
     const context = {
       taxBase: "12345676",
+      account: ACCOUNT,
       holdDays: 30,
       addedOn: "2024-06-20",
       unverified: [],
@@ -95,6 +96,8 @@ describe("planAsks", () => {
     taxId,
     bankAccount,
     amount: null,
+    amountRaw: null,
+    amountProblem: null,
     currency: null,
     reference: null,
     name: null,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PaymentRow } from "../../src/payments/batch-csv.ts";
+import type { PaymentRow } from "../../src/payments/batch-row.ts";
 import {
   judgeRow,
   type Knowledge,
@@ -13,7 +13,17 @@ const OTHER = "10400000-00000000-00000000";
 const TODAY = "2024-06-30";
 
 function row(taxId: string, bankAccount = ACCOUNT): PaymentRow {
-  return { line: 2, taxId, bankAccount, amount: null, currency: null, reference: null, name: null };
+  return {
+    line: 2,
+    taxId,
+    bankAccount,
+    amount: null,
+    amountRaw: null,
+    amountProblem: null,
+    currency: null,
+    reference: null,
+    name: null,
+  };
 }
 
 function knowledge(
@@ -48,14 +58,18 @@ const held = (taxId: string, over: Partial<KnownAccount> = {}): KnownAccount => 
 describe("payment verdicts", () => {
   it("takes the worst verdict that applies", () => {
     const k = knowledge([biz("12345676", { statusCode: 0 })], []);
-    expect(judgeRow(row("12345677", "bad"), k, TODAY, 30).verdict).toBe("invalid_tax_id");
-    expect(judgeRow(row("12345676", "11773016-11111019"), k, TODAY, 30).verdict).toBe("invalid_account");
-    expect(judgeRow(row("12345676"), k, TODAY, 30).verdict).toBe("business_ceased");
+    expect(judgeRow(row("12345677", "bad"), k, { today: TODAY, holdDays: 30 }).verdict).toBe(
+      "invalid_tax_id",
+    );
+    expect(judgeRow(row("12345676", "11773016-11111019"), k, { today: TODAY, holdDays: 30 }).verdict).toBe(
+      "invalid_account",
+    );
+    expect(judgeRow(row("12345676"), k, { today: TODAY, holdDays: 30 }).verdict).toBe("business_ceased");
   });
 
   it("flags a suspended sole proprietor", () => {
     const k = knowledge([biz("12345676", { statusCode: 2 })], [held("12345676")]);
-    expect(judgeRow(row("12345676"), k, TODAY, 30)).toMatchObject({
+    expect(judgeRow(row("12345676"), k, { today: TODAY, holdDays: 30 })).toMatchObject({
       verdict: "business_suspended",
       detail: "the registry shows the business as suspended",
     });
@@ -66,13 +80,13 @@ describe("payment verdicts", () => {
       [biz("12345676"), biz("10000001")],
       [held("10000001"), held("12345676", { account: OTHER, currentlyRegistered: true })],
     );
-    expect(judgeRow(row("12345676"), k, TODAY, 30).detail).toBe(
+    expect(judgeRow(row("12345676"), k, { today: TODAY, holdDays: 30 }).detail).toBe(
       "the account is registered to 10000001 (Business 10000001)",
     );
     const given = knowledge([biz("12345676")], [held("12345676", { currentlyRegistered: false })]);
-    expect(judgeRow(row("12345676"), given, TODAY, 30).detail).toContain("no longer is");
+    expect(judgeRow(row("12345676"), given, { today: TODAY, holdDays: 30 }).detail).toContain("no longer is");
     const none = knowledge([biz("12345676")], []);
-    expect(judgeRow(row("12345676"), none, TODAY, 30)).toMatchObject({
+    expect(judgeRow(row("12345676"), none, { today: TODAY, holdDays: 30 })).toMatchObject({
       verdict: "account_not_registered",
       detail: "the registry shows no bank account for this business",
     });
@@ -80,22 +94,22 @@ describe("payment verdicts", () => {
 
   it("holds an account added within the hold period, counting the boundary day", () => {
     const k = (addedOn: string) => knowledge([biz("12345676")], [held("12345676", { addedOn })]);
-    expect(judgeRow(row("12345676"), k("2024-05-31"), TODAY, 30)).toMatchObject({
+    expect(judgeRow(row("12345676"), k("2024-05-31"), { today: TODAY, holdDays: 30 })).toMatchObject({
       verdict: "account_recently_changed",
       detail: "the account was added on 2024-05-31, within the 30-day hold",
     });
-    expect(judgeRow(row("12345676"), k("2024-05-30"), TODAY, 30).verdict).toBe("ok");
-    expect(judgeRow(row("12345676"), k("2024-06-25"), TODAY, 0).verdict).toBe("ok");
+    expect(judgeRow(row("12345676"), k("2024-05-30"), { today: TODAY, holdDays: 30 }).verdict).toBe("ok");
+    expect(judgeRow(row("12345676"), k("2024-06-25"), { today: TODAY, holdDays: 0 }).verdict).toBe("ok");
   });
 
   it("knows a business from its accounts alone, and says when it could not ask online", () => {
     const k = knowledge([], [held("12345676")]);
-    expect(judgeRow(row("12345676"), k, TODAY, 30).verdict).toBe("not_watched");
+    expect(judgeRow(row("12345676"), k, { today: TODAY, holdDays: 30 }).verdict).toBe("not_watched");
     const watched = knowledge([], [held("12345676")], new Map(), ["12345676"]);
-    expect(judgeRow(row("12345676"), watched, TODAY, 30).verdict).toBe("ok");
+    expect(judgeRow(row("12345676"), watched, { today: TODAY, holdDays: 30 }).verdict).toBe("ok");
     const note = "not checked online: the monthly search quota is used up";
     const unknown = knowledge([], [], new Map([[payeeKey("12345676", ACCOUNT), note]]));
-    expect(judgeRow(row("12345676"), unknown, TODAY, 30)).toMatchObject({
+    expect(judgeRow(row("12345676"), unknown, { today: TODAY, holdDays: 30 })).toMatchObject({
       verdict: "unknown_business",
       detail: "no record of tax id 12345676; not checked online: the monthly search quota is used up",
     });

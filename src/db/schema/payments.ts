@@ -84,7 +84,26 @@ export const paymentChecks = regwatch.table(
     index("payment_checks_checked_at").on(t.checkedAt),
     check(
       "payment_checks_verdict",
-      sql`${t.verdict} in ('invalid_tax_id', 'invalid_account', 'business_ceased', 'business_suspended', 'account_not_registered', 'account_recently_changed', 'account_change_unverified', 'unknown_business', 'not_watched', 'ok')`,
+      sql`${t.verdict} in ('invalid_tax_id', 'invalid_account', 'unknown_account_holder', 'business_ceased', 'business_suspended', 'account_not_registered', 'name_mismatch', 'invalid_amount', 'account_recently_changed', 'account_change_unverified', 'unknown_business', 'not_watched', 'ok')`,
     ),
+  ],
+);
+
+/** Accounts confirmed out of band by `payments verify` (migration 0022); rows are only added. */
+export const payeeVerifications = regwatch.table(
+  "payee_verifications",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    taxId: text("tax_id").notNull(),
+    bankAccount: text("bank_account").notNull(),
+    verifiedBy: text("verified_by").notNull(),
+    verifiedAt: createdNow("verified_at"),
+    note: text("note"),
+  },
+  (t) => [
+    index("payee_verifications_payee").on(t.taxId, t.bankAccount, t.verifiedAt),
+    check("payee_verifications_tax_id", sql`${t.taxId} ~ '^[0-9]{8}$'`),
+    check("payee_verifications_bank_account", sql`${t.bankAccount} ~ '^[0-9]{8}-[0-9]{8}-[0-9]{8}$'`),
+    check("payee_verifications_verified_by", sql`btrim(${t.verifiedBy}) <> ''`),
   ],
 );

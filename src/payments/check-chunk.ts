@@ -1,0 +1,93 @@
+/**
+ * The verdicts of one chunk of a payment batch: what the database knows of the chunk's payees and
+ * accounts is read in a handful of queries (src/payments/knowledge.ts), with --online the
+ * questions no local source answers are sent to the search interface (within the quota, each
+ * question once per batch) and their answers saved, and every row is judged
+ * (src/payments/verdicts.ts). The pipeline calls it chunk after chunk, so memory stays bounded.
+ */
+import type { SearchClient } from "../api/search-client.ts";
+import type { Database } from "../db/connect.ts";
+import { saveBusinesses } from "../search/save-businesses.ts";
+import type { PaymentRow } from "./batch-row.ts";
+import { batchTaxIds, loadKnowledge, loadPayeeRecordMap } from "./knowledge.ts";
+import { askOnline } from "./online.ts";
+import { type Ask, type AskResult, onlineNotes, planAsks } from "./recheck.ts";
+import { type CheckedRow, judgeBatch } from "./verdicts.ts";
+
+/** One per batch: the requests sent, those not sent or failed, and the quota refusal, across chunks. */
+export interface OnlineSession {
+  readonly asked: number;
+  readonly notChecked: number;
+  readonly quotaMessage: string | null;
+}
+
+class OnlineAsker implements OnlineSession {
+  asked = 0;
+  notChecked = 0;
+  quotaMessage: string | null = null;
+  /** Each question's answer, so a payee in several chunks is asked once. */
+  private readonly answered = new Map<string, AskResult>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly client: SearchClient,
+  ) {}
+
+  async ask(asks: readonly Ask[]): Promise<AskResult[]> {
+    const id = (ask: Ask) => `${ask.kind} ${ask.value}`;
+    const fresh = asks.filter((ask) => !this.answered.has(id(ask)));
+    const outcome = await askOnline(
+      fresh,
+      async (ask) => {
+        const result = await this.client.search(ask.kind, ask.value);
+        await saveBusinesses(this.db.sql, result.records);
+        return result.records;
+      },
+      this.quotaMessage,
+    );
+    for (const [i, ask] of fresh.entries()) this.answered.set(id(ask), outcome.results[i]!);
+    this.asked += outcome.asked;
+    this.notChecked += outcome.notChecked;
+    this.quotaMessage = outcome.quotaMessage;
+    return asks.map((ask) => this.answered.get(id(ask))!);
+  }
+}
+
+/** Starts the online part of a batch; what it reads is saved to the database it is given. */
+export function startOnline(db: Database, client: SearchClient): OnlineSession {
+  return new OnlineAsker(db, client);
+}
+
+export interface ChunkOptions {
+  today: string;
+  holdDays: number;
+  recheckDays: number;
+  /** The registry's time zone: days of records and verifications are counted in it. */
+  timeZone: string;
+  online: OnlineSession | null;
+}
+
+/** Verdicts for one chunk of rows (at most a few thousand), all database reads batched. */
+export async function checkChunk(
+  db: Database,
+  rows: readonly PaymentRow[],
+  options: ChunkOptions,
+): Promise<CheckedRow[]> {
+  const { today, holdDays, timeZone } = options;
+  let knowledge = await loadKnowledge(db, rows, { today, holdDays, timeZone, online: null });
+  if (options.online) {
+    if (!(options.online instanceof OnlineAsker))
+      throw new TypeError("online session not made by startOnline");
+    const payees = [...new Set([...batchTaxIds(rows), ...knowledge.accounts.map((a) => a.taxId)])];
+    const records = await loadPayeeRecordMap(db, payees, timeZone);
+    const asks = planAsks(rows, knowledge, records, today, options.recheckDays);
+    const results = await options.online.ask(asks);
+    const notes = onlineNotes(asks, results);
+    // What the answers saved changes what is known; without questions nothing changed.
+    knowledge =
+      asks.length > 0
+        ? await loadKnowledge(db, rows, { today, holdDays, timeZone, online: { notes } })
+        : { ...knowledge, online: true };
+  }
+  return judgeBatch(rows, knowledge, { today, holdDays });
+}

@@ -1,0 +1,73 @@
+/**
+ * What is known of a chunk, indexed for the verdicts (pure): accounts by business and by account,
+ * unverified changes and names by business, so judging a row costs a few map lookups however
+ * large the chunk. Also who a row pays: the business its tax number names, or, when the file
+ * gives none, the business that holds its account in the data regwatch has.
+ */
+import { isValidTaxId } from "../taxid.ts";
+import { type PaymentRow, taxBaseOfRow } from "./batch-row.ts";
+import type { ChangeEvidence } from "./evidence.ts";
+import type { Knowledge, KnownAccount } from "./verdicts.ts";
+
+export interface KnowledgeIndex {
+  byTaxId: ReadonlyMap<string, readonly KnownAccount[]>;
+  byAccount: ReadonlyMap<string, readonly KnownAccount[]>;
+  changesByTaxId: ReadonlyMap<string, readonly ChangeEvidence[]>;
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
+export function indexKnowledge(knowledge: Knowledge): KnowledgeIndex {
+  return {
+    byTaxId: groupBy(knowledge.accounts, (a) => a.taxId),
+    byAccount: groupBy(knowledge.accounts, (a) => a.account),
+    changesByTaxId: groupBy(knowledge.changes, (c) => c.taxId),
+  };
+}
+
+/** Businesses that currently hold the account, each once, in the order found. */
+export function currentHolders(index: KnowledgeIndex, account: string): string[] {
+  const holders = (index.byAccount.get(account) ?? []).filter((a) => a.currentlyRegistered);
+  return [...new Set(holders.map((a) => a.taxId))];
+}
+
+/** Businesses that held the account once but no longer do. */
+export function formerHolders(index: KnowledgeIndex, account: string): string[] {
+  const current = new Set(currentHolders(index, account));
+  const all = (index.byAccount.get(account) ?? []).map((a) => a.taxId);
+  return [...new Set(all)].filter((t) => !current.has(t));
+}
+
+export type Payee =
+  | { by: "tax_id"; taxBase: string }
+  | { by: "account"; taxBase: string }
+  /** No tax number in the file and no single current holder of the account. */
+  | { by: "none"; holders: string[]; former: string[] };
+
+/**
+ * Who the row pays. With a tax number, its base (valid or not: the verdict says); without one,
+ * the one business currently holding the (canonical) account; `account` null when unreadable.
+ */
+export function payeeOf(row: PaymentRow, account: string | null, index: KnowledgeIndex): Payee {
+  if (row.taxId !== null) return { by: "tax_id", taxBase: taxBaseOfRow(row.taxId) };
+  if (account === null) return { by: "none", holders: [], former: [] };
+  const holders = currentHolders(index, account);
+  if (holders.length === 1) return { by: "account", taxBase: holders[0]! };
+  return { by: "none", holders, former: holders.length === 0 ? formerHolders(index, account) : [] };
+}
+
+/** The tax base a row's tax number names, when it is valid; null without a tax number. */
+export function validRowTaxBase(row: PaymentRow): string | null {
+  if (row.taxId === null) return null;
+  const base = taxBaseOfRow(row.taxId);
+  return isValidTaxId(base) ? base : null;
+}
