@@ -17,6 +17,7 @@ import type { CheckedRow } from "../payments/verdicts.ts";
 import { redactSecrets } from "../secrets.ts";
 import { type Context, parseNonNegativeInt, runAction, withDatabase } from "./context.ts";
 import { withSearch } from "./lookup.ts";
+import { registerPaymentsVerify } from "./payments-verify.ts";
 
 interface CheckOptions {
   holdDays?: number;
@@ -28,6 +29,7 @@ interface CheckOptions {
 
 export function registerPayments(program: Command): void {
   const payments = program.command("payments").description("check payments against the registry");
+  registerPaymentsVerify(payments);
   payments
     .command("check")
     .description("give every payment of a CSV batch a verdict (exit 0 all pass, 2 some flagged, 64 bad file)")
