@@ -1,8 +1,23 @@
 /**
  * The console's pages beyond the inbox and alerts: business history, the change feed and its
  * downloads, payment checks, coverage, runs and lists. The server calls this after its sign-in
- * and CSRF hooks are in place.
+ * and CSRF hooks are in place, so every route here needs a session.
  */
 import type { RegisterPages } from "../kit.ts";
+import { registerBusinessPages } from "./businesses.ts";
+import { registerChangesPages } from "./changes.ts";
+import { registerCoveragePages } from "./coverage.ts";
+import { registerListsPages } from "./lists.ts";
+import { registerRunsPages } from "./runs.ts";
 
-export const registerMorePages: RegisterPages = async (_app, _deps, _kit) => {};
+export const registerMorePages: RegisterPages = async (app, deps, kit) => {
+  for (const register of [
+    registerBusinessPages,
+    registerChangesPages,
+    registerCoveragePages,
+    registerRunsPages,
+    registerListsPages,
+  ]) {
+    await register(app, deps, kit);
+  }
+};

@@ -1,0 +1,130 @@
+/**
+ * GET /businesses/{tax_id}: a business's profile as of today, its values on a chosen day
+ * (?as_of=YYYY-MM-DD, business_as_of), every change with its values, the lists it is on, its
+ * alerts and its payment checks. GET /businesses?tax_id= (the layout's search box) leads there.
+ */
+import { isValidDate, localDateTime } from "../../dates.ts";
+import {
+  hasChanges,
+  readBusinessAlerts,
+  readBusinessAsOf,
+  readBusinessLists,
+  readBusinessProfile,
+  readBusinessTimeline,
+} from "../../db/console-business.ts";
+import { readBusinessPaymentChecks } from "../../db/console-payments.ts";
+import { describeTaxIdProblem, taxBaseOf } from "../../taxid.ts";
+import type { RegisterPages } from "../kit.ts";
+import {
+  alertLines,
+  asOfLines,
+  businessHeader,
+  listLines,
+  ORDER_UNKNOWN,
+  profileLines,
+  timelineDays,
+} from "./business-view.ts";
+import { paymentCheckLines } from "./payments-view.ts";
+import { pageLinks, QueryReader, splitPage } from "./query-reader.ts";
+
+const TIMELINE_PAGE = 200;
+const ALERTS_SHOWN = 50;
+const CHECKS_SHOWN = 50;
+
+export const registerBusinessPages: RegisterPages = (app, deps, kit) => {
+  const sql = deps.db.sql;
+
+  app.get("/businesses", async (request, reply) => {
+    const taxId = new QueryReader(request.query as Record<string, unknown>).text("tax_id") ?? "";
+    const base = taxBaseOf(taxId);
+    if (base) return reply.redirect(`/businesses/${base}`, 303);
+    return kit.render(
+      request,
+      reply,
+      "error",
+      {
+        title: "No such tax id",
+        message:
+          taxId === ""
+            ? "Enter a tax id (8 digits) or a tax number (xxxxxxxx-y-zz) to open a business."
+            : `"${taxId}" is neither an 8-digit tax base number nor a tax number (xxxxxxxx-y-zz).`,
+      },
+      400,
+    );
+  });
+
+  app.get<{ Params: { taxId: string } }>("/businesses/:taxId", async (request, reply) => {
+    const given = request.params.taxId;
+    const taxId = taxBaseOf(given);
+    const problem =
+      taxId === undefined ? "it is neither a tax base number nor a tax number" : describeTaxIdProblem(taxId);
+    if (taxId === undefined || problem) {
+      return kit.render(
+        request,
+        reply,
+        "error",
+        { title: "Not a tax id", message: `"${given}" cannot be a business's tax id: ${problem}.` },
+        400,
+      );
+    }
+    if (taxId !== given) return reply.redirect(`/businesses/${taxId}${queryOf(request.url)}`, 303);
+    const q = new QueryReader(request.query as Record<string, unknown>);
+    const today = localDateTime(deps.now(), deps.config.tz).date;
+    const asOfText = q.text("as_of");
+    const page = q.integer("page", 1, 1, 100_000);
+    if (asOfText !== null && !isValidDate(asOfText)) {
+      q.problems.push(`as_of "${asOfText}" is not a date: write it as YYYY-MM-DD`);
+    }
+    const asOf = asOfText !== null && isValidDate(asOfText) ? asOfText : today;
+    const [profile, changed] = await Promise.all([readBusinessProfile(sql, taxId), hasChanges(sql, taxId)]);
+    const [lists, alerts, checks] = await Promise.all([
+      readBusinessLists(sql, taxId),
+      readBusinessAlerts(sql, taxId, ALERTS_SHOWN),
+      readBusinessPaymentChecks(sql, taxId, CHECKS_SHOWN),
+    ]);
+    if (!profile && !changed && lists.length === 0 && checks.length === 0) {
+      return kit.render(
+        request,
+        reply,
+        "error",
+        {
+          title: "Business not known",
+          message: `regwatch knows nothing of ${taxId}: it is on no list, no change or search record names it and no payment check named it. \`regwatch lookup ${taxId}\` fetches its record.`,
+        },
+        404,
+      );
+    }
+    const [asOfValues, timeline] = await Promise.all([
+      readBusinessAsOf(sql, taxId, asOf),
+      readBusinessTimeline(sql, taxId, { limit: TIMELINE_PAGE, offset: (page - 1) * TIMELINE_PAGE }),
+    ]);
+    const { rows, hasMore } = splitPage(timeline, TIMELINE_PAGE);
+    const header = businessHeader(taxId, profile);
+    return kit.render(
+      request,
+      reply,
+      "business",
+      {
+        title: `${header.name} (${taxId})`,
+        header,
+        problems: q.problems,
+        today,
+        asOf,
+        profile: profileLines(profile?.headings ?? {}),
+        asOfLines: asOfLines(asOfValues),
+        orderUnknown: ORDER_UNKNOWN,
+        timeline: timelineDays(rows),
+        links: pageLinks(`/businesses/${taxId}`, request.query as Record<string, unknown>, page, hasMore),
+        lists: listLines(lists),
+        alerts: alertLines(alerts),
+        checks: paymentCheckLines(checks),
+      },
+      q.problems.length > 0 ? 400 : 200,
+    );
+  });
+};
+
+function queryOf(url: string): string {
+  const at = url.indexOf("?");
+  return at < 0 ? "" : url.slice(at);
+}

@@ -1,0 +1,56 @@
+/**
+ * The change feed's filters from a query string, checked as `regwatch changes` checks its
+ * options: since (default a week ago), until, list (key or name, repeatable), heading
+ * (repeatable) and tax_id; every problem named. Shared by /changes and its downloads.
+ */
+import { addDays, localDateTime } from "../../dates.ts";
+import type { FeedFilter } from "../../db/change-feed.ts";
+import type { Sql } from "../../db/connect.ts";
+import { loadWatchLists } from "../../db/lists.ts";
+import { resolveListRefs } from "../../list-ref.ts";
+import { taxBaseOf } from "../../taxid.ts";
+import { QueryReader } from "./query-reader.ts";
+
+export const DEFAULT_DAYS = 7;
+
+export interface ChangesQuery {
+  filter: FeedFilter;
+  /** The values as given, for the form to show them again. */
+  form: { since: string; until: string; list: string[]; heading: string[]; tax_id: string };
+  page: number;
+  problems: string[];
+}
+
+export async function readChangesQuery(
+  sql: Sql,
+  query: Record<string, unknown>,
+  options: { now: Date; timeZone: string },
+): Promise<ChangesQuery> {
+  const q = new QueryReader(query);
+  const since = q.date("since") ?? addDays(localDateTime(options.now, options.timeZone).date, -DEFAULT_DAYS);
+  const until = q.date("until");
+  if (until !== null && until < since) q.problems.push(`until ${until} is before since ${since}`);
+  const taxIdText = q.text("tax_id");
+  const taxId = taxIdText === null ? null : (taxBaseOf(taxIdText) ?? null);
+  if (taxIdText !== null && taxId === null) {
+    q.problems.push(`tax_id "${taxIdText}" is neither an 8-digit tax base number nor a tax number`);
+  }
+  const listRefs = q.texts("list");
+  let lists: string[] = [];
+  if (listRefs.length > 0) {
+    const resolved = resolveListRefs(listRefs, await loadWatchLists(sql, { includeDeleted: true }));
+    if (resolved.ok) lists = [...new Set(resolved.lists.map((l) => l.listName))];
+    else q.problems.push(resolved.problem.replace(/^--list/, "list"));
+  }
+  // The form's field takes several headings separated by commas; a link may repeat the parameter.
+  const headings = [...new Set(q.texts("heading").flatMap((h) => h.split(",").map((s) => s.trim())))].filter(
+    (h) => h !== "",
+  );
+  const page = q.integer("page", 1, 1, 100_000);
+  return {
+    filter: { since, until, lists, headings, taxId },
+    form: { since, until: until ?? "", list: listRefs, heading: headings, tax_id: taxIdText ?? "" },
+    page,
+    problems: q.problems,
+  };
+}

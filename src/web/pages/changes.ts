@@ -1,0 +1,87 @@
+/**
+ * GET /changes: the change feed with the CLI's filters, page by page; GET /changes.csv and
+ * /changes.xlsx: the same rows, every page, as downloads streamed from a cursor.
+ */
+import { PassThrough } from "node:stream";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { feedQuery } from "../../db/change-feed.ts";
+import { loadWatchLists } from "../../db/lists.ts";
+import { AMBIGUOUS_NOTE, headingValue, NAME_UNKNOWN } from "../../feed/format.ts";
+import type { RegisterPages } from "../kit.ts";
+import { writeChangesCsv, writeChangesXlsx } from "./changes-export.ts";
+import { readChangesQuery } from "./changes-filter.ts";
+import { pageLinks, splitPage } from "./query-reader.ts";
+
+const PAGE_SIZE = 100;
+
+const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+export const registerChangesPages: RegisterPages = (app, deps, kit) => {
+  const sql = deps.db.sql;
+  const readQuery = (request: FastifyRequest) =>
+    readChangesQuery(sql, request.query as Record<string, unknown>, {
+      now: deps.now(),
+      timeZone: deps.config.tz,
+    });
+
+  app.get("/changes", async (request, reply) => {
+    const q = await readQuery(request);
+    const lists = await loadWatchLists(sql, { includeDeleted: true });
+    const base = { title: "Changes", form: q.form, lists, problems: q.problems };
+    if (q.problems.length > 0) {
+      return kit.render(request, reply, "changes", { ...base, rows: [], links: null, downloads: null }, 400);
+    }
+    const fetched = await feedQuery(sql, q.filter, {
+      limit: PAGE_SIZE + 1,
+      offset: (q.page - 1) * PAGE_SIZE,
+    });
+    const { rows, hasMore } = splitPage(fetched, PAGE_SIZE);
+    const query = request.query as Record<string, unknown>;
+    const { page: _page, ...filters } = query;
+    return kit.render(request, reply, "changes", {
+      ...base,
+      rows: rows.map((r) => ({
+        ...r,
+        name: r.businessName?.trim() || NAME_UNKNOWN,
+        before: headingValue(r.heading, r.oldValue),
+        after: headingValue(r.heading, r.newValue),
+      })),
+      ambiguousNote: AMBIGUOUS_NOTE,
+      links: pageLinks("/changes", query, q.page, hasMore),
+      downloads: filters,
+    });
+  });
+
+  const download = async (request: FastifyRequest, reply: FastifyReply, kind: "csv" | "xlsx") => {
+    const q = await readQuery(request);
+    if (q.problems.length > 0) {
+      return kit.render(
+        request,
+        reply,
+        "error",
+        { title: "Bad filter", message: `Nothing to download: ${q.problems.join("; ")}.` },
+        400,
+      );
+    }
+    const out = new PassThrough();
+    const write = kind === "csv" ? writeChangesCsv : writeChangesXlsx;
+    write(sql, q.filter, out).then(
+      () => {
+        if (kind === "csv") out.end();
+      },
+      (error: unknown) => {
+        // The answer has started: all that can be done is to cut it short, which the client sees.
+        deps.log.error({ err: error }, "changes download failed");
+        out.destroy(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+    const name = `regwatch-changes-${q.filter.since}${q.filter.until ? `-${q.filter.until}` : ""}.${kind}`;
+    return reply
+      .type(kind === "csv" ? "text/csv; charset=utf-8" : XLSX_TYPE)
+      .header("content-disposition", `attachment; filename="${name}"`)
+      .send(out);
+  };
+
+  app.get("/changes.csv", (request, reply) => download(request, reply, "csv"));
+  app.get("/changes.xlsx", (request, reply) => download(request, reply, "xlsx"));
+};

@@ -1,0 +1,37 @@
+/**
+ * GET /coverage: per list, a calendar of the last weeks (?weeks=N, 1 to 104) with covered,
+ * accepted, missing and invalid days marked, and the gaps and invalid windows listed.
+ */
+import { lastCompleteDay, localDateTime } from "../../dates.ts";
+import { readCoverageDetail } from "../../db/console-coverage.ts";
+import type { RegisterPages } from "../kit.ts";
+import { DAY_STATE_WORDS, listCalendar } from "./coverage-view.ts";
+import { QueryReader } from "./query-reader.ts";
+
+const DEFAULT_WEEKS = 12;
+
+export const registerCoveragePages: RegisterPages = (app, deps, kit) => {
+  app.get("/coverage", async (request, reply) => {
+    const q = new QueryReader(request.query as Record<string, unknown>);
+    const weeks = q.integer("weeks", DEFAULT_WEEKS, 1, 104);
+    const now = deps.now();
+    const today = localDateTime(now, deps.config.tz).date;
+    const lastComplete = lastCompleteDay(now, deps.config.registryTz);
+    const lists = await readCoverageDetail(deps.db.sql);
+    return kit.render(
+      request,
+      reply,
+      "coverage",
+      {
+        title: "Coverage",
+        problems: q.problems,
+        weeks,
+        today,
+        lastComplete,
+        legend: Object.entries(DAY_STATE_WORDS).map(([state, words]) => ({ state, words })),
+        calendars: lists.map((l) => listCalendar(l, { lastComplete, today, weeks })),
+      },
+      q.problems.length > 0 ? 400 : 200,
+    );
+  });
+};
