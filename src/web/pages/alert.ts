@@ -1,4 +1,96 @@
-/** `/alerts/{id}` and its actions. */
+/**
+ * `/alerts/{id}`: the change with before/after values, the business's other recent changes, the
+ * delivery state of each message and the history; and the actions on it, each a form posting
+ * `note` and `_csrf` (reviewers and admins only; the actor is the signed-in user).
+ */
+import { alertDetail } from "../../db/alerts-history.ts";
+import { recentChangesOf } from "../../db/console-inbox.ts";
+import { readAction } from "../alert-actions.ts";
+import { headingLines } from "../inbox-view.ts";
 import type { RegisterPages } from "../kit.ts";
+import { roleAtLeast } from "../kit.ts";
+import { actOnAlerts, consoleToday, reopenEndedSnoozes } from "./act-on-alerts.ts";
 
-export const registerAlertPages: RegisterPages = () => {};
+const RECENT_CHANGES = 10;
+
+export const registerAlertPages: RegisterPages = (app, deps, kit) => {
+  app.get<{ Params: { id: string } }>("/alerts/:id", async (request, reply) => {
+    const id = alertIdOf(request.params.id);
+    await reopenEndedSnoozes(deps);
+    const detail = id === null ? undefined : await alertDetail(deps.db.sql, id);
+    if (!detail) {
+      return kit.render(
+        request,
+        reply,
+        "error",
+        { title: "Not found", message: `There is no alert ${request.params.id}.` },
+        404,
+      );
+    }
+    const content = detail.content;
+    const others = content
+      ? await recentChangesOf(deps.db.sql, content.taxId, content.changeId, RECENT_CHANGES)
+      : [];
+    return kit.render(request, reply, "alert", {
+      title: `Alert ${detail.id}`,
+      alert: detail,
+      lines: content
+        ? headingLines(
+            content.headings.map((h) => h.heading),
+            content.headings,
+          )
+        : [],
+      others: others.map((c) => ({ ...c, lines: headingLines(c.headingNames, c.values) })),
+      canAct: roleAtLeast(request.user.role, "reviewer"),
+      today: consoleToday(deps),
+    });
+  });
+
+  app.post<{ Params: { id: string; action: string }; Body: Record<string, unknown> }>(
+    "/alerts/:id/:action",
+    { preHandler: kit.requireRole("reviewer") },
+    async (request, reply) => {
+      const id = alertIdOf(request.params.id);
+      if (id === null) {
+        return kit.render(
+          request,
+          reply,
+          "error",
+          { title: "Not found", message: `There is no alert ${request.params.id}.` },
+          404,
+        );
+      }
+      const body = request.body ?? {};
+      // Only the note (and a snooze's day) are read from the form: a `by` field is ignored.
+      const { request: action, problems } = readAction(
+        request.params.action,
+        { ids: String(id), note: body.note, until: body.until },
+        consoleToday(deps),
+      );
+      if (!action) {
+        return kit.render(
+          request,
+          reply,
+          "error",
+          { title: "Nothing was changed", message: problems.join("; ") },
+          400,
+        );
+      }
+      const done = await actOnAlerts(deps, request.user, action);
+      if (done.length === 0) {
+        return kit.render(
+          request,
+          reply,
+          "error",
+          { title: "Not found", message: `There is no alert ${id}.` },
+          404,
+        );
+      }
+      return reply.redirect(`/alerts/${id}`, 303);
+    },
+  );
+};
+
+function alertIdOf(raw: string): number | null {
+  return /^\d{1,15}$/.test(raw) ? Number(raw) : null;
+}

@@ -1,6 +1,65 @@
-/** `/`: the alert inbox. */
+/**
+ * `/`: the inbox (open alerts, newest first, grouped by business, filters in the query string,
+ * page by page) and `POST /alerts/bulk` (one action on every selected alert).
+ */
+import { inboxChoices, inboxCounts, inboxPage } from "../../db/console-inbox.ts";
+import { readAction, safeReturn } from "../alert-actions.ts";
+import { filterParams, groupByBusiness, type InboxQuery, readInboxQuery } from "../inbox-view.ts";
 import type { RegisterPages } from "../kit.ts";
+import { roleAtLeast } from "../kit.ts";
+import { actOnAlerts, consoleToday, reopenEndedSnoozes } from "./act-on-alerts.ts";
 
-export const registerInboxPages: RegisterPages = (app, _deps, kit) => {
-  app.get("/", (request, reply) => kit.render(request, reply, "inbox", { title: "Inbox", groups: [] }));
+const DAY_MS = 86_400_000;
+
+export const registerInboxPages: RegisterPages = (app, deps, kit) => {
+  app.get<{ Querystring: InboxQuery }>("/", async (request, reply) => {
+    const { filter, problems } = readInboxQuery(request.query);
+    await reopenEndedSnoozes(deps);
+    const [page, counts, choices] = await Promise.all([
+      inboxPage(deps.db.sql, filter),
+      inboxCounts(deps.db.sql, new Date(deps.now().getTime() - DAY_MS)),
+      inboxChoices(deps.db.sql),
+    ]);
+    const params = filterParams(filter);
+    return kit.render(
+      request,
+      reply,
+      "inbox",
+      {
+        title: "Inbox",
+        filter,
+        problems,
+        counts,
+        choices,
+        groups: groupByBusiness(page.alerts),
+        shown: page.alerts.length,
+        canAct: roleAtLeast(request.user.role, "reviewer"),
+        today: consoleToday(deps),
+        here: request.url,
+        previous: filter.page > 1 ? { ...params, page: filter.page - 1 } : null,
+        next: page.hasNext ? { ...params, page: filter.page + 1 } : null,
+      },
+      problems.length > 0 ? 400 : 200,
+    );
+  });
+
+  app.post<{ Body: Record<string, unknown> }>(
+    "/alerts/bulk",
+    { preHandler: kit.requireRole("reviewer") },
+    async (request, reply) => {
+      const body = request.body ?? {};
+      const { request: action, problems } = readAction(body.action, body, consoleToday(deps));
+      if (!action) {
+        return kit.render(
+          request,
+          reply,
+          "error",
+          { title: "Nothing was changed", message: problems.join("; ") },
+          400,
+        );
+      }
+      await actOnAlerts(deps, request.user, action);
+      return reply.redirect(safeReturn(body.return, "/"), 303);
+    },
+  );
 };

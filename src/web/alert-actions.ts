@@ -1,0 +1,63 @@
+/**
+ * What a posted alert action asks for, checked before anything changes: the action, the ids, the
+ * note and (for a snooze) its last day. Pure; the pages turn problems into a 400 page.
+ */
+import { isValidDate } from "../dates.ts";
+
+export type AlertAction = "ack" | "resolve" | "snooze" | "comment";
+export const ALERT_ACTIONS: readonly AlertAction[] = ["ack", "resolve", "snooze", "comment"];
+export const MAX_NOTE_CHARS = 2000;
+
+export interface ActionRequest {
+  action: AlertAction;
+  ids: number[];
+  note: string | null;
+  until: string | null;
+}
+
+/** Reads an action form; `today` is the console's day (a snooze may not end before it). */
+export function readAction(
+  action: unknown,
+  body: { ids?: unknown; note?: unknown; until?: unknown },
+  today: string,
+): { request?: ActionRequest; problems: string[] } {
+  const problems: string[] = [];
+  if (typeof action !== "string" || !ALERT_ACTIONS.includes(action as AlertAction)) {
+    problems.push(`action must be one of ${ALERT_ACTIONS.join(", ")}`);
+  }
+  const rawIds = body.ids === undefined ? [] : Array.isArray(body.ids) ? body.ids : [body.ids];
+  const ids: number[] = [];
+  for (const raw of rawIds) {
+    if (typeof raw === "string" && /^\d{1,15}$/.test(raw)) ids.push(Number(raw));
+    else problems.push(`"${String(raw)}" is not an alert id`);
+  }
+  if (rawIds.length === 0) problems.push("select at least one alert");
+  const note = typeof body.note === "string" && body.note.trim() !== "" ? body.note.trim() : null;
+  if (note !== null && note.length > MAX_NOTE_CHARS)
+    problems.push(`the note must be at most ${MAX_NOTE_CHARS} characters`);
+  if (action === "comment" && note === null) problems.push("a comment needs a note");
+  let until: string | null = null;
+  if (action === "snooze") {
+    until = typeof body.until === "string" ? body.until.trim() : "";
+    if (!isValidDate(until)) problems.push("until must be a date as YYYY-MM-DD");
+    else if (until < today) problems.push(`until must be today (${today}) or later`);
+  }
+  if (problems.length > 0) return { problems };
+  return { request: { action: action as AlertAction, ids: [...new Set(ids)], note, until }, problems };
+}
+
+/** The status an action sets; a comment sets none. */
+export function statusOf(action: AlertAction): "acknowledged" | "resolved" | "snoozed" | null {
+  return action === "ack"
+    ? "acknowledged"
+    : action === "resolve"
+      ? "resolved"
+      : action === "snooze"
+        ? "snoozed"
+        : null;
+}
+
+/** A same-site path to go back to after an action, else the fallback (never another site). */
+export function safeReturn(value: unknown, fallback: string): string {
+  return typeof value === "string" && /^\/(?![/\\])[^\s]*$/.test(value) ? value : fallback;
+}

@@ -1,0 +1,116 @@
+/**
+ * The inbox's pure parts: reading the filters from the query string (a bad value is named, not
+ * guessed at) and shaping one page of alerts into business groups with each changed heading as
+ * old → new in words.
+ */
+import { isValidDate } from "../dates.ts";
+import { ALERT_STATUSES, type AlertStatus } from "../db/alerts-lifecycle.ts";
+import type { HeadingValue } from "../db/alerts-outbox.ts";
+import type { InboxAlert, InboxFilter } from "../db/console-inbox.ts";
+import { headingValue, NAME_UNKNOWN } from "../feed/format.ts";
+
+export const INBOX_PAGE_SIZE = 50;
+
+/** The filters as the query string gives them; empty values mean "any". */
+export interface InboxQuery {
+  status?: string;
+  list?: string;
+  heading?: string;
+  rule?: string;
+  from?: string;
+  to?: string;
+  page?: string;
+}
+
+export function readInboxQuery(query: InboxQuery): { filter: InboxFilter; problems: string[] } {
+  const problems: string[] = [];
+  const text = (value: unknown) => (typeof value === "string" && value.trim() !== "" ? value.trim() : null);
+  const status = text(query.status) ?? "open";
+  if (status !== "all" && !ALERT_STATUSES.includes(status as AlertStatus)) {
+    problems.push(`status must be one of ${[...ALERT_STATUSES, "all"].join(", ")}; got "${status}"`);
+  }
+  const day = (name: "from" | "to") => {
+    const value = text(query[name]);
+    if (value !== null && !isValidDate(value)) {
+      problems.push(`${name} must be a date as YYYY-MM-DD; got "${value}"`);
+      return null;
+    }
+    return value;
+  };
+  const pageText = text(query.page) ?? "1";
+  const page = /^\d{1,6}$/.test(pageText) && Number(pageText) >= 1 ? Number(pageText) : 1;
+  if (page === 1 && pageText !== "1") problems.push(`page must be a whole number from 1; got "${pageText}"`);
+  return {
+    filter: {
+      status: problems.some((p) => p.startsWith("status")) ? "open" : (status as AlertStatus | "all"),
+      list: text(query.list),
+      heading: text(query.heading),
+      rule: text(query.rule),
+      from: day("from"),
+      to: day("to"),
+      page,
+      pageSize: INBOX_PAGE_SIZE,
+    },
+    problems,
+  };
+}
+
+/** The filters back as query parameters (for links that keep them: pages, return after an action). */
+export function filterParams(f: InboxFilter): Record<string, string | null> {
+  return {
+    status: f.status === "open" ? null : f.status,
+    list: f.list,
+    heading: f.heading,
+    rule: f.rule,
+    from: f.from,
+    to: f.to,
+  };
+}
+
+export interface HeadingLine {
+  heading: string;
+  /** null while the change file has not been parsed: only the heading's name is known. */
+  oldText: string | null;
+  newText: string | null;
+  orderAmbiguous: boolean;
+}
+
+/** Each changed heading with its values in words (status as words, accounts as numbers). */
+export function headingLines(names: readonly string[], values: readonly HeadingValue[]): HeadingLine[] {
+  const byHeading = new Map(values.map((v) => [v.heading, v]));
+  const all = [...new Set([...names, ...byHeading.keys()])];
+  return all.map((heading) => {
+    const v = byHeading.get(heading);
+    if (!v || (!("oldValue" in v) && !("newValue" in v))) {
+      return { heading, oldText: null, newText: null, orderAmbiguous: false };
+    }
+    return {
+      heading,
+      oldText: headingValue(heading, v.oldValue),
+      newText: headingValue(heading, v.newValue),
+      orderAmbiguous: v.orderAmbiguous === true,
+    };
+  });
+}
+
+export interface InboxGroup {
+  taxId: string;
+  name: string;
+  lists: string[];
+  alerts: (InboxAlert & { lines: HeadingLine[] })[];
+}
+
+/** The page's alerts grouped by business, groups in the order of their newest alert. */
+export function groupByBusiness(alerts: readonly InboxAlert[]): InboxGroup[] {
+  const groups = new Map<string, InboxGroup>();
+  for (const alert of alerts) {
+    let group = groups.get(alert.taxId);
+    if (!group) {
+      group = { taxId: alert.taxId, name: alert.name?.trim() || NAME_UNKNOWN, lists: [], alerts: [] };
+      groups.set(alert.taxId, group);
+    }
+    for (const list of alert.lists) if (!group.lists.includes(list)) group.lists.push(list);
+    group.alerts.push({ ...alert, lines: headingLines(alert.headingNames, alert.values) });
+  }
+  return [...groups.values()];
+}

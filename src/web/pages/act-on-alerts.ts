@@ -1,0 +1,37 @@
+/**
+ * Carrying out an alert action for the signed-in user: the same lifecycle functions the CLI's
+ * `alerts ack|resolve|snooze` use, or a comment event; the actor is always the session's user.
+ */
+import { localDateTime } from "../../dates.ts";
+import { reopenSnoozed, setAlertStatus } from "../../db/alerts-lifecycle.ts";
+import { commentOnAlerts } from "../../db/console-inbox.ts";
+import { type ActionRequest, statusOf } from "../alert-actions.ts";
+import type { WebDeps, WebUser } from "../kit.ts";
+
+export async function actOnAlerts(deps: WebDeps, user: WebUser, request: ActionRequest): Promise<number[]> {
+  const at = deps.now();
+  const status = statusOf(request.action);
+  const done =
+    status === null
+      ? await commentOnAlerts(deps.db.sql, { ids: request.ids, by: user.name, note: request.note ?? "", at })
+      : await setAlertStatus(deps.db.sql, {
+          ids: request.ids,
+          status,
+          by: user.name,
+          note: request.note,
+          snoozedUntil: request.until,
+          at,
+        });
+  deps.log.info({ user: user.name, action: request.action, alerts: done }, "console alert action");
+  return done;
+}
+
+/** The console's day in the configured zone. */
+export function consoleToday(deps: WebDeps): string {
+  return localDateTime(deps.now(), deps.config.tz).date;
+}
+
+/** A snooze that has ended shows as open wherever it is looked at (as the CLI does). */
+export async function reopenEndedSnoozes(deps: WebDeps): Promise<void> {
+  await reopenSnoozed(deps.db.sql, consoleToday(deps), deps.now());
+}
