@@ -17,7 +17,7 @@ export interface PagesWorld {
   t: TestDatabase;
   web: TestConsole;
   reader: SignedIn;
-  /** The watched tax ids, on list "suppliers" (first 8) and "customers" (last 8). */
+  /** The watched tax ids, on list "suppliers" (first 20) and "customers" (last 20). */
   taxIds: string[];
   close(): Promise<void>;
 }
@@ -31,9 +31,9 @@ export async function startPagesWorld(options: { seed?: number } = {}): Promise<
     rateLimit: 200,
     realistic: true,
   });
-  const taxIds = sampleTaxIds(emulator, 12);
-  await seedList(emulator, { name: "suppliers", createdAt: "2024-01-15", taxIds: taxIds.slice(0, 8) });
-  await seedList(emulator, { name: "customers", createdAt: "2024-02-20", taxIds: taxIds.slice(4, 12) });
+  const taxIds = sampleTaxIds(emulator, 30);
+  await seedList(emulator, { name: "suppliers", createdAt: "2024-01-15", taxIds: taxIds.slice(0, 20) });
+  await seedList(emulator, { name: "customers", createdAt: "2024-02-20", taxIds: taxIds.slice(10, 30) });
   const t = await createTestDatabase();
   await insertAlertRule(t.db.sql, {
     name: "every change",
