@@ -1,45 +1,70 @@
 /**
- * `regwatch payments check FILE`: a verdict for every payment of a batch against what the
- * registry says (profiles, search records, bank-account changes), optionally re-reading stale
- * payees and looking up accounts nothing local knows through the search interface
- * (src/payments/recheck.ts). Nothing of the batch is kept unless --record.
+ * `regwatch payments check FILE`: a verdict for every payment of a batch file as banks and ERPs
+ * export it (any of the usual encodings, Hungarian or English headers, amounts as written),
+ * against what the registry says, optionally asking the search interface (--online). The file
+ * is checked as a stream (src/payments/pipeline.ts): text, JSON, CSV and the --xlsx workbook are
+ * written chunk by chunk, and --record keeps the batch in payment_batches and payment_checks.
+ * `payments verify` and `payments verifications` live in payments-verify.ts.
  */
-import { readFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, stat } from "node:fs/promises";
+import { userInfo } from "node:os";
+import path from "node:path";
 import type { Command } from "commander";
 import { requireSearch } from "../config.ts";
 import { localDateTime } from "../dates.ts";
-import { recordPaymentChecks } from "../db/payments.ts";
 import { EXIT, UsageError } from "../errors.ts";
-import { parseBatchCsv } from "../payments/batch-csv.ts";
-import { checkChunk, type OnlineSession, startOnline } from "../payments/check-chunk.ts";
-import { type BatchReport, formatCsv, formatJson, formatText, isFlagged } from "../payments/report.ts";
-import type { CheckedRow } from "../payments/verdicts.ts";
+import { startOnline } from "../payments/check-chunk.ts";
+import {
+  type BatchCheckOptions,
+  type BatchCheckResult,
+  checkBatch,
+  type RowSink,
+} from "../payments/pipeline.ts";
+import { parseColumnsOption } from "../payments/read/batch-reader.ts";
+import { CsvSink } from "../payments/report-csv.ts";
+import { JsonSink } from "../payments/report-json.ts";
+import { TextSink } from "../payments/report-text.ts";
+import { XlsxSink } from "../payments/report-xlsx.ts";
 import { redactSecrets } from "../secrets.ts";
 import { type Context, parseNonNegativeInt, runAction, withDatabase } from "./context.ts";
 import { withSearch } from "./lookup.ts";
 import { registerPaymentsVerify } from "./payments-verify.ts";
 
 interface CheckOptions {
+  encoding?: string;
+  columns?: string;
+  currency: string;
   holdDays?: number;
   online?: boolean;
   json?: boolean;
   csv?: boolean;
+  xlsx?: string;
   record?: boolean;
+  by?: string;
 }
 
 export function registerPayments(program: Command): void {
   const payments = program.command("payments").description("check payments against the registry");
-  registerPaymentsVerify(payments);
   payments
     .command("check")
-    .description("give every payment of a CSV batch a verdict (exit 0 all pass, 2 some flagged, 64 bad file)")
+    .description("give every payment of a batch file a verdict (exit 0 all pass, 2 some held, 64 bad file)")
     .argument(
       "<file>",
-      "CSV with tax_id or tax_number and bank_account columns (amount, currency, reference, name optional)",
+      "CSV or text export with a bank account column (számlaszám, IBAN, bank_account); tax number, amount, currency, reference and name optional",
     )
     .option(
+      "--encoding <name>",
+      "read the file in this encoding (default: detected; e.g. windows-1250, utf-16le)",
+    )
+    .option(
+      "--columns <mapping>",
+      'which header holds which field, for headers regwatch does not know: "bank_account=Jóváírás számla,amount=Érték"',
+    )
+    .option("--currency <code>", "currency of rows that name none", "HUF")
+    .option(
       "--hold-days <n>",
-      "flag accounts added within N days (default REGWATCH_PAYMENT_HOLD_DAYS)",
+      "hold accounts added within N days (default REGWATCH_PAYMENT_HOLD_DAYS)",
       parseNonNegativeInt,
     )
     .option(
@@ -48,82 +73,93 @@ export function registerPayments(program: Command): void {
     )
     .option("--json", "print the verdicts as JSON")
     .option("--csv", "print the verdicts as CSV")
-    .option("--record", "keep the checked rows and verdicts in regwatch.payment_checks")
+    .option("--xlsx <file>", "also write the verdicts to an Excel workbook")
+    .option("--record", "keep the batch in regwatch.payment_batches and its verdicts in payment_checks")
+    .option("--by <who>", "who checks the batch, kept with --record (default: the operating-system user)")
     .action((file: string, options: CheckOptions) => runAction((ctx) => checkPayments(ctx, file, options)));
+  registerPaymentsVerify(payments);
 }
 
-async function readBatch(file: string): Promise<string> {
+/** Who runs the check when --by does not say: the operating-system user, when there is one. */
+function osUser(): string | null {
   try {
-    return await readFile(file, "utf8");
+    return userInfo().username || null;
+  } catch {
+    return process.env.USER ?? null;
+  }
+}
+
+async function checkArguments(file: string, options: CheckOptions): Promise<void> {
+  if (options.json && options.csv) throw new UsageError("give at most one of --json and --csv");
+  if (options.by !== undefined && !options.record) throw new UsageError("--by is kept only with --record");
+  if (options.by !== undefined && options.by.trim() === "") throw new UsageError("--by needs a name");
+  try {
+    if (!(await stat(file)).isFile()) throw new UsageError(`cannot read ${file}: not a file`);
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(
       `cannot read ${file}: ${code === "ENOENT" ? "no such file" : String(code ?? error)}`,
     );
   }
+  if (options.xlsx) {
+    const dir = path.dirname(path.resolve(options.xlsx));
+    await access(dir, constants.W_OK).catch(() => {
+      throw new UsageError(
+        `cannot write ${options.xlsx}: the folder ${dir} does not exist or is not writable`,
+      );
+    });
+  }
+}
+
+function outputs(options: CheckOptions, today: string, holdDays: number): RowSink[] {
+  const main = options.json
+    ? new JsonSink(process.stdout, { today, holdDays })
+    : options.csv
+      ? new CsvSink(process.stdout)
+      : new TextSink(process.stdout);
+  return options.xlsx ? [main, new XlsxSink(options.xlsx)] : [main];
 }
 
 async function checkPayments(ctx: Context, file: string, options: CheckOptions) {
-  if (options.json && options.csv) throw new UsageError("give at most one of --json and --csv");
+  await checkArguments(file, options);
   if (options.online) requireSearch(ctx.config);
-  const parsed = parseBatchCsv(await readBatch(file));
-  if (!parsed.ok) {
+  const holdDays = options.holdDays ?? ctx.config.paymentHoldDays;
+  const today = localDateTime(new Date(), ctx.config.registryTz).date;
+  const check: BatchCheckOptions = {
+    read: {
+      currency: options.currency,
+      ...(options.encoding ? { encoding: options.encoding } : {}),
+      ...(options.columns ? { columns: parseColumnsOption(options.columns) } : {}),
+    },
+    holdDays,
+    today,
+    recheckDays: ctx.config.paymentRecheckDays,
+    timeZone: ctx.config.registryTz,
+    online: null,
+    record: options.record ? { by: options.by?.trim() ?? osUser(), source: "cli", fileName: file } : null,
+  };
+  const result = await withDatabase(ctx, async (db): Promise<BatchCheckResult> => {
+    if (!options.online) return checkBatch(db, file, check, outputs(options, today, holdDays));
+    return withSearch(ctx, db, (client) =>
+      checkBatch(db, file, { ...check, online: startOnline(db, client) }, outputs(options, today, holdDays)),
+    );
+  });
+  if (!result.ok) {
     // Every problem at once, so the file is fixed in one pass; nothing was checked.
-    for (const p of parsed.problems) process.stderr.write(`${file}: line ${p.line}: ${p.message}\n`);
+    for (const p of result.problems) process.stderr.write(`${file}: line ${p.line}: ${p.message}\n`);
     process.stderr.write(
-      `regwatch: ${parsed.problems.length} problem(s) in ${file}; no payment was checked\n`,
+      `regwatch: ${result.problems.length} problem(s) in ${file}; no payment was checked\n`,
     );
     return EXIT.usage;
   }
-  const holdDays = options.holdDays ?? ctx.config.paymentHoldDays;
-  const today = localDateTime(new Date(), ctx.config.registryTz).date;
-  const report = await withDatabase(ctx, async (db): Promise<BatchReport> => {
-    // Bridge until the streaming reader lands: the old reader's rows in the new row shape.
-    const batch = parsed.rows.map((r) => ({ ...r, amountRaw: r.amount, amountProblem: null }));
-    const check = (online: OnlineSession | null) =>
-      checkChunk(db, batch, {
-        today,
-        holdDays,
-        recheckDays: ctx.config.paymentRecheckDays,
-        timeZone: ctx.config.registryTz,
-        online,
-      });
-    let online: OnlineSession | null = null;
-    let rows: CheckedRow[];
-    if (options.online) {
-      rows = await withSearch(ctx, db, (client) => {
-        online = startOnline(db, client);
-        return check(online);
-      });
-    } else rows = await check(null);
-    const session = online as OnlineSession | null;
-    if (session?.quotaMessage) process.stderr.write(`regwatch: ${redactSecrets(session.quotaMessage)}\n`);
-    const batchId = options.record
-      ? await recordPaymentChecks(
-          db.sql,
-          rows.map((r) => ({
-            line: r.line,
-            taxId: r.taxBase ?? r.taxId ?? "",
-            bankAccount: r.account ?? r.bankAccount,
-            verdict: r.verdict,
-            detail: redactSecrets(r.detail) || null,
-            nextStep: r.nextStep,
-            amount: r.amount,
-            currency: r.currency,
-            reference: r.reference,
-          })),
-        )
-      : null;
-    return {
-      rows,
-      holdDays,
-      today,
-      online: session && { asked: session.asked, notChecked: session.notChecked },
-      batchId,
-    };
-  });
-  process.stdout.write(
-    options.json ? formatJson(report) : options.csv ? formatCsv(report) : formatText(report),
-  );
-  return isFlagged(report.rows) ? EXIT.pending : EXIT.ok;
+  const { summary } = result;
+  if (summary.layout.encodingNote) process.stderr.write(`regwatch: ${summary.layout.encodingNote}\n`);
+  if (summary.online?.quotaMessage)
+    process.stderr.write(`regwatch: ${redactSecrets(summary.online.quotaMessage)}\n`);
+  if (options.xlsx) process.stderr.write(`regwatch: workbook written to ${options.xlsx}\n`);
+  // Text and JSON name the recorded batch; CSV has no place for it.
+  if (options.csv && summary.batchId)
+    process.stderr.write(`regwatch: recorded as batch ${summary.batchId}\n`);
+  return summary.heldCount > 0 ? EXIT.pending : EXIT.ok;
 }

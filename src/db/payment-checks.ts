@@ -1,0 +1,93 @@
+/**
+ * Recorded payment checks (`payments check --record`, console uploads): the batch row, written
+ * first and finished at the end, and the checked rows, one insert per chunk. Rows are passed
+ * as column arrays through unnest, so a chunk of any size is one statement with a fixed number
+ * of parameters. Text arrives already made safe for spreadsheets; this layer only stores it.
+ */
+import type { Sql } from "./connect.ts";
+
+export interface PaymentBatchStart {
+  checkedBy: string | null;
+  source: "cli" | "web";
+  fileName: string | null;
+  encoding: string;
+  delimiter: string;
+  checkedOn: string;
+  holdDays: number;
+}
+
+export interface PaymentBatchTotal {
+  currency: string;
+  amount: string;
+  rows: number;
+  held: string;
+  held_rows: number;
+}
+
+export interface PaymentBatchEnd {
+  rowCount: number;
+  heldCount: number;
+  totals: readonly PaymentBatchTotal[];
+}
+
+export interface PaymentCheckRecord {
+  line: number;
+  taxId: string | null;
+  bankAccount: string;
+  verdict: string;
+  detail: string | null;
+  nextStep: string | null;
+  amount: string | null;
+  currency: string | null;
+  reference: string | null;
+  taxBase: string | null;
+  payeeFoundBy: string | null;
+  name: string | null;
+  registryName: string | null;
+  amountRaw: string | null;
+  verifiedBy: string | null;
+  verifiedOn: string | null;
+}
+
+/** Opens a batch; returns its id. */
+export async function startPaymentBatch(sql: Sql, batch: PaymentBatchStart): Promise<string> {
+  const [row] = await sql<{ id: string }[]>`
+    insert into regwatch.payment_batches
+      (checked_by, source, file_name, encoding, delimiter, checked_on, hold_days)
+    values (${batch.checkedBy}, ${batch.source}, ${batch.fileName}, ${batch.encoding}, ${batch.delimiter},
+            ${batch.checkedOn}, ${batch.holdDays})
+    returning id::text`;
+  return row!.id;
+}
+
+/** Adds one chunk's checked rows to a batch, in one statement. */
+export async function insertPaymentChecks(
+  sql: Sql,
+  batchId: string,
+  rows: readonly PaymentCheckRecord[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const column = <K extends keyof PaymentCheckRecord>(key: K) => rows.map((r) => r[key]);
+  await sql`
+    insert into regwatch.payment_checks
+      (batch_id, line, tax_id, bank_account, verdict, detail, next_step, amount, currency, reference,
+       tax_base, payee_found_by, name, registry_name, amount_raw, verified_by, verified_on)
+    select ${batchId}::uuid, * from unnest(
+      ${column("line") as number[]}::int[], ${column("taxId") as string[]}::text[],
+      ${column("bankAccount")}::text[], ${column("verdict")}::text[], ${column("detail") as string[]}::text[],
+      ${column("nextStep") as string[]}::text[], ${column("amount") as string[]}::numeric[],
+      ${column("currency") as string[]}::text[], ${column("reference") as string[]}::text[],
+      ${column("taxBase") as string[]}::text[], ${column("payeeFoundBy") as string[]}::text[],
+      ${column("name") as string[]}::text[], ${column("registryName") as string[]}::text[],
+      ${column("amountRaw") as string[]}::text[], ${column("verifiedBy") as string[]}::text[],
+      ${column("verifiedOn") as string[]}::date[])`;
+}
+
+/** Closes a batch with its counts and totals. */
+export async function finishPaymentBatch(sql: Sql, batchId: string, end: PaymentBatchEnd): Promise<void> {
+  await sql`
+    update regwatch.payment_batches
+    set finished_at = now(), row_count = ${end.rowCount}, held_count = ${end.heldCount},
+        totals = ${sql.json(end.totals as unknown as Parameters<typeof sql.json>[0])}
+    where id = ${batchId}::uuid`;
+}

@@ -1,0 +1,143 @@
+/**
+ * A payment batch checked as a stream: the file is opened and validated (src/payments/read/),
+ * then read again in chunks; each chunk is judged with its database reads batched
+ * (src/payments/check-chunk.ts), recorded in one statement when asked, and handed to the sinks
+ * (the command's outputs). Memory holds one chunk at a time, whatever the file's size. Used by
+ * `payments check` and the web console's upload.
+ */
+import path from "node:path";
+import type { Database } from "../db/connect.ts";
+import {
+  finishPaymentBatch,
+  insertPaymentChecks,
+  type PaymentCheckRecord,
+  startPaymentBatch,
+} from "../db/payment-checks.ts";
+import { safeCell, safeCellOrNull } from "../feed/export/safe-cell.ts";
+import { redactSecrets } from "../secrets.ts";
+import type { FileProblem } from "./batch-row.ts";
+import { checkChunk, type OnlineSession } from "./check-chunk.ts";
+import { openBatch, type ReadOptions } from "./read/batch-reader.ts";
+import type { BatchSummary, RowSink } from "./sink.ts";
+import { BatchTotals } from "./totals.ts";
+import { type CheckedRow, PASSING, type Verdict } from "./verdicts.ts";
+
+export type { BatchSummary, RowSink } from "./sink.ts";
+
+export interface BatchCheckOptions {
+  read: ReadOptions;
+  holdDays: number;
+  /** The day verdicts are given for, in the registry's time zone. */
+  today: string;
+  recheckDays: number;
+  timeZone: string;
+  /** startOnline(db, client) for --online; null checks with what the database knows. */
+  online: OnlineSession | null;
+  /** Keep the batch in payment_batches and payment_checks; null keeps nothing. */
+  record: { by: string | null; source: "cli" | "web"; fileName: string } | null;
+  /** Rows judged together (default 5,000). */
+  chunkSize?: number;
+}
+
+export type BatchCheckResult = { ok: false; problems: FileProblem[] } | { ok: true; summary: BatchSummary };
+
+export const DEFAULT_CHUNK = 5000;
+
+/** A checked row as payment_checks keeps it: text a spreadsheet could run is neutralised. */
+export function checkRecord(r: CheckedRow): PaymentCheckRecord {
+  return {
+    line: r.line,
+    taxId: safeCellOrNull(r.taxId),
+    bankAccount: r.account ?? safeCell(r.bankAccount),
+    verdict: r.verdict,
+    detail: r.detail === "" ? null : safeCell(redactSecrets(r.detail)),
+    nextStep: r.nextStep === null ? null : safeCell(redactSecrets(r.nextStep)),
+    amount: r.amount,
+    currency: r.currency,
+    reference: safeCellOrNull(r.reference),
+    taxBase: r.taxBase,
+    payeeFoundBy: r.payeeFoundBy,
+    name: safeCellOrNull(r.name),
+    registryName: safeCellOrNull(r.registryName),
+    amountRaw: safeCellOrNull(r.amountRaw),
+    verifiedBy: safeCellOrNull(r.verifiedBy),
+    verifiedOn: r.verifiedOn,
+  };
+}
+
+/**
+ * Checks the batch in `file`. A file with problems is `{ ok: false }` and nothing is checked or
+ * recorded; otherwise every row reaches every sink, and the summary each sink's end.
+ */
+export async function checkBatch(
+  db: Database,
+  file: string,
+  options: BatchCheckOptions,
+  sinks: readonly RowSink[],
+): Promise<BatchCheckResult> {
+  const opened = await openBatch(file, options.read);
+  if (!opened.ok) return { ok: false, problems: opened.problems };
+  const { layout } = opened;
+  const { today, holdDays, recheckDays, timeZone, online } = options;
+  try {
+    const batchId = options.record
+      ? await startPaymentBatch(db.sql, {
+          checkedBy: options.record.by === null ? null : safeCell(options.record.by),
+          source: options.record.source,
+          fileName: safeCell(path.basename(options.record.fileName)),
+          encoding: layout.encoding,
+          delimiter: layout.delimiter,
+          checkedOn: today,
+          holdDays,
+        })
+      : null;
+    const counts: Partial<Record<Verdict, number>> = {};
+    const totals = new BatchTotals();
+    let rowCount = 0;
+    let heldCount = 0;
+    for await (const rows of opened.chunks(options.chunkSize ?? DEFAULT_CHUNK)) {
+      const checked = await checkChunk(db, rows, { today, holdDays, recheckDays, timeZone, online });
+      for (const r of checked) {
+        counts[r.verdict] = (counts[r.verdict] ?? 0) + 1;
+        if (!PASSING.has(r.verdict)) heldCount++;
+        totals.add(r);
+      }
+      rowCount += checked.length;
+      if (batchId) await insertPaymentChecks(db.sql, batchId, checked.map(checkRecord));
+      for (const sink of sinks) await sink.rows(checked);
+    }
+    const summary: BatchSummary = {
+      rowCount,
+      counts,
+      totals: totals.list(),
+      heldCount,
+      layout,
+      today,
+      holdDays,
+      online: online && {
+        asked: online.asked,
+        notChecked: online.notChecked,
+        quotaMessage: online.quotaMessage,
+      },
+      batchId,
+    };
+    if (batchId) {
+      await finishPaymentBatch(db.sql, batchId, {
+        rowCount,
+        heldCount,
+        totals: summary.totals.map((t) => ({
+          currency: t.currency,
+          amount: t.amount,
+          rows: t.rows,
+          held: t.held,
+          held_rows: t.heldRows,
+        })),
+      });
+    }
+    for (const sink of sinks) await sink.end(summary);
+    return { ok: true, summary };
+  } catch (error) {
+    await Promise.all(sinks.map((s) => s.abort?.().catch(() => {})));
+    throw error;
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The verdicts as CSV for pipelines and spreadsheets, in file order, written as they are judged.
+ * Comma-separated as before, the existing columns in their places and the new ones after them;
+ * every text cell through safeCell (a name or reference starting with `=` cannot run as a
+ * formula), amounts as plain numbers (a negative amount stays a number).
+ */
+import type { Writable } from "node:stream";
+import { type CsvCell, CsvWriter } from "../feed/export/csv-writer.ts";
+import { jsonRow } from "./report-rows.ts";
+import type { BatchSummary, RowSink } from "./sink.ts";
+import type { CheckedRow } from "./verdicts.ts";
+
+export const CSV_COLUMNS = [
+  "line",
+  "verdict",
+  "detail",
+  "tax_id",
+  "bank_account",
+  "account",
+  "registry_name",
+  "name",
+  "amount",
+  "currency",
+  "reference",
+  "next_step",
+  // Added with issue 27, after the columns pipelines read by position.
+  "tax_base",
+  "payee_found_by",
+  "amount_raw",
+  "verified_by",
+  "verified_on",
+] as const;
+
+export function csvCells(r: CheckedRow): CsvCell[] {
+  const row = jsonRow(r);
+  return CSV_COLUMNS.map((c) => (c === "amount" && row.amount !== null ? { decimal: row.amount } : row[c]));
+}
+
+export class CsvSink implements RowSink {
+  private readonly csv: CsvWriter;
+  private headed = false;
+
+  constructor(out: Writable) {
+    this.csv = new CsvWriter(out, { delimiter: "," });
+  }
+
+  private async header(): Promise<void> {
+    if (this.headed) return;
+    this.headed = true;
+    await this.csv.row(CSV_COLUMNS);
+  }
+
+  async rows(rows: readonly CheckedRow[]): Promise<void> {
+    await this.header();
+    for (const r of rows) await this.csv.row(csvCells(r));
+  }
+
+  async end(_summary: BatchSummary): Promise<void> {
+    await this.header();
+    await this.csv.flush();
+  }
+}

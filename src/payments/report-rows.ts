@@ -1,0 +1,71 @@
+/**
+ * One checked payment as the machine-readable outputs give it (JSON, CSV, XLSX), with the
+ * field names docs/contracts.md promises. Text from the registry or a server is scrubbed of
+ * secrets; what the file gave is shown as written.
+ */
+import { redactSecrets } from "../secrets.ts";
+import type { BatchSummary } from "./sink.ts";
+import type { CheckedRow } from "./verdicts.ts";
+
+export interface JsonPaymentRow {
+  line: number;
+  verdict: string;
+  detail: string;
+  next_step: string | null;
+  tax_id: string | null;
+  tax_base: string | null;
+  payee_found_by: string | null;
+  bank_account: string;
+  account: string | null;
+  registry_name: string | null;
+  name: string | null;
+  amount: string | null;
+  amount_raw: string | null;
+  currency: string | null;
+  reference: string | null;
+  verified_by: string | null;
+  verified_on: string | null;
+}
+
+export function jsonRow(r: CheckedRow): JsonPaymentRow {
+  return {
+    line: r.line,
+    verdict: r.verdict,
+    detail: redactSecrets(r.detail),
+    next_step: r.nextStep === null ? null : redactSecrets(r.nextStep),
+    tax_id: r.taxId,
+    tax_base: r.taxBase,
+    payee_found_by: r.payeeFoundBy,
+    bank_account: r.bankAccount,
+    account: r.account,
+    registry_name: r.registryName,
+    name: r.name,
+    amount: r.amount,
+    amount_raw: r.amountRaw,
+    currency: r.currency,
+    reference: r.reference,
+    verified_by: r.verifiedBy,
+    verified_on: r.verifiedOn,
+  };
+}
+
+/** The layout a file was read with, for the outputs. */
+export function jsonLayout(layout: BatchSummary["layout"]) {
+  return {
+    encoding: layout.encoding,
+    encoding_detected: layout.encodingDetected,
+    delimiter: layout.delimiter,
+    columns: layout.columns,
+    ignored: layout.ignored,
+  };
+}
+
+export function jsonTotals(summary: BatchSummary) {
+  return summary.totals.map((t) => ({
+    currency: t.currency,
+    amount: t.amount,
+    rows: t.rows,
+    held: t.held,
+    held_rows: t.heldRows,
+  }));
+}

@@ -1,0 +1,110 @@
+/**
+ * Totals of a payment batch per currency, exact: amounts are added as scaled integers (BigInt),
+ * never as floating point, and shown with the currency's own decimals (HUF 2, JPY 0, per ISO
+ * 4217), so "2499502.5" HUF prints as "2 499 502.50 HUF". Fed chunk by chunk (pure).
+ */
+import { currencyDecimals } from "./read/amounts.ts";
+import { PASSING, type Verdict } from "./verdicts.ts";
+
+export interface CurrencyTotal {
+  /** Upper-case code; "" for rows with an amount but no currency. */
+  currency: string;
+  /** Plain decimal with the currency's decimals ("2499502.50"). */
+  amount: string;
+  rows: number;
+  /** The part of `amount` whose verdicts hold the payment. */
+  held: string;
+  heldRows: number;
+  decimals: number;
+}
+
+interface Sum {
+  units: bigint;
+  heldUnits: bigint;
+  scale: number;
+  rows: number;
+  heldRows: number;
+}
+
+/** Decimals to show for a currency: its minor unit, or what the amounts had for an unknown code. */
+export function decimalsOf(currency: string, fallback = 2): number {
+  try {
+    return currency === "" ? fallback : currencyDecimals(currency);
+  } catch {
+    return fallback;
+  }
+}
+
+/** A plain decimal string as an integer at `scale` fraction digits (extra digits cut). */
+function scaled(amount: string, scale: number): bigint {
+  const negative = amount.startsWith("-");
+  const [whole = "0", fraction = ""] = amount.replace(/^[-+]/, "").split(".");
+  const units = BigInt(`${whole}${fraction.slice(0, scale).padEnd(scale, "0")}`);
+  return negative ? -units : units;
+}
+
+function plain(units: bigint, scale: number): string {
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(scale + 1, "0");
+  const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+  return negative ? `-${text}` : text;
+}
+
+export class BatchTotals {
+  private readonly sums = new Map<string, Sum>();
+
+  add(row: { amount: string | null; currency: string | null; verdict: Verdict }): void {
+    if (row.amount === null) return;
+    const currency = row.currency ?? "";
+    let sum = this.sums.get(currency);
+    if (!sum) {
+      sum = { units: 0n, heldUnits: 0n, scale: decimalsOf(currency), rows: 0, heldRows: 0 };
+      this.sums.set(currency, sum);
+    }
+    const fraction = row.amount.split(".")[1]?.length ?? 0;
+    if (fraction > sum.scale) {
+      // The reader refuses more decimals than a currency has; an unknown code may still bring them.
+      const factor = 10n ** BigInt(fraction - sum.scale);
+      sum.units *= factor;
+      sum.heldUnits *= factor;
+      sum.scale = fraction;
+    }
+    const units = scaled(row.amount, sum.scale);
+    sum.units += units;
+    sum.rows++;
+    if (!PASSING.has(row.verdict)) {
+      sum.heldUnits += units;
+      sum.heldRows++;
+    }
+  }
+
+  /** Every currency's total, by code. */
+  list(): CurrencyTotal[] {
+    return [...this.sums.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([currency, s]) => ({
+        currency,
+        amount: plain(s.units, s.scale),
+        rows: s.rows,
+        held: plain(s.heldUnits, s.scale),
+        heldRows: s.heldRows,
+        decimals: s.scale,
+      }));
+  }
+}
+
+/** "2499502.50" as "2 499 502.50": thousands grouped by a space, the decimal point kept. */
+export function groupThousands(amount: string): string {
+  const [whole = "", fraction] = amount.split(".");
+  const sign = whole.startsWith("-") ? "-" : "";
+  const digits = whole.replace("-", "").replace(/\B(?=(\d{3})+$)/g, " ");
+  return `${sign}${digits}${fraction === undefined ? "" : `.${fraction}`}`;
+}
+
+/** An amount for people: the currency's decimals, grouped, with its code ("2 499 502.50 HUF"). */
+export function formatMoney(amount: string, currency: string): string {
+  const [whole = "", fraction = ""] = amount.split(".");
+  const decimals = Math.max(decimalsOf(currency, fraction.length), fraction.length);
+  const padded = decimals === 0 ? whole : `${whole}.${fraction.padEnd(decimals, "0")}`;
+  return `${groupThousands(padded)} ${currency || "(no currency)"}`;
+}
