@@ -1,7 +1,7 @@
 /**
  * What the payment check reads (businesses, profiles, v_bank_accounts, watched items, the state
- * of bank_accounts changes) and the one thing it may write (payment_checks, only with --record).
- * Row types are this layer's own.
+ * of bank_accounts changes). Recorded checks are written by payment-checks.ts. Row types are
+ * this layer's own.
  */
 import { NAME_HEADINGS } from "./business-profiles.ts";
 import type { Sql } from "./connect.ts";
@@ -199,39 +199,4 @@ export async function loadPayeeRecords(
     left join regwatch.businesses b on b.tax_id = ids.tax_id
     left join regwatch.business_profiles p on p.tax_id = ids.tax_id
     where b.tax_id is not null or p.tax_id is not null`;
-}
-
-export interface PaymentCheckRecord {
-  line: number;
-  taxId: string;
-  bankAccount: string;
-  verdict: string;
-  detail: string | null;
-  nextStep: string | null;
-  amount: string | null;
-  currency: string | null;
-  reference: string | null;
-}
-
-/** Keeps one checked batch; returns its id. */
-export async function recordPaymentChecks(sql: Sql, rows: readonly PaymentCheckRecord[]): Promise<string> {
-  const [batch] = await sql<{ id: string }[]>`select gen_random_uuid()::text as id`;
-  const batchId = batch!.id;
-  if (rows.length === 0) return batchId;
-  await sql`
-    insert into regwatch.payment_checks ${sql(
-      rows.map((r) => ({
-        batch_id: batchId,
-        line: r.line,
-        tax_id: r.taxId,
-        bank_account: r.bankAccount,
-        verdict: r.verdict,
-        detail: r.detail,
-        next_step: r.nextStep,
-        amount: r.amount,
-        currency: r.currency,
-        reference: r.reference,
-      })),
-    )}`;
-  return batchId;
 }
