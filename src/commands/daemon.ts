@@ -5,6 +5,7 @@ import { createLogger } from "../logger.ts";
 import { parsePositiveInt, runAction } from "./context.ts";
 
 interface DaemonCliOptions {
+  web?: boolean;
   checkEvery: number;
   stopTimeout: number;
   stuckAfter: number;
@@ -34,6 +35,7 @@ export function registerDaemon(program: Command): void {
       parsePositiveInt,
       DAEMON_DEFAULTS.stuckAfterSeconds,
     )
+    .option("--web", "also serve the web console (REGWATCH_WEB_HOST:REGWATCH_WEB_PORT) from this process")
     .addHelpText(
       "after",
       [
@@ -53,6 +55,17 @@ export function registerDaemon(program: Command): void {
           checkEverySeconds: opts.checkEvery,
           stopTimeoutSeconds: opts.stopTimeout,
           stuckAfterSeconds: opts.stuckAfter,
+          serveConsole: opts.web
+            ? async (db) => {
+                const { startConsole } = await import("../web/server.ts");
+                const running = await startConsole(
+                  { db, config, log, now: () => new Date() },
+                  { host: config.webHost, port: config.webPort },
+                );
+                log.info({ url: running.url }, `web console on ${running.url}`);
+                return running;
+              }
+            : undefined,
         });
       }),
     );

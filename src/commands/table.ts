@@ -94,6 +94,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./payments.ts")).registerPayments,
   },
   {
+    name: "web",
+    summary: "serve the web console: alert inbox, businesses, changes, payments, coverage, runs, lists",
+    load: async () => (await import("./web.ts")).registerWeb,
+  },
+  {
+    name: "users",
+    summary: "people who may sign in to the web console (regwatch web): add, list, passwd, remove",
+    load: async () => (await import("./users.ts")).registerUsers,
+  },
+  {
     name: "db",
     summary: "the database in use: print its URL, or keep the embedded server up for BI tools (start, stop)",
     load: async () => (await import("./db.ts")).registerDb,

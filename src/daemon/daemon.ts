@@ -9,7 +9,7 @@ import { startAlertTicker } from "../alerts/hooks.ts";
 import { registerAlertMetrics } from "../alerts/metrics.ts";
 import { type Config, requireWatch } from "../config.ts";
 import { nodeCron } from "../cron.ts";
-import { openDatabase } from "../db/connect.ts";
+import { type Database, openDatabase } from "../db/connect.ts";
 import { runMigrations } from "../db/migrate.ts";
 import { coerceError, EXIT, type ExitCode } from "../errors.ts";
 import type { Logger } from "../logger.ts";
@@ -26,6 +26,11 @@ export interface DaemonOptions {
   stopTimeoutSeconds: number;
   /** A job with no progress for this long makes /readyz answer 503. */
   stuckAfterSeconds: number;
+  /**
+   * `daemon --web`: starts the web console on the daemon's database; what it returns is closed
+   * with the daemon, before the database. Passed in by the command, so daemon/ needs no web/.
+   */
+  serveConsole?: (db: Database) => Promise<{ close(): Promise<void> }>;
 }
 
 export const DAEMON_DEFAULTS: DaemonOptions = {
@@ -77,6 +82,10 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
       jobNotReady: () => runner?.notReadyReason(options.stuckAfterSeconds * 1000) ?? null,
     });
     cleanups.push(["http server", () => http.close()]);
+    if (options.serveConsole) {
+      const web = await options.serveConsole(db);
+      cleanups.push(["web console", () => web.close()]);
+    }
     log.info(
       { port: http.port, host: config.httpHost },
       `health and metrics on http://${config.httpHost}:${http.port} (/healthz /readyz /metrics)`,

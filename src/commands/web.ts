@@ -1,0 +1,50 @@
+/**
+ * `regwatch web`: the web console on its own (the daemon serves it too with --web). Stops on
+ * SIGTERM/SIGINT after the requests in flight.
+ */
+import type { Command } from "commander";
+import { secretsOf } from "../config.ts";
+import { EXIT } from "../errors.ts";
+import { createLogger } from "../logger.ts";
+import { startConsole } from "../web/server.ts";
+import { parseNonNegativeInt, runAction, withDatabase } from "./context.ts";
+
+export function registerWeb(program: Command): void {
+  program
+    .command("web")
+    .description("serve the web console: alert inbox, businesses, changes, payments, coverage, runs, lists")
+    .option("--host <host>", "interface to listen on (REGWATCH_WEB_HOST, 127.0.0.1 by default)")
+    .option(
+      "--port <port>",
+      "port to listen on (REGWATCH_WEB_PORT, 8080 by default; 0 = any free port)",
+      parseNonNegativeInt,
+    )
+    .addHelpText(
+      "after",
+      [
+        "",
+        "Sign-in is required: add a user first with `regwatch users add NAME --role admin --password-stdin`.",
+        "Behind a TLS proxy, set REGWATCH_WEB_SECURE_COOKIES=true.",
+      ].join("\n"),
+    )
+    .action((opts: { host?: string; port?: number }) =>
+      runAction(({ config }) => {
+        const log = createLogger({ level: config.logLevel, secrets: secretsOf(config), fd: 1 });
+        return withDatabase({ config, log }, async (db) => {
+          const host = opts.host ?? config.webHost;
+          const running = await startConsole(
+            { db, config, log, now: () => new Date() },
+            { host, port: opts.port ?? config.webPort },
+          );
+          log.info({ url: running.url }, `console on ${running.url} (sign in at /login)`);
+          const signal = await new Promise<NodeJS.Signals>((resolve) => {
+            process.once("SIGTERM", resolve);
+            process.once("SIGINT", resolve);
+          });
+          log.info({ signal }, "console stopping");
+          await running.close();
+          return EXIT.ok;
+        });
+      }),
+    );
+}
