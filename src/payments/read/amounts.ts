@@ -103,7 +103,8 @@ const SUFFIXED = new RegExp(String.raw`^(.*?)\s*(${CURRENCY})$`);
 export function splitCurrency(raw: string): { text: string; currency: string | null } {
   const text = raw.replace(BLANKS, " ").trim();
   const prefixed = PREFIXED.exec(text);
-  if (prefixed) return { text: `${prefixed[1]}${prefixed[3]}`.trim(), currency: prefixed[2]! };
+  if (prefixed && /\d/.test(prefixed[3]!))
+    return { text: `${prefixed[1]}${prefixed[3]}`.trim(), currency: prefixed[2]! };
   const suffixed = SUFFIXED.exec(text);
   if (suffixed && /\d/.test(suffixed[1]!)) return { text: suffixed[1]!.trim(), currency: suffixed[2]! };
   return { text, currency: null };
@@ -161,7 +162,7 @@ export function readAmount(text: string, currency: string): AmountReading {
     const couldGroup = after.length === 3 && GROUPS.test(before) && !/^0/.test(before);
     if (once && !(couldGroup && (dashed || wholeInPractice(currency)))) {
       if (couldGroup && !/[ '’]/.test(before)) {
-        const point = `${before.replace(/[ '’.,]/g, "")}.${after}`;
+        const point = plain(false, before, after);
         return {
           kind: "ambiguous",
           problem: `amount "${shown}" is ambiguous in ${currency}: it could be ${before.replace(/[ '’.,]/g, "")}${after} or ${point}; write it with its decimals (such as 1250.00 or 1.250,00) or without the mark`,
@@ -178,7 +179,7 @@ export function readAmount(text: string, currency: string): AmountReading {
   if (fraction.length > decimals) {
     return {
       kind: "problem",
-      problem: `amount "${shown}" has ${fraction.length} decimals; ${currency} has ${decimals}`,
+      problem: `amount "${shown}" has ${fraction.length} decimal${fraction.length === 1 ? "" : "s"}; ${currency} has ${decimals}`,
     };
   }
   return { kind: "amount", amount: plain(negative, integer.replace(/[ '’.,]/g, ""), fraction) };

@@ -1,0 +1,137 @@
+import { describe, expect, it } from "vitest";
+import {
+  currencyDecimals,
+  readAmount,
+  readCurrency,
+  splitCurrency,
+  wholeInPractice,
+} from "../../src/payments/read/amounts.ts";
+
+/** An amount cell as the reader sees it: the currency word taken off first. */
+function read(cell: string, currency = "HUF") {
+  const split = splitCurrency(cell);
+  return readAmount(split.text, currency);
+}
+
+describe("amounts as written", () => {
+  const amounts: [cell: string, currency: string, amount: string][] = [
+    ["1250000", "HUF", "1250000"],
+    ["1.250.000,50", "HUF", "1250000.5"],
+    ["1.250.000,50", "EUR", "1250000.5"],
+    ["1 250 000", "HUF", "1250000"],
+    ["1\u00a0250\u00a0000", "HUF", "1250000"],
+    ["1\u202f250\u202f000,75", "EUR", "1250000.75"],
+    ["1'250'000.00", "EUR", "1250000"],
+    ["1250000 Ft", "HUF", "1250000"],
+    ["1 250 000 Ft", "HUF", "1250000"],
+    ["1 250 000 Ft.", "HUF", "1250000"],
+    ["HUF 1250000", "HUF", "1250000"],
+    ["12.500", "HUF", "12500"],
+    ["1,250", "HUF", "1250"],
+    ["12.500 Ft", "HUF", "12500"],
+    ["1,250.50", "EUR", "1250.5"],
+    ["1.250,50", "EUR", "1250.5"],
+    ["1,250,000", "EUR", "1250000"],
+    ["1.250.000", "EUR", "1250000"],
+    ["1250,5", "EUR", "1250.5"],
+    ["1250.05", "EUR", "1250.05"],
+    ["0,5", "EUR", "0.5"],
+    ["€ 1 250,00", "EUR", "1250"],
+    ["$1,250.00", "USD", "1250"],
+    ["1250 EUR", "EUR", "1250"],
+    ["-1250", "HUF", "-1250"],
+    ["−1250", "HUF", "-1250"],
+    ["- 1 250", "HUF", "-1250"],
+    ["(1250)", "HUF", "-1250"],
+    ["(1.250,50)", "EUR", "-1250.5"],
+    ["+1250", "HUF", "1250"],
+    ["1250,-", "HUF", "1250"],
+    ["1.250,-", "EUR", "1250"],
+    ["1 250.-", "HUF", "1250"],
+    ["0", "HUF", "0"],
+    ["-0", "HUF", "0"],
+    ["0,00", "EUR", "0"],
+    ["007", "HUF", "7"],
+    ["1,250", "JPY", "1250"],
+    ["12.500", "JPY", "12500"],
+  ];
+  it.each(amounts)("%s in %s is %s", (cell, currency, amount) => {
+    expect(read(cell, currency)).toEqual({ kind: "amount", amount });
+  });
+
+  const ambiguous: [cell: string, currency: string][] = [
+    ["1.250", "EUR"],
+    ["1,250", "EUR"],
+    ["12.500", "USD"],
+    ["€ 1,250", "EUR"],
+    ["-1.250", "EUR"],
+    ["1.250", "KWD"],
+  ];
+  it.each(ambiguous)("%s in %s is ambiguous, with the way to write it", (cell, currency) => {
+    const reading = read(cell, currency);
+    expect(reading.kind).toBe("ambiguous");
+    if (reading.kind === "ambiguous")
+      expect(reading.problem).toMatch(/ambiguous in .*write it with its decimals/);
+  });
+
+  const wrong: [cell: string, currency: string, problem: RegExp][] = [
+    ["12,5,3", "HUF", /"12,5,3" is not a number/],
+    ["abc", "HUF", /not a number/],
+    ["", "HUF", /not a number/],
+    ["12 50", "HUF", /not a number/],
+    ["1.25.000", "HUF", /not a number/],
+    ["1,250.000,50", "EUR", /not a number/],
+    ["1..250", "HUF", /not a number/],
+    ["1250.", "HUF", /not a number/],
+    [",50", "EUR", /not a number/],
+    ["=1+1", "HUF", /not a number/],
+    ["1250,50,-", "HUF", /not a number/],
+    ["1250,555", "EUR", /has 3 decimals; EUR has 2/],
+    ["0,500", "EUR", /has 3 decimals; EUR has 2/],
+    ["1250.5", "JPY", /has 1 decimal; JPY has 0/],
+    ["1250,000", "JPY", /has 3 decimals; JPY has 0/],
+    ["1250,001", "HUF", /has 3 decimals; HUF has 2/],
+  ];
+  it.each(wrong)("%s in %s is refused on its row", (cell, currency, problem) => {
+    const reading = read(cell, currency);
+    expect(reading.kind).toBe("problem");
+    if (reading.kind === "problem") expect(reading.problem).toMatch(problem);
+  });
+});
+
+describe("currency words and codes", () => {
+  it("takes the currency word or symbol off either end", () => {
+    expect(splitCurrency("1 250 000 Ft")).toEqual({ text: "1 250 000", currency: "Ft" });
+    expect(splitCurrency("HUF\u00a01250")).toEqual({ text: "1250", currency: "HUF" });
+    expect(splitCurrency("-€12,50")).toEqual({ text: "-12,50", currency: "€" });
+    expect(splitCurrency("12,50 $")).toEqual({ text: "12,50", currency: "$" });
+    expect(splitCurrency("1250")).toEqual({ text: "1250", currency: null });
+    expect(splitCurrency("abc")).toEqual({ text: "abc", currency: null });
+  });
+
+  it("reads codes, Ft and symbols, and refuses what is no ISO 4217 code", () => {
+    expect(readCurrency(" huf ")).toEqual({ ok: true, code: "HUF" });
+    expect(readCurrency("Ft")).toEqual({ ok: true, code: "HUF" });
+    expect(readCurrency("€")).toEqual({ ok: true, code: "EUR" });
+    expect(readCurrency("XYZ")).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/"XYZ" is not an ISO 4217/),
+    });
+    expect(readCurrency("Euro").ok).toBe(false);
+  });
+
+  it("gives each currency its ISO 4217 decimals, and knows which are paid whole in practice", () => {
+    expect([
+      currencyDecimals("HUF"),
+      currencyDecimals("EUR"),
+      currencyDecimals("JPY"),
+      currencyDecimals("KWD"),
+    ]).toEqual([2, 2, 0, 3]);
+    expect(() => currencyDecimals("XYZ")).toThrow(RangeError);
+    expect([wholeInPractice("HUF"), wholeInPractice("JPY"), wholeInPractice("EUR")]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+  });
+});
