@@ -110,7 +110,9 @@ export function matchName(fileName: string, registryName: string): NameMatch | n
   return null;
 }
 
-/** The first registry name the file's name matches, or null when it matches none. */
+/** The registry name the file's name matches (one it equals before one it shortens), or null. */
 export function findMatchingName(fileName: string, registryNames: readonly string[]): string | null {
-  return registryNames.find((n) => matchName(fileName, n) !== null) ?? null;
+  const how = registryNames.map((n) => matchName(fileName, n));
+  const at = how.includes("equal") ? how.indexOf("equal") : how.indexOf("shortened");
+  return at < 0 ? null : registryNames[at]!;
 }

@@ -153,7 +153,7 @@ export function judgeRow(
   // and a bad amount, so the file is fixed in one pass.
   const also = (text: string) => {
     const extra = [unverified.length > 0 ? describeUnverified(unverified, holdDays) : "", badAmount ?? ""];
-    return [text, ...extra].filter((part) => part !== "").join("; ");
+    return [...new Set([text, ...extra])].filter((part) => part !== "").join("; ");
   };
 
   if (payee.by === "tax_id") {
