@@ -1,0 +1,115 @@
+/**
+ * What every answer of the console carries, whatever the page and status: a Content-Security-
+ * Policy without inline script and with frame-ancestors 'none', nosniff, a Referrer-Policy; and
+ * the role and rate limits: 403 beyond the role, 429 beyond five failed sign-ins a minute.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createUser,
+  hiddenCsrf,
+  postForm,
+  signIn,
+  startTestConsole,
+  type TestConsole,
+} from "../helpers/console.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+
+let t: TestDatabase;
+let web: TestConsole;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  web = await startTestConsole(t.db, { env: { REGWATCH_WEB_SECURE_COOKIES: "true" } });
+  await createUser(t.db, "rita", "reader");
+  await createUser(t.db, "zoe", "reviewer");
+});
+afterAll(async () => {
+  await web?.close();
+  await t?.drop();
+});
+
+function expectSecurityHeaders(answer: Response, what: string) {
+  const csp = answer.headers.get("content-security-policy") ?? "";
+  expect(csp, what).toContain("script-src 'self'");
+  expect(csp, what).not.toContain("unsafe-inline");
+  expect(csp, what).toContain("frame-ancestors 'none'");
+  expect(answer.headers.get("x-content-type-options"), what).toBe("nosniff");
+  expect(answer.headers.get("referrer-policy"), what).toBe("same-origin");
+  expect(answer.headers.get("x-frame-options"), what).toBe("DENY");
+}
+
+describe("security headers", () => {
+  it("are on every answer: pages, redirects, errors, static files, /healthz", async () => {
+    const session = await signIn(web.url, "rita");
+    const answers: [string, Response][] = [
+      ["GET /login", await fetch(`${web.url}/login`)],
+      ["GET / without session (303)", await fetch(`${web.url}/`, { redirect: "manual" })],
+      ["GET / signed in", await fetch(`${web.url}/`, { headers: { cookie: session.cookie } })],
+      ["404", await fetch(`${web.url}/nowhere`, { headers: { cookie: session.cookie } })],
+      ["403 CSRF", await postForm(`${web.url}/alerts/bulk`, session, { action: "ack" }, null)],
+      ["static", await fetch(`${web.url}/static/console.js`)],
+      ["healthz", await fetch(`${web.url}/healthz`)],
+    ];
+    for (const [what, answer] of answers) expectSecurityHeaders(answer, what);
+    // Signed-in pages are never cached.
+    expect(answers[2]![1].headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("pages load no inline script: every script is a file under /static/", async () => {
+    const session = await signIn(web.url, "rita");
+    for (const path of ["/", "/login"]) {
+      const html = await (await fetch(`${web.url}${path}`, { headers: { cookie: session.cookie } })).text();
+      for (const tag of html.match(/<script[^>]*>[\s\S]*?<\/script>/g) ?? []) {
+        expect(tag).toMatch(/^<script src="\/static\/[a-z-]+\.js"[^>]*><\/script>$/);
+      }
+    }
+  });
+
+  it("marks cookies Secure when REGWATCH_WEB_SECURE_COOKIES is set", async () => {
+    const form = await fetch(`${web.url}/login`);
+    const loginCookie = form.headers.getSetCookie()[0]!;
+    expect(loginCookie).toMatch(/; Secure/i);
+    const answer = await fetch(`${web.url}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: loginCookie.split(";")[0]! },
+      body: new URLSearchParams({
+        username: "rita",
+        password: "correct horse battery",
+        _csrf: hiddenCsrf(await form.text()),
+      }),
+    });
+    expect(answer.status).toBe(303);
+    const session = answer.headers.getSetCookie().find((c) => c.startsWith("regwatch_session="))!;
+    expect(session).toMatch(/; Secure/i);
+    expect(session).toMatch(/; HttpOnly/i);
+  });
+});
+
+describe("rate limit of failed sign-ins", () => {
+  it("answers 429 after five failures for one user from one address within a minute, even with the right password", async () => {
+    const attempt = async (password: string) => {
+      const form = await fetch(`${web.url}/login`);
+      return fetch(`${web.url}/login`, {
+        method: "POST",
+        redirect: "manual",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          cookie: form.headers.getSetCookie()[0]!.split(";")[0]!,
+        },
+        body: new URLSearchParams({ username: "zoe", password, _csrf: hiddenCsrf(await form.text()) }),
+      });
+    };
+    for (let i = 0; i < 5; i++) expect((await attempt("wrong password here")).status).toBe(401);
+    const limited = await attempt("wrong password here");
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("60");
+    expect((await attempt("correct horse battery")).status).toBe(429);
+    // Another user from the same address is not limited.
+    await signIn(web.url, "rita");
+    // A minute later on the console's clock, the right password works again.
+    web.setNow(new Date(Date.now() + 61_000));
+    expect((await attempt("correct horse battery")).status).toBe(303);
+    web.setNow(new Date());
+  });
+});
