@@ -147,22 +147,27 @@ async function* recordsOf(source: Source): AsyncGenerator<Record[]> {
     () => {},
   );
   let line = source.skip;
-  for (;;) {
-    const batch: Record[] = [];
-    for (let fields = parser.read() as string[] | null; fields !== null; fields = parser.read()) {
-      const start = line + 1;
-      let blank = true;
-      for (const field of fields) {
-        if (field !== "") blank = false;
-        if (field.includes("\n")) line += field.split("\n").length - 1;
+  try {
+    for (;;) {
+      const batch: Record[] = [];
+      for (let fields = parser.read() as string[] | null; fields !== null; fields = parser.read()) {
+        const start = line + 1;
+        let blank = true;
+        for (const field of fields) {
+          if (field !== "") blank = false;
+          if (field.includes("\n")) line += field.split("\n").length - 1;
+        }
+        line++;
+        if (!blank) batch.push({ fields, line: start });
       }
-      line++;
-      if (!blank) batch.push({ fields, line: start });
+      if (batch.length > 0) yield batch;
+      if (parser.readableEnded) return;
+      await readable(parser);
+      if (parser.readableEnded && parser.readableLength === 0) return;
     }
-    if (batch.length > 0) yield batch;
-    if (parser.readableEnded) return;
-    await readable(parser);
-    if (parser.readableEnded && parser.readableLength === 0) return;
+  } finally {
+    // A reader that stops early (a consumer leaving its loop) closes the file with the pipeline.
+    if (!parser.readableEnded) parser.destroy();
   }
 }
 
