@@ -8,12 +8,14 @@ import { registerBusinessPages } from "./businesses.ts";
 import { registerChangesPages } from "./changes.ts";
 import { registerCoveragePages } from "./coverage.ts";
 import { registerListsPages } from "./lists.ts";
+import { registerPaymentPages } from "./payments.ts";
 import { registerRunsPages } from "./runs.ts";
 
 export const registerMorePages: RegisterPages = async (app, deps, kit) => {
   for (const register of [
     registerBusinessPages,
     registerChangesPages,
+    registerPaymentPages,
     registerCoveragePages,
     registerRunsPages,
     registerListsPages,

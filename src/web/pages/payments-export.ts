@@ -1,0 +1,136 @@
+/**
+ * A recorded payment batch as a download, streamed from a cursor over payment_checks: CSV with
+ * `;`, a BOM and a decimal comma (Hungarian Excel), every text cell neutralised; or a workbook
+ * with the verdict cells coloured (held red or amber, passing green) and amounts as numbers with
+ * their currency's decimals.
+ */
+import type { Writable } from "node:stream";
+import type { Sql } from "../../db/connect.ts";
+import { batchChecksQuery, type PaymentCheckRow } from "../../db/console-payments.ts";
+import { CsvWriter, EXCEL_HU } from "../../feed/export/csv-writer.ts";
+import { FILLS, numberFormat, XlsxWriter } from "../../feed/export/xlsx-writer.ts";
+import { currencyDecimals } from "../../payments/read/amounts.ts";
+import { verdictWords } from "./payments-view.ts";
+
+const CURSOR_ROWS = 1000;
+
+const COLUMNS = [
+  "line",
+  "tax_id",
+  "name",
+  "registry_name",
+  "bank_account",
+  "amount",
+  "currency",
+  "reference",
+  "verdict",
+  "held",
+  "detail",
+  "next_step",
+  "verified_by",
+  "verified_on",
+] as const;
+
+function texts(r: PaymentCheckRow, held: boolean) {
+  return {
+    taxId: r.taxId ?? "",
+    name: r.name ?? "",
+    registryName: r.registryName ?? "",
+    reference: r.reference ?? "",
+    held: held ? "yes" : "no",
+    detail: r.detail ?? "",
+    nextStep: r.nextStep ?? "",
+    verifiedBy: r.verifiedBy ?? "",
+  };
+}
+
+/** Writes the batch's rows as CSV to `out` (not ended). */
+export async function writeBatchCsv(sql: Sql, batchId: string, out: Writable): Promise<void> {
+  const csv = new CsvWriter(out, EXCEL_HU);
+  await csv.row(COLUMNS);
+  for await (const rows of batchChecksQuery(sql, batchId).cursor(CURSOR_ROWS)) {
+    for (const r of rows) {
+      const t = texts(r, verdictWords(r.verdict).held);
+      await csv.row([
+        r.line,
+        t.taxId,
+        t.name,
+        t.registryName,
+        r.bankAccount,
+        r.amount === null ? (r.amountRaw ?? null) : { decimal: r.amount },
+        r.currency,
+        t.reference,
+        r.verdict,
+        t.held,
+        t.detail,
+        t.nextStep,
+        t.verifiedBy,
+        r.verifiedOn,
+      ]);
+    }
+  }
+  await csv.flush();
+}
+
+const FILL_OF = { red: FILLS.red, amber: FILLS.amber, green: FILLS.green } as const;
+const VERDICT_COLUMN = COLUMNS.indexOf("verdict");
+
+function decimalsOf(currency: string | null): number {
+  try {
+    return currency ? currencyDecimals(currency) : 2;
+  } catch {
+    return 2;
+  }
+}
+
+/** Writes the batch's rows as a workbook to `out` and ends it. */
+export async function writeBatchXlsx(sql: Sql, batchId: string, out: Writable): Promise<void> {
+  const book = new XlsxWriter(out);
+  const sheet = book.sheet("payments", [
+    { header: "line", type: "number", width: 7 },
+    { header: "tax_id", type: "text", width: 14 },
+    { header: "name", type: "text", width: 30 },
+    { header: "registry_name", type: "text", width: 30 },
+    { header: "bank_account", type: "text", width: 28 },
+    { header: "amount", type: "number", width: 16 },
+    { header: "currency", type: "text", width: 8 },
+    { header: "reference", type: "text", width: 18 },
+    { header: "verdict", type: "text", width: 26 },
+    { header: "held", type: "text", width: 6 },
+    { header: "detail", type: "text", width: 50 },
+    { header: "next_step", type: "text", width: 50 },
+    { header: "verified_by", type: "text", width: 14 },
+    { header: "verified_on", type: "date", width: 12, numFmt: "yyyy-mm-dd" },
+  ]);
+  for await (const rows of batchChecksQuery(sql, batchId).cursor(CURSOR_ROWS)) {
+    for (const r of rows) {
+      const words = verdictWords(r.verdict);
+      const t = texts(r, words.held);
+      const amount =
+        r.amount === null
+          ? (r.amountRaw ?? null)
+          : { value: Number(r.amount), numFmt: numberFormat(decimalsOf(r.currency)) };
+      sheet.row(
+        [
+          r.line,
+          t.taxId,
+          t.name,
+          t.registryName,
+          r.bankAccount,
+          amount,
+          r.currency,
+          t.reference,
+          r.verdict,
+          t.held,
+          t.detail,
+          t.nextStep,
+          t.verifiedBy,
+          r.verifiedOn,
+        ],
+        { fill: FILL_OF[words.severity], fillColumns: [VERDICT_COLUMN] },
+      );
+    }
+  }
+  sheet.end();
+  await book.end();
+}

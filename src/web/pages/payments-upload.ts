@@ -1,0 +1,154 @@
+/**
+ * POST /payments: a payment batch uploaded as multipart (file, `_csrf`, hold_days, encoding,
+ * currency), reviewer or admin only. The CSRF field is checked before anything is checked or
+ * recorded; the file is saved to a private temporary folder, checked by the same pipeline as
+ * `payments check --record` (recorded with the signed-in user as who ran it, source web) and
+ * deleted; the answer is 303 to the batch's page, or the form again (400) with the problems.
+ */
+import { createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { localDateTime } from "../../dates.ts";
+import { checkBatch } from "../../payments/pipeline.ts";
+import { encodingOption } from "../../payments/read/encoding.ts";
+import type { PageKit, WebDeps } from "../kit.ts";
+
+/** What the form sent, before it is checked. */
+interface Upload {
+  fields: Record<string, string>;
+  /** The saved file and the name it was sent under; null when no file was chosen. */
+  file: { path: string; name: string; truncated: boolean } | null;
+}
+
+/** Reads every part, saving the file into `dir`. */
+async function readUpload(request: FastifyRequest, dir: string): Promise<Upload> {
+  const upload: Upload = { fields: {}, file: null };
+  for await (const part of request.parts()) {
+    if (part.type === "file") {
+      if (part.filename === "") {
+        part.file.resume();
+        continue;
+      }
+      const saved = path.join(dir, "batch");
+      await pipeline(part.file, createWriteStream(saved, { mode: 0o600 }));
+      upload.file = { path: saved, name: part.filename, truncated: part.file.truncated };
+    } else if (typeof part.value === "string") {
+      upload.fields[part.fieldname] = part.value;
+    }
+  }
+  return upload;
+}
+
+export interface UploadForm {
+  holdDays: string;
+  encoding: string;
+  currency: string;
+}
+
+/** The options as the check takes them, or the problems with them, each naming its field. */
+export function uploadOptions(
+  fields: Record<string, string>,
+  defaults: { holdDays: number },
+):
+  | { ok: true; holdDays: number; encoding: string | undefined; currency: string }
+  | { ok: false; problems: string[] } {
+  const problems: string[] = [];
+  const holdText = (fields.hold_days ?? "").trim();
+  const holdDays =
+    holdText === "" ? defaults.holdDays : /^\d{1,4}$/.test(holdText) ? Number(holdText) : Number.NaN;
+  if (!Number.isInteger(holdDays) || holdDays > 3650) {
+    problems.push(`hold_days "${holdText}" must be a whole number of days from 0 to 3650`);
+  }
+  const currency = (fields.currency ?? "").trim().toUpperCase() || "HUF";
+  if (!/^[A-Z]{3}$/.test(currency))
+    problems.push(`currency "${fields.currency}" must be a three-letter code such as HUF or EUR`);
+  let encoding: string | undefined;
+  const encodingText = (fields.encoding ?? "").trim();
+  if (encodingText !== "") {
+    try {
+      encoding = encodingOption(encodingText);
+    } catch (error) {
+      problems.push((error as Error).message.replace(/^--encoding/, "encoding"));
+    }
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, holdDays, encoding, currency };
+}
+
+export function uploadHandler(deps: WebDeps, kit: PageKit, showForm: ShowForm) {
+  /** Reads and checks the upload; returns how to answer, sent once the saved file is gone. */
+  async function checkUpload(request: FastifyRequest, reply: FastifyReply, dir: string): Promise<Answer> {
+    const upload = await readUpload(request, dir);
+    if (!kit.verifyCsrf(request, upload.fields._csrf)) {
+      return () =>
+        kit.render(
+          request,
+          reply,
+          "error",
+          {
+            title: "Form expired",
+            message:
+              "The upload did not carry this session's _csrf token: nothing was checked. Reload /payments and send it again.",
+          },
+          403,
+        );
+    }
+    const form: UploadForm = {
+      holdDays: upload.fields.hold_days ?? "",
+      encoding: upload.fields.encoding ?? "",
+      currency: upload.fields.currency ?? "",
+    };
+    const options = uploadOptions(upload.fields, { holdDays: deps.config.paymentHoldDays });
+    const problems = options.ok ? [] : [...options.problems];
+    if (!upload.file) problems.unshift("file: choose the payment batch file to check");
+    else if (upload.file.truncated)
+      problems.unshift(`file "${upload.file.name}" is larger than the console accepts (100 MB)`);
+    if (problems.length > 0 || !options.ok || !upload.file) {
+      return () => showForm(request, reply, 400, { form, problems });
+    }
+    const { name } = upload.file;
+    const result = await checkBatch(
+      deps.db,
+      upload.file.path,
+      {
+        read: { currency: options.currency, ...(options.encoding ? { encoding: options.encoding } : {}) },
+        holdDays: options.holdDays,
+        today: localDateTime(deps.now(), deps.config.registryTz).date,
+        recheckDays: deps.config.paymentRecheckDays,
+        timeZone: deps.config.registryTz,
+        online: null,
+        record: { by: request.user.name, source: "web", fileName: name },
+      },
+      [],
+    );
+    if (!result.ok) {
+      const named = result.problems.map((p) => `${name}${p.line > 0 ? ` line ${p.line}` : ""}: ${p.message}`);
+      return () => showForm(request, reply, 400, { form, problems: named });
+    }
+    const location = `/payments/${result.summary.batchId}`;
+    return () => reply.redirect(location, 303);
+  }
+
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const dir = await mkdtemp(path.join(tmpdir(), "regwatch-upload-"));
+    // The answer goes out only once the saved file is deleted: nothing of it outlives the request.
+    let answer: Answer;
+    try {
+      answer = await checkUpload(request, reply, dir);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    return answer();
+  };
+}
+
+type Answer = () => Promise<FastifyReply> | FastifyReply;
+
+export type ShowForm = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  extra: { form?: UploadForm; problems?: string[] },
+) => Promise<FastifyReply>;

@@ -1,0 +1,169 @@
+/**
+ * The payment pages: GET /payments (the upload form for reviewers and admins, recent batches for
+ * everyone), POST /payments (payments-upload.ts), GET /payments/{batch_id} (each row's verdict
+ * with its detail and next step, totals, who ran it and when; ?held=1 shows held rows only),
+ * GET /payments/{batch_id}.csv and .xlsx, and POST /payments/verify (a reviewer records that an
+ * account was confirmed out of band, from a held row).
+ */
+import { PassThrough } from "node:stream";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import {
+  batchChecksQuery,
+  readBatch,
+  readBatchVerdictCounts,
+  readRecentBatches,
+} from "../../db/console-payments.ts";
+import { verifyPayee } from "../../payments/verification.ts";
+import { type PageKit, type RegisterPages, roleAtLeast, type WebDeps } from "../kit.ts";
+import { writeBatchCsv, writeBatchXlsx } from "./payments-export.ts";
+import { type ShowForm, uploadHandler } from "./payments-upload.ts";
+import { batchSummary, paymentCheckLines, verdictWords } from "./payments-view.ts";
+import { pageLinks, QueryReader, splitPage } from "./query-reader.ts";
+
+const BATCHES_PAGE = 25;
+const ROWS_PAGE = 200;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+/** Verdicts a payee verification can release (an account change not confirmed yet). */
+const VERIFIABLE = new Set(["account_recently_changed", "account_change_unverified"]);
+
+export const registerPaymentPages: RegisterPages = (app, deps, kit) => {
+  const showForm: ShowForm = async (request, reply, status, extra) => {
+    const query = request.query as Record<string, unknown>;
+    const q = new QueryReader(query);
+    const page = q.integer("page", 1, 1, 100_000);
+    const fetched = await readRecentBatches(deps.db.sql, {
+      limit: BATCHES_PAGE,
+      offset: (page - 1) * BATCHES_PAGE,
+    });
+    const { rows, hasMore } = splitPage(fetched, BATCHES_PAGE);
+    return kit.render(
+      request,
+      reply,
+      "payments",
+      {
+        title: "Payments",
+        canUpload: roleAtLeast(request.user.role, "reviewer"),
+        form: extra.form ?? { holdDays: String(deps.config.paymentHoldDays), encoding: "", currency: "HUF" },
+        problems: [...q.problems, ...(extra.problems ?? [])],
+        batches: rows.map(batchSummary),
+        links: pageLinks("/payments", query, page, hasMore),
+      },
+      status,
+    );
+  };
+
+  app.get("/payments", (request, reply) => showForm(request, reply, 200, {}));
+  app.post(
+    "/payments",
+    { config: { multipartCsrf: true }, preHandler: kit.requireRole("reviewer") },
+    uploadHandler(deps, kit, showForm),
+  );
+  app.post<{ Body: Record<string, unknown> }>(
+    "/payments/verify",
+    { preHandler: kit.requireRole("reviewer") },
+    (request, reply) => verify(request, reply, deps, kit),
+  );
+  app.get<{ Params: { file: string } }>("/payments/:file", async (request, reply) => {
+    const match = /^(.+?)(?:\.(csv|xlsx))?$/.exec(request.params.file)!;
+    const id = match[1]!.toLowerCase();
+    const batch = UUID.test(id) ? await readBatch(deps.db.sql, id) : undefined;
+    if (!batch) {
+      return kit.render(
+        request,
+        reply,
+        "error",
+        { title: "No such batch", message: `No recorded payment batch has the id "${match[1]}".` },
+        404,
+      );
+    }
+    if (match[2] === "csv" || match[2] === "xlsx") return download(reply, deps, batch.id, match[2]);
+    const query = request.query as Record<string, unknown>;
+    const q = new QueryReader(query);
+    const heldOnly = q.choice("held", ["1", "0"]) === "1";
+    const page = q.integer("page", 1, 1, 100_000);
+    const [counts, fetched] = await Promise.all([
+      readBatchVerdictCounts(deps.db.sql, batch.id),
+      batchChecksQuery(deps.db.sql, batch.id, {
+        heldOnly,
+        page: { limit: ROWS_PAGE, offset: (page - 1) * ROWS_PAGE },
+      }),
+    ]);
+    const { rows, hasMore } = splitPage(fetched, ROWS_PAGE);
+    return kit.render(
+      request,
+      reply,
+      "payment-batch",
+      {
+        title: `Payment batch ${batch.fileName ?? batch.id}`,
+        batch: batchSummary(batch),
+        counts: counts.map((c) => ({ ...c, ...verdictWords(c.verdict) })),
+        heldOnly,
+        problems: q.problems,
+        rows: paymentCheckLines(rows).map((r) => ({
+          ...r,
+          verifiable: r.held && VERIFIABLE.has(r.verdict) && r.taxBase !== null,
+        })),
+        canVerify: roleAtLeast(request.user.role, "reviewer"),
+        verified: q.text("verified"),
+        links: pageLinks(`/payments/${batch.id}`, query, page, hasMore),
+      },
+      q.problems.length > 0 ? 400 : 200,
+    );
+  });
+};
+
+function download(reply: FastifyReply, deps: WebDeps, batchId: string, kind: "csv" | "xlsx") {
+  const out = new PassThrough();
+  (kind === "csv" ? writeBatchCsv : writeBatchXlsx)(deps.db.sql, batchId, out).then(
+    () => {
+      if (kind === "csv") out.end();
+    },
+    (error: unknown) => {
+      deps.log.error({ err: error }, "payment batch download failed");
+      out.destroy(error instanceof Error ? error : new Error(String(error)));
+    },
+  );
+  return reply
+    .type(kind === "csv" ? "text/csv; charset=utf-8" : XLSX_TYPE)
+    .header("content-disposition", `attachment; filename="regwatch-payments-${batchId}.${kind}"`)
+    .send(out);
+}
+
+/** Records the verification as the signed-in user; any `by` field in the form is ignored. */
+async function verify(
+  request: FastifyRequest<{ Body: Record<string, unknown> }>,
+  reply: FastifyReply,
+  deps: WebDeps,
+  kit: PageKit,
+) {
+  const body = request.body ?? {};
+  const text = (name: string) => (typeof body[name] === "string" ? (body[name] as string) : "");
+  const result = await verifyPayee(
+    deps.db,
+    {
+      account: text("account"),
+      taxId: text("tax_id"),
+      by: request.user.name,
+      note: text("note") || null,
+      at: deps.now(),
+    },
+    deps.config.registryTz,
+  );
+  if (!result.ok) {
+    return kit.render(
+      request,
+      reply,
+      "error",
+      {
+        title: "Verification not recorded",
+        message: result.problems.map((p) => p.replace(/^--(tax-id|by|note)/, "$1")).join("; "),
+      },
+      400,
+    );
+  }
+  const batch = text("batch").toLowerCase();
+  const back = UUID.test(batch) ? `/payments/${batch}` : "/payments";
+  return reply.redirect(`${back}?verified=${encodeURIComponent(result.verification.account)}`, 303);
+}
