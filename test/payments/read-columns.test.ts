@@ -61,6 +61,21 @@ describe("header names", () => {
     expect(match).toMatchObject({ ok: true, layout: { columns, ignored: [] } });
   });
 
+  it("reads the currency an amount header names in brackets", () => {
+    expect(matchLayout(["Számlaszám", "Összeg (Ft)"])).toMatchObject({
+      ok: true,
+      layout: { amountCurrency: "HUF" },
+    });
+    expect(matchLayout(["Számlaszám", "Amount [EUR]"])).toMatchObject({
+      ok: true,
+      layout: { amountCurrency: "EUR" },
+    });
+    expect(matchLayout(["Számlaszám", "Összeg (bruttó)"])).toMatchObject({
+      ok: true,
+      layout: { amountCurrency: null },
+    });
+  });
+
   it("lists unknown columns as ignored", () => {
     const match = matchLayout(["Sorszám", "Számlaszám", "Könyvelési dátum"]);
     expect(match).toMatchObject({

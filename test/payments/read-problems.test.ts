@@ -166,6 +166,17 @@ describe("rows as the verdicts get them", () => {
     ]);
   });
 
+  it("takes the currency an amount header names, and refuses rows that contradict it", async () => {
+    const rows = await rowsOf(
+      `Számlaszám;Összeg (EUR);Deviza\n${ACCOUNT};1.250,50;\n${ACCOUNT};10;HUF\n${ACCOUNT};5 EUR;\n`,
+    );
+    expect(rows.map((r) => [r.amount, r.currency, r.amountProblem])).toEqual([
+      ["1250.5", "EUR", null],
+      [null, "HUF", "the row's currency is HUF, but the amount column is headed EUR"],
+      ["5", "EUR", null],
+    ]);
+  });
+
   it("reads no-break spaces in names and amounts, and keeps a file without amounts", async () => {
     const rows = await rowsOf(`Számlaszám,Név\n${ACCOUNT},Kővári\u00a0Ügyvédi\u202fIroda\n`);
     expect(rows[0]).toEqual({

@@ -6,6 +6,7 @@
  */
 import { UsageError } from "../../errors.ts";
 import { PAYMENT_FIELDS, type PaymentField } from "../batch-row.ts";
+import { readCurrency } from "./amounts.ts";
 
 /** Field -> header as written in the file. */
 export type ColumnMapping = Partial<Record<PaymentField, string>>;
@@ -66,6 +67,14 @@ export function headerKey(header: string): string {
     .replace(/[^a-z0-9]/g, "");
 }
 
+/** "Összeg (EUR)" -> EUR; null when the header names no currency. */
+function bracketedCurrency(header: string | undefined): string | null {
+  const note = header === undefined ? null : /[([]\s*([^)\]]+?)\s*[)\]]\s*$/.exec(header);
+  if (!note) return null;
+  const currency = readCurrency(note[1]!);
+  return currency.ok ? currency.code : null;
+}
+
 const FIELD_OF_KEY = new Map<string, PaymentField>();
 for (const field of PAYMENT_FIELDS) {
   for (const name of FIELD_NAMES[field]) FIELD_OF_KEY.set(headerKey(name), field);
@@ -101,6 +110,8 @@ export interface ColumnLayout {
   index: Partial<Record<PaymentField, number>>;
   columns: ColumnMapping;
   ignored: string[];
+  /** The currency the amount column's header names in brackets ("Összeg (EUR)"), if any. */
+  amountCurrency: string | null;
 }
 
 export type LayoutMatch = { ok: true; layout: ColumnLayout } | { ok: false; problems: string[] };
@@ -156,5 +167,6 @@ export function matchLayout(headers: readonly string[], given: ColumnMapping = {
     const at = index[field];
     if (at !== undefined) columns[field] = headers[at]!;
   }
-  return { ok: true, layout: { index, columns, ignored: headers.filter((_, at) => !taken.has(at)) } };
+  const ignored = headers.filter((_, at) => !taken.has(at));
+  return { ok: true, layout: { index, columns, ignored, amountCurrency: bracketedCurrency(columns.amount) } };
 }

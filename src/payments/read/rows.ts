@@ -40,29 +40,48 @@ interface Money {
   ambiguous?: string;
 }
 
-function moneyOf(amountCell: string | null, currencyCell: string | null, plan: RowPlan): Money {
-  const own = currencyCell === null ? undefined : readCurrency(currencyCell);
-  const hasAmount = plan.layout.index.amount !== undefined;
-  if (own && !own.ok) {
-    const currency = currencyCell!.toUpperCase();
-    return { amount: null, amountProblem: hasAmount ? own.problem : null, currency };
+/** The currency a row states: its currency cell, else the amount column's header ("Összeg (EUR)"). */
+function statedCurrency(
+  currencyCell: string | null,
+  plan: RowPlan,
+): { ok: true; code: string | undefined } | { ok: false; problem: string } {
+  const header = plan.layout.amountCurrency ?? undefined;
+  if (currencyCell === null) return { ok: true, code: header };
+  const own = readCurrency(currencyCell);
+  if (!own.ok) return own;
+  if (header !== undefined && own.code !== header) {
+    return {
+      ok: false,
+      problem: `the row's currency is ${own.code}, but the amount column is headed ${header}`,
+    };
   }
-  if (!hasAmount) return { amount: null, amountProblem: null, currency: own?.code ?? plan.currency };
+  return own;
+}
+
+function moneyOf(amountCell: string | null, currencyCell: string | null, plan: RowPlan): Money {
+  const stated = statedCurrency(currencyCell, plan);
+  const hasAmount = plan.layout.index.amount !== undefined;
+  if (!stated.ok) {
+    const currency = (currencyCell ?? plan.currency).toUpperCase();
+    return { amount: null, amountProblem: hasAmount ? stated.problem : null, currency };
+  }
+  const own = stated.code;
+  if (!hasAmount) return { amount: null, amountProblem: null, currency: own ?? plan.currency };
   if (amountCell === null) {
-    return { amount: null, amountProblem: "the amount is empty", currency: own?.code ?? plan.currency };
+    return { amount: null, amountProblem: "the amount is empty", currency: own ?? plan.currency };
   }
   const split = splitCurrency(amountCell);
   const written = split.currency === null ? undefined : readCurrency(split.currency);
   if (written && !written.ok)
-    return { amount: null, amountProblem: written.problem, currency: own?.code ?? plan.currency };
-  if (own && written && own.code !== written.code) {
+    return { amount: null, amountProblem: written.problem, currency: own ?? plan.currency };
+  if (own !== undefined && written && own !== written.code) {
     return {
       amount: null,
-      amountProblem: `amount "${amountCell}" is in ${written.code}, but the row's currency is ${own.code}`,
-      currency: own.code,
+      amountProblem: `amount "${amountCell}" is in ${written.code}, but the row's currency is ${own}`,
+      currency: own,
     };
   }
-  const currency = own?.code ?? written?.code ?? plan.currency;
+  const currency = own ?? written?.code ?? plan.currency;
   const reading = readAmount(split.text, currency);
   if (reading.kind === "amount") return { amount: reading.amount, amountProblem: null, currency };
   if (reading.kind === "ambiguous")
