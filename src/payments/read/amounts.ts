@@ -85,8 +85,20 @@ export function wholeInPractice(code: string): boolean {
 
 export type CurrencyReading = { ok: true; code: string } | { ok: false; problem: string };
 
+const currencyReadings = new Map<string, CurrencyReading>();
+
 /** A currency cell or word: "huf", "Ft" and "€" are read as HUF, HUF and EUR. */
 export function readCurrency(text: string): CurrencyReading {
+  let reading = currencyReadings.get(text);
+  if (reading === undefined) {
+    reading = currencyOf(text);
+    // A file repeats a handful of currencies; the bound keeps a hostile one from growing the map.
+    if (currencyReadings.size < 1000) currencyReadings.set(text, reading);
+  }
+  return reading;
+}
+
+function currencyOf(text: string): CurrencyReading {
   const trimmed = text.trim();
   const upper = trimmed.toUpperCase();
   const code = SYMBOLS[upper] ?? upper;
@@ -125,6 +137,8 @@ function plain(negative: boolean, integer: string, fraction: string): string {
  * known ISO 4217 code.
  */
 export function readAmount(text: string, currency: string): AmountReading {
+  // Most cells of a large export are plain digits: no rule to apply.
+  if (/^\d{1,15}$/.test(text)) return { kind: "amount", amount: plain(false, text, "") };
   const shown = text;
   const notANumber: AmountReading = { kind: "problem", problem: `amount "${shown}" is not a number` };
   let body = text.replace(BLANKS, " ").trim();
