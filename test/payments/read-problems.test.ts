@@ -197,3 +197,23 @@ describe("rows as the verdicts get them", () => {
     expect(rows[0]).toMatchObject({ amount: "1250.5", name: "Kovács, Kft." });
   });
 });
+
+describe("line ends", () => {
+  it.each([
+    ["LF", "\n"],
+    ["CRLF", "\r\n"],
+    ["a lone CR (Excel's CSV for Macintosh)", "\r"],
+  ])("reads lines ending in %s, title lines and all", async (_name, end) => {
+    const text =
+      ["Átutalások", "Számlaszám;Összeg;Név", `${ACCOUNT};1 000;Kővári`, "", `${ACCOUNT};2 000;Őrségi`].join(
+        end,
+      ) + end;
+    for (const encoding of ["utf-8", "windows-1250", "utf-16le"]) {
+      const rows = await rowsOf(iconv.encode(text, encoding, { addBOM: encoding === "utf-16le" }));
+      expect(rows.map((r) => [r.line, r.amount, r.name])).toEqual([
+        [3, "1000", "Kővári"],
+        [5, "2000", "Őrségi"],
+      ]);
+    }
+  });
+});

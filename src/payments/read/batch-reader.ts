@@ -4,22 +4,14 @@
  * size: once to detect the encoding, find the header and validate every row, and, only when
  * nothing was wrong, again by `chunks()` for the check.
  */
-import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
-import { pipeline, type Readable, Transform, type TransformCallback } from "node:stream";
-import { CsvError, parse } from "csv-parse";
 import { UsageError } from "../../errors.ts";
 import type { FileProblem, PaymentRow } from "../batch-row.ts";
 import { readCurrency } from "./amounts.ts";
 import type { ColumnMapping } from "./columns.ts";
-import {
-  decoderFor,
-  decodeSample,
-  detectEncoding,
-  encodingOption,
-  UndecodableLineError,
-} from "./encoding.ts";
+import { decodeSample, detectEncoding, encodingOption } from "./encoding.ts";
 import { findHeaderLine } from "./header.ts";
+import { problemOfError, recordsOf, type Source } from "./records.ts";
 import { type RowPlan, readRow } from "./rows.ts";
 
 export { type ColumnMapping, parseColumnsOption } from "./columns.ts";
@@ -73,113 +65,6 @@ async function readSample(path: string): Promise<{ sample: Buffer; complete: boo
   }
 }
 
-/** Drops the first `count` lines of a stream of bytes or text. */
-class LineSkipper extends Transform {
-  private left: number;
-  constructor(count: number) {
-    super({ decodeStrings: false });
-    this.left = count;
-  }
-  override _transform(chunk: Buffer | string, _enc: BufferEncoding, done: TransformCallback): void {
-    let rest = chunk;
-    while (this.left > 0 && rest.length > 0) {
-      const at = typeof rest === "string" ? rest.indexOf("\n") : rest.indexOf(0x0a);
-      if (at < 0) {
-        done();
-        return;
-      }
-      rest = rest.slice(at + 1);
-      this.left--;
-    }
-    done(null, rest.length > 0 ? rest : undefined);
-  }
-}
-
-interface Record {
-  fields: string[];
-  line: number;
-}
-
-interface Source {
-  path: string;
-  encoding: string;
-  delimiter: string;
-  /** Lines before the first data line (title lines and the header). */
-  skip: number;
-}
-
-/** Resolves when `stream` has data to read or has ended; rejects with its error. */
-function readable(stream: Readable): Promise<void> {
-  if (stream.errored) return Promise.reject(stream.errored);
-  return new Promise((resolve, reject) => {
-    const settle = (error?: Error) => {
-      stream.off("readable", settle);
-      stream.off("end", settle);
-      stream.off("error", settle);
-      if (error) reject(error);
-      else resolve();
-    };
-    stream.on("readable", settle);
-    stream.on("end", settle);
-    stream.on("error", settle);
-  });
-}
-
-/**
- * The records after the header, each with the line it starts on, in the batches the parser has
- * ready (reading them synchronously keeps the per-record cost of async iteration away). Lines are
- * counted here rather than with csv-parse's `info`, which copies its state for every record: each
- * record is one line plus the line breaks inside its quoted fields, and a blank line comes as a
- * record of one empty field.
- */
-async function* recordsOf(source: Source): AsyncGenerator<Record[]> {
-  const parser = parse({
-    delimiter: source.delimiter,
-    relax_column_count: true,
-    relax_quotes: true,
-    trim: true,
-  });
-  pipeline(
-    createReadStream(source.path, { highWaterMark: SAMPLE_BYTES }),
-    decoderFor(source.encoding),
-    new LineSkipper(source.skip),
-    parser,
-    () => {},
-  );
-  let line = source.skip;
-  try {
-    for (;;) {
-      const batch: Record[] = [];
-      for (let fields = parser.read() as string[] | null; fields !== null; fields = parser.read()) {
-        const start = line + 1;
-        let blank = true;
-        for (const field of fields) {
-          if (field !== "") blank = false;
-          if (field.includes("\n")) line += field.split("\n").length - 1;
-        }
-        line++;
-        if (!blank) batch.push({ fields, line: start });
-      }
-      if (batch.length > 0) yield batch;
-      if (parser.readableEnded) return;
-      await readable(parser);
-      if (parser.readableEnded && parser.readableLength === 0) return;
-    }
-  } finally {
-    // A reader that stops early (a consumer leaving its loop) closes the file with the pipeline.
-    if (!parser.readableEnded) parser.destroy();
-  }
-}
-
-function problemOfError(error: unknown, skip: number): FileProblem {
-  if (error instanceof UndecodableLineError) return { line: error.line, message: error.message };
-  if (error instanceof CsvError) {
-    const lines = (error as CsvError & { lines?: number }).lines ?? 1;
-    return { line: skip + lines, message: `the file cannot be read as CSV: ${error.message}` };
-  }
-  throw error;
-}
-
 /** Reads the whole file once: the number of rows, or the problems (at most MAX_PROBLEMS, then a count). */
 async function validate(
   source: Source,
@@ -221,7 +106,8 @@ export async function openBatch(path: string, options: ReadOptions): Promise<Ope
     return { ok: false, problems: [{ line: 1, message: "the file is empty: expected a header row" }] };
   const detected = given === undefined ? detectEncoding(sample, complete) : { encoding: given, note: null };
   let text = decodeSample(sample, detected.encoding).replace(/^\uFEFF/, "");
-  if (!complete) text = text.slice(0, text.lastIndexOf("\n") + 1);
+  const crOnly = text.includes("\r") && !text.includes("\n");
+  if (!complete) text = text.slice(0, text.lastIndexOf(crOnly ? "\r" : "\n") + 1);
   const found = findHeaderLine(text, options.columns ?? {});
   if (!found.ok) return { ok: false, problems: found.problems };
   const { header } = found;
@@ -230,6 +116,7 @@ export async function openBatch(path: string, options: ReadOptions): Promise<Ope
     encoding: detected.encoding,
     delimiter: header.delimiter,
     skip: header.line,
+    crOnly,
   };
   const plan: RowPlan = { layout: header.layout, width: header.headers.length, currency: currency.code };
   const { rowCount, problems } = await validate(source, plan);
