@@ -5,7 +5,8 @@
  * measured within one run. Options: --quick (small scenario), --lists N --weeks N --items N
  * --latency MS --changes N --batch N; the files scenario (bench/files-pipeline.ts) takes
  * --files-lists N --files-items N --files-weeks N, or --skip-files; delivery throughput (bench/delivery.ts)
- * --skip-delivery, or --delivery-only to run just it and merge its keys into results.json.
+ * --skip-delivery, or --delivery-only to run just it and merge its keys into results.json; the console's
+ * inbox with 50,000 open alerts (bench/console.ts) --skip-console, or --console-only likewise.
  * Uses DATABASE_URL, else an embedded Postgres in a temp dir.
  * `startup_s` is the median start of `regwatch --help` from the compiled build (`status_startup_s`
  * the same for `regwatch status` on a migrated database); --startup-only
@@ -23,6 +24,7 @@ import { runMigrations } from "../src/db/migrate.ts";
 import { withNoDelay } from "../src/db/socket.ts";
 import { startEmulator } from "../src/emulator/index.ts";
 import { apiBudget } from "./api-budget.ts";
+import { consoleInbox } from "./console.ts";
 import { daily } from "./daily.ts";
 import { deliveryThroughput } from "./delivery.ts";
 import { FULL as FILES_FULL, QUICK as FILES_QUICK, filesPipeline } from "./files-pipeline.ts";
@@ -54,6 +56,9 @@ const { values } = parseArgs({
     // Delivery throughput (issue 26, bench/delivery.ts); --delivery-only merges its keys into results.json.
     "skip-delivery": { type: "boolean", default: false },
     "delivery-only": { type: "boolean", default: false },
+    // The console's inbox (issue 28, bench/console.ts); --console-only merges its keys into results.json.
+    "skip-console": { type: "boolean", default: false },
+    "console-only": { type: "boolean", default: false },
   },
 });
 const num = (v: string | undefined, fallback: number) => (v === undefined ? fallback : Number(v));
@@ -73,6 +78,25 @@ const startup = startupSeconds();
 if (values["startup-only"]) {
   process.stdout.write(`startup_s  ${startup.startup_s} (median of ${startup.startup_runs})\n`);
   await writeFile(new URL("./startup.json", import.meta.url), `${JSON.stringify(startup, null, 2)}\n`);
+  process.exit(0);
+}
+
+if (values["console-only"]) {
+  const server = await database();
+  try {
+    const url = await freshDatabase(server.url, "regwatch_bench_console");
+    const figures = await consoleInbox({ alerts: 50_000, requests: 50, databaseUrl: url });
+    const file = new URL("./results.json", import.meta.url);
+    const previous = await readFile(file, "utf8").then(
+      (text) => JSON.parse(text) as Record<string, number>,
+      () => ({}),
+    );
+    for (const [key, value] of Object.entries(figures)) process.stdout.write(`${key}  ${value}\n`);
+    await writeFile(file, `${JSON.stringify({ ...previous, ...figures }, null, 2)}\n`);
+    process.stdout.write("merged into bench/results.json\n");
+  } finally {
+    await server.stop();
+  }
   process.exit(0);
 }
 
@@ -191,6 +215,10 @@ try {
   if (!values["skip-delivery"]) {
     const url = await freshDatabase(server.url, "regwatch_bench_delivery");
     Object.assign(results, await deliveryThroughput({ alerts: 1000, latencyMs: 50, databaseUrl: url }));
+  }
+  if (!values["skip-console"]) {
+    const url = await freshDatabase(server.url, "regwatch_bench_console");
+    Object.assign(results, await consoleInbox({ alerts: 50_000, requests: 50, databaseUrl: url }));
   }
   const width = Math.max(...Object.keys(results).map((k) => k.length));
   for (const [key, value] of Object.entries(results))

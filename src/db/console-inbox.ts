@@ -50,16 +50,28 @@ export async function inboxPage(
       select a.id, a.rule_id, a.change_id, a.status, a.snoozed_until, a.raised_at, a.status_by, a.status_at
       from regwatch.alerts a
       join regwatch.changes c on c.id = a.change_id
-      where (${status}::text is null or a.status = ${status}::text)
-        and (${f.rule}::text is null or a.rule_id in (select id from regwatch.alert_rules where name = ${f.rule}::text))
-        and (${f.heading}::text is null or ${f.heading}::text = any (c.changed_headings))
-        and (${f.from}::date is null or c.change_date >= ${f.from}::date)
-        and (${f.to}::date is null or c.change_date <= ${f.to}::date)
-        and (${f.list}::text is null or exists (
-              select 1 from regwatch.change_sources s left join regwatch.watch_lists w on w.list_key = s.list_key
-              where s.change_id = c.id and (s.list_key = ${f.list}::text or w.list_name = ${f.list}::text)))
+      where true
+        ${status === null ? sql`` : sql`and a.status = ${status}`}
+        ${f.rule === null ? sql`` : sql`and a.rule_id in (select id from regwatch.alert_rules where name = ${f.rule})`}
+        ${f.heading === null ? sql`` : sql`and c.changed_headings @> array[${f.heading}::text]`}
+        ${f.from === null ? sql`` : sql`and c.change_date >= ${f.from}::date`}
+        ${f.to === null ? sql`` : sql`and c.change_date <= ${f.to}::date`}
+        ${
+          f.list === null
+            ? sql``
+            : sql`and exists (
+                select 1 from regwatch.change_sources s left join regwatch.watch_lists w on w.list_key = s.list_key
+                where s.change_id = c.id and (s.list_key = ${f.list} or w.list_name = ${f.list}))`
+        }
       order by a.id desc
       limit ${f.pageSize + 1} offset ${(f.page - 1) * f.pageSize}
+    ), deliveries as (
+      -- One look-up in the GIN index of alert_ids for the whole page, not one per alert.
+      select u.id, case when bool_or(x.status = 'dead') then 'dead' when bool_or(x.status = 'pending') then 'pending'
+                        when bool_or(x.status = 'sent') then 'sent' end as delivery
+      from regwatch.alert_deliveries x cross join lateral unnest(x.alert_ids) u(id)
+      where x.alert_ids && (select coalesce(array_agg(id), '{}') from page) and u.id in (select id from page)
+      group by u.id
     )
     select a.id::int, r.name as rule, a.status, to_char(a.snoozed_until, 'YYYY-MM-DD') as "snoozedUntil",
            c.tax_id as "taxId", coalesce(p.name, b.full_name, b.short_name) as name,
@@ -73,14 +85,13 @@ export async function inboxPage(
                                       order by v.heading)
                      from regwatch.change_values v where v.change_id = c.id), '[]'::jsonb) as values,
            a.raised_at as "raisedAt", a.status_by as "statusBy", a.status_at as "statusAt",
-           (select case when bool_or(x.status = 'dead') then 'dead' when bool_or(x.status = 'pending') then 'pending'
-                        when bool_or(x.status = 'sent') then 'sent' end
-            from regwatch.alert_deliveries x where a.id = any (x.alert_ids)) as delivery
+           d.delivery
     from page a
     join regwatch.alert_rules r on r.id = a.rule_id
     join regwatch.changes c on c.id = a.change_id
     left join regwatch.business_profiles p on p.tax_id = c.tax_id
     left join regwatch.businesses b on b.tax_id = c.tax_id
+    left join deliveries d on d.id = a.id
     order by a.id desc`;
   return { alerts: rows.slice(0, f.pageSize), hasNext: rows.length > f.pageSize };
 }
@@ -95,11 +106,11 @@ export interface InboxCounts {
 
 export async function inboxCounts(sql: Sql, since: Date): Promise<InboxCounts> {
   const [row] = await sql<InboxCounts[]>`
-    select count(*)::int as open,
-           count(*) filter (where a.raised_at >= ${since})::int as "newSince",
-           count(*) filter (where 'bank_accounts' = any (c.changed_headings))::int as "bankAccountsOpen"
-    from regwatch.alerts a join regwatch.changes c on c.id = a.change_id
-    where a.status = 'open'`;
+    select (select count(*)::int from regwatch.alerts where status = 'open') as open,
+           (select count(*)::int from regwatch.alerts where status = 'open' and raised_at >= ${since}) as "newSince",
+           (select count(*)::int from regwatch.alerts a
+             where a.status = 'open' and a.change_id in (
+               select id from regwatch.changes where 'bank_accounts' = any (changed_headings))) as "bankAccountsOpen"`;
   return row ?? { open: 0, newSince: 0, bankAccountsOpen: 0 };
 }
 

@@ -99,6 +99,7 @@ export const alerts = regwatch.table(
     index("alerts_change").on(t.changeId),
     // The console's inbox: open alerts, newest first.
     index("alerts_open_newest").on(t.id.desc()).where(sql`${t.status} = 'open'`),
+    index("alerts_open_raised").on(t.raisedAt).where(sql`${t.status} = 'open'`),
   ],
 );
 

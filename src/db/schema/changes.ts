@@ -71,6 +71,8 @@ export const changes = regwatch.table(
   (t) => [
     unique("changes_identity").on(t.taxId, t.changeDate, t.chapter, t.path),
     index("changes_change_date").on(t.changeDate),
+    // The console's count of open bank-account changes (migration 0024).
+    index("changes_bank_accounts").on(t.id).where(sql`'bank_accounts' = any (${t.changedHeadings})`),
   ],
 );
 
