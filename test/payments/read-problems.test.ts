@@ -119,7 +119,24 @@ describe("a file that cannot be read is refused, naming the line", () => {
     expect(bad.length).toBeGreaterThan(64 * 1024);
     const problems = await problemsOf(bad);
     expect(problems).toEqual([
-      { line: 3002, message: "line 3002 is not valid UTF-8: give --encoding with the file's encoding" },
+      { line: 3002, message: "line 3002 cannot be read as utf-8: give --encoding with the file's encoding" },
+    ]);
+  });
+
+  it("refuses bytes the detected or given encoding does not define, naming the line", async () => {
+    const bytes = Buffer.concat([
+      iconv.encode(`${HEADER}${ACCOUNT};1;HUF;Šimon\n`, "windows-1250"),
+      Buffer.from(`${ACCOUNT};1;HUF;A\x81B\n`, "latin1"),
+    ]);
+    expect(await problemsOf(bytes)).toEqual([
+      { line: 3, message: "line 3 cannot be read as windows-1250: give --encoding with the file's encoding" },
+    ]);
+    const odd = Buffer.concat([
+      iconv.encode(`${HEADER}${ACCOUNT};1;HUF;A\n`, "utf-16le", { addBOM: true }),
+      Buffer.from([0x00, 0xd8, 0x41, 0x00, 0x0a, 0x00]),
+    ]);
+    expect(await problemsOf(odd)).toEqual([
+      { line: 3, message: "line 3 cannot be read as utf-16le: give --encoding with the file's encoding" },
     ]);
   });
 

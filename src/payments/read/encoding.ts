@@ -95,11 +95,11 @@ export function detectEncoding(sample: Buffer, complete: boolean): DetectedEncod
   };
 }
 
-/** A UTF-8 line that cannot be decoded; `line` counts from 1, the file's first line. */
+/** A line that cannot be decoded; `line` counts from 1, the file's first line. */
 export class UndecodableLineError extends Error {
   readonly line: number;
   constructor(line: number, encoding: string) {
-    super(`line ${line} is not valid ${encoding}: give --encoding with the file's encoding`);
+    super(`line ${line} cannot be read as ${encoding}: give --encoding with the file's encoding`);
     this.name = "UndecodableLineError";
     this.line = line;
   }
@@ -131,7 +131,7 @@ class Utf8LineDecoder extends Transform {
 
   private check(whole: Buffer): Error | null {
     if (whole.length === 0) return null;
-    if (!isUtf8(whole)) return new UndecodableLineError(this.linesBefore + this.badLineIn(whole), "UTF-8");
+    if (!isUtf8(whole)) return new UndecodableLineError(this.linesBefore + this.badLineIn(whole), "utf-8");
     this.linesBefore += countNewlines(whole);
     this.push(whole);
     return null;

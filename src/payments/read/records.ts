@@ -106,6 +106,7 @@ export async function* recordsOf(source: Source): AsyncGenerator<Record[]> {
   ];
   pipeline([createReadStream(source.path, { highWaterMark: READ_BYTES }), ...stages, parser], () => {});
   let line = source.skip;
+  const replaced = source.encoding !== "utf-8";
   try {
     for (;;) {
       const batch: Record[] = [];
@@ -115,6 +116,8 @@ export async function* recordsOf(source: Source): AsyncGenerator<Record[]> {
         for (const field of fields) {
           if (field !== "") blank = false;
           if (field.includes("\n")) line += field.split("\n").length - 1;
+          // iconv-lite writes U+FFFD for bytes its encoding does not define (UTF-8 is checked before).
+          if (replaced && field.includes("\uFFFD")) throw new UndecodableLineError(start, source.encoding);
         }
         line++;
         if (!blank) batch.push({ fields, line: start });
