@@ -1,20 +1,14 @@
 /** The console's runs page: recorded runs, newest first, filtered by kind and status, page by page. */
 import type { Sql } from "./connect.ts";
+import type { RunRow } from "./status.ts";
 
 export interface RunFilter {
   kind: string | null;
   status: string | null;
 }
 
-export interface ConsoleRunRow {
-  id: number;
-  kind: string;
-  trigger: string;
-  status: string;
-  startedAt: Date;
-  finishedAt: Date | null;
-  error: string | null;
-  stats: Record<string, unknown>;
+/** A run as `regwatch status` lists it, with where it ran. */
+export interface ConsoleRunRow extends RunRow {
   host: string | null;
   pid: number | null;
 }

@@ -5,7 +5,7 @@
  */
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readFeed } from "../../src/db/change-feed.ts";
+import { type FeedFilter, readFeed } from "../../src/db/change-feed.ts";
 import { getPage } from "../helpers/console.ts";
 import { type PagesWorld, startPagesWorld } from "./pages-fixture.ts";
 
@@ -29,15 +29,12 @@ describe("GET /changes, /changes.csv, /changes.xlsx", () => {
   });
 
   const get = (path: string) => getPage(`${w.web.url}${path}`, w.reader);
+  /** What `regwatch changes --since 2024-01-01` with these filters reads. */
+  const feed = (f: Partial<FeedFilter> = {}) =>
+    readFeed(w.t.db.sql, { since: SINCE, until: null, lists: [], headings: [], taxId: null, ...f });
 
   it("lists the feed page by page with the filters kept in the links", async () => {
-    const all = await readFeed(w.t.db.sql, {
-      since: SINCE,
-      until: null,
-      lists: [],
-      headings: [],
-      taxId: null,
-    });
+    const all = await feed();
     expect(all.length).toBeGreaterThan(100);
     const first = await get(`/changes?since=${SINCE}`);
     expect(first.status).toBe(200);
@@ -51,13 +48,7 @@ describe("GET /changes, /changes.csv, /changes.xlsx", () => {
 
   it("filters by list, heading and tax id as `regwatch changes` does", async () => {
     const listKey = w.emulator.listsSnapshot().find((l) => l.list_name === "customers")!.list_key;
-    const rows = await readFeed(w.t.db.sql, {
-      since: SINCE,
-      until: null,
-      lists: ["customers"],
-      headings: [],
-      taxId: null,
-    });
+    const rows = await feed({ lists: ["customers"] });
     const onlySuppliers = w.taxIds.slice(0, 10);
     const html = await (await get(`/changes?since=${SINCE}&list=${listKey}`)).text();
     for (const id of onlySuppliers) expect(html).not.toContain(`/businesses/${id}"`);
@@ -91,13 +82,7 @@ describe("GET /changes, /changes.csv, /changes.xlsx", () => {
     expect(lines[0]).toBe(
       "change_date;tax_id;business_name;lists;heading;old_value;new_value;order_ambiguous",
     );
-    const all = await readFeed(w.t.db.sql, {
-      since: SINCE,
-      until: null,
-      lists: [],
-      headings: [],
-      taxId: null,
-    });
+    const all = await feed();
     expect(lines.length - 1).toBe(all.length);
     expect(text).toContain(`"'=HYPERLINK(""http://x.test"",""click"")"`);
     expect(text).not.toMatch(/(^|;)=HYPERLINK/m);
@@ -110,13 +95,7 @@ describe("GET /changes, /changes.csv, /changes.xlsx", () => {
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(Buffer.from(await answer.arrayBuffer()) as never);
     const sheet = book.getWorksheet("changes")!;
-    const rows = await readFeed(w.t.db.sql, {
-      since: SINCE,
-      until: null,
-      lists: [],
-      headings: ["bank_accounts", "long_name"],
-      taxId: null,
-    });
+    const rows = await feed({ headings: ["bank_accounts", "long_name"] });
     expect(rows.length).toBeGreaterThan(0);
     expect(sheet.actualRowCount).toBe(rows.length + 1);
     const second = sheet.getRow(2);

@@ -83,7 +83,7 @@ describe("payments and business pages in a browser", () => {
   it("the payee's business page shows its history and the check, the <script> name as text", async () => {
     await page.goto(`${w.web.url}/businesses/${payee.tax_id}`);
     expect(await page.textContent("h1")).toContain(SCRIPT_NAME);
-    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await page.locator("ul.timeline li").count()).toBeGreaterThan(0);
     expect(await page.locator(`a[href^="/payments/"]`).count()).toBeGreaterThan(0);
     await page.fill('input[name="as_of"]', "2024-02-01");

@@ -31,17 +31,24 @@ const COLUMNS = [
   "verified_on",
 ] as const;
 
-function texts(r: PaymentCheckRow, held: boolean) {
-  return {
-    taxId: r.taxId ?? "",
-    name: r.name ?? "",
-    registryName: r.registryName ?? "",
-    reference: r.reference ?? "",
-    held: held ? "yes" : "no",
-    detail: r.detail ?? "",
-    nextStep: r.nextStep ?? "",
-    verifiedBy: r.verifiedBy ?? "",
-  };
+/** A row's cells in COLUMNS order, the amount given by the caller (a CSV decimal or a formatted number). */
+function cells<A>(r: PaymentCheckRow, amount: A, held: boolean) {
+  return [
+    r.line,
+    r.taxId ?? "",
+    r.name ?? "",
+    r.registryName ?? "",
+    r.bankAccount,
+    r.amount === null ? (r.amountRaw ?? null) : amount,
+    r.currency,
+    r.reference ?? "",
+    r.verdict,
+    held ? "yes" : "no",
+    r.detail ?? "",
+    r.nextStep ?? "",
+    r.verifiedBy ?? "",
+    r.verifiedOn,
+  ] as const;
 }
 
 /** Writes the batch's rows as CSV to `out` (not ended). */
@@ -50,23 +57,7 @@ export async function writeBatchCsv(sql: Sql, batchId: string, out: Writable): P
   await csv.row(COLUMNS);
   for await (const rows of batchChecksQuery(sql, batchId).cursor(CURSOR_ROWS)) {
     for (const r of rows) {
-      const t = texts(r, verdictWords(r.verdict).held);
-      await csv.row([
-        r.line,
-        t.taxId,
-        t.name,
-        t.registryName,
-        r.bankAccount,
-        r.amount === null ? (r.amountRaw ?? null) : { decimal: r.amount },
-        r.currency,
-        t.reference,
-        r.verdict,
-        t.held,
-        t.detail,
-        t.nextStep,
-        t.verifiedBy,
-        r.verifiedOn,
-      ]);
+      await csv.row(cells(r, { decimal: r.amount ?? "" }, verdictWords(r.verdict).held));
     }
   }
   await csv.flush();
@@ -105,30 +96,11 @@ export async function writeBatchXlsx(sql: Sql, batchId: string, out: Writable): 
   for await (const rows of batchChecksQuery(sql, batchId).cursor(CURSOR_ROWS)) {
     for (const r of rows) {
       const words = verdictWords(r.verdict);
-      const t = texts(r, words.held);
-      const amount =
-        r.amount === null
-          ? (r.amountRaw ?? null)
-          : { value: Number(r.amount), numFmt: numberFormat(decimalsOf(r.currency)) };
-      sheet.row(
-        [
-          r.line,
-          t.taxId,
-          t.name,
-          t.registryName,
-          r.bankAccount,
-          amount,
-          r.currency,
-          t.reference,
-          r.verdict,
-          t.held,
-          t.detail,
-          t.nextStep,
-          t.verifiedBy,
-          r.verifiedOn,
-        ],
-        { fill: FILL_OF[words.severity], fillColumns: [VERDICT_COLUMN] },
-      );
+      const amount = { value: Number(r.amount), numFmt: numberFormat(decimalsOf(r.currency)) };
+      sheet.row(cells(r, amount, words.held), {
+        fill: FILL_OF[words.severity],
+        fillColumns: [VERDICT_COLUMN],
+      });
     }
   }
   sheet.end();
