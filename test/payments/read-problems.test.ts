@@ -234,3 +234,19 @@ describe("line ends", () => {
     }
   });
 });
+
+describe("between validation and the check", () => {
+  it("refuses to give rows of a file that changed after it was validated", async () => {
+    const path = await fileWith(`${HEADER}${ACCOUNT};1;HUF;A\n`);
+    const opened = await openBatch(path, { currency: "HUF" });
+    expect(opened.ok).toBe(true);
+    await writeFile(path, `${HEADER}${ACCOUNT};1;HUF;A\n${ACCOUNT};2;HUF;B\n`);
+    if (!opened.ok) return;
+    const drain = async () => {
+      for await (const _ of opened.chunks(10)) {
+        // reading is the test
+      }
+    };
+    await expect(drain()).rejects.toThrow(/changed after it was read/);
+  });
+});

@@ -101,6 +101,7 @@ export async function openBatch(path: string, options: ReadOptions): Promise<Ope
   const given = options.encoding === undefined ? undefined : encodingOption(options.encoding);
   const currency = readCurrency(options.currency);
   if (!currency.ok) throw new UsageError(`--currency: ${currency.problem}`);
+  const opened = await stat(path);
   const { sample, complete } = await readSample(path);
   if (sample.length === 0)
     return { ok: false, problems: [{ line: 1, message: "the file is empty: expected a header row" }] };
@@ -123,7 +124,6 @@ export async function openBatch(path: string, options: ReadOptions): Promise<Ope
   if (problems.length > 0) return { ok: false, problems };
   if (rowCount === 0)
     return { ok: false, problems: [{ line: header.line, message: "the file has no payment rows" }] };
-  const opened = await stat(path);
   return {
     ok: true,
     layout: {
@@ -136,7 +136,7 @@ export async function openBatch(path: string, options: ReadOptions): Promise<Ope
       ignored: header.layout.ignored,
     },
     rowCount,
-    chunks: (size) => chunksOf(source, plan, size, opened.mtimeMs),
+    chunks: (size) => chunksOf(source, plan, size, `${opened.size}/${opened.mtimeMs}`),
   };
 }
 
@@ -145,10 +145,10 @@ async function* chunksOf(
   source: Source,
   plan: RowPlan,
   size: number,
-  mtimeMs: number,
+  version: string,
 ): AsyncGenerator<PaymentRow[]> {
-  if ((await stat(source.path)).mtimeMs !== mtimeMs)
-    throw new Error(`${source.path} changed after it was read`);
+  const now = await stat(source.path);
+  if (`${now.size}/${now.mtimeMs}` !== version) throw new Error(`${source.path} changed after it was read`);
   let chunk: PaymentRow[] = [];
   for await (const batch of recordsOf(source)) {
     for (const { fields, line } of batch) {
