@@ -115,7 +115,8 @@ export async function readBusinessPaymentChecks(
     select ${CHECK_COLUMNS(sql)}, b.checked_by as "checkedBy", b.file_name as "fileName"
     from regwatch.payment_checks c
     join regwatch.payment_batches b on b.id = c.batch_id
-    where c.tax_base = ${taxBase}
+    -- Rows recorded before migration 0023 have no tax_base: their tax id as written names the payee.
+    where c.tax_base = ${taxBase} or (c.tax_base is null and substring(c.tax_id from '^(\\d{8})(-\\d-\\d{2})?$') = ${taxBase})
     order by c.checked_at desc, c.id desc
     limit ${limit}`;
 }

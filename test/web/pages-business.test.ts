@@ -71,6 +71,22 @@ describe("GET /businesses/{tax_id}", () => {
     }
   });
 
+  it("lists the payment checks that named the business, those recorded before payee tax bases too", async () => {
+    const [batch] = await w.t.db.sql<{ id: string }[]>`
+      insert into regwatch.payment_batches (source, checked_by, file_name, row_count)
+      values ('cli', 'ops', 'march.csv', 2) returning id`;
+    await w.t.db.sql`
+      insert into regwatch.payment_checks (batch_id, line, tax_id, tax_base, bank_account, verdict, detail)
+      values (${batch!.id}, 2, ${`${taxId}-2-41`}, null, '11773016-11111018-00000000', 'account_not_registered', 'older row'),
+             (${batch!.id}, 3, null, ${taxId}, '11773016-11111025-00000000', 'ok', null),
+             (${batch!.id}, 4, '10000018', '10000018', '11773016-11111032-00000000', 'ok', 'another payee')`;
+    const html = await (await get(`/businesses/${taxId}`)).text();
+    expect(html).toContain("older row");
+    expect(html).toContain("11773016-11111025-00000000");
+    expect(html).not.toContain("another payee");
+    expect(html).toContain(`href="/payments/${batch!.id}">march.csv</a>`);
+  });
+
   it("answers 400 naming a bad day or a bad tax id, 404 for a business nothing knows", async () => {
     const badDay = await get(`/businesses/${taxId}?as_of=2024-02-30`);
     expect(badDay.status).toBe(400);
