@@ -95,16 +95,31 @@ export async function checkBatch(
     const totals = new BatchTotals();
     let rowCount = 0;
     let heldCount = 0;
-    for await (const rows of opened.chunks(options.chunkSize ?? DEFAULT_CHUNK)) {
-      const checked = await checkChunk(db, rows, { today, holdDays, recheckDays, timeZone, online });
+    const chunks = opened.chunks(options.chunkSize ?? DEFAULT_CHUNK)[Symbol.asyncIterator]();
+    const judgeNext = async (): Promise<CheckedRow[] | null> => {
+      const next = await chunks.next();
+      return next.done
+        ? null
+        : checkChunk(db, next.value, { today, holdDays, recheckDays, timeZone, online });
+    };
+    // One chunk ahead: while a chunk is recorded and written out, the next one is read and its
+    // database reads run. Chunks are still judged one after another (an --online session asks
+    // each question once), and at most two are in memory.
+    let judging = judgeNext();
+    for (let checked = await judging; checked !== null; checked = await judging) {
+      judging = judgeNext();
+      // A failure of the chunk ahead surfaces when it is awaited; until then it must not go unhandled.
+      judging.catch(() => {});
       for (const r of checked) {
         counts[r.verdict] = (counts[r.verdict] ?? 0) + 1;
         if (!PASSING.has(r.verdict)) heldCount++;
         totals.add(r);
       }
       rowCount += checked.length;
-      if (batchId) await insertPaymentChecks(db.sql, batchId, checked.map(checkRecord));
+      const recording = batchId ? insertPaymentChecks(db.sql, batchId, checked.map(checkRecord)) : null;
+      recording?.catch(() => {});
       for (const sink of sinks) await sink.rows(checked);
+      await recording;
     }
     const summary: BatchSummary = {
       rowCount,

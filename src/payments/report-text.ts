@@ -24,8 +24,12 @@ const HEADERS = ["VERDICT", "LINE", "TAX ID", "NAME", "ACCOUNT", "AMOUNT", "REFE
 const MAX_CELL = 60;
 const FLUSH_AT = 64 * 1024;
 
-/** A spooled row: the table's cells, then the detail line and the next step (null when none). */
-type Spooled = [...string[], string | null];
+/**
+ * A spooled row: the table's cells, then the detail line and the next step ("" when none), one
+ * line of tab-separated fields. Every field has been through terminalSafe, which writes tabs and
+ * line breaks as visible escapes, so neither occurs inside a field.
+ */
+type Spooled = string[];
 
 function cell(text: string): string {
   const flat = terminalSafe(text.replace(/\s+/g, " ").trim());
@@ -84,9 +88,9 @@ export class TextSink implements RowSink {
       });
       const detail =
         r.detail !== "" || r.nextStep !== null ? terminalSafe(redactSecrets(r.detail || r.verdict)) : "";
-      const next = r.nextStep === null ? null : terminalSafe(redactSecrets(r.nextStep));
-      const spooled: Spooled = [...cells, detail, next];
-      buffers.set(r.verdict, `${buffers.get(r.verdict) ?? ""}${JSON.stringify(spooled)}\n`);
+      const next = r.nextStep === null ? "" : terminalSafe(redactSecrets(r.nextStep));
+      const line = `${cells.join("\t")}\t${detail}\t${next}\n`;
+      buffers.set(r.verdict, (buffers.get(r.verdict) ?? "") + line);
     }
     for (const [verdict, text] of buffers) {
       const stream = await this.spool(verdict);
@@ -114,7 +118,7 @@ export class TextSink implements RowSink {
         input: createReadStream(path.join(this.dir, `${verdict}.jsonl`)),
         crlfDelay: Number.POSITIVE_INFINITY,
       });
-      for await (const line of lines) yield JSON.parse(line) as Spooled;
+      for await (const line of lines) yield line.split("\t");
     }
   }
 
@@ -138,11 +142,11 @@ export class TextSink implements RowSink {
       await this.print("");
       let details = 0;
       for await (const row of this.spooled()) {
-        const [detail, next] = row.slice(HEADERS.length) as [string, string | null];
-        if (detail === "" && next === null) continue;
+        const [detail = "", next = ""] = row.slice(HEADERS.length);
+        if (detail === "" && next === "") continue;
         details++;
         await this.print(`line ${row[1]}: ${detail}`);
-        if (next !== null) await this.print(`  next step: ${next}`);
+        if (next !== "") await this.print(`  next step: ${next}`);
       }
       if (details > 0) await this.print("");
       for (const line of summaryLines(summary)) await this.print(line);

@@ -3,8 +3,8 @@
  * known locally is filled through the paths that exist: `lookup` stores search records in
  * businesses; change values and profiles are inserted in the shape the change-file parser writes.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { addDays, localDateTime } from "../../src/dates.ts";
@@ -108,7 +108,7 @@ afterAll(async () => {
 
 beforeEach(async () => {
   emulator.resetLog();
-  await test.db.sql`truncate regwatch.api_usage, regwatch.payment_checks`;
+  await test.db.sql`truncate regwatch.api_usage, regwatch.payment_checks, regwatch.payment_batches`;
 });
 
 describe("payments check", () => {
@@ -116,13 +116,13 @@ describe("payments check", () => {
     const [a, b, c, d] = operating as [Company, Company, Company, Company];
     const file = await batch("mixed.csv", [
       "tax_id;bank_account;amount;currency;reference;name",
-      `${a.taxId};${a.accounts[0]};"1 000,50";HUF;INV-1;Supplier A`,
-      `${b.taxId};${a.accounts[0]};200;HUF;INV-2;Supplier B`,
-      `${c.taxId};${c.accounts[0]!.replace(/-/g, "")};300;HUF;INV-3;Supplier C`,
-      `${a.taxId};${withBadCheckDigit(a.accounts[0]!)};400;HUF;INV-4;Supplier A`,
-      `${ceased.taxId};${ceased.accounts[0]};500;HUF;INV-5;Gone Ltd`,
+      `${a.taxId};${a.accounts[0]};"1 000,50";HUF;INV-1;${a.name}`,
+      `${b.taxId};${a.accounts[0]};200;HUF;INV-2;${b.name}`,
+      `${c.taxId};${c.accounts[0]!.replace(/-/g, "")};300;HUF;INV-3;${c.name}`,
+      `${a.taxId};${withBadCheckDigit(a.accounts[0]!)};400;HUF;INV-4;${a.name}`,
+      `${ceased.taxId};${ceased.accounts[0]};500;HUF;INV-5;${ceased.name}`,
       `12345676;11773016-11111018;600;HUF;INV-6;Nobody`,
-      `${d.taxId};${ibanOf(d.accounts[0]!.replace(/-/g, ""))};700;EUR;INV-7;Supplier D`,
+      `${d.taxId};${ibanOf(d.accounts[0]!.replace(/-/g, ""))};700;EUR;INV-7;${d.name}`,
     ]);
     const result = await runCli(["payments", "check", file, "--json"], env);
     expect(result.stderr).toBe("");
@@ -140,7 +140,7 @@ describe("payments check", () => {
     expect(report.rows[1]!.detail).toContain(`registered to ${a.taxId}`);
     expect(report.rows[2]!.detail).toContain(`added on ${addDays(today, -5)}`);
     expect(report.rows[3]!.detail).toContain("wrong check digit in its account part");
-    expect(report.rows[0]).toMatchObject({ name: "Supplier A", amount: "1000.50" });
+    expect(report.rows[0]).toMatchObject({ name: a.name, amount: "1000.5", amount_raw: "1 000,50" });
     expect(searches()).toEqual([]);
     // Nothing of the batch is kept without --record.
     const [kept] = await test.db.sql<{ n: number }[]>`select count(*)::int as n from regwatch.payment_checks`;
@@ -149,10 +149,17 @@ describe("payments check", () => {
     const text = await runCli(["payments", "check", file], env);
     expect(text.code).toBe(2);
     const lines = text.stdout.split("\n");
-    expect(lines[0]).toMatch(/^VERDICT\s+LINE\s+TAX ID/);
-    expect(lines[1]).toMatch(/^invalid_account\s+5\s/);
+    expect(lines[0]).toBe(
+      'read as utf-8 (detected), separated by ";"; columns: tax_id = "tax_id", bank_account = "bank_account", ' +
+        'amount = "amount", currency = "currency", reference = "reference", name = "name"',
+    );
+    expect(lines[1]).toMatch(/^VERDICT\s+LINE\s+TAX ID/);
+    expect(lines[2]).toMatch(/^invalid_account\s+5\s/);
+    expect(lines[3]).toMatch(/^business_ceased\s+6\s/);
     expect(text.stdout).toContain("7 row(s): 1 invalid_account, 1 business_ceased");
-    expect(text.stdout).toContain("total 3000.50 HUF in 6 row(s); held: 2000 HUF");
+    // Exact sums in the currency's decimals, grouped by thousands.
+    expect(text.stdout).toContain("total 3 000.50 HUF in 6 row(s); held: 2 000.00 HUF in 5 row(s)\n");
+    expect(text.stdout).toContain("total 700.00 EUR in 1 row(s)\n");
     expect(text.stdout).toContain("HOLD: 5 payment(s) flagged");
   });
 
@@ -167,6 +174,10 @@ describe("payments check", () => {
     const held = await runCli(["payments", "check", file, "--csv"], env);
     expect(held.code).toBe(2);
     expect(held.stdout.split("\n")[2]).toMatch(/^3,account_recently_changed,/);
+    expect(held.stdout.split("\n")[0]).toBe(
+      "line,verdict,detail,tax_id,bank_account,account,registry_name,name,amount,currency,reference,next_step," +
+        "tax_base,payee_found_by,amount_raw,verified_by,verified_on",
+    );
 
     const result = await runCli(["payments", "check", file, "--hold-days", "3", "--csv"], env);
     expect(result.stderr).toBe("");
@@ -182,23 +193,27 @@ describe("payments check", () => {
   it("exits 64 naming every bad line and checks nothing", async () => {
     const [a] = operating as [Company];
     const file = await batch("bad.csv", [
-      "\uFEFFtax_id,bank_account,amount",
-      `${a.taxId},${a.accounts[0]},10`,
-      `${a.taxId},,10`,
-      `${a.taxId},${a.accounts[0]},ten`,
+      "\uFEFFtax_id,bank_account,amount,currency",
+      `${a.taxId},${a.accounts[0]},10,HUF`,
+      `${a.taxId},,10,HUF`,
+      `${a.taxId},${a.accounts[0]},"1.250",EUR`,
       `${a.taxId},${a.accounts[0]}`,
     ]);
-    const result = await runCli(["payments", "check", file, "--online", "--record"], env);
+    const xlsx = path.join(dir, "bad.xlsx");
+    const result = await runCli(["payments", "check", file, "--online", "--record", "--xlsx", xlsx], env);
     expect(result.code).toBe(64);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toContain(`${file}: line 3: no bank_account`);
-    expect(result.stderr).toContain(`${file}: line 4: amount "ten" is not a number`);
-    expect(result.stderr).toContain(`${file}: line 5: 2 field(s), but the header names 3 columns`);
+    expect(result.stderr).toContain(`${file}: line 3: no bank account`);
+    expect(result.stderr).toContain(`${file}: line 4: amount "1.250" is ambiguous in EUR`);
+    expect(result.stderr).toContain(`${file}: line 5: 2 field(s), but the header names 4 columns`);
+    // A file refused as a whole leaves no workbook behind.
+    await expect(stat(xlsx)).rejects.toThrow();
     expect(result.stderr).not.toContain("line 2:");
     expect(result.stderr).toContain("no payment was checked");
     expect(emulator.requests()).toEqual([]);
-    const [kept] = await test.db.sql<{ n: number }[]>`select count(*)::int as n from regwatch.payment_checks`;
-    expect(kept?.n).toBe(0);
+    const [kept] = await test.db.sql<{ n: number }[]>`
+      select (select count(*) from regwatch.payment_checks) + (select count(*) from regwatch.payment_batches) as n`;
+    expect(Number(kept?.n)).toBe(0);
 
     const missing = await runCli(["payments", "check", path.join(dir, "nope.csv")], env);
     expect(missing.code).toBe(64);
@@ -231,6 +246,58 @@ describe("payments check", () => {
       { batch_id: batchId, line: 2, verdict: "ok", reference: "R1" },
       { batch_id: batchId, line: 3, verdict: "account_not_registered", reference: "R2" },
     ]);
+    const [kept] = await test.db.sql`
+      select checked_by, source, file_name, encoding, delimiter, checked_on::text, hold_days, row_count, held_count,
+             totals, finished_at is not null as finished
+      from regwatch.payment_batches where id = ${batchId!}`;
+    expect(kept).toEqual({
+      checked_by: userInfo().username,
+      source: "cli",
+      file_name: "record.csv",
+      encoding: "utf-8",
+      delimiter: ",",
+      checked_on: today,
+      hold_days: 30,
+      row_count: 2,
+      held_count: 1,
+      totals: [],
+      finished: true,
+    });
+  });
+
+  it("says who checked with --by, and keeps the totals of the batch", async () => {
+    const [a, b] = operating as [Company, Company];
+    const file = await batch("by.csv", [
+      "tax_id;bank_account;amount;currency",
+      `${a.taxId};${a.accounts[0]};"1.250.000,50";HUF`,
+      `${b.taxId};${a.accounts[0]};12.500;HUF`,
+      `${a.taxId};${a.accounts[0]};"1,250.5";EUR`,
+    ]);
+    const result = await runCli(["payments", "check", file, "--record", "--by", "Kiss Anna", "--csv"], env);
+    expect(result.code).toBe(2);
+    const batchId = /recorded as batch (\S+)/.exec(result.stderr)?.[1];
+    const [kept] = await test.db.sql`
+      select checked_by, row_count, held_count, totals from regwatch.payment_batches where id = ${batchId!}`;
+    expect(kept).toEqual({
+      checked_by: "Kiss Anna",
+      row_count: 3,
+      held_count: 1,
+      totals: [
+        { currency: "EUR", amount: "1250.50", rows: 1, held: "0.00", held_rows: 0 },
+        { currency: "HUF", amount: "1262500.50", rows: 2, held: "12500.00", held_rows: 1 },
+      ],
+    });
+    const stored = await test.db.sql`
+      select amount::text, amount_raw, currency from regwatch.payment_checks where batch_id = ${batchId!} order by line`;
+    expect(stored).toEqual([
+      { amount: "1250000.5", amount_raw: "1.250.000,50", currency: "HUF" },
+      { amount: "12500", amount_raw: "12.500", currency: "HUF" },
+      { amount: "1250.5", amount_raw: "1,250.5", currency: "EUR" },
+    ]);
+
+    const noRecord = await runCli(["payments", "check", file, "--by", "Kiss Anna"], env);
+    expect(noRecord.code).toBe(64);
+    expect(noRecord.stderr).toContain("--by is kept only with --record");
   });
 });
 
