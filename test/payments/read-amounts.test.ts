@@ -71,7 +71,9 @@ describe("amounts as written", () => {
     const reading = read(cell, currency);
     expect(reading.kind).toBe("ambiguous");
     if (reading.kind === "ambiguous")
-      expect(reading.problem).toMatch(/ambiguous in .*write it with its decimals/);
+      expect(reading.problem).toMatch(
+        /ambiguous in .*: it could be \d+ or \d+\.\d+; write \d+ or \d+\.00 for the first/,
+      );
   });
 
   const wrong: [cell: string, currency: string, problem: RegExp][] = [

@@ -50,7 +50,7 @@ describe("a file that cannot be read is refused, naming the line", () => {
       {
         line: 3,
         message: expect.stringMatching(
-          /^amount "1.250" is ambiguous in EUR: it could be 1250 or 1.25; write it with its decimals/,
+          /^amount "1.250" is ambiguous in EUR: it could be 1250 or 1.25; write 1250 or 1250.00 for the first, 1.25 for the second$/,
         ),
       },
     ]);

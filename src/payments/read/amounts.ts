@@ -134,12 +134,11 @@ function plain(negative: boolean, integer: string, fraction: string): string {
 
 /**
  * An amount cell (its currency word already taken off by `splitCurrency`) in `currency`, a
- * known ISO 4217 code.
+ * known ISO 4217 code; `shown` is the cell as messages quote it.
  */
-export function readAmount(text: string, currency: string): AmountReading {
+export function readAmount(text: string, currency: string, shown = text): AmountReading {
   // Most cells of a large export are plain digits: no rule to apply.
   if (/^\d{1,15}$/.test(text)) return { kind: "amount", amount: plain(false, text, "") };
-  const shown = text;
   const notANumber: AmountReading = { kind: "problem", problem: `amount "${shown}" is not a number` };
   let body = text.replace(BLANKS, " ").trim();
   let negative = false;
@@ -176,10 +175,11 @@ export function readAmount(text: string, currency: string): AmountReading {
     const couldGroup = after.length === 3 && GROUPS.test(before) && !/^0/.test(before);
     if (once && !(couldGroup && (dashed || wholeInPractice(currency)))) {
       if (couldGroup && !/[ '’]/.test(before)) {
+        const whole = `${before.replace(/[.,]/g, "")}${after}`;
         const point = plain(false, before, after);
         return {
           kind: "ambiguous",
-          problem: `amount "${shown}" is ambiguous in ${currency}: it could be ${before.replace(/[ '’.,]/g, "")}${after} or ${point}; write it with its decimals (such as 1250.00 or 1.250,00) or without the mark`,
+          problem: `amount "${shown}" is ambiguous in ${currency}: it could be ${whole} or ${point}; write ${whole} or ${whole}.00 for the first, ${point} for the second`,
         };
       }
       integer = before;

@@ -82,7 +82,7 @@ function moneyOf(amountCell: string | null, currencyCell: string | null, plan: R
     };
   }
   const currency = own ?? written?.code ?? plan.currency;
-  const reading = readAmount(split.text, currency);
+  const reading = readAmount(split.text, currency, amountCell);
   if (reading.kind === "amount") return { amount: reading.amount, amountProblem: null, currency };
   if (reading.kind === "ambiguous")
     return { amount: null, amountProblem: null, currency, ambiguous: reading.problem };
