@@ -264,41 +264,6 @@ describe("payments check", () => {
       finished: true,
     });
   });
-
-  it("says who checked with --by, and keeps the totals of the batch", async () => {
-    const [a, b] = operating as [Company, Company];
-    const file = await batch("by.csv", [
-      "tax_id;bank_account;amount;currency",
-      `${a.taxId};${a.accounts[0]};"1.250.000,50";HUF`,
-      `${b.taxId};${a.accounts[0]};12.500;HUF`,
-      `${a.taxId};${a.accounts[0]};"1,250.5";EUR`,
-    ]);
-    const result = await runCli(["payments", "check", file, "--record", "--by", "Kiss Anna", "--csv"], env);
-    expect(result.code).toBe(2);
-    const batchId = /recorded as batch (\S+)/.exec(result.stderr)?.[1];
-    const [kept] = await test.db.sql`
-      select checked_by, row_count, held_count, totals from regwatch.payment_batches where id = ${batchId!}`;
-    expect(kept).toEqual({
-      checked_by: "Kiss Anna",
-      row_count: 3,
-      held_count: 1,
-      totals: [
-        { currency: "EUR", amount: "1250.50", rows: 1, held: "0.00", held_rows: 0 },
-        { currency: "HUF", amount: "1262500.50", rows: 2, held: "12500.00", held_rows: 1 },
-      ],
-    });
-    const stored = await test.db.sql`
-      select amount::text, amount_raw, currency from regwatch.payment_checks where batch_id = ${batchId!} order by line`;
-    expect(stored).toEqual([
-      { amount: "1250000.5", amount_raw: "1.250.000,50", currency: "HUF" },
-      { amount: "12500", amount_raw: "12.500", currency: "HUF" },
-      { amount: "1250.5", amount_raw: "1,250.5", currency: "EUR" },
-    ]);
-
-    const noRecord = await runCli(["payments", "check", file, "--by", "Kiss Anna"], env);
-    expect(noRecord.code).toBe(64);
-    expect(noRecord.stderr).toContain("--by is kept only with --record");
-  });
 });
 
 describe("payments check --online", () => {
