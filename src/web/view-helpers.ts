@@ -2,23 +2,16 @@
  * Small pure helpers every template receives as `it.h`: dates as people read them and links
  * that keep a page's filters in the query string.
  */
+import { localDateTime } from "../dates.ts";
 
 /** 2026-11-25 14:03 in the console's zone (the registry's days are Budapest days). */
 export function dateTime(value: Date | string | null | undefined, timeZone = "Europe/Budapest"): string {
   if (value === null || value === undefined) return "";
-  const date = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime())) return String(value);
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(date);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
-  return `${get("year")}-${get("month")}-${get("day")} ${get("hour")}:${get("minute")}`;
+  const instant = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(instant.getTime())) return String(value);
+  const local = localDateTime(instant, timeZone);
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${local.date} ${two(local.hour)}:${two(local.minute)}`;
 }
 
 /**

@@ -22,26 +22,48 @@ export function runCli(
   return runProcess(process.execPath, [BIN, ...args], { REGWATCH_LOG_LEVEL: "warn", ...env }, timeoutMs);
 }
 
-/** Runs any command with only the given environment (plus PATH and HOME), killed after the timeout. */
+/** `regwatch ARGS` with `input` written to its standard input (a password for `users add`). */
+export function runCliWithInput(
+  args: string[],
+  env: Record<string, string | undefined>,
+  input: string,
+  timeoutMs = 60_000,
+): Promise<CliResult> {
+  return runProcess(
+    process.execPath,
+    [BIN, ...args],
+    { REGWATCH_LOG_LEVEL: "warn", ...env },
+    timeoutMs,
+    undefined,
+    input,
+  );
+}
+
+/**
+ * Runs any command with only the given environment (plus PATH and HOME), killed after the
+ * timeout; `input`, when given, is its standard input (else it has none).
+ */
 export function runProcess(
   command: string,
   args: string[],
   env: Record<string, string | undefined>,
   timeoutMs: number,
   cwd?: string,
+  input?: string,
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });
+    if (input !== undefined) child.stdin!.end(input);
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (c: Buffer) => {
+    child.stdout!.on("data", (c: Buffer) => {
       stdout += c.toString();
     });
-    child.stderr.on("data", (c: Buffer) => {
+    child.stderr!.on("data", (c: Buffer) => {
       stderr += c.toString();
     });
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);

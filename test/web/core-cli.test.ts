@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyPassword } from "../../src/web/passwords.ts";
-import { BIN, type CliResult } from "../helpers/cli.ts";
+import { BIN, type CliResult, runCli, runCliWithInput } from "../helpers/cli.ts";
 import { getPage, signIn, startTestConsole, type TestConsole } from "../helpers/console.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
@@ -25,30 +25,8 @@ afterAll(async () => {
 });
 
 function users(args: string[], input: string | null, env: Record<string, string> = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "users", ...args], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        DATABASE_URL: t.url,
-        REGWATCH_LOG_LEVEL: "debug",
-        ...env,
-      },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on("data", (c: Buffer) => {
-      stderr += c.toString();
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    if (input !== null) child.stdin.write(input);
-    child.stdin.end();
-  });
+  const all = { DATABASE_URL: t.url, REGWATCH_LOG_LEVEL: "debug", ...env };
+  return input === null ? runCli(["users", ...args], all) : runCliWithInput(["users", ...args], all, input);
 }
 
 const stored = async (name: string) =>

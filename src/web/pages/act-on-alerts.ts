@@ -2,11 +2,12 @@
  * Carrying out an alert action for the signed-in user: the same lifecycle functions the CLI's
  * `alerts ack|resolve|snooze` use, or a comment event; the actor is always the session's user.
  */
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { localDateTime } from "../../dates.ts";
 import { reopenSnoozed, setAlertStatus } from "../../db/alerts-lifecycle.ts";
 import { commentOnAlerts } from "../../db/console-inbox.ts";
 import { type ActionRequest, statusOf } from "../alert-actions.ts";
-import type { WebDeps, WebUser } from "../kit.ts";
+import type { PageKit, WebDeps, WebUser } from "../kit.ts";
 
 export async function actOnAlerts(deps: WebDeps, user: WebUser, request: ActionRequest): Promise<number[]> {
   const at = deps.now();
@@ -34,4 +35,15 @@ export function consoleToday(deps: WebDeps): string {
 /** A snooze that has ended shows as open wherever it is looked at (as the CLI does). */
 export async function reopenEndedSnoozes(deps: WebDeps): Promise<void> {
   await reopenSnoozed(deps.db.sql, consoleToday(deps), deps.now());
+}
+
+/** 400 naming every problem of an action form; nothing was changed. */
+export function refuseAction(kit: PageKit, request: FastifyRequest, reply: FastifyReply, problems: string[]) {
+  return kit.render(
+    request,
+    reply,
+    "error",
+    { title: "Nothing was changed", message: problems.join("; ") },
+    400,
+  );
 }

@@ -3,13 +3,15 @@
  * delivery state of each message and the history; and the actions on it, each a form posting
  * `note` and `_csrf` (reviewers and admins only; the actor is the signed-in user).
  */
+
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { alertDetail } from "../../db/alerts-history.ts";
 import { recentChangesOf } from "../../db/console-inbox.ts";
 import { readAction } from "../alert-actions.ts";
 import { headingLines } from "../inbox-view.ts";
-import type { RegisterPages } from "../kit.ts";
+import type { PageKit, RegisterPages } from "../kit.ts";
 import { roleAtLeast } from "../kit.ts";
-import { actOnAlerts, consoleToday, reopenEndedSnoozes } from "./act-on-alerts.ts";
+import { actOnAlerts, consoleToday, refuseAction, reopenEndedSnoozes } from "./act-on-alerts.ts";
 
 const RECENT_CHANGES = 10;
 
@@ -18,15 +20,7 @@ export const registerAlertPages: RegisterPages = (app, deps, kit) => {
     const id = alertIdOf(request.params.id);
     await reopenEndedSnoozes(deps);
     const detail = id === null ? undefined : await alertDetail(deps.db.sql, id);
-    if (!detail) {
-      return kit.render(
-        request,
-        reply,
-        "error",
-        { title: "Not found", message: `There is no alert ${request.params.id}.` },
-        404,
-      );
-    }
+    if (!detail) return noSuchAlert(kit, request, reply, request.params.id);
     const content = detail.content;
     const others = content
       ? await recentChangesOf(deps.db.sql, content.taxId, content.changeId, RECENT_CHANGES)
@@ -51,15 +45,7 @@ export const registerAlertPages: RegisterPages = (app, deps, kit) => {
     { preHandler: kit.requireRole("reviewer") },
     async (request, reply) => {
       const id = alertIdOf(request.params.id);
-      if (id === null) {
-        return kit.render(
-          request,
-          reply,
-          "error",
-          { title: "Not found", message: `There is no alert ${request.params.id}.` },
-          404,
-        );
-      }
+      if (id === null) return noSuchAlert(kit, request, reply, request.params.id);
       const body = request.body ?? {};
       // Only the note (and a snooze's day) are read from the form: a `by` field is ignored.
       const { request: action, problems } = readAction(
@@ -67,29 +53,23 @@ export const registerAlertPages: RegisterPages = (app, deps, kit) => {
         { ids: String(id), note: body.note, until: body.until },
         consoleToday(deps),
       );
-      if (!action) {
-        return kit.render(
-          request,
-          reply,
-          "error",
-          { title: "Nothing was changed", message: problems.join("; ") },
-          400,
-        );
-      }
+      if (!action) return refuseAction(kit, request, reply, problems);
       const done = await actOnAlerts(deps, request.user, action);
-      if (done.length === 0) {
-        return kit.render(
-          request,
-          reply,
-          "error",
-          { title: "Not found", message: `There is no alert ${id}.` },
-          404,
-        );
-      }
+      if (done.length === 0) return noSuchAlert(kit, request, reply, String(id));
       return reply.redirect(`/alerts/${id}`, 303);
     },
   );
 };
+
+function noSuchAlert(kit: PageKit, request: FastifyRequest, reply: FastifyReply, id: string) {
+  return kit.render(
+    request,
+    reply,
+    "error",
+    { title: "Not found", message: `There is no alert ${id}.` },
+    404,
+  );
+}
 
 function alertIdOf(raw: string): number | null {
   return /^\d{1,15}$/.test(raw) ? Number(raw) : null;

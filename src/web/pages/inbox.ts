@@ -7,7 +7,7 @@ import { readAction, safeReturn } from "../alert-actions.ts";
 import { filterParams, groupByBusiness, type InboxQuery, readInboxQuery } from "../inbox-view.ts";
 import type { RegisterPages } from "../kit.ts";
 import { roleAtLeast } from "../kit.ts";
-import { actOnAlerts, consoleToday, reopenEndedSnoozes } from "./act-on-alerts.ts";
+import { actOnAlerts, consoleToday, refuseAction, reopenEndedSnoozes } from "./act-on-alerts.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -49,15 +49,7 @@ export const registerInboxPages: RegisterPages = (app, deps, kit) => {
     async (request, reply) => {
       const body = request.body ?? {};
       const { request: action, problems } = readAction(body.action, body, consoleToday(deps));
-      if (!action) {
-        return kit.render(
-          request,
-          reply,
-          "error",
-          { title: "Nothing was changed", message: problems.join("; ") },
-          400,
-        );
-      }
+      if (!action) return refuseAction(kit, request, reply, problems);
       await actOnAlerts(deps, request.user, action);
       return reply.redirect(safeReturn(body.return, "/"), 303);
     },
