@@ -6,7 +6,8 @@
  * --latency MS --changes N --batch N; the files scenario (bench/files-pipeline.ts) takes
  * --files-lists N --files-items N --files-weeks N, or --skip-files; delivery throughput (bench/delivery.ts)
  * --skip-delivery, or --delivery-only to run just it and merge its keys into results.json; the console's
- * inbox with 50,000 open alerts (bench/console.ts) --skip-console, or --console-only likewise.
+ * inbox with 50,000 open alerts (bench/console.ts) --skip-console, or --console-only likewise; the
+ * payment check on 200,000 rows (bench/payments.ts) --skip-payments, or --payments-only likewise.
  * Uses DATABASE_URL, else an embedded Postgres in a temp dir.
  * `startup_s` is the median start of `regwatch --help` from the compiled build (`status_startup_s`
  * the same for `regwatch status` on a migrated database); --startup-only
@@ -29,6 +30,7 @@ import { daily } from "./daily.ts";
 import { deliveryThroughput } from "./delivery.ts";
 import { FULL as FILES_FULL, QUICK as FILES_QUICK, filesPipeline } from "./files-pipeline.ts";
 import { ingest } from "./ingest.ts";
+import { paymentsThroughput } from "./payments.ts";
 import { binNodeFlags } from "./product-bin.ts";
 import { startupSeconds, statusStartupSeconds } from "./startup.ts";
 
@@ -59,6 +61,9 @@ const { values } = parseArgs({
     // The console's inbox (issue 28, bench/console.ts); --console-only merges its keys into results.json.
     "skip-console": { type: "boolean", default: false },
     "console-only": { type: "boolean", default: false },
+    // The payment check on 200,000 rows (issue 27, bench/payments.ts); --payments-only merges its keys.
+    "skip-payments": { type: "boolean", default: false },
+    "payments-only": { type: "boolean", default: false },
   },
 });
 const num = (v: string | undefined, fallback: number) => (v === undefined ? fallback : Number(v));
@@ -94,6 +99,17 @@ if (values["console-only"]) {
     for (const [key, value] of Object.entries(figures)) process.stdout.write(`${key}  ${value}\n`);
     await writeFile(file, `${JSON.stringify({ ...previous, ...figures }, null, 2)}\n`);
     process.stdout.write("merged into bench/results.json\n");
+  } finally {
+    await server.stop();
+  }
+  process.exit(0);
+}
+
+if (values["payments-only"]) {
+  const server = await database();
+  try {
+    const url = await freshDatabase(server.url, "regwatch_bench_payments");
+    await mergeResults(await paymentsThroughput({ rows: 200_000, payees: 2_000, databaseUrl: url }));
   } finally {
     await server.stop();
   }
@@ -216,6 +232,10 @@ try {
     const url = await freshDatabase(server.url, "regwatch_bench_delivery");
     Object.assign(results, await deliveryThroughput({ alerts: 1000, latencyMs: 50, databaseUrl: url }));
   }
+  if (!values["skip-payments"]) {
+    const url = await freshDatabase(server.url, "regwatch_bench_payments");
+    Object.assign(results, await paymentsThroughput({ rows: 200_000, payees: 2_000, databaseUrl: url }));
+  }
   if (!values["skip-console"]) {
     const url = await freshDatabase(server.url, "regwatch_bench_console");
     Object.assign(results, await consoleInbox({ alerts: 50_000, requests: 50, databaseUrl: url }));
@@ -264,6 +284,18 @@ function memoryBench(file: string, databaseUrl: string): Record<string, number> 
   return Object.fromEntries(
     Object.entries(all).filter((e): e is [string, number] => typeof e[1] === "number"),
   );
+}
+
+/** Adds a scenario's figures to bench/results.json, keeping every other key. */
+async function mergeResults(figures: Record<string, number>): Promise<void> {
+  const file = new URL("./results.json", import.meta.url);
+  const previous = await readFile(file, "utf8").then(
+    (text) => JSON.parse(text) as Record<string, number>,
+    () => ({}),
+  );
+  for (const [key, value] of Object.entries(figures)) process.stdout.write(`${key}  ${value}\n`);
+  await writeFile(file, `${JSON.stringify({ ...previous, ...figures }, null, 2)}\n`);
+  process.stdout.write("merged into bench/results.json\n");
 }
 
 async function freshDatabase(serverUrl: string, name: string): Promise<string> {
