@@ -16,6 +16,7 @@ import { registerAlertPages } from "./pages/alert.ts";
 import { registerInboxPages } from "./pages/inbox.ts";
 import { registerLoginPages } from "./pages/login.ts";
 import { registerMorePages } from "./pages/more.ts";
+import { registerUserPages } from "./pages/users.ts";
 import { webAssetDir } from "./paths.ts";
 import { createRenderer } from "./render.ts";
 
@@ -99,6 +100,7 @@ export async function buildConsole(deps: WebDeps): Promise<FastifyInstance> {
   await registerLoginPages(app, deps, kit);
   await registerInboxPages(app, deps, kit);
   await registerAlertPages(app, deps, kit);
+  await registerUserPages(app, deps, kit);
   await registerMorePages(app, deps, kit);
   return app;
 }

@@ -86,6 +86,26 @@ describe("security headers", () => {
   });
 });
 
+describe("roles", () => {
+  it("opens /users to an admin only: a reader and a reviewer get 403", async () => {
+    await createUser(t.db, "ada", "admin");
+    const admin = await signIn(web.url, "ada");
+    const page = await fetch(`${web.url}/users`, { headers: { cookie: admin.cookie } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toMatch(/<td>zoe<\/td><td>reviewer<\/td>/);
+    expect(html).toContain('href="/users"');
+    for (const name of ["rita", "zoe"]) {
+      const session = await signIn(web.url, name);
+      const refused = await fetch(`${web.url}/users`, { headers: { cookie: session.cookie } });
+      expect(refused.status, name).toBe(403);
+      expect(await refused.text()).toContain("This needs the admin role");
+      const home = await (await fetch(`${web.url}/`, { headers: { cookie: session.cookie } })).text();
+      expect(home).not.toContain('href="/users"');
+    }
+  });
+});
+
 describe("rate limit of failed sign-ins", () => {
   it("answers 429 after five failures for one user from one address within a minute, even with the right password", async () => {
     const attempt = async (password: string) => {
