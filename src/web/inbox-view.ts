@@ -37,6 +37,8 @@ export function readInboxQuery(query: InboxQuery): { filter: InboxFilter; proble
     }
     return value;
   };
+  const from = day("from");
+  const to = day("to");
   const pageText = text(query.page) ?? "1";
   const page = /^\d{1,6}$/.test(pageText) && Number(pageText) >= 1 ? Number(pageText) : 1;
   if (page === 1 && pageText !== "1") problems.push(`page must be a whole number from 1; got "${pageText}"`);
@@ -46,8 +48,8 @@ export function readInboxQuery(query: InboxQuery): { filter: InboxFilter; proble
       list: text(query.list),
       heading: text(query.heading),
       rule: text(query.rule),
-      from: day("from"),
-      to: day("to"),
+      from,
+      to,
       page,
       pageSize: INBOX_PAGE_SIZE,
     },
