@@ -43,10 +43,10 @@ describe("encoding detection", () => {
     ).toBe("iso-8859-2");
   });
 
-  it("reads letters both encodings share the same whichever is detected", () => {
+  it("takes Windows-1250, the Hungarian default, when only letters both encodings share occur", () => {
     const bytes = iconv.encode(HUNGARIAN, "windows-1250");
     const { encoding } = detectEncoding(bytes, true);
-    expect(["windows-1250", "iso-8859-2"]).toContain(encoding);
+    expect(encoding).toBe("windows-1250");
     expect(iconv.decode(bytes, encoding)).toBe(HUNGARIAN);
   });
 

@@ -215,6 +215,23 @@ describe("rows as the verdicts get them", () => {
   });
 });
 
+describe("an encoding shown only past the first 64 KiB", () => {
+  it.each(["windows-1250", "iso-8859-2"])(
+    "finds %s from the first line that is not plain ASCII",
+    async (encoding) => {
+      const ascii = `${ACCOUNT};1 000;HUF;Kovacs es Tarsa Kft.\n`.repeat(3000);
+      const text = `${HEADER}${ascii}${ACCOUNT};2 000;HUF;Šimon Ľubomír és Kővári\n`;
+      const path = await fileWith(iconv.encode(text, encoding));
+      const opened = await openBatch(path, { currency: "HUF" });
+      if (!opened.ok) throw new Error(JSON.stringify(opened.problems));
+      expect(opened.layout.encoding).toBe(encoding);
+      let last: PaymentRow | undefined;
+      for await (const chunk of opened.chunks(1000)) last = chunk.at(-1);
+      expect(last).toMatchObject({ line: 3002, name: "Šimon Ľubomír és Kővári" });
+    },
+  );
+});
+
 describe("line ends", () => {
   it.each([
     ["LF", "\n"],

@@ -4,12 +4,13 @@
  * size: once to detect the encoding, find the header and validate every row, and, only when
  * nothing was wrong, again by `chunks()` for the check.
  */
-import { open, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { UsageError } from "../../errors.ts";
 import type { FileProblem, PaymentRow } from "../batch-row.ts";
 import { readCurrency } from "./amounts.ts";
 import type { ColumnMapping } from "./columns.ts";
-import { decodeSample, detectEncoding, encodingOption } from "./encoding.ts";
+import { encodingOf, readSample } from "./detect-file.ts";
+import { decodeSample, encodingOption } from "./encoding.ts";
 import { findHeaderLine } from "./header.ts";
 import { problemOfError, recordsOf, type Source } from "./records.ts";
 import { type RowPlan, readRow } from "./rows.ts";
@@ -46,24 +47,8 @@ export type OpenedBatch =
   | { ok: true; layout: BatchLayout; rowCount: number; chunks(size: number): AsyncIterable<PaymentRow[]> }
   | { ok: false; problems: FileProblem[] };
 
-/** How much of the start is read to detect the encoding and find the header. */
-const SAMPLE_BYTES = 64 * 1024;
 /** Problems listed before the rest are only counted. */
 export const MAX_PROBLEMS = 50;
-
-async function readSample(path: string): Promise<{ sample: Buffer; complete: boolean }> {
-  const file = await open(path, "r");
-  try {
-    const buffer = Buffer.alloc(SAMPLE_BYTES + 1);
-    const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
-    return {
-      sample: buffer.subarray(0, Math.min(bytesRead, SAMPLE_BYTES)),
-      complete: bytesRead <= SAMPLE_BYTES,
-    };
-  } finally {
-    await file.close();
-  }
-}
 
 /** Reads the whole file once: the number of rows, or the problems (at most MAX_PROBLEMS, then a count). */
 async function validate(
@@ -105,7 +90,7 @@ export async function openBatch(path: string, options: ReadOptions): Promise<Ope
   const { sample, complete } = await readSample(path);
   if (sample.length === 0)
     return { ok: false, problems: [{ line: 1, message: "the file is empty: expected a header row" }] };
-  const detected = given === undefined ? detectEncoding(sample, complete) : { encoding: given, note: null };
+  const detected = await encodingOf(path, given, { sample, complete });
   let text = decodeSample(sample, detected.encoding).replace(/^\uFEFF/, "");
   const crOnly = text.includes("\r") && !text.includes("\n");
   if (!complete) text = text.slice(0, text.lastIndexOf(crOnly ? "\r" : "\n") + 1);

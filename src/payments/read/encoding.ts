@@ -5,7 +5,7 @@
  * (Windows-1250 and ISO-8859-2). A UTF-8 file is checked to its last byte: a line that is not
  * valid UTF-8 fails the file, naming the line, rather than turning letters into U+FFFD.
  */
-import { isUtf8 } from "node:buffer";
+import { isAscii, isUtf8 } from "node:buffer";
 import { Transform, type TransformCallback } from "node:stream";
 import chardet from "chardet";
 import iconv from "iconv-lite";
@@ -75,6 +75,27 @@ function unmarkedUtf16(sample: Buffer): string | undefined {
   return undefined;
 }
 
+/** The bytes Windows-1250 and ISO-8859-2 read differently all lie in 0x80-0xBF. */
+export function differsBetween8Bit(byte: number): boolean {
+  return byte >= 0x80 && byte <= 0xbf;
+}
+
+function hasDifferingByte(bytes: Uint8Array): boolean {
+  for (const byte of bytes) if (differsBetween8Bit(byte)) return true;
+  return false;
+}
+
+/** Whether a detected encoding is one of the two 8-bit ones. */
+export function isEightBit(encoding: string): boolean {
+  return encoding === "windows-1250" || encoding === "iso-8859-2";
+}
+
+/** Whether a sample tells nothing more: plain ASCII, or 8-bit text without a byte where the two differ. */
+export function sampleIsSilent(sample: Uint8Array, encoding: string): boolean {
+  if (encoding === "utf-8") return isAscii(sample);
+  return isEightBit(encoding) && !hasDifferingByte(sample);
+}
+
 /**
  * The encoding of a file from the first bytes of it. `complete` says the sample is the whole
  * file; otherwise it may end inside a character, so only its whole lines are judged.
@@ -88,7 +109,12 @@ export function detectEncoding(sample: Buffer, complete: boolean): DetectedEncod
   const best = chardet
     .analyse(judged)
     .find((match) => match.confidence > 0 && ACCEPTED[match.name.toLowerCase()] !== undefined);
-  if (best) return { encoding: ACCEPTED[best.name.toLowerCase()]!, note: null };
+  if (best) {
+    const encoding = ACCEPTED[best.name.toLowerCase()]!;
+    // Without a byte where the two differ, both read the sample alike; chardet then says ISO-8859-2,
+    // but Windows-1250 is what Hungarian exports are written in.
+    return { encoding: hasDifferingByte(judged) ? encoding : DEFAULT_8BIT, note: null };
+  }
   return {
     encoding: DEFAULT_8BIT,
     note: `the content gave no clear sign of its encoding: read as ${DEFAULT_8BIT}, the usual one of Hungarian exports (give --encoding if names look wrong)`,

@@ -11,6 +11,13 @@ import { decoderFor, UndecodableLineError } from "./encoding.ts";
 
 const READ_BYTES = 64 * 1024;
 
+/**
+ * What a wrongly chosen encoding leaves in text: U+FFFD, which iconv-lite writes for a byte its
+ * encoding does not define, and C1 control codes, which is what ISO-8859-2 makes of the letters
+ * Windows-1250 keeps in 0x80-0x9F. UTF-8 is checked byte by byte before (encoding.ts).
+ */
+const UNDECODED = /[\u0080-\u009f\uFFFD]/;
+
 /** Turns every CR of a stream of bytes or text into LF (for files whose lines end in a lone CR). */
 class CrToLf extends Transform {
   constructor() {
@@ -106,7 +113,7 @@ export async function* recordsOf(source: Source): AsyncGenerator<Record[]> {
   ];
   pipeline([createReadStream(source.path, { highWaterMark: READ_BYTES }), ...stages, parser], () => {});
   let line = source.skip;
-  const replaced = source.encoding !== "utf-8";
+  const checked = source.encoding !== "utf-8";
   try {
     for (;;) {
       const batch: Record[] = [];
@@ -116,8 +123,7 @@ export async function* recordsOf(source: Source): AsyncGenerator<Record[]> {
         for (const field of fields) {
           if (field !== "") blank = false;
           if (field.includes("\n")) line += field.split("\n").length - 1;
-          // iconv-lite writes U+FFFD for bytes its encoding does not define (UTF-8 is checked before).
-          if (replaced && field.includes("\uFFFD")) throw new UndecodableLineError(start, source.encoding);
+          if (checked && UNDECODED.test(field)) throw new UndecodableLineError(start, source.encoding);
         }
         line++;
         if (!blank) batch.push({ fields, line: start });
