@@ -6,7 +6,7 @@
 import { loadConfig } from "../../src/config.ts";
 import type { Database } from "../../src/db/connect.ts";
 import { addConsoleUser, type ConsoleRole } from "../../src/db/console-users.ts";
-import { silentLogger } from "../../src/logger.ts";
+import { type Logger, silentLogger } from "../../src/logger.ts";
 import type { WebDeps } from "../../src/web/kit.ts";
 import { hashPassword } from "../../src/web/passwords.ts";
 import { type RunningConsole, startConsole } from "../../src/web/server.ts";
@@ -21,14 +21,14 @@ export interface TestConsole extends RunningConsole {
 
 export async function startTestConsole(
   db: Database,
-  options: { env?: Record<string, string>; now?: Date } = {},
+  options: { env?: Record<string, string>; now?: Date; log?: Logger } = {},
 ): Promise<TestConsole> {
   let now = options.now ?? new Date();
   const deps: WebDeps = {
     db,
     config: loadConfig({ DATABASE_URL: db.url, ...options.env }),
     now: () => now,
-    log: silentLogger,
+    log: options.log ?? silentLogger,
   };
   const running = await startConsole(deps, { host: "127.0.0.1", port: 0 });
   return {

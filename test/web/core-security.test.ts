@@ -4,6 +4,8 @@
  * the role and rate limits: 403 beyond the role, 429 beyond five failed sign-ins a minute.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../src/db/connect.ts";
+import { createLogger } from "../../src/logger.ts";
 import {
   createUser,
   hiddenCsrf,
@@ -131,5 +133,28 @@ describe("rate limit of failed sign-ins", () => {
     web.setNow(new Date(Date.now() + 61_000));
     expect((await attempt("correct horse battery")).status).toBe(303);
     web.setNow(new Date());
+  });
+});
+
+describe("failures", () => {
+  it("answers 500 with a page that names no detail when the database goes away, and logs why", async () => {
+    const db = await openDatabase({ databaseUrl: t.url, dataDir: "" });
+    const logged: string[] = [];
+    const own = await startTestConsole(db, {
+      log: createLogger({ level: "error", stream: { write: (line: string) => logged.push(line) } }),
+    });
+    try {
+      const session = await signIn(own.url, "rita");
+      await db.close();
+      const answer = await fetch(`${own.url}/`, { headers: { cookie: session.cookie } });
+      expect(answer.status).toBe(500);
+      const html = await answer.text();
+      expect(html).toContain("The page failed; the console&#39;s log says why.");
+      expect(html).not.toMatch(/regwatch\.|select |postgres|CONNECTION/i);
+      expectSecurityHeaders(answer, "500");
+      expect(logged.join("")).toContain("console page failed");
+    } finally {
+      await own.close();
+    }
   });
 });
