@@ -6,13 +6,7 @@
  */
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
-import {
-  type DetectedEncoding,
-  detectEncoding,
-  differsBetween8Bit,
-  isEightBit,
-  sampleIsSilent,
-} from "./encoding.ts";
+import { type DetectedEncoding, detectEncoding, isEightBit, sampleIsSilent } from "./encoding.ts";
 
 /** How much is judged: the start of the file, and the window where it first tells more. */
 export const SAMPLE_BYTES = 64 * 1024;
@@ -37,15 +31,18 @@ export async function readSample(path: string): Promise<Sample> {
   }
 }
 
-/** The 64 KiB from the start of the line holding the first byte `telling` accepts; undefined when none does. */
-async function windowFrom(path: string, telling: (byte: number) => boolean): Promise<Sample | undefined> {
+/**
+ * The 64 KiB from the start of the line holding the first byte `telling` matches (a pattern over
+ * the bytes read as Latin-1, one character a byte: far faster than a loop); undefined when none does.
+ */
+async function windowFrom(path: string, telling: RegExp): Promise<Sample | undefined> {
   const stream = createReadStream(path, { highWaterMark: SAMPLE_BYTES });
   const parts: Buffer[] = [];
   let length = 0;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       if (parts.length === 0) {
-        const first = chunk.findIndex(telling);
+        const first = chunk.toString("latin1").search(telling);
         if (first < 0) continue;
         const part = chunk.subarray(chunk.lastIndexOf(0x0a, first) + 1);
         parts.push(part);
@@ -63,7 +60,9 @@ async function windowFrom(path: string, telling: (byte: number) => boolean): Pro
   return parts.length === 0 ? undefined : { sample: Buffer.concat(parts), complete: true };
 }
 
-const aboveAscii = (byte: number) => byte >= 0x80;
+const ABOVE_ASCII = /[\x80-\xff]/;
+/** The bytes Windows-1250 and ISO-8859-2 read differently (encoding.ts, differsBetween8Bit). */
+const DIFFERING = /[\x80-\xbf]/;
 
 /** The encoding --encoding gives (already checked), else the one the content shows. */
 export async function encodingOf(
@@ -76,13 +75,13 @@ export async function encodingOf(
   if (start.complete || !sampleIsSilent(start.sample, detected.encoding)) return detected;
   let judged = start;
   if (detected.encoding === "utf-8") {
-    const window = await windowFrom(path, aboveAscii);
+    const window = await windowFrom(path, ABOVE_ASCII);
     if (window === undefined) return detected;
     detected = detectEncoding(window.sample, window.complete);
     judged = window;
   }
   if (judged.complete || !sampleIsSilent(judged.sample, detected.encoding)) return detected;
-  const window = await windowFrom(path, differsBetween8Bit);
+  const window = await windowFrom(path, DIFFERING);
   if (window === undefined) return detected;
   const again = detectEncoding(window.sample, window.complete);
   return isEightBit(again.encoding) ? again : detected;
