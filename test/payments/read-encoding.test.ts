@@ -29,10 +29,12 @@ describe("encoding detection", () => {
     });
   });
 
-  it("judges only whole lines of a sample that may end inside a character", () => {
-    const bytes = Buffer.from(`${HUNGARIAN}Kő`);
-    const cut = bytes.subarray(0, bytes.length - 1);
-    expect(detectEncoding(cut, false).encoding).toBe("utf-8");
+  it.each(["Kő", "K€", "K😀"])("leaves out a character the sample's end cuts in two (%s)", (last) => {
+    const bytes = Buffer.from(`${HUNGARIAN.replaceAll("\n", "\r")}${last}`);
+    for (let cut = 1; cut < Buffer.from(last.slice(1)).length; cut++) {
+      expect(detectEncoding(bytes.subarray(0, bytes.length - cut), false).encoding).toBe("utf-8");
+    }
+    expect(detectEncoding(bytes, false).encoding).toBe("utf-8");
   });
 
   it("tells Windows-1250 from ISO-8859-2 by the letters only one of them has", () => {

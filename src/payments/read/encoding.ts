@@ -76,7 +76,7 @@ function unmarkedUtf16(sample: Buffer): string | undefined {
 }
 
 /** The bytes Windows-1250 and ISO-8859-2 read differently all lie in 0x80-0xBF. */
-export function differsBetween8Bit(byte: number): boolean {
+function differsBetween8Bit(byte: number): boolean {
   return byte >= 0x80 && byte <= 0xbf;
 }
 
@@ -96,15 +96,25 @@ export function sampleIsSilent(sample: Uint8Array, encoding: string): boolean {
   return isEightBit(encoding) && !hasDifferingByte(sample);
 }
 
+/** The sample without a UTF-8 character its end cuts in two (at most three bytes go). */
+function withoutCutCharacter(sample: Buffer): Buffer {
+  for (let back = 1; back <= Math.min(4, sample.length); back++) {
+    const byte = sample[sample.length - back]!;
+    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: look further back for the lead
+    const needs = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return needs > back ? sample.subarray(0, sample.length - back) : sample;
+  }
+  return sample;
+}
+
 /**
  * The encoding of a file from the first bytes of it. `complete` says the sample is the whole
- * file; otherwise it may end inside a character, so only its whole lines are judged.
+ * file; otherwise it may end inside a character, which is then left out.
  */
 export function detectEncoding(sample: Buffer, complete: boolean): DetectedEncoding {
   const marked = bomEncoding(sample) ?? unmarkedUtf16(sample);
   if (marked) return { encoding: marked, note: null };
-  const lastNewline = sample.lastIndexOf(0x0a);
-  const judged = complete || lastNewline < 0 ? sample : sample.subarray(0, lastNewline + 1);
+  const judged = complete ? sample : withoutCutCharacter(sample);
   if (isUtf8(judged)) return { encoding: "utf-8", note: null };
   const best = chardet
     .analyse(judged)
