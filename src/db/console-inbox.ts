@@ -166,3 +166,19 @@ export async function recentChangesOf(
     limit ${limit}`;
   return [...rows];
 }
+
+/**
+ * The watch lists each business is on now (as last read from the registry), by tax id. Probed
+ * through watched_items' key, list by list, so it costs lists × businesses index look-ups.
+ */
+export async function listsOfBusinesses(sql: Sql, taxIds: readonly string[]): Promise<Map<string, string[]>> {
+  if (taxIds.length === 0) return new Map();
+  const rows = await sql<{ taxId: string; lists: string[] }[]>`
+    select i.tax_id as "taxId", array_agg(distinct w.list_name order by w.list_name) as lists
+    from regwatch.watch_lists w
+    cross join unnest(${taxIds as string[]}::text[]) t(tax_id)
+    join regwatch.watched_items i on i.list_key = w.list_key and i.tax_id = t.tax_id
+    where w.deleted_at is null
+    group by i.tax_id`;
+  return new Map(rows.map((r) => [r.taxId, r.lists]));
+}

@@ -102,16 +102,29 @@ export interface InboxGroup {
   alerts: (InboxAlert & { lines: HeadingLine[] })[];
 }
 
-/** The page's alerts grouped by business, groups in the order of their newest alert. */
-export function groupByBusiness(alerts: readonly InboxAlert[]): InboxGroup[] {
+/**
+ * The page's alerts grouped by business, groups in the order of their newest alert. A group's
+ * lists are those the business is on now (`onLists`), else those that reported its changes.
+ */
+export function groupByBusiness(
+  alerts: readonly InboxAlert[],
+  onLists: ReadonlyMap<string, readonly string[]> = new Map(),
+): InboxGroup[] {
   const groups = new Map<string, InboxGroup>();
   for (const alert of alerts) {
     let group = groups.get(alert.taxId);
     if (!group) {
-      group = { taxId: alert.taxId, name: alert.name?.trim() || NAME_UNKNOWN, lists: [], alerts: [] };
+      group = {
+        taxId: alert.taxId,
+        name: alert.name?.trim() || NAME_UNKNOWN,
+        lists: [...(onLists.get(alert.taxId) ?? [])],
+        alerts: [],
+      };
       groups.set(alert.taxId, group);
     }
-    for (const list of alert.lists) if (!group.lists.includes(list)) group.lists.push(list);
+    if (!onLists.has(alert.taxId)) {
+      for (const list of alert.lists) if (!group.lists.includes(list)) group.lists.push(list);
+    }
     group.alerts.push({ ...alert, lines: headingLines(alert.headingNames, alert.values) });
   }
   return [...groups.values()];

@@ -111,4 +111,12 @@ describe("groupByBusiness", () => {
       ["11111111", "(name unknown)", ["b"], [8]],
     ]);
   });
+
+  it("shows the lists a business is on now when they are known", () => {
+    const groups = groupByBusiness(
+      [alert(9, "22222222", { lists: ["old list"] })],
+      new Map([["22222222", ["x", "y"]]]),
+    );
+    expect(groups[0]!.lists).toEqual(["x", "y"]);
+  });
 });

@@ -81,6 +81,18 @@ describe("the inbox", () => {
     expect(html).toContain("suppliers");
   });
 
+  it("names the lists a business is on now in its group", async () => {
+    await t.db.sql`insert into regwatch.watch_lists (list_key, list_name) values ('key-vip', 'vip')`;
+    await t.db
+      .sql`insert into regwatch.watched_items (list_key, tax_id) values ('key-suppliers', '11111111'), ('key-vip', '11111111')`;
+    const html = await (await getPage(`${web.url}/`, reader)).text();
+    expect(html).toMatch(
+      /Alpha Kft\.<\/a><\/strong>\s*<span>11111111<\/span>\s*<span class="lists">suppliers, vip<\/span>/,
+    );
+    // Not on any list as last read: the lists that reported its change.
+    expect(html).toMatch(/<span>22222222<\/span>\s*<span class="lists">customers<\/span>/);
+  });
+
   it("shows a name holding <script> as text", async () => {
     const html = await (await getPage(`${web.url}/`, reader)).text();
     expect(html).toContain("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; Bt.");

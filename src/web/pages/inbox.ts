@@ -2,7 +2,7 @@
  * `/`: the inbox (open alerts, newest first, grouped by business, filters in the query string,
  * page by page) and `POST /alerts/bulk` (one action on every selected alert).
  */
-import { inboxChoices, inboxCounts, inboxPage } from "../../db/console-inbox.ts";
+import { inboxChoices, inboxCounts, inboxPage, listsOfBusinesses } from "../../db/console-inbox.ts";
 import { readAction, safeReturn } from "../alert-actions.ts";
 import { filterParams, groupByBusiness, type InboxQuery, readInboxQuery } from "../inbox-view.ts";
 import type { RegisterPages } from "../kit.ts";
@@ -20,6 +20,7 @@ export const registerInboxPages: RegisterPages = (app, deps, kit) => {
       inboxCounts(deps.db.sql, new Date(deps.now().getTime() - DAY_MS)),
       inboxChoices(deps.db.sql),
     ]);
+    const onLists = await listsOfBusinesses(deps.db.sql, [...new Set(page.alerts.map((a) => a.taxId))]);
     const params = filterParams(filter);
     return kit.render(
       request,
@@ -31,7 +32,7 @@ export const registerInboxPages: RegisterPages = (app, deps, kit) => {
         problems,
         counts,
         choices,
-        groups: groupByBusiness(page.alerts),
+        groups: groupByBusiness(page.alerts, onLists),
         shown: page.alerts.length,
         canAct: roleAtLeast(request.user.role, "reviewer"),
         today: consoleToday(deps),
