@@ -1,10 +1,12 @@
 /**
  * The verdicts for people: a table worst verdict first (then by line), each row's detail and next
  * step after it, the layout the file was read with, counts and totals. Worst-first needs the
- * whole batch before the first line, so rows are spooled as they are judged: one temporary file
- * per verdict (already in line order, since chunks come in file order), the column widths kept as
- * maxima. At the end the files are read back in verdict order, once for the table and once for
- * the details, and deleted. Memory holds one chunk, whatever the batch's size.
+ * whole batch before the first line, so rows are spooled as they are judged: per verdict, one
+ * temporary file of table rows (tab-separated cells; every cell has been through terminalSafe,
+ * which writes tabs and line breaks as visible escapes) and one of detail lines, ready to print;
+ * in line order, since chunks come in file order. Column widths are kept as maxima. At the end
+ * the table files are read back in verdict order and padded, the detail files copied, and all
+ * deleted. Memory holds one chunk, whatever the batch's size.
  */
 import { once } from "node:events";
 import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
@@ -23,13 +25,6 @@ const HEADERS = ["VERDICT", "LINE", "TAX ID", "NAME", "ACCOUNT", "AMOUNT", "REFE
 /** Longest cell shown in full; longer ones are shortened so a row stays on one line. */
 const MAX_CELL = 60;
 const FLUSH_AT = 64 * 1024;
-
-/**
- * A spooled row: the table's cells, then the detail line and the next step ("" when none), one
- * line of tab-separated fields. Every field has been through terminalSafe, which writes tabs and
- * line breaks as visible escapes, so neither occurs inside a field.
- */
-type Spooled = string[];
 
 function cell(text: string): string {
   const flat = terminalSafe(text.replace(/\s+/g, " ").trim());
@@ -63,39 +58,46 @@ function describeLayout(layout: BatchSummary["layout"]): string {
 
 export class TextSink implements RowSink {
   private dir: string | null = null;
-  private readonly spools = new Map<Verdict, WriteStream>();
+  /** Per verdict: its table rows (tab-separated cells) and its detail lines, ready to print. */
+  private readonly spools = new Map<string, WriteStream>();
   private readonly widths: number[] = HEADERS.map((h) => h.length);
   private output = "";
+  private details = false;
 
   constructor(private readonly out: Writable) {}
 
-  private async spool(verdict: Verdict): Promise<WriteStream> {
+  private spoolPath(verdict: Verdict, part: "table" | "details"): string {
+    return path.join(this.dir!, `${verdict}.${part}`);
+  }
+
+  private async spool(verdict: Verdict, part: "table" | "details", text: string): Promise<void> {
     this.dir ??= await mkdtemp(path.join(tmpdir(), "regwatch-payments-"));
-    let stream = this.spools.get(verdict);
+    const key = `${verdict}.${part}`;
+    let stream = this.spools.get(key);
     if (!stream) {
-      stream = createWriteStream(path.join(this.dir, `${verdict}.jsonl`));
-      this.spools.set(verdict, stream);
+      stream = createWriteStream(this.spoolPath(verdict, part));
+      this.spools.set(key, stream);
     }
-    return stream;
+    if (!stream.write(text)) await once(stream, "drain");
   }
 
   async rows(rows: readonly CheckedRow[]): Promise<void> {
-    const buffers = new Map<Verdict, string>();
+    const tables = new Map<Verdict, string>();
+    const details = new Map<Verdict, string>();
     for (const r of rows) {
       const cells = tableCells(r);
-      cells.forEach((c, i) => {
-        if (c.length > this.widths[i]!) this.widths[i] = c.length;
-      });
-      const detail =
-        r.detail !== "" || r.nextStep !== null ? terminalSafe(redactSecrets(r.detail || r.verdict)) : "";
-      const next = r.nextStep === null ? "" : terminalSafe(redactSecrets(r.nextStep));
-      const line = `${cells.join("\t")}\t${detail}\t${next}\n`;
-      buffers.set(r.verdict, (buffers.get(r.verdict) ?? "") + line);
+      for (let i = 0; i < cells.length; i++) {
+        if (cells[i]!.length > this.widths[i]!) this.widths[i] = cells[i]!.length;
+      }
+      tables.set(r.verdict, `${tables.get(r.verdict) ?? ""}${cells.join("\t")}\n`);
+      if (r.detail === "" && r.nextStep === null) continue;
+      let text = `line ${r.line}: ${terminalSafe(redactSecrets(r.detail || r.verdict))}\n`;
+      if (r.nextStep !== null) text += `  next step: ${terminalSafe(redactSecrets(r.nextStep))}\n`;
+      details.set(r.verdict, (details.get(r.verdict) ?? "") + text);
     }
-    for (const [verdict, text] of buffers) {
-      const stream = await this.spool(verdict);
-      if (!stream.write(text)) await once(stream, "drain");
-    }
+    for (const [verdict, text] of tables) await this.spool(verdict, "table", text);
+    for (const [verdict, text] of details) await this.spool(verdict, "details", text);
+    if (details.size > 0) this.details = true;
   }
 
   private async print(line: string): Promise<void> {
@@ -110,16 +112,9 @@ export class TextSink implements RowSink {
     if (!this.out.write(text)) await once(this.out, "drain");
   }
 
-  /** Each spooled row of every verdict, worst verdict first, in line order within one. */
-  private async *spooled(): AsyncGenerator<Spooled> {
-    for (const verdict of VERDICTS) {
-      if (!this.spools.has(verdict) || !this.dir) continue;
-      const lines = createInterface({
-        input: createReadStream(path.join(this.dir, `${verdict}.jsonl`)),
-        crlfDelay: Number.POSITIVE_INFINITY,
-      });
-      for await (const line of lines) yield line.split("\t");
-    }
+  /** The spooled files of one part, worst verdict first. */
+  private parts(part: "table" | "details"): string[] {
+    return VERDICTS.filter((v) => this.spools.has(`${v}.${part}`)).map((v) => this.spoolPath(v, part));
   }
 
   private tableLine(cells: readonly string[]): string {
@@ -137,18 +132,19 @@ export class TextSink implements RowSink {
       }
       await this.print(describeLayout(summary.layout));
       await this.print(this.tableLine(HEADERS));
-      for await (const row of this.spooled())
-        await this.print(this.tableLine(row.slice(0, HEADERS.length) as string[]));
-      await this.print("");
-      let details = 0;
-      for await (const row of this.spooled()) {
-        const [detail = "", next = ""] = row.slice(HEADERS.length);
-        if (detail === "" && next === "") continue;
-        details++;
-        await this.print(`line ${row[1]}: ${detail}`);
-        if (next !== "") await this.print(`  next step: ${next}`);
+      for (const file of this.parts("table")) {
+        const lines = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
+        for await (const line of lines) await this.print(this.tableLine(line.split("\t")));
       }
-      if (details > 0) await this.print("");
+      await this.print("");
+      await this.flush();
+      // Detail lines were formatted when spooled: copied as they are.
+      for (const file of this.parts("details")) {
+        for await (const chunk of createReadStream(file)) {
+          if (!this.out.write(chunk)) await once(this.out, "drain");
+        }
+      }
+      if (this.details) await this.print("");
       for (const line of summaryLines(summary)) await this.print(line);
       await this.flush();
     } finally {
