@@ -124,6 +124,7 @@ describe("the console in a browser", () => {
     // biome-ignore lint/performance/useDomNodeTextContent: the text as rendered, table cells apart
     const history = await page.locator("table", { hasText: "Who" }).innerText();
     expect(history).toMatch(/viktor\s+acknowledged\s+Called the supplier: the new account is genuine/);
+    await page.screenshot({ path: screenshotPath("console-alert.png"), fullPage: true });
     await page.goto(`${web.url}/`);
     expect(await page.locator(`a[href="/alerts/${alertId}"]`).count()).toBe(0);
     await page.goto(`${web.url}/?status=acknowledged`);
