@@ -209,6 +209,14 @@ describe("rows as the verdicts get them", () => {
     });
   });
 
+  it("reads a header with a trailing delimiter above rows with or without one", async () => {
+    const rows = await rowsOf(`Számlaszám;;Összeg;\n${ACCOUNT};x;1\n${ACCOUNT};;2;\n`);
+    expect(rows.map((r) => [r.line, r.amount])).toEqual([
+      [2, "1"],
+      [3, "2"],
+    ]);
+  });
+
   it("reads quoted fields with the delimiter inside, and a comma amount in a comma file", async () => {
     const rows = await rowsOf(`bank_account,amount,name\n"${ACCOUNT}","1,250.50","Kovács, Kft."\n`);
     expect(rows[0]).toMatchObject({ amount: "1250.5", name: "Kovács, Kft." });

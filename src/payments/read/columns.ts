@@ -167,6 +167,6 @@ export function matchLayout(headers: readonly string[], given: ColumnMapping = {
     const at = index[field];
     if (at !== undefined) columns[field] = headers[at]!;
   }
-  const ignored = headers.filter((_, at) => !taken.has(at));
+  const ignored = headers.filter((header, at) => !taken.has(at) && header !== "");
   return { ok: true, layout: { index, columns, ignored, amountCurrency: bracketedCurrency(columns.amount) } };
 }

@@ -52,8 +52,10 @@ export function findHeaderLine(text: string, given: ColumnMapping): HeaderSearch
     const raw = lines[at]!;
     if (raw.trim() === "") continue;
     const delimiter = delimiterOf(raw);
-    const headers = cellsOf(raw, delimiter);
-    if (headers === undefined) continue;
+    const cells = cellsOf(raw, delimiter);
+    if (cells === undefined) continue;
+    // A trailing delimiter on the header line names no column.
+    const headers = cells.slice(0, cells.findLastIndex((c) => c !== "") + 1);
     const match = matchLayout(headers, given);
     if (match.ok) return { ok: true, header: { line: at + 1, delimiter, headers, layout: match.layout } };
     first ??= match.problems.map((message) => ({ line: at + 1, message }));
