@@ -38,7 +38,12 @@ describe("the payment pages", () => {
     await w?.close();
   });
 
-  const upload = (session: SignedIn, fields: Record<string, string>, file: string | null, name = "batch.csv") => {
+  const upload = (
+    session: SignedIn,
+    fields: Record<string, string>,
+    file: string | null,
+    name = "batch.csv",
+  ) => {
     const form = new FormData();
     for (const [k, v] of Object.entries(fields)) form.append(k, v);
     if (file !== null) form.append("file", new Blob([file], { type: "text/csv" }), name);
@@ -51,18 +56,30 @@ describe("the payment pages", () => {
   };
   const batches = async () =>
     (await w.t.db.sql<{ n: number }[]>`select count(*)::int as n from regwatch.payment_batches`)[0]!.n;
-  const uploadDirs = async () => (await readdir(tmpdir())).filter((d) => d.startsWith("regwatch-upload-")).sort();
+  const uploadDirs = async () =>
+    (await readdir(tmpdir())).filter((d) => d.startsWith("regwatch-upload-")).sort();
 
   it("checks an uploaded batch, records who ran it and shows each row's verdict", async () => {
     const dirsBefore = await uploadDirs();
-    const answer = await upload(reviewer, { _csrf: reviewer.csrf, hold_days: "30", currency: "HUF" }, batchFile);
+    const answer = await upload(
+      reviewer,
+      { _csrf: reviewer.csrf, hold_days: "30", currency: "HUF" },
+      batchFile,
+    );
     expect(answer.status).toBe(303);
     const id = UUID.exec(answer.headers.get("location") ?? "")?.[1];
     expect(id).toBeDefined();
     expect(await uploadDirs()).toEqual(dirsBefore);
-    const [batch] = await w.t.db.sql<{ checked_by: string; source: string; file_name: string; row_count: number }[]>`
+    const [batch] = await w.t.db.sql<
+      { checked_by: string; source: string; file_name: string; row_count: number }[]
+    >`
       select checked_by, source, file_name, row_count from regwatch.payment_batches where id = ${id!}`;
-    expect(batch).toEqual({ checked_by: "vera", source: "web", file_name: "batch.csv", row_count: known.length + 2 });
+    expect(batch).toEqual({
+      checked_by: "vera",
+      source: "web",
+      file_name: "batch.csv",
+      row_count: known.length + 2,
+    });
     const page = await getPage(`${w.web.url}/payments/${id}`, w.reader);
     expect(page.status).toBe(200);
     const html = await page.text();
@@ -90,10 +107,19 @@ describe("the payment pages", () => {
 
   it("names what is wrong with a file or an option and records nothing (400)", async () => {
     const before = await batches();
-    const noAccount = await upload(reviewer, { _csrf: reviewer.csrf }, "name;amount\nSomeone;12\n", "odd.csv");
+    const noAccount = await upload(
+      reviewer,
+      { _csrf: reviewer.csrf },
+      "name;amount\nSomeone;12\n",
+      "odd.csv",
+    );
     expect(noAccount.status).toBe(400);
     expect(await noAccount.text()).toContain("odd.csv");
-    const badOptions = await upload(reviewer, { _csrf: reviewer.csrf, hold_days: "x", encoding: "klingon" }, batchFile);
+    const badOptions = await upload(
+      reviewer,
+      { _csrf: reviewer.csrf, hold_days: "x", encoding: "klingon" },
+      batchFile,
+    );
     expect(badOptions.status).toBe(400);
     const html = await badOptions.text();
     expect(html).toContain("hold_days &quot;x&quot;");
@@ -130,7 +156,9 @@ describe("the payment pages", () => {
 
   it("answers 404 for a batch id nothing recorded", async () => {
     expect((await getPage(`${w.web.url}/payments/not-a-batch`, w.reader)).status).toBe(404);
-    expect((await getPage(`${w.web.url}/payments/00000000-0000-0000-0000-000000000000.csv`, w.reader)).status).toBe(404);
+    expect(
+      (await getPage(`${w.web.url}/payments/00000000-0000-0000-0000-000000000000.csv`, w.reader)).status,
+    ).toBe(404);
   });
 
   it("records a verification as the signed-in reviewer, whatever `by` the form says; a reader gets 403", async () => {
