@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import iconv from "iconv-lite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PaymentRow } from "../../src/payments/batch-row.ts";
 import { openBatch } from "../../src/payments/read/batch-reader.ts";
 
 const ROWS = 200_000;
@@ -47,7 +48,7 @@ describe("a 200,000-row export", () => {
     expect(opened.layout.encoding).toBe("windows-1250");
     expect(opened.rowCount).toBe(ROWS);
     let count = 0;
-    let last;
+    let last: PaymentRow | undefined;
     for await (const chunk of opened.chunks(5000)) {
       expect(chunk.length).toBeLessThanOrEqual(5000);
       count += chunk.length;
