@@ -25,9 +25,11 @@ const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
 export async function buildConsole(deps: WebDeps): Promise<FastifyInstance> {
   const app = Fastify({
+    // The console logs through regwatch's own logger (secrets scrubbed), never request bodies.
     logger: false,
+    // A form (a note, a few hundred selected ids) is small; the upload goes through multipart.
     bodyLimit: 1024 * 1024,
-    // Forms post arrays as ids=1&ids=2; the query string keeps filters.
+    // A bookmarked /changes/ opens /changes.
     routerOptions: { ignoreTrailingSlash: true },
   });
   await app.register(fastifyHelmet, {
