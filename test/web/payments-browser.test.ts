@@ -2,7 +2,8 @@
  * The payment and business pages in a real browser (Debian's Chromium through playwright-core):
  * a reviewer uploads a payment batch through the form and sees each row's verdict; the business
  * page of a payee shows its profile, timeline and the recorded check, with a name holding
- * <script> shown as text and never run. Screenshots go to test-output/.
+ * <script> shown as text and never run; the feed, coverage and lists pages render. Screenshots
+ * go to test-output/.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -94,5 +95,17 @@ describe("payments and business pages in a browser", () => {
     expect(await page.textContent("body")).toContain("As of 2024-02-01");
     await page.goto(`${w.web.url}/businesses/${payee.tax_id}`);
     await page.screenshot({ path: screenshotPath("business.png"), fullPage: true });
+  });
+
+  it("the change feed, coverage and lists pages render in the browser", async () => {
+    await page.goto(`${w.web.url}/changes?since=2024-01-01`);
+    expect(await page.locator("table.changes tbody tr").count()).toBeGreaterThan(0);
+    await page.screenshot({ path: screenshotPath("changes.png") });
+    await page.goto(`${w.web.url}/coverage?weeks=10&end=2024-03-09`);
+    expect(await page.locator("table.calendar td.day-covered").count()).toBeGreaterThan(0);
+    await page.screenshot({ path: screenshotPath("coverage.png"), fullPage: true });
+    await page.goto(`${w.web.url}/lists`);
+    expect(await page.textContent("h1")).toBe("Lists");
+    await page.screenshot({ path: screenshotPath("lists.png"), fullPage: true });
   });
 });

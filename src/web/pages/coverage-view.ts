@@ -58,7 +58,7 @@ export function firstMonday(today: string, weeks: number): string {
 
 export function listCalendar(
   list: ListCoverageDetail,
-  options: { lastComplete: string; today: string; weeks: number },
+  options: { lastComplete: string; today: string; weeks: number; end?: string },
 ): ListCalendar {
   const status = listStatus(
     {
@@ -71,7 +71,8 @@ export function listCalendar(
     options.lastComplete,
     options.today,
   );
-  const from = firstMonday(options.today, options.weeks);
+  // The calendar ends with the week of `end` (today unless an earlier stretch is asked for).
+  const from = firstMonday(options.end ?? options.today, options.weeks);
   const weeks: CalendarWeek[] = [];
   for (let w = 0; w < options.weeks; w++) {
     const monday = addDays(from, w * 7);

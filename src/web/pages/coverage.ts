@@ -1,6 +1,7 @@
 /**
- * GET /coverage: per list, a calendar of the last weeks (?weeks=N, 1 to 104) with covered,
- * accepted, missing and invalid days marked, and the gaps and invalid windows listed.
+ * GET /coverage: per list, a calendar of weeks (?weeks=N, 1 to 104, ending with the week of
+ * ?end=YYYY-MM-DD, today by default) with covered, accepted, missing and invalid days marked,
+ * and the gaps and invalid windows listed.
  */
 import { lastCompleteDay, localDateTime } from "../../dates.ts";
 import { readCoverageDetail } from "../../db/console-coverage.ts";
@@ -17,6 +18,7 @@ export const registerCoveragePages: RegisterPages = (app, deps, kit) => {
     const now = deps.now();
     const today = localDateTime(now, deps.config.tz).date;
     const lastComplete = lastCompleteDay(now, deps.config.registryTz);
+    const end = q.date("end") ?? today;
     const lists = await readCoverageDetail(deps.db.sql);
     return kit.render(
       request,
@@ -26,10 +28,11 @@ export const registerCoveragePages: RegisterPages = (app, deps, kit) => {
         title: "Coverage",
         problems: q.problems,
         weeks,
+        end,
         today,
         lastComplete,
         legend: Object.entries(DAY_STATE_WORDS).map(([state, words]) => ({ state, words })),
-        calendars: lists.map((l) => listCalendar(l, { lastComplete, today, weeks })),
+        calendars: lists.map((l) => listCalendar(l, { lastComplete, today, weeks, end })),
       },
       q.problems.length > 0 ? 400 : 200,
     );
