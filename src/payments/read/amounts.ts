@@ -114,6 +114,8 @@ const SUFFIXED = new RegExp(String.raw`^(.*?)\s*(${CURRENCY})$`);
 /** The amount cell without its currency word or symbol, and that currency as written. */
 export function splitCurrency(raw: string): { text: string; currency: string | null } {
   const text = raw.replace(BLANKS, " ").trim();
+  // A digit first (after a sign or bracket) and a digit, bracket or dash last: no word to take off.
+  if (/^[(+\-−]?\s*\d/.test(text) && /[\d)-]$/.test(text)) return { text, currency: null };
   const prefixed = PREFIXED.exec(text);
   if (prefixed && /\d/.test(prefixed[3]!))
     return { text: `${prefixed[1]}${prefixed[3]}`.trim(), currency: prefixed[2]! };
