@@ -200,6 +200,11 @@ describe("payment files as people have them", () => {
     expect(rows.map((r) => r.name)).toEqual(["©imon Ąubomír e.v.", "Kővári Ügyvédi Iroda"]);
   });
 
+  it.each(["", "auto", " AUTO "])("detects the encoding when --encoding is %j", async (encoding) => {
+    const { layout } = await readAll("bank-windows-1250.csv", { encoding });
+    expect(layout).toMatchObject({ encoding: "windows-1250", encodingDetected: true });
+  });
+
   it("refuses a line that --encoding turns into control codes", async () => {
     const opened = await openBatch(join(FIXTURES, "bank-windows-1250.csv"), {
       currency: "HUF",

@@ -18,7 +18,7 @@ import { type RowPlan, readRow } from "./rows.ts";
 export { type ColumnMapping, parseColumnsOption } from "./columns.ts";
 
 export interface ReadOptions {
-  /** --encoding: an encoding name iconv-lite knows; undefined = detect. */
+  /** --encoding: an encoding name iconv-lite knows; undefined, "" or "auto" = detect. */
   encoding?: string;
   /** --columns "field=Header,field=Header" already parsed by parseColumnsOption. */
   columns?: ColumnMapping;
@@ -83,7 +83,8 @@ async function validate(
  * --encoding or --currency; the file's own faults come back as problems, each naming its line.
  */
 export async function openBatch(path: string, options: ReadOptions): Promise<OpenedBatch> {
-  const given = options.encoding === undefined ? undefined : encodingOption(options.encoding);
+  const asked = options.encoding?.trim() ?? "";
+  const given = asked === "" || asked.toLowerCase() === "auto" ? undefined : encodingOption(asked);
   const currency = readCurrency(options.currency);
   if (!currency.ok) throw new UsageError(`--currency: ${currency.problem}`);
   const opened = await stat(path);
