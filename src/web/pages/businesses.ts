@@ -89,7 +89,7 @@ export const registerBusinessPages: RegisterPages = (app, deps, kit) => {
         "error",
         {
           title: "Business not known",
-          message: `regwatch knows nothing of ${taxId}: it is on no list, no change or search record names it and no payment check named it. \`regwatch lookup ${taxId}\` fetches its record.`,
+          message: `regwatch knows nothing of ${taxId}: it is on no list, no change or search record names it and no payment check named it. \`regwatch watch add --list NAME --tax-id ${taxId}\` watches it; \`regwatch lookup\` finds a business by registration number, name or bank account.`,
         },
         404,
       );
