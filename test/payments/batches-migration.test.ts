@@ -3,27 +3,14 @@
  * must come out as batch rows with their counts and totals, every row still there, and text a
  * spreadsheet would run as a formula neutralised (the only change to a stored value).
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rm } from "node:fs/promises";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MIGRATIONS_FOLDER, runMigrations } from "../../src/db/migrate.ts";
+import { runMigrations } from "../../src/db/migrate.ts";
 import { createEmptyDatabase } from "../helpers/db.ts";
-
-async function migrationsBefore(tag: string): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), "rw-migrations-"));
-  await cp(MIGRATIONS_FOLDER, dir, { recursive: true });
-  const journalPath = path.join(dir, "meta", "_journal.json");
-  const journal = JSON.parse(await readFile(journalPath, "utf8")) as { entries: { tag: string }[] };
-  const at = journal.entries.findIndex((e) => e.tag === tag);
-  expect(at).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, at);
-  await writeFile(journalPath, JSON.stringify(journal));
-  return dir;
-}
+import { migrationsBefore } from "../helpers/migrations-before.ts";
 
 describe("migration 0023 (payment batches)", () => {
   let target: Awaited<ReturnType<typeof createEmptyDatabase>>;
