@@ -23,12 +23,20 @@ interface Upload {
   file: { path: string; name: string; truncated: boolean } | null;
 }
 
-/** Reads every part, saving the file into `dir`. */
-async function readUpload(request: FastifyRequest, dir: string): Promise<Upload> {
+/**
+ * Reads every part, saving the file into `dir`. The form sends `_csrf` before the file: when a
+ * token that does not match came first, the file is read past and not saved.
+ */
+async function readUpload(
+  request: FastifyRequest,
+  dir: string,
+  csrfOk: (token: string) => boolean,
+): Promise<Upload> {
   const upload: Upload = { fields: {}, file: null };
   for await (const part of request.parts()) {
     if (part.type === "file") {
-      if (part.filename === "") {
+      const refused = upload.fields._csrf !== undefined && !csrfOk(upload.fields._csrf);
+      if (part.filename === "" || refused) {
         part.file.resume();
         continue;
       }
@@ -80,7 +88,7 @@ export function uploadOptions(
 export function uploadHandler(deps: WebDeps, kit: PageKit, showForm: ShowForm) {
   /** Reads and checks the upload; returns how to answer, sent once the saved file is gone. */
   async function checkUpload(request: FastifyRequest, reply: FastifyReply, dir: string): Promise<Answer> {
-    const upload = await readUpload(request, dir);
+    const upload = await readUpload(request, dir, (token) => kit.verifyCsrf(request, token));
     if (!kit.verifyCsrf(request, upload.fields._csrf)) {
       return () =>
         kit.render(
