@@ -174,7 +174,7 @@ describe("the header line", () => {
     expect(search.ok).toBe(false);
     if (!search.ok) {
       expect(search.problems[0]).toMatchObject({ line: 1, message: expect.stringContaining('found: "cím"') });
-      expect(search.problems[1]?.message).toContain("none of the first 10 lines");
+      expect(search.problems[1]?.message).toContain("no usable header in the first 10 lines");
     }
   });
 });

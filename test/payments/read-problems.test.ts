@@ -73,6 +73,16 @@ describe("a file that cannot be read is refused, naming the line", () => {
     });
   });
 
+  it("shows a --columns typo on the header line, below the title lines", async () => {
+    const problems = await problemsOf(`Átutalások;2026.11.24\n${HEADER}${ACCOUNT};1;HUF;A\n`, {
+      columns: { reference: "Megjegyzés 2" },
+    });
+    expect(problems).toEqual([
+      { line: 2, message: '--columns names "Megjegyzés 2" for reference, but no column has that header' },
+      { line: 1, message: "no usable header in the first 4 lines" },
+    ]);
+  });
+
   it("refuses two columns for one field", async () => {
     const problems = await problemsOf(`Számlaszám;IBAN;Összeg\n${ACCOUNT};HU1;1\n`);
     expect(problems[0]?.message).toContain('columns "Számlaszám" and "IBAN" both give bank_account');

@@ -123,6 +123,12 @@ function findHeader(headers: readonly string[], wanted: string): number {
   return headers.findIndex((h) => headerKey(h) === key);
 }
 
+/** How many of `headers` a known name or `--columns` gives a field: how much a line looks like the header. */
+export function knownColumnCount(headers: readonly string[], given: ColumnMapping): number {
+  const wanted = new Set(Object.values(given).map(headerKey));
+  return headers.filter((h) => FIELD_OF_KEY.has(headerKey(h)) || wanted.has(headerKey(h))).length;
+}
+
 /**
  * The layout of a header line: `--columns` first, then the known names. A problem when the line
  * has no bank account column, a `--columns` header is missing, or two columns name one field.

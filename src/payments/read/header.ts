@@ -6,7 +6,7 @@
  */
 import { parse } from "csv-parse/sync";
 import type { FileProblem } from "../batch-row.ts";
-import { type ColumnLayout, type ColumnMapping, matchLayout } from "./columns.ts";
+import { type ColumnLayout, type ColumnMapping, knownColumnCount, matchLayout } from "./columns.ts";
 
 export const HEADER_SEARCH_LINES = 10;
 
@@ -44,10 +44,14 @@ function cellsOf(line: string, delimiter: string): string[] | undefined {
   }
 }
 
-/** The header among the first lines of `text` (the file's start, decoded, without a BOM). */
+/**
+ * The header among the first lines of `text` (the file's start, decoded, without a BOM). When no
+ * line will do, the problems of the line that names the most known columns are given (the first
+ * non-empty line when none names any), so a typo in `--columns` is shown on the real header line.
+ */
 export function findHeaderLine(text: string, given: ColumnMapping): HeaderSearch {
   const lines = text.split(/\r\n|\n|\r/, HEADER_SEARCH_LINES);
-  let first: FileProblem[] | undefined;
+  let best: { known: number; problems: FileProblem[] } | undefined;
   for (let at = 0; at < lines.length; at++) {
     const raw = lines[at]!;
     if (raw.trim() === "") continue;
@@ -58,15 +62,16 @@ export function findHeaderLine(text: string, given: ColumnMapping): HeaderSearch
     const headers = cells.slice(0, cells.findLastIndex((c) => c !== "") + 1);
     const match = matchLayout(headers, given);
     if (match.ok) return { ok: true, header: { line: at + 1, delimiter, headers, layout: match.layout } };
-    first ??= match.problems.map((message) => ({ line: at + 1, message }));
+    const known = knownColumnCount(headers, given);
+    if (best === undefined || known > best.known) {
+      best = { known, problems: match.problems.map((message) => ({ line: at + 1, message })) };
+    }
   }
-  if (first === undefined)
+  if (best === undefined)
     return { ok: false, problems: [{ line: 1, message: "the file is empty: expected a header row" }] };
-  if (lines.length > 1) {
-    first.push({
-      line: 1,
-      message: `none of the first ${Math.min(lines.length, HEADER_SEARCH_LINES)} lines is a header with a bank account column`,
-    });
+  const searched = lines.filter((line) => line.trim() !== "").length;
+  if (searched > 1) {
+    best.problems.push({ line: 1, message: `no usable header in the first ${lines.length} lines` });
   }
-  return { ok: false, problems: first };
+  return { ok: false, problems: best.problems };
 }

@@ -56,7 +56,7 @@ class LineSkipper extends Transform {
   }
 }
 
-export interface Record {
+export interface NumberedRecord {
   fields: string[];
   line: number;
 }
@@ -95,7 +95,7 @@ function readable(stream: Readable): Promise<void> {
  * record is one line plus the line breaks inside its quoted fields, and a blank line comes as a
  * record of one empty field.
  */
-export async function* recordsOf(source: Source): AsyncGenerator<Record[]> {
+export async function* recordsOf(source: Source): AsyncGenerator<NumberedRecord[]> {
   const parser = parse({
     delimiter: source.delimiter,
     relax_column_count: true,
@@ -116,7 +116,7 @@ export async function* recordsOf(source: Source): AsyncGenerator<Record[]> {
   const checked = source.encoding !== "utf-8";
   try {
     for (;;) {
-      const batch: Record[] = [];
+      const batch: NumberedRecord[] = [];
       for (let fields = parser.read() as string[] | null; fields !== null; fields = parser.read()) {
         const start = line + 1;
         let blank = true;
