@@ -19,7 +19,9 @@ export async function createSession(
   sql: Sql,
   session: { id: string; userId: number; csrfToken: string; createdAt: Date; expiresAt: Date },
 ): Promise<void> {
+  // Sessions that ended without a sign-out are cleared on the way, so the table stays small.
   await sql`
+    with expired as (delete from regwatch.console_sessions where expires_at <= ${session.createdAt})
     insert into regwatch.console_sessions (id, user_id, csrf_token, created_at, expires_at, last_seen_at)
     values (${session.id}, ${session.userId}, ${session.csrfToken}, ${session.createdAt},
             ${session.expiresAt}, ${session.createdAt})`;

@@ -128,6 +128,11 @@ describe("sign-in", () => {
     expect((await getPage(`${web.url}/`, session)).status).toBe(200);
     web.setNow(new Date(start.getTime() + 12 * 3_600_000 + 1000));
     expect((await getPage(`${web.url}/`, session)).status).toBe(303);
+    // The next sign-in clears the sessions that have ended.
+    await signIn(web.url, "olga");
+    const [left] = await testDb.db.sql<{ n: number }[]>`
+      select count(*)::int as n from regwatch.console_sessions where expires_at <= ${web.deps.now()}`;
+    expect(left!.n).toBe(0);
     web.setNow(start);
   });
 });
