@@ -7,7 +7,7 @@
  */
 import { isAscii, isUtf8 } from "node:buffer";
 import { Transform, type TransformCallback } from "node:stream";
-import chardet from "chardet";
+import { analyse } from "chardet";
 import iconv from "iconv-lite";
 import { UsageError } from "../../errors.ts";
 
@@ -116,9 +116,9 @@ export function detectEncoding(sample: Buffer, complete: boolean): DetectedEncod
   if (marked) return { encoding: marked, note: null };
   const judged = complete ? sample : withoutCutCharacter(sample);
   if (isUtf8(judged)) return { encoding: "utf-8", note: null };
-  const best = chardet
-    .analyse(judged)
-    .find((match) => match.confidence > 0 && ACCEPTED[match.name.toLowerCase()] !== undefined);
+  const best = analyse(judged).find(
+    (match) => match.confidence > 0 && ACCEPTED[match.name.toLowerCase()] !== undefined,
+  );
   if (best) {
     const encoding = ACCEPTED[best.name.toLowerCase()]!;
     // Without a byte where the two differ, both read the sample alike; chardet then says ISO-8859-2,
