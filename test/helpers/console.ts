@@ -3,6 +3,7 @@
  * through the same functions `regwatch users` uses, and signed in over real HTTP (GET /login for
  * its CSRF cookie, POST /login, the session cookie and the session's CSRF token read back).
  */
+import { type ChildProcess, spawn } from "node:child_process";
 import { loadConfig } from "../../src/config.ts";
 import type { Database } from "../../src/db/connect.ts";
 import { addConsoleUser, type ConsoleRole } from "../../src/db/console-users.ts";
@@ -109,4 +110,36 @@ export function hiddenCsrf(html: string): string {
 
 function cookiePairs(setCookies: string[]): string[] {
   return setCookies.map((c) => c.split(";")[0]!.trim());
+}
+
+/**
+ * `regwatch web --port 0` as a process of its own (`bin` is bin/regwatch-src.js or the built
+ * bin/regwatch.js), resolved once it logs the address it listens on.
+ */
+export async function startWebProcess(
+  bin: string,
+  env: Record<string, string>,
+): Promise<{ url: string; child: ChildProcess; stop(): Promise<number | null> }> {
+  const child = spawn(process.execPath, [bin, "web", "--port", "0"], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, REGWATCH_LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  let output = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    void exited.then((code) => reject(new Error(`regwatch web exited ${code}: ${output}`)));
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /console on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+  });
+  return {
+    url,
+    child,
+    stop: () => {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      return exited;
+    },
+  };
 }

@@ -2,10 +2,11 @@
  * The console from the bundled build (`npm run build`, then the published bin/regwatch.js): its
  * templates and static files are found under dist/web/, where scripts/build.mjs copies them.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startWebProcess } from "../helpers/console.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -29,25 +30,9 @@ describe("the built console", () => {
     ]) {
       expect(existsSync(`${ROOT}/${file}`), file).toBe(true);
     }
-    const child = spawn(process.execPath, [`${ROOT}/bin/regwatch.js`, "web", "--port", "0"], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        DATABASE_URL: t.url,
-        REGWATCH_LOG_LEVEL: "info",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const web = await startWebProcess(`${ROOT}/bin/regwatch.js`, { DATABASE_URL: t.url });
     try {
-      let output = "";
-      const url = await new Promise<string>((resolve, reject) => {
-        child.on("close", (code) => reject(new Error(`exited ${code}: ${output}`)));
-        child.stdout.on("data", (chunk: Buffer) => {
-          output += chunk.toString();
-          const match = /console on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-          if (match) resolve(match[1]!);
-        });
-      });
+      const url = web.url;
       const login = await fetch(`${url}/login`);
       expect(login.status).toBe(200);
       expect(await login.text()).toMatch(/<form method="post" action="\/login">/);
@@ -55,7 +40,7 @@ describe("the built console", () => {
       expect(css.status).toBe(200);
       expect(await css.text()).toContain(".login");
     } finally {
-      child.kill("SIGTERM");
+      await web.stop();
     }
   });
 });

@@ -3,11 +3,10 @@
  * is checked, stored only as a scrypt hash and never printed; passwd ends the user's sessions;
  * `web` serves the console until SIGTERM.
  */
-import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyPassword } from "../../src/web/passwords.ts";
 import { BIN, type CliResult, runCli, runCliWithInput } from "../helpers/cli.ts";
-import { getPage, signIn, startTestConsole, type TestConsole } from "../helpers/console.ts";
+import { getPage, signIn, startTestConsole, startWebProcess, type TestConsole } from "../helpers/console.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
 const PASSWORD = "a long enough pass phrase";
@@ -100,31 +99,10 @@ describe("regwatch users", () => {
 
 describe("regwatch web", () => {
   it("serves the console on the given port until SIGTERM", async () => {
-    const child = spawn(process.execPath, [BIN, "web", "--port", "0"], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        DATABASE_URL: t.url,
-        REGWATCH_LOG_LEVEL: "info",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no console URL logged: ${output}`)), 30_000);
-      child.stdout.on("data", (c: Buffer) => {
-        output += c.toString();
-        const match = /console on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]!);
-        }
-      });
-    });
+    const own = await startWebProcess(BIN, { DATABASE_URL: t.url });
+    const url = own.url;
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     expect((await fetch(`${url}/`, { redirect: "manual" })).status).toBe(303);
-    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-    child.kill("SIGTERM");
-    expect(await exited).toBe(0);
+    expect(await own.stop()).toBe(0);
   });
 });
