@@ -9,7 +9,13 @@ import type { SearchClient } from "../api/search-client.ts";
 import type { Database } from "../db/connect.ts";
 import { saveBusinesses } from "../search/save-businesses.ts";
 import type { PaymentRow } from "./batch-row.ts";
-import { batchTaxIds, loadKnowledge, loadPayeeRecordMap } from "./knowledge.ts";
+import {
+  batchTaxIds,
+  KnowledgeCache,
+  loadKnowledge,
+  loadPayeeRecordMap,
+  readableAccounts,
+} from "./knowledge.ts";
 import { askOnline } from "./online.ts";
 import { type Ask, type AskResult, onlineNotes, planAsks } from "./recheck.ts";
 import { type CheckedRow, judgeBatch } from "./verdicts.ts";
@@ -65,6 +71,16 @@ export interface ChunkOptions {
   /** The registry's time zone: days of records and verifications are counted in it. */
   timeZone: string;
   online: OnlineSession | null;
+  /**
+   * What earlier chunks of the batch read (createKnowledgeCache(), one per batch): a payee paid in
+   * every chunk is then read once. Without it each chunk reads everything afresh.
+   */
+  cache?: KnowledgeCache | null;
+}
+
+/** One per batch, passed to every chunk's checkChunk (ChunkOptions.cache). */
+export function createKnowledgeCache(): KnowledgeCache {
+  return new KnowledgeCache();
 }
 
 /** Verdicts for one chunk of rows (at most a few thousand), all database reads batched. */
@@ -74,7 +90,8 @@ export async function checkChunk(
   options: ChunkOptions,
 ): Promise<CheckedRow[]> {
   const { today, holdDays, timeZone } = options;
-  let knowledge = await loadKnowledge(db, rows, { today, holdDays, timeZone, online: null });
+  const cache = options.cache ?? new KnowledgeCache();
+  let knowledge = await loadKnowledge(db, rows, { today, holdDays, timeZone, online: null }, cache);
   if (options.online) {
     if (!(options.online instanceof OnlineAsker))
       throw new TypeError("online session not made by startOnline");
@@ -83,11 +100,12 @@ export async function checkChunk(
     const asks = planAsks(rows, knowledge, records, today, options.recheckDays);
     const results = await options.online.ask(asks);
     const notes = onlineNotes(asks, results);
-    // What the answers saved changes what is known; without questions nothing changed.
-    knowledge =
-      asks.length > 0
-        ? await loadKnowledge(db, rows, { today, holdDays, timeZone, online: { notes } })
-        : { ...knowledge, online: true };
+    if (asks.length > 0) {
+      // What the answers saved changes what is known of the chunk's payees and accounts: read them again.
+      const saved = results.flatMap((r) => (r.ok ? r.taxIds : []));
+      cache.forget([...payees, ...saved], readableAccounts(rows));
+      knowledge = await loadKnowledge(db, rows, { today, holdDays, timeZone, online: { notes } }, cache);
+    } else knowledge = { ...knowledge, online: true };
   }
   return judgeBatch(rows, knowledge, { today, holdDays });
 }

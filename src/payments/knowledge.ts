@@ -1,26 +1,36 @@
 /**
  * What the database knows about a chunk's payees and accounts, gathered for the verdicts in a
- * fixed handful of queries whatever the chunk's size: their facts and names, watch lists, accounts
- * (v_bank_accounts), the bank_accounts changes whose values are unknown, verifications, and when
- * each payee's newest search record was read (for --online). A row without a tax number brings in
- * the businesses holding its account, since one of them is its payee.
+ * fixed handful of queries whatever the chunk's size (and kept for the batch's later chunks):
+ * their facts and names, watch lists, accounts (v_bank_accounts), the bank_accounts changes whose
+ * values are unknown, verifications, and when each payee's newest search record was read (for
+ * --online). A row without a tax number brings in the businesses holding its account, since one
+ * of them is its payee.
  */
 import { addDays } from "../dates.ts";
 import type { Database } from "../db/connect.ts";
 import { loadLatestVerifications } from "../db/payee-verifications.ts";
 import {
-  loadBankAccounts,
+  loadAccountHolders,
+  loadBankAccountsOf,
   loadBusinessFacts,
   loadBusinessNames,
   loadChangeEvidence,
   loadPayeeRecords,
   loadWatchedTaxIds,
+  withCheckReads,
 } from "../db/payments.ts";
 import { parseAccount } from "./accounts.ts";
 import type { PaymentRow } from "./batch-row.ts";
+import type { ChangeEvidence } from "./evidence.ts";
 import { validRowTaxBase } from "./knowledge-index.ts";
 import type { PayeeRecord } from "./recheck.ts";
-import { type Knowledge, type KnownBusiness, payeeKey, type Verification } from "./verdicts.ts";
+import {
+  type Knowledge,
+  type KnownAccount,
+  type KnownBusiness,
+  payeeKey,
+  type Verification,
+} from "./verdicts.ts";
 
 /** Canonical accounts of the rows whose payee can be found (a valid tax number, or none), without repeats. */
 export function readableAccounts(rows: readonly PaymentRow[]): string[] {
@@ -51,45 +61,143 @@ export interface KnowledgeOptions {
   online: { notes: ReadonlyMap<string, string> } | null;
 }
 
+/** What is known of one business, as the check reads it. */
+interface BusinessEntry {
+  facts: KnownBusiness | null;
+  accounts: KnownAccount[];
+  watched: boolean;
+  changes: ChangeEvidence[];
+  verifications: Verification[];
+}
+
+/**
+ * What a batch has read of its payees and accounts, kept from chunk to chunk so a supplier paid
+ * in every chunk is read once: the businesses holding each account, and each business's facts,
+ * names, accounts, changes and verifications. Bounded: past `limit` businesses the oldest are
+ * dropped (and read again if a later chunk needs them). One per batch: what it holds is the
+ * database as the batch's check began to read it.
+ */
+export class KnowledgeCache {
+  readonly holders = new Map<string, string[]>();
+  readonly businesses = new Map<string, BusinessEntry>();
+
+  constructor(readonly limit = 20_000) {}
+
+  /** Drops what is kept of these businesses and accounts (the online check saved newer records). */
+  forget(taxIds: Iterable<string>, accounts: Iterable<string>): void {
+    for (const t of taxIds) this.businesses.delete(t);
+    for (const a of accounts) this.holders.delete(a);
+  }
+
+  trim(): void {
+    dropOldest(this.businesses, this.limit);
+    dropOldest(this.holders, this.limit * 2);
+  }
+}
+
+function dropOldest<K, V>(map: Map<K, V>, limit: number): void {
+  if (map.size <= limit) return;
+  let excess = map.size - limit;
+  for (const key of map.keys()) {
+    if (excess-- <= 0) break;
+    map.delete(key);
+  }
+}
+
+/** Reads into the cache what it lacks of these accounts' holders and of the payees. */
+async function fill(
+  db: Database,
+  cache: KnowledgeCache,
+  taxIds: string[],
+  accounts: string[],
+  options: KnowledgeOptions,
+) {
+  const since = addDays(options.today, -options.holdDays);
+  await withCheckReads(db.sql, async (sql) => {
+    const newAccounts = accounts.filter((a) => !cache.holders.has(a));
+    for (const a of newAccounts) cache.holders.set(a, []);
+    for (const h of await loadAccountHolders(sql, newAccounts)) {
+      const list = cache.holders.get(h.account)!;
+      if (!list.includes(h.taxId)) list.push(h.taxId);
+    }
+    // Businesses holding a row's account are named in its verdict, or are its payee when the file gives no tax number.
+    const payees = new Set([...taxIds, ...accounts.flatMap((a) => cache.holders.get(a) ?? [])]);
+    const missing = [...payees].filter((t) => !cache.businesses.has(t));
+    if (missing.length === 0) return;
+    const [pairs, facts, names, watched, changes, verifications] = await Promise.all([
+      loadBankAccountsOf(sql, missing),
+      loadBusinessFacts(sql, missing),
+      loadBusinessNames(sql, missing, since),
+      loadWatchedTaxIds(sql, missing),
+      loadChangeEvidence(sql, missing),
+      loadLatestVerifications(sql, missing, options.timeZone),
+    ]);
+    const entries = new Map<string, BusinessEntry>(
+      missing.map((t) => [t, { facts: null, accounts: [], watched: false, changes: [], verifications: [] }]),
+    );
+    const entry = (taxId: string) => entries.get(taxId);
+    for (const p of pairs) entry(p.taxId)?.accounts.push(p);
+    const namesOf = new Map<string, string[]>();
+    for (const n of names) namesOf.set(n.taxId, [...(namesOf.get(n.taxId) ?? []), n.name]);
+    for (const f of facts) {
+      const e = entry(f.taxId);
+      if (e) e.facts = { ...f, names: namesOf.get(f.taxId)?.sort() ?? [] };
+    }
+    for (const t of watched) {
+      const e = entry(t);
+      if (e) e.watched = true;
+    }
+    for (const c of changes) entry(c.taxId)?.changes.push(c);
+    for (const v of verifications) {
+      entry(v.taxId)?.verifications.push({
+        taxId: v.taxId,
+        account: v.account,
+        by: v.verifiedBy,
+        on: v.verifiedOn,
+        note: v.note,
+      });
+    }
+    for (const [t, e] of entries) cache.businesses.set(t, e);
+  });
+}
+
+/**
+ * What is known of a chunk's payees and accounts: read in a fixed handful of statements for what
+ * `cache` does not already hold (a fresh cache when none is given), then put together for the chunk.
+ */
 export async function loadKnowledge(
   db: Database,
   rows: readonly PaymentRow[],
   options: KnowledgeOptions,
+  cache: KnowledgeCache = new KnowledgeCache(),
 ): Promise<Knowledge> {
   const taxIds = batchTaxIds(rows);
-  const accounts = await loadBankAccounts(db.sql, taxIds, readableAccounts(rows));
-  // Businesses holding a row's account are named in its verdict, or are its payee when the file gives no tax number.
-  const payees = [...new Set([...taxIds, ...accounts.map((a) => a.taxId)])];
-  const since = addDays(options.today, -options.holdDays);
-  const [facts, names, watched, changes, verifications] = await Promise.all([
-    loadBusinessFacts(db.sql, payees),
-    loadBusinessNames(db.sql, payees, since),
-    loadWatchedTaxIds(db.sql, payees),
-    loadChangeEvidence(db.sql, payees),
-    loadLatestVerifications(db.sql, payees, options.timeZone),
-  ]);
-  const namesOf = new Map<string, string[]>();
-  for (const n of names) {
-    const list = namesOf.get(n.taxId);
-    if (list) list.push(n.name);
-    else namesOf.set(n.taxId, [n.name]);
+  const accounts = readableAccounts(rows);
+  await fill(db, cache, taxIds, accounts, options);
+  const payees = new Set([...taxIds, ...accounts.flatMap((a) => cache.holders.get(a) ?? [])]);
+  const businesses = new Map<string, KnownBusiness>();
+  const watched = new Set<string>();
+  const known: KnownAccount[] = [];
+  const changes: ChangeEvidence[] = [];
+  const verifications = new Map<string, Verification>();
+  for (const taxId of payees) {
+    const e = cache.businesses.get(taxId);
+    if (!e) continue;
+    if (e.facts) businesses.set(taxId, e.facts);
+    if (e.watched) watched.add(taxId);
+    known.push(...e.accounts);
+    changes.push(...e.changes);
+    for (const v of e.verifications) verifications.set(payeeKey(v.taxId, v.account), v);
   }
-  const businesses = new Map<string, KnownBusiness>(
-    facts.map((f) => [f.taxId, { ...f, names: namesOf.get(f.taxId)?.sort() ?? [] }]),
-  );
+  cache.trim();
   return {
     businesses,
-    watched: new Set(watched),
-    accounts,
+    watched,
+    accounts: known,
     changes,
     onlineNotes: options.online?.notes ?? new Map(),
     online: options.online !== null,
-    verifications: new Map(
-      verifications.map((v): [string, Verification] => [
-        payeeKey(v.taxId, v.account),
-        { taxId: v.taxId, account: v.account, by: v.verifiedBy, on: v.verifiedOn, note: v.note },
-      ]),
-    ),
+    verifications,
   };
 }
 

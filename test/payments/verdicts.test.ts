@@ -7,6 +7,7 @@ import {
   type KnownBusiness,
   payeeKey,
 } from "../../src/payments/verdicts.ts";
+import { account } from "./fixtures.ts";
 
 const ACCOUNT = "11773016-11111018-00000000";
 const OTHER = "10400000-00000000-00000000";
@@ -112,6 +113,72 @@ describe("payment verdicts", () => {
     expect(judgeRow(row("12345676"), unknown, { today: TODAY, holdDays: 30 })).toMatchObject({
       verdict: "unknown_business",
       detail: "no record of tax id 12345676; not checked online: the monthly search quota is used up",
+    });
+  });
+
+  it("lets a verification release a change dated on or before its day, and only that", () => {
+    const k = (on: string, addedOn = "2024-06-20") => ({
+      ...knowledge([biz("12345676")], [held("12345676", { addedOn })]),
+      verifications: new Map([
+        [
+          payeeKey("12345676", ACCOUNT),
+          { taxId: "12345676", account: ACCOUNT, by: "Kiss Anna", on, note: null },
+        ],
+      ]),
+    });
+    const options = { today: TODAY, holdDays: 30 };
+    expect(judgeRow(row("12345676"), k("2024-06-20"), options)).toMatchObject({
+      verdict: "ok",
+      detail: "verified by Kiss Anna on 2024-06-20",
+      verifiedBy: "Kiss Anna",
+      verifiedOn: "2024-06-20",
+    });
+    const early = judgeRow(row("12345676"), k("2024-06-19"), options);
+    expect(early).toMatchObject({ verdict: "account_recently_changed", verifiedBy: null });
+    expect(early.detail).toContain("verified by Kiss Anna on 2024-06-19, before the change of 2024-06-20");
+    // A verification of another account of the business releases nothing.
+    expect(judgeRow(row("12345676", account(5)), k("2024-06-25"), options).verdict).toBe(
+      "account_not_registered",
+    );
+  });
+
+  it("finds the payee of a row without a tax number by its account, or names every holder", () => {
+    const options = { today: TODAY, holdDays: 30 };
+    const one = knowledge([biz("12345676")], [held("12345676")]);
+    expect(judgeRow({ ...row("x"), taxId: null }, one, options)).toMatchObject({
+      verdict: "ok",
+      taxBase: "12345676",
+      payeeFoundBy: "account",
+    });
+    const two = knowledge([biz("12345676"), biz("10000001")], [held("12345676"), held("10000001")]);
+    const shared = judgeRow({ ...row("x"), taxId: null }, two, options);
+    expect(shared).toMatchObject({ verdict: "unknown_account_holder", taxBase: null, payeeFoundBy: null });
+    expect(shared.detail).toContain("12345676 (Business 12345676) and 10000001 (Business 10000001)");
+    const former = knowledge([biz("12345676")], [held("12345676", { currentlyRegistered: false })]);
+    expect(judgeRow({ ...row("x"), taxId: null }, former, options).detail).toContain(
+      "no business holds the account now (it was registered to 12345676 (Business 12345676))",
+    );
+  });
+
+  it("holds a zero, negative or unreadable amount, naming it as written, after worse verdicts", () => {
+    const k = knowledge([biz("12345676")], [held("12345676")]);
+    const options = { today: TODAY, holdDays: 30 };
+    const amount = (amount: string | null, amountRaw: string, amountProblem: string | null = null) => ({
+      ...row("12345676"),
+      amount,
+      amountRaw,
+      amountProblem,
+    });
+    expect(judgeRow(amount("0", "0 Ft"), k, options).detail).toBe('the amount "0 Ft" is zero');
+    expect(judgeRow(amount("-10", "-10"), k, options).detail).toBe('the amount "-10" is negative');
+    expect(judgeRow(amount(null, "12,5,0", "not a number"), k, options).detail).toBe(
+      'the amount "12,5,0" cannot be paid: not a number',
+    );
+    expect(judgeRow(amount("1250000.5", "1.250.000,50"), k, options).verdict).toBe("ok");
+    const ceased = knowledge([biz("12345676", { statusCode: 0 })], [held("12345676")]);
+    expect(judgeRow(amount("0", "0"), ceased, options)).toMatchObject({
+      verdict: "business_ceased",
+      detail: 'the registry shows the business as ceased; the amount "0" is zero',
     });
   });
 });
