@@ -92,6 +92,21 @@ export function rowShape(
   return "plain";
 }
 
+/**
+ * The verdict row `i` must get when the batch was written for `payeeCount` payees: a worse
+ * reason wins (VERDICTS order); every 50th payee (from the 8th) changed its account five days
+ * ago, every 5th is on no watch list.
+ */
+export function expectedVerdict(i: number, payeeCount: number): string {
+  const j = i % payeeCount;
+  const shape = rowShape(i);
+  if (shape === "other_account") return "account_not_registered";
+  if (shape === "other_name") return "name_mismatch";
+  if (shape === "bad_amount") return "invalid_amount";
+  if (j % 50 === 7) return "account_recently_changed";
+  return j % 5 === 0 ? "not_watched" : "ok";
+}
+
 /** Hungarian forms of amounts, by row. */
 function amountText(i: number): string {
   const forint = 1000 + ((i * 7919) % 2_000_000);
