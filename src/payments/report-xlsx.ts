@@ -6,6 +6,7 @@
  * a "totals" sheet per currency. Text cells are text, never formulas, so nothing in them is
  * altered.
  */
+import { rm } from "node:fs/promises";
 import type { Writable } from "node:stream";
 import {
   FILLS,
@@ -122,5 +123,10 @@ export class XlsxSink implements RowSink {
     }
     totals.end();
     await xlsx.end();
+  }
+
+  /** A check that failed leaves no half-written workbook behind (a file it was given by path). */
+  async abort(): Promise<void> {
+    if (this.xlsx && typeof this.destination === "string") await rm(this.destination, { force: true });
   }
 }
