@@ -163,6 +163,7 @@ export const ENV = {
     .default(DEFAULTS.webPort),
   REGWATCH_WEB_SECURE_COOKIES: booleanFlag.default(false),
   REGWATCH_WEB_SESSION_HOURS: intRange(1, 24 * 30).default(DEFAULTS.webSessionHours),
+  REGWATCH_WEB_TRUST_PROXY: booleanFlag.default(false),
 } satisfies Record<string, z.ZodType>;
 
 export type EnvName = keyof typeof ENV;

@@ -85,6 +85,11 @@ export interface Config {
   /** A console session ends this many hours after sign-in. */
   webSessionHours: number;
   /**
+   * The console sits behind a proxy: the client's address (sign-in limit) and scheme (Secure
+   * cookies) are read from X-Forwarded-For / X-Forwarded-Proto, which are ignored otherwise.
+   */
+  webTrustProxy: boolean;
+  /**
    * The variables given a non-empty value in the environment. A setting the registry's own
    * description may also supply (the changes parameters) is taken from the environment only when
    * named here; otherwise its default gives way to what the description says.
@@ -166,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webPort: p.REGWATCH_WEB_PORT,
     webSecureCookies: p.REGWATCH_WEB_SECURE_COOKIES,
     webSessionHours: p.REGWATCH_WEB_SESSION_HOURS,
+    webTrustProxy: p.REGWATCH_WEB_TRUST_PROXY,
     explicit,
   };
   registerSecrets(secretsOf(config));

@@ -29,6 +29,9 @@ export async function buildConsole(deps: WebDeps): Promise<FastifyInstance> {
     logger: false,
     // A form (a note, a few hundred selected ids) is small; the upload goes through multipart.
     bodyLimit: 1024 * 1024,
+    // Only behind a proxy that sets them are X-Forwarded-For/-Proto believed: else anyone could
+    // name a new address with each attempt and never meet the sign-in limit.
+    trustProxy: deps.config.webTrustProxy,
     // A bookmarked /changes/ opens /changes.
     routerOptions: { ignoreTrailingSlash: true },
   });

@@ -136,6 +136,60 @@ describe("rate limit of failed sign-ins", () => {
   });
 });
 
+describe("behind a proxy", () => {
+  const attemptFrom = async (
+    url: string,
+    name: string,
+    password: string,
+    headers: Record<string, string>,
+  ) => {
+    const form = await fetch(`${url}/login`);
+    return fetch(`${url}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        cookie: form.headers.getSetCookie()[0]!.split(";")[0]!,
+        ...headers,
+      },
+      body: new URLSearchParams({ username: name, password, _csrf: hiddenCsrf(await form.text()) }),
+    });
+  };
+
+  it("ignores X-Forwarded-For unless REGWATCH_WEB_TRUST_PROXY is set: a new address per attempt still meets the limit", async () => {
+    await createUser(t.db, "ivan", "reader");
+    const statuses: number[] = [];
+    for (let i = 1; i <= 6; i++) {
+      statuses.push(
+        (await attemptFrom(web.url, "ivan", "wrong password here", { "x-forwarded-for": `198.51.100.${i}` }))
+          .status,
+      );
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+
+  it("with REGWATCH_WEB_TRUST_PROXY counts failures per client address and makes cookies Secure over forwarded HTTPS", async () => {
+    await createUser(t.db, "jana", "reader");
+    const proxied = await startTestConsole(t.db, { env: { REGWATCH_WEB_TRUST_PROXY: "true" } });
+    try {
+      const from = (address: string, password: string, extra: Record<string, string> = {}) =>
+        attemptFrom(proxied.url, "jana", password, { "x-forwarded-for": address, ...extra });
+      for (let i = 0; i < 5; i++) expect((await from("203.0.113.7", "wrong password here")).status).toBe(401);
+      expect((await from("203.0.113.7", "correct horse battery")).status).toBe(429);
+      const elsewhere = await from("203.0.113.8", "correct horse battery", { "x-forwarded-proto": "https" });
+      expect(elsewhere.status).toBe(303);
+      const cookie = elsewhere.headers.getSetCookie().find((c) => c.startsWith("regwatch_session="))!;
+      expect(cookie).toMatch(/; Secure/i);
+      const plain = await from("203.0.113.9", "correct horse battery", { "x-forwarded-proto": "http" });
+      expect(plain.headers.getSetCookie().find((c) => c.startsWith("regwatch_session="))).not.toMatch(
+        /; Secure/i,
+      );
+    } finally {
+      await proxied.close();
+    }
+  });
+});
+
 describe("failures", () => {
   it("answers 500 with a page that names no detail when the database goes away, and logs why", async () => {
     const db = await openDatabase({ databaseUrl: t.url, dataDir: "" });
