@@ -16,7 +16,7 @@ import {
 import { safeCell, safeCellOrNull } from "../feed/export/safe-cell.ts";
 import { redactSecrets } from "../secrets.ts";
 import type { FileProblem } from "./batch-row.ts";
-import { checkChunk, type OnlineSession } from "./check-chunk.ts";
+import { checkChunk, createKnowledgeCache, type OnlineSession } from "./check-chunk.ts";
 import { openBatch, type ReadOptions } from "./read/batch-reader.ts";
 import type { BatchSummary, RowSink } from "./sink.ts";
 import { BatchTotals } from "./totals.ts";
@@ -96,11 +96,12 @@ export async function checkBatch(
     let rowCount = 0;
     let heldCount = 0;
     const chunks = opened.chunks(options.chunkSize ?? DEFAULT_CHUNK)[Symbol.asyncIterator]();
+    // What one chunk read of a payee serves the later chunks that pay it again.
+    const cache = createKnowledgeCache();
     const judgeNext = async (): Promise<CheckedRow[] | null> => {
       const next = await chunks.next();
-      return next.done
-        ? null
-        : checkChunk(db, next.value, { today, holdDays, recheckDays, timeZone, online });
+      if (next.done) return null;
+      return checkChunk(db, next.value, { today, holdDays, recheckDays, timeZone, online, cache });
     };
     // One chunk ahead: while a chunk is recorded and written out, the next one is read and its
     // database reads run. Chunks are still judged one after another (an --online session asks
