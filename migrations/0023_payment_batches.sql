@@ -73,6 +73,14 @@ ALTER TABLE "regwatch"."payment_checks" ADD COLUMN "verified_by" text;
 --> statement-breakpoint
 ALTER TABLE "regwatch"."payment_checks" ADD COLUMN "verified_on" date;
 --> statement-breakpoint
+-- The rows kept before name their payee by the tax id they were checked with (a tax base number
+-- or a full tax number).
+UPDATE "regwatch"."payment_checks" SET "tax_base" = left("tax_id", 8), "payee_found_by" = 'tax_id'
+WHERE "tax_id" ~ '^\d{8}(-\d-\d{2})?$';
+--> statement-breakpoint
+-- The web console's business page lists the payments checked for a business.
+CREATE INDEX "payment_checks_tax_base" ON "regwatch"."payment_checks" USING btree ("tax_base", "checked_at") WHERE "tax_base" IS NOT NULL;
+--> statement-breakpoint
 -- The rows kept before: formula-like text made safe as the command now stores it.
 UPDATE "regwatch"."payment_checks" SET
   "tax_id" = CASE WHEN "tax_id" ~ '^[=+@\t\r-]' AND "tax_id" !~ '^[+-]?(\d+([.,]\d+)?|[.,]\d+)$' THEN '''' || "tax_id" ELSE "tax_id" END,
@@ -100,7 +108,7 @@ COMMENT ON COLUMN regwatch.payment_checks.tax_id IS 'Tax id as the file gave it 
 COMMENT ON COLUMN regwatch.payment_checks.bank_account IS 'The account in canonical form, or as the file gave it (neutralised for spreadsheets) when unreadable.';--> statement-breakpoint
 COMMENT ON COLUMN regwatch.payment_checks.reference IS 'Reference from the file, when it had one; text a spreadsheet would run as a formula starts with an apostrophe.';--> statement-breakpoint
 COMMENT ON COLUMN regwatch.payment_checks.detail IS 'Why the verdict was given (change date, holder of the account, names compared, verification); neutralised for spreadsheets.';--> statement-breakpoint
-COMMENT ON COLUMN regwatch.payment_checks.tax_base IS 'Tax base number (8 digits) of the payee the row was judged against: the file''s when readable, else the business found holding the account; null when none.';--> statement-breakpoint
+COMMENT ON COLUMN regwatch.payment_checks.tax_base IS 'Tax base number (8 digits) of the payee the row was judged against: the file''s when readable, else the business found holding the account; null when none. Rows recorded before migration 0023 get the first eight digits of a well-formed tax id.';--> statement-breakpoint
 COMMENT ON COLUMN regwatch.payment_checks.payee_found_by IS 'How the payee was found: tax_id (the file named it) or account (the business holding the account); null when no payee was found.';--> statement-breakpoint
 COMMENT ON COLUMN regwatch.payment_checks.name IS 'The payee''s name as the file wrote it, neutralised for spreadsheets; null when the file gives none.';--> statement-breakpoint
 COMMENT ON COLUMN regwatch.payment_checks.registry_name IS 'The registry''s name of the payee, when known.';--> statement-breakpoint

@@ -30,7 +30,7 @@ describe("migration 0023 (payment batches)", () => {
     await rm(older, { recursive: true, force: true });
   });
 
-  it("gives every recorded batch its row, counts and totals, and neutralises formula text", async () => {
+  it("gives every recorded batch its row, counts and totals, its rows their payee, and neutralises formula text", async () => {
     await migrate(drizzle(sql), { migrationsFolder: older });
     await sql`
       insert into regwatch.payment_checks
@@ -38,7 +38,7 @@ describe("migration 0023 (payment batches)", () => {
       values
         (${first}, '2026-11-01T10:00:00Z', 2, '12345676', '11773016-11111018-00000000', 'ok', null, 1000.5, 'HUF', '=HYPERLINK("x")'),
         (${first}, '2026-11-01T10:00:00Z', 3, '+36 1 234', 'x', 'invalid_tax_id', 'not a tax id', 250, 'HUF', '-1250'),
-        (${first}, '2026-11-01T10:00:00Z', 4, '12345676', '11773016-11111018-00000000', 'not_watched', null, 7, 'EUR', '@me'),
+        (${first}, '2026-11-01T10:00:00Z', 4, '12345676-2-41', '11773016-11111018-00000000', 'not_watched', null, 7, 'EUR', '@me'),
         (${second}, '2026-11-02T10:00:00Z', 2, '12345676', '11773016-11111018-00000000', 'ok', null, null, null, 'plain')`;
 
     await runMigrations(target.url);
@@ -69,13 +69,13 @@ describe("migration 0023 (payment batches)", () => {
         totals: [],
       },
     ]);
-    const rows =
-      await sql`select line, tax_id, reference from regwatch.payment_checks order by batch_id, line`;
+    const rows = await sql`
+      select line, tax_id, tax_base, reference from regwatch.payment_checks order by batch_id, line`;
     expect(rows).toEqual([
-      { line: 2, tax_id: "12345676", reference: `'=HYPERLINK("x")` },
-      { line: 3, tax_id: "'+36 1 234", reference: "-1250" },
-      { line: 4, tax_id: "12345676", reference: "'@me" },
-      { line: 2, tax_id: "12345676", reference: "plain" },
+      { line: 2, tax_id: "12345676", tax_base: "12345676", reference: `'=HYPERLINK("x")` },
+      { line: 3, tax_id: "'+36 1 234", tax_base: null, reference: "-1250" },
+      { line: 4, tax_id: "12345676-2-41", tax_base: "12345676", reference: "'@me" },
+      { line: 2, tax_id: "12345676", tax_base: "12345676", reference: "plain" },
     ]);
     // A check row must belong to a batch now.
     await expect(

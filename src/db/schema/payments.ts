@@ -80,6 +80,7 @@ export const paymentChecks = regwatch.table(
   },
   (t) => [
     check("payment_checks_payee_found_by", sql`${t.payeeFoundBy} in ('tax_id', 'account')`),
+    index("payment_checks_tax_base").on(t.taxBase, t.checkedAt).where(sql`${t.taxBase} is not null`),
     index("payment_checks_batch").on(t.batchId),
     index("payment_checks_checked_at").on(t.checkedAt),
     check(
