@@ -5,6 +5,7 @@
  * gives none, the business that holds its account in the data regwatch has.
  */
 import { isValidTaxId } from "../taxid.ts";
+import { type ParsedAccount, parseAccount } from "./accounts.ts";
 import { type PaymentRow, taxBaseOfRow } from "./batch-row.ts";
 import type { ChangeEvidence } from "./evidence.ts";
 import type { Knowledge, KnownAccount } from "./verdicts.ts";
@@ -32,6 +33,21 @@ export function indexKnowledge(knowledge: Knowledge): KnowledgeIndex {
     byAccount: groupBy(knowledge.accounts, (a) => a.account),
     changesByTaxId: groupBy(knowledge.changes, (c) => c.taxId),
   };
+}
+
+/** Accounts as written, parsed: a batch pays the same accounts again and again. Bounded. */
+const parsedAccounts = new Map<string, ParsedAccount>();
+const PARSED_LIMIT = 100_000;
+
+/** parseAccount, remembered per account as written. */
+export function parseAccountOnce(raw: string): ParsedAccount {
+  let parsed = parsedAccounts.get(raw);
+  if (parsed === undefined) {
+    if (parsedAccounts.size >= PARSED_LIMIT) parsedAccounts.clear();
+    parsed = parseAccount(raw);
+    parsedAccounts.set(raw, parsed);
+  }
+  return parsed;
 }
 
 /** Businesses that currently hold the account, each once, in the order found. */

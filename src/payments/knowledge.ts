@@ -19,10 +19,9 @@ import {
   loadWatchedTaxIds,
   withCheckReads,
 } from "../db/payments.ts";
-import { parseAccount } from "./accounts.ts";
 import type { PaymentRow } from "./batch-row.ts";
 import type { ChangeEvidence } from "./evidence.ts";
-import { validRowTaxBase } from "./knowledge-index.ts";
+import { parseAccountOnce, validRowTaxBase } from "./knowledge-index.ts";
 import type { PayeeRecord } from "./recheck.ts";
 import {
   type Knowledge,
@@ -37,7 +36,7 @@ export function readableAccounts(rows: readonly PaymentRow[]): string[] {
   const accounts = new Set<string>();
   for (const row of rows) {
     if (row.taxId !== null && validRowTaxBase(row) === null) continue;
-    const parsed = parseAccount(row.bankAccount);
+    const parsed = parseAccountOnce(row.bankAccount);
     if (parsed.ok) accounts.add(parsed.account);
   }
   return [...accounts];

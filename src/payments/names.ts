@@ -100,10 +100,27 @@ function inOrder(part: readonly string[], whole: readonly string[]): boolean {
 
 export type NameMatch = "equal" | "shortened";
 
+/**
+ * Normalised names already computed: a batch names the same suppliers again and again. Emptied
+ * when it grows past a bound, so memory stays bounded whatever the batch.
+ */
+const normalised = new Map<string, readonly string[]>();
+const NORMALISED_LIMIT = 50_000;
+
+function normalisedWords(name: string): readonly string[] {
+  let words = normalised.get(name);
+  if (words === undefined) {
+    if (normalised.size >= NORMALISED_LIMIT) normalised.clear();
+    words = normaliseName(name);
+    normalised.set(name, words);
+  }
+  return words;
+}
+
 /** How the file's name matches one registry name; null when it does not. */
 export function matchName(fileName: string, registryName: string): NameMatch | null {
-  const file = normaliseName(fileName);
-  const registry = normaliseName(registryName);
+  const file = normalisedWords(fileName);
+  const registry = normalisedWords(registryName);
   if (file.length === 0 || registry.length === 0) return null;
   if (file.join(" ") === registry.join(" ")) return "equal";
   if (file.length >= 2 && file.length < registry.length && inOrder(file, registry)) return "shortened";

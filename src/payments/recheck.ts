@@ -13,10 +13,10 @@
  */
 import { checkRegistrationNumber, type SearchKind } from "../api/search-query.ts";
 import { addDays } from "../dates.ts";
-import { parseAccount, searchValueOf } from "./accounts.ts";
+import { searchValueOf } from "./accounts.ts";
 import type { PaymentRow } from "./batch-row.ts";
 import { type ChangeEvidence, unknownReason } from "./evidence.ts";
-import { indexKnowledge, payeeOf, validRowTaxBase } from "./knowledge-index.ts";
+import { indexKnowledge, parseAccountOnce, payeeOf, validRowTaxBase } from "./knowledge-index.ts";
 import { type Knowledge, payeeKey } from "./verdicts.ts";
 
 /** The newest search record kept of a business. */
@@ -74,7 +74,7 @@ export function planAsks(
     return ask;
   };
   for (const row of rows) {
-    const parsed = parseAccount(row.bankAccount);
+    const parsed = parseAccountOnce(row.bankAccount);
     if (!parsed.ok) continue;
     const payee = payeeOf(row, parsed.account, index);
     if (payee.by === "none") {
