@@ -103,7 +103,14 @@ function dropOldest<K, V>(map: Map<K, V>, limit: number): void {
   }
 }
 
-/** Reads into the cache what it lacks of these accounts' holders and of the payees. */
+/** Above this many businesses to read, the account histories are read in two halves at once. */
+const SPLIT_ABOVE = 1000;
+
+/**
+ * Reads into the cache what it lacks of these accounts' holders and of the payees. The account
+ * histories, by far the dearest read, go in parallel with the rest (and in two halves when large),
+ * each in a read-only transaction of its own (withCheckReads).
+ */
 async function fill(
   db: Database,
   cache: KnowledgeCache,
@@ -112,52 +119,63 @@ async function fill(
   options: KnowledgeOptions,
 ) {
   const since = addDays(options.today, -options.holdDays);
-  await withCheckReads(db.sql, async (sql) => {
-    const newAccounts = accounts.filter((a) => !cache.holders.has(a));
+  const newAccounts = accounts.filter((a) => !cache.holders.has(a));
+  if (newAccounts.length > 0) {
+    const found = await withCheckReads(db.sql, (sql) => loadAccountHolders(sql, newAccounts));
     for (const a of newAccounts) cache.holders.set(a, []);
-    for (const h of await loadAccountHolders(sql, newAccounts)) {
+    for (const h of found) {
       const list = cache.holders.get(h.account)!;
       if (!list.includes(h.taxId)) list.push(h.taxId);
     }
-    // Businesses holding a row's account are named in its verdict, or are its payee when the file gives no tax number.
-    const payees = new Set([...taxIds, ...accounts.flatMap((a) => cache.holders.get(a) ?? [])]);
-    const missing = [...payees].filter((t) => !cache.businesses.has(t));
-    if (missing.length === 0) return;
-    const [pairs, facts, names, watched, changes, verifications] = await Promise.all([
-      loadBankAccountsOf(sql, missing),
-      loadBusinessFacts(sql, missing),
-      loadBusinessNames(sql, missing, since),
-      loadWatchedTaxIds(sql, missing),
-      loadChangeEvidence(sql, missing),
-      loadLatestVerifications(sql, missing, options.timeZone),
-    ]);
-    const entries = new Map<string, BusinessEntry>(
-      missing.map((t) => [t, { facts: null, accounts: [], watched: false, changes: [], verifications: [] }]),
-    );
-    const entry = (taxId: string) => entries.get(taxId);
-    for (const p of pairs) entry(p.taxId)?.accounts.push(p);
-    const namesOf = new Map<string, string[]>();
-    for (const n of names) namesOf.set(n.taxId, [...(namesOf.get(n.taxId) ?? []), n.name]);
-    for (const f of facts) {
-      const e = entry(f.taxId);
-      if (e) e.facts = { ...f, names: namesOf.get(f.taxId)?.sort() ?? [] };
-    }
-    for (const t of watched) {
-      const e = entry(t);
-      if (e) e.watched = true;
-    }
-    for (const c of changes) entry(c.taxId)?.changes.push(c);
-    for (const v of verifications) {
-      entry(v.taxId)?.verifications.push({
-        taxId: v.taxId,
-        account: v.account,
-        by: v.verifiedBy,
-        on: v.verifiedOn,
-        note: v.note,
-      });
-    }
-    for (const [t, e] of entries) cache.businesses.set(t, e);
-  });
+  }
+  // Businesses holding a row's account are named in its verdict, or are its payee when the file gives no tax number.
+  const payees = new Set([...taxIds, ...accounts.flatMap((a) => cache.holders.get(a) ?? [])]);
+  const missing = [...payees].filter((t) => !cache.businesses.has(t));
+  if (missing.length === 0) return;
+  const halves =
+    missing.length > SPLIT_ABOVE
+      ? [missing.slice(0, missing.length >> 1), missing.slice(missing.length >> 1)]
+      : [missing];
+  const [pairs, [facts, names, watched, changes, verifications]] = await Promise.all([
+    Promise.all(halves.map((half) => withCheckReads(db.sql, (sql) => loadBankAccountsOf(sql, half)))).then(
+      (r) => r.flat(),
+    ),
+    withCheckReads(db.sql, (sql) =>
+      Promise.all([
+        loadBusinessFacts(sql, missing),
+        loadBusinessNames(sql, missing, since),
+        loadWatchedTaxIds(sql, missing),
+        loadChangeEvidence(sql, missing),
+        loadLatestVerifications(sql, missing, options.timeZone),
+      ]),
+    ),
+  ]);
+  const entries = new Map<string, BusinessEntry>(
+    missing.map((t) => [t, { facts: null, accounts: [], watched: false, changes: [], verifications: [] }]),
+  );
+  const entry = (taxId: string) => entries.get(taxId);
+  for (const p of pairs) entry(p.taxId)?.accounts.push(p);
+  const namesOf = new Map<string, string[]>();
+  for (const n of names) namesOf.set(n.taxId, [...(namesOf.get(n.taxId) ?? []), n.name]);
+  for (const f of facts) {
+    const e = entry(f.taxId);
+    if (e) e.facts = { ...f, names: namesOf.get(f.taxId)?.sort() ?? [] };
+  }
+  for (const t of watched) {
+    const e = entry(t);
+    if (e) e.watched = true;
+  }
+  for (const c of changes) entry(c.taxId)?.changes.push(c);
+  for (const v of verifications) {
+    entry(v.taxId)?.verifications.push({
+      taxId: v.taxId,
+      account: v.account,
+      by: v.verifiedBy,
+      on: v.verifiedOn,
+      note: v.note,
+    });
+  }
+  for (const [t, e] of entries) cache.businesses.set(t, e);
 }
 
 /**

@@ -10,9 +10,10 @@ import { loadConfig, requireSearch } from "../../src/config.ts";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
 import { createLogger } from "../../src/logger.ts";
 import type { PaymentRow } from "../../src/payments/batch-row.ts";
-import { checkChunk, type OnlineSession, startOnline } from "../../src/payments/check-chunk.ts";
+import { type OnlineSession, startOnline } from "../../src/payments/check-chunk.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { account, today } from "./fixtures.ts";
+import { checkRows, paymentRow } from "./chunk-fixtures.ts";
+import { account } from "./fixtures.ts";
 
 let test: TestDatabase;
 let emulator: RunningEmulator;
@@ -33,20 +34,9 @@ function client(limit: number): SearchClient {
   return search.client;
 }
 
-const row = (bankAccount: string, line: number): PaymentRow => ({
-  line,
-  taxId: null,
-  bankAccount,
-  amount: "1000",
-  amountRaw: "1000",
-  amountProblem: null,
-  currency: "HUF",
-  reference: null,
-  name: null,
-});
+const row = (bankAccount: string, line: number) => paymentRow(null, bankAccount, { line });
 
-const check = (rows: PaymentRow[], online: OnlineSession) =>
-  checkChunk(test.db, rows, { today, holdDays: 30, recheckDays: 30, timeZone: "Europe/Budapest", online });
+const check = (rows: PaymentRow[], online: OnlineSession) => checkRows(test.db, rows, { online });
 
 const bankSearches = () => emulator.requests().filter((r) => r.path === "/v1/bank-accounts");
 

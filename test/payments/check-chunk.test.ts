@@ -8,11 +8,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BusinessRecord } from "../../src/api/search-schemas.ts";
 import type { PaymentRow } from "../../src/payments/batch-row.ts";
-import { checkChunk } from "../../src/payments/check-chunk.ts";
 import type { CheckedRow } from "../../src/payments/verdicts.ts";
 import { saveBusinesses } from "../../src/search/save-businesses.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { account, accountList, daysAgo, seedChange, taxBase, today, watch } from "./fixtures.ts";
+import { checkRows, companyRecord, paymentRow } from "./chunk-fixtures.ts";
+import { account, accountList, daysAgo, seedChange, taxBase, watch } from "./fixtures.ts";
 
 let test: TestDatabase;
 
@@ -41,43 +41,15 @@ const acct = {
   unknown: account(99),
 };
 
-function company(taxId: string, accounts: string[], over: Partial<BusinessRecord> = {}): BusinessRecord {
-  return {
-    type: "companies",
-    status_code: 1,
-    tax_number: `${taxId}-2-41`,
-    full_name: `Company ${taxId} Korlátolt Felelősségű Társaság`,
-    short_name: `Company ${taxId} Kft.`,
-    bank_accounts: accountList(...accounts),
-    ...over,
-  } as BusinessRecord;
-}
+const company = companyRecord;
 
 let line = 1;
 function row(over: Partial<PaymentRow>): PaymentRow {
   line++;
-  return {
-    line,
-    taxId: PAYEE,
-    bankAccount: acct.payee,
-    amount: "125000",
-    amountRaw: "125 000",
-    amountProblem: null,
-    currency: "HUF",
-    reference: `invoice ${line}`,
-    name: null,
-    ...over,
-  };
+  return paymentRow(PAYEE, acct.payee, { line, reference: `invoice ${line}`, ...over });
 }
 
-const check = (rows: PaymentRow[]) =>
-  checkChunk(test.db, rows, {
-    today,
-    holdDays: 30,
-    recheckDays: 30,
-    timeZone: "Europe/Budapest",
-    online: null,
-  });
+const check = (rows: PaymentRow[]) => checkRows(test.db, rows);
 
 beforeAll(async () => {
   test = await createTestDatabase();
@@ -218,16 +190,10 @@ describe("checkChunk", () => {
     expect(noName!.verdict).toBe("unknown_business");
     expect(noName!.detail).toContain("the name could not be compared");
     // Outside the hold period the former name no longer counts.
-    const [late] = await checkChunk(
+    const [late] = await checkRows(
       test.db,
       [row({ taxId: RENAMED, bankAccount: acct.renamed, name: "Régi Név" })],
-      {
-        today,
-        holdDays: 5,
-        recheckDays: 30,
-        timeZone: "Europe/Budapest",
-        online: null,
-      },
+      { holdDays: 5 },
     );
     expect(late!.verdict).toBe("name_mismatch");
   });
@@ -258,13 +224,7 @@ describe("checkChunk", () => {
           return Reflect.apply(target, self, args);
         },
       });
-      const checked = await checkChunk({ ...test.db, sql }, rows, {
-        today,
-        holdDays: 30,
-        recheckDays: 30,
-        timeZone: "Europe/Budapest",
-        online: null,
-      });
+      const checked = await checkRows({ ...test.db, sql }, rows);
       expect(checked).toHaveLength(n);
       return count;
     };

@@ -5,14 +5,13 @@
  * holds again. It never releases a bad amount, a name mismatch, or an account another business holds.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BusinessRecord } from "../../src/api/search-schemas.ts";
 import { ibanOf } from "../../src/payments/accounts.ts";
 import type { PaymentRow } from "../../src/payments/batch-row.ts";
-import { checkChunk } from "../../src/payments/check-chunk.ts";
 import { listVerifications, verifyPayee } from "../../src/payments/verification.ts";
 import { saveBusinesses } from "../../src/search/save-businesses.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { checkRows, companyRecord, paymentRow } from "./chunk-fixtures.ts";
 import { account, accountList, daysAgo, seedChange, taxBase, today, watch } from "./fixtures.ts";
 
 let test: TestDatabase;
@@ -26,36 +25,13 @@ const NEW = account(202);
 const UNVERIFIED_ACCOUNT = account(203);
 const OTHERS = account(204);
 
-const record = (taxId: string, accounts: string[]): BusinessRecord =>
-  ({
-    type: "companies",
-    status_code: 1,
-    tax_number: `${taxId}-2-41`,
-    full_name: `Beszállító ${taxId} Kft.`,
-    bank_accounts: accountList(...accounts),
-  }) as BusinessRecord;
+const record = (taxId: string, accounts: string[]) =>
+  companyRecord(taxId, accounts, { full_name: `Beszállító ${taxId} Kft.`, short_name: null });
 
-const row = (taxId: string | null, bankAccount: string, over: Partial<PaymentRow> = {}): PaymentRow => ({
-  line: 2,
-  taxId,
-  bankAccount,
-  amount: "99000",
-  amountRaw: "99 000",
-  amountProblem: null,
-  currency: "HUF",
-  reference: null,
-  name: null,
-  ...over,
-});
+const row = (taxId: string | null, bankAccount: string, over: Partial<PaymentRow> = {}) =>
+  paymentRow(taxId, bankAccount, { amount: "99000", amountRaw: "99 000", ...over });
 
-const check = (rows: PaymentRow[]) =>
-  checkChunk(test.db, rows, {
-    today,
-    holdDays: 30,
-    recheckDays: 30,
-    timeZone: "Europe/Budapest",
-    online: null,
-  });
+const check = (rows: PaymentRow[]) => checkRows(test.db, rows);
 
 const noon = (day: string) => new Date(`${day}T12:00:00Z`);
 
