@@ -80,7 +80,7 @@ export class KnowledgeCache {
   readonly holders = new Map<string, string[]>();
   readonly businesses = new Map<string, BusinessEntry>();
 
-  constructor(readonly limit = 20_000) {}
+  constructor(readonly limit = 10_000) {}
 
   /** Drops what is kept of these businesses and accounts (the online check saved newer records). */
   forget(taxIds: Iterable<string>, accounts: Iterable<string>): void {

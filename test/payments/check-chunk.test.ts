@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BusinessRecord } from "../../src/api/search-schemas.ts";
 import type { PaymentRow } from "../../src/payments/batch-row.ts";
+import { createKnowledgeCache } from "../../src/payments/check-chunk.ts";
 import type { CheckedRow } from "../../src/payments/verdicts.ts";
 import { saveBusinesses } from "../../src/search/save-businesses.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
@@ -209,6 +210,40 @@ describe("checkChunk", () => {
     });
     const [misnamed] = await check([row({ taxId: null, bankAccount: acct.payee, name: "Más Cég Kft." })]);
     expect(misnamed).toMatchObject({ verdict: "name_mismatch", taxBase: PAYEE, payeeFoundBy: "account" });
+  });
+
+  it("reads a payee once per batch with the batch's cache, and judges the same", async () => {
+    let reads = 0;
+    // Every read of a chunk runs in a transaction of its own (withCheckReads).
+    const sql = new Proxy(test.db.sql, {
+      get(target, key, receiver) {
+        if (key === "begin") reads++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const db = { ...test.db, sql };
+    const rows = () => [
+      row({ name: "Példa Kft." }),
+      row({ taxId: null, bankAccount: acct.changedNew }),
+      row({ taxId: UNVERIFIED, bankAccount: acct.unverified }),
+      row({ taxId: null, bankAccount: acct.unknown }),
+    ];
+    const cache = createKnowledgeCache();
+    const first = await checkRows(db, rows(), { cache });
+    const readsOfFirst = reads;
+    const second = await checkRows(db, rows(), { cache });
+    expect(reads).toBe(readsOfFirst);
+    expect(readsOfFirst).toBeGreaterThan(0);
+    const fresh = await checkRows(test.db, rows());
+    const verdicts = (checked: CheckedRow[]) => checked.map((r) => [r.verdict, r.taxBase, r.detail]);
+    expect(verdicts(second)).toEqual(verdicts(first));
+    expect(verdicts(fresh)).toEqual(verdicts(first));
+    expect(first.map((r) => r.verdict)).toEqual([
+      "ok",
+      "account_recently_changed",
+      "account_change_unverified",
+      "unknown_account_holder",
+    ]);
   });
 
   it("reads a 2,000-row chunk in a fixed number of statements, whatever its size", async () => {
