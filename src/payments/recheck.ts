@@ -95,8 +95,11 @@ export function planAsks(
     const record = records.get(taxBase);
     const stale = staleness(taxBase, record, index.changesByTaxId.get(taxBase) ?? [], today, recheckDays);
     const regNumber = record?.registrationNumber ? checkRegistrationNumber(record.registrationNumber) : null;
+    // The bank-account search covers companies only: asking it for a sole proprietor's account spends quota for nothing.
+    const type = knowledge.businesses.get(taxBase)?.type;
+    const searchable = type == null || type === "companies";
     if (stale && regNumber?.ok) add("reg-number", regNumber.value, key, stale, taxBase);
-    else if (stale || !index.byAccount.has(parsed.account)) {
+    else if (searchable && (stale || !index.byAccount.has(parsed.account))) {
       add("bank-account", searchValueOf(parsed.account), key, stale, null);
     }
   }

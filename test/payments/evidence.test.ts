@@ -105,6 +105,37 @@ describe("planAsks", () => {
   const records = (readOn: string | null, registrationNumber: string | null = "01-09-123456") =>
     new Map<string, PayeeRecord>([["12345676", { taxId: "12345676", readOn, registrationNumber }]]);
 
+  it("asks the bank-account search who holds the account of a row without a tax number, companies only", () => {
+    const unknownAccount = "11773016-22222222-00000000";
+    const noTaxId = { ...row("x", unknownAccount), taxId: null };
+    expect(planAsks([noTaxId], knowledge(), new Map(), TODAY, 30)).toEqual([
+      {
+        kind: "bank-account",
+        value: "11773016-22222222",
+        keys: [payeeKey("", unknownAccount)],
+        stale: null,
+        taxId: null,
+        forHolder: true,
+      },
+    ]);
+    // Found locally: the holder's own record decides, and it is fresh.
+    expect(planAsks([{ ...row("x"), taxId: null }], knowledge(), records("2024-06-29"), TODAY, 30)).toEqual(
+      [],
+    );
+    // A sole proprietor's account is not in the search's reach: no request is spent on it.
+    const sole = knowledge({
+      businesses: new Map([
+        ["12345676", { taxId: "12345676", name: "Kovács János", statusCode: 1, type: "self_employed" }],
+      ]),
+    });
+    expect(planAsks([row("12345676", unknownAccount)], sole, records("2024-06-29", null), TODAY, 30)).toEqual(
+      [],
+    );
+    expect(
+      planAsks([row("12345676", unknownAccount)], knowledge(), records("2024-06-29"), TODAY, 30),
+    ).toHaveLength(1);
+  });
+
   it("asks nothing for a fresh record of a known account", () => {
     expect(planAsks([row("12345676")], knowledge(), records("2024-06-29"), TODAY, 30)).toEqual([]);
   });
