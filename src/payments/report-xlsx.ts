@@ -99,6 +99,7 @@ export class XlsxSink implements RowSink {
         { fill: verdictFill(r.verdict), fillColumns: [1] },
       );
     }
+    await sheet.drained();
   }
 
   async end(summary: BatchSummary): Promise<void> {

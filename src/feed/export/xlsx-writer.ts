@@ -6,6 +6,7 @@
  * different currencies have different decimals), dates as dates. A row may be coloured; the
  * header row is bold and frozen.
  */
+import { once } from "node:events";
 import type { Writable } from "node:stream";
 import ExcelJS from "exceljs";
 
@@ -46,9 +47,24 @@ export function numberFormat(decimals: number): string {
 export interface XlsxSheet {
   /** Adds a row and writes it out. Values are matched to the columns by position. */
   row(cells: readonly XlsxCell[], style?: XlsxRowStyle): void;
+  /**
+   * Resolves once the rows written so far have been taken by the zip compressor. exceljs passes
+   * a sheet's XML on without waiting for it, so a writer that adds rows faster than they are
+   * compressed would hold them all in memory; awaiting this now and then (per chunk) bounds it.
+   */
+  drained(): Promise<void>;
   /** Ends the sheet; a sheet must be ended before the next one is added (or the workbook ended). */
   end(): void;
 }
+
+/** A stream exceljs pipes a sheet into (readable-stream's, which keeps its buffer in _writableState). */
+interface BufferedPipe extends NodeJS.EventEmitter {
+  _writableState?: { length: number };
+  writableLength?: number;
+}
+
+/** Bytes of a sheet's XML allowed to wait for the compressor before rows are added again. */
+const DRAINED_BELOW = 1024 * 1024;
 
 export class XlsxWriter {
   private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter;
@@ -90,6 +106,16 @@ export class XlsxWriter {
           for (const i of which) row.getCell(i + 1).fill = fill;
         }
         row.commit();
+      },
+      async drained() {
+        // The sheet's stream (exceljs's StreamBuf) forwards to the zip entry without backpressure;
+        // its pipes are where the XML waits. Not a documented API: absent, there is nothing to wait for.
+        const pipes = (sheet as unknown as { stream?: { pipes?: BufferedPipe[] } }).stream?.pipes ?? [];
+        for (const pipe of pipes) {
+          while ((pipe._writableState?.length ?? pipe.writableLength ?? 0) > DRAINED_BELOW) {
+            await once(pipe, "drain");
+          }
+        }
       },
       end() {
         sheet.commit();
