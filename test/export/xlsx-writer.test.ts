@@ -47,6 +47,32 @@ describe("XlsxWriter", () => {
     expect(book.getWorksheet("totals")!.getCell("A2").value).toBe("HUF");
   });
 
+  it("waits for the compressor between batches of rows and loses none", async () => {
+    const file = path.join(dir, "many.xlsx");
+    const xlsx = new XlsxWriter(file);
+    const sheet = xlsx.sheet("rows", [
+      { header: "n", type: "number" },
+      { header: "text", type: "text" },
+    ]);
+    for (let i = 0; i < 20_000; i++) {
+      sheet.row([i, `row ${i} ${"x".repeat(100)}`]);
+      if (i % 1000 === 999) await sheet.drained();
+    }
+    await sheet.drained();
+    sheet.end();
+    await xlsx.end();
+    let rows = 0;
+    let last: unknown;
+    for await (const worksheet of new ExcelJS.stream.xlsx.WorkbookReader(file, {})) {
+      for await (const row of worksheet) {
+        rows++;
+        last = row.getCell(1).value;
+      }
+    }
+    expect(rows).toBe(20_001);
+    expect(last).toBe(19_999);
+  });
+
   it("numberFormat follows the currency's decimals", () => {
     expect(numberFormat(0)).toBe("#,##0");
     expect(numberFormat(3)).toBe("#,##0.000");
