@@ -52,7 +52,7 @@ export class CsvSink implements RowSink {
 
   async rows(rows: readonly CheckedRow[]): Promise<void> {
     await this.header();
-    for (const r of rows) await this.csv.row(csvCells(r));
+    await this.csv.rows(rows.map(csvCells));
   }
 
   async end(_summary: BatchSummary): Promise<void> {

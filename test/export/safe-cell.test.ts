@@ -55,6 +55,19 @@ describe("CsvWriter", () => {
     expect(text).toBe('\uFEFFnév;összeg\r\n"Kft; Bt";1250000,50\r\n\'@x;not a number\r\n');
   });
 
+  it("writes several rows at once as row() would", async () => {
+    const out = new PassThrough();
+    const parts: Buffer[] = [];
+    out.on("data", (b: Buffer) => parts.push(b));
+    const csv = new CsvWriter(out, { delimiter: ";" });
+    await csv.rows([
+      ["a;b", 1],
+      ["=x", null],
+    ]);
+    await csv.flush();
+    expect(Buffer.concat(parts).toString("utf8")).toBe('"a;b";1\n\'=x;\n');
+  });
+
   it("waits for a full destination to drain", async () => {
     const out = new PassThrough({ highWaterMark: 16 });
     const csv = new CsvWriter(out);

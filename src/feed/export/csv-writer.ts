@@ -73,14 +73,24 @@ export class CsvWriter {
     return this.needsQuotes.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
   }
 
-  /** Adds a row; resolves at once unless the destination asked to wait. */
-  async row(cells: readonly CsvCell[]): Promise<void> {
+  private line(cells: readonly CsvCell[]): string {
     let line = "";
     for (let i = 0; i < cells.length; i++) {
       if (i > 0) line += this.delimiter;
       line += this.field(cells[i]);
     }
-    this.buffer += line + this.newline;
+    return line + this.newline;
+  }
+
+  /** Adds a row; resolves at once unless the destination asked to wait. */
+  async row(cells: readonly CsvCell[]): Promise<void> {
+    this.buffer += this.line(cells);
+    if (this.buffer.length >= FLUSH_AT) await this.flush();
+  }
+
+  /** Adds several rows, waiting at most once for the destination. */
+  async rows(rows: Iterable<readonly CsvCell[]>): Promise<void> {
+    for (const cells of rows) this.buffer += this.line(cells);
     if (this.buffer.length >= FLUSH_AT) await this.flush();
   }
 
