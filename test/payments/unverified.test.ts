@@ -238,7 +238,7 @@ describe("a bank_accounts change whose values are unknown", () => {
     const held = await runCli(["payments", "check", file, "--csv"], env);
     expect(held.code).toBe(2);
     const [header, row] = held.stdout.trim().split("\n");
-    expect(header!.split(",").at(-1)).toBe("next_step");
+    expect(header!.split(",")).toContain("next_step");
     expect(row).toMatch(/^2,account_change_unverified,/);
     // A record read after the change does not settle it while the change is within the hold...
     const shorter = await runCli(["payments", "check", file, "--hold-days", "4", "--csv"], env);
