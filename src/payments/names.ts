@@ -100,36 +100,50 @@ function inOrder(part: readonly string[], whole: readonly string[]): boolean {
 
 export type NameMatch = "equal" | "shortened";
 
+/** A name's words without legal form, and the same joined by blanks (compared for equality). */
+interface Normalised {
+  words: readonly string[];
+  joined: string;
+}
+
 /**
  * Normalised names already computed: a batch names the same suppliers again and again. Emptied
  * when it grows past a bound, so memory stays bounded whatever the batch.
  */
-const normalised = new Map<string, readonly string[]>();
+const normalised = new Map<string, Normalised>();
 const NORMALISED_LIMIT = 50_000;
 
-function normalisedWords(name: string): readonly string[] {
-  let words = normalised.get(name);
-  if (words === undefined) {
+function normalisedName(name: string): Normalised {
+  let found = normalised.get(name);
+  if (found === undefined) {
     if (normalised.size >= NORMALISED_LIMIT) normalised.clear();
-    words = normaliseName(name);
-    normalised.set(name, words);
+    const words = normaliseName(name);
+    found = { words, joined: words.join(" ") };
+    normalised.set(name, found);
   }
-  return words;
+  return found;
+}
+
+function matchNormalised(file: Normalised, registry: Normalised): NameMatch | null {
+  if (file.words.length === 0 || registry.words.length === 0) return null;
+  if (file.joined === registry.joined) return "equal";
+  const shorter = file.words.length >= 2 && file.words.length < registry.words.length;
+  return shorter && inOrder(file.words, registry.words) ? "shortened" : null;
 }
 
 /** How the file's name matches one registry name; null when it does not. */
 export function matchName(fileName: string, registryName: string): NameMatch | null {
-  const file = normalisedWords(fileName);
-  const registry = normalisedWords(registryName);
-  if (file.length === 0 || registry.length === 0) return null;
-  if (file.join(" ") === registry.join(" ")) return "equal";
-  if (file.length >= 2 && file.length < registry.length && inOrder(file, registry)) return "shortened";
-  return null;
+  return matchNormalised(normalisedName(fileName), normalisedName(registryName));
 }
 
 /** The registry name the file's name matches (one it equals before one it shortens), or null. */
 export function findMatchingName(fileName: string, registryNames: readonly string[]): string | null {
-  const how = registryNames.map((n) => matchName(fileName, n));
-  const at = how.includes("equal") ? how.indexOf("equal") : how.indexOf("shortened");
-  return at < 0 ? null : registryNames[at]!;
+  const file = normalisedName(fileName);
+  let shortened: string | null = null;
+  for (const name of registryNames) {
+    const how = matchNormalised(file, normalisedName(name));
+    if (how === "equal") return name;
+    if (how === "shortened" && shortened === null) shortened = name;
+  }
+  return shortened;
 }

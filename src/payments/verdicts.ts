@@ -10,8 +10,8 @@ import type { PaymentRow } from "./batch-row.ts";
 import { type ChangeEvidence, describeUnverified, unverifiedChanges } from "./evidence.ts";
 import { indexKnowledge, type KnowledgeIndex, parseAccountOnce, payeeOf } from "./knowledge-index.ts";
 import { findMatchingName } from "./names.ts";
-import { nextStep } from "./next-step.ts";
 import { amountProblem, describeAdded, describeHolder, describeVerification } from "./verdict-details.ts";
+import { finish, type Judging, withAlso } from "./verdict-row.ts";
 
 export const VERDICTS = [
   "invalid_tax_id",
@@ -126,49 +126,27 @@ export function judgeRow(
   const evidence = readableBase ? (index.changesByTaxId.get(readableBase) ?? []) : [];
   const unverified = evidence.length > 0 ? unverifiedChanges(evidence, readableBase!, today, holdDays) : [];
   const onlineNote = (account && knowledge.onlineNotes.get(payeeKey(readableBase ?? "", account))) || "";
-  const notes: string[] = [];
-  let verified: Verification | null = null;
-  // The row's fields are listed, not spread: spreading made this the check's slowest line.
-  const result = (verdict: Verdict, detail: string, addedOn: string | null = null): CheckedRow => ({
-    line: row.line,
-    taxId: row.taxId,
-    bankAccount: row.bankAccount,
-    amount: row.amount,
-    amountRaw: row.amountRaw,
-    amountProblem: row.amountProblem,
-    currency: row.currency,
-    reference: row.reference,
-    name: row.name,
-    verdict,
-    detail: [detail, ...notes, onlineNote].filter((part) => part !== "").join("; "),
-    nextStep: nextStep(verdict, {
-      taxBase: readableBase,
-      account,
-      holdDays,
-      addedOn,
-      unverified,
-      online: knowledge.online ?? false,
-    }),
-    taxBase: readableBase,
-    payeeFoundBy: payee.by === "none" ? null : payee.by,
-    account,
-    registryName: business?.name ?? null,
-    verifiedBy: verified?.by ?? null,
-    verifiedOn: verified?.on ?? null,
-  });
   const badAmount = amountProblem(row);
-  // A worse verdict still names the unverified change (it may be why the account looks wrong)
-  // and a bad amount, so the file is fixed in one pass.
-  const also = (text: string) => {
-    const extra = [unverified.length > 0 ? describeUnverified(unverified, holdDays) : "", badAmount ?? ""];
-    return [...new Set([text, ...extra])].filter((part) => part !== "").join("; ");
+  const j: Judging = {
+    row,
+    knowledge,
+    holdDays,
+    readableBase,
+    account,
+    foundBy: payee.by === "none" ? null : payee.by,
+    business,
+    unverified,
+    badAmount,
+    notes: [],
+    onlineNote,
+    verified: null,
   };
-
+  // Module-level helpers, not closures made per row: they cost a property definition each in the build.
   if (payee.by === "tax_id") {
     const taxProblem = describeTaxIdProblem(payee.taxBase);
-    if (taxProblem) return result("invalid_tax_id", taxProblem);
+    if (taxProblem) return finish(j, "invalid_tax_id", taxProblem);
   }
-  if (!parsed.ok) return result("invalid_account", parsed.problem);
+  if (!parsed.ok) return finish(j, "invalid_account", parsed.problem);
   const acct = parsed.account;
   if (payee.by === "none") {
     const why =
@@ -177,15 +155,15 @@ export function judgeRow(
         : payee.former.length > 0
           ? `the file gives no tax number and no business holds the account now (it was registered to ${payee.former.map((t) => describeHolder(t, knowledge)).join(", ")})`
           : "the file gives no tax number and no source regwatch has (search records, profiles, change values) knows who holds the account";
-    return result("unknown_account_holder", badAmount ? `${why}; ${badAmount}` : why);
+    return finish(j, "unknown_account_holder", badAmount ? `${why}; ${badAmount}` : why);
   }
   const payeeTax = payee.taxBase;
   if (payee.by === "account")
-    notes.push(`payee found by its account: ${describeHolder(payeeTax, knowledge)}`);
+    j.notes.push(`payee found by its account: ${describeHolder(payeeTax, knowledge)}`);
   if (business?.statusCode === 0)
-    return result("business_ceased", also("the registry shows the business as ceased"));
+    return finish(j, "business_ceased", withAlso(j, "the registry shows the business as ceased"));
   if (business?.statusCode === 2) {
-    return result("business_suspended", also("the registry shows the business as suspended"));
+    return finish(j, "business_suspended", withAlso(j, "the registry shows the business as suspended"));
   }
   const own = index.byTaxId.get(payeeTax) ?? [];
   const registered = own.filter((a) => a.currentlyRegistered);
@@ -207,23 +185,26 @@ export function judgeRow(
             : registered.length === 0
               ? "the registry shows no bank account for this business"
               : `the business's registered account(s): ${registered.map((a) => a.account).join(", ")}`;
-      return result("account_not_registered", also(why));
+      return finish(j, "account_not_registered", withAlso(j, why));
     }
-    notes.push("the registry lists no bank accounts for this kind of business (sole proprietor or similar)");
+    j.notes.push(
+      "the registry lists no bank accounts for this kind of business (sole proprietor or similar)",
+    );
   }
   const names = business?.names ?? [];
   if (row.name !== null && row.name.trim() !== "") {
     if (names.length === 0)
-      notes.push("the name could not be compared: the registry gives no name for the business");
+      j.notes.push("the name could not be compared: the registry gives no name for the business");
     else if (findMatchingName(row.name, names) === null) {
       const shown = names.map((n) => `"${n}"`).join(", ");
-      return result(
+      return finish(
+        j,
         "name_mismatch",
-        also(`the file names the payee "${row.name}"; the registry's names of ${payeeTax}: ${shown}`),
+        withAlso(j, `the file names the payee "${row.name}"; the registry's names of ${payeeTax}: ${shown}`),
       );
     }
   }
-  if (badAmount) return result("invalid_amount", also(badAmount));
+  if (badAmount) return finish(j, "invalid_amount", withAlso(j, badAmount));
   const verification = knowledge.verifications?.get(payeeKey(payeeTax, acct)) ?? null;
   const recent = match?.addedOn && match.addedOn >= addDays(today, -holdDays) ? match.addedOn : null;
   const newest =
@@ -232,24 +213,29 @@ export function judgeRow(
       .sort()
       .pop() ?? null;
   if (newest !== null && verification && verification.on >= newest) {
-    verified = verification;
-    notes.unshift(describeVerification(verification));
+    j.verified = verification;
+    j.notes.unshift(describeVerification(verification));
   } else {
     const older = verification
       ? `; ${describeVerification(verification)}, before the change of ${newest}`
       : "";
     if (recent) {
-      return result("account_recently_changed", also(describeAdded(match!, holdDays)) + older, recent);
+      return finish(
+        j,
+        "account_recently_changed",
+        withAlso(j, describeAdded(match!, holdDays)) + older,
+        recent,
+      );
     }
     if (unverified.length > 0) {
-      return result("account_change_unverified", describeUnverified(unverified, holdDays) + older);
+      return finish(j, "account_change_unverified", describeUnverified(unverified, holdDays) + older);
     }
   }
-  if (!known) return result("unknown_business", `no record of tax id ${payeeTax}`);
+  if (!known) return finish(j, "unknown_business", `no record of tax id ${payeeTax}`);
   if (!knowledge.watched.has(payeeTax)) {
-    return result("not_watched", "on no watch list: a change of its account would go unseen");
+    return finish(j, "not_watched", "on no watch list: a change of its account would go unseen");
   }
-  return result("ok", "");
+  return finish(j, "ok", "");
 }
 
 export function judgeBatch(
