@@ -141,7 +141,6 @@ export function judgeRow(
     onlineNote,
     verified: null,
   };
-  // Module-level helpers, not closures made per row: they cost a property definition each in the build.
   if (payee.by === "tax_id") {
     const taxProblem = describeTaxIdProblem(payee.taxBase);
     if (taxProblem) return finish(j, "invalid_tax_id", taxProblem);
