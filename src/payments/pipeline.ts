@@ -18,6 +18,7 @@ import { redactSecrets } from "../secrets.ts";
 import type { FileProblem } from "./batch-row.ts";
 import { checkChunk, createKnowledgeCache, type OnlineSession } from "./check-chunk.ts";
 import { openBatch, type ReadOptions } from "./read/batch-reader.ts";
+import { jsonTotals } from "./report-rows.ts";
 import type { BatchSummary, RowSink } from "./sink.ts";
 import { BatchTotals } from "./totals.ts";
 import { type CheckedRow, PASSING, type Verdict } from "./verdicts.ts";
@@ -79,6 +80,7 @@ export async function checkBatch(
   if (!opened.ok) return { ok: false, problems: opened.problems };
   const { layout } = opened;
   const { today, holdDays, recheckDays, timeZone, online } = options;
+  let judging: Promise<CheckedRow[] | null> | null = null;
   try {
     const batchId = options.record
       ? await startPaymentBatch(db.sql, {
@@ -106,7 +108,7 @@ export async function checkBatch(
     // One chunk ahead: while a chunk is recorded and written out, the next one is read and its
     // database reads run. Chunks are still judged one after another (an --online session asks
     // each question once), and at most two are in memory.
-    let judging = judgeNext();
+    judging = judgeNext();
     for (let checked = await judging; checked !== null; checked = await judging) {
       judging = judgeNext();
       // A failure of the chunk ahead surfaces when it is awaited; until then it must not go unhandled.
@@ -141,18 +143,14 @@ export async function checkBatch(
       await finishPaymentBatch(db.sql, batchId, {
         rowCount,
         heldCount,
-        totals: summary.totals.map((t) => ({
-          currency: t.currency,
-          amount: t.amount,
-          rows: t.rows,
-          held: t.held,
-          held_rows: t.heldRows,
-        })),
+        totals: jsonTotals(summary),
       });
     }
     for (const sink of sinks) await sink.end(summary);
     return { ok: true, summary };
   } catch (error) {
+    // The chunk being judged ahead finishes (or fails) before the caller closes what it uses.
+    await judging?.catch(() => {});
     await Promise.all(sinks.map((s) => s.abort?.().catch(() => {})));
     throw error;
   }
