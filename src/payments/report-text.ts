@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import type { Writable } from "node:stream";
-import { terminalSafe } from "../feed/terminal-text.ts";
+import { hasUnsafeCharacters, terminalSafe } from "../feed/terminal-text.ts";
 import { redactSecrets } from "../secrets.ts";
 import type { BatchSummary, RowSink } from "./sink.ts";
 import { formatMoney } from "./totals.ts";
@@ -26,8 +26,13 @@ const HEADERS = ["VERDICT", "LINE", "TAX ID", "NAME", "ACCOUNT", "AMOUNT", "REFE
 const MAX_CELL = 60;
 const FLUSH_AT = 64 * 1024;
 
+/** Whitespace cell() flattens: anything but single spaces between words. */
+const UNEVEN_SPACE = /[^\S ]| {2}|^ | $/;
+
 function cell(text: string): string {
-  const flat = terminalSafe(text.replace(/\s+/g, " ").trim());
+  // Most cells are plain already and skip the rewriting.
+  const plain = !UNEVEN_SPACE.test(text) && !hasUnsafeCharacters(text);
+  const flat = plain ? text : terminalSafe(text.replace(/\s+/g, " ").trim());
   return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
 }
 
