@@ -72,7 +72,7 @@ async function validate(
       }
     }
   } catch (error) {
-    note(problemOfError(error, source.skip));
+    note(problemOfError(error));
   }
   if (more > 0) problems.push({ line: firstMore, message: `and ${more} more problem(s) from this line on` });
   return { rowCount, problems };
