@@ -57,5 +57,7 @@ describe("records of decoded text", () => {
     }
     expect(error).toBeInstanceOf(UndecodableLineError);
     expect((error as UndecodableLineError).line).toBe(3);
+    expect(() => split("a;1\nb;2\nc;\ud800x\n", 4)).toThrow(/line 4 cannot be read as windows-1250/);
+    expect(split("a;\ud83d\ude00\n", 2).map((r) => r.fields)).toEqual([["a", "\ud83d\ude00"]]);
   });
 });

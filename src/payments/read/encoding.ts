@@ -191,10 +191,30 @@ function countNewlines(bytes: Buffer): number {
   return count;
 }
 
+/**
+ * Bytes to text with iconv-lite, the text passed on as strings: a stream that is not in object
+ * mode would turn each string back into UTF-8 bytes for the next stage to decode again.
+ */
+class TextDecoderStream extends Transform {
+  private readonly decoder: ReturnType<typeof iconv.getDecoder>;
+  constructor(encoding: string) {
+    super({ readableObjectMode: true });
+    this.decoder = iconv.getDecoder(encoding);
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    const text = this.decoder.write(chunk);
+    done(null, text === "" ? undefined : text);
+  }
+  override _flush(done: TransformCallback): void {
+    const rest = this.decoder.end();
+    done(null, rest ? rest : undefined);
+  }
+}
+
 /** A stream that turns the file's bytes into text (a BOM is dropped). */
 export function decoderFor(encoding: string): Transform {
   if (encoding === "utf-8") return new Utf8LineDecoder();
-  return iconv.decodeStream(encoding) as unknown as Transform;
+  return new TextDecoderStream(encoding);
 }
 
 /** A whole buffer as text, for the sample the header is looked for in. */

@@ -20,9 +20,10 @@ const MAX_RECORD_CHARS = 1024 * 1024;
 /**
  * What a wrongly chosen encoding leaves in text: U+FFFD, which iconv-lite writes for a byte its
  * encoding does not define, and C1 control codes, which is what ISO-8859-2 makes of the letters
- * Windows-1250 keeps in 0x80-0x9F. UTF-8 is checked byte by byte before (encoding.ts).
+ * Windows-1250 keeps in 0x80-0x9F, and a lone half of a UTF-16 surrogate pair. UTF-8 is checked
+ * byte by byte before (encoding.ts).
  */
-const UNDECODED = /[\u0080-\u009f\uFFFD]/;
+const UNDECODED = /[\u0080-\u009f\uFFFD\uD800-\uDFFF]/u;
 
 /** A quote left open for longer than a record can be, or at the end of the file. */
 export class UnclosedQuoteError extends Error {
