@@ -193,12 +193,13 @@ function countNewlines(bytes: Buffer): number {
 
 /**
  * Bytes to text with iconv-lite, the text passed on as strings: a stream that is not in object
- * mode would turn each string back into UTF-8 bytes for the next stage to decode again.
+ * mode would turn each string back into UTF-8 bytes for the next stage to decode again. In object
+ * mode the buffer counts pieces (~128 KiB of text each), so it is kept at two.
  */
 class TextDecoderStream extends Transform {
   private readonly decoder: ReturnType<typeof iconv.getDecoder>;
   constructor(encoding: string) {
-    super({ readableObjectMode: true });
+    super({ readableObjectMode: true, readableHighWaterMark: 2 });
     this.decoder = iconv.getDecoder(encoding);
   }
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {

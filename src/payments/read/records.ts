@@ -16,7 +16,7 @@ const READ_BYTES = 64 * 1024;
 /** Turns every CR of a stream of bytes or text into LF (for files whose lines end in a lone CR). */
 class CrToLf extends Transform {
   constructor() {
-    super({ decodeStrings: false, readableObjectMode: true, writableObjectMode: true });
+    super({ decodeStrings: false, readableObjectMode: true, writableObjectMode: true, highWaterMark: 2 });
   }
   override _transform(chunk: Buffer | string, _enc: BufferEncoding, done: TransformCallback): void {
     if (typeof chunk === "string") {
@@ -33,7 +33,7 @@ class CrToLf extends Transform {
 class LineSkipper extends Transform {
   private left: number;
   constructor(count: number) {
-    super({ decodeStrings: false, readableObjectMode: true, writableObjectMode: true });
+    super({ decodeStrings: false, readableObjectMode: true, writableObjectMode: true, highWaterMark: 2 });
     this.left = count;
   }
   override _transform(chunk: Buffer | string, _enc: BufferEncoding, done: TransformCallback): void {
