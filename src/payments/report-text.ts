@@ -68,6 +68,8 @@ export class TextSink implements RowSink {
   private readonly widths: number[] = HEADERS.map((h) => h.length);
   private output = "";
   private details = false;
+  /** A spool file's write error (disk full), said at the next write or at the end, never lost. */
+  private spoolError: Error | null = null;
 
   constructor(private readonly out: Writable) {}
 
@@ -81,8 +83,14 @@ export class TextSink implements RowSink {
     let stream = this.spools.get(key);
     if (!stream) {
       stream = createWriteStream(this.spoolPath(verdict, part));
+      // Errors are kept rather than thrown from an event: an aborted check destroys its spools
+      // while a write may still wait for the file to open.
+      stream.on("error", (error) => {
+        this.spoolError ??= error;
+      });
       this.spools.set(key, stream);
     }
+    if (this.spoolError) throw this.spoolError;
     if (!stream.write(text)) await once(stream, "drain");
   }
 
@@ -135,6 +143,7 @@ export class TextSink implements RowSink {
         stream.end();
         await once(stream, "close");
       }
+      if (this.spoolError) throw this.spoolError;
       await this.print(describeLayout(summary.layout));
       await this.print(this.tableLine(HEADERS));
       for (const file of this.parts("table")) {
