@@ -9,21 +9,16 @@
  * the batch's cache. Uses DATABASE_URL's
  * server (a fresh database on it), else an embedded Postgres in a temp dir. Not a test.
  */
-import { chmod, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
-import postgres from "postgres";
 import type { BusinessRecord } from "../src/api/search-schemas.ts";
 import { addDays, localDateTime } from "../src/dates.ts";
 import { openDatabase } from "../src/db/connect.ts";
-import { startEmbedded } from "../src/db/embedded.ts";
-import { runMigrations } from "../src/db/migrate.ts";
 import { partCheckDigit } from "../src/payments/accounts.ts";
 import type { PaymentRow } from "../src/payments/batch-row.ts";
 import { checkChunk, createKnowledgeCache } from "../src/payments/check-chunk.ts";
 import { saveBusinesses } from "../src/search/save-businesses.ts";
 import { checkDigit } from "../src/taxid.ts";
+import { benchServer, freshDatabase } from "./bench-database.ts";
 
 const { values } = parseArgs({
   options: {
@@ -52,35 +47,9 @@ const WORDS = ["Kővári", "Őrségi", "Széchenyi", "Tiszai", "Bükki", "Dunai"
 const nameOf = (i: number) =>
   `${WORDS[i % WORDS.length]} ${WORDS[(i >> 3) % WORDS.length]} ${i} Kereskedelmi Kft.`;
 
-async function server(): Promise<{ url: string; stop(): Promise<void> }> {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => {} };
-  const dir = await mkdtemp(path.join(tmpdir(), "regwatch-bench-chunk-"));
-  await chmod(dir, 0o755);
-  const embedded = await startEmbedded(dir);
-  return {
-    url: embedded.url,
-    stop: async () => {
-      await embedded.stop();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function freshDatabase(serverUrl: string): Promise<string> {
-  const name = "regwatch_bench_payments_chunk";
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`drop database if exists "${name}" with (force)`);
-  await admin.unsafe(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  await runMigrations(url.toString());
-  return url.toString();
-}
-
-const pg = await server();
+const pg = await benchServer();
 try {
-  const url = await freshDatabase(pg.url);
+  const url = await freshDatabase(pg.url, "regwatch_bench_payments_chunk");
   const db = await openDatabase({ databaseUrl: url, dataDir: "" });
   const today = localDateTime(new Date(), "Europe/Budapest").date;
   const seedStart = performance.now();

@@ -14,17 +14,14 @@
  * measures just that (and writes bench/startup.json, leaving results.json alone).
  */
 import { execFileSync } from "node:child_process";
-import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { startEmbedded } from "../src/db/embedded.ts";
-import { runMigrations } from "../src/db/migrate.ts";
 import { withNoDelay } from "../src/db/socket.ts";
 import { startEmulator } from "../src/emulator/index.ts";
 import { apiBudget } from "./api-budget.ts";
+import { benchServer, freshDatabase } from "./bench-database.ts";
 import { consoleInbox } from "./console.ts";
 import { daily } from "./daily.ts";
 import { deliveryThroughput } from "./delivery.ts";
@@ -87,18 +84,10 @@ if (values["startup-only"]) {
 }
 
 if (values["console-only"]) {
-  const server = await database();
+  const server = await benchServer();
   try {
     const url = await freshDatabase(server.url, "regwatch_bench_console");
-    const figures = await consoleInbox({ alerts: 50_000, requests: 50, databaseUrl: url });
-    const file = new URL("./results.json", import.meta.url);
-    const previous = await readFile(file, "utf8").then(
-      (text) => JSON.parse(text) as Record<string, number>,
-      () => ({}),
-    );
-    for (const [key, value] of Object.entries(figures)) process.stdout.write(`${key}  ${value}\n`);
-    await writeFile(file, `${JSON.stringify({ ...previous, ...figures }, null, 2)}\n`);
-    process.stdout.write("merged into bench/results.json\n");
+    await mergeResults(await consoleInbox({ alerts: 50_000, requests: 50, databaseUrl: url }));
   } finally {
     await server.stop();
   }
@@ -106,7 +95,7 @@ if (values["console-only"]) {
 }
 
 if (values["payments-only"]) {
-  const server = await database();
+  const server = await benchServer();
   try {
     const url = await freshDatabase(server.url, "regwatch_bench_payments");
     await mergeResults(await paymentsThroughput({ rows: 200_000, payees: 2_000, databaseUrl: url }));
@@ -117,25 +106,17 @@ if (values["payments-only"]) {
 }
 
 if (values["delivery-only"]) {
-  const server = await database();
+  const server = await benchServer();
   try {
     const url = await freshDatabase(server.url, "regwatch_bench_delivery");
-    const figures = await deliveryThroughput({ alerts: 1000, latencyMs: 50, databaseUrl: url });
-    const file = new URL("./results.json", import.meta.url);
-    const previous = await readFile(file, "utf8").then(
-      (text) => JSON.parse(text) as Record<string, number>,
-      () => ({}),
-    );
-    for (const [key, value] of Object.entries(figures)) process.stdout.write(`${key}  ${value}\n`);
-    await writeFile(file, `${JSON.stringify({ ...previous, ...figures }, null, 2)}\n`);
-    process.stdout.write("merged into bench/results.json\n");
+    await mergeResults(await deliveryThroughput({ alerts: 1000, latencyMs: 50, databaseUrl: url }));
   } finally {
     await server.stop();
   }
   process.exit(0);
 }
 
-const server = await database();
+const server = await benchServer();
 try {
   const results: Record<string, number> = {
     lists: params.lists,
@@ -249,20 +230,6 @@ try {
   await server.stop();
 }
 
-async function database(): Promise<{ url: string; stop(): Promise<void> }> {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => {} };
-  const dir = await mkdtemp(path.join(tmpdir(), "regwatch-bench-"));
-  await chmod(dir, 0o755);
-  const embedded = await startEmbedded(dir);
-  return {
-    url: embedded.url,
-    stop: async () => {
-      await embedded.stop();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 /**
  * Runs a memory scenario in a process of its own, with the Node flags `regwatch` itself starts
  * with (its `exec node` line: a smaller young generation), so the peak is the one a user's process has.
@@ -296,15 +263,4 @@ async function mergeResults(figures: Record<string, number>): Promise<void> {
   for (const [key, value] of Object.entries(figures)) process.stdout.write(`${key}  ${value}\n`);
   await writeFile(file, `${JSON.stringify({ ...previous, ...figures }, null, 2)}\n`);
   process.stdout.write("merged into bench/results.json\n");
-}
-
-async function freshDatabase(serverUrl: string, name: string): Promise<string> {
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`drop database if exists "${name}" with (force)`);
-  await admin.unsafe(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  await runMigrations(url.toString());
-  return url.toString();
 }
