@@ -22,6 +22,13 @@ export { DEFAULTS, type EnvName, type FetchFilesPolicy };
 /** Validated configuration; built once at start by `loadConfig`. */
 export interface Config {
   databaseUrl: string | undefined;
+  /**
+   * The account this configuration serves: undefined for a plain install (schema `regwatch`),
+   * else an entry of REGWATCH_ACCOUNTS_FILE, whose tables live in schema `regwatch_<name>`.
+   */
+  account: string | undefined;
+  /** The schema every statement of this configuration reads and writes. */
+  schema: string;
   dataDir: string;
   /** REGWATCH_WATCH_URL as given, trailing slash removed: may end in `/v2` (config-url.ts). */
   watchUrl: string | undefined;
@@ -120,6 +127,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const p = parsed as Parsed;
   const config: Config = {
     databaseUrl: p.DATABASE_URL,
+    account: undefined,
+    schema: "regwatch",
     dataDir: p.REGWATCH_DATA_DIR,
     watchUrl: p.REGWATCH_WATCH_URL?.replace(/\/+$/, ""),
     searchUrl: p.REGWATCH_SEARCH_URL?.replace(/\/+$/, ""),

@@ -33,7 +33,7 @@ describe("migration 0014 (files know their changes)", () => {
 
   beforeAll(async () => {
     target = await createEmptyDatabase();
-    sql = postgres(target.url, { max: 1, onnotice: () => {} });
+    sql = postgres(target.url, { max: 1, onnotice: () => {}, connection: { search_path: "regwatch" } });
     older = await migrationsBefore("0014_files_know_their_changes");
   });
   afterAll(async () => {

@@ -27,7 +27,7 @@ describe("migrations", () => {
 
   beforeAll(async () => {
     target = await createEmptyDatabase();
-    sql = postgres(target.url, { max: 1, onnotice: () => {} });
+    sql = postgres(target.url, { max: 1, onnotice: () => {}, connection: { search_path: "regwatch" } });
   });
   afterAll(async () => {
     await sql.end();

@@ -80,7 +80,7 @@ export async function withDatabase<T>(
 ): Promise<T> {
   const db = await openDatabase(ctx.config, options);
   try {
-    if (!(await migrationsCurrent(db.sql))) await runMigrations(db.url);
+    if (!(await migrationsCurrent(db.sql, db.schema))) await runMigrations(db.url, db.schema);
     return await fn(db);
   } finally {
     await db.close();

@@ -32,7 +32,7 @@ export function registerGrantReader(program: Command): void {
     .action((rawRole: string) =>
       runAction(async (ctx) => {
         const role = checkRoleName(rawRole);
-        await withDatabase(ctx, (db) => grantReader(db.sql, role));
+        await withDatabase(ctx, (db) => grantReader(db.sql, role, db.schema));
         process.stdout.write(
           `role "${role}" may now read every table and view of schema regwatch, including ones added later\n`,
         );

@@ -12,7 +12,7 @@ export function registerMigrate(program: Command): void {
       runAction(async ({ config, log }) => {
         const db = await openDatabase(config);
         try {
-          const { applied } = await runMigrations(db.url);
+          const { applied } = await runMigrations(db.url, db.schema);
           log.info({ applied, database: db.origin }, "migrations applied");
           process.stdout.write(
             applied === 0

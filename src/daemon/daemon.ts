@@ -52,7 +52,7 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
     }
   };
   try {
-    const { applied } = await runMigrations(db.url);
+    const { applied } = await runMigrations(db.url, db.schema);
     log.info({ applied, database: db.origin }, "migrations applied");
 
     // Aborted when a stop begins: every request, pause and backoff in flight ends at once.
@@ -64,7 +64,7 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
       onRequest: (r) => metrics?.recordRequest(r),
     });
     cleanups.push(["registry clients", () => registry.close()]);
-    const probe = new DatabaseProbe(db.url);
+    const probe = new DatabaseProbe(db.url, db.schema);
     cleanups.push(["probe connection", () => probe.close()]);
     metrics = new DaemonMetrics({
       probe: async () => probe.sql,

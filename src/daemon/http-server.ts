@@ -7,7 +7,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import postgres from "postgres";
-import type { Sql } from "../db/connect.ts";
+import { schemaConnection, type Sql } from "../db/connect.ts";
 import { migrationsCurrent } from "../db/migrate.ts";
 import { coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
@@ -19,20 +19,27 @@ const PROBE_TIMEOUT_MS = 3000;
 export class DatabaseProbe {
   readonly sql: Sql;
 
-  constructor(url: string) {
+  constructor(
+    url: string,
+    private readonly schema: string,
+  ) {
     this.sql = postgres(url, {
       max: 2,
       connect_timeout: PROBE_TIMEOUT_MS / 1000,
       idle_timeout: 30,
       onnotice: () => {},
-      connection: { application_name: `regwatch/${process.pid}/probe`, statement_timeout: PROBE_TIMEOUT_MS },
+      connection: {
+        application_name: `regwatch/${process.pid}/probe`,
+        statement_timeout: PROBE_TIMEOUT_MS,
+        ...schemaConnection(schema),
+      },
     });
   }
 
   /** Null when ready, else why not. */
   async notReadyReason(): Promise<string | null> {
     try {
-      const current = await withTimeout(migrationsCurrent(this.sql), PROBE_TIMEOUT_MS);
+      const current = await withTimeout(migrationsCurrent(this.sql, this.schema), PROBE_TIMEOUT_MS);
       return current ? null : "migrations pending";
     } catch (error) {
       return `database unreachable: ${coerceError(error).message}`;

@@ -71,11 +71,11 @@ export async function claimBatch(tx: TransactionSql, options: ClaimOptions): Pro
            to_char(d.oldest_change, 'YYYY-MM-DD') as "oldestChange",
            -- Counted rather than tested with exists: exists is planned to stop at a first match
            -- and then reads every pending message; a count looks up the business's messages.
-           (select count(*) from regwatch.alert_deliveries e
+           (select count(*) from alert_deliveries e
             where e.tax_ids && d.tax_ids and e.status = 'pending'
               and e.channel = d.channel and e.target = d.target
               and (e.oldest_change, e.id) < (d.oldest_change, d.id)) > 0 as "waitsForOlder"
-    from regwatch.alert_deliveries d join regwatch.alert_rules r on r.id = d.rule_id
+    from alert_deliveries d join alert_rules r on r.id = d.rule_id
     where d.status = 'pending'
       and (d.lease_until is null or d.lease_until <= ${options.now})
       and (d.oldest_change, d.id) > (${options.after.oldestChange}::text::date, ${options.after.id}::bigint)
@@ -88,7 +88,7 @@ export async function claimBatch(tx: TransactionSql, options: ClaimOptions): Pro
   const leased = rows.filter((r) => !r.waitsForOlder).map((r) => r.id);
   if (leased.length > 0) {
     await tx`
-      update regwatch.alert_deliveries
+      update alert_deliveries
       set lease_until = ${new Date(options.now.getTime() + options.leaseMs)}, lease_token = ${options.token}
       where id = any (${leased}::bigint[])`;
   }
@@ -101,7 +101,7 @@ export async function claimBatch(tx: TransactionSql, options: ClaimOptions): Pro
  */
 export async function savePayload(sql: Runner, id: number, payload: unknown): Promise<unknown> {
   const [row] = await sql<{ payload: unknown }[]>`
-    update regwatch.alert_deliveries set payload = ${sql.json(payload as never)} where id = ${id}
+    update alert_deliveries set payload = ${sql.json(payload as never)} where id = ${id}
     returning payload`;
   return row?.payload;
 }
@@ -127,7 +127,7 @@ export async function recordAttempt(
   attempt: AttemptRecord,
 ): Promise<boolean> {
   const rows = await sql`
-    update regwatch.alert_deliveries
+    update alert_deliveries
     set status = ${attempt.status}, attempts = attempts + ${attempt.attempted === false ? 0 : 1},
         next_attempt_at = ${attempt.nextAttemptAt},
         last_attempt_at = ${attempt.at}, last_status = ${attempt.httpStatus}, last_reply = ${attempt.reply},
@@ -149,7 +149,7 @@ export async function releaseLease(
   change: { retryAt?: Date; error?: string } = {},
 ): Promise<void> {
   await sql`
-    update regwatch.alert_deliveries
+    update alert_deliveries
     set lease_until = null, lease_token = null,
         next_attempt_at = coalesce(${change.retryAt ?? null}::timestamptz, next_attempt_at),
         last_error = coalesce(${change.error ?? null}::text, last_error)
@@ -192,18 +192,18 @@ export async function alertContents(sql: Runner, alertIds: readonly number[]): P
            coalesce(p.name, b.full_name, b.short_name) as name,
            to_char(c.change_date, 'YYYY-MM-DD') as "changeDate", c.chapter,
            coalesce((select array_agg(distinct coalesce(w.list_name, s.list_key))
-                     from regwatch.change_sources s left join regwatch.watch_lists w on w.list_key = s.list_key
+                     from change_sources s left join watch_lists w on w.list_key = s.list_key
                      where s.change_id = c.id), '{}') as lists,
            c.changed_headings as "headingNames",
            coalesce((select jsonb_agg(jsonb_build_object('heading', v.heading, 'oldValue', v.old_value, 'newValue', v.new_value, 'orderAmbiguous', v.order_ambiguous) order by v.heading)
-                     from regwatch.change_values v where v.change_id = c.id), '[]'::jsonb) as values
-    from regwatch.alerts a
-    join regwatch.changes c on c.id = a.change_id
-    left join regwatch.business_profiles p on p.tax_id = c.tax_id
-    left join regwatch.businesses b on b.tax_id = c.tax_id
+                     from change_values v where v.change_id = c.id), '[]'::jsonb) as values
+    from alerts a
+    join changes c on c.id = a.change_id
+    left join business_profiles p on p.tax_id = c.tax_id
+    left join businesses b on b.tax_id = c.tax_id
     where a.id = any (${alertIds as number[]}::bigint[])
     order by c.change_date,
-             (select min(v.day_order) from regwatch.change_values v where v.change_id = c.id) nulls last,
+             (select min(v.day_order) from change_values v where v.change_id = c.id) nulls last,
              c.id, a.id`;
   return rows.map(({ headingNames, values, ...rest }) => {
     // The flag travels only when set, so a message about an unambiguous change is unchanged.
@@ -229,7 +229,7 @@ export async function outboxCounts(sql: Sql): Promise<OutboxCounts> {
            count(*) filter (where status = 'dead')::int as dead,
            count(*) filter (where status = 'sent')::int as sent,
            count(*) filter (where status = 'pending' and lease_until > now())::int as sending
-    from regwatch.alert_deliveries`;
+    from alert_deliveries`;
   return row ?? { pending: 0, dead: 0, sent: 0, sending: 0 };
 }
 
@@ -238,10 +238,10 @@ export async function alertTotals(sql: Sql) {
   const [deliveries, raised] = await Promise.all([
     sql<{ channel: string; outcome: string; count: number }[]>`
       select channel, status as outcome, count(*)::int as count
-      from regwatch.alert_deliveries where status <> 'pending' group by channel, status`,
+      from alert_deliveries where status <> 'pending' group by channel, status`,
     sql<{ rule: string; count: number }[]>`
       select r.name as rule, count(a.id)::int as count
-      from regwatch.alert_rules r left join regwatch.alerts a on a.rule_id = r.id group by r.name`,
+      from alert_rules r left join alerts a on a.rule_id = r.id group by r.name`,
   ]);
   return { deliveries: [...deliveries], raised: [...raised] };
 }

@@ -16,8 +16,8 @@ export interface KnownLists {
 export async function knownLists(sql: Sql): Promise<KnownLists> {
   const [remote, desired] = await Promise.all([
     sql<{ listKey: string; listName: string }[]>`
-      select list_key as "listKey", list_name as "listName" from regwatch.watch_lists order by list_name, list_key`,
-    sql<{ name: string }[]>`select list_name as name from regwatch.desired_lists order by list_name`,
+      select list_key as "listKey", list_name as "listName" from watch_lists order by list_name, list_key`,
+    sql<{ name: string }[]>`select list_name as name from desired_lists order by list_name`,
   ]);
   return { remote: [...remote], desired: desired.map((d) => d.name) };
 }
@@ -26,12 +26,12 @@ export async function knownLists(sql: Sql): Promise<KnownLists> {
 export async function unseenHeadings(sql: Sql, headings: readonly string[]): Promise<string[]> {
   if (headings.length === 0) return [];
   const rows = await sql<{ heading: string }[]>`
-    with cursor as (select coalesce(max(last_change_id), 0) as id from regwatch.alert_scans)
+    with cursor as (select coalesce(max(last_change_id), 0) as id from alert_scans)
     select h as heading from unnest(${headings as string[]}::text[]) as h
-    where not exists (select 1 from regwatch.seen_headings s where s.heading = h)
-      and not exists (select 1 from regwatch.change_values v where v.heading = h)
-      and not exists (select 1 from regwatch.changes c, cursor where c.id > cursor.id and h = any (c.changed_headings))
-      and not exists (select 1 from regwatch.business_profiles p where p.headings ? h)
+    where not exists (select 1 from seen_headings s where s.heading = h)
+      and not exists (select 1 from change_values v where v.heading = h)
+      and not exists (select 1 from changes c, cursor where c.id > cursor.id and h = any (c.changed_headings))
+      and not exists (select 1 from business_profiles p where p.headings ? h)
     order by h`;
   return rows.map((r) => r.heading);
 }
@@ -42,7 +42,7 @@ export async function someSeenHeadings(
   limit: number,
 ): Promise<{ headings: string[]; more: number }> {
   const rows = await sql<{ heading: string; total: number }[]>`
-    select heading, count(*) over ()::int as total from regwatch.seen_headings order by heading limit ${limit}`;
+    select heading, count(*) over ()::int as total from seen_headings order by heading limit ${limit}`;
   return { headings: rows.map((r) => r.heading), more: Math.max(0, (rows[0]?.total ?? 0) - rows.length) };
 }
 
@@ -53,8 +53,8 @@ export async function someSeenHeadings(
 export async function noteSeenHeadings(tx: TransactionSql, after: number, upTo: number): Promise<void> {
   if (upTo <= after) return;
   await tx`
-    insert into regwatch.seen_headings (heading)
-    select distinct h from regwatch.changes c, unnest(c.changed_headings) as h
+    insert into seen_headings (heading)
+    select distinct h from changes c, unnest(c.changed_headings) as h
     where c.id > ${after} and c.id <= ${upTo}
     order by h
     on conflict (heading) do nothing`;

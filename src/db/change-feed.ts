@@ -36,7 +36,7 @@ export function feedQuery(sql: Sql, f: FeedFilter, page?: { limit: number; offse
     select to_char(h.change_date, 'YYYY-MM-DD') as "changeDate", h.tax_id as "taxId", h.business_name as "businessName",
            h.list_names as "listNames", h.heading, h.old_value as "oldValue", h.new_value as "newValue",
            h.change_id::int as "changeId", h.path, h.order_ambiguous as "orderAmbiguous"
-    from regwatch.v_heading_changes h
+    from v_heading_changes h
     where h.change_date >= ${f.since}::date
       and (${f.until}::date is null or h.change_date <= ${f.until}::date)
       and (cardinality(${f.lists as string[]}::text[]) = 0 or h.list_names && ${f.lists as string[]}::text[])
@@ -57,11 +57,11 @@ export interface ChangeTotals {
 /** What the tables hold, each change counted once whatever number of lists reported it. */
 export async function changeTotals(sql: Sql): Promise<ChangeTotals> {
   const [row] = await sql<ChangeTotals[]>`
-    select (select count(*)::int from regwatch.changes) as changes,
-           (select count(*)::int from (select change_id from regwatch.change_sources
+    select (select count(*)::int from changes) as changes,
+           (select count(*)::int from (select change_id from change_sources
               group by change_id having count(*) > 1) s) as "inSeveralLists",
-           (select count(*)::int from regwatch.change_files where parse_status = 'parsed') as "filesParsed",
-           (select count(*)::int from regwatch.change_values) as values,
-           (select count(*)::int from regwatch.business_profiles) as profiles`;
+           (select count(*)::int from change_files where parse_status = 'parsed') as "filesParsed",
+           (select count(*)::int from change_values) as values,
+           (select count(*)::int from business_profiles) as profiles`;
   return row!;
 }

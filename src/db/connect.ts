@@ -1,4 +1,5 @@
 import postgres from "postgres";
+import { DEFAULT_SCHEMA } from "../account-name.ts";
 import type { Config } from "../config.ts";
 import { startEmbedded } from "./embedded.ts";
 import { withNoDelay } from "./socket.ts";
@@ -9,6 +10,8 @@ export type Tx = postgres.TransactionSql;
 /** A piece of SQL built with a tagged template, to be placed inside another statement. */
 export type Fragment = postgres.Fragment;
 
+export { DEFAULT_SCHEMA };
+
 /** Names this process's connections, so they can be told apart from other processes' ones. */
 const APPLICATION_NAME = `regwatch/${process.pid}`;
 
@@ -16,6 +19,11 @@ const APPLICATION_NAME = `regwatch/${process.pid}`;
 export interface Database {
   sql: Sql;
   url: string;
+  /**
+   * The schema every statement reads and writes: the session's search_path is this one schema, so
+   * statements name tables without a schema and one account's session never resolves another's.
+   */
+  schema: string;
   /** Where the connection came from, for messages (never the URL, which may hold a password). */
   origin: "DATABASE_URL" | "embedded";
   close(): Promise<void>;
@@ -31,12 +39,15 @@ export interface OpenOptions {
  * embedded Postgres under REGWATCH_DATA_DIR (started here when no other process runs it).
  */
 export async function openDatabase(
-  config: Pick<Config, "databaseUrl" | "dataDir">,
+  config: Pick<Config, "databaseUrl" | "dataDir"> & { schema?: string },
   options: OpenOptions = {},
 ): Promise<Database> {
-  if (config.databaseUrl) return connect(config.databaseUrl, "DATABASE_URL", options, async () => {});
+  const schema = config.schema ?? DEFAULT_SCHEMA;
+  if (config.databaseUrl) {
+    return connect(config.databaseUrl, schema, "DATABASE_URL", options, async () => {});
+  }
   const embedded = await startEmbedded(config.dataDir);
-  return connect(embedded.url, "embedded", options, async (sql) => {
+  return connect(embedded.url, schema, "embedded", options, async (sql) => {
     // Leave the server up while any other process (a daemon, a second command) still uses it.
     const [row] = await sql<{ others: number }[]>`
       select count(*)::int as others from pg_stat_activity
@@ -101,19 +112,28 @@ function isConnectionEnded(error: Error): boolean {
   return typeof code === "string" && (/^57P0[1-3]$/.test(code) || code === "CONNECTION_CLOSED");
 }
 
+/** Connection parameters that bind a session to one account's schema (and nothing else). */
+export function schemaConnection(schema: string): { search_path: string } {
+  if (!/^[a-z][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`"${schema}" is not a schema name regwatch uses`);
+  return { search_path: schema };
+}
+
 function connect(
   url: string,
+  schema: string,
   origin: Database["origin"],
   options: OpenOptions,
   beforeClose: (sql: Sql) => Promise<(() => Promise<void>) | undefined | void>,
 ): Database {
   installDriverGuard();
-  const common = withNoDelay({ onnotice: () => {}, connection: { application_name: APPLICATION_NAME } });
+  const common = withNoDelay({ onnotice: () => {}, connection: { application_name: APPLICATION_NAME, ...schemaConnection(schema) },
+  });
   const sql = postgres(url, { ...common, max: options.max ?? 10 });
   let closed = false;
   return {
     sql,
     url,
+    schema,
     origin,
     async close() {
       if (closed) return;

@@ -29,8 +29,8 @@ export async function readBusinessProfile(sql: Sql, taxId: string): Promise<Busi
            b.tax_number as "taxNumber", coalesce(p.headings, '{}'::jsonb) as headings,
            p.updated_at as "profileUpdatedAt", b.fetched_at as "searchedAt"
     from (select ${taxId}::text as tax_id) k
-    left join regwatch.business_profiles p on p.tax_id = k.tax_id
-    left join regwatch.businesses b on b.tax_id = k.tax_id
+    left join business_profiles p on p.tax_id = k.tax_id
+    left join businesses b on b.tax_id = k.tax_id
     where p.tax_id is not null or b.tax_id is not null`;
   return row;
 }
@@ -38,18 +38,18 @@ export async function readBusinessProfile(sql: Sql, taxId: string): Promise<Busi
 /** Whether any change of the business is stored (a business may be known by its changes alone). */
 export async function hasChanges(sql: Sql, taxId: string): Promise<boolean> {
   const [row] = await sql<{ found: boolean }[]>`
-    select exists (select 1 from regwatch.changes where tax_id = ${taxId}) as found`;
+    select exists (select 1 from changes where tax_id = ${taxId}) as found`;
   return row?.found ?? false;
 }
 
-/** regwatch.business_as_of: {"heading": value, "_order_ambiguous"?: [heading, ...]}. */
+/** business_as_of: {"heading": value, "_order_ambiguous"?: [heading, ...]}. */
 export async function readBusinessAsOf(
   sql: Sql,
   taxId: string,
   day: string,
 ): Promise<Record<string, unknown>> {
   const [row] = await sql<{ values: Record<string, unknown> }[]>`
-    select regwatch.business_as_of(${taxId}, ${day}::date) as values`;
+    select business_as_of(${taxId}, ${day}::date) as values`;
   return row?.values ?? {};
 }
 
@@ -81,8 +81,8 @@ export async function readBusinessTimeline(
            h.heading, h.chapter, h.list_names as "listNames", cv.change_id is not null as "hasValues",
            cv.old_value as "oldValue", cv.new_value as "newValue",
            coalesce(cv.order_ambiguous, false) as "orderAmbiguous", h.file_status as "fileStatus"
-    from regwatch.v_change_headings h
-    left join regwatch.change_values cv on cv.change_id = h.change_id and cv.heading = h.heading
+    from v_change_headings h
+    left join change_values cv on cv.change_id = h.change_id and cv.heading = h.heading
     where h.tax_id = ${taxId}
     order by h.change_date desc, h.heading, cv.day_order desc nulls last, h.change_id desc
     limit ${page.limit + 1} offset ${page.offset}`;
@@ -100,7 +100,7 @@ export interface BusinessListRow {
 export async function readBusinessLists(sql: Sql, taxId: string): Promise<BusinessListRow[]> {
   return sql<BusinessListRow[]>`
     select list_name as "listName", desired, watched, state, to_char(added_at, 'YYYY-MM-DD') as "addedAt"
-    from regwatch.v_watch_status where tax_id = ${taxId}
+    from v_watch_status where tax_id = ${taxId}
     order by list_name`;
 }
 
@@ -124,9 +124,9 @@ export async function readBusinessAlerts(
     select a.id::int as id, r.name as "ruleName", a.status, to_char(a.snoozed_until, 'YYYY-MM-DD') as "snoozedUntil",
            to_char(c.change_date, 'YYYY-MM-DD') as "changeDate", c.changed_headings as headings,
            a.raised_at as "raisedAt"
-    from regwatch.alerts a
-    join regwatch.changes c on c.id = a.change_id
-    join regwatch.alert_rules r on r.id = a.rule_id
+    from alerts a
+    join changes c on c.id = a.change_id
+    join alert_rules r on r.id = a.rule_id
     where c.tax_id = ${taxId}
     order by a.raised_at desc, a.id desc
     limit ${limit}`;

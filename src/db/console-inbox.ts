@@ -48,11 +48,11 @@ export async function inboxPage(
   const rows = await sql<InboxAlert[]>`
     with page as (
       select a.id, a.rule_id, a.change_id, a.status, a.snoozed_until, a.raised_at, a.status_by, a.status_at
-      from regwatch.alerts a
-      join regwatch.changes c on c.id = a.change_id
+      from alerts a
+      join changes c on c.id = a.change_id
       where true
         ${status === null ? sql`` : sql`and a.status = ${status}`}
-        ${f.rule === null ? sql`` : sql`and a.rule_id in (select id from regwatch.alert_rules where name = ${f.rule})`}
+        ${f.rule === null ? sql`` : sql`and a.rule_id in (select id from alert_rules where name = ${f.rule})`}
         ${f.heading === null ? sql`` : sql`and c.changed_headings @> array[${f.heading}::text]`}
         ${f.from === null ? sql`` : sql`and c.change_date >= ${f.from}::date`}
         ${f.to === null ? sql`` : sql`and c.change_date <= ${f.to}::date`}
@@ -60,7 +60,7 @@ export async function inboxPage(
           f.list === null
             ? sql``
             : sql`and exists (
-                select 1 from regwatch.change_sources s left join regwatch.watch_lists w on w.list_key = s.list_key
+                select 1 from change_sources s left join watch_lists w on w.list_key = s.list_key
                 where s.change_id = c.id and (s.list_key = ${f.list} or w.list_name = ${f.list}))`
         }
       order by a.id desc
@@ -69,7 +69,7 @@ export async function inboxPage(
       -- One look-up in the GIN index of alert_ids for the whole page, not one per alert.
       select u.id, case when bool_or(x.status = 'dead') then 'dead' when bool_or(x.status = 'pending') then 'pending'
                         when bool_or(x.status = 'sent') then 'sent' end as delivery
-      from regwatch.alert_deliveries x cross join lateral unnest(x.alert_ids) u(id)
+      from alert_deliveries x cross join lateral unnest(x.alert_ids) u(id)
       where x.alert_ids && (select coalesce(array_agg(id), '{}') from page) and u.id in (select id from page)
       group by u.id
     )
@@ -77,20 +77,20 @@ export async function inboxPage(
            c.tax_id as "taxId", coalesce(p.name, b.full_name, b.short_name) as name,
            to_char(c.change_date, 'YYYY-MM-DD') as "changeDate",
            coalesce((select array_agg(distinct coalesce(w.list_name, s.list_key))
-                     from regwatch.change_sources s left join regwatch.watch_lists w on w.list_key = s.list_key
+                     from change_sources s left join watch_lists w on w.list_key = s.list_key
                      where s.change_id = c.id), '{}') as lists,
            c.changed_headings as "headingNames",
            coalesce((select jsonb_agg(jsonb_build_object('heading', v.heading, 'oldValue', v.old_value,
                                                          'newValue', v.new_value, 'orderAmbiguous', v.order_ambiguous)
                                       order by v.heading)
-                     from regwatch.change_values v where v.change_id = c.id), '[]'::jsonb) as values,
+                     from change_values v where v.change_id = c.id), '[]'::jsonb) as values,
            a.raised_at as "raisedAt", a.status_by as "statusBy", a.status_at as "statusAt",
            d.delivery
     from page a
-    join regwatch.alert_rules r on r.id = a.rule_id
-    join regwatch.changes c on c.id = a.change_id
-    left join regwatch.business_profiles p on p.tax_id = c.tax_id
-    left join regwatch.businesses b on b.tax_id = c.tax_id
+    join alert_rules r on r.id = a.rule_id
+    join changes c on c.id = a.change_id
+    left join business_profiles p on p.tax_id = c.tax_id
+    left join businesses b on b.tax_id = c.tax_id
     left join deliveries d on d.id = a.id
     order by a.id desc`;
   return { alerts: rows.slice(0, f.pageSize), hasNext: rows.length > f.pageSize };
@@ -106,11 +106,11 @@ export interface InboxCounts {
 
 export async function inboxCounts(sql: Sql, since: Date): Promise<InboxCounts> {
   const [row] = await sql<InboxCounts[]>`
-    select (select count(*)::int from regwatch.alerts where status = 'open') as open,
-           (select count(*)::int from regwatch.alerts where status = 'open' and raised_at >= ${since}) as "newSince",
-           (select count(*)::int from regwatch.alerts a
+    select (select count(*)::int from alerts where status = 'open') as open,
+           (select count(*)::int from alerts where status = 'open' and raised_at >= ${since}) as "newSince",
+           (select count(*)::int from alerts a
              where a.status = 'open' and a.change_id in (
-               select id from regwatch.changes where 'bank_accounts' = any (changed_headings))) as "bankAccountsOpen"`;
+               select id from changes where 'bank_accounts' = any (changed_headings))) as "bankAccountsOpen"`;
   return row ?? { open: 0, newSince: 0, bankAccountsOpen: 0 };
 }
 
@@ -120,9 +120,9 @@ export async function inboxChoices(
 ): Promise<{ lists: string[]; rules: string[]; headings: string[] }> {
   const [lists, rules, headings] = await Promise.all([
     sql<{ name: string }[]>`
-      select coalesce(list_name, list_key) as name from regwatch.watch_lists order by 1`,
-    sql<{ name: string }[]>`select name from regwatch.alert_rules where removed_at is null order by name`,
-    sql<{ heading: string }[]>`select heading from regwatch.seen_headings order by heading`,
+      select coalesce(list_name, list_key) as name from watch_lists order by 1`,
+    sql<{ name: string }[]>`select name from alert_rules where removed_at is null order by name`,
+    sql<{ heading: string }[]>`select heading from seen_headings order by heading`,
   ]);
   return {
     lists: [...new Set(lists.map((l) => l.name))],
@@ -137,9 +137,9 @@ export async function commentOnAlerts(
   comment: { ids: readonly number[]; by: string; note: string; at: Date },
 ): Promise<number[]> {
   const rows = await sql<{ id: number }[]>`
-    insert into regwatch.alert_events (rule_id, alert_id, at, by, action, note)
+    insert into alert_events (rule_id, alert_id, at, by, action, note)
     select a.rule_id, a.id, ${comment.at}, ${comment.by}, 'commented', ${comment.note}
-    from regwatch.alerts a where a.id = any (${comment.ids as number[]}::bigint[])
+    from alerts a where a.id = any (${comment.ids as number[]}::bigint[])
     order by a.id
     returning alert_id::int as id`;
   return rows.map((r) => r.id);
@@ -159,8 +159,8 @@ export async function recentChangesOf(
            c.changed_headings as "headingNames",
            coalesce((select jsonb_agg(jsonb_build_object('heading', v.heading, 'oldValue', v.old_value,
                                                          'newValue', v.new_value) order by v.heading)
-                     from regwatch.change_values v where v.change_id = c.id), '[]'::jsonb) as values
-    from regwatch.changes c
+                     from change_values v where v.change_id = c.id), '[]'::jsonb) as values
+    from changes c
     where c.tax_id = ${taxId} and c.id <> ${exceptChangeId}
     order by c.change_date desc, c.id desc
     limit ${limit}`;
@@ -175,9 +175,9 @@ export async function listsOfBusinesses(sql: Sql, taxIds: readonly string[]): Pr
   if (taxIds.length === 0) return new Map();
   const rows = await sql<{ taxId: string; lists: string[] }[]>`
     select i.tax_id as "taxId", array_agg(distinct w.list_name order by w.list_name) as lists
-    from regwatch.watch_lists w
+    from watch_lists w
     cross join unnest(${taxIds as string[]}::text[]) t(tax_id)
-    join regwatch.watched_items i on i.list_key = w.list_key and i.tax_id = t.tax_id
+    join watched_items i on i.list_key = w.list_key and i.tax_id = t.tax_id
     where w.deleted_at is null
     group by i.tax_id`;
   return new Map(rows.map((r) => [r.taxId, r.lists]));

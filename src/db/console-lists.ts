@@ -10,7 +10,7 @@ export async function readStoredItems(sql: Sql, listKeys: readonly string[]): Pr
   const byList = new Map<string, string[]>(listKeys.map((k) => [k, []]));
   if (listKeys.length === 0) return byList;
   const rows = await sql<{ listKey: string; taxId: string }[]>`
-    select list_key as "listKey", tax_id as "taxId" from regwatch.watched_items
+    select list_key as "listKey", tax_id as "taxId" from watched_items
     where list_key = any(${listKeys as string[]}::text[]) order by list_key, tax_id`;
   for (const r of rows) byList.get(r.listKey)?.push(r.taxId);
   return byList;
@@ -26,7 +26,7 @@ export interface WatchStateCount {
 export async function readWatchStateCounts(sql: Sql): Promise<WatchStateCount[]> {
   return sql<WatchStateCount[]>`
     select list_name as "listName", state, count(*)::int as count
-    from regwatch.v_watch_status group by list_name, state order by list_name, state`;
+    from v_watch_status group by list_name, state order by list_name, state`;
 }
 
 export interface WatchStateItem {
@@ -46,7 +46,7 @@ export async function readOutOfSyncItems(
   return sql<WatchStateItem[]>`
     select tax_id as "taxId", business_name as "businessName", state, last_code as "lastCode",
            last_message as "lastMessage"
-    from regwatch.v_watch_status
+    from v_watch_status
     where list_name = ${listName} and state <> 'in_sync'
     order by state, tax_id
     limit ${limit}`;

@@ -21,8 +21,8 @@ export async function createSession(
 ): Promise<void> {
   // Sessions that ended without a sign-out are cleared on the way, so the table stays small.
   await sql`
-    with expired as (delete from regwatch.console_sessions where expires_at <= ${session.createdAt})
-    insert into regwatch.console_sessions (id, user_id, csrf_token, created_at, expires_at, last_seen_at)
+    with expired as (delete from console_sessions where expires_at <= ${session.createdAt})
+    insert into console_sessions (id, user_id, csrf_token, created_at, expires_at, last_seen_at)
     values (${session.id}, ${session.userId}, ${session.csrfToken}, ${session.createdAt},
             ${session.expiresAt}, ${session.createdAt})`;
 }
@@ -32,18 +32,18 @@ export async function liveSession(sql: Sql, id: string, now: Date): Promise<Sess
   const [row] = await sql<SessionRow[]>`
     select s.id, u.name as "userName", u.role, s.csrf_token as "csrfToken",
            s.expires_at as "expiresAt", s.last_seen_at as "lastSeenAt"
-    from regwatch.console_sessions s join regwatch.console_users u on u.id = s.user_id
+    from console_sessions s join console_users u on u.id = s.user_id
     where s.id = ${id} and s.expires_at > ${now}`;
   return row;
 }
 
 export async function touchSession(sql: Sql, id: string, now: Date): Promise<void> {
-  await sql`update regwatch.console_sessions set last_seen_at = ${now} where id = ${id}`;
+  await sql`update console_sessions set last_seen_at = ${now} where id = ${id}`;
 }
 
 /** Ends a session (sign-out); expired sessions of anyone are cleared on the way. */
 export async function deleteSession(sql: Sql, id: string, now: Date): Promise<void> {
-  await sql`delete from regwatch.console_sessions where id = ${id} or expires_at <= ${now}`;
+  await sql`delete from console_sessions where id = ${id} or expires_at <= ${now}`;
 }
 
 /** Failed sign-ins for this name from this address since `since`. */
@@ -53,7 +53,7 @@ export async function recentLoginFailures(
   since: Date,
 ): Promise<number> {
   const [row] = await sql<{ n: number }[]>`
-    select count(*)::int as n from regwatch.console_login_failures
+    select count(*)::int as n from console_login_failures
     where username = ${who.username} and address = ${who.address} and at > ${since}`;
   return row?.n ?? 0;
 }
@@ -66,8 +66,8 @@ export async function recordLoginFailure(
 ): Promise<void> {
   await sql`
     with pruned as (
-      delete from regwatch.console_login_failures where at < ${new Date(at.getTime() - 3_600_000)}
+      delete from console_login_failures where at < ${new Date(at.getTime() - 3_600_000)}
     )
-    insert into regwatch.console_login_failures (username, address, at)
+    insert into console_login_failures (username, address, at)
     values (${who.username}, ${who.address}, ${at})`;
 }

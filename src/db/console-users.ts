@@ -23,7 +23,7 @@ export async function addConsoleUser(
   user: { name: string; role: ConsoleRole; passwordHash: string },
 ): Promise<boolean> {
   const rows = await sql`
-    insert into regwatch.console_users (name, role, password_hash)
+    insert into console_users (name, role, password_hash)
     values (${user.name}, ${user.role}, ${user.passwordHash})
     on conflict (name) do nothing
     returning id`;
@@ -33,9 +33,9 @@ export async function addConsoleUser(
 export async function listConsoleUsers(sql: Sql, now: Date): Promise<ConsoleUserRow[]> {
   const rows = await sql<ConsoleUserRow[]>`
     select u.id::int, u.name, u.role, u.created_at as "createdAt", u.updated_at as "updatedAt",
-           (select count(*)::int from regwatch.console_sessions s
+           (select count(*)::int from console_sessions s
              where s.user_id = u.id and s.expires_at > ${now}) as "activeSessions"
-    from regwatch.console_users u order by u.name`;
+    from console_users u order by u.name`;
   return [...rows];
 }
 
@@ -46,7 +46,7 @@ export async function consoleUserCredentials(
 ): Promise<{ id: number; name: string; role: ConsoleRole; passwordHash: string } | undefined> {
   const [row] = await sql<{ id: number; name: string; role: ConsoleRole; passwordHash: string }[]>`
     select id::int, name, role, password_hash as "passwordHash"
-    from regwatch.console_users where name = ${name}`;
+    from console_users where name = ${name}`;
   return row;
 }
 
@@ -57,16 +57,16 @@ export async function consoleUserCredentials(
 export async function setConsolePassword(sql: Sql, name: string, passwordHash: string): Promise<boolean> {
   return sql.begin(async (tx) => {
     const rows = await tx<{ id: number }[]>`
-      update regwatch.console_users set password_hash = ${passwordHash}, updated_at = now()
+      update console_users set password_hash = ${passwordHash}, updated_at = now()
       where name = ${name} returning id::int`;
     if (rows.length === 0) return false;
-    await tx`delete from regwatch.console_sessions where user_id = ${rows[0]!.id}`;
+    await tx`delete from console_sessions where user_id = ${rows[0]!.id}`;
     return true;
   });
 }
 
 /** Removes a user and (by cascade) their sessions; false when there is no such user. */
 export async function removeConsoleUser(sql: Sql, name: string): Promise<boolean> {
-  const rows = await sql`delete from regwatch.console_users where name = ${name} returning id`;
+  const rows = await sql`delete from console_users where name = ${name} returning id`;
   return rows.length === 1;
 }

@@ -13,7 +13,7 @@ function wanted(sql: Sql, policy: FetchFilesPolicy) {
   if (policy.kind === "all") return sql`true`;
   if (policy.kind === "none") return sql`false`;
   return sql`exists (
-    select 1 from regwatch.changes c
+    select 1 from changes c
     where c.id = any(f.change_ids) and c.changed_headings && ${policy.headings}::text[])`;
 }
 
@@ -24,7 +24,7 @@ function wanted(sql: Sql, policy: FetchFilesPolicy) {
 export async function skipUnwantedFiles(sql: Sql, policy: FetchFilesPolicy): Promise<number> {
   if (policy.kind === "all") return 0;
   const result = await sql`
-    update regwatch.change_files f set status = 'skipped', updated_at = now()
+    update change_files f set status = 'skipped', updated_at = now()
     where status = 'pending' and not ${wanted(sql, policy)}`;
   return result.count;
 }
@@ -54,7 +54,7 @@ export async function openFilesPage(
     select * from (
       select f.path, f.attempts,
              coalesce(to_char(f.newest_change, 'YYYY-MM-DD'), '') as newest
-      from regwatch.change_files f
+      from change_files f
       where ${OPEN(sql, maxAttempts)} and ${wanted(sql, policy)}
     ) o
     where ${after === null ? sql`true` : sql`(o.newest < ${after.newest} or (o.newest = ${after.newest} and o.path > ${after.path}))`}
@@ -68,7 +68,7 @@ export async function countOpenFiles(
   policy: FetchFilesPolicy = { kind: "all" },
 ): Promise<number> {
   const [row] = await sql<{ n: number }[]>`
-    select count(*)::int as n from regwatch.change_files f
+    select count(*)::int as n from change_files f
     where ${OPEN(sql, maxAttempts)} and ${wanted(sql, policy)}`;
   return row?.n ?? 0;
 }
@@ -94,7 +94,7 @@ export type FileOutcome =
 export async function saveFileOutcome(sql: Sql, o: FileOutcome): Promise<void> {
   if (o.status === "fetched") {
     await sql`
-      update regwatch.change_files
+      update change_files
       set status = 'fetched', http_status = ${o.httpStatus}, content_type = ${o.contentType}, sha256 = ${o.sha256},
           size_bytes = ${o.size}, body_json = ${o.jsonText}::text::jsonb, body_bytes = ${o.bytes},
           attempts = attempts + 1, last_error = null, fetched_at = now(), updated_at = now()
@@ -102,7 +102,7 @@ export async function saveFileOutcome(sql: Sql, o: FileOutcome): Promise<void> {
     return;
   }
   await sql`
-    update regwatch.change_files
+    update change_files
     set status = ${o.status}, http_status = ${o.httpStatus}, last_error = ${redactSecrets(o.error)}, updated_at = now(),
         attempts = attempts + ${o.status === "failed" ? 1 : 0}
     where path = ${o.path}`;
@@ -148,7 +148,7 @@ export async function saveStreamedFile(
     );
     const facts = body.facts();
     await tx`
-      update regwatch.change_files f
+      update change_files f
       set status = 'fetched', http_status = ${body.httpStatus}, content_type = ${body.contentType},
           sha256 = ${facts.sha256}, size_bytes = ${facts.size},
           body_json = case when ${facts.asJson} then convert_from(s.body, 'UTF8')::jsonb end,

@@ -4,10 +4,10 @@
  * one running `regwatch grant-reader`, which must also own the schema).
  */
 import { InputError } from "../errors.ts";
-import type { Sql } from "./connect.ts";
+import { DEFAULT_SCHEMA, type Sql } from "./connect.ts";
 
 /** Grants USAGE on the schema, SELECT on every table and view, and SELECT on those created later. */
-export async function grantReader(sql: Sql, role: string): Promise<void> {
+export async function grantReader(sql: Sql, role: string, schema = DEFAULT_SCHEMA): Promise<void> {
   const [found] = await sql<{ exists: boolean }[]>`
     select exists(select 1 from pg_roles where rolname = ${role}) as exists`;
   if (!found?.exists) {
@@ -16,8 +16,8 @@ export async function grantReader(sql: Sql, role: string): Promise<void> {
     );
   }
   await sql.begin(async (tx) => {
-    await tx`grant usage on schema regwatch to ${tx(role)}`;
-    await tx`grant select on all tables in schema regwatch to ${tx(role)}`;
-    await tx`alter default privileges in schema regwatch grant select on tables to ${tx(role)}`;
+    await tx`grant usage on schema ${tx(schema)} to ${tx(role)}`;
+    await tx`grant select on all tables in schema ${tx(schema)} to ${tx(role)}`;
+    await tx`alter default privileges in schema ${tx(schema)} grant select on tables to ${tx(role)}`;
   });
 }

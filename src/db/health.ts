@@ -5,8 +5,8 @@
  * write undone in the same transaction: the doctor changes nothing.
  */
 import { readFile } from "node:fs/promises";
-import type { Sql } from "./connect.ts";
-import { MIGRATIONS_FOLDER } from "./migrate.ts";
+import { DEFAULT_SCHEMA, type Sql } from "./connect.ts";
+import { MIGRATIONS_FOLDER, migrationsTableOf } from "./migrate.ts";
 
 export interface DatabaseIdentity {
   user: string;
@@ -24,7 +24,7 @@ export async function databaseIdentity(sql: Sql): Promise<DatabaseIdentity> {
 
 /** Whether schema regwatch exists (the first migration creates it). */
 export async function regwatchSchemaExists(sql: Sql): Promise<boolean> {
-  const [row] = await sql<{ exists: boolean }[]>`select to_regnamespace('regwatch') is not null as exists`;
+  const [row] = await sql<{ exists: boolean }[]>`select to_regnamespace(current_setting('search_path')) is not null as exists`;
   return row?.exists ?? false;
 }
 
@@ -41,17 +41,18 @@ export interface MigrationState {
  * Pending is decided as the migrator decides it: a shipped migration is applied when its time
  * stamp is later than the newest one recorded, so the names listed are the ones it would run.
  */
-export async function migrationState(sql: Sql): Promise<MigrationState> {
+export async function migrationState(sql: Sql, schema = DEFAULT_SCHEMA): Promise<MigrationState> {
   const journal = JSON.parse(await readFile(`${MIGRATIONS_FOLDER}/meta/_journal.json`, "utf8")) as {
     entries: { tag: string; when: number }[];
   };
+  const tableName = migrationsTableOf(schema);
   const [table] = await sql<{ exists: boolean }[]>`
-    select to_regclass('drizzle.__drizzle_migrations') is not null as exists`;
+    select to_regclass(${`drizzle.${tableName}`}) is not null as exists`;
   let applied = 0;
   let newest = Number.NEGATIVE_INFINITY;
   if (table?.exists) {
     const [row] = await sql<{ n: number; newest: string | null }[]>`
-      select count(*)::int as n, max(created_at)::text as newest from drizzle.__drizzle_migrations`;
+      select count(*)::int as n, max(created_at)::text as newest from drizzle.${sql(tableName)}`;
     applied = row?.n ?? 0;
     if (row?.newest != null) newest = Number(row.newest);
   }
@@ -89,24 +90,24 @@ export async function writeRights(sql: Sql): Promise<WriteRights> {
              case when not has_table_privilege(c.oid, 'DELETE') then 'DELETE' end
            ], null) as privileges
     from pg_class c join pg_namespace n on n.oid = c.relnamespace
-    where n.nspname = 'regwatch' and c.relkind in ('r', 'p')
+    where n.nspname = current_setting('search_path') and c.relkind in ('r', 'p')
       and not (has_table_privilege(c.oid, 'INSERT') and has_table_privilege(c.oid, 'UPDATE')
                and has_table_privilege(c.oid, 'DELETE'))
     order by c.relname`;
   const sequences = await sql<{ name: string }[]>`
     select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
     -- The CASE keeps the planner from asking has_sequence_privilege about a relation that is not one.
-    where n.nspname = 'regwatch'
+    where n.nspname = current_setting('search_path')
       and case when c.relkind = 'S' then not has_sequence_privilege(c.oid, 'USAGE') else false end
     order by c.relname`;
   const [schema] = await sql<{ can_migrate: boolean }[]>`
     select pg_has_role(n.nspowner, 'USAGE') or has_schema_privilege(n.oid, 'CREATE') as can_migrate
-    from pg_namespace n where n.nspname = 'regwatch'`;
+    from pg_namespace n where n.nspname = current_setting('search_path')`;
   let writeRefused: WriteRights["writeRefused"];
   try {
     await sql.begin(async (tx) => {
       await tx`
-        insert into regwatch.api_usage (day, api, endpoint, requests, errors)
+        insert into api_usage (day, api, endpoint, requests, errors)
         values (current_date, 'doctor', 'write probe (rolled back)', 0, 0)
         on conflict (day, api, endpoint) do update set requests = api_usage.requests`;
       throw new RollBack();
@@ -142,12 +143,12 @@ export async function readerRoles(sql: Sql): Promise<ReaderRole[]> {
       from pg_namespace n
       cross join lateral aclexplode(n.nspacl) acl
       join pg_roles r on r.oid = acl.grantee
-      where n.nspname = 'regwatch' and acl.privilege_type = 'USAGE' and acl.grantee <> n.nspowner
+      where n.nspname = current_setting('search_path') and acl.privilege_type = 'USAGE' and acl.grantee <> n.nspowner
     )
     select g.rolname as role,
            coalesce(array_agg(c.relname order by c.relname) filter (where c.oid is not null), '{}') as unreadable
     from granted g
-    left join (pg_class c join pg_namespace n on n.oid = c.relnamespace and n.nspname = 'regwatch')
+    left join (pg_class c join pg_namespace n on n.oid = c.relnamespace and n.nspname = current_setting('search_path'))
       on c.relkind in ('r', 'p', 'v', 'm') and not has_table_privilege(g.oid, c.oid, 'SELECT')
     group by g.rolname
     order by g.rolname`;

@@ -12,6 +12,7 @@
 import { setMaxListeners } from "node:events";
 import postgres from "postgres";
 import { LockHeldError, RegwatchError } from "../errors.ts";
+import { accountLockKeys, accountLockMatch } from "./account-lock.ts";
 import type { Fragment, Sql, Tx } from "./connect.ts";
 import { classifyDatabaseError, DatabaseUnavailableError } from "./db-errors.ts";
 import { currentRun, failAbandonedRuns } from "./runs.ts";
@@ -92,7 +93,7 @@ export async function acquireRunLock(sql: Sql, options: AcquireOptions = {}): Pr
   try {
     for (;;) {
       const [row] = await own<{ ok: boolean; pid: number; since: string }[]>`
-        select pg_try_advisory_lock(${RUN_LOCK}) as ok, pg_backend_pid() as pid,
+        select pg_try_advisory_lock(${accountLockKeys(own as unknown as Sql, RUN_LOCK)}) as ok, pg_backend_pid() as pid,
                (select extract(epoch from backend_start)::text
                 from pg_stat_activity where pid = pg_backend_pid()) as since`;
       if (row?.ok) {
@@ -123,12 +124,11 @@ export async function acquireRunLock(sql: Sql, options: AcquireOptions = {}): Pr
   };
   const timer = setInterval(() => void keepAlive(), options.keepAliveMs ?? LOCK_KEEPALIVE_MS);
   timer.unref();
-  // A single bigint advisory key shows in pg_locks as classid (high half), objid (low half), objsubid 1.
   const heldSql = (conn: Sql | Tx): Fragment => conn`exists (
       select 1 from pg_locks l join pg_stat_activity a on a.pid = l.pid
       where l.locktype = 'advisory' and l.granted and l.pid = ${session.pid}
         and extract(epoch from a.backend_start) = ${session.since}::numeric
-        and l.classid = 0 and l.objid::bigint = ${RUN_LOCK} and l.objsubid = 1
+        and ${accountLockMatch(conn, RUN_LOCK)}
     )`;
   return {
     heldSql,

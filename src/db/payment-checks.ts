@@ -52,7 +52,7 @@ export interface PaymentCheckRecord {
 /** Opens a batch; returns its id. */
 export async function startPaymentBatch(sql: Sql, batch: PaymentBatchStart): Promise<string> {
   const [row] = await sql<{ id: string }[]>`
-    insert into regwatch.payment_batches
+    insert into payment_batches
       (checked_by, source, file_name, encoding, delimiter, checked_on, hold_days)
     values (${batch.checkedBy}, ${batch.source}, ${batch.fileName}, ${batch.encoding}, ${batch.delimiter},
             ${batch.checkedOn}, ${batch.holdDays})
@@ -69,7 +69,7 @@ export async function insertPaymentChecks(
   if (rows.length === 0) return;
   const column = <K extends keyof PaymentCheckRecord>(key: K) => rows.map((r) => r[key]);
   await sql`
-    insert into regwatch.payment_checks
+    insert into payment_checks
       (batch_id, line, tax_id, bank_account, verdict, detail, next_step, amount, currency, reference,
        tax_base, payee_found_by, name, registry_name, amount_raw, verified_by, verified_on)
     select ${batchId}::uuid, * from unnest(
@@ -86,7 +86,7 @@ export async function insertPaymentChecks(
 /** Closes a batch with its counts and totals. */
 export async function finishPaymentBatch(sql: Sql, batchId: string, end: PaymentBatchEnd): Promise<void> {
   await sql`
-    update regwatch.payment_batches
+    update payment_batches
     set finished_at = now(), row_count = ${end.rowCount}, held_count = ${end.heldCount},
         totals = ${sql.json(end.totals as unknown as Parameters<typeof sql.json>[0])}
     where id = ${batchId}::uuid`;

@@ -1,5 +1,6 @@
 import type postgres from "postgres";
 import { localDateTime } from "../dates.ts";
+import { accountLockKeys } from "./account-lock.ts";
 import type { Sql } from "./connect.ts";
 
 export interface UsageEvent {
@@ -47,7 +48,7 @@ export class UsageRecorder {
     this.pending = new Map();
     try {
       await this.sql`
-        insert into regwatch.api_usage ${this.sql(rows, "day", "api", "endpoint", "requests", "errors")}
+        insert into api_usage ${this.sql(rows, "day", "api", "endpoint", "requests", "errors")}
         on conflict (day, api, endpoint) do update
         set requests = api_usage.requests + excluded.requests, errors = api_usage.errors + excluded.errors`;
     } catch (error) {
@@ -80,11 +81,11 @@ export async function claimSearchRequest(
   const now = claim.now ?? new Date();
   const day = localDateTime(now, claim.timeZone).date;
   return sql.begin(async (tx) => {
-    await tx`select pg_advisory_xact_lock(${SEARCH_QUOTA_LOCK})`;
+    await tx`select pg_advisory_xact_lock(${accountLockKeys(tx, SEARCH_QUOTA_LOCK)})`;
     const used = await searchRequestsThisMonth(tx, claim.timeZone, now);
     if (used >= claim.limit) return { granted: false, used };
     await tx`
-      insert into regwatch.api_usage (day, api, endpoint, requests, errors)
+      insert into api_usage (day, api, endpoint, requests, errors)
       values (${day}, 'search', ${claim.endpoint}, 1, 0)
       on conflict (day, api, endpoint) do update set requests = api_usage.requests + 1`;
     return { granted: true, used: used + 1 };
@@ -99,7 +100,7 @@ export async function searchRequestsThisMonth(
 ): Promise<number> {
   const month = localDateTime(now, timeZone).date.slice(0, 7);
   const [row] = await sql<{ n: number }[]>`
-    select coalesce(sum(requests), 0)::int as n from regwatch.api_usage
+    select coalesce(sum(requests), 0)::int as n from api_usage
     where api = 'search' and to_char(day, 'YYYY-MM') = ${month}`;
   return row?.n ?? 0;
 }

@@ -96,18 +96,18 @@ export async function saveParsedFiles(
   const paths = files.map((f) => f.path);
   return sql.begin(async (tx) => {
     const removed = await tx<Touched[]>`
-      delete from regwatch.change_values where path = any(${paths}::text[])
+      delete from change_values where path = any(${paths}::text[])
       returning tax_id, to_char(change_date, 'YYYY-MM-DD') as change_date, heading`;
     let written: Touched[] = [];
     if (values.length > 0) {
       // Tax id and date come from the change itself; a change deleted meanwhile takes nothing.
       written = await tx<Touched[]>`
-        insert into regwatch.change_values
+        insert into change_values
           (change_id, heading, tax_id, change_date, old_value, new_value, path, file_order_ambiguous)
         select c.id, r.heading, c.tax_id, c.change_date, r.old_value, r.new_value, r.path, r.file_order_ambiguous
         from jsonb_to_recordset(${tx.json(values as never)}::jsonb)
           as r(path text, change_id bigint, heading text, old_value jsonb, new_value jsonb, file_order_ambiguous boolean)
-        join regwatch.changes c on c.id = r.change_id
+        join changes c on c.id = r.change_id
         order by c.id, r.heading
         on conflict (change_id, heading) do update set
           tax_id = excluded.tax_id, change_date = excluded.change_date, old_value = excluded.old_value,
@@ -117,7 +117,7 @@ export async function saveParsedFiles(
     }
     // A file whose changes changed while it was parsed keeps no status, so the next parse sees the new change.
     await tx`
-      update regwatch.change_files f
+      update change_files f
       set parse_status = r.parse_status, parser = r.parser, parse_error = r.parse_error, parsed_at = now()
       from jsonb_to_recordset(${tx.json(marks as never)}::jsonb)
         as r(path text, change_ids bigint[], parse_status text, parser text, parse_error text)
@@ -154,7 +154,7 @@ async function orderSameDay(
     select cv.change_id::float8 as change_id, cv.tax_id, to_char(cv.change_date, 'YYYY-MM-DD') as change_date,
            cv.heading, cv.old_value, cv.new_value, cv.file_order_ambiguous
     from jsonb_to_recordset(${tx.json(groups as never)}::jsonb) as g(tax_id text, change_date date, heading text)
-    join regwatch.change_values cv
+    join change_values cv
       on cv.tax_id = g.tax_id and cv.change_date = g.change_date and cv.heading = g.heading
     order by cv.change_id`;
   if (rows.length === 0) return;
@@ -177,7 +177,7 @@ async function orderSameDay(
     }));
   });
   await tx`
-    update regwatch.change_values cv
+    update change_values cv
     set day_order = r.day_order, order_ambiguous = r.order_ambiguous
     from jsonb_to_recordset(${tx.json(orders as never)}::jsonb)
       as r(change_id bigint, heading text, day_order int, order_ambiguous boolean)

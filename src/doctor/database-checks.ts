@@ -60,7 +60,7 @@ export async function checkDatabase(config: DatabaseConfig, now: Date): Promise<
     }
     const results = [judgeReached(identity, origin, config.dataDir)];
     const [state, schemaThere] = await Promise.all([
-      attempt(MIGRATIONS, () => migrationState(db.sql)),
+      attempt(MIGRATIONS, () => migrationState(db.sql, db.schema)),
       regwatchSchemaExists(db.sql).catch(() => true),
     ]);
     results.push("check" in state ? state : judgeMigrations(state));

@@ -303,7 +303,7 @@ describe("alert delivery", () => {
 
   it("a notify rule calls pg_notify with the alert id, tax id and headings", async () => {
     await rule("bus", { channel: "notify", target: "regwatch_alerts" });
-    const listener = postgres(t.url, { max: 1, onnotice: () => {} });
+    const listener = postgres(t.url, { max: 1, onnotice: () => {}, connection: { search_path: "regwatch" } });
     const heard: string[] = [];
     try {
       await listener.listen("regwatch_alerts", (payload) => heard.push(payload));

@@ -90,7 +90,7 @@ describe("a daemon against a registry that echoes the key and hangs", () => {
     expect(log).not.toContain(HOSTILE_KEY);
     expect(log).toContain("[redacted]");
 
-    const sql = postgres(t.url, { max: 1, onnotice: () => {} });
+    const sql = postgres(t.url, { max: 1, onnotice: () => {}, connection: { search_path: "regwatch" } });
     try {
       const runs = await sql<{ kind: string; status: string }[]>`
         select kind, status from regwatch.runs where kind = 'sync' order by id`;

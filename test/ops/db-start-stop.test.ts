@@ -30,7 +30,7 @@ describe("regwatch db start / stop", () => {
     const url = (await runCli(["db", "url", "--show-password"], env)).stdout.trim();
     expect(url).not.toContain("****");
     // Another tool reaches it after every regwatch process has exited; the schema is migrated.
-    const sql = postgres(url, { max: 1, onnotice: () => {} });
+    const sql = postgres(url, { max: 1, onnotice: () => {}, connection: { search_path: "regwatch" } });
     try {
       const [row] = await sql`select count(*)::int as n from regwatch.runs`;
       expect(row).toEqual({ n: 0 });

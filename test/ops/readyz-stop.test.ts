@@ -13,7 +13,7 @@ afterAll(() => test.drop());
 
 describe("/readyz during a stop", () => {
   it("is 200 while the database is ready, 503 once markStopping is called", async () => {
-    const probe = new DatabaseProbe(test.url);
+    const probe = new DatabaseProbe(test.url, "regwatch");
     const metrics = new DaemonMetrics({
       probe: async () => undefined,
       timeZone: "UTC",

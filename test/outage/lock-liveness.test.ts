@@ -22,7 +22,7 @@ afterAll(() => test.drop());
 async function terminateLockSession(sql: Sql): Promise<void> {
   await sql`
     select pg_terminate_backend(pid) from pg_locks
-    where locktype = 'advisory' and granted and objid::bigint = ${0x72_77_72_6e}`;
+    where locktype = 'advisory' and granted and classid::bigint = ${0x72_77_72_6e} and objsubid = 2`;
 }
 
 describe("the run lock's liveness", () => {

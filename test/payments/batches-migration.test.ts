@@ -21,7 +21,7 @@ describe("migration 0023 (payment batches)", () => {
 
   beforeAll(async () => {
     target = await createEmptyDatabase();
-    sql = postgres(target.url, { max: 1, onnotice: () => {} });
+    sql = postgres(target.url, { max: 1, onnotice: () => {}, connection: { search_path: "regwatch" } });
     older = await migrationsBefore("0023_payment_batches");
   });
   afterAll(async () => {

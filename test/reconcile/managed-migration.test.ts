@@ -32,7 +32,7 @@ async function migrationsUpTo(tag: string): Promise<string> {
 
 beforeAll(async () => {
   target = await createEmptyDatabase();
-  sql = postgres(target.url, { max: 1, onnotice: () => {} });
+  sql = postgres(target.url, { max: 1, onnotice: () => {}, connection: { search_path: "regwatch" } });
   before = await migrationsUpTo("0016_payment_evidence");
   await migrate(drizzle(sql), { migrationsFolder: before });
 });
