@@ -7,7 +7,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import postgres from "postgres";
-import { schemaConnection, type Sql } from "../db/connect.ts";
+import { type Sql, schemaConnection } from "../db/connect.ts";
 import { migrationsCurrent } from "../db/migrate.ts";
 import { coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";

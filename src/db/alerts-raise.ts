@@ -18,8 +18,8 @@
  * A backfill raises only when it was started with --alert-history (kept in its run's options).
  */
 import type { TransactionSql } from "postgres";
-import { noteSeenHeadings } from "./alerts-scope.ts";
 import { accountLockKeys } from "./account-lock.ts";
+import { noteSeenHeadings } from "./alerts-scope.ts";
 import type { Sql } from "./connect.ts";
 
 export interface ScanResult {

@@ -114,7 +114,8 @@ function isConnectionEnded(error: Error): boolean {
 
 /** Connection parameters that bind a session to one account's schema (and nothing else). */
 export function schemaConnection(schema: string): { search_path: string } {
-  if (!/^[a-z][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`"${schema}" is not a schema name regwatch uses`);
+  if (!/^[a-z][a-z0-9_]{0,62}$/.test(schema))
+    throw new Error(`"${schema}" is not a schema name regwatch uses`);
   return { search_path: schema };
 }
 
@@ -126,7 +127,9 @@ function connect(
   beforeClose: (sql: Sql) => Promise<(() => Promise<void>) | undefined | void>,
 ): Database {
   installDriverGuard();
-  const common = withNoDelay({ onnotice: () => {}, connection: { application_name: APPLICATION_NAME, ...schemaConnection(schema) },
+  const common = withNoDelay({
+    onnotice: () => {},
+    connection: { application_name: APPLICATION_NAME, ...schemaConnection(schema) },
   });
   const sql = postgres(url, { ...common, max: options.max ?? 10 });
   let closed = false;

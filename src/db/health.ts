@@ -24,7 +24,9 @@ export async function databaseIdentity(sql: Sql): Promise<DatabaseIdentity> {
 
 /** Whether schema regwatch exists (the first migration creates it). */
 export async function regwatchSchemaExists(sql: Sql): Promise<boolean> {
-  const [row] = await sql<{ exists: boolean }[]>`select to_regnamespace(current_setting('search_path')) is not null as exists`;
+  const [row] = await sql<
+    { exists: boolean }[]
+  >`select to_regnamespace(current_setting('search_path')) is not null as exists`;
   return row?.exists ?? false;
 }
 

@@ -182,7 +182,11 @@ describe("the deliverer as its own worker", () => {
   });
 
   it("a crash between send and record sends the same body under the same id once the lease runs out", async () => {
-    const doomed = postgres(t.url, { max: 2, onnotice: () => {}, connection: { search_path: "regwatch" } }) as unknown as Sql;
+    const doomed = postgres(t.url, {
+      max: 2,
+      onnotice: () => {},
+      connection: { search_path: "regwatch" },
+    }) as unknown as Sql;
     let crashed = false;
     const hook = await startHook(async () => {
       // The deliverer's database connection dies while the receiver takes the message.

@@ -101,7 +101,11 @@ describe.skipIf(unavailable !== undefined)("a fast stop of Postgres during the f
 
     await cluster.start();
     // The next process to take the run lock marks the row the lost process could not finish.
-    const sql = postgres(cluster.url, { max: 1, onnotice: () => {}, connection: { search_path: "regwatch" } });
+    const sql = postgres(cluster.url, {
+      max: 1,
+      onnotice: () => {},
+      connection: { search_path: "regwatch" },
+    });
     try {
       const lock = await acquireRunLock(sql);
       await lock.release();

@@ -80,7 +80,11 @@ describe.skipIf(unavailable !== undefined)("the daemon when Postgres stops durin
       // The next check after the database answers: no 15-minute backoff.
       const starts = (lines: LogLine[]) => lines.filter((l) => RUN_START.test(l.msg)).length;
       await waitUntil(() => starts(daemon.lines) >= 2, { what: "the next run", process: daemon.child });
-      const sql = postgres(cluster.url, { max: 1, onnotice: () => {}, connection: { search_path: "regwatch" } });
+      const sql = postgres(cluster.url, {
+        max: 1,
+        onnotice: () => {},
+        connection: { search_path: "regwatch" },
+      });
       try {
         const [first] = await sql`
           select status, error from regwatch.runs where kind = 'sync' order by id limit 1`;

@@ -33,7 +33,11 @@ beforeAll(async () => {
   });
   requireWatch(config);
   registry = createRegistry(config, { log: createLogger({ level: "silent" }) });
-  phase = postgres(test.url, { max: 1, onnotice: () => {}, connection: { search_path: "regwatch" } }) as unknown as Sql;
+  phase = postgres(test.url, {
+    max: 1,
+    onnotice: () => {},
+    connection: { search_path: "regwatch" },
+  }) as unknown as Sql;
 });
 afterAll(async () => {
   await registry?.close();
