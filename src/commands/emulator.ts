@@ -27,6 +27,7 @@ interface EmulatorFlags {
   rateLimit?: number;
   faults?: string;
   lists?: string;
+  tenants?: string;
   sharedFiles?: boolean;
   sameDayChains?: boolean;
   valueHistory?: boolean;
@@ -87,6 +88,10 @@ export function registerEmulator(program: Command): void {
       "lists existing at start: an array of {name, createdAt, taxIds|size, addedAt}",
     )
     .option(
+      "--tenants <file.json>",
+      "several keys instead of --api-key, each with a world of its own: an array of {apiKey, seed?, lists?}",
+    )
+    .option(
       "--shared-files",
       "one change file per business form and day (DATE/FORM/changes.json), shared by its businesses, entries shuffled",
     )
@@ -140,7 +145,6 @@ function parsePublicUrl(value: string): string {
 async function emulatorOptions(flags: EmulatorFlags): Promise<EmulatorOptions> {
   const options: EmulatorOptions = {
     seed: seedValue(flags.seed ?? "1"),
-    apiKey: flags.apiKey ?? "emulator-key",
     businesses: flags.businesses ?? 5000,
     port: flags.port ?? 0,
     host: flags.host ?? "127.0.0.1",
@@ -154,6 +158,15 @@ async function emulatorOptions(flags: EmulatorFlags): Promise<EmulatorOptions> {
     "realistic",
   ] as const) {
     if (flags[name]) options[name] = true;
+  }
+  if (flags.tenants === undefined) options.apiKey = flags.apiKey ?? "emulator-key";
+  else if (flags.apiKey !== "emulator-key")
+    throw new InvalidArgumentError("give either --api-key or --tenants");
+  else {
+    const parsed = await readJsonFile(flags.tenants, "tenants");
+    if (!Array.isArray(parsed))
+      throw new InvalidArgumentError(`${flags.tenants} must hold a JSON array of tenants`);
+    options.tenants = parsed as EmulatorOptions["tenants"];
   }
   if (flags.publicUrl !== undefined) options.publicUrl = flags.publicUrl;
   if (flags.changesFromParam !== undefined) options.changesFromParam = flags.changesFromParam;
@@ -196,7 +209,9 @@ async function serveUntilStopped(options: EmulatorOptions): Promise<void> {
       `regwatch emulator listening`,
       `  url:           ${emulator.url}`,
       `  file base url: ${emulator.fileBaseUrl}`,
-      `  api key:       ${emulator.apiKey}`,
+      emulator.tenants().length > 1
+        ? `  api keys:      ${emulator.tenants().length} (each with a world of its own)`
+        : `  api key:       ${emulator.apiKey}`,
       `  admin:         ${emulator.url}/_emulator/stats`,
       `  description:   ${emulator.baseUrl}/v2/docs (changes parameters ${options.changesFromParam ?? "start_date"}, ${options.changesToParam ?? "end_date"})`,
       `  world:         ${worldLine(emulator.world())}`,

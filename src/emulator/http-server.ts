@@ -17,10 +17,13 @@ import { failure, type Reply } from "./reply.ts";
 import type { RequestLog, RequestLogEntry } from "./request-log.ts";
 import { resolveRoute } from "./routes.ts";
 import { searchReply } from "./search-routes.ts";
+import type { Tenants } from "./tenants.ts";
 import { watchReply } from "./watch-routes.ts";
 
 export interface Services {
+  /** The first key's world; its settings and clock are every key's. */
   registry: Registry;
+  tenants: Tenants;
   log: RequestLog;
   faults: FaultPlan;
   limiter: SlidingWindowLimiter;
@@ -58,7 +61,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, services: Servi
   if (body === null) return void sendReply(res, failure(413, "request body too large"), null);
 
   if (role.servesApi && url.pathname.startsWith(ADMIN_PREFIX)) {
-    return void sendReply(res, adminReply(method, url.pathname, query, body, services), null);
+    const target = services.tenants.forAdmin(query.key);
+    if (!target) return void sendReply(res, failure(404, "no tenant has that key"), null);
+    const admin = { ...services, registry: target.registry };
+    return void sendReply(res, adminReply(method, url.pathname, query, body, admin), null);
   }
 
   // Under a path prefix (a registry behind a proxy), the API's paths are the ones below it.
@@ -70,6 +76,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, services: Servi
       : `/outside-the-base-path${url.pathname}`;
   const route = resolveRoute(method, path, role.servesFiles, role.servesApi, registry.settings.describe);
   const key = header(req, "x-api-key");
+  const tenant = services.tenants.byKey(key);
+  const fileTarget =
+    route.kind === "endpoint" && route.surface === "files"
+      ? services.tenants.forFile(route.filePath ?? "")
+      : null;
   const entry: RequestLogEntry = {
     seq,
     at: arrivedAt,
@@ -81,8 +92,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, services: Servi
     endpoint:
       route.kind === "not-found" ? route.label : route.kind === "wrong-method" ? route.label : route.endpoint,
     status: 0,
-    keyValid: key === registry.settings.apiKey,
+    keyValid: tenant !== undefined,
   };
+  if (key !== undefined) entry.key = key;
+  // With many keys, the world that answers: the key's, or for a change file the one its path names.
+  const owner = fileTarget?.tenant ?? tenant;
+  if (services.tenants.tagged && owner) entry.tenant = owner.tag;
   const taxIds = bulkTaxIds(entry.endpoint, body);
   if (taxIds) entry.taxIds = taxIds;
   log.arrived(entry);
@@ -100,7 +115,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, services: Servi
   // Arrivals are counted per key; key-less requests (change files) per client address.
   const client = req.socket.remoteAddress ?? "unknown";
   const isFileOrigin = role.origin === "files";
-  const bucket = isFileOrigin ? `files:${client}` : key ? `key:${key}` : `client:${client}`;
+  // With many keys, a key-less file origin counts each key's files apart (the file rate is per key).
+  const fileBucket =
+    services.tenants.tagged && fileTarget ? `files:${fileTarget.tenant.tag}` : `files:${client}`;
+  const bucket = isFileOrigin ? fileBucket : key ? `key:${key}` : `client:${client}`;
   const limit = isFileOrigin ? registry.settings.fileRateLimit : registry.settings.rateLimit;
   const waitSeconds = services.limiter.arrive(bucket, limit, arrivedAt);
 
@@ -133,15 +151,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, services: Servi
   if (fault?.kind === "delay") await sleep(fault.delayMs ?? 1000);
 
   let reply: Reply;
-  if (surface === "search") reply = searchReply(route.endpoint, query, registry);
+  // Past the key check, a search or watch request has a tenant.
+  const own = tenant?.registry ?? registry;
+  if (surface === "search") reply = searchReply(route.endpoint, query, own);
   else if (surface === "docs") reply = docsReply(route.endpoint, registry);
   else if (surface === "watch") {
     const request = { endpoint: route.endpoint, query, body };
-    reply = watchReply(
-      route.listKey === undefined ? request : { ...request, listKey: route.listKey },
-      registry,
-    );
-  } else reply = fileReply(route.filePath ?? "", registry);
+    reply = watchReply(route.listKey === undefined ? request : { ...request, listKey: route.listKey }, own);
+  } else if (!fileTarget) reply = failure(404, "no such change file");
+  else reply = fileReply(fileTarget.relative, fileTarget.tenant.registry);
   // A delay has been served already; the other kinds spoil the answer on its way out.
   return finish(reply, fault);
 }

@@ -19,10 +19,11 @@ import { MonthlyQuota, SlidingWindowLimiter } from "./limits.ts";
 import { seedOf } from "./random.ts";
 import { type ListSnapshot, Registry, type SeedList } from "./registry.ts";
 import { RequestLog, type RequestLogEntry } from "./request-log.ts";
+import { type Tenant, type TenantOptions, Tenants, tenantProblems, tenantSeed } from "./tenants.ts";
 import { resolveWorld, type World, type WorldOptions, worldOptionProblems } from "./world.ts";
 
 export type { ExplicitChange } from "./added-changes.ts";
-export type { FaultRule, ListSnapshot, RequestLogEntry, SeedList, World, WorldOptions };
+export type { FaultRule, ListSnapshot, RequestLogEntry, SeedList, TenantOptions, World, WorldOptions };
 
 /**
  * Options of an emulator. The world switches (`sharedFiles`, `sameDayChains`, `valueHistory`,
@@ -63,6 +64,25 @@ export interface EmulatorOptions extends WorldOptions {
   changesPerBusinessPerMonth?: number;
   lists?: SeedList[];
   faults?: FaultRule[];
+  /**
+   * Several keys, each with a world of its own (seed, lists, changes) and its own rate-limit
+   * count; instead of `apiKey`. The emulator's `seed`, `lists` and `apiKey` then serve no one.
+   */
+  tenants?: TenantOptions[];
+}
+
+/** One key's world on an emulator with tenants. */
+export interface TenantView {
+  apiKey: string;
+  /** The request log's `tenant` for this key ("" on an emulator without tenants). */
+  tag: string;
+  /** Where this key's change files live (the emulator's file base and the key's tag). */
+  fileBaseUrl: string;
+  listsSnapshot(): ListSnapshot[];
+  sampleBusinesses(filter?: { type?: string; limit?: number }): Array<Record<string, unknown>>;
+  /** Creates a list with history in this key's world; answers it as `listsSnapshot` shows it. */
+  seedList(list: SeedList): ListSnapshot;
+  addChange(change: ExplicitChange): Record<string, unknown>;
 }
 
 export interface RunningEmulator {
@@ -72,7 +92,12 @@ export interface RunningEmulator {
   baseUrl: string;
   /** Absolute {changes_file_base_url}. */
   fileBaseUrl: string;
+  /** The key (with tenants: the first tenant's key). */
   apiKey: string;
+  /** Every key's world, in the order given (one, for an emulator without tenants). */
+  tenants(): TenantView[];
+  /** The world of one key; undefined for a key the emulator does not accept. */
+  tenant(apiKey: string): TenantView | undefined;
   requests(): RequestLogEntry[];
   /** Resolves when the next request satisfying `test` arrives, before it is answered. */
   nextArrival(test: (entry: RequestLogEntry) => boolean): Promise<RequestLogEntry>;
@@ -157,6 +182,7 @@ export function emulatorOptionProblems(options: EmulatorOptions): string[] {
     problems.push("now must be an ISO instant");
   if (options.faults !== undefined) problems.push(...faultRuleProblems(options.faults));
   problems.push(...worldOptionProblems(options as Record<string, unknown>));
+  problems.push(...tenantProblems(options.tenants, options.apiKey !== undefined));
   return problems;
 }
 
@@ -166,28 +192,43 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const o = { ...DEFAULTS, ...options };
   const seed = seedOf(o.seed);
   const clock = new SimulatedClock(o.now, o.frozenClock ?? false);
-  const registry = new Registry(
-    seed,
-    o.businesses,
-    o.changesPerBusinessPerMonth,
-    { maxListSize: o.maxListSize, totalCap: o.totalCap },
-    clock,
-    {
-      apiKey: o.apiKey,
-      rateLimit: o.rateLimit,
-      fileRateLimit: o.fileRateLimit,
-      latencyMs: o.latencyMs,
-      searchMonthlyQuota: o.searchMonthlyQuota,
-      changesFromParam: o.changesFromParam,
-      changesToParam: o.changesToParam,
-      basePath: o.basePath,
-      describe: o.describe,
-    },
-    resolveWorld(o),
-  );
-  for (const list of o.lists ?? []) registry.seedList(list);
+  const world = resolveWorld(o);
+  const registryOf = (worldSeed: number, apiKey: string) =>
+    new Registry(
+      worldSeed,
+      o.businesses,
+      o.changesPerBusinessPerMonth,
+      { maxListSize: o.maxListSize, totalCap: o.totalCap },
+      clock,
+      {
+        apiKey,
+        rateLimit: o.rateLimit,
+        fileRateLimit: o.fileRateLimit,
+        latencyMs: o.latencyMs,
+        searchMonthlyQuota: o.searchMonthlyQuota,
+        changesFromParam: o.changesFromParam,
+        changesToParam: o.changesToParam,
+        basePath: o.basePath,
+        describe: o.describe,
+      },
+      world,
+    );
+  const tenants = o.tenants
+    ? new Tenants(
+        o.tenants.map((t, i) => ({
+          apiKey: t.apiKey,
+          tag: `t${i + 1}`,
+          registry: registryOf(seedOf(t.seed ?? tenantSeed(o.seed, i)), t.apiKey),
+        })),
+        true,
+      )
+    : new Tenants([{ apiKey: o.apiKey, tag: "", registry: registryOf(seed, o.apiKey) }], false);
+  const registry = tenants.primary.registry;
+  const listsOf = o.tenants ? o.tenants.map((t) => t.lists) : [o.lists];
+  for (const [i, lists] of listsOf.entries()) seedLists(tenants.all[i]!.registry, lists);
   const services: Services = {
     registry,
+    tenants,
     log: new RequestLog(),
     faults: new FaultPlan(seed, o.faults ?? []),
     limiter: new SlidingWindowLimiter(),
@@ -207,15 +248,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         o.filePort ?? 0,
       )
     : null;
-  const stopWarming = registry.warmNameIndex();
+  const stoppers = tenants.all.map((t) => t.registry.warmNameIndex());
   const url = o.publicUrl ? new URL(o.publicUrl).origin : originOf(api, o.host);
-  registry.fileBaseUrl = files ? `${originOf(files, o.host)}/files` : `${url}${o.basePath}/files`;
+  const fileBase = files ? `${originOf(files, o.host)}/files` : `${url}${o.basePath}/files`;
+  for (const t of tenants.all) t.registry.fileBaseUrl = t.tag ? `${fileBase}/${t.tag}` : fileBase;
 
   return {
     url,
     baseUrl: `${url}${o.basePath}`,
     fileBaseUrl: registry.fileBaseUrl,
-    apiKey: o.apiKey,
+    apiKey: tenants.primary.apiKey,
+    tenants: () => tenants.all.map(tenantView),
+    tenant: (apiKey) => {
+      const found = tenants.byKey(apiKey);
+      return found ? tenantView(found) : undefined;
+    },
     requests: () => services.log.list(),
     nextArrival: (test) => services.log.nextArrival(test),
     resetLog: () => services.log.reset(),
@@ -231,13 +278,34 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     setWorld: (world) => {
       const problems = worldOptionProblems(world as Record<string, unknown>);
       if (problems.length > 0) throw new Error(`invalid world switches: ${problems.join("; ")}`);
-      registry.setWorld(resolveWorld({ ...registry.world(), ...world }));
+      const next = resolveWorld({ ...registry.world(), ...world });
+      for (const t of tenants.all) t.registry.setWorld(next);
       return registry.world();
     },
     close: async () => {
-      stopWarming();
+      for (const stopWarming of stoppers) stopWarming();
       await Promise.all([stop(api), files ? stop(files) : Promise.resolve()]);
     },
+  };
+}
+
+function seedLists(registry: Registry, lists: SeedList[] | undefined): void {
+  for (const list of lists ?? []) registry.seedList(list);
+}
+
+function tenantView({ apiKey, tag, registry }: Tenant): TenantView {
+  return {
+    apiKey,
+    tag,
+    fileBaseUrl: registry.fileBaseUrl,
+    listsSnapshot: () => registry.snapshot(),
+    sampleBusinesses: (filter) =>
+      registry.sample(filter).map((b) => ({ tax_id: b.tax_id, ...searchRecord(registry.current(b)) })),
+    seedList: (list) => {
+      const key = registry.seedList(list).list_key;
+      return registry.snapshot().find((l) => l.list_key === key)!;
+    },
+    addChange: (change) => changedItem(registry.addChange(change), registry.fileBaseUrl),
   };
 }
 

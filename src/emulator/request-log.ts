@@ -15,6 +15,10 @@ export interface RequestLogEntry {
   status: number;
   fault?: string;
   keyValid: boolean;
+  /** The X-Api-Key the request carried, when it carried one. */
+  key?: string;
+  /** On an emulator with tenants: the tag of the key's world that answered (files: the path's). */
+  tenant?: string;
   /** tax_ids of a bulk request's body. */
   taxIds?: string[];
 }
