@@ -7,7 +7,9 @@
  * --files-lists N --files-items N --files-weeks N, or --skip-files; delivery throughput (bench/delivery.ts)
  * --skip-delivery, or --delivery-only to run just it and merge its keys into results.json; the console's
  * inbox with 50,000 open alerts (bench/console.ts) --skip-console, or --console-only likewise; the
- * payment check on 200,000 rows (bench/payments.ts) --skip-payments, or --payments-only likewise.
+ * payment check on 200,000 rows (bench/payments.ts) --skip-payments, or --payments-only likewise;
+ * the fleet (bench/fleet.ts: 20 keys, 1, 2 and 4 `regwatch worker` processes) only with --fleet,
+ * which runs just it and merges its keys (--quick: a small fleet; --fleet-workers 1,2,4).
  * Uses DATABASE_URL, else an embedded Postgres in a temp dir.
  * `startup_s` is the median start of `regwatch --help` from the compiled build (`status_startup_s`
  * the same for `regwatch status` on a migrated database); --startup-only
@@ -26,6 +28,7 @@ import { consoleInbox } from "./console.ts";
 import { daily } from "./daily.ts";
 import { deliveryThroughput } from "./delivery.ts";
 import { FULL as FILES_FULL, QUICK as FILES_QUICK, filesPipeline } from "./files-pipeline.ts";
+import { FLEET_FULL, FLEET_QUICK, fleetBench } from "./fleet.ts";
 import { ingest } from "./ingest.ts";
 import { paymentsThroughput } from "./payments.ts";
 import { binNodeFlags } from "./product-bin.ts";
@@ -61,6 +64,9 @@ const { values } = parseArgs({
     // The payment check on 200,000 rows (issue 27, bench/payments.ts); --payments-only merges its keys.
     "skip-payments": { type: "boolean", default: false },
     "payments-only": { type: "boolean", default: false },
+    // The fleet (issue 29, bench/fleet.ts): never in the default run (minutes per round); merges its keys.
+    fleet: { type: "boolean", default: false },
+    "fleet-workers": { type: "string", default: "1,2,4" },
   },
 });
 const num = (v: string | undefined, fallback: number) => (v === undefined ? fallback : Number(v));
@@ -99,6 +105,18 @@ if (values["payments-only"]) {
   try {
     const url = await freshDatabase(server.url, "regwatch_bench_payments");
     await mergeResults(await paymentsThroughput({ rows: 200_000, payees: 2_000, databaseUrl: url }));
+  } finally {
+    await server.stop();
+  }
+  process.exit(0);
+}
+
+if (values.fleet) {
+  const server = await benchServer();
+  try {
+    const size = quick ? FLEET_QUICK : FLEET_FULL;
+    const workers = values["fleet-workers"].split(",").map(Number);
+    await mergeResults(await fleetBench({ ...size, workers, rateLimit: 30, serverUrl: server.url }));
   } finally {
     await server.stop();
   }

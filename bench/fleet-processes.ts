@@ -1,0 +1,81 @@
+/**
+ * The fleet bench's processes: the published `regwatch` (bin/regwatch.js) run to its end
+ * (`migrate`, `enqueue`), and `regwatch worker` processes started and stopped as an operator would.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { PRODUCT_BIN } from "./product-bin.ts";
+
+export type Env = Record<string, string>;
+
+function baseEnv(env: Env): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, REGWATCH_LOG_LEVEL: "warn", ...env };
+}
+
+/** Runs `regwatch ARGS` to its end; throws with its error output when it does not exit 0. */
+export function regwatch(args: string[], env: Env): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(PRODUCT_BIN, args, { env: baseEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on("data", (c: Buffer) => {
+      stderr += c.toString();
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      if (code === 0) resolve(stdout);
+      else reject(new Error(`regwatch ${args.join(" ")} exited ${code}: ${stderr.slice(-2000)}`));
+    });
+  });
+}
+
+export interface Workers {
+  /** SIGTERM to each, then waits for every one to exit; their error output when any failed. */
+  stop(): Promise<void>;
+  /** Error output of a worker that exited on its own (none should, until stopped). */
+  exited(): string | undefined;
+}
+
+/** Starts `count` processes of `regwatch worker --concurrency 1`. */
+export function startWorkers(count: number, env: Env): Workers {
+  const children: { child: ChildProcess; stderr: string; code: number | null | undefined }[] = [];
+  let stopping = false;
+  for (let i = 0; i < count; i++) {
+    const child = spawn(PRODUCT_BIN, ["worker", "--concurrency", "1"], {
+      env: baseEnv(env),
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    const state = { child, stderr: "", code: undefined as number | null | undefined };
+    child.stderr!.on("data", (c: Buffer) => {
+      state.stderr = (state.stderr + c.toString()).slice(-4000);
+    });
+    child.on("exit", (code) => {
+      state.code = code;
+    });
+    children.push(state);
+  }
+  return {
+    exited: () => {
+      if (stopping) return undefined;
+      const gone = children.find((c) => c.code !== undefined);
+      return gone ? `a worker exited ${gone.code}: ${gone.stderr}` : undefined;
+    },
+    stop: async () => {
+      stopping = true;
+      await Promise.all(
+        children.map(
+          (c) =>
+            new Promise<void>((resolve) => {
+              if (c.code !== undefined) return resolve();
+              c.child.once("exit", () => resolve());
+              c.child.kill("SIGTERM");
+            }),
+        ),
+      );
+      const failed = children.find((c) => c.code !== 0 && c.code !== null);
+      if (failed) throw new Error(`a worker stopped with exit ${failed.code}: ${failed.stderr}`);
+    },
+  };
+}
