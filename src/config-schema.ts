@@ -45,6 +45,8 @@ export const DEFAULTS = {
   webHost: "127.0.0.1",
   webPort: 8080,
   webSessionHours: 12,
+  jobLeaseS: 300,
+  jobMaxAttempts: 5,
 } as const satisfies Record<string, string | number>;
 
 const wholeNumber = z.string().regex(/^\d+$/, "must be a whole number").transform(Number);
@@ -55,19 +57,23 @@ const intRange = (min: number, max: number) =>
   wholeNumber.pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
 /** An interface's base address: with or without its version segment, never another version's. */
-const baseUrl = (version: InterfaceVersion) =>
+export const baseUrl = (version: InterfaceVersion) =>
   httpUrl.superRefine((value, ctx) => {
     const problem = baseUrlProblem(value, version);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
 const paramName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_.\-[\]]*$/, "must be a query parameter name");
 
-const timeZone = z.string().refine(isKnownTimeZone, "is not a known IANA time zone (e.g. Europe/Budapest)");
-const cronExpression = z.string().refine((s) => nodeCron().validate(s), "is not a valid cron expression");
+export const timeZone = z
+  .string()
+  .refine(isKnownTimeZone, "is not a known IANA time zone (e.g. Europe/Budapest)");
+export const cronExpression = z
+  .string()
+  .refine((s) => nodeCron().validate(s), "is not a valid cron expression");
 const date = z.string().refine(isValidDate, "must be a real date as YYYY-MM-DD");
 export const logLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
 /** scheme://host[:port] and nothing else: a path, query or credentials would be silently dropped. */
-const originOnly = httpUrl
+export const originOnly = httpUrl
   .refine((u) => {
     const url = new URL(u);
     return (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash && !url.username;
@@ -164,6 +170,9 @@ export const ENV = {
   REGWATCH_WEB_SECURE_COOKIES: booleanFlag.default(false),
   REGWATCH_WEB_SESSION_HOURS: intRange(1, 24 * 30).default(DEFAULTS.webSessionHours),
   REGWATCH_WEB_TRUST_PROXY: booleanFlag.default(false),
+  REGWATCH_ACCOUNTS_FILE: z.string().min(1).optional(),
+  REGWATCH_JOB_LEASE_S: intRange(2, 86_400).default(DEFAULTS.jobLeaseS),
+  REGWATCH_JOB_MAX_ATTEMPTS: intRange(1, 100).default(DEFAULTS.jobMaxAttempts),
 } satisfies Record<string, z.ZodType>;
 
 export type EnvName = keyof typeof ENV;

@@ -96,12 +96,18 @@ export interface Config {
    * cookies) are read from X-Forwarded-For / X-Forwarded-Proto, which are ignored otherwise.
    */
   webTrustProxy: boolean;
+  /** A queue worker whose heartbeat is older than this is dead: its jobs go to the others. */
+  jobLeaseS: number;
+  /** Tries of one queued job (the first included) before it stays failed. */
+  jobMaxAttempts: number;
   /**
    * The variables given a non-empty value in the environment. A setting the registry's own
    * description may also supply (the changes parameters) is taken from the environment only when
    * named here; otherwise its default gives way to what the description says.
    */
   explicit: ReadonlySet<EnvName>;
+  /** REGWATCH_ACCOUNTS_FILE: the accounts a fleet serves (src/accounts.ts); unset for one account. */
+  accountsFile: string | undefined;
 }
 
 /** Parses the environment; throws one ConfigError listing every bad variable. */
@@ -181,7 +187,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webSecureCookies: p.REGWATCH_WEB_SECURE_COOKIES,
     webSessionHours: p.REGWATCH_WEB_SESSION_HOURS,
     webTrustProxy: p.REGWATCH_WEB_TRUST_PROXY,
+    jobLeaseS: p.REGWATCH_JOB_LEASE_S,
+    jobMaxAttempts: p.REGWATCH_JOB_MAX_ATTEMPTS,
     explicit,
+    accountsFile: p.REGWATCH_ACCOUNTS_FILE,
   };
   registerSecrets(secretsOf(config));
   return config;

@@ -19,22 +19,26 @@ import { EXIT, type ExitCode, RegwatchError, UsageError } from "../errors.ts";
 import { businessLabel, changeText } from "../feed/format.ts";
 import { terminalSafe } from "../feed/terminal-text.ts";
 import { formatTable } from "../search/format.ts";
+import { type AccountFlag, accountOption } from "./account-option.ts";
 import { type Context, parseDateArg, parsePositiveInt, runAction, withDatabase } from "./context.ts";
 
 export function registerLifecycleCommands(alerts: Command): void {
   alerts
     .command("list")
+    .addOption(accountOption())
     .description("alerts, newest first, with their status and delivery state; dead messages after them")
     .option("--status <status>", `only alerts with this status (${ALERT_STATUSES.join(", ")})`, parseStatus)
     .option("--list <name>", "only alerts of changes reported by this watch list (name or key)")
     .option("--limit <n>", "show at most this many alerts", parsePositiveInt, 100)
     .option("--json", "print JSON")
-    .action((opts: { status?: AlertStatus; list?: string; limit: number; json?: boolean }) =>
-      runAction((ctx) =>
-        withDatabase(ctx, async (db) => {
-          await reopenEnded(ctx, db.sql);
-          return listCommand(db.sql, opts);
-        }),
+    .action((opts: { status?: AlertStatus; list?: string; limit: number; json?: boolean } & AccountFlag) =>
+      runAction(
+        (ctx) =>
+          withDatabase(ctx, async (db) => {
+            await reopenEnded(ctx, db.sql);
+            return listCommand(db.sql, opts);
+          }),
+        opts,
       ),
     );
 
@@ -45,30 +49,35 @@ export function registerLifecycleCommands(alerts: Command): void {
   for (const [name, status, meaning] of lifecycle) {
     alerts
       .command(`${name} <ids...>`)
+      .addOption(accountOption())
       .description(`mark alerts ${status} (${meaning}), recording who, when and why in their history`)
       .requiredOption("--by <who>", "who is acting")
       .option("--note <text>", "why")
-      .action((ids: string[], opts: { by: string; note?: string }) =>
-        runAction((ctx) => changeStatus(ctx, { ids, status, by: opts.by, note: opts.note })),
+      .action((ids: string[], opts: { by: string; note?: string } & AccountFlag) =>
+        runAction((ctx) => changeStatus(ctx, { ids, status, by: opts.by, note: opts.note }), opts),
       );
   }
   alerts
     .command("snooze <ids...>")
+    .addOption(accountOption())
     .description("silence alerts until a day (today or later); they are open again the day after")
     .requiredOption("--until <date>", "last day of the snooze (YYYY-MM-DD), not before today", parseDateArg)
     .requiredOption("--by <who>", "who is acting")
     .option("--note <text>", "why")
-    .action((ids: string[], opts: { until: string; by: string; note?: string }) =>
-      runAction((ctx) =>
-        changeStatus(ctx, { ids, status: "snoozed", by: opts.by, note: opts.note, until: opts.until }),
+    .action((ids: string[], opts: { until: string; by: string; note?: string } & AccountFlag) =>
+      runAction(
+        (ctx) =>
+          changeStatus(ctx, { ids, status: "snoozed", by: opts.by, note: opts.note, until: opts.until }),
+        opts,
       ),
     );
 
   alerts
     .command("show <id>")
+    .addOption(accountOption())
     .description("one alert: its rule, the business, the values of its change, its messages and its history")
     .option("--json", "print JSON")
-    .action((raw: string, opts: { json?: boolean }) =>
+    .action((raw: string, opts: { json?: boolean } & AccountFlag) =>
       runAction((ctx) => {
         const [id] = alertIds([raw]);
         return withDatabase(ctx, async (db) => {
@@ -79,7 +88,7 @@ export function registerLifecycleCommands(alerts: Command): void {
           else process.stdout.write(showText(detail));
           return EXIT.ok;
         });
-      }),
+      }, opts),
     );
 }
 

@@ -15,6 +15,7 @@ import {
 import { EXIT, type ExitCode, UsageError } from "../errors.ts";
 import { terminalSafe } from "../feed/terminal-text.ts";
 import { formatTable } from "../search/format.ts";
+import { type AccountFlag, accountOption } from "./account-option.ts";
 import { type ActorFlags, actorOf, checkedRule, type EditFlags, storeRule } from "./alerts-rule-save.ts";
 import { type Context, collect, runAction, withDatabase } from "./context.ts";
 
@@ -36,6 +37,7 @@ function scopeOptions(command: Command, verb: string): Command {
 
 function actorOptions(command: Command): Command {
   return command
+    .addOption(accountOption())
     .option("--by <who>", "who is acting, kept in the rule's history (default: your user name)")
     .option("--note <text>", "why, kept in the rule's history");
 }
@@ -56,7 +58,7 @@ export function registerRuleCommands(alerts: Command): void {
         ),
       "default every list / heading",
     ).option("--digest", "one message per run listing every alert, instead of one per alert"),
-  ).action((name: string, opts: EditFlags & { channel: string; target: string }) =>
+  ).action((name: string, opts: EditFlags & AccountFlag & { channel: string; target: string }) =>
     runAction((ctx) => {
       // Checked before connecting: a malformed rule needs no database to be refused.
       const input = checkedRule(undefined, opts, (scope) => ({
@@ -68,7 +70,7 @@ export function registerRuleCommands(alerts: Command): void {
       }));
       const actor = actorOf(opts);
       return withDatabase(ctx, (db) => storeRule(ctx, db.sql, undefined, input, opts, actor));
-    }),
+    }, opts),
   );
 
   actorOptions(
@@ -89,21 +91,23 @@ export function registerRuleCommands(alerts: Command): void {
       .option("--all-headings", "cover every heading again")
       .option("--digest", "one message per run")
       .option("--no-digest", "one message per alert"),
-  ).action((name: string, opts: EditFlags) =>
-    runAction((ctx) =>
-      withDatabase(ctx, async (db) => {
-        const actor = actorOf(opts);
-        const current = await findAlertRule(db.sql, name);
-        if (!current) throw new UsageError(`no alert rule named "${name}"`);
-        const input = checkedRule(current, opts, (scope) => ({
-          ...scope,
-          name,
-          channel: opts.channel ?? current.channel,
-          target: opts.target ?? current.target,
-          digest: opts.digest ?? current.digest,
-        }));
-        return storeRule(ctx, db.sql, current, input, opts, actor);
-      }),
+  ).action((name: string, opts: EditFlags & AccountFlag) =>
+    runAction(
+      (ctx) =>
+        withDatabase(ctx, async (db) => {
+          const actor = actorOf(opts);
+          const current = await findAlertRule(db.sql, name);
+          if (!current) throw new UsageError(`no alert rule named "${name}"`);
+          const input = checkedRule(current, opts, (scope) => ({
+            ...scope,
+            name,
+            channel: opts.channel ?? current.channel,
+            target: opts.target ?? current.target,
+            digest: opts.digest ?? current.digest,
+          }));
+          return storeRule(ctx, db.sql, current, input, opts, actor);
+        }),
+      opts,
     ),
   );
 
@@ -126,63 +130,70 @@ export function registerRuleCommands(alerts: Command): void {
   ];
   for (const [verb, to, description] of switches) {
     actorOptions(rule.command(`${verb} <name>`).description(description)).action(
-      (name: string, opts: ActorFlags) => runAction((ctx) => switchRule(ctx, name, to, opts)),
+      (name: string, opts: ActorFlags & AccountFlag) =>
+        runAction((ctx) => switchRule(ctx, name, to, opts), opts),
     );
   }
 
   rule
     .command("history <name>")
+    .addOption(accountOption())
     .description("every change to the rules of this name (removed ones too): who, when, what, why")
     .option("--json", "print JSON")
-    .action((name: string, opts: { json?: boolean }) =>
-      runAction((ctx) =>
-        withDatabase(ctx, async (db) => {
-          const events = await ruleEvents(db.sql, name);
-          if (events.length === 0) throw new UsageError(`no alert rule named "${name}" has existed`);
-          if (opts.json) process.stdout.write(`${JSON.stringify(events, null, 2)}\n`);
-          else
-            process.stdout.write(
-              events
-                .map(
-                  (e) =>
-                    `${e.at.toISOString()}  rule ${e.ruleId}  ${e.action} by ${terminalSafe(e.by)}${e.note ? `: ${terminalSafe(e.note)}` : ""}\n`,
-                )
-                .join(""),
-            );
-          return EXIT.ok;
-        }),
+    .action((name: string, opts: { json?: boolean } & AccountFlag) =>
+      runAction(
+        (ctx) =>
+          withDatabase(ctx, async (db) => {
+            const events = await ruleEvents(db.sql, name);
+            if (events.length === 0) throw new UsageError(`no alert rule named "${name}" has existed`);
+            if (opts.json) process.stdout.write(`${JSON.stringify(events, null, 2)}\n`);
+            else
+              process.stdout.write(
+                events
+                  .map(
+                    (e) =>
+                      `${e.at.toISOString()}  rule ${e.ruleId}  ${e.action} by ${terminalSafe(e.by)}${e.note ? `: ${terminalSafe(e.note)}` : ""}\n`,
+                  )
+                  .join(""),
+              );
+            return EXIT.ok;
+          }),
+        opts,
       ),
     );
 
   rule
     .command("list")
+    .addOption(accountOption())
     .description("every alert rule in use (paused ones included)")
     .option("--removed", "include removed rules")
     .option("--json", "print JSON")
-    .action((opts: { removed?: boolean; json?: boolean }) =>
-      runAction((ctx) =>
-        withDatabase(ctx, async (db) => {
-          const rules = await listAlertRules(db.sql, { removed: opts.removed });
-          if (opts.json) process.stdout.write(`${JSON.stringify(rules, null, 2)}\n`);
-          else if (rules.length === 0) process.stdout.write("no alert rules\n");
-          else
-            process.stdout.write(
-              `${formatTable(
-                ["name", "channel", "target", "lists", "headings", "digest", "state", "created"],
-                rules.map((r) => [
-                  r.name,
-                  r.channel,
-                  r.target,
-                  r.lists.join(",") || "all",
-                  r.headings.join(",") || "all",
-                  r.digest ? "yes" : "no",
-                  ruleState(r),
-                  r.createdAt.toISOString(),
-                ]),
-              )}\n`,
-            );
-          return EXIT.ok;
-        }),
+    .action((opts: { removed?: boolean; json?: boolean } & AccountFlag) =>
+      runAction(
+        (ctx) =>
+          withDatabase(ctx, async (db) => {
+            const rules = await listAlertRules(db.sql, { removed: opts.removed });
+            if (opts.json) process.stdout.write(`${JSON.stringify(rules, null, 2)}\n`);
+            else if (rules.length === 0) process.stdout.write("no alert rules\n");
+            else
+              process.stdout.write(
+                `${formatTable(
+                  ["name", "channel", "target", "lists", "headings", "digest", "state", "created"],
+                  rules.map((r) => [
+                    r.name,
+                    r.channel,
+                    r.target,
+                    r.lists.join(",") || "all",
+                    r.headings.join(",") || "all",
+                    r.digest ? "yes" : "no",
+                    ruleState(r),
+                    r.createdAt.toISOString(),
+                  ]),
+                )}\n`,
+              );
+            return EXIT.ok;
+          }),
+        opts,
       ),
     );
 }

@@ -7,6 +7,7 @@ import { sendTestMessage } from "../alerts/test-message.ts";
 import { findAlertRule } from "../db/alerts-rules.ts";
 import { EXIT, UsageError } from "../errors.ts";
 import { redactSecrets } from "../secrets.ts";
+import { type AccountFlag, accountOption } from "./account-option.ts";
 import { runDeliverCommand } from "./alerts-deliver.ts";
 import { registerLifecycleCommands } from "./alerts-lifecycle.ts";
 import { registerRuleCommands } from "./alerts-rules.ts";
@@ -21,32 +22,38 @@ export function registerAlerts(program: Command): void {
 
   alerts
     .command("deliver")
+    .addOption(accountOption())
     .description("raise alerts for runs not scanned yet and send every pending message now (backoff ignored)")
     .option("--json", "print the report as JSON")
-    .action((opts: { json?: boolean }) => runAction((ctx) => runDeliverCommand(ctx, opts)));
+    .action((opts: { json?: boolean } & AccountFlag) =>
+      runAction((ctx) => runDeliverCommand(ctx, opts), opts),
+    );
 
   alerts
     .command("test <name>")
+    .addOption(accountOption())
     .description(
       "send a clearly marked test message through a rule's channel; exit 0 only when it was accepted",
     )
-    .action((name: string) =>
-      runAction((ctx) =>
-        withDatabase(ctx, async (db) => {
-          const rule = await findAlertRule(db.sql, name);
-          if (!rule) throw new UsageError(`no alert rule named "${name}"`);
-          const { messageId, outcome } = await sendTestMessage(db.sql, ctx.config, rule);
-          if (outcome.kind === "sent") {
-            process.stdout.write(
-              `test message ${messageId} accepted by ${rule.channel} ${rule.target}${outcome.reply ? `: ${outcome.reply}` : ""}\n`,
+    .action((name: string, opts: AccountFlag) =>
+      runAction(
+        (ctx) =>
+          withDatabase(ctx, async (db) => {
+            const rule = await findAlertRule(db.sql, name);
+            if (!rule) throw new UsageError(`no alert rule named "${name}"`);
+            const { messageId, outcome } = await sendTestMessage(db.sql, ctx.config, rule);
+            if (outcome.kind === "sent") {
+              process.stdout.write(
+                `test message ${messageId} accepted by ${rule.channel} ${rule.target}${outcome.reply ? `: ${outcome.reply}` : ""}\n`,
+              );
+              return EXIT.ok;
+            }
+            process.stderr.write(
+              `regwatch: test message ${messageId} not accepted: ${redactSecrets(outcome.error)}\n`,
             );
-            return EXIT.ok;
-          }
-          process.stderr.write(
-            `regwatch: test message ${messageId} not accepted: ${redactSecrets(outcome.error)}\n`,
-          );
-          return EXIT.failed;
-        }),
+            return EXIT.failed;
+          }),
+        opts,
       ),
     );
 }

@@ -11,11 +11,12 @@ import { feedCsv, feedLines } from "../feed/format.ts";
 import { resolveListRefs } from "../list-ref.ts";
 import { redactSecrets } from "../secrets.ts";
 import { taxBaseOf } from "../taxid.ts";
+import { type AccountFlag, accountOption } from "./account-option.ts";
 import { collect, parseDateArg, runAction, withDatabase } from "./context.ts";
 
 const DEFAULT_DAYS = 7;
 
-interface ChangesOptions {
+interface ChangesOptions extends AccountFlag {
   since?: string;
   until?: string;
   list: string[];
@@ -28,6 +29,7 @@ interface ChangesOptions {
 export function registerChanges(program: Command): void {
   program
     .command("changes")
+    .addOption(accountOption())
     .description(
       "what changed: one line per changed heading, old → new, newest first (reads the database only)",
     )
@@ -72,6 +74,6 @@ export function registerChanges(program: Command): void {
         else out = feedLines(rows, { shorten: process.stdout.isTTY === true });
         process.stdout.write(redactSecrets(out));
         return EXIT.ok;
-      }),
+      }, opts),
     );
 }

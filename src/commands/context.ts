@@ -11,6 +11,7 @@ import { migrationsCurrent, runMigrations } from "../db/migrate.ts";
 import { coerceError, EXIT, type ExitCode, exitCodeOf, type Outcome, RegwatchError } from "../errors.ts";
 import { createLogger, type Logger } from "../logger.ts";
 import { redactSecrets } from "../secrets.ts";
+import { type AccountScope, configForCommand } from "./account-option.ts";
 import { commandLog } from "./log-router.ts";
 
 export interface Context {
@@ -19,16 +20,19 @@ export interface Context {
 }
 
 /**
- * Builds the context, runs the command body, and turns what it returns (an exit status, or a
+ * Builds the context (for a command taking `--account`, whose options are passed as `account`,
+ * the chosen account's configuration), runs the command body, and turns what it returns (an exit status, or a
  * job's outcome) or throws into the exit status, through `exitCodeOf`: the one place where
  * statuses and errors become exit codes. An outcome's error is said once, like a thrown one.
  */
 export async function runAction(
   body: (ctx: Context) => Promise<ExitCode | Outcome | undefined>,
+  account?: AccountScope,
 ): Promise<void> {
   let secrets: string[] = [];
   try {
-    const config = loadConfig();
+    // A command of one account (`account` given, even without a name) gets that account's config.
+    const config = configForCommand(loadConfig(), account);
     secrets = secretsOf(config);
     // Through the router: while a progress bar is drawn, lines go above it.
     const log = createLogger({ level: commandLogLevel(config), secrets, stream: commandLog });

@@ -6,12 +6,14 @@ import type { Command } from "commander";
 import { lastCompleteDay } from "../dates.ts";
 import { type AcceptRefusal, acceptCoverage, firstDayNotToAccept, resolveListKey } from "../db/coverage.ts";
 import { EXIT, UsageError } from "../errors.ts";
+import { type AccountFlag, accountOption } from "./account-option.ts";
 import { parseDateArg, runAction, withDatabase } from "./context.ts";
 
 export function registerCoverage(program: Command): void {
   const coverage = program.command("coverage").description("operator decisions about covered days");
   coverage
     .command("accept")
+    .addOption(accountOption())
     .description("mark days covered whose answers held invalid items, after an operator's review")
     .argument("<list>", "list key or list name")
     .argument("<from>", "first day (YYYY-MM-DD)", parseDateArg)
@@ -23,7 +25,7 @@ export function registerCoverage(program: Command): void {
         "covered at all, within the list's life and up to the last complete day.\n" +
         "Exit: 0 recorded, 64 bad input (unknown list, dates out of order, empty reason, a day that may not be accepted).",
     )
-    .action((list: string, from: string, to: string, opts: { reason: string }) =>
+    .action((list: string, from: string, to: string, opts: { reason: string } & AccountFlag) =>
       runAction((ctx) => {
         const reason = opts.reason.trim();
         if (reason === "") throw new UsageError("--reason: give the reason these days may count as read");
@@ -41,7 +43,7 @@ export function registerCoverage(program: Command): void {
           );
           return EXIT.ok;
         });
-      }),
+      }, opts),
     );
 }
 

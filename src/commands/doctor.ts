@@ -10,8 +10,9 @@ import { type Config, loadConfig } from "../config.ts";
 import { judgeConfigProblems } from "../doctor/judge-setup.ts";
 import { buildReport, type CheckResult, formatJson, formatText } from "../doctor/report.ts";
 import { runDoctor } from "../doctor/run.ts";
-import { ConfigError, coerceError, EXIT } from "../errors.ts";
+import { ConfigError, coerceError, EXIT, exitCodeOf, UsageError } from "../errors.ts";
 import { redactSecrets } from "../secrets.ts";
+import { type AccountFlag, accountOption, configForCommand } from "./account-option.ts";
 
 export const DOCTOR_SUMMARY =
   "check a setup before the first run: configuration, database, keys, clock, description, schedule, file origins, alert targets";
@@ -19,6 +20,7 @@ export const DOCTOR_SUMMARY =
 export function registerDoctor(program: Command): void {
   program
     .command("doctor")
+    .addOption(accountOption())
     .description(DOCTOR_SUMMARY)
     .option("--json", "print the report as JSON (check, status ok/warn/fail, message, next step)")
     .addHelpText(
@@ -33,23 +35,25 @@ export function registerDoctor(program: Command): void {
         "Exit 0 when every check passes (warnings allowed), 1 when one fails, 78 for configuration.",
       ].join("\n"),
     )
-    .action(async (opts: { json?: boolean }) => {
+    .action(async (opts: { json?: boolean } & AccountFlag) => {
       try {
-        const results = await doctor();
+        const results = await doctor(opts);
         const report = buildReport(results, new Date());
         process.stdout.write(opts.json ? formatJson(report) : formatText(report));
         process.exitCode = report.exitCode;
       } catch (error) {
         process.stderr.write(`regwatch: ${redactSecrets(coerceError(error).message)}\n`);
-        process.exitCode = EXIT.failed;
+        // A bad --account is a usage error (64), like on every other command.
+        process.exitCode = error instanceof UsageError ? exitCodeOf(error) : EXIT.failed;
       }
     });
 }
 
-async function doctor(): Promise<CheckResult[]> {
+async function doctor(flag: AccountFlag): Promise<CheckResult[]> {
   let config: Config;
   try {
-    config = loadConfig();
+    // With an accounts file, the chosen account's configuration is the one checked.
+    config = configForCommand(loadConfig(), flag);
   } catch (error) {
     if (error instanceof ConfigError) return judgeConfigProblems(error.problems);
     throw error;

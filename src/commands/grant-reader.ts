@@ -1,10 +1,12 @@
 /**
- * `regwatch grant-reader ROLE`: read-only access to schema regwatch for a BI role (the grants
- * themselves are src/db/grants.ts). The role name is checked here, before any connection.
+ * `regwatch grant-reader ROLE [--account NAME]`: read-only access to schema regwatch for a BI role
+ * or, with an accounts file, to the chosen account's schema only (the grants themselves are
+ * src/db/grants.ts). The role name is checked here, before any connection.
  */
 import type { Command } from "commander";
 import { grantReader } from "../db/grants.ts";
 import { EXIT, UsageError } from "../errors.ts";
+import { type AccountFlag, accountOption } from "./account-option.ts";
 import { runAction, withDatabase } from "./context.ts";
 
 /** A plain identifier; anything stranger is refused rather than quoted into SQL. */
@@ -29,14 +31,21 @@ export function registerGrantReader(program: Command): void {
       "give an existing role read-only access to schema regwatch (tables and views, now and later)",
     )
     .argument("<role>", "name of an existing Postgres role")
-    .action((rawRole: string) =>
-      runAction(async (ctx) => {
-        const role = checkRoleName(rawRole);
-        await withDatabase(ctx, (db) => grantReader(db.sql, role, db.schema));
-        process.stdout.write(
-          `role "${role}" may now read every table and view of schema regwatch, including ones added later\n`,
-        );
-        return EXIT.ok;
-      }),
+    .addOption(accountOption())
+    .action((rawRole: string, opts: AccountFlag) =>
+      runAction(
+        async (ctx) => {
+          const role = checkRoleName(rawRole);
+          const schema = await withDatabase(ctx, async (db) => {
+            await grantReader(db.sql, role, db.schema);
+            return db.schema;
+          });
+          process.stdout.write(
+            `role "${role}" may now read every table and view of schema ${schema}, including ones added later\n`,
+          );
+          return EXIT.ok;
+        },
+        { account: opts.account, withoutKeys: true },
+      ),
     );
 }

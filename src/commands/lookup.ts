@@ -13,6 +13,7 @@ import { EXIT, UsageError } from "../errors.ts";
 import { openSearch } from "../run/open-registry.ts";
 import { formatRecordTable } from "../search/format.ts";
 import { saveBusinesses } from "../search/save-businesses.ts";
+import { type AccountFlag, accountOption } from "./account-option.ts";
 import { type Context, parsePositiveInt, runAction, withDatabase } from "./context.ts";
 
 /**
@@ -37,7 +38,7 @@ export async function withSearch<T>(
   return result;
 }
 
-interface LookupOptions {
+interface LookupOptions extends AccountFlag {
   all?: boolean;
   limit?: number;
   json?: boolean;
@@ -46,6 +47,7 @@ interface LookupOptions {
 export function registerLookup(program: Command): void {
   program
     .command("lookup")
+    .addOption(accountOption())
     .description(
       "search the registry by registration number, name or bank account; results are kept in businesses",
     )
@@ -82,7 +84,7 @@ export function registerLookup(program: Command): void {
         );
         printLookup(kind, checked.value, result, options);
         return EXIT.ok;
-      }),
+      }, options),
     );
 }
 

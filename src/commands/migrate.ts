@@ -1,5 +1,11 @@
+/**
+ * `regwatch migrate`: applies pending migrations. Without an accounts file, to schema regwatch;
+ * with one, to schema regwatch (the fleet's home) and then to every account's schema, new accounts
+ * included, one line each. The accounts' keys are not needed: no registry is called.
+ */
 import type { Command } from "commander";
-import { openDatabase } from "../db/connect.ts";
+import { loadAccounts } from "../accounts.ts";
+import { DEFAULT_SCHEMA, openDatabase } from "../db/connect.ts";
 import { runMigrations } from "../db/migrate.ts";
 import { EXIT } from "../errors.ts";
 import { runAction } from "./context.ts";
@@ -10,15 +16,28 @@ export function registerMigrate(program: Command): void {
     .description("apply pending database migrations (running it again is harmless)")
     .action(() =>
       runAction(async ({ config, log }) => {
+        const accounts = loadAccounts(config);
         const db = await openDatabase(config);
         try {
-          const { applied } = await runMigrations(db.url, db.schema);
-          log.info({ applied, database: db.origin }, "migrations applied");
-          process.stdout.write(
-            applied === 0
-              ? "regwatch: schema is up to date\n"
-              : `regwatch: applied ${applied} migration(s)\n`,
-          );
+          if (accounts === undefined) {
+            const { applied } = await runMigrations(db.url, db.schema);
+            log.info({ applied, database: db.origin }, "migrations applied");
+            process.stdout.write(
+              applied === 0
+                ? "regwatch: schema is up to date\n"
+                : `regwatch: applied ${applied} migration(s)\n`,
+            );
+            return EXIT.ok;
+          }
+          for (const schema of [DEFAULT_SCHEMA, ...accounts.map((a) => a.schema)]) {
+            const { applied } = await runMigrations(db.url, schema);
+            log.info({ applied, schema, database: db.origin }, "migrations applied");
+            process.stdout.write(
+              applied === 0
+                ? `regwatch: schema ${schema} is up to date\n`
+                : `regwatch: schema ${schema}: applied ${applied} migration(s)\n`,
+            );
+          }
         } finally {
           await db.close();
         }

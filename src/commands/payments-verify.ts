@@ -3,7 +3,7 @@
  * confirmed, out of band, that the account belongs to the business (a call to the supplier on a
  * number already held). The payment check then lets go the payments to that account that a change
  * of the business's accounts dated on or before that day held; a newer change holds them again.
- * `regwatch payments verifications [--tax-id T] [--account A] [--json]` lists what was recorded.
+ * `regwatch payments verifications [--tax-id T] [--bank-account A] [--json]` lists what was recorded.
  */
 import type { Command } from "commander";
 import { EXIT, UsageError } from "../errors.ts";
@@ -12,17 +12,18 @@ import { parseAccount } from "../payments/accounts.ts";
 import { listVerifications, type VerificationRow, verifyPayee } from "../payments/verification.ts";
 import { formatTable } from "../search/format.ts";
 import { describeTaxIdProblem, taxBaseOf } from "../taxid.ts";
+import { type AccountFlag, accountOption } from "./account-option.ts";
 import { type Context, parsePositiveInt, runAction, withDatabase } from "./context.ts";
 
-interface VerifyOptions {
+interface VerifyOptions extends AccountFlag {
   taxId: string;
   by: string;
   note?: string;
 }
 
-interface ListOptions {
+interface ListOptions extends AccountFlag {
   taxId?: string;
-  account?: string;
+  bankAccount?: string;
   limit?: number;
   json?: boolean;
 }
@@ -30,6 +31,7 @@ interface ListOptions {
 export function registerPaymentsVerify(payments: Command): void {
   payments
     .command("verify")
+    .addOption(accountOption())
     .description(
       "record that an account was confirmed with the payee out of band; releases the holds its account changes up to today caused (exit 0, 64 bad arguments)",
     )
@@ -38,16 +40,17 @@ export function registerPaymentsVerify(payments: Command): void {
     .requiredOption("--by <who>", "who confirmed it")
     .option("--note <text>", "how it was confirmed: whom you called, on which number you already had")
     .action((account: string, options: VerifyOptions) =>
-      runAction((ctx) => recordVerification(ctx, account, options)),
+      runAction((ctx) => recordVerification(ctx, account, options), options),
     );
   payments
     .command("verifications")
+    .addOption(accountOption())
     .description("list recorded verifications, newest first")
     .option("--tax-id <tax-id>", "only this business's")
-    .option("--account <account>", "only this account's")
+    .option("--bank-account <account>", "only this bank account's")
     .option("--limit <n>", "at most this many (default 1000)", parsePositiveInt)
     .option("--json", "print JSON")
-    .action((options: ListOptions) => runAction((ctx) => printVerifications(ctx, options)));
+    .action((options: ListOptions) => runAction((ctx) => printVerifications(ctx, options), options));
 }
 
 async function recordVerification(ctx: Context, account: string, options: VerifyOptions) {
@@ -78,9 +81,9 @@ function checkFilter(options: ListOptions): { taxId: string | null; account: str
     if (problem) throw new UsageError(`--tax-id: ${problem}`);
   }
   let account: string | null = null;
-  if (options.account !== undefined) {
-    const parsed = parseAccount(options.account);
-    if (!parsed.ok) throw new UsageError(`--account: ${parsed.problem}`);
+  if (options.bankAccount !== undefined) {
+    const parsed = parseAccount(options.bankAccount);
+    if (!parsed.ok) throw new UsageError(`--bank-account: ${parsed.problem}`);
     account = parsed.account;
   }
   return { taxId, account };

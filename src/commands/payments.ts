@@ -26,11 +26,12 @@ import { CsvSink } from "../payments/report-csv.ts";
 import { JsonSink } from "../payments/report-json.ts";
 import { TextSink } from "../payments/report-text.ts";
 import { redactSecrets } from "../secrets.ts";
+import { type AccountFlag, accountOption } from "./account-option.ts";
 import { type Context, parseNonNegativeInt, runAction, withDatabase } from "./context.ts";
 import { withSearch } from "./lookup.ts";
 import { registerPaymentsVerify } from "./payments-verify.ts";
 
-interface CheckOptions {
+interface CheckOptions extends AccountFlag {
   encoding?: string;
   columns?: string;
   currency: string;
@@ -47,6 +48,7 @@ export function registerPayments(program: Command): void {
   const payments = program.command("payments").description("check payments against the registry");
   payments
     .command("check")
+    .addOption(accountOption())
     .description("give every payment of a batch file a verdict (exit 0 all pass, 2 some held, 64 bad file)")
     .argument(
       "<file>",
@@ -75,7 +77,9 @@ export function registerPayments(program: Command): void {
     .option("--xlsx <file>", "also write the verdicts to an Excel workbook")
     .option("--record", "keep the batch in regwatch.payment_batches and its verdicts in payment_checks")
     .option("--by <who>", "who checks the batch, kept with --record (default: the operating-system user)")
-    .action((file: string, options: CheckOptions) => runAction((ctx) => checkPayments(ctx, file, options)));
+    .action((file: string, options: CheckOptions) =>
+      runAction((ctx) => checkPayments(ctx, file, options), options),
+    );
   registerPaymentsVerify(payments);
 }
 

@@ -5,9 +5,10 @@ import { terminalSafe } from "../feed/terminal-text.ts";
 import { DEFAULT_MAX_REMOVALS, reconcile } from "../reconcile/reconcile.ts";
 import { formatReport, reportJson } from "../reconcile/report.ts";
 import { openRegistry } from "../run/open-registry.ts";
+import { type AccountFlag, accountOption } from "./account-option.ts";
 import { type Context, parseNonNegativeInt, runAction, withDatabase } from "./context.ts";
 
-interface ReconcileCliOptions {
+interface ReconcileCliOptions extends AccountFlag {
   dryRun?: boolean;
   maxRemovals: number;
   allowEmpty?: boolean;
@@ -21,6 +22,7 @@ interface ReconcileCliOptions {
 export function registerReconcile(program: Command): void {
   program
     .command("reconcile")
+    .addOption(accountOption())
     .description("make the remote watch lists named in desired_lists match desired_items")
     .option("--dry-run", "read the registry and print the plan; send no change and record no outcome")
     .option(
@@ -67,7 +69,7 @@ export function registerReconcile(program: Command): void {
         "3 partial (some requests failed; rerun to finish), 75 another run holds the lock.",
       ].join("\n"),
     )
-    .action((opts: ReconcileCliOptions) => runAction((ctx) => reconcileCommand(ctx, opts)));
+    .action((opts: ReconcileCliOptions) => runAction((ctx) => reconcileCommand(ctx, opts), opts));
 }
 
 async function reconcileCommand(ctx: Context, opts: ReconcileCliOptions): Promise<Outcome> {

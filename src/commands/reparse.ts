@@ -7,31 +7,35 @@ import type { Command } from "commander";
 import { lastCompleteDay } from "../dates.ts";
 import { EXIT } from "../errors.ts";
 import { parseStoredFiles } from "../parse/parse-files.ts";
+import { type AccountFlag, accountOption } from "./account-option.ts";
 import { runAction, withDatabase } from "./context.ts";
 
 export function registerReparse(program: Command): void {
   program
     .command("reparse")
+    .addOption(accountOption())
     .description("parse stored change files again with today's parsers (sends no request)")
     .option(
       "--all",
       "every fetched file, not only those not parsed yet, unrecognised, unattributed or failed",
     )
     .option("--json", "print the counts as JSON")
-    .action((opts: { all?: boolean; json?: boolean }) =>
-      runAction((ctx) =>
-        withDatabase(ctx, async (db) => {
-          const report = await parseStoredFiles(db.sql, {
-            selection: opts.all ? "all" : "retry",
-            lastComplete: lastCompleteDay(new Date(), ctx.config.registryTz),
-          });
-          process.stdout.write(
-            opts.json
-              ? `${JSON.stringify(report)}\n`
-              : `Re-parsed ${report.files} change files: ${report.parsed} parsed (${report.values} heading values), ${report.unrecognised} unrecognised, ${report.unattributed} unattributed, ${report.failed} failed\n`,
-          );
-          return EXIT.ok;
-        }),
+    .action((opts: { all?: boolean; json?: boolean } & AccountFlag) =>
+      runAction(
+        (ctx) =>
+          withDatabase(ctx, async (db) => {
+            const report = await parseStoredFiles(db.sql, {
+              selection: opts.all ? "all" : "retry",
+              lastComplete: lastCompleteDay(new Date(), ctx.config.registryTz),
+            });
+            process.stdout.write(
+              opts.json
+                ? `${JSON.stringify(report)}\n`
+                : `Re-parsed ${report.files} change files: ${report.parsed} parsed (${report.values} heading values), ${report.unrecognised} unrecognised, ${report.unattributed} unattributed, ${report.failed} failed\n`,
+            );
+            return EXIT.ok;
+          }),
+        opts,
       ),
     );
 }

@@ -13,6 +13,7 @@ import { openRegistry } from "../run/open-registry.ts";
 import { redactJson, redactSecrets } from "../secrets.ts";
 import { runSyncJob, type SyncJobResult } from "../sync/sync-job.ts";
 import type { SyncPassOptions, SyncReport } from "../sync/sync-pass.ts";
+import { type AccountFlag, accountOption } from "./account-option.ts";
 import {
   type Context,
   collect,
@@ -30,14 +31,15 @@ export function registerSync(program: Command): void {
     .description(
       "one incremental pass: refresh lists, fill coverage gaps up to the last complete day, fetch pending change files",
     );
-  addRunOptions(command).action((opts: { list: string[]; wait?: number; json?: boolean }) =>
-    runAction((ctx) =>
-      syncCommand(ctx, { kind: "sync", lists: opts.list }, { wait: opts.wait, json: opts.json }),
+  addRunOptions(command).action((opts: { list: string[]; wait?: number; json?: boolean } & AccountFlag) =>
+    runAction(
+      (ctx) => syncCommand(ctx, { kind: "sync", lists: opts.list }, { wait: opts.wait, json: opts.json }),
+      opts,
     ),
   );
 }
 
-interface BackfillFlags {
+interface BackfillFlags extends AccountFlag {
   from: string;
   to?: string;
   list: string[];
@@ -73,13 +75,14 @@ export function registerBackfill(program: Command): void {
         },
         { wait: opts.wait, json: opts.json },
       );
-    }),
+    }, opts),
   );
 }
 
 /** Options sync and backfill share. */
 export function addRunOptions(command: Command): Command {
   return command
+    .addOption(accountOption())
     .option("--list <list>", "limit the pass to this list, by key or name (repeatable)", collect, [])
     .option(
       "--wait <seconds>",

@@ -28,12 +28,13 @@ import { describeImportProblems, type ImportProblem, parseImportCsv } from "../s
 import { type Resolution, taxIdForRegistrationNumber } from "../search/resolve.ts";
 import { saveBusinesses } from "../search/save-businesses.ts";
 import { redactError } from "../secrets.ts";
+import { type AccountFlag, accountOption } from "./account-option.ts";
 import { type Context, runAction, withDatabase } from "./context.ts";
 import { namedList } from "./list-arg.ts";
 import { withSearch } from "./lookup.ts";
 import { checkListName, checkRegNumberArg, checkTaxIdArg, newListNote, safeLabel } from "./watch-args.ts";
 
-interface AddOptions {
+interface AddOptions extends AccountFlag {
   list: string;
   taxId?: string;
   regNumber?: string;
@@ -49,6 +50,7 @@ export function registerWatch(program: Command): void {
 
   watch
     .command("add")
+    .addOption(accountOption())
     .description("add a business to a desired list (the list is created when missing)")
     .requiredOption("--list <list>", "desired list, by name or by the key of its remote list")
     .option("--tax-id <id>", "tax base number (8 digits)")
@@ -92,15 +94,16 @@ export function registerWatch(program: Command): void {
           );
           return EXIT.ok;
         });
-      }),
+      }, options),
     );
 
   watch
     .command("remove")
+    .addOption(accountOption())
     .description("remove a business from a desired list")
     .requiredOption("--list <list>", "desired list, by name or by the key of its remote list")
     .requiredOption("--tax-id <id>", "tax base number (8 digits)")
-    .action((options: { list: string; taxId: string }) =>
+    .action((options: { list: string; taxId: string } & AccountFlag) =>
       runAction(async (ctx) => {
         const listRef = checkListName(options.list);
         const taxId = checkTaxIdArg(options.taxId);
@@ -117,15 +120,16 @@ export function registerWatch(program: Command): void {
           );
           return EXIT.ok;
         });
-      }),
+      }, options),
     );
 
   watch
     .command("list")
+    .addOption(accountOption())
     .description("show desired lists and items with their reconcile state")
     .option("--list <list>", "only this list (name or key)")
     .option("--json", "print the result as JSON")
-    .action((options: { list?: string; json?: boolean }) =>
+    .action((options: { list?: string; json?: boolean } & AccountFlag) =>
       runAction(async (ctx) => {
         const listRef = options.list === undefined ? undefined : checkListName(options.list);
         const { rows, list } = await withDatabase(ctx, async (db) => {
@@ -153,18 +157,19 @@ export function registerWatch(program: Command): void {
           process.stdout.write(`${formatTable(headers, body)}\n`);
         }
         return EXIT.ok;
-      }),
+      }, options),
     );
 
   watch
     .command("import")
+    .addOption(accountOption())
     .description("add every business of a CSV file (column tax_id or reg_number, optional note) to a list")
     .requiredOption("--list <list>", "desired list, by name or by the key of its remote list")
     .argument("<file>", "CSV file with a header line")
     .option("--prune", "remove remote items that are not desired (the default for a new list)")
     .option("--no-prune", "leave remote items that are not desired on the list")
-    .action((file: string, options: { list: string; prune?: boolean }) =>
-      runAction(async (ctx) => importFile(ctx, file, checkListName(options.list), options.prune)),
+    .action((file: string, options: { list: string; prune?: boolean } & AccountFlag) =>
+      runAction(async (ctx) => importFile(ctx, file, checkListName(options.list), options.prune), options),
     );
 
   registerDropList(watch);
@@ -275,25 +280,28 @@ async function resolveRegNumbers(
 export function registerDropList(watch: Command): void {
   watch
     .command("drop-list")
+    .addOption(accountOption())
     .description(
       "remove a desired list and its items; reconcile --allow-delete-lists deletes its remote list",
     )
     .argument("<list>", "desired list, by name or by the key of its remote list")
-    .action((ref: string) =>
-      runAction((ctx) =>
-        withDatabase(ctx, async (db) => {
-          const list = await namedList(db.sql, ref.trim());
-          const dropped = await dropDesiredList(db.sql, list.name, list.key);
-          if (!dropped)
-            throw new InputError(`there is no desired list ${safeLabel(list)} (see regwatch watch list)`);
-          process.stdout.write(
-            `list ${safeLabel(list)} dropped with its ${dropped.items} desired item(s). ` +
-              (list.key
-                ? "The next `regwatch reconcile --allow-delete-lists` deletes the remote list; a reconcile without it leaves the list in place.\n"
-                : "No remote list of that name is known; reconcile --allow-delete-lists deletes one if it appears.\n"),
-          );
-          return EXIT.ok;
-        }),
+    .action((ref: string, opts: AccountFlag) =>
+      runAction(
+        (ctx) =>
+          withDatabase(ctx, async (db) => {
+            const list = await namedList(db.sql, ref.trim());
+            const dropped = await dropDesiredList(db.sql, list.name, list.key);
+            if (!dropped)
+              throw new InputError(`there is no desired list ${safeLabel(list)} (see regwatch watch list)`);
+            process.stdout.write(
+              `list ${safeLabel(list)} dropped with its ${dropped.items} desired item(s). ` +
+                (list.key
+                  ? "The next `regwatch reconcile --allow-delete-lists` deletes the remote list; a reconcile without it leaves the list in place.\n"
+                  : "No remote list of that name is known; reconcile --allow-delete-lists deletes one if it appears.\n"),
+            );
+            return EXIT.ok;
+          }),
+        opts,
       ),
     );
 }

@@ -1,0 +1,118 @@
+/**
+ * The accounts of a fleet as the program uses them: the list (REGWATCH_ACCOUNTS_FILE, checked in
+ * accounts-file.ts), the configuration of one account (the global one with the account's registry
+ * settings and schema put in), and the choice of the account a command works on.
+ *
+ * Without an accounts file nothing changes: one account, schema `regwatch`, the REGWATCH_WATCH_URL
+ * family of variables. With one, those variables are not used for any account; everything else
+ * (database, timeouts, alerts, console) stays shared by all accounts.
+ */
+import { type Account, readAccountsFile } from "./accounts-file.ts";
+import type { Config } from "./config.ts";
+import { CONTROL_CHARS } from "./config-schema.ts";
+import { ConfigError, UsageError } from "./errors.ts";
+import { registerSecrets } from "./secrets.ts";
+
+export { type Account, CONTRACT_RATE_LIMIT, parseAccounts } from "./accounts-file.ts";
+
+/** The accounts of REGWATCH_ACCOUNTS_FILE; undefined when it is not set. Throws ConfigError. */
+export function loadAccounts(config: Pick<Config, "accountsFile">): Account[] | undefined {
+  return config.accountsFile === undefined ? undefined : readAccountsFile(config.accountsFile);
+}
+
+/**
+ * The configuration of one account: the global one with the account's addresses, keys (read from
+ * the variables the account names), file origins, pacing, schedule, zone and schema. The keys are
+ * registered as secrets, so no sink prints them. A named variable unset, empty or holding control
+ * characters is a ConfigError naming the variable, never its value.
+ */
+export function accountConfig(base: Config, account: Account, env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const apiKey = keyFrom(env, account.apiKeyEnv, account, "api_key_env", problems);
+  const searchApiKey =
+    account.searchApiKeyEnv === undefined
+      ? apiKey
+      : keyFrom(env, account.searchApiKeyEnv, account, "search_api_key_env", problems);
+  if (problems.length > 0) throw new ConfigError(problems);
+  registerSecrets([apiKey, searchApiKey]);
+  return { ...accountSettings(base, account), apiKey, searchApiKey };
+}
+
+/**
+ * The account's configuration without its keys (both undefined): for readers that never call the
+ * registry (the console, a fleet overview) and must work where the key variables are not set.
+ */
+export function accountSettings(base: Config, account: Account): Config {
+  return {
+    ...base,
+    account: account.name,
+    schema: account.schema,
+    watchUrl: account.watchUrl,
+    searchUrl: account.searchUrl,
+    apiKey: undefined,
+    searchApiKey: undefined,
+    fileOrigins: account.fileOrigins ?? [new URL(account.watchUrl).origin],
+    rateLimit: account.rateLimit ?? base.rateLimit,
+    schedule: account.schedule ?? base.schedule,
+    tz: account.timezone ?? base.tz,
+  };
+}
+
+function keyFrom(
+  env: NodeJS.ProcessEnv,
+  variable: string,
+  account: Account,
+  field: string,
+  problems: string[],
+): string | undefined {
+  const value = env[variable];
+  const whose = `account "${account.name}" (its ${field})`;
+  if (value === undefined || value.trim() === "") {
+    problems.push(`${variable}: must hold the API key of ${whose}; it is unset or empty`);
+    return undefined;
+  }
+  // A key with a newline would split the header it is sent in; it is refused, not trimmed.
+  if (CONTROL_CHARS.test(value)) {
+    problems.push(`${variable}: must not contain control characters (newline, carriage return, tab, ...)`);
+    return undefined;
+  }
+  return value;
+}
+
+/**
+ * The configuration a command works with. No accounts file: `base` unchanged (`--account` is then
+ * refused). With one: the named account, or the only one when the file lists one; several
+ * accounts and no name is a usage error listing them. `withoutKeys` is for a command that calls no
+ * registry (grant-reader): the account's key variables are then not read.
+ */
+export function chooseAccount(
+  base: Config,
+  name: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  options: { withoutKeys?: boolean } = {},
+): Config {
+  const accounts = loadAccounts(base);
+  if (accounts === undefined) {
+    if (name !== undefined)
+      throw new UsageError("--account: no accounts file: REGWATCH_ACCOUNTS_FILE is not set");
+    return base;
+  }
+  const account = pickAccount(accounts, name);
+  return options.withoutKeys ? accountSettings(base, account) : accountConfig(base, account, env);
+}
+
+/** The account `name` names, or the only one; a usage error otherwise. */
+export function pickAccount(accounts: readonly Account[], name: string | undefined): Account {
+  const names = accounts.map((a) => a.name);
+  if (name === undefined) {
+    if (accounts.length === 1) return accounts[0]!;
+    throw new UsageError(`--account NAME is required: ${accounts.length} accounts (${names.join(", ")})`);
+  }
+  const found = accounts.find((a) => a.name === name);
+  if (!found) {
+    throw new UsageError(
+      `--account: no account "${name}" in the accounts file (accounts: ${names.join(", ")})`,
+    );
+  }
+  return found;
+}
