@@ -63,6 +63,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./daemon.ts")).registerDaemon,
   },
   {
+    name: "worker",
+    summary: "run the fleet's queued jobs (sync, backfill, reconcile, deliver) for every account until stopped",
+    load: async () => (await import("./worker.ts")).registerWorker,
+  },
+  {
+    name: "enqueue",
+    summary: "queue sync, backfill, reconcile or deliver jobs for accounts of the fleet; workers run them",
+    load: async () => (await import("./enqueue.ts")).registerEnqueue,
+  },
+  {
     name: "status",
     summary:
       "coverage per list, last runs, change files, item outcomes and API usage (reads the database only)",
@@ -100,7 +110,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "users",
-    summary: "people who may sign in to the web console (regwatch web): add, list, passwd, remove",
+    summary:
+      "people who may sign in to the web console (regwatch web): add, list, passwd, remove, grant, revoke",
     load: async () => (await import("./users.ts")).registerUsers,
   },
   {

@@ -1,10 +1,15 @@
 /**
- * `regwatch users add|list|passwd|remove`: the people who may sign in to the web console. A
- * password comes only from standard input (one line), is checked for length, and is stored as a
- * scrypt hash; it is never printed, logged or passed on the command line, where `ps` would show it.
+ * `regwatch users add|list|passwd|remove|grant|revoke`: the people who may sign in to the web
+ * console and, with an accounts file, the accounts each may see (their role applies in each; an
+ * admin too sees only the accounts given). A password comes only from standard input (one line),
+ * is checked for length, and is stored as a scrypt hash; it is never printed, logged or passed on
+ * the command line, where `ps` would show it.
  */
 import type { Command } from "commander";
 import { Option } from "commander";
+import { loadAccounts, pickAccount } from "../accounts.ts";
+import type { Config } from "../config.ts";
+import { accountsOfUser, grantAccounts, revokeAccounts } from "../db/console-access.ts";
 import {
   addConsoleUser,
   CONSOLE_ROLES,
@@ -23,7 +28,9 @@ const USER_NAME = /^[A-Za-z0-9._@-]{1,64}$/;
 export function registerUsers(program: Command): void {
   const users = program
     .command("users")
-    .description("people who may sign in to the web console (regwatch web): add, list, passwd, remove");
+    .description(
+      "people who may sign in to the web console (regwatch web): add, list, passwd, remove, grant, revoke",
+    );
 
   users
     .command("add <name>")
@@ -32,27 +39,32 @@ export function registerUsers(program: Command): void {
       new Option("--role <role>", "what the user may do").choices(CONSOLE_ROLES).makeOptionMandatory(),
     )
     .requiredOption("--password-stdin", "read the password (at least 12 characters) from standard input")
-    .action((name: string, opts: { role: ConsoleRole }) =>
+    .option("--account <names...>", "with an accounts file: the accounts the user may see (repeatable)")
+    .action((name: string, opts: { role: ConsoleRole; account?: string[] }) =>
       runAction(async (ctx) => {
         const userName = checkUserName(name);
+        const accounts = opts.account ? knownAccounts(ctx.config, opts.account) : [];
         const passwordHash = await hashPassword(await passwordFromStdin());
         const added = await withDatabase(ctx, (db) =>
-          addConsoleUser(db.sql, { name: userName, role: opts.role, passwordHash }),
+          addConsoleUser(db.sql, { name: userName, role: opts.role, passwordHash, accounts }),
         );
         if (!added)
           throw new UsageError(
             `user "${userName}" exists already; \`regwatch users passwd ${userName} --password-stdin\` sets a new password`,
           );
-        process.stdout.write(`added ${userName} (${opts.role}); sign in at the console's /login\n`);
+        const given =
+          accounts.length > 0 ? ` with account${accounts.length > 1 ? "s" : ""} ${accounts.join(", ")}` : "";
+        process.stdout.write(`added ${userName} (${opts.role})${given}; sign in at the console's /login\n`);
         return EXIT.ok;
       }),
     );
 
   users
     .command("list")
-    .description("console users with their role and signed-in sessions")
+    .description("console users with their role, signed-in sessions and (with an accounts file) accounts")
     .action(() =>
       runAction(async (ctx) => {
+        const fleet = loadAccounts(ctx.config) !== undefined;
         const rows = await withDatabase(ctx, (db) => listConsoleUsers(db.sql, new Date()), { max: 1 });
         if (rows.length === 0) {
           process.stdout.write(
@@ -60,18 +72,16 @@ export function registerUsers(program: Command): void {
           );
           return EXIT.ok;
         }
-        process.stdout.write(
-          formatTable(
-            ["NAME", "ROLE", "ADDED", "CHANGED", "SESSIONS"],
-            rows.map((u) => [
-              u.name,
-              u.role,
-              u.createdAt.toISOString(),
-              u.updatedAt.toISOString(),
-              String(u.activeSessions),
-            ]),
-          ),
-        );
+        const table = rows.map((u) => [
+          u.name,
+          u.role,
+          u.createdAt.toISOString(),
+          u.updatedAt.toISOString(),
+          String(u.activeSessions),
+          ...(fleet ? [u.accounts.join(",") || "-"] : []),
+        ]);
+        const headers = ["NAME", "ROLE", "ADDED", "CHANGED", "SESSIONS", ...(fleet ? ["ACCOUNTS"] : [])];
+        process.stdout.write(formatTable(headers, table));
         return EXIT.ok;
       }),
     );
@@ -103,6 +113,69 @@ export function registerUsers(program: Command): void {
         return EXIT.ok;
       }),
     );
+
+  registerAccountCommands(users);
+}
+
+function registerAccountCommands(users: Command): void {
+  users
+    .command("grant <name>")
+    .description("with an accounts file: let a console user see more accounts (same role in each)")
+    .requiredOption("--account <names...>", "the accounts to give (repeatable)")
+    .action((name: string, opts: { account: string[] }) =>
+      runAction(async (ctx) => {
+        const userName = checkUserName(name);
+        const accounts = knownAccounts(ctx.config, opts.account);
+        const given = await withDatabase(ctx, (db) => grantAccounts(db.sql, userName, accounts));
+        if (!given) throw new UsageError(`no console user "${userName}"`);
+        const already = accounts.filter((a) => !given.includes(a));
+        process.stdout.write(
+          `${userName} may see ${accounts.join(", ")}${already.length > 0 ? ` (had ${already.join(", ")} already)` : ""}\n`,
+        );
+        return EXIT.ok;
+      }),
+    );
+
+  users
+    .command("revoke <name>")
+    .description("with an accounts file: stop a console user seeing accounts (from their next page on)")
+    .requiredOption("--account <names...>", "the accounts to take away (repeatable)")
+    .action((name: string, opts: { account: string[] }) =>
+      runAction(async (ctx) => {
+        const userName = checkUserName(name);
+        const taken = await withDatabase(ctx, async (db) => {
+          // An account dropped from the file can still be taken from the users who had it.
+          const held = await accountsOfUser(db.sql, userName);
+          const accounts = knownAccounts(ctx.config, opts.account, held);
+          return revokeAccounts(db.sql, userName, accounts);
+        });
+        if (!taken) throw new UsageError(`no console user "${userName}"`);
+        process.stdout.write(
+          taken.length > 0
+            ? `${userName} no longer sees ${taken.join(", ")}\n`
+            : `${userName} had none of them\n`,
+        );
+        return EXIT.ok;
+      }),
+    );
+}
+
+/**
+ * The account names given, each checked against the accounts file (or `alsoKnown`), without
+ * repeats; a usage error (64) without an accounts file or naming an account the file lacks.
+ */
+function knownAccounts(
+  config: Config,
+  names: readonly string[],
+  alsoKnown: readonly string[] = [],
+): string[] {
+  const accounts = loadAccounts(config);
+  if (accounts === undefined)
+    throw new UsageError("--account: no accounts file: REGWATCH_ACCOUNTS_FILE is not set");
+  const wanted = [...new Set(names.flatMap((n) => n.split(",")).map((n) => n.trim()))].filter(Boolean);
+  if (wanted.length === 0) throw new UsageError("--account: name at least one account");
+  for (const name of wanted) if (!alsoKnown.includes(name)) pickAccount(accounts, name);
+  return wanted;
 }
 
 function checkUserName(raw: string): string {

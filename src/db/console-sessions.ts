@@ -13,6 +13,10 @@ export interface SessionRow {
   csrfToken: string;
   expiresAt: Date;
   lastSeenAt: Date;
+  /** The account the session shows (fleet mode); null: none chosen yet. */
+  currentAccount: string | null;
+  /** Every account the user has been given, by name, read with the session on each request. */
+  accounts: string[];
 }
 
 export async function createSession(
@@ -31,7 +35,10 @@ export async function createSession(
 export async function liveSession(sql: Sql, id: string, now: Date): Promise<SessionRow | undefined> {
   const [row] = await sql<SessionRow[]>`
     select s.id, u.name as "userName", u.role, s.csrf_token as "csrfToken",
-           s.expires_at as "expiresAt", s.last_seen_at as "lastSeenAt"
+           s.expires_at as "expiresAt", s.last_seen_at as "lastSeenAt",
+           s.current_account as "currentAccount",
+           array(select a.account from console_user_accounts a
+                  where a.user_id = s.user_id order by a.account) as accounts
     from console_sessions s join console_users u on u.id = s.user_id
     where s.id = ${id} and s.expires_at > ${now}`;
   return row;
@@ -39,6 +46,11 @@ export async function liveSession(sql: Sql, id: string, now: Date): Promise<Sess
 
 export async function touchSession(sql: Sql, id: string, now: Date): Promise<void> {
   await sql`update console_sessions set last_seen_at = ${now} where id = ${id}`;
+}
+
+/** Makes the session show `account` (the caller has checked the user was given it). */
+export async function setSessionAccount(sql: Sql, id: string, account: string): Promise<void> {
+  await sql`update console_sessions set current_account = ${account} where id = ${id}`;
 }
 
 /** Ends a session (sign-out); expired sessions of anyone are cleared on the way. */

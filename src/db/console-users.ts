@@ -3,6 +3,7 @@
  * through here; hashing and checking passwords is the console's (src/web/passwords.ts).
  */
 import type { Sql } from "./connect.ts";
+import { grantAccounts } from "./console-access.ts";
 
 export type ConsoleRole = "reader" | "reviewer" | "admin";
 export const CONSOLE_ROLES: readonly ConsoleRole[] = ["reader", "reviewer", "admin"];
@@ -15,26 +16,34 @@ export interface ConsoleUserRow {
   updatedAt: Date;
   /** Sessions not yet expired at the time of the query. */
   activeSessions: number;
+  /** The accounts the user may see (fleet mode), by name; empty without an accounts file. */
+  accounts: string[];
 }
 
-/** Adds a user; false when the name is taken (nothing changes then). */
+/** Adds a user (with the accounts given, if any); false when the name is taken (nothing changes then). */
 export async function addConsoleUser(
   sql: Sql,
-  user: { name: string; role: ConsoleRole; passwordHash: string },
+  user: { name: string; role: ConsoleRole; passwordHash: string; accounts?: readonly string[] },
 ): Promise<boolean> {
-  const rows = await sql`
-    insert into console_users (name, role, password_hash)
-    values (${user.name}, ${user.role}, ${user.passwordHash})
-    on conflict (name) do nothing
-    returning id`;
-  return rows.length === 1;
+  return sql.begin(async (tx) => {
+    const rows = await tx`
+      insert into console_users (name, role, password_hash)
+      values (${user.name}, ${user.role}, ${user.passwordHash})
+      on conflict (name) do nothing
+      returning id`;
+    if (rows.length !== 1) return false;
+    await grantAccounts(tx, user.name, user.accounts ?? []);
+    return true;
+  });
 }
 
 export async function listConsoleUsers(sql: Sql, now: Date): Promise<ConsoleUserRow[]> {
   const rows = await sql<ConsoleUserRow[]>`
     select u.id::int, u.name, u.role, u.created_at as "createdAt", u.updated_at as "updatedAt",
            (select count(*)::int from console_sessions s
-             where s.user_id = u.id and s.expires_at > ${now}) as "activeSessions"
+             where s.user_id = u.id and s.expires_at > ${now}) as "activeSessions",
+           array(select a.account from console_user_accounts a
+                  where a.user_id = u.id order by a.account) as accounts
     from console_users u order by u.name`;
   return [...rows];
 }

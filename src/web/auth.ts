@@ -1,10 +1,12 @@
 /**
  * The two global hooks every route goes through: sign-in (a live session in the database, else
- * 303 to /login) and CSRF (every POST carries the session's `_csrf`, else 403 and nothing runs).
- * Registered before any page, so a page cannot forget either.
+ * 303 to /login; with an accounts file, also the account the session shows, checked against the
+ * user's accounts on every request) and CSRF (every POST carries the session's `_csrf`, else 403
+ * and nothing runs). Registered before any page, so a page cannot forget either.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { liveSession, touchSession } from "../db/console-sessions.ts";
+import { liveSession, type SessionRow, touchSession } from "../db/console-sessions.ts";
+import type { AccountDirectory } from "./account-directory.ts";
 import type { PageKit, Role, WebDeps } from "./kit.ts";
 import { roleAtLeast } from "./kit.ts";
 import type { Renderer } from "./render.ts";
@@ -15,11 +17,21 @@ export function isPublicPath(path: string): boolean {
   return path === "/login" || path === "/healthz" || path.startsWith("/static/");
 }
 
+/** Paths that read no account's data (the fleet's home only): open to a user given no account. */
+const HOME_PATHS = new Set(["/users", "/logout", "/account"]);
+
 const TOUCH_EVERY_MS = 60_000;
 
-export function installAuthHooks(app: FastifyInstance, deps: WebDeps, render: Renderer): void {
+export function installAuthHooks(
+  app: FastifyInstance,
+  deps: WebDeps,
+  render: Renderer,
+  accounts: AccountDirectory | undefined,
+): void {
   app.decorateRequest("user", undefined as never);
   app.decorateRequest("webSession", undefined);
+  app.decorateRequest("deps", undefined as never);
+  app.decorateRequest("accountView", undefined);
 
   app.addHook("onRequest", async (request, reply) => {
     const path = request.url.split("?")[0]!;
@@ -33,6 +45,11 @@ export function installAuthHooks(app: FastifyInstance, deps: WebDeps, render: Re
     if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
       await touchSession(deps.db.sql, session.id, now);
     }
+    if (!accounts) {
+      request.deps = deps;
+      return;
+    }
+    return showAccount(request, reply, session, { deps, render, accounts, path });
   });
 
   app.addHook("preHandler", async (request, reply) => {
@@ -41,6 +58,41 @@ export function installAuthHooks(app: FastifyInstance, deps: WebDeps, render: Re
     const given = (request.body as Record<string, unknown> | undefined)?._csrf;
     if (!tokensMatch(given, request.webSession.csrfToken)) return refuseCsrf(request, reply, render);
   });
+}
+
+/**
+ * Fleet mode: the request shows the session's account when the user still has it (the rows are
+ * read with the session, so a revoked account is gone at the next request), else their first
+ * account. A user with no account reaches only the home pages; anything else says so.
+ */
+async function showAccount(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: SessionRow,
+  fleet: { deps: WebDeps; render: Renderer; accounts: AccountDirectory; path: string },
+) {
+  const choices = session.accounts.filter((name) => fleet.accounts.has(name));
+  if (choices.length === 0) {
+    request.deps = fleet.deps;
+    if (HOME_PATHS.has(fleet.path)) return;
+    return fleet.render(
+      request,
+      reply,
+      "error",
+      {
+        title: "No account",
+        message: `${session.userName} has not been given any account to look at. An admin gives one with \`regwatch users grant ${session.userName} --account NAME\`.`,
+      },
+      403,
+    );
+  }
+  const current =
+    session.currentAccount !== null && choices.includes(session.currentAccount)
+      ? session.currentAccount
+      : choices[0]!;
+  const open = await fleet.accounts.open(current);
+  request.deps = { ...fleet.deps, db: open.db, config: open.config };
+  request.accountView = { current, choices };
 }
 
 export function refuseCsrf(request: FastifyRequest, reply: FastifyReply, render: Renderer) {

@@ -4,6 +4,7 @@
  * server calls each one after the sign-in and CSRF hooks are in place, so no route can skip them.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import type { Account } from "../accounts.ts";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/connect.ts";
 import type { ConsoleRole } from "../db/console-users.ts";
@@ -17,8 +18,17 @@ export interface WebUser {
 }
 
 export interface WebDeps {
+  /**
+   * Without an accounts file, the one database. With one, the fleet's home (schema `regwatch`):
+   * users, sessions and who may see which account; each account's data is in its own Database.
+   */
   db: Database;
   config: Config;
+  /**
+   * The accounts of the accounts file, when the caller has read it already; undefined: the
+   * console reads `config.accountsFile` itself (no file: one account, as before accounts existed).
+   */
+  accounts?: readonly Account[];
   /** The console's clock: session expiry, "new since yesterday", the day a page shows. Tests move it. */
   now: () => Date;
   log: Logger;
@@ -41,11 +51,25 @@ export interface PageKit {
 
 export type RegisterPages = (app: FastifyInstance, deps: WebDeps, kit: PageKit) => void | Promise<void>;
 
+/**
+ * Pages that show one account's data: they get no WebDeps of their own and read `request.deps`,
+ * which the sign-in hook sets to the account the session shows (checked against the user's
+ * accounts on every request), so no page can read an account its user was not given.
+ */
+export type RegisterAccountPages = (app: FastifyInstance, kit: PageKit) => void | Promise<void>;
+
 const RANK: Record<Role, number> = { reader: 0, reviewer: 1, admin: 2 };
 
 /** Whether `role` may do what `needed` may. */
 export function roleAtLeast(role: Role, needed: Role): boolean {
   return RANK[role] >= RANK[needed];
+}
+
+/** The account a request shows and the ones its user may switch to (fleet mode only). */
+export interface AccountView {
+  current: string;
+  /** Every account the user was given and the accounts file lists, by name. */
+  choices: string[];
 }
 
 /** What the sign-in hook knows about the request's session. */
@@ -61,6 +85,13 @@ declare module "fastify" {
     user: WebUser;
     /** The signed-in session; undefined on the routes the sign-in hook leaves alone. */
     webSession: WebSession | undefined;
+    /**
+     * The database, configuration, clock and log of the account the request shows: the one
+     * database without an accounts file. Set by the sign-in hook on every signed-in route.
+     */
+    deps: WebDeps;
+    /** Fleet mode: the account shown and the user's others; undefined without an accounts file. */
+    accountView: AccountView | undefined;
   }
   interface FastifyContextConfig {
     /**

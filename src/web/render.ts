@@ -7,7 +7,7 @@ import { Eta } from "eta";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { WebDeps } from "./kit.ts";
 import { webAssetDir } from "./paths.ts";
-import { viewHelpers } from "./view-helpers.ts";
+import { type ViewHelpers, viewHelpers } from "./view-helpers.ts";
 
 export type Renderer = (
   request: FastifyRequest,
@@ -19,10 +19,20 @@ export type Renderer = (
 
 export function createRenderer(deps: WebDeps): Renderer {
   const eta = new Eta({ views: webAssetDir("views"), cache: true, autoEscape: true, autoTrim: false });
-  const h = viewHelpers(deps.config.tz);
+  const helpers = new Map<string, ViewHelpers>();
+  const helpersIn = (tz: string) => {
+    const known = helpers.get(tz);
+    if (known) return known;
+    const made = viewHelpers(tz);
+    helpers.set(tz, made);
+    return made;
+  };
   return async (request, reply, view, data, status = 200) => {
+    // Dates in the zone of the account shown (its own timezone, or the global one).
+    const h = helpersIn((request.deps as WebDeps | undefined)?.config.tz ?? deps.config.tz);
     const common = {
       user: request.webSession ? request.user : undefined,
+      account: request.accountView,
       csrf: request.webSession?.csrfToken ?? "",
       path: request.url.split("?")[0],
       query: request.query ?? {},

@@ -2,6 +2,9 @@
  * The console's HTTP server: Fastify with its maintained plugins (cookies, form bodies, security
  * headers, static files, multipart uploads), then the sign-in and CSRF hooks, then the pages.
  * `startConsole` listens; `buildConsole` only assembles, for callers that listen themselves.
+ * With an accounts file (`deps.accounts`, else read from `deps.config`), `deps.db` is the fleet's
+ * home and each account's pages come from that account's own Database, opened on first use and
+ * closed with the server.
  */
 import type { AddressInfo } from "node:net";
 import fastifyCookie from "@fastify/cookie";
@@ -10,8 +13,11 @@ import fastifyHelmet from "@fastify/helmet";
 import fastifyMultipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
+import { loadAccounts } from "../accounts.ts";
+import { AccountDirectory } from "./account-directory.ts";
 import { createKit, installAuthHooks } from "./auth.ts";
 import type { WebDeps } from "./kit.ts";
+import { registerAccountSwitch } from "./pages/account.ts";
 import { registerAlertPages } from "./pages/alert.ts";
 import { registerInboxPages } from "./pages/inbox.ts";
 import { registerLoginPages } from "./pages/login.ts";
@@ -24,6 +30,8 @@ import { createRenderer } from "./render.ts";
 const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
 export async function buildConsole(deps: WebDeps): Promise<FastifyInstance> {
+  const fleet = deps.accounts ?? loadAccounts(deps.config);
+  const accounts = fleet ? new AccountDirectory(deps.config, fleet) : undefined;
   const app = Fastify({
     // The console logs through regwatch's own logger (secrets scrubbed), never request bodies.
     logger: false,
@@ -101,12 +109,17 @@ export async function buildConsole(deps: WebDeps): Promise<FastifyInstance> {
   );
 
   app.get("/healthz", async (_request, reply) => reply.type("text/plain; charset=utf-8").send("ok\n"));
-  installAuthHooks(app, deps, render);
-  await registerLoginPages(app, deps, kit);
-  await registerInboxPages(app, deps, kit);
-  await registerAlertPages(app, deps, kit);
-  await registerUserPages(app, deps, kit);
-  await registerMorePages(app, deps, kit);
+  if (accounts) app.addHook("onClose", () => accounts.close());
+  installAuthHooks(app, deps, render, accounts);
+  // The home's pages: sign-in, users, the account switch. They never read an account's data.
+  const home: WebDeps = { ...deps, accounts: fleet };
+  await registerLoginPages(app, home, kit);
+  await registerUserPages(app, home, kit);
+  if (accounts) await registerAccountSwitch(app, home, kit);
+  // The account's pages: each reads `request.deps`, the account the session shows.
+  await registerInboxPages(app, kit);
+  await registerAlertPages(app, kit);
+  await registerMorePages(app, kit);
   return app;
 }
 

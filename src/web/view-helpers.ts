@@ -30,9 +30,19 @@ export function withQuery(base: string, params: Record<string, unknown>): string
   return text ? `${base}?${text}` : base;
 }
 
+/** Nav sections that exist in every account: a switch of account lands on the same one. */
+const SECTIONS = new Set(["changes", "payments", "coverage", "runs", "lists", "users"]);
+
+/** The page a switch of account returns to: the path's section, else the inbox (ids differ by account). */
+export function sectionOf(path: string): string {
+  const first = path.split("/")[1] ?? "";
+  return SECTIONS.has(first) ? `/${first}` : "/";
+}
+
 export const viewHelpers = (timeZone: string) => ({
   dateTime: (value: Date | string | null | undefined) => dateTime(value, timeZone),
   withQuery,
+  sectionOf,
 });
 
 export type ViewHelpers = ReturnType<typeof viewHelpers>;

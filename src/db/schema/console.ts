@@ -1,8 +1,9 @@
 /**
- * The web console: its users, their sessions and failed sign-ins (migration 0024).
+ * The web console: its users, their sessions and failed sign-ins (migration 0024), and the
+ * accounts each user may see when regwatch serves an accounts file (migration 0026).
  */
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, check, index, text, unique } from "drizzle-orm/pg-core";
+import { bigint, bigserial, check, index, primaryKey, text, unique } from "drizzle-orm/pg-core";
 import { createdNow, instant, regwatch } from "./columns.ts";
 
 /** People who may sign in to the console, each with a role. */
@@ -36,6 +37,8 @@ export const consoleSessions = regwatch.table(
     createdAt: createdNow("created_at"),
     expiresAt: instant("expires_at").notNull(),
     lastSeenAt: createdNow("last_seen_at"),
+    /** The account the session shows (fleet mode); null: the user's first account. */
+    currentAccount: text("current_account"),
   },
   (t) => [index("console_sessions_user").on(t.userId), index("console_sessions_expires").on(t.expiresAt)],
 );
@@ -50,4 +53,20 @@ export const consoleLoginFailures = regwatch.table(
     at: createdNow("at"),
   },
   (t) => [index("console_login_failures_who").on(t.username, t.address, t.at)],
+);
+
+/** Which accounts of the accounts file each user may see (fleet mode; empty without a file). */
+export const consoleUserAccounts = regwatch.table(
+  "console_user_accounts",
+  {
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => consoleUsers.id, { onDelete: "cascade" }),
+    account: text("account").notNull(),
+    grantedAt: createdNow("granted_at"),
+  },
+  (t) => [
+    primaryKey({ name: "console_user_accounts_pkey", columns: [t.userId, t.account] }),
+    check("console_user_accounts_account_shape", sql`${t.account} ~ '^[a-z][a-z0-9_]{0,29}$'`),
+  ],
 );

@@ -9,14 +9,15 @@ import { alertDetail } from "../../db/alerts-history.ts";
 import { recentChangesOf } from "../../db/console-inbox.ts";
 import { readAction } from "../alert-actions.ts";
 import { headingLines } from "../inbox-view.ts";
-import type { PageKit, RegisterPages } from "../kit.ts";
+import type { PageKit, RegisterAccountPages } from "../kit.ts";
 import { roleAtLeast } from "../kit.ts";
 import { actOnAlerts, consoleToday, refuseAction, reopenEndedSnoozes } from "./act-on-alerts.ts";
 
 const RECENT_CHANGES = 10;
 
-export const registerAlertPages: RegisterPages = (app, deps, kit) => {
+export const registerAlertPages: RegisterAccountPages = (app, kit) => {
   app.get<{ Params: { id: string } }>("/alerts/:id", async (request, reply) => {
+    const deps = request.deps;
     const id = alertIdOf(request.params.id);
     await reopenEndedSnoozes(deps);
     const detail = id === null ? undefined : await alertDetail(deps.db.sql, id);
@@ -44,6 +45,7 @@ export const registerAlertPages: RegisterPages = (app, deps, kit) => {
     "/alerts/:id/:action",
     { preHandler: kit.requireRole("reviewer") },
     async (request, reply) => {
+      const deps = request.deps;
       const id = alertIdOf(request.params.id);
       if (id === null) return noSuchAlert(kit, request, reply, request.params.id);
       const body = request.body ?? {};

@@ -14,7 +14,7 @@ import {
 } from "../../db/console-business.ts";
 import { readBusinessPaymentChecks } from "../../db/console-payments.ts";
 import { describeTaxIdProblem, taxBaseOf } from "../../taxid.ts";
-import type { RegisterPages } from "../kit.ts";
+import type { RegisterAccountPages } from "../kit.ts";
 import {
   alertLines,
   asOfLines,
@@ -31,9 +31,7 @@ const TIMELINE_PAGE = 200;
 const ALERTS_SHOWN = 50;
 const CHECKS_SHOWN = 50;
 
-export const registerBusinessPages: RegisterPages = (app, deps, kit) => {
-  const sql = deps.db.sql;
-
+export const registerBusinessPages: RegisterAccountPages = (app, kit) => {
   app.get("/businesses", async (request, reply) => {
     const taxId = new QueryReader(request.query as Record<string, unknown>).text("tax_id") ?? "";
     const base = taxBaseOf(taxId);
@@ -68,6 +66,8 @@ export const registerBusinessPages: RegisterPages = (app, deps, kit) => {
       );
     }
     if (taxId !== given) return reply.redirect(`/businesses/${taxId}${queryOf(request.url)}`, 303);
+    const deps = request.deps;
+    const sql = deps.db.sql;
     const q = new QueryReader(request.query as Record<string, unknown>);
     const today = localDateTime(deps.now(), deps.config.tz).date;
     const asOfText = q.text("as_of");

@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { feedQuery } from "../../db/change-feed.ts";
 import { loadWatchLists } from "../../db/lists.ts";
 import { AMBIGUOUS_NOTE, headingValue, NAME_UNKNOWN } from "../../feed/format.ts";
-import type { RegisterPages } from "../kit.ts";
+import type { RegisterAccountPages } from "../kit.ts";
 import { writeChangesCsv, writeChangesXlsx } from "./changes-export.ts";
 import { readChangesQuery } from "./changes-filter.ts";
 import { pageLinks, splitPage } from "./query-reader.ts";
@@ -16,15 +16,15 @@ const PAGE_SIZE = 100;
 
 const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
-export const registerChangesPages: RegisterPages = (app, deps, kit) => {
-  const sql = deps.db.sql;
+export const registerChangesPages: RegisterAccountPages = (app, kit) => {
   const readQuery = (request: FastifyRequest) =>
-    readChangesQuery(sql, request.query as Record<string, unknown>, {
-      now: deps.now(),
-      timeZone: deps.config.tz,
+    readChangesQuery(request.deps.db.sql, request.query as Record<string, unknown>, {
+      now: request.deps.now(),
+      timeZone: request.deps.config.tz,
     });
 
   app.get("/changes", async (request, reply) => {
+    const sql = request.deps.db.sql;
     const q = await readQuery(request);
     const lists = await loadWatchLists(sql, { includeDeleted: true });
     const base = { title: "Changes", form: q.form, lists, problems: q.problems };
@@ -63,9 +63,10 @@ export const registerChangesPages: RegisterPages = (app, deps, kit) => {
         400,
       );
     }
+    const deps = request.deps;
     const out = new PassThrough();
     const write = kind === "csv" ? writeChangesCsv : writeChangesXlsx;
-    write(sql, q.filter, out).then(
+    write(deps.db.sql, q.filter, out).then(
       () => {
         if (kind === "csv") out.end();
       },

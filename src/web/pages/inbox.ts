@@ -5,14 +5,15 @@
 import { inboxChoices, inboxCounts, inboxPage, listsOfBusinesses } from "../../db/console-inbox.ts";
 import { readAction, safeReturn } from "../alert-actions.ts";
 import { filterParams, groupByBusiness, type InboxQuery, readInboxQuery } from "../inbox-view.ts";
-import type { RegisterPages } from "../kit.ts";
+import type { RegisterAccountPages } from "../kit.ts";
 import { roleAtLeast } from "../kit.ts";
 import { actOnAlerts, consoleToday, refuseAction, reopenEndedSnoozes } from "./act-on-alerts.ts";
 
 const DAY_MS = 86_400_000;
 
-export const registerInboxPages: RegisterPages = (app, deps, kit) => {
+export const registerInboxPages: RegisterAccountPages = (app, kit) => {
   app.get<{ Querystring: InboxQuery }>("/", async (request, reply) => {
+    const deps = request.deps;
     const { filter, problems } = readInboxQuery(request.query);
     await reopenEndedSnoozes(deps);
     const [page, counts, choices] = await Promise.all([
@@ -48,6 +49,7 @@ export const registerInboxPages: RegisterPages = (app, deps, kit) => {
     "/alerts/bulk",
     { preHandler: kit.requireRole("reviewer") },
     async (request, reply) => {
+      const deps = request.deps;
       const body = request.body ?? {};
       const { request: action, problems } = readAction(body.action, body, consoleToday(deps));
       if (!action) return refuseAction(kit, request, reply, problems);

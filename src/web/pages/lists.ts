@@ -3,12 +3,13 @@
  * plan is made from what the last reconcile or sync stored of the remote lists (no request to
  * the registry); the page says when each list's items were read.
  */
-import type { RegisterPages } from "../kit.ts";
+import type { RegisterAccountPages } from "../kit.ts";
 import { planFromStored } from "./lists-plan.ts";
 import { listsPageView } from "./lists-view.ts";
 
-export const registerListsPages: RegisterPages = (app, deps, kit) => {
+export const registerListsPages: RegisterAccountPages = (app, kit) => {
   app.get("/lists", async (request, reply) => {
+    const deps = request.deps;
     const stored = await planFromStored(deps.db.sql, deps.config, deps.now());
     return kit.render(request, reply, "lists", { title: "Lists", ...listsPageView(stored) });
   });

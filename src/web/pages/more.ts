@@ -3,7 +3,7 @@
  * downloads, payment checks, coverage, runs and lists. The server calls this after its sign-in
  * and CSRF hooks are in place, so every route here needs a session.
  */
-import type { RegisterPages } from "../kit.ts";
+import type { RegisterAccountPages } from "../kit.ts";
 import { registerBusinessPages } from "./businesses.ts";
 import { registerChangesPages } from "./changes.ts";
 import { registerCoveragePages } from "./coverage.ts";
@@ -11,7 +11,7 @@ import { registerListsPages } from "./lists.ts";
 import { registerPaymentPages } from "./payments.ts";
 import { registerRunsPages } from "./runs.ts";
 
-export const registerMorePages: RegisterPages = async (app, deps, kit) => {
+export const registerMorePages: RegisterAccountPages = async (app, kit) => {
   for (const register of [
     registerBusinessPages,
     registerChangesPages,
@@ -20,6 +20,6 @@ export const registerMorePages: RegisterPages = async (app, deps, kit) => {
     registerRunsPages,
     registerListsPages,
   ]) {
-    await register(app, deps, kit);
+    await register(app, kit);
   }
 };

@@ -14,7 +14,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { localDateTime } from "../../dates.ts";
 import { checkBatch } from "../../payments/pipeline.ts";
 import { encodingOption } from "../../payments/read/encoding.ts";
-import type { PageKit, WebDeps } from "../kit.ts";
+import type { PageKit } from "../kit.ts";
 
 /** What the form sent, before it is checked. */
 interface Upload {
@@ -85,9 +85,10 @@ export function uploadOptions(
   return problems.length > 0 ? { ok: false, problems } : { ok: true, holdDays, encoding, currency };
 }
 
-export function uploadHandler(deps: WebDeps, kit: PageKit, showForm: ShowForm) {
+export function uploadHandler(kit: PageKit, showForm: ShowForm) {
   /** Reads and checks the upload; returns how to answer, sent once the saved file is gone. */
   async function checkUpload(request: FastifyRequest, reply: FastifyReply, dir: string): Promise<Answer> {
+    const deps = request.deps;
     const upload = await readUpload(request, dir, (token) => kit.verifyCsrf(request, token));
     if (!kit.verifyCsrf(request, upload.fields._csrf)) {
       return () =>

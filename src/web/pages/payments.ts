@@ -14,7 +14,7 @@ import {
   readRecentBatches,
 } from "../../db/console-payments.ts";
 import { verifyPayee } from "../../payments/verification.ts";
-import { type PageKit, type RegisterPages, roleAtLeast, type WebDeps } from "../kit.ts";
+import { type PageKit, type RegisterAccountPages, roleAtLeast, type WebDeps } from "../kit.ts";
 import { writeBatchCsv, writeBatchXlsx } from "./payments-export.ts";
 import { type ShowForm, uploadHandler } from "./payments-upload.ts";
 import { batchSummary, paymentCheckLines, verdictWords } from "./payments-view.ts";
@@ -28,11 +28,12 @@ const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.s
 /** Verdicts a payee verification can release (an account change not confirmed yet). */
 const VERIFIABLE = new Set(["account_recently_changed", "account_change_unverified"]);
 
-export const registerPaymentPages: RegisterPages = (app, deps, kit) => {
+export const registerPaymentPages: RegisterAccountPages = (app, kit) => {
   const showForm: ShowForm = async (request, reply, status, extra) => {
     const query = request.query as Record<string, unknown>;
     const q = new QueryReader(query);
     const page = q.integer("page", 1, 1, 100_000);
+    const deps = request.deps;
     const fetched = await readRecentBatches(deps.db.sql, {
       limit: BATCHES_PAGE,
       offset: (page - 1) * BATCHES_PAGE,
@@ -58,14 +59,15 @@ export const registerPaymentPages: RegisterPages = (app, deps, kit) => {
   app.post(
     "/payments",
     { config: { multipartCsrf: true }, preHandler: kit.requireRole("reviewer") },
-    uploadHandler(deps, kit, showForm),
+    uploadHandler(kit, showForm),
   );
   app.post<{ Body: Record<string, unknown> }>(
     "/payments/verify",
     { preHandler: kit.requireRole("reviewer") },
-    (request, reply) => verify(request, reply, deps, kit),
+    (request, reply) => verify(request, reply, request.deps, kit),
   );
   app.get<{ Params: { file: string } }>("/payments/:file", async (request, reply) => {
+    const deps = request.deps;
     const match = /^(.+?)(?:\.(csv|xlsx))?$/.exec(request.params.file)!;
     const id = match[1]!.toLowerCase();
     const batch = UUID.test(id) ? await readBatch(deps.db.sql, id) : undefined;

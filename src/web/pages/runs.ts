@@ -6,23 +6,24 @@
 import { readRunsPage } from "../../db/console-runs.ts";
 import { runCounts } from "../../db/status.ts";
 import { redactJson, redactSecrets } from "../../secrets.ts";
-import type { RegisterPages } from "../kit.ts";
+import type { RegisterAccountPages } from "../kit.ts";
 import { pageLinks, QueryReader, splitPage } from "./query-reader.ts";
 
 const PAGE_SIZE = 50;
 const STATUSES = ["running", "ok", "partial", "failed"] as const;
 
-export const registerRunsPages: RegisterPages = (app, deps, kit) => {
+export const registerRunsPages: RegisterAccountPages = (app, kit) => {
   app.get("/runs", async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const q = new QueryReader(query);
-    const counts = await runCounts(deps.db.sql);
+    const { sql } = request.deps.db;
+    const counts = await runCounts(sql);
     const kinds = [...new Set(counts.map((c) => c.kind))];
     const kind = q.text("kind");
     const status = q.choice("status", STATUSES);
     const page = q.integer("page", 1, 1, 100_000);
     const fetched = await readRunsPage(
-      deps.db.sql,
+      sql,
       { kind, status },
       { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE },
     );

@@ -1,6 +1,7 @@
 /**
- * `/users` (admins only): who may sign in, with their role and open sessions. Read-only: users
- * are added, changed and removed with `regwatch users`, where a password never crosses a form.
+ * `/users` (admins only): who may sign in, with their role, open sessions and (with an accounts
+ * file) accounts. Read-only: users are added, changed, given accounts and removed with
+ * `regwatch users`, where a password never crosses a form.
  */
 import { listConsoleUsers } from "../../db/console-users.ts";
 import type { RegisterPages } from "../kit.ts";
@@ -10,6 +11,8 @@ export const registerUserPages: RegisterPages = (app, deps, kit) => {
     kit.render(request, reply, "users", {
       title: "Users",
       users: await listConsoleUsers(deps.db.sql, deps.now()),
+      // With an accounts file: each user's accounts, and the accounts the file lists.
+      fleet: deps.accounts?.map((a) => a.name),
     }),
   );
 };

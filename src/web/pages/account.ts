@@ -1,0 +1,32 @@
+/**
+ * POST /account (registered in fleet mode only): the session shows another of the user's accounts
+ * from its next page on. An account the user was not given is refused (403) and nothing changes; the global
+ * CSRF hook has checked the form's `_csrf` before this runs.
+ */
+import { setSessionAccount } from "../../db/console-sessions.ts";
+import { safeReturn } from "../alert-actions.ts";
+import type { RegisterPages } from "../kit.ts";
+
+export const registerAccountSwitch: RegisterPages = (app, deps, kit) => {
+  app.post<{ Body: Record<string, unknown> }>("/account", async (request, reply) => {
+    const body = request.body ?? {};
+    const wanted = typeof body.account === "string" ? body.account.slice(0, 64) : "";
+    // The user's accounts as read with the session on this very request (none: an empty list).
+    const choices = request.accountView?.choices ?? [];
+    if (!choices.includes(wanted)) {
+      return kit.render(
+        request,
+        reply,
+        "error",
+        {
+          title: "Not allowed",
+          message: `${request.user.name} has not been given the account "${wanted}"; nothing was changed.`,
+        },
+        403,
+      );
+    }
+    await setSessionAccount(deps.db.sql, request.webSession!.id, wanted);
+    deps.log.info({ user: request.user.name, account: wanted }, "console account switched");
+    return reply.redirect(safeReturn(body.return, "/"), 303);
+  });
+};
