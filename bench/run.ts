@@ -9,7 +9,9 @@
  * inbox with 50,000 open alerts (bench/console.ts) --skip-console, or --console-only likewise; the
  * payment check on 200,000 rows (bench/payments.ts) --skip-payments, or --payments-only likewise;
  * the fleet (bench/fleet.ts: 20 keys, 1, 2 and 4 `regwatch worker` processes) only with --fleet,
- * which runs just it and merges its keys (--quick: a small fleet; --fleet-workers 1,2,4).
+ * which runs just it and merges its keys (--quick, --fleet-keys N, --fleet-lists N, --fleet-items N,
+ * --fleet-weeks N, --fleet-changes N per business a month, --fleet-workers 1,2,4: figures of any
+ * other size than the full one are printed, not merged).
  * Uses DATABASE_URL, else an embedded Postgres in a temp dir.
  * `startup_s` is the median start of `regwatch --help` from the compiled build (`status_startup_s`
  * the same for `regwatch status` on a migrated database); --startup-only
@@ -67,6 +69,11 @@ const { values } = parseArgs({
     // The fleet (issue 29, bench/fleet.ts): never in the default run (minutes per round); merges its keys.
     fleet: { type: "boolean", default: false },
     "fleet-workers": { type: "string", default: "1,2,4" },
+    "fleet-keys": { type: "string" },
+    "fleet-lists": { type: "string" },
+    "fleet-items": { type: "string" },
+    "fleet-weeks": { type: "string" },
+    "fleet-changes": { type: "string" },
   },
 });
 const num = (v: string | undefined, fallback: number) => (v === undefined ? fallback : Number(v));
@@ -114,9 +121,21 @@ if (values["payments-only"]) {
 if (values.fleet) {
   const server = await benchServer();
   try {
-    const size = quick ? FLEET_QUICK : FLEET_FULL;
+    const base = quick ? FLEET_QUICK : FLEET_FULL;
+    const size = {
+      keys: num(values["fleet-keys"], base.keys),
+      lists: num(values["fleet-lists"], base.lists),
+      items: num(values["fleet-items"], base.items),
+      weeks: num(values["fleet-weeks"], base.weeks),
+      changesPerMonth: num(values["fleet-changes"], base.changesPerMonth),
+    };
     const workers = values["fleet-workers"].split(",").map(Number);
-    await mergeResults(await fleetBench({ ...size, workers, rateLimit: 30, serverUrl: server.url }));
+    const figures = await fleetBench({ ...size, workers, rateLimit: 30, serverUrl: server.url });
+    // Only the full fleet's figures go into results.json; any other size is printed only.
+    const full = Object.entries(FLEET_FULL).every(([k, v]) => size[k as keyof typeof size] === v);
+    if (!full || workers.join(",") !== "1,2,4")
+      for (const [key, value] of Object.entries(figures)) process.stdout.write(`${key}  ${value}\n`);
+    else await mergeResults(figures);
   } finally {
     await server.stop();
   }
