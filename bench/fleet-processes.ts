@@ -3,6 +3,7 @@
  * (`migrate`, `enqueue`), and `regwatch worker` processes started and stopped as an operator would.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { PRODUCT_BIN } from "./product-bin.ts";
 
 export type Env = Record<string, string>;
@@ -36,6 +37,24 @@ export interface Workers {
   stop(): Promise<void>;
   /** Error output of a worker that exited on its own (none should, until stopped). */
   exited(): string | undefined;
+  /** CPU seconds (user and system) the workers have used so far, read from /proc. */
+  cpuSeconds(): number;
+}
+
+// Linux counts a process's CPU time in ticks of 1/100 s (USER_HZ).
+const TICKS_PER_S = 100;
+
+/** User and system CPU seconds of a live process; 0 where /proc cannot tell. */
+export function processCpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command's closing parenthesis; utime and stime are the 12th and 13th of them.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S;
+  } catch {
+    return 0;
+  }
 }
 
 /** Starts `count` processes of `regwatch worker --concurrency 1`. */
@@ -57,6 +76,7 @@ export function startWorkers(count: number, env: Env): Workers {
     children.push(state);
   }
   return {
+    cpuSeconds: () => children.reduce((n, c) => n + processCpuSeconds(c.child.pid), 0),
     exited: () => {
       if (stopping) return undefined;
       const gone = children.find((c) => c.code !== undefined);

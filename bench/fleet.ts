@@ -8,7 +8,7 @@
  * which must never pass the key's limit. A job that fails, or is retried, fails the bench.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import postgres from "postgres";
@@ -43,6 +43,11 @@ export interface FleetRound {
   workers: number;
   wallS: number;
   rates: KeyRate[];
+  /** CPU seconds of the worker processes, and of this process (the emulator, mostly). */
+  workerCpuS: number;
+  emulatorCpuS: number;
+  /** The machine's 1-minute load average at the round's end. */
+  load: number;
 }
 
 export async function fleetBench(p: FleetParams): Promise<Record<string, number>> {
@@ -76,7 +81,8 @@ export async function fleetBench(p: FleetParams): Promise<Record<string, number>
       const s = roundSummary(round.rates);
       process.stdout.write(
         `fleet ${workers} worker(s): ${round.wallS} s, ${s.requests} requests (${s.refused} refused 429), ` +
-          `per key ${s.meanRps.toFixed(1)}/s mean, ${s.maxRps} in the busiest second\n`,
+          `per key ${s.meanRps.toFixed(1)}/s mean, ${s.maxRps} in the busiest second; CPU s: ` +
+          `workers ${round.workerCpuS.toFixed(1)}, emulator ${round.emulatorCpuS.toFixed(1)}; load ${round.load.toFixed(1)}\n`,
       );
     }
     return fleetFigures(p, rounds);
@@ -124,13 +130,18 @@ async function fleetRound(
   emulator.resetLog();
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const pool = startWorkers(workers, env);
   try {
     await untilQueueEmpty(sql, () => pool.exited(), started);
     const wallS = Math.round(performance.now() - started) / 1000;
+    const workerCpuS = pool.cpuSeconds();
+    const cpu = process.cpuUsage(cpuBefore);
+    const load = loadavg()[0]!;
     await pool.stop();
     await checkRuns(sql, p.keys);
-    return { workers, wallS, rates: keyRates(emulator.requests()) };
+    const emulatorCpuS = (cpu.user + cpu.system) / 1e6;
+    return { workers, wallS, rates: keyRates(emulator.requests()), workerCpuS, emulatorCpuS, load };
   } finally {
     await pool.stop().catch(() => {});
     await sql.end();
@@ -192,6 +203,9 @@ function fleetFigures(p: FleetParams, rounds: FleetRound[]): Record<string, numb
     figures[`fleet_requests_${round.workers}_workers`] = s.requests;
     figures[`fleet_mean_rps_per_key_${round.workers}_workers`] = Math.round(s.meanRps * 10) / 10;
     figures[`fleet_rate_limited_${round.workers}_workers`] = s.refused;
+    figures[`fleet_worker_cpu_s_${round.workers}_workers`] = Math.round(round.workerCpuS * 10) / 10;
+    figures[`fleet_emulator_cpu_s_${round.workers}_workers`] = Math.round(round.emulatorCpuS * 10) / 10;
+    figures[`fleet_load_${round.workers}_workers`] = Math.round(round.load * 10) / 10;
   }
   figures.fleet_max_rps_per_key = maxRps;
   const one = rounds.find((r) => r.workers === 1);
