@@ -6,7 +6,9 @@ import type { Sql } from "../db/connect.ts";
 import { EXIT } from "../errors.ts";
 import { redactJson, redactSecrets } from "../secrets.ts";
 import { CALENDAR_WEEKS, readStatus, type StatusReport } from "../sync/status-report.ts";
+import { type AccountFlag, accountOption } from "./account-option.ts";
 import { runAction, withDatabase } from "./context.ts";
+import { statusFleet } from "./status-fleet.ts";
 
 export type Status = StatusReport<ResumeState | null>;
 
@@ -25,10 +27,15 @@ export function readFullStatus(
 export function registerStatus(program: Command): void {
   program
     .command("status")
+    .addOption(accountOption())
     .description(
       "coverage per list, last runs, change files, item outcomes and API usage (reads the database only)",
     )
     .option("--json", "print the status as JSON")
+    .option(
+      "--fleet",
+      "one line per account of REGWATCH_ACCOUNTS_FILE and one per queue worker (needs the accounts file)",
+    )
     .addHelpText(
       "after",
       [
@@ -37,21 +44,25 @@ export function registerStatus(program: Command): void {
         "  # covered   . missing (due, not covered)   - not yet due   (blank) before the list existed",
       ].join("\n"),
     )
-    .action((opts: { json?: boolean }) =>
-      runAction((ctx) =>
-        withDatabase(
-          ctx,
-          async (db) => {
-            // Run errors and file errors hold server text, which may echo a key: scrubbed before printing.
-            const status = redactJson(await readFullStatus(db.sql, ctx.config));
-            process.stdout.write(
-              redactSecrets(opts.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status)),
-            );
-            return EXIT.ok;
-          },
-          { max: 1 },
-        ),
-      ),
+    .action((opts: { json?: boolean; fleet?: boolean; account?: string }) =>
+      opts.fleet
+        ? statusFleet(opts)
+        : runAction(
+            (ctx) =>
+              withDatabase(
+                ctx,
+                async (db) => {
+                  // Run errors and file errors hold server text, which may echo a key: scrubbed before printing.
+                  const status = redactJson(await readFullStatus(db.sql, ctx.config));
+                  process.stdout.write(
+                    redactSecrets(opts.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status)),
+                  );
+                  return EXIT.ok;
+                },
+                { max: 1 },
+              ),
+            opts,
+          ),
     );
 }
 

@@ -11,11 +11,12 @@ import { type Config, requireWatch } from "../config.ts";
 import { nodeCron } from "../cron.ts";
 import { type Database, openDatabase } from "../db/connect.ts";
 import { runMigrations } from "../db/migrate.ts";
-import { coerceError, EXIT, type ExitCode } from "../errors.ts";
+import type { ExitCode } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { openRegistry } from "../run/open-registry.ts";
 import { DatabaseProbe, startHealthServer } from "./http-server.ts";
 import { JobRunner } from "./job.ts";
+import { Cleanups, cronLogger, finishStop, waitForStopSignal } from "./lifecycle.ts";
 import { DaemonMetrics } from "./metrics.ts";
 import { cronSchedule } from "./schedule.ts";
 
@@ -43,14 +44,8 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
   requireWatch(config);
   const stopRequested = waitForStopSignal(log);
   const db = await openDatabase(config);
-  const cleanups: Array<[string, () => Promise<unknown> | unknown]> = [["database", () => db.close()]];
-  const cleanUp = async () => {
-    for (const [what, close] of cleanups.reverse()) {
-      await Promise.resolve()
-        .then(close)
-        .catch((error) => log.warn({ what, err: coerceError(error).message }, "closing failed"));
-    }
-  };
+  const cleanups = new Cleanups(log);
+  cleanups.push("database", () => db.close());
   try {
     const { applied } = await runMigrations(db.url, db.schema);
     log.info({ applied, database: db.origin }, "migrations applied");
@@ -63,9 +58,9 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
       signal: stopping.signal,
       onRequest: (r) => metrics?.recordRequest(r),
     });
-    cleanups.push(["registry clients", () => registry.close()]);
+    cleanups.push("registry clients", () => registry.close());
     const probe = new DatabaseProbe(db.url, db.schema);
-    cleanups.push(["probe connection", () => probe.close()]);
+    cleanups.push("probe connection", () => probe.close());
     metrics = new DaemonMetrics({
       probe: async () => probe.sql,
       timeZone: config.tz,
@@ -81,10 +76,10 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
       log,
       jobNotReady: () => runner?.notReadyReason(options.stuckAfterSeconds * 1000) ?? null,
     });
-    cleanups.push(["http server", () => http.close()]);
+    cleanups.push("http server", () => http.close());
     if (options.serveConsole) {
       const web = await options.serveConsole(db);
-      cleanups.push(["web console", () => web.close()]);
+      cleanups.push("web console", () => web.close());
     }
     log.info(
       { port: http.port, host: config.httpHost },
@@ -97,7 +92,7 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
       noOverlap: true,
       logger: cronLogger(log),
     });
-    cleanups.push(["schedule", () => task.destroy()]);
+    cleanups.push("schedule", () => task.destroy());
     runner = new JobRunner({
       db,
       config,
@@ -119,12 +114,12 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
     };
     check();
     const checker = setInterval(check, options.checkEverySeconds * 1000);
-    cleanups.push(["catch-up checks", () => clearInterval(checker)]);
+    cleanups.push("catch-up checks", () => clearInterval(checker));
     const stopAlerts = startAlertTicker(
       { sql: db.sql, config, log },
       Math.min(60, options.checkEverySeconds) * 1000,
     );
-    cleanups.push(["alert deliveries", stopAlerts]);
+    cleanups.push("alert deliveries", stopAlerts);
 
     const signal = await stopRequested;
     const stopDeadline = Date.now() + options.stopTimeoutSeconds * 1000;
@@ -133,59 +128,16 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
     stopping.abort();
     await task.stop();
     clearInterval(checker);
-    let clean = await jobs.stop(options.stopTimeoutSeconds * 1000);
+    const clean = await jobs.stop(options.stopTimeoutSeconds * 1000);
     if (!clean) {
       log.error(
         { boundSeconds: options.stopTimeoutSeconds },
         "work in flight did not finish in time; its run stays 'running' and is marked failed at the next start",
       );
     }
-    // With the database gone, closing its clients can wait on connections that never answer: the
-    // stop's bound covers the cleanup too, and what is left goes with the process.
-    const cleaned = await Promise.race([
-      cleanUp().then(() => true),
-      new Promise<boolean>((r) =>
-        setTimeout(() => r(false), Math.max(1000, stopDeadline - Date.now())).unref(),
-      ),
-    ]);
-    if (!cleaned) {
-      log.error("closing connections did not finish within the stop timeout; exiting without them");
-      clean = false;
-    }
-    log.info({ clean }, "stopped");
-    if (!clean) setTimeout(() => process.exit(EXIT.failed), 1000).unref();
-    return clean ? EXIT.ok : EXIT.failed;
+    return await finishStop(log, cleanups, stopDeadline, clean);
   } catch (error) {
-    await cleanUp();
+    await cleanups.run();
     throw error;
   }
-}
-
-/** Resolves on the first SIGTERM or SIGINT; a second one ends the process at once. */
-function waitForStopSignal(log: Logger): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    let received = false;
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (received) {
-        log.warn({ signal }, "second stop signal: exiting without waiting");
-        process.exit(EXIT.failed);
-      }
-      received = true;
-      resolve(signal);
-    };
-    process.on("SIGTERM", onSignal);
-    process.on("SIGINT", onSignal);
-  });
-}
-
-/** node-cron writes warnings (missed executions, overlaps) to the console unless given a logger. */
-function cronLogger(log: Logger) {
-  const fields = { component: "node-cron" };
-  return {
-    info: (message: string) => log.info(fields, message),
-    warn: (message: string) => log.warn(fields, message),
-    error: (message: string | Error, err?: Error) =>
-      log.error({ ...fields, err: coerceError(err ?? message).message }, String(message)),
-    debug: (message: string | Error) => log.debug(fields, String(message)),
-  };
 }

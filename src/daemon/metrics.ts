@@ -9,6 +9,7 @@ import type { RequestResult } from "../api/http.ts";
 import type { RateLimiter } from "../api/rate-limiter.ts";
 import { daysBetween, lastCompleteDay } from "../dates.ts";
 import type { Sql } from "../db/connect.ts";
+import { withAccountSchema } from "../db/fleet-status.ts";
 import { fileCounts, lastCoveredDays, lastSuccessByKind, runCounts } from "../db/status.ts";
 import { packageVersion } from "../version.ts";
 
@@ -17,6 +18,8 @@ const SNAPSHOT_TTL_MS = 2000;
 const SECONDS_PER_DAY = 86_400;
 
 interface DatabaseSnapshot {
+  /** The account the figures are of (fleet mode); undefined for a plain install. */
+  account?: string;
   runs: Awaited<ReturnType<typeof runCounts>>;
   lastSuccess: Awaited<ReturnType<typeof lastSuccessByKind>>;
   files: Record<string, number>;
@@ -29,6 +32,11 @@ export interface MetricsOptions {
   timeZone: string;
   /** Rate limiters of the registry clients in use, by origin. */
   limiters: () => Map<string, RateLimiter>;
+  /**
+   * Fleet mode: the accounts whose schemas are read (each in its own, see withAccountSchema), and
+   * every database gauge carries an `account` label. Without it, the one schema of the probe.
+   */
+  accounts?: readonly { name: string; schema: string }[];
   now?: () => Date;
 }
 
@@ -41,11 +49,14 @@ export class DaemonMetrics {
   private readonly resumeExhausted: Gauge;
   private readonly nextAttempt: Gauge;
   private readonly waitedSeen = new Map<string, number>();
-  private snapshot: { at: number; value: Promise<DatabaseSnapshot | undefined> } | undefined;
+  private snapshot: { at: number; value: Promise<DatabaseSnapshot[] | undefined> } | undefined;
 
   constructor(private readonly options: MetricsOptions) {
     const registers = [this.registry];
     const now = options.now ?? (() => new Date());
+    // In fleet mode every figure read from the database names its account.
+    const byAccount = options.accounts ? ["account" as const] : [];
+    const label = (s: DatabaseSnapshot) => (s.account === undefined ? {} : { account: s.account });
     // The standard names (process_*, nodejs_*), so stock dashboards and alerts work unchanged.
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
@@ -126,50 +137,53 @@ export class DaemonMetrics {
     const runs = new Gauge({
       name: "regwatch_runs",
       help: "Runs recorded in the database, by kind and status.",
-      labelNames: ["kind", "status"],
+      labelNames: [...byAccount, "kind", "status"],
       registers,
       collect: async () => {
         runs.reset();
-        for (const r of (await this.read())?.runs ?? [])
-          runs.set({ kind: r.kind, status: r.status }, r.count);
+        for (const s of (await this.read()) ?? [])
+          for (const r of s.runs) runs.set({ ...label(s), kind: r.kind, status: r.status }, r.count);
       },
     });
     const lastSuccess = new Gauge({
       name: "regwatch_last_success_timestamp_seconds",
       help: "When the newest run of each kind that ended ok or partial finished (Unix time).",
-      labelNames: ["kind"],
+      labelNames: [...byAccount, "kind"],
       registers,
       collect: async () => {
         lastSuccess.reset();
-        for (const r of (await this.read())?.lastSuccess ?? [])
-          lastSuccess.set({ kind: r.kind }, r.finishedAt.getTime() / 1000);
+        for (const s of (await this.read()) ?? [])
+          for (const r of s.lastSuccess)
+            lastSuccess.set({ ...label(s), kind: r.kind }, r.finishedAt.getTime() / 1000);
       },
     });
     const files = new Gauge({
       name: "regwatch_change_files",
       help: "Change files by status: pending, fetched, failed, refused.",
-      labelNames: ["status"],
+      labelNames: [...byAccount, "status"],
       registers,
       collect: async () => {
         files.reset();
-        for (const [status, count] of Object.entries((await this.read())?.files ?? {}))
-          files.set({ status }, count);
+        for (const s of (await this.read()) ?? [])
+          for (const [status, count] of Object.entries(s.files)) files.set({ ...label(s), status }, count);
       },
     });
     const lag = new Gauge({
       name: "regwatch_coverage_lag_seconds",
       help: "Per list: time from the end of its last covered day to the end of the last complete day (0 when up to date).",
-      labelNames: ["list_key", "list_name"],
+      labelNames: [...byAccount, "list_key", "list_name"],
       registers,
       collect: async () => {
         lag.reset();
         const complete = lastCompleteDay(now(), options.timeZone);
-        for (const l of (await this.read())?.covered ?? []) {
-          if (l.lastCovered === null) continue;
-          lag.set(
-            { list_key: l.listKey, list_name: l.listName },
-            Math.max(0, daysBetween(l.lastCovered, complete)) * SECONDS_PER_DAY,
-          );
+        for (const s of (await this.read()) ?? []) {
+          for (const l of s.covered) {
+            if (l.lastCovered === null) continue;
+            lag.set(
+              { ...label(s), list_key: l.listKey, list_name: l.listName },
+              Math.max(0, daysBetween(l.lastCovered, complete)) * SECONDS_PER_DAY,
+            );
+          }
         }
       },
     });
@@ -208,7 +222,7 @@ export class DaemonMetrics {
   }
 
   /** The database's part of the metrics, read once per scrape (or per few seconds). */
-  private read(): Promise<DatabaseSnapshot | undefined> {
+  private read(): Promise<DatabaseSnapshot[] | undefined> {
     const now = Date.now();
     if (!this.snapshot || now - this.snapshot.at > SNAPSHOT_TTL_MS) {
       this.snapshot = { at: now, value: this.query() };
@@ -216,19 +230,31 @@ export class DaemonMetrics {
     return this.snapshot.value;
   }
 
-  private async query(): Promise<DatabaseSnapshot | undefined> {
+  private async query(): Promise<DatabaseSnapshot[] | undefined> {
     try {
       const sql = await this.options.probe();
       if (!sql) return undefined;
-      const [runs, lastSuccess, files, covered] = await Promise.all([
-        runCounts(sql),
-        lastSuccessByKind(sql),
-        fileCounts(sql),
-        lastCoveredDays(sql),
-      ]);
-      return { runs, lastSuccess, files, covered };
+      const { accounts } = this.options;
+      if (!accounts) return [await readSnapshot(sql)];
+      const snapshots: DatabaseSnapshot[] = [];
+      // One account that cannot be read (not migrated yet, say) leaves only its own figures out.
+      for (const a of accounts) {
+        const s = await withAccountSchema(sql, a.schema, readSnapshot).catch(() => undefined);
+        if (s) snapshots.push({ account: a.name, ...s });
+      }
+      return snapshots;
     } catch {
       return undefined;
     }
   }
+}
+
+async function readSnapshot(sql: Sql): Promise<DatabaseSnapshot> {
+  const [runs, lastSuccess, files, covered] = await Promise.all([
+    runCounts(sql),
+    lastSuccessByKind(sql),
+    fileCounts(sql),
+    lastCoveredDays(sql),
+  ]);
+  return { runs, lastSuccess, files, covered };
 }

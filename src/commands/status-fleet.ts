@@ -1,0 +1,32 @@
+/** `regwatch status --fleet [--json]`: the fleet's accounts and workers (src/daemon/fleet-report.ts). */
+import { loadAccounts } from "../accounts.ts";
+import { formatFleetStatus, readFleetStatus } from "../daemon/fleet-report.ts";
+import { ConfigError, EXIT, UsageError } from "../errors.ts";
+import { redactJson, redactSecrets } from "../secrets.ts";
+import { runAction, withDatabase } from "./context.ts";
+
+export function statusFleet(opts: { json?: boolean; account?: string }): Promise<void> {
+  return runAction(async (ctx) => {
+    if (opts.account !== undefined)
+      throw new UsageError(
+        "--fleet shows every account: use it without --account, or --account without --fleet",
+      );
+    const accounts = loadAccounts(ctx.config);
+    if (accounts === undefined)
+      throw new ConfigError([
+        "REGWATCH_ACCOUNTS_FILE: status --fleet needs the accounts file; without one, `regwatch status` shows the one account",
+      ]);
+    return withDatabase(
+      ctx,
+      async (db) => {
+        // Run errors may hold server text, which may echo a key: scrubbed before printing.
+        const status = redactJson(await readFleetStatus(db.sql, accounts, ctx.config));
+        process.stdout.write(
+          redactSecrets(opts.json ? `${JSON.stringify(status, null, 2)}\n` : formatFleetStatus(status)),
+        );
+        return EXIT.ok;
+      },
+      { max: 2 },
+    );
+  });
+}

@@ -1,0 +1,205 @@
+/**
+ * `regwatch status --fleet`: one line per account (its last run, how far its lists are covered,
+ * its open change files, its jobs in the queue) and one per queue worker (alive, jobs). Each
+ * account is read in its own schema (withAccountSchema); the queue and the workers from the
+ * fleet's home. An account that cannot be read (not migrated yet, say) is a line saying so.
+ */
+import type { Config } from "../config.ts";
+import type { Sql } from "../db/connect.ts";
+import {
+  type AccountRunSummary,
+  accountSchemaReady,
+  accountSummary,
+  withAccountSchema,
+} from "../db/fleet-status.ts";
+import { listWorkers } from "../db/workers.ts";
+import { coerceError } from "../errors.ts";
+import { queueCounts } from "../fleet/queue-counts.ts";
+import { daysBehind, type ScheduledAccount } from "./fleet-plan.ts";
+
+export interface FleetJobCounts {
+  queued: number;
+  running: number;
+  failed: number;
+}
+
+export interface FleetAccountStatus {
+  account: string;
+  schema: string;
+  /** False when the account's schema has no tables yet (`regwatch migrate` creates them). */
+  migrated: boolean;
+  lastRun: AccountRunSummary | null;
+  /** Every live list is covered up to this day (null: nothing covered yet). */
+  coverageEnd: string | null;
+  daysBehind: number | null;
+  lists: number;
+  openFiles: number;
+  jobs: FleetJobCounts;
+  /** Why the account's tables could not be read, when they could not. */
+  error: string | null;
+}
+
+export interface FleetWorkerStatus {
+  id: string;
+  host: string;
+  pid: number;
+  alive: boolean;
+  running: number;
+  done: number;
+  failed: number;
+  startedAt: Date;
+  heartbeatAt: Date;
+  stoppedAt: Date | null;
+}
+
+export interface FleetStatus {
+  generatedAt: string;
+  accounts: FleetAccountStatus[];
+  workers: FleetWorkerStatus[];
+}
+
+const NO_JOBS: FleetJobCounts = { queued: 0, running: 0, failed: 0 };
+
+/** Reads the fleet's status; `sql` is a client on the fleet's home schema. */
+export async function readFleetStatus(
+  sql: Sql,
+  accounts: readonly ScheduledAccount[],
+  config: Pick<Config, "tz" | "registryTz" | "jobLeaseS">,
+  now = new Date(),
+): Promise<FleetStatus> {
+  const [counts, workers] = await Promise.all([queueCounts(sql), listWorkers(sql, config.jobLeaseS)]);
+  const jobsOf = new Map(counts.map((c) => [c.account, c]));
+  const lines: FleetAccountStatus[] = [];
+  for (const account of accounts) {
+    const c = jobsOf.get(account.name);
+    const jobs = c ? { queued: c.queued, running: c.running, failed: c.failed } : NO_JOBS;
+    lines.push(await accountLine(sql, account, jobs, config.registryTz ?? config.tz, now));
+  }
+  return {
+    generatedAt: now.toISOString(),
+    accounts: lines,
+    workers: workers.map((w) => ({
+      id: w.id,
+      host: w.host,
+      pid: w.pid,
+      alive: w.alive,
+      running: w.jobsRunning,
+      done: w.jobsDone,
+      failed: w.jobsFailed,
+      startedAt: w.startedAt,
+      heartbeatAt: w.heartbeatAt,
+      stoppedAt: w.stoppedAt,
+    })),
+  };
+}
+
+async function accountLine(
+  sql: Sql,
+  account: ScheduledAccount,
+  jobs: FleetJobCounts,
+  registryTz: string,
+  now: Date,
+): Promise<FleetAccountStatus> {
+  const line: FleetAccountStatus = {
+    account: account.name,
+    schema: account.schema,
+    migrated: false,
+    lastRun: null,
+    coverageEnd: null,
+    daysBehind: null,
+    lists: 0,
+    openFiles: 0,
+    jobs,
+    error: null,
+  };
+  try {
+    if (!(await accountSchemaReady(sql, account.schema))) return line;
+    const summary = await withAccountSchema(sql, account.schema, accountSummary);
+    return {
+      ...line,
+      migrated: true,
+      lastRun: summary.lastRun,
+      coverageEnd: summary.coverageEnd,
+      daysBehind: daysBehind(summary.coverageEnd, now, registryTz),
+      lists: summary.lists,
+      openFiles: summary.openFiles,
+    };
+  } catch (error) {
+    return { ...line, error: coerceError(error).message };
+  }
+}
+
+const minute = (d: Date) => d.toISOString().slice(0, 16).replace("T", " ");
+
+/** How long ago, in the largest whole unit (s, m, h, d). */
+export function ago(then: Date, now: Date): string {
+  const s = Math.max(0, Math.round((now.getTime() - then.getTime()) / 1000));
+  if (s < 120) return `${s}s ago`;
+  if (s < 7200) return `${Math.floor(s / 60)}m ago`;
+  if (s < 172_800) return `${Math.floor(s / 3600)}h ago`;
+  return `${Math.floor(s / 86_400)}d ago`;
+}
+
+/** The text `status --fleet` prints: a table of accounts, then one of workers. */
+export function formatFleetStatus(s: FleetStatus): string {
+  const now = new Date(s.generatedAt);
+  const alive = s.workers.filter((w) => w.alive).length;
+  const out = [
+    `regwatch fleet at ${minute(now)} UTC: ${s.accounts.length} accounts, ${alive} of ${s.workers.length} workers alive`,
+    "",
+    "Accounts",
+  ];
+  const accountRows = s.accounts.map((a) => [
+    a.account,
+    lastRunText(a, now),
+    coverageText(a),
+    String(a.openFiles),
+    String(a.jobs.queued),
+    String(a.jobs.running),
+    String(a.jobs.failed),
+  ]);
+  out.push(
+    ...table(["ACCOUNT", "LAST RUN", "COVERED TO", "OPEN FILES", "QUEUED", "RUNNING", "FAILED"], accountRows),
+  );
+  out.push("", "Workers");
+  if (s.workers.length === 0)
+    out.push("  none has started: run `regwatch worker` or `regwatch daemon --worker`");
+  else {
+    const workerRows = s.workers.map((w) => [
+      w.id,
+      w.host,
+      String(w.pid),
+      w.alive ? "yes" : w.stoppedAt ? "stopped" : "no",
+      String(w.running),
+      String(w.done),
+      String(w.failed),
+      `${minute(w.heartbeatAt)} (${ago(w.heartbeatAt, now)})`,
+    ]);
+    out.push(
+      ...table(["WORKER", "HOST", "PID", "ALIVE", "RUNNING", "DONE", "FAILED", "LAST HEARTBEAT"], workerRows),
+    );
+  }
+  return `${out.join("\n")}\n`;
+}
+
+function lastRunText(a: FleetAccountStatus, now: Date): string {
+  if (a.error) return `unreadable: ${a.error.split("\n")[0]!.slice(0, 60)}`;
+  if (!a.migrated) return "not migrated (run `regwatch migrate`)";
+  const r = a.lastRun;
+  if (!r) return "none yet";
+  const at = r.finishedAt ?? r.startedAt;
+  return `${r.kind} ${r.status} ${minute(at)} (${ago(at, now)})`;
+}
+
+function coverageText(a: FleetAccountStatus): string {
+  if (a.coverageEnd === null) return a.lists === 0 ? "-" : "nothing yet";
+  return a.daysBehind ? `${a.coverageEnd} (${a.daysBehind} days behind)` : a.coverageEnd;
+}
+
+/** Rows padded to their columns' widths, indented two spaces; the last column is not padded. */
+function table(head: string[], rows: string[][]): string[] {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    `  ${cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ")}`.trimEnd();
+  return [line(head), ...rows.map(line)];
+}

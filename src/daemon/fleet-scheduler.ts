@@ -1,0 +1,151 @@
+/**
+ * The fleet daemon's scheduler: each account's schedule fires in the account's zone, and a check
+ * every `checkEveryMs` catches up what is due (a slot missed while the daemon was down, a stopped
+ * or failed run whose backoff is over). A due slot becomes a `sync` job for the slot's local day;
+ * an outbox with messages due becomes a `deliver` job. The daemon only asks the queue: workers run.
+ * One account's failure to be read (its schema not migrated, say) is logged and never holds back
+ * another account's jobs.
+ */
+import type { ScheduledTask } from "node-cron";
+import { nodeCron } from "../cron.ts";
+import type { Sql } from "../db/connect.ts";
+import { deliveriesDue, withAccountSchema } from "../db/fleet-status.ts";
+import { coerceError } from "../errors.ts";
+import { jobKey } from "../fleet/jobs.ts";
+import type { Logger } from "../logger.ts";
+import { type AccountSchedule, DeliverThrottle, type ScheduledJob, syncJobFor } from "./fleet-plan.ts";
+import { slotDecision } from "./resume-state.ts";
+import { type CronSchedule, cronSchedule } from "./schedule.ts";
+
+export interface FleetSchedulerDeps {
+  /** A client on the fleet's home database; each account is read in its own schema (withAccountSchema). */
+  sql: Sql;
+  accounts: readonly AccountSchedule[];
+  /** Adds jobs to the queue (its job key dedupes a job asked for twice). */
+  enqueue: (jobs: ScheduledJob[]) => Promise<unknown>;
+  log: Logger;
+  now?: () => Date;
+  deliverEveryMs?: number;
+}
+
+interface Scheduled {
+  account: AccountSchedule;
+  task: ScheduledTask;
+  schedule: CronSchedule;
+}
+
+export class FleetScheduler {
+  private readonly scheduled: Scheduled[];
+  private readonly throttle: DeliverThrottle;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private stopped = false;
+  /** Jobs this process has asked for already: said at info level once, then at debug. */
+  private readonly asked = new Set<string>();
+
+  constructor(private readonly deps: FleetSchedulerDeps) {
+    this.throttle = new DeliverThrottle(deps.deliverEveryMs);
+    this.scheduled = deps.accounts.map((account) => {
+      const task = nodeCron().createTask(account.schedule, () => void this.checkSoon("schedule", account), {
+        name: `regwatch-fleet-${account.account}`,
+        timezone: account.timeZone,
+        noOverlap: true,
+      });
+      const schedule = cronSchedule(account.schedule, account.timeZone, (instant) => task.match(instant));
+      return { account, task, schedule };
+    });
+  }
+
+  /** Starts every account's schedule, checks at once (catch-up), then every `checkEveryMs`. */
+  async start(checkEveryMs: number): Promise<void> {
+    for (const s of this.scheduled) await s.task.start();
+    this.deps.log.info(
+      {
+        accounts: this.scheduled.map((s) => ({
+          account: s.account.account,
+          schedule: s.account.schedule,
+          timeZone: s.account.timeZone,
+          next: s.task.getNextRun(),
+        })),
+      },
+      "fleet scheduler started; checking every account for a missed run",
+    );
+    void this.checkSoon("catchup");
+    this.timer = setInterval(() => void this.checkSoon("catchup"), checkEveryMs);
+  }
+
+  /** No new checks; waits for the one in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    for (const s of this.scheduled) await s.task.destroy();
+    await this.running;
+  }
+
+  /**
+   * One check of every account (or one): the jobs asked for, in account order. Checks never
+   * overlap: one asked for while another runs waits for it.
+   */
+  async check(trigger: "schedule" | "catchup", only?: AccountSchedule): Promise<ScheduledJob[]> {
+    const previous = this.running;
+    const next = (async () => {
+      await previous?.catch(() => {});
+      return this.checkNow(trigger, only);
+    })();
+    this.running = next;
+    return next;
+  }
+
+  private checkSoon(trigger: "schedule" | "catchup", only?: AccountSchedule): Promise<unknown> {
+    if (this.stopped) return Promise.resolve();
+    return this.check(trigger, only).catch((error) =>
+      this.deps.log.error({ trigger, err: coerceError(error).message }, "fleet check failed"),
+    );
+  }
+
+  private async checkNow(trigger: "schedule" | "catchup", only?: AccountSchedule): Promise<ScheduledJob[]> {
+    const now = (this.deps.now ?? (() => new Date()))();
+    const jobs: ScheduledJob[] = [];
+    for (const s of this.scheduled) {
+      if (only && s.account.account !== only.account) continue;
+      if (this.stopped) break;
+      try {
+        jobs.push(...(await this.accountJobs(s, now, trigger)));
+      } catch (error) {
+        this.deps.log.error(
+          { account: s.account.account, trigger, err: coerceError(error).message },
+          "account check failed; the next check tries again",
+        );
+      }
+    }
+    if (jobs.length > 0) {
+      await this.deps.enqueue(jobs);
+      for (const job of jobs) {
+        const key = jobKey(job);
+        const level = this.asked.has(key) ? "debug" : "info";
+        this.asked.add(key);
+        this.deps.log[level]({ ...job, trigger }, `${job.kind} job asked for`);
+      }
+    }
+    return jobs;
+  }
+
+  private async accountJobs(s: Scheduled, now: Date, trigger: string): Promise<ScheduledJob[]> {
+    const { account, schedule } = s;
+    const lookAtOutbox = this.throttle.take(account.account, now);
+    const { slot, decision, deliver } = await withAccountSchema(
+      this.deps.sql,
+      account.schema,
+      async (sql) => ({
+        ...(await slotDecision(sql, schedule, now)),
+        deliver: lookAtOutbox ? await deliveriesDue(sql, now) : false,
+      }),
+    );
+    const jobs: ScheduledJob[] = [];
+    const sync = syncJobFor(account, slot, decision);
+    if (sync) jobs.push(sync);
+    else this.deps.log.debug({ account: account.account, trigger, reason: decision.reason }, "no run due");
+    if (deliver) jobs.push({ kind: "deliver", account: account.account });
+    return jobs;
+  }
+}
