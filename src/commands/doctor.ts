@@ -6,7 +6,9 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
+import { type Account, loadAccounts, pickAccount } from "../accounts.ts";
 import { type Config, loadConfig } from "../config.ts";
+import { accountConfigForDoctor } from "../doctor/account-checks.ts";
 import { judgeConfigProblems } from "../doctor/judge-setup.ts";
 import { buildReport, type CheckResult, formatJson, formatText } from "../doctor/report.ts";
 import { runDoctor } from "../doctor/run.ts";
@@ -32,6 +34,9 @@ export function registerDoctor(program: Command): void {
         "each one counts toward the monthly quota). The SMTP server is greeted and webhook receivers",
         "are connected to, with no message sent. The database gets one test write, rolled back, and",
         "no migration.",
+        "With REGWATCH_ACCOUNTS_FILE, --account NAME checks that account: its registry with its key,",
+        "its schema, the variables naming its keys (never their values), the job queue, its jobs that",
+        "failed for good, and whether a worker is alive.",
         "Exit 0 when every check passes (warnings allowed), 1 when one fails, 78 for configuration.",
       ].join("\n"),
     )
@@ -50,14 +55,21 @@ export function registerDoctor(program: Command): void {
 }
 
 async function doctor(flag: AccountFlag): Promise<CheckResult[]> {
-  let config: Config;
+  let base: Config;
+  let accounts: Account[] | undefined;
   try {
-    // With an accounts file, the chosen account's configuration is the one checked.
-    config = configForCommand(loadConfig(), flag);
+    base = loadConfig();
+    accounts = loadAccounts(base);
   } catch (error) {
     if (error instanceof ConfigError) return judgeConfigProblems(error.problems);
     throw error;
   }
   const dotenv = path.join(process.cwd(), ".env");
-  return runDoctor(config, { env: process.env, ...(existsSync(dotenv) ? { dotenv } : {}) });
+  const options = { env: process.env, ...(existsSync(dotenv) ? { dotenv } : {}) };
+  // Without an accounts file the one configuration (and --account is refused, 64).
+  if (!accounts) return runDoctor(configForCommand(base, flag), options);
+  // With one, the chosen account's configuration, its keys' variables and its jobs; a key
+  // variable unset is a failed line, and the checks that do not need it still run.
+  const account = pickAccount(accounts, flag.account);
+  return runDoctor(accountConfigForDoctor(base, account, process.env), { ...options, account });
 }

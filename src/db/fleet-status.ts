@@ -94,3 +94,10 @@ export async function deliveriesDue(sql: Sql, now: Date): Promise<boolean> {
         and (lease_until is null or lease_until <= ${now})) as due`;
   return row?.due === true;
 }
+
+/** True when the job queue's schema (graphile-worker's) has been installed in this database. */
+export async function queueSchemaInstalled(sql: Sql): Promise<boolean> {
+  const [row] = await sql<{ installed: boolean }[]>`
+    select to_regclass('graphile_worker.jobs') is not null as installed`;
+  return row?.installed === true;
+}

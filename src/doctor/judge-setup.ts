@@ -28,10 +28,11 @@ export function judgeConfig(
   dotenv: string | undefined,
 ): CheckResult[] {
   const results: CheckResult[] = [];
-  const missing = [
-    ...(config.watchUrl ? [] : ["REGWATCH_WATCH_URL"]),
-    ...(config.apiKey ? [] : ["REGWATCH_API_KEY"]),
-  ];
+  // An account of an accounts file has its address in the file and its key in the variable it
+  // names: the account's own checks (account-checks.ts) say what is missing there.
+  const missing = config.account
+    ? []
+    : [...(config.watchUrl ? [] : ["REGWATCH_WATCH_URL"]), ...(config.apiKey ? [] : ["REGWATCH_API_KEY"])];
   for (const name of missing) {
     results.push(
       fail(
@@ -58,7 +59,7 @@ export function judgeConfig(
     results.push(
       warn(
         CONFIGURATION,
-        "REGWATCH_WATCH_URL is http:// on another machine: the API key would cross the network unencrypted",
+        `${config.account ? `account "${config.account}"'s watch_url` : "REGWATCH_WATCH_URL"} is http:// on another machine: the API key would cross the network unencrypted`,
         "use the https:// address",
       ),
     );

@@ -5,6 +5,7 @@
  * either (a test write is rolled back), and no search request is made with the key.
  */
 
+import type { Account } from "../accounts.ts";
 import { type Clock, systemClock } from "../api/clock.ts";
 import { readDescription } from "../api/description.ts";
 import type { Config } from "../config.ts";
@@ -12,6 +13,7 @@ import { nodeCron } from "../cron.ts";
 import { localDateTime } from "../dates.ts";
 import { coerceError } from "../errors.ts";
 import { registerSecrets } from "../secrets.ts";
+import { checkQueue, judgeAccountKeys } from "./account-checks.ts";
 import { type AlertRuleFacts, checkDatabase } from "./database-checks.ts";
 import { judgeEmail, judgeFileOrigin, judgeWebhooks, type WebhookTarget } from "./judge-alerts.ts";
 import { judgeDescription } from "./judge-description.ts";
@@ -28,6 +30,8 @@ export interface DoctorOptions {
   dotenv?: string;
   /** Our clock, against which the registry's Date header is compared. */
   clock?: Clock;
+  /** `--account`: the account of the accounts file `config` is of; its keys and jobs are checked too. */
+  account?: Account;
 }
 
 /** Longest wait for an alert target's connection. */
@@ -40,7 +44,12 @@ export async function runDoctor(config: Config, options: DoctorOptions = {}): Pr
   registerSecrets([passwordOf(config.databaseUrl)]);
   const http = doctorHttp(config, clock);
   try {
-    const [database, registry] = await Promise.all([checkDatabase(config, now), checkRegistry(config, http)]);
+    const { account } = options;
+    const [database, registry, queue] = await Promise.all([
+      checkDatabase(config, now),
+      checkRegistry(config, http),
+      account ? checkQueue(config, account.name) : Promise.resolve([]),
+    ]);
     const alerts = await checkAlerts(config, database.rules);
     const search = config.searchUrl
       ? [
@@ -50,11 +59,13 @@ export async function runDoctor(config: Config, options: DoctorOptions = {}): Pr
       : [registry.search];
     return [
       ...judgeConfig(config, options.env ?? process.env, options.dotenv),
+      ...(account ? judgeAccountKeys(account, options.env ?? process.env) : []),
       ...database.results,
       ...registry.watch,
       ...search,
       scheduleCheck(config),
       ...alerts,
+      ...queue,
     ];
   } finally {
     await http.close();
