@@ -6,11 +6,12 @@ import type { Sql } from "../db/connect.ts";
 import { EXIT } from "../errors.ts";
 import { redactJson, redactSecrets } from "../secrets.ts";
 import { CALENDAR_WEEKS, readStatus, type StatusReport } from "../sync/status-report.ts";
-import { type AccountFlag, accountOption } from "./account-option.ts";
+import { accountOption } from "./account-option.ts";
 import { runAction, withDatabase } from "./context.ts";
 import { statusFleet } from "./status-fleet.ts";
 
-export type Status = StatusReport<ResumeState | null>;
+/** `account`: the account of an accounts file the status is of (absent for a plain install). */
+export type Status = StatusReport<ResumeState | null> & { account?: string };
 
 /** The status with the daemon's view of its schedule, when one is configured (no daemon needed). */
 export function readFullStatus(
@@ -53,7 +54,11 @@ export function registerStatus(program: Command): void {
                 ctx,
                 async (db) => {
                   // Run errors and file errors hold server text, which may echo a key: scrubbed before printing.
-                  const status = redactJson(await readFullStatus(db.sql, ctx.config));
+                  const { account } = ctx.config;
+                  const status: Status = redactJson({
+                    ...(account ? { account } : {}),
+                    ...(await readFullStatus(db.sql, ctx.config)),
+                  });
                   process.stdout.write(
                     redactSecrets(opts.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status)),
                   );
@@ -68,7 +73,7 @@ export function registerStatus(program: Command): void {
 
 export function formatStatus(s: Status): string {
   const out: string[] = [
-    `regwatch status at ${s.generatedAt.slice(0, 16).replace("T", " ")} UTC; last complete day ${s.lastCompleteDay} (${s.timeZone})`,
+    `regwatch status${s.account ? ` of account ${s.account}` : ""} at ${s.generatedAt.slice(0, 16).replace("T", " ")} UTC; last complete day ${s.lastCompleteDay} (${s.timeZone})`,
     "",
     "Lists",
   ];

@@ -156,6 +156,15 @@ describe("status --fleet", () => {
     expect(row("w-silent")).toMatch(/host-b\s+202\s+no\s/);
   });
 
+  it("status --account NAME is that account's own status, its name in the header and the JSON", async () => {
+    const text = await runCli(["status", "--account", "alpha"], env());
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^regwatch status of account alpha at /);
+    expect(text.stdout).toContain("Change files: 1 fetched, 1 pending, 1 failed, 0 refused");
+    const json = JSON.parse((await runCli(["status", "--account", "beta", "--json"], env())).stdout);
+    expect(json).toMatchObject({ account: "beta", lists: [], runs: [] });
+  });
+
   it("needs the accounts file (78) and refuses --account with it (64)", async () => {
     const without = await runCli(["status", "--fleet"], { DATABASE_URL: t.url });
     expect(without.code).toBe(78);
