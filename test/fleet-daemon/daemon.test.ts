@@ -146,3 +146,31 @@ describe("daemon with an accounts file", () => {
     expect(r.stderr).toContain("REGWATCH_ACCOUNTS_FILE");
   });
 });
+
+describe("a fleet daemon stopped while its worker runs a job", () => {
+  it("stops the worker first: exit 0 within --stop-timeout, the run partial, the job back in the queue", async () => {
+    t = await createTestDatabase();
+    // beta's changes requests hang for 8 s: its job is mid-window when the stop comes.
+    emulators.beta.setFaults([
+      { endpoint: "GET /v2/lists/:key/changes", kind: "delay", delayMs: 8000, probability: 1 },
+    ]);
+    try {
+      const changesAsked = emulators.beta.nextArrival((r) => r.endpoint === "GET /v2/lists/:key/changes");
+      const d = daemon(env(), ["--stop-timeout", "3"]);
+      await changesAsked;
+      const { code } = await d.stop();
+      expect(code).toBe(0);
+      const order = d.lines.map((l) => l.msg);
+      expect(order.indexOf("worker stopped")).toBeGreaterThan(-1);
+      expect(order.indexOf("worker stopped")).toBeLessThan(order.lastIndexOf("stopped"));
+      const [run] = await t.db.sql.unsafe(`select status from regwatch_beta.runs where kind = 'sync'`);
+      expect(run?.status).toBe("partial");
+      const jobs = await queuedJobs(t.db.sql);
+      expect(jobs.filter((j) => j.account === "beta").map((j) => [j.key, j.lockedBy])).toEqual([
+        [`beta:sync:${slotDay(slot, "Asia/Tokyo")}`, null],
+      ]);
+    } finally {
+      emulators.beta.setFaults([]);
+    }
+  });
+});
