@@ -1,0 +1,142 @@
+/**
+ * `regwatch migrate` with an accounts file: schema regwatch and one schema per account, each
+ * identical to regwatch's (tables, columns, views, functions, indexes, constraints, triggers,
+ * compared from the catalogue with the schema's name taken out); an account added later is
+ * migrated by the next run. `grant-reader --account` opens one account's schema and no other.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.ts";
+import { createEmptyDatabase } from "../helpers/db.ts";
+
+const dir = mkdtempSync(path.join(tmpdir(), "regwatch-account-schemas-"));
+const file = path.join(dir, "accounts.yaml");
+const entry = (name: string) =>
+  `  - { name: ${name}, watch_url: "http://127.0.0.1:9/v2", api_key_env: ${name.toUpperCase()}_KEY }\n`;
+
+const role = `regwatch_acct_bi_${randomBytes(4).toString("hex")}`;
+let database: { url: string; drop(): Promise<void> };
+let sql: postgres.Sql;
+
+beforeAll(async () => {
+  database = await createEmptyDatabase();
+  sql = postgres(database.url, { max: 1, onnotice: () => {} });
+  await sql.unsafe(`create role "${role}" nologin`);
+});
+afterAll(async () => {
+  await sql?.end();
+  await database?.drop();
+  const admin = postgres(database.url.replace(/\/[^/?]+(\?|$)/, "/postgres$1"), {
+    max: 1,
+    onnotice: () => {},
+  });
+  await admin.unsafe(`drop role if exists "${role}"`);
+  await admin.end();
+});
+
+/** Everything a schema defines, as lines, with its own name replaced by `@`. */
+async function catalogue(schema: string): Promise<string[]> {
+  const rows = await sql<{ line: string }[]>`
+    select 'column ' || table_name || '.' || column_name || ' ' || udt_name || ' ' || is_nullable
+           || ' ' || coalesce(column_default, '') as line
+      from information_schema.columns where table_schema = ${schema}
+    union all
+    select 'view ' || viewname || ' ' || definition from pg_views where schemaname = ${schema}
+    union all
+    select 'function ' || p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ') '
+           || pg_get_functiondef(p.oid)
+      from pg_proc p where p.pronamespace = ${schema}::regnamespace
+    union all
+    select 'index ' || indexname || ' ' || indexdef from pg_indexes where schemaname = ${schema}
+    union all
+    select 'constraint ' || c.conrelid::regclass::text || ' ' || c.conname || ' ' || pg_get_constraintdef(c.oid)
+      from pg_constraint c where c.connamespace = ${schema}::regnamespace
+    union all
+    select 'trigger ' || t.tgname || ' ' || pg_get_triggerdef(t.oid)
+      from pg_trigger t join pg_class r on r.oid = t.tgrelid
+     where r.relnamespace = ${schema}::regnamespace and not t.tgisinternal
+    union all
+    select 'comment ' || c.relname || ' ' || coalesce(obj_description(c.oid, 'pg_class'), '')
+      from pg_class c where c.relnamespace = ${schema}::regnamespace and c.relkind in ('r', 'v', 'm')`;
+  const own = new RegExp(`"?\\b${schema}\\b"?(?=\\.)`, "g");
+  // Prose naming the schema (a comment's "used in schema regwatch only") is retargeted with it.
+  const named = new RegExp(`(schema\\s+)"?${schema}\\b"?`, "gi");
+  return rows.map((r) => r.line.replace(own, "@").replace(named, "$1@")).sort();
+}
+
+async function schemas(): Promise<string[]> {
+  const rows = await sql<{ nspname: string }[]>`
+    select nspname from pg_namespace where nspname like 'regwatch%' order by nspname`;
+  return rows.map((r) => r.nspname);
+}
+
+describe("migrate with an accounts file", () => {
+  it("migrates regwatch and every account's schema, each identical to regwatch", async () => {
+    writeFileSync(file, `accounts:\n${entry("a")}${entry("b")}`);
+    // No key variable is set: migrating calls no registry and needs none.
+    const result = await runCli(["migrate"], { DATABASE_URL: database.url, REGWATCH_ACCOUNTS_FILE: file });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^regwatch: schema regwatch: applied \d+ migration\(s\)$/m);
+    expect(result.stdout).toMatch(/^regwatch: schema regwatch_a: applied \d+ migration\(s\)$/m);
+    expect(result.stdout).toMatch(/^regwatch: schema regwatch_b: applied \d+ migration\(s\)$/m);
+    expect(await schemas()).toEqual(["regwatch", "regwatch_a", "regwatch_b"]);
+
+    const home = await catalogue("regwatch");
+    expect(home.filter((l) => l.startsWith("column ")).length).toBeGreaterThan(100);
+    expect(home.some((l) => l.startsWith("view v_changes "))).toBe(true);
+    expect(home.some((l) => l.startsWith("function business_as_of("))).toBe(true);
+    expect(await catalogue("regwatch_a")).toEqual(home);
+    expect(await catalogue("regwatch_b")).toEqual(home);
+  });
+
+  it("migrates an account added to the file at the next run, the others found current", async () => {
+    writeFileSync(file, `accounts:\n${entry("a")}${entry("b")}${entry("c")}`);
+    const result = await runCli(["migrate"], { DATABASE_URL: database.url, REGWATCH_ACCOUNTS_FILE: file });
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split("\n")).toEqual([
+      "regwatch: schema regwatch is up to date",
+      "regwatch: schema regwatch_a is up to date",
+      "regwatch: schema regwatch_b is up to date",
+      expect.stringMatching(/^regwatch: schema regwatch_c: applied \d+ migration\(s\)$/),
+    ]);
+    expect(await catalogue("regwatch_c")).toEqual(await catalogue("regwatch"));
+  });
+});
+
+describe("grant-reader --account", () => {
+  async function canRead(schema: string): Promise<boolean | string> {
+    const reserved = await sql.reserve();
+    try {
+      await reserved`begin`;
+      await reserved.unsafe(`set local role "${role}"`);
+      await reserved.unsafe(`select * from ${schema}.runs limit 1`);
+      return true;
+    } catch (error) {
+      return (error as { code?: string }).code === "42501" ? false : String(error);
+    } finally {
+      await reserved`rollback`;
+      reserved.release();
+    }
+  }
+
+  it("lets the role read the account's schema and no other", async () => {
+    const env = { DATABASE_URL: database.url, REGWATCH_ACCOUNTS_FILE: file };
+    const unnamed = await runCli(["grant-reader", role], env);
+    expect(unnamed.code).toBe(64);
+    expect(unnamed.stderr).toContain("--account NAME is required: 3 accounts (a, b, c)");
+
+    const granted = await runCli(["grant-reader", role, "--account", "a"], env);
+    expect(granted.stderr).toBe("");
+    expect(granted.code).toBe(0);
+    expect(granted.stdout).toContain("every table and view of schema regwatch_a");
+    expect(await canRead("regwatch_a")).toBe(true);
+    expect(await canRead("regwatch_b")).toBe(false);
+    expect(await canRead("regwatch_c")).toBe(false);
+    expect(await canRead("regwatch")).toBe(false);
+  });
+});
