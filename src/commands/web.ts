@@ -3,6 +3,7 @@
  * SIGTERM/SIGINT after the requests in flight.
  */
 import type { Command } from "commander";
+import { loadAccounts } from "../accounts.ts";
 import { secretsOf } from "../config.ts";
 import { EXIT } from "../errors.ts";
 import { createLogger } from "../logger.ts";
@@ -25,18 +26,23 @@ export function registerWeb(program: Command): void {
         "",
         "Sign-in is required: add a user first with `regwatch users add NAME --role admin --password-stdin`.",
         "Behind a TLS proxy, set REGWATCH_WEB_SECURE_COOKIES=true.",
+        "With REGWATCH_ACCOUNTS_FILE, a user sees the accounts given with `regwatch users grant NAME --account A`.",
       ].join("\n"),
     )
     .action((opts: { host?: string; port?: number }) =>
       runAction(({ config }) => {
         const log = createLogger({ level: config.logLevel, secrets: secretsOf(config), fd: 1 });
+        // A bad accounts file stops the console before it listens (78, naming the file).
+        const accounts = loadAccounts(config);
+        // With accounts, `db` is the fleet's home (schema regwatch): users, sessions, grants.
         return withDatabase({ config, log }, async (db) => {
           const host = opts.host ?? config.webHost;
           const running = await startConsole(
-            { db, config, log, now: () => new Date() },
+            { db, config, log, now: () => new Date(), accounts },
             { host, port: opts.port ?? config.webPort },
           );
-          log.info({ url: running.url }, `console on ${running.url} (sign in at /login)`);
+          const shown = accounts ? `, ${accounts.length} account${accounts.length === 1 ? "" : "s"}` : "";
+          log.info({ url: running.url }, `console on ${running.url} (sign in at /login${shown})`);
           const signal = await new Promise<NodeJS.Signals>((resolve) => {
             process.once("SIGTERM", resolve);
             process.once("SIGINT", resolve);
