@@ -167,6 +167,18 @@ describe("a user given both accounts", () => {
   });
 });
 
+describe("a grant of an account the file no longer lists", () => {
+  it("is ignored: not shown, not offered, not reachable", async () => {
+    await createUser(t.db, "otto", "reader");
+    await grantAccounts(t.db.sql, "otto", ["a", "gone"]);
+    const otto = await signIn(web.url, "otto");
+    const inbox = await text(`${web.url}/`, otto);
+    expect(inbox.body).toContain("Account <strong>a</strong>");
+    expect(inbox.body).not.toContain('action="/account"');
+    expect((await postForm(`${web.url}/account`, otto, { account: "gone" })).status).toBe(403);
+  });
+});
+
 describe("a user given no account", () => {
   it("sees a page saying so, for every page and download", async () => {
     const nina = await signIn(web.url, "nina");
