@@ -8,6 +8,7 @@ export * from "./alerts.ts";
 export * from "./changes.ts";
 export * from "./columns.ts";
 export * from "./console.ts";
+export * from "./fleet.ts";
 export * from "./lists.ts";
 export * from "./payments.ts";
 export * from "./runs.ts";

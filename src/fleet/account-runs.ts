@@ -1,0 +1,150 @@
+/**
+ * What each kind of job runs for one account, on that account's Config and database session:
+ * the same engine functions as the daemon and the commands. A run that ends failed or partial
+ * throws, so the queue tries the job again later (with its growing backoff) until its attempts
+ * run out, and then keeps it, failed, with the error. Errors never carry a key: the account's
+ * keys are registered secrets, and every message is scrubbed before it leaves.
+ *
+ * Each job opens its own registry clients: the pacing (rate limiter) of an account belongs to
+ * the one job running it, and the account's queue runs one job at a time.
+ */
+import { deliverAfterRun } from "../alerts/hooks.ts";
+import type { Config } from "../config.ts";
+import type { Database } from "../db/connect.ts";
+import { acquireRunLock } from "../db/lock.ts";
+import type { RunTrigger } from "../db/runs.ts";
+import { coerceError } from "../errors.ts";
+import type { Logger } from "../logger.ts";
+import { reconcile } from "../reconcile/reconcile.ts";
+import { openRegistry, type WatchConfig } from "../run/open-registry.ts";
+import { redactSecrets } from "../secrets.ts";
+import { runSyncJob, type SyncJobResult } from "../sync/sync-job.ts";
+import type { JobPayload } from "./jobs.ts";
+
+/** Jobs start runs as the scheduler does: they are not a person's command. */
+const TRIGGER: RunTrigger = "schedule";
+
+export interface AccountRunDeps {
+  config: WatchConfig;
+  db: Database;
+  log: Logger;
+  /** The worker's stop: requests, pauses and backoffs end; windows and files in flight commit. */
+  signal: AbortSignal;
+  /** Seconds to wait for the account's run lock (held by a command, say) before the job fails. */
+  lockWaitSeconds: number;
+}
+
+/** A job's run ended without doing all its work: thrown so the queue tries it again. */
+export class JobRunError extends Error {
+  constructor(message: string) {
+    super(redactSecrets(message));
+    this.name = "JobRunError";
+  }
+}
+
+export async function runAccountJob(deps: AccountRunDeps, job: JobPayload): Promise<void> {
+  switch (job.kind) {
+    case "sync":
+      return dailyRun(deps);
+    case "backfill":
+      return backfillRun(deps, job.from, job.to);
+    case "reconcile":
+      return reconcileRun(deps);
+    case "deliver":
+      await deliverAfterRun({ sql: deps.db.sql, config: deps.config, log: deps.log });
+      return;
+  }
+}
+
+/**
+ * The daemon's daily job under one lock: reconcile, then sync the lists reconcile has just read
+ * (a failed reconcile is said and the sync runs anyway, as in the daemon); the alerts the sync
+ * raised are sent once the lock is released.
+ */
+async function dailyRun(deps: AccountRunDeps): Promise<void> {
+  const { config, db, log, signal } = deps;
+  const registry = openRegistry(config, log, db.sql, { signal });
+  let reconcileProblem: string | undefined;
+  let result: SyncJobResult | undefined;
+  try {
+    const lock = await acquireRunLock(db.sql, { waitSeconds: deps.lockWaitSeconds });
+    try {
+      const rec = await reconcile(
+        { config, log, db, registry: registry.clients, usage: registry.usage, lock },
+        { trigger: TRIGGER },
+      );
+      if (rec.failure) reconcileProblem = rec.failure.message;
+      else if (rec.status === "failed" || rec.status === "partial")
+        reconcileProblem = `reconcile ${rec.status}: ${rec.problems.join("; ") || "see its run"}`;
+      if (reconcileProblem)
+        log.warn({ runId: rec.runId, err: reconcileProblem }, "reconcile did not finish; syncing anyway");
+      if (signal.aborted) throw new JobRunError("stopped before the sync started");
+      result = await runSyncJob(
+        { sql: db.sql, config, log, trigger: TRIGGER, signal, registry, lock, lists: rec.lists },
+        { kind: "sync" },
+      );
+    } finally {
+      await lock
+        .release()
+        .catch((error) => log.warn({ err: coerceError(error).message }, "releasing the run lock failed"));
+    }
+    if (result.status !== "failed" && !signal.aborted) await deliverAfterRun({ sql: db.sql, config, log });
+  } finally {
+    await registry.close(signal.aborted ? { boundMs: 1000 } : {});
+  }
+  failUnlessDone("sync", result);
+  if (reconcileProblem) throw new JobRunError(reconcileProblem);
+}
+
+async function backfillRun(deps: AccountRunDeps, from: string, to: string): Promise<void> {
+  const { config, db, log, signal } = deps;
+  const registry = openRegistry(config, log, db.sql, { signal });
+  try {
+    const result = await runSyncJob(
+      { sql: db.sql, config, log, trigger: TRIGGER, signal, registry, waitSeconds: deps.lockWaitSeconds },
+      { kind: "backfill", from, to },
+    );
+    failUnlessDone("backfill", result);
+  } finally {
+    await registry.close(signal.aborted ? { boundMs: 1000 } : {});
+  }
+}
+
+/** A reconcile refused by a guard fails too: it waits for a person, and the failed job says so. */
+async function reconcileRun(deps: AccountRunDeps): Promise<void> {
+  const { config, db, log } = deps;
+  const registry = openRegistry(config, log, db.sql, { signal: deps.signal });
+  try {
+    const rec = await reconcile(
+      {
+        config,
+        log,
+        db,
+        registry: registry.clients,
+        usage: registry.usage,
+        waitSeconds: deps.lockWaitSeconds,
+      },
+      { trigger: TRIGGER },
+    );
+    if (rec.failure) throw new JobRunError(`reconcile failed: ${rec.failure.message}`);
+    if (rec.status === "failed" || rec.status === "partial" || rec.status === "refused")
+      throw new JobRunError(`reconcile ${rec.status}: ${rec.problems.join("; ") || "see its run"}`);
+  } finally {
+    await registry.close(deps.signal.aborted ? { boundMs: 1000 } : {});
+  }
+}
+
+function failUnlessDone(kind: string, result: SyncJobResult | undefined): void {
+  if (!result || result.status === "ok") return;
+  const reason =
+    result.error?.message ??
+    (result.report.stopped ? "stopped" : `${result.report.errors.length} error(s); see run ${result.runId}`);
+  throw new JobRunError(`${kind} ${result.status} (run ${result.runId}): ${reason}`);
+}
+
+/** The account's Config once its watch settings are known to be there (accountConfig sets them). */
+export function watchConfigOf(config: Config): WatchConfig {
+  if (!config.watchUrl || !config.apiKey)
+    throw new JobRunError(`account ${config.account}: no watch_url or key in its configuration`);
+  return config as WatchConfig;
+}

@@ -1,0 +1,127 @@
+/**
+ * The job queue: graphile-worker's schema (`graphile_worker`) in regwatch's own database. Here:
+ * installing or upgrading that schema, adding jobs (de-duplicated by their key), and the queue's
+ * logger in regwatch's log. Counting jobs per account is in queue-counts.ts.
+ */
+import { makeWorkerUtils, Logger as QueueLogger, type WorkerUtils } from "graphile-worker";
+import { DEFAULTS } from "../config-schema.ts";
+import { type Logger, silentLogger } from "../logger.ts";
+import { redactSecrets } from "../secrets.ts";
+import { type JobPayload, jobKey, queueName, taskName } from "./jobs.ts";
+
+/** Connections the queue's helpers keep open at most (adding jobs needs one). */
+const UTILS_POOL_SIZE = 2;
+
+/**
+ * The queue's helpers on `databaseUrl`, with its schema installed or brought up to date (harmless
+ * when it is current). Release them with `release()`.
+ */
+export async function openQueue(databaseUrl: string, log: Logger = silentLogger): Promise<WorkerUtils> {
+  const utils = await makeWorkerUtils({
+    connectionString: databaseUrl,
+    maxPoolSize: UTILS_POOL_SIZE,
+    logger: queueLogger(log),
+  });
+  try {
+    await utils.migrate();
+    return utils;
+  } catch (error) {
+    await utils.release();
+    throw error;
+  }
+}
+
+/** Installs or upgrades the queue's schema (`regwatch migrate` with an accounts file). */
+export async function installQueue(databaseUrl: string, log: Logger = silentLogger): Promise<void> {
+  const utils = await openQueue(databaseUrl, log);
+  await utils.release();
+}
+
+/**
+ * What became of a job asked for: added, or not added because a job with its key is already
+ * queued (or waiting for a retry), running, or failed for good (kept with its last error until it
+ * is removed or rescheduled).
+ */
+export type EnqueueState = "added" | "queued" | "running" | "failed";
+
+export interface EnqueueResult {
+  job: JobPayload;
+  key: string;
+  /** The queue's id of the job added or found. */
+  id: string;
+  state: EnqueueState;
+  /** state === "added" */
+  added: boolean;
+}
+
+export interface EnqueueOptions {
+  /** Tries of each job, the first included (REGWATCH_JOB_MAX_ATTEMPTS). */
+  maxAttempts: number;
+}
+
+/**
+ * Adds the jobs, each to its account's queue under its key. A job whose key is already in the
+ * queue is not added again (graphile-worker's `unsafe_dedupe` mode: the existing job is left
+ * as it is, whether it waits, runs or has failed for good).
+ */
+export async function enqueue(
+  queue: string | WorkerUtils | { databaseUrl: string; log: Logger },
+  jobs: readonly JobPayload[],
+  options: EnqueueOptions = { maxAttempts: DEFAULTS.jobMaxAttempts },
+): Promise<EnqueueResult[]> {
+  const utils =
+    typeof queue === "string"
+      ? await openQueue(queue)
+      : "addJob" in queue
+        ? queue
+        : await openQueue(queue.databaseUrl, queue.log);
+  try {
+    const results: EnqueueResult[] = [];
+    for (const job of jobs) {
+      const key = jobKey(job);
+      const added = await utils.addJob(taskName(job.kind), job, {
+        queueName: queueName(job.account),
+        jobKey: key,
+        jobKeyMode: "unsafe_dedupe",
+        maxAttempts: options.maxAttempts,
+      });
+      const state = stateOf(added);
+      results.push({ job, key, id: String(added.id), state, added: state === "added" });
+    }
+    return results;
+  } finally {
+    if (utils !== queue) await utils.release();
+  }
+}
+
+/** A dedupe answers with the existing row, its revision bumped; a new row has revision 0. */
+function stateOf(job: {
+  revision: number;
+  locked_at: Date | null;
+  attempts: number;
+  max_attempts: number;
+}): EnqueueState {
+  if (job.revision === 0) return "added";
+  if (job.locked_at) return "running";
+  return job.attempts >= job.max_attempts ? "failed" : "queued";
+}
+
+/**
+ * graphile-worker's messages in regwatch's log, scrubbed of secrets. Its own info messages
+ * (connections, pool start) are routine for regwatch: they go to debug.
+ */
+export function queueLogger(log: Logger): QueueLogger {
+  return new QueueLogger((scope) => (level, message, meta) => {
+    const fields = { component: "graphile-worker", ...(scope.workerId ? { lockId: scope.workerId } : {}) };
+    const text = redactSecrets(message);
+    if (level === "error") log.error({ ...fields, meta: metaSummary(meta) }, text);
+    else if (level === "warning") log.warn(fields, text);
+    else log.debug(fields, text);
+  });
+}
+
+/** Only the error's message of a log call's metadata: jobs and clients are not for the log. */
+function metaSummary(meta: unknown): string | undefined {
+  const error = (meta as { error?: unknown } | undefined)?.error;
+  return error instanceof Error ? redactSecrets(error.message) : undefined;
+}

@@ -1,0 +1,108 @@
+/**
+ * The queue's task handlers, one per job kind: check the payload, find the account in the
+ * accounts file, build its Config, open (once per process) its database session, and run the
+ * job (account-runs.ts). Each job's start and end are logged with its account, kind and id.
+ */
+import type { JobHelpers, TaskList } from "graphile-worker";
+import { type Account, accountConfig } from "../accounts.ts";
+import type { Config } from "../config.ts";
+import { type Database, openDatabase } from "../db/connect.ts";
+import { migrationsCurrent, runMigrations } from "../db/migrate.ts";
+import { coerceError } from "../errors.ts";
+import type { Logger } from "../logger.ts";
+import { redactSecrets } from "../secrets.ts";
+import { JobRunError, runAccountJob, watchConfigOf } from "./account-runs.ts";
+import { JOB_KINDS, type JobKind, parsePayload, taskName } from "./jobs.ts";
+
+export interface TaskContext {
+  base: Config;
+  accounts: readonly Account[];
+  log: Logger;
+  /** Aborted when the worker stops. */
+  stopSignal: AbortSignal;
+  lockWaitSeconds: number;
+  /** Told when a job starts and ends (the worker's counters). */
+  onJob?: (event: "start" | "done" | "failed") => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** One database session per account for the worker's life, opened and migrated on first use. */
+export class AccountDatabases {
+  private readonly open = new Map<string, Promise<Database>>();
+
+  constructor(private readonly base: Config) {}
+
+  get(schema: string): Promise<Database> {
+    let db = this.open.get(schema);
+    if (!db) {
+      db = (async () => {
+        const opened = await openDatabase({ ...this.base, schema });
+        try {
+          if (!(await migrationsCurrent(opened.sql, schema))) await runMigrations(opened.url, schema);
+          return opened;
+        } catch (error) {
+          await opened.close();
+          throw error;
+        }
+      })();
+      // A failed open is tried again by the next job, not remembered.
+      db.catch(() => this.open.delete(schema));
+      this.open.set(schema, db);
+    }
+    return db;
+  }
+
+  async closeAll(): Promise<void> {
+    const all = [...this.open.values()];
+    this.open.clear();
+    await Promise.allSettled(all.map(async (db) => (await db).close()));
+  }
+}
+
+export function taskList(ctx: TaskContext, databases: AccountDatabases): TaskList {
+  const tasks: TaskList = {};
+  for (const kind of JOB_KINDS) {
+    tasks[taskName(kind)] = (payload, helpers) => runTask(ctx, databases, kind, payload, helpers);
+  }
+  return tasks;
+}
+
+async function runTask(
+  ctx: TaskContext,
+  databases: AccountDatabases,
+  kind: JobKind,
+  payload: unknown,
+  helpers: JobHelpers,
+): Promise<void> {
+  const { job } = helpers;
+  const fields = { jobId: String(job.id), kind, attempt: job.attempts, maxAttempts: job.max_attempts };
+  const started = Date.now();
+  ctx.onJob?.("start");
+  let account: string | undefined;
+  try {
+    const parsed = parsePayload(kind, payload);
+    account = parsed.account;
+    ctx.log.info({ ...fields, account, key: job.key }, "job started");
+    const entry = ctx.accounts.find((a) => a.name === parsed.account);
+    if (!entry) throw new JobRunError(`account ${parsed.account} is not in the accounts file`);
+    const config = watchConfigOf(accountConfig(ctx.base, entry, ctx.env));
+    const db = await databases.get(entry.schema);
+    const log = ctx.log.child({ account: entry.name, jobId: fields.jobId });
+    const signal = AbortSignal.any([ctx.stopSignal, helpers.abortSignal]);
+    await runAccountJob({ config, db, log, signal, lockWaitSeconds: ctx.lockWaitSeconds }, parsed);
+    ctx.onJob?.("done");
+    ctx.log.info({ ...fields, account, seconds: (Date.now() - started) / 1000 }, "job finished");
+  } catch (thrown) {
+    ctx.onJob?.("failed");
+    const message = redactSecrets(coerceError(thrown).message);
+    const last = job.attempts >= job.max_attempts;
+    ctx.log[last ? "error" : "warn"](
+      { ...fields, account, seconds: (Date.now() - started) / 1000, err: message },
+      last
+        ? "job failed; no attempts left, it stays failed in the queue"
+        : "job failed; it will be tried again",
+    );
+    // Only the scrubbed message goes back to the queue, which stores it as the job's last error.
+    throw new JobRunError(message);
+  }
+}

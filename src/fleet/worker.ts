@@ -1,0 +1,183 @@
+/**
+ * A queue worker: graphile-worker's runner on regwatch's database, running the fleet's jobs
+ * (tasks.ts) up to `concurrency` at once (one per account at a time: each account has a queue of
+ * its own), with a heartbeat and the lease sweep (leases.ts), and a stop that lets work in flight
+ * commit. `regwatch worker` runs it alone; `daemon --worker` runs it in the daemon's process.
+ *
+ *   stop: no new jobs → running jobs' signals aborted (windows and files in flight commit, their
+ *   runs end partial and the jobs are tried again later) → wait up to the bound → whatever is
+ *   still held is unlocked for the other workers → row marked stopped → connections closed
+ */
+import { EventEmitter } from "node:events";
+import { hostname } from "node:os";
+import { run, type WorkerEvents } from "graphile-worker";
+import { DEFAULT_SCHEMA } from "../account-name.ts";
+import { type Account, loadAccounts } from "../accounts.ts";
+import type { Config } from "../config.ts";
+import { openDatabase } from "../db/connect.ts";
+import { migrationsCurrent, runMigrations } from "../db/migrate.ts";
+import { markWorkerStopped } from "../db/workers.ts";
+import { ConfigError, coerceError } from "../errors.ts";
+import type { Logger } from "../logger.ts";
+import { keepLease } from "./leases.ts";
+import { openQueue, queueLogger } from "./queue.ts";
+import { AccountDatabases, taskList } from "./tasks.ts";
+
+export interface WorkerOptions {
+  config: Config;
+  log: Logger;
+  /** Jobs run at once at most (different accounts). */
+  concurrency: number;
+  /** The accounts (default: REGWATCH_ACCOUNTS_FILE's). */
+  accounts?: readonly Account[];
+  /** Seconds a job waits for its account's run lock before it fails (and is retried). */
+  lockWaitSeconds?: number;
+  /** How often jobs due later (retries) are looked for; new jobs are announced at once. */
+  pollIntervalMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface RunningWorker {
+  /** The worker's pool id in the queue (its heartbeat row's id). */
+  id: string;
+  /**
+   * Stops taking jobs, aborts the running ones and waits for them up to `timeoutMs`; then
+   * releases what it still holds. Resolves when the worker has stopped, true when no job was left
+   * running; calling again is harmless.
+   */
+  stop(timeoutMs: number): Promise<boolean>;
+  /** Resolves once the worker has stopped; rejects when the runner failed on its own. */
+  done: Promise<void>;
+}
+
+export const WORKER_DEFAULTS = { concurrency: 4, stopTimeoutSeconds: 30, lockWaitSeconds: 5 } as const;
+
+export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
+  const { config, log } = options;
+  const accounts = options.accounts ?? loadAccounts(config);
+  if (!accounts)
+    throw new ConfigError([
+      "REGWATCH_ACCOUNTS_FILE: required by the queue worker (it runs the jobs of the accounts it lists)",
+    ]);
+  const home = await openDatabase({ ...config, schema: DEFAULT_SCHEMA });
+  const databases = new AccountDatabases(config);
+  const releasers: Array<() => Promise<unknown>> = [() => home.close(), () => databases.closeAll()];
+  const releaseAll = async () => {
+    for (const release of releasers.reverse())
+      await release().catch((e) => log.warn({ err: coerceError(e).message }, "closing failed"));
+  };
+  try {
+    if (!(await migrationsCurrent(home.sql, DEFAULT_SCHEMA))) await runMigrations(home.url, DEFAULT_SCHEMA);
+    const utils = await openQueue(home.url, log);
+    releasers.push(async () => utils.release());
+
+    const stopping = new AbortController();
+    const counts = { running: 0, done: 0, failed: 0 };
+    const lockIds: string[] = [];
+    let poolId = "";
+    const events: WorkerEvents = new EventEmitter();
+    // The queue writes the pool's id in locked_by (0.17); its workers' ids are kept too, as the
+    // ids a later version or a local queue may lock with.
+    events.on("pool:create", ({ workerPool }) => {
+      poolId = workerPool.id;
+      lockIds.push(workerPool.id);
+    });
+    events.on("worker:create", ({ worker }) => {
+      lockIds.push(worker.workerId);
+    });
+    const runner = await run({
+      connectionString: home.url,
+      concurrency: options.concurrency,
+      noHandleSignals: true,
+      pollInterval: options.pollIntervalMs ?? 2000,
+      parsedCronItems: [],
+      events,
+      logger: queueLogger(log),
+      taskList: taskList(
+        {
+          base: config,
+          accounts,
+          log,
+          stopSignal: stopping.signal,
+          lockWaitSeconds: options.lockWaitSeconds ?? WORKER_DEFAULTS.lockWaitSeconds,
+          env: options.env,
+          onJob: (event) => {
+            if (event === "start") counts.running++;
+            else {
+              counts.running--;
+              counts[event]++;
+            }
+          },
+        },
+        databases,
+      ),
+    });
+    const id = poolId;
+    const lease = keepLease({
+      sql: home.sql,
+      utils,
+      log,
+      leaseSeconds: config.jobLeaseS,
+      row: () => ({
+        id,
+        lockIds,
+        host: hostname(),
+        pid: process.pid,
+        concurrency: options.concurrency,
+        jobsRunning: counts.running,
+        jobsDone: counts.done,
+        jobsFailed: counts.failed,
+      }),
+    });
+    await lease.beat();
+    log.info(
+      { worker: id, concurrency: options.concurrency, accounts: accounts.map((a) => a.name) },
+      "worker started; waiting for jobs",
+    );
+
+    let stopped: Promise<boolean> | undefined;
+    const stop = (timeoutMs: number) => {
+      stopped ??= (async () => {
+        log.info({ worker: id, running: counts.running }, "stopping: no new jobs; work in flight commits");
+        stopping.abort();
+        let timer: NodeJS.Timeout | undefined;
+        const finished = await Promise.race([
+          runner.stop().then(
+            () => true,
+            () => true,
+          ),
+          new Promise<boolean>((resolve) => {
+            timer = setTimeout(() => resolve(false), timeoutMs);
+          }),
+        ]);
+        clearTimeout(timer);
+        await lease.stop();
+        if (!finished) {
+          log.error(
+            { worker: id, boundMs: timeoutMs },
+            "jobs in flight did not finish in time; released for the other workers",
+          );
+          await utils.forceUnlockWorkers(lockIds).catch(() => {});
+        }
+        await markWorkerStopped(home.sql, id, "stopped").catch(() => {});
+        await releaseAll();
+        log.info({ worker: id, clean: finished }, "worker stopped");
+        return finished;
+      })();
+      return stopped;
+    };
+    // The runner ending on its own (its database gone for good, say) stops the worker too.
+    const done = runner.promise.then(
+      () => stop(0),
+      async (error) => {
+        await stop(0);
+        throw error;
+      },
+    );
+    done.catch(() => {});
+    return { id, stop, done: done.then(() => undefined) };
+  } catch (error) {
+    await releaseAll();
+    throw error;
+  }
+}
