@@ -12,7 +12,7 @@ import { accountConfigForDoctor } from "../doctor/account-checks.ts";
 import { judgeConfigProblems } from "../doctor/judge-setup.ts";
 import { buildReport, type CheckResult, formatJson, formatText } from "../doctor/report.ts";
 import { runDoctor } from "../doctor/run.ts";
-import { ConfigError, coerceError, EXIT, exitCodeOf, UsageError } from "../errors.ts";
+import { ConfigError, coerceError, EXIT, type ExitCode, exitCodeOf, UsageError } from "../errors.ts";
 import { redactSecrets } from "../secrets.ts";
 import { type AccountFlag, accountOption, configForCommand } from "./account-option.ts";
 
@@ -36,14 +36,30 @@ export function registerDoctor(program: Command): void {
         "no migration.",
         "With REGWATCH_ACCOUNTS_FILE, --account NAME checks that account: its registry with its key,",
         "its schema, the variables naming its keys (never their values), the job queue, its jobs that",
-        "failed for good, and whether a worker is alive.",
+        "failed for good, and whether a worker is alive; --all checks every account, one report each",
+        "(exit: the worst of them).",
         "Exit 0 when every check passes (warnings allowed), 1 when one fails, 78 for configuration.",
       ].join("\n"),
     )
-    .action(async (opts: { json?: boolean } & AccountFlag) => {
+    .option("--all", "with REGWATCH_ACCOUNTS_FILE: check every account, one report each")
+    .action(async (opts: { json?: boolean; all?: boolean } & AccountFlag) => {
       try {
-        const results = await doctor(opts);
-        const report = buildReport(results, new Date());
+        const now = new Date();
+        if (opts.all) {
+          const reports = (await doctorAll(opts)).map((r) => ({
+            account: r.account,
+            ...buildReport(r.results, now),
+          }));
+          const exitCode = worstExit(reports.map((r) => r.exitCode));
+          process.stdout.write(
+            opts.json
+              ? formatJson({ generatedAt: now.toISOString(), exitCode, accounts: reports })
+              : reports.map((r) => `${r.account ? `Account ${r.account}\n` : ""}${formatText(r)}`).join("\n"),
+          );
+          process.exitCode = exitCode;
+          return;
+        }
+        const report = buildReport(await doctor(opts), now);
         process.stdout.write(opts.json ? formatJson(report) : formatText(report));
         process.exitCode = report.exitCode;
       } catch (error) {
@@ -52,6 +68,29 @@ export function registerDoctor(program: Command): void {
         process.exitCode = error instanceof UsageError ? exitCodeOf(error) : EXIT.failed;
       }
     });
+}
+
+/** 78 when any report's configuration failed, else 1 when any check failed, else 0. */
+function worstExit(codes: readonly ExitCode[]): ExitCode {
+  if (codes.includes(EXIT.config)) return EXIT.config;
+  return codes.some((c) => c !== EXIT.ok) ? EXIT.failed : EXIT.ok;
+}
+
+/** `--all`: every account of the accounts file, one after the other (each report as `--account`). */
+async function doctorAll(flag: AccountFlag): Promise<{ account?: string; results: CheckResult[] }[]> {
+  if (flag.account !== undefined) throw new UsageError("--all checks every account: leave out --account");
+  let accounts: Account[] | undefined;
+  try {
+    accounts = loadAccounts(loadConfig());
+  } catch (error) {
+    if (error instanceof ConfigError) return [{ results: judgeConfigProblems(error.problems) }];
+    throw error;
+  }
+  if (!accounts) throw new UsageError("--all: no accounts file: REGWATCH_ACCOUNTS_FILE is not set");
+  const out: { account: string; results: CheckResult[] }[] = [];
+  for (const account of accounts)
+    out.push({ account: account.name, results: await doctor({ account: account.name }) });
+  return out;
 }
 
 async function doctor(flag: AccountFlag): Promise<CheckResult[]> {

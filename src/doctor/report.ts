@@ -56,7 +56,7 @@ export function buildReport(results: CheckResult[], now: Date): DoctorReport {
 }
 
 /** The report as JSON, every string scrubbed of secrets (text is kept exact otherwise). */
-export function formatJson(report: DoctorReport): string {
+export function formatJson(report: DoctorReport | Record<string, unknown>): string {
   return `${JSON.stringify(redactJson(report), null, 2)}\n`;
 }
 

@@ -84,6 +84,24 @@ describe("doctor --account", () => {
     expect(r.stdout).toMatch(/^ok {4}migrations /m);
   });
 
+  it("--all checks every account, one report each, and exits with the worst", async () => {
+    const r = await runCli(["doctor", "--all", "--json"], env());
+    expect(r.code).toBe(78);
+    const all = JSON.parse(r.stdout) as {
+      exitCode: number;
+      accounts: (DoctorReport & { account: string })[];
+    };
+    expect(all.accounts.map((a) => [a.account, a.exitCode])).toEqual([
+      ["alpha", 0],
+      ["beta", 78],
+    ]);
+    const text = await runCli(["doctor", "--all"], env());
+    expect(text.stdout).toMatch(/^Account alpha\n/);
+    expect(text.stdout).toMatch(/\nAccount beta\n/);
+    expect((await runCli(["doctor", "--all", "--account", "alpha"], env())).code).toBe(64);
+    expect((await runCli(["doctor", "--all"], { DATABASE_URL: t.url })).code).toBe(64);
+  });
+
   it("needs --account with two accounts (64), and knows only the file's accounts (64)", async () => {
     const none = await runCli(["doctor"], env());
     expect(none.code).toBe(64);
