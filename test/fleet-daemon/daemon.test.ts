@@ -8,10 +8,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { slotDay } from "../../src/daemon/fleet-plan.ts";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
 import { queuedJobs } from "../../src/fleet/queue-counts.ts";
-import { type DaemonProcess, scheduleTwoHoursAgo, seedLists, startDaemon } from "../daemon/harness.ts";
+import {
+  type DaemonProcess,
+  type LogLine,
+  scheduleTwoHoursAgo,
+  seedLists,
+  startDaemon,
+} from "../daemon/harness.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { type FleetFiles, writeAccountsFile } from "./fleet-fixture.ts";
+import { type FleetFiles, prepareFleet, writeAccountsFile } from "./fleet-fixture.ts";
 
 const KEYS = { alpha: "alpha-key-7f3a9c", beta: "beta-key-2d8e41" };
 let emulators: Record<"alpha" | "beta", RunningEmulator>;
@@ -171,6 +177,51 @@ describe("a fleet daemon stopped while its worker runs a job", () => {
       ]);
     } finally {
       emulators.beta.setFaults([]);
+    }
+  });
+});
+
+describe("each account at its own time", () => {
+  it("asks for an account's sync when its own schedule fires, not before, and the worker runs it", async () => {
+    t = await createTestDatabase();
+    // alpha's schedule fires a few seconds from now (a seconds field); its previous slot is done.
+    const fire = new Date(Date.now() + 8000);
+    fire.setUTCMilliseconds(0);
+    const own = writeAccountsFile([
+      {
+        name: "beta",
+        watch_url: emulators.beta.url,
+        api_key_env: "BETA_KEY",
+        schedule: betaSchedule,
+        timezone: "Asia/Tokyo",
+      },
+      {
+        name: "alpha",
+        watch_url: emulators.alpha.url,
+        api_key_env: "ALPHA_KEY",
+        schedule: `${fire.getUTCSeconds()} ${fire.getUTCMinutes()} ${fire.getUTCHours()} * * *`,
+        timezone: "UTC",
+      },
+    ]);
+    try {
+      await prepareFleet(t.url, ["alpha"]);
+      await t.db.sql`
+        insert into regwatch_alpha.runs (kind, trigger, status, started_at, finished_at)
+        values ('sync', 'schedule', 'ok', ${new Date(Date.now() - 120_000)}, ${new Date(Date.now() - 60_000)})`;
+      const d = daemon({ ...env(), REGWATCH_ACCOUNTS_FILE: own.accountsFile }, ["--check-every", "1"]);
+      const asked = (a: string) => (l: LogLine) => l.msg === "sync job asked for" && l.account === a;
+      await d.waitFor(finished("beta"));
+      const alpha = await d.waitFor(asked("alpha"));
+      expect(alpha.day).toBe(slotDay(fire, "UTC"));
+      // Never asked for before its slot, whatever the checks in between said.
+      expect(d.lines.filter(asked("alpha")).every((l) => Date.parse(String(l.time)) >= fire.getTime())).toBe(
+        true,
+      );
+      await d.waitFor(finished("alpha"));
+      const runs = await t.db.sql`select status from regwatch_alpha.runs where kind = 'sync' order by id`;
+      expect(runs.map((r) => r.status)).toEqual(["ok", "ok"]);
+    } finally {
+      own.remove();
     }
   });
 });
