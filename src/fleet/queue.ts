@@ -114,7 +114,9 @@ export function queueLogger(log: Logger): QueueLogger {
   return new QueueLogger((scope) => (level, message, meta) => {
     const fields = { component: "graphile-worker", ...(scope.workerId ? { lockId: scope.workerId } : {}) };
     const text = redactSecrets(message);
-    if (level === "error") log.error({ ...fields, meta: metaSummary(meta) }, text);
+    // A job's failure is logged once by the task itself, with its account (tasks.ts).
+    const jobFailure = (meta as { failure?: boolean } | undefined)?.failure === true;
+    if (level === "error" && !jobFailure) log.error({ ...fields, meta: metaSummary(meta) }, text);
     else if (level === "warning") log.warn(fields, text);
     else log.debug(fields, text);
   });

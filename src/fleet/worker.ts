@@ -152,13 +152,16 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         ]);
         clearTimeout(timer);
         await lease.stop();
-        if (!finished) {
+        if (!finished)
           log.error(
             { worker: id, boundMs: timeoutMs },
             "jobs in flight did not finish in time; released for the other workers",
           );
-          await utils.forceUnlockWorkers(lockIds).catch(() => {});
-        }
+        // The queue records a failed try without waiting for it, so its write may not have been
+        // made when the runner says it has stopped: whatever this worker still holds is let go.
+        await utils
+          .forceUnlockWorkers(lockIds)
+          .catch((e) => log.warn({ err: coerceError(e).message }, "releasing the worker's jobs failed"));
         await markWorkerStopped(home.sql, id, "stopped").catch(() => {});
         await releaseAll();
         log.info({ worker: id, clean: finished }, "worker stopped");
