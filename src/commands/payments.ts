@@ -75,7 +75,10 @@ export function registerPayments(program: Command): void {
     .option("--json", "print the verdicts as JSON")
     .option("--csv", "print the verdicts as CSV")
     .option("--xlsx <file>", "also write the verdicts to an Excel workbook")
-    .option("--record", "keep the batch in regwatch.payment_batches and its verdicts in payment_checks")
+    .option(
+      "--record",
+      "keep the batch in payment_batches and its verdicts in payment_checks (of the account's schema)",
+    )
     .option("--by <who>", "who checks the batch, kept with --record (default: the operating-system user)")
     .action((file: string, options: CheckOptions) =>
       runAction((ctx) => checkPayments(ctx, file, options), options),
