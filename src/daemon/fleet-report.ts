@@ -10,6 +10,7 @@ import {
   type AccountRunSummary,
   accountSchemaReady,
   accountSummary,
+  queueSchemaInstalled,
   withAccountSchema,
 } from "../db/fleet-status.ts";
 import { listWorkers } from "../db/workers.ts";
@@ -67,7 +68,11 @@ export async function readFleetStatus(
   config: Pick<Config, "tz" | "registryTz" | "jobLeaseS">,
   now = new Date(),
 ): Promise<FleetStatus> {
-  const [counts, workers] = await Promise.all([queueCounts(sql), listWorkers(sql, config.jobLeaseS)]);
+  // Before the queue is installed (`regwatch migrate`, a worker or the daemon does it) no job exists.
+  const [counts, workers] = await Promise.all([
+    queueSchemaInstalled(sql).then((installed) => (installed ? queueCounts(sql) : [])),
+    listWorkers(sql, config.jobLeaseS),
+  ]);
   const jobsOf = new Map(counts.map((c) => [c.account, c]));
   const lines: FleetAccountStatus[] = [];
   for (const account of accounts) {

@@ -165,6 +165,23 @@ describe("status --fleet", () => {
     expect(json).toMatchObject({ account: "beta", lists: [], runs: [] });
   });
 
+  it("shows accounts with no jobs before the queue is installed", async () => {
+    const fresh = await createTestDatabase();
+    try {
+      const r = await runCli(["status", "--fleet", "--json"], env({ DATABASE_URL: fresh.url }));
+      expect(r.code).toBe(0);
+      const s = JSON.parse(r.stdout);
+      expect(s.accounts.map((a: { migrated: boolean; jobs: object }) => [a.migrated, a.jobs])).toEqual([
+        [false, { queued: 0, running: 0, failed: 0 }],
+        [false, { queued: 0, running: 0, failed: 0 }],
+        [false, { queued: 0, running: 0, failed: 0 }],
+      ]);
+      expect(s.workers).toEqual([]);
+    } finally {
+      await fresh.drop();
+    }
+  });
+
   it("needs the accounts file (78) and refuses --account with it (64)", async () => {
     const without = await runCli(["status", "--fleet"], { DATABASE_URL: t.url });
     expect(without.code).toBe(78);
