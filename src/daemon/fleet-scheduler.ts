@@ -21,8 +21,11 @@ export interface FleetSchedulerDeps {
   /** A client on the fleet's home database; each account is read in its own schema (withAccountSchema). */
   sql: Sql;
   accounts: readonly AccountSchedule[];
-  /** Adds jobs to the queue (its job key dedupes a job asked for twice). */
-  enqueue: (jobs: ScheduledJob[]) => Promise<unknown>;
+  /**
+   * Adds jobs to the queue (its job key dedupes a job asked for twice); what became of each, when
+   * known: "added", or the state of the job already there under its key ("failed": for good).
+   */
+  enqueue: (jobs: ScheduledJob[]) => Promise<readonly { key: string; state: string }[] | undefined>;
   log: Logger;
   now?: () => Date;
   deliverEveryMs?: number;
@@ -40,8 +43,12 @@ export class FleetScheduler {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
   private stopped = false;
-  /** Jobs this process has asked for already: said at info level once, then at debug. */
-  private readonly asked = new Set<string>();
+  /**
+   * Per account and kind, the key last asked for and what the queue said of it: a job is said at
+   * info level when first asked for (or found failed for good), at debug after. Bounded by the
+   * number of accounts.
+   */
+  private readonly asked = new Map<string, string>();
 
   constructor(private readonly deps: FleetSchedulerDeps) {
     this.throttle = new DeliverThrottle(deps.deliverEveryMs);
@@ -119,15 +126,27 @@ export class FleetScheduler {
       }
     }
     if (jobs.length > 0) {
-      await this.deps.enqueue(jobs);
-      for (const job of jobs) {
-        const key = jobKey(job);
-        const level = this.asked.has(key) ? "debug" : "info";
-        this.asked.add(key);
-        this.deps.log[level]({ ...job, trigger }, `${job.kind} job asked for`);
-      }
+      const results = (await this.deps.enqueue(jobs)) ?? [];
+      const stateOf = new Map(results.map((r) => [r.key, r.state]));
+      for (const job of jobs) this.said(job, stateOf.get(jobKey(job)), trigger);
     }
     return jobs;
+  }
+
+  private said(job: ScheduledJob, state: string | undefined, trigger: string): void {
+    const key = jobKey(job);
+    const seen = `${key} ${state ?? ""}`;
+    const fresh = this.asked.get(`${job.account}:${job.kind}`) !== seen;
+    this.asked.set(`${job.account}:${job.kind}`, seen);
+    if (state === "failed") {
+      if (fresh)
+        this.deps.log.warn(
+          { ...job, key, trigger },
+          `the ${job.kind} job for this key failed for good and stays failed; the account's next slot asks for a new one`,
+        );
+      return;
+    }
+    this.deps.log[fresh ? "info" : "debug"]({ ...job, key, state, trigger }, `${job.kind} job asked for`);
   }
 
   private async accountJobs(s: Scheduled, now: Date, trigger: string): Promise<ScheduledJob[]> {

@@ -56,6 +56,7 @@ function scheduler(list = accounts) {
     accounts: accountSchedules(list, base),
     enqueue: async (jobs) => {
       asked.push(jobs);
+      return undefined;
     },
     log: silentLogger,
     now: () => now,
