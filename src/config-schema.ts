@@ -47,8 +47,6 @@ export const DEFAULTS = {
   webSessionHours: 12,
   jobLeaseS: 300,
   jobMaxAttempts: 5,
-  jobLeaseS: 300,
-  jobMaxAttempts: 5,
 } as const satisfies Record<string, string | number>;
 
 const wholeNumber = z.string().regex(/^\d+$/, "must be a whole number").transform(Number);
@@ -172,8 +170,6 @@ export const ENV = {
   REGWATCH_WEB_SECURE_COOKIES: booleanFlag.default(false),
   REGWATCH_WEB_SESSION_HOURS: intRange(1, 24 * 30).default(DEFAULTS.webSessionHours),
   REGWATCH_WEB_TRUST_PROXY: booleanFlag.default(false),
-  REGWATCH_JOB_LEASE_S: intRange(2, 86_400).default(DEFAULTS.jobLeaseS),
-  REGWATCH_JOB_MAX_ATTEMPTS: intRange(1, 100).default(DEFAULTS.jobMaxAttempts),
   REGWATCH_ACCOUNTS_FILE: z.string().min(1).optional(),
   REGWATCH_JOB_LEASE_S: intRange(2, 86_400).default(DEFAULTS.jobLeaseS),
   REGWATCH_JOB_MAX_ATTEMPTS: intRange(1, 100).default(DEFAULTS.jobMaxAttempts),

@@ -100,10 +100,6 @@ export interface Config {
   jobLeaseS: number;
   /** Tries of one queued job (the first included) before it stays failed. */
   jobMaxAttempts: number;
-  /** A queue worker whose heartbeat is older than this is dead: its jobs go to the others. */
-  jobLeaseS: number;
-  /** Tries of one queued job (the first included) before it stays failed. */
-  jobMaxAttempts: number;
   /**
    * The variables given a non-empty value in the environment. A setting the registry's own
    * description may also supply (the changes parameters) is taken from the environment only when
@@ -191,8 +187,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webSecureCookies: p.REGWATCH_WEB_SECURE_COOKIES,
     webSessionHours: p.REGWATCH_WEB_SESSION_HOURS,
     webTrustProxy: p.REGWATCH_WEB_TRUST_PROXY,
-    jobLeaseS: p.REGWATCH_JOB_LEASE_S,
-    jobMaxAttempts: p.REGWATCH_JOB_MAX_ATTEMPTS,
     jobLeaseS: p.REGWATCH_JOB_LEASE_S,
     jobMaxAttempts: p.REGWATCH_JOB_MAX_ATTEMPTS,
     explicit,

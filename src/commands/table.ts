@@ -73,16 +73,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./enqueue.ts")).registerEnqueue,
   },
   {
-    name: "worker",
-    summary: "run the fleet's queued jobs (sync, backfill, reconcile, deliver) for every account until stopped",
-    load: async () => (await import("./worker.ts")).registerWorker,
-  },
-  {
-    name: "enqueue",
-    summary: "queue sync, backfill, reconcile or deliver jobs for accounts of the fleet; workers run them",
-    load: async () => (await import("./enqueue.ts")).registerEnqueue,
-  },
-  {
     name: "status",
     summary:
       "coverage per list, last runs, change files, item outcomes and API usage (reads the database only)",
