@@ -26,7 +26,11 @@ export interface WorkerRow extends HeartbeatRow {
   alive: boolean;
 }
 
-/** Writes the worker's row (created at its first beat), with the database's clock as the beat. */
+/**
+ * Writes the worker's row (created at its first beat), with the database's clock as the beat. A
+ * worker that was only slow and found dead by another comes back to life here: its row says
+ * what is true, although its jobs were already given to the others.
+ */
 export async function writeHeartbeat(sql: Sql, row: HeartbeatRow): Promise<void> {
   await sql`
     insert into worker_heartbeats
@@ -38,8 +42,9 @@ export async function writeHeartbeat(sql: Sql, row: HeartbeatRow): Promise<void>
       heartbeat_at = now(),
       jobs_running = excluded.jobs_running,
       jobs_done = excluded.jobs_done,
-      jobs_failed = excluded.jobs_failed
-    where worker_heartbeats.stopped_at is null`;
+      jobs_failed = excluded.jobs_failed,
+      stopped_at = null,
+      stop_reason = null`;
 }
 
 /** Rows of running workers whose last beat is older than `leaseSeconds` (never `exceptId`). */

@@ -26,36 +26,73 @@ export interface TaskContext {
   env?: NodeJS.ProcessEnv;
 }
 
-/** One database session per account for the worker's life, opened and migrated on first use. */
+/** An account's session closes once no job has used it for this long (its connections with it). */
+const IDLE_CLOSE_MS = 60_000;
+
+interface Entry {
+  db: Promise<Database>;
+  users: number;
+  idle?: NodeJS.Timeout;
+}
+
+/**
+ * One database session per account, opened (and its schema migrated) by the account's first job
+ * and kept while its jobs come; closed after a minute without one, so a worker serving hundreds
+ * of accounts holds connections only for those it is working for.
+ */
 export class AccountDatabases {
-  private readonly open = new Map<string, Promise<Database>>();
+  private readonly open = new Map<string, Entry>();
 
   constructor(private readonly base: Config) {}
 
-  get(schema: string): Promise<Database> {
-    let db = this.open.get(schema);
-    if (!db) {
-      db = (async () => {
-        const opened = await openDatabase({ ...this.base, schema });
-        try {
-          if (!(await migrationsCurrent(opened.sql, schema))) await runMigrations(opened.url, schema);
-          return opened;
-        } catch (error) {
-          await opened.close();
-          throw error;
-        }
-      })();
-      // A failed open is tried again by the next job, not remembered.
-      db.catch(() => this.open.delete(schema));
-      this.open.set(schema, db);
+  /** The account's session, and the function to call when the job is done with it. */
+  async use(schema: string): Promise<{ db: Database; release: () => void }> {
+    let entry = this.open.get(schema);
+    if (!entry) {
+      entry = { db: this.connect(schema), users: 0 };
+      this.open.set(schema, entry);
     }
-    return db;
+    const current = entry;
+    clearTimeout(current.idle);
+    current.users++;
+    try {
+      const db = await current.db;
+      return { db, release: () => this.release(schema, current) };
+    } catch (error) {
+      current.users--;
+      // A failed open is tried again by the next job, not remembered.
+      if (this.open.get(schema) === current) this.open.delete(schema);
+      throw error;
+    }
   }
 
   async closeAll(): Promise<void> {
     const all = [...this.open.values()];
     this.open.clear();
-    await Promise.allSettled(all.map(async (db) => (await db).close()));
+    for (const entry of all) clearTimeout(entry.idle);
+    await Promise.allSettled(all.map(async (entry) => (await entry.db).close()));
+  }
+
+  private release(schema: string, entry: Entry): void {
+    entry.users--;
+    if (entry.users > 0) return;
+    entry.idle = setTimeout(() => {
+      if (this.open.get(schema) !== entry || entry.users > 0) return;
+      this.open.delete(schema);
+      void entry.db.then((db) => db.close()).catch(() => {});
+    }, IDLE_CLOSE_MS);
+    entry.idle.unref();
+  }
+
+  private async connect(schema: string): Promise<Database> {
+    const opened = await openDatabase({ ...this.base, schema });
+    try {
+      if (!(await migrationsCurrent(opened.sql, schema))) await runMigrations(opened.url, schema);
+      return opened;
+    } catch (error) {
+      await opened.close();
+      throw error;
+    }
   }
 }
 
@@ -86,10 +123,14 @@ async function runTask(
     const entry = ctx.accounts.find((a) => a.name === parsed.account);
     if (!entry) throw new JobRunError(`account ${parsed.account} is not in the accounts file`);
     const config = watchConfigOf(accountConfig(ctx.base, entry, ctx.env));
-    const db = await databases.get(entry.schema);
+    const { db, release } = await databases.use(entry.schema);
     const log = ctx.log.child({ account: entry.name, jobId: fields.jobId });
     const signal = AbortSignal.any([ctx.stopSignal, helpers.abortSignal]);
-    await runAccountJob({ config, db, log, signal, lockWaitSeconds: ctx.lockWaitSeconds }, parsed);
+    try {
+      await runAccountJob({ config, db, log, signal, lockWaitSeconds: ctx.lockWaitSeconds }, parsed);
+    } finally {
+      release();
+    }
     ctx.onJob?.("done");
     ctx.log.info({ ...fields, account, seconds: (Date.now() - started) / 1000 }, "job finished");
   } catch (thrown) {

@@ -59,7 +59,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     throw new ConfigError([
       "REGWATCH_ACCOUNTS_FILE: required by the queue worker (it runs the jobs of the accounts it lists)",
     ]);
-  const home = await openDatabase({ ...config, schema: DEFAULT_SCHEMA });
+  // The home schema only takes heartbeats and the lease sweep: two connections are plenty.
+  const home = await openDatabase({ ...config, schema: DEFAULT_SCHEMA }, { max: 2 });
   const databases = new AccountDatabases(config);
   const releasers: Array<() => Promise<unknown>> = [() => home.close(), () => databases.closeAll()];
   const releaseAll = async () => {
@@ -88,6 +89,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     const runner = await run({
       connectionString: home.url,
       concurrency: options.concurrency,
+      // One connection to listen for new jobs, and a few to take and settle them.
+      maxPoolSize: options.concurrency + 2,
       noHandleSignals: true,
       pollInterval: options.pollIntervalMs ?? 2000,
       parsedCronItems: [],

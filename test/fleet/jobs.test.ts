@@ -9,6 +9,7 @@ import {
   queueName,
   taskName,
 } from "../../src/fleet/jobs.ts";
+import { heartbeatEveryMs } from "../../src/fleet/leases.ts";
 
 describe("fleet jobs", () => {
   it("names one queue per account and keys a job by account, kind and day or range", () => {
@@ -52,5 +53,13 @@ describe("fleet jobs", () => {
       /to 2026-02-01 is before from 2026-03-01/,
     );
     expect(() => parsePayload("backfill", { account: "a", from: "2026-03-01" })).toThrow(/to must be a date/);
+  });
+});
+
+describe("heartbeats", () => {
+  it("beat five times per lease, at most every 30 s", () => {
+    expect(heartbeatEveryMs(3)).toBe(600);
+    expect(heartbeatEveryMs(60)).toBe(12_000);
+    expect(heartbeatEveryMs(300)).toBe(30_000);
   });
 });
