@@ -24,7 +24,7 @@ CREATE TABLE "regwatch"."worker_heartbeats" (
 --> statement-breakpoint
 CREATE INDEX "worker_heartbeats_live" ON "regwatch"."worker_heartbeats" USING btree ("heartbeat_at") WHERE "stopped_at" IS NULL;
 --> statement-breakpoint
-COMMENT ON TABLE regwatch.worker_heartbeats IS 'Queue worker processes of a fleet and when each last said it was alive; used in schema regwatch only.';
+COMMENT ON TABLE regwatch.worker_heartbeats IS 'Queue worker processes of a fleet and when each last said it was alive; only the fleet''s home schema has rows.';
 --> statement-breakpoint
 COMMENT ON COLUMN regwatch.worker_heartbeats.id IS 'The process''s worker pool id in the job queue.';
 --> statement-breakpoint

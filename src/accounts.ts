@@ -21,6 +21,17 @@ export function loadAccounts(config: Pick<Config, "accountsFile">): Account[] | 
 }
 
 /**
+ * The keys every account's variables hold (unset ones left out): a process serving the whole fleet
+ * (a worker, the fleet daemon) scrubs them all from its log from its first line.
+ */
+export function accountKeys(accounts: readonly Account[], env: NodeJS.ProcessEnv = process.env): string[] {
+  return accounts
+    .flatMap((a) => [a.apiKeyEnv, a.searchApiKeyEnv])
+    .map((name) => (name ? env[name] : undefined))
+    .filter((key): key is string => Boolean(key));
+}
+
+/**
  * The configuration of one account: the global one with the account's addresses, keys (read from
  * the variables the account names), file origins, pacing, schedule, zone and schema. The keys are
  * registered as secrets, so no sink prints them. A named variable unset, empty or holding control
@@ -98,7 +109,40 @@ export function chooseAccount(
     return base;
   }
   const account = pickAccount(accounts, name);
-  return options.withoutKeys ? accountSettings(base, account) : accountConfig(base, account, env);
+  return options.withoutKeys ? accountSettings(base, account) : commandConfig(base, account, env);
+}
+
+/**
+ * An account's configuration for a command: its keys when their variables are set, else none, so
+ * a command that only reads the account's tables (changes, status, alerts) runs where the keys are
+ * not at hand; one that calls the registry then names the variable to set (requireWatch). A key
+ * that is set but unusable (control characters) is refused at once.
+ */
+function commandConfig(base: Config, account: Account, env: NodeJS.ProcessEnv): Config {
+  const set = (variable: string | undefined) => variable !== undefined && (env[variable] ?? "").trim() !== "";
+  const searchVariable = account.searchApiKeyEnv ?? account.apiKeyEnv;
+  const config =
+    set(account.apiKeyEnv) && set(searchVariable)
+      ? accountConfig(base, account, env)
+      : {
+          ...accountSettings(base, account),
+          apiKey: set(account.apiKeyEnv)
+            ? usableKey(env, account.apiKeyEnv, account, "api_key_env")
+            : undefined,
+          searchApiKey: set(searchVariable)
+            ? usableKey(env, searchVariable, account, "search_api_key_env")
+            : undefined,
+        };
+  return { ...config, keyVariables: { apiKey: account.apiKeyEnv, searchApiKey: searchVariable } };
+}
+
+/** The key in `variable`, known to be set: refused when it holds control characters. */
+function usableKey(env: NodeJS.ProcessEnv, variable: string, account: Account, field: string): string {
+  const problems: string[] = [];
+  const key = keyFrom(env, variable, account, field, problems);
+  if (key === undefined) throw new ConfigError(problems);
+  registerSecrets([key]);
+  return key;
 }
 
 /** The account `name` names, or the only one; a usage error otherwise. */

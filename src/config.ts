@@ -29,6 +29,11 @@ export interface Config {
   account: string | undefined;
   /** The schema every statement of this configuration reads and writes. */
   schema: string;
+  /**
+   * An account's variables holding its keys (api_key_env, search_api_key_env), so a command that
+   * needs a key it lacks names the variable to set; undefined for a plain install.
+   */
+  keyVariables?: { apiKey: string; searchApiKey: string };
   dataDir: string;
   /** REGWATCH_WATCH_URL as given, trailing slash removed: may end in `/v2` (config-url.ts). */
   watchUrl: string | undefined;
@@ -203,7 +208,13 @@ export function requireWatch(
   const problems: string[] = [];
   if (!config.watchUrl)
     problems.push("REGWATCH_WATCH_URL: required for commands that call the watch interface");
-  if (!config.apiKey) problems.push("REGWATCH_API_KEY: required for commands that call the watch interface");
+  if (!config.apiKey) {
+    problems.push(
+      config.keyVariables
+        ? `${config.keyVariables.apiKey}: must hold the API key of account "${config.account}" to call its watch interface; it is unset or empty`
+        : "REGWATCH_API_KEY: required for commands that call the watch interface",
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 }
 
@@ -215,7 +226,11 @@ export function requireSearch(
   if (!config.searchUrl)
     problems.push("REGWATCH_SEARCH_URL: required for commands that call the search interface");
   if (!config.searchApiKey) {
-    problems.push("REGWATCH_SEARCH_API_KEY (or REGWATCH_API_KEY): required for the search interface");
+    problems.push(
+      config.keyVariables
+        ? `${config.keyVariables.searchApiKey}: must hold the search key of account "${config.account}"; it is unset or empty`
+        : "REGWATCH_SEARCH_API_KEY (or REGWATCH_API_KEY): required for the search interface",
+    );
   }
   if (problems.length > 0) throw new ConfigError(problems);
 }

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { loadAccounts } from "../accounts.ts";
+import { accountKeys, loadAccounts } from "../accounts.ts";
 import { secretsOf } from "../config.ts";
 import { DAEMON_DEFAULTS, type DaemonOptions, runDaemon } from "../daemon/daemon.ts";
 import { runFleetDaemon } from "../daemon/fleet-daemon.ts";
@@ -73,9 +73,7 @@ export function registerDaemon(program: Command): void {
       runAction(({ config }) => {
         const accounts = loadAccounts(config);
         // In a fleet the process may hold every account's keys (its worker runs their jobs).
-        const keys = (accounts ?? []).flatMap((a) =>
-          [a.apiKeyEnv, a.searchApiKeyEnv].map((name) => (name ? process.env[name] : undefined)),
-        );
+        const keys = accountKeys(accounts ?? []);
         const log = createLogger({ level: config.logLevel, secrets: [...secretsOf(config), ...keys], fd: 1 });
         if (!accounts && (opts.worker !== undefined || opts.concurrency !== undefined))
           throw new UsageError(

@@ -1,13 +1,15 @@
 /**
  * `regwatch migrate`: applies pending migrations. Without an accounts file, to schema regwatch;
  * with one, to schema regwatch (the fleet's home) and then to every account's schema, new accounts
- * included, one line each. The accounts' keys are not needed: no registry is called.
+ * included, one line each, after installing or upgrading the job queue's schema. The accounts'
+ * keys are not needed: no registry is called.
  */
 import type { Command } from "commander";
 import { loadAccounts } from "../accounts.ts";
 import { DEFAULT_SCHEMA, openDatabase } from "../db/connect.ts";
 import { runMigrations } from "../db/migrate.ts";
 import { EXIT } from "../errors.ts";
+import { installQueue } from "../fleet/queue.ts";
 import { runAction } from "./context.ts";
 
 export function registerMigrate(program: Command): void {
@@ -29,6 +31,9 @@ export function registerMigrate(program: Command): void {
             );
             return EXIT.ok;
           }
+          // The job queue's own schema (graphile_worker) first: workers and the daemon need it too.
+          await installQueue(db.url, log);
+          process.stdout.write("regwatch: job queue (schema graphile_worker) is up to date\n");
           for (const schema of [DEFAULT_SCHEMA, ...accounts.map((a) => a.schema)]) {
             const { applied } = await runMigrations(db.url, schema);
             log.info({ applied, schema, database: db.origin }, "migrations applied");

@@ -64,7 +64,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "worker",
-    summary: "run the fleet's queued jobs (sync, backfill, reconcile, deliver) for every account until stopped",
+    summary:
+      "run the fleet's queued jobs (sync, backfill, reconcile, deliver) for every account until stopped",
     load: async () => (await import("./worker.ts")).registerWorker,
   },
   {

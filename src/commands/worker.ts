@@ -3,7 +3,7 @@
  * account in REGWATCH_ACCOUNTS_FILE) until SIGTERM/SIGINT, then stops cleanly (see fleet/worker.ts).
  */
 import type { Command } from "commander";
-import { type Account, loadAccounts } from "../accounts.ts";
+import { accountKeys, loadAccounts } from "../accounts.ts";
 import { secretsOf } from "../config.ts";
 import { waitForStopSignal } from "../daemon/lifecycle.ts";
 import { ConfigError, EXIT } from "../errors.ts";
@@ -75,12 +75,4 @@ export function registerWorker(program: Command): void {
         return code;
       }),
     );
-}
-
-/** The keys the accounts name, scrubbed from the log from its first line. */
-function accountKeys(accounts: readonly Account[]): (string | undefined)[] {
-  return accounts.flatMap((a) => [
-    process.env[a.apiKeyEnv],
-    a.searchApiKeyEnv ? process.env[a.searchApiKeyEnv] : undefined,
-  ]);
 }

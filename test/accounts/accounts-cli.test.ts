@@ -82,14 +82,15 @@ describe("a bad accounts file", () => {
     expect(missing.stderr).toContain("nowhere.yaml (no such file)");
   });
 
-  it("exits 78 naming the key variable of the chosen account when it is unset", async () => {
-    const result = await runCli(["changes", "--account", "b"], {
-      DATABASE_URL: t.url,
-      REGWATCH_ACCOUNTS_FILE: TWO,
-      A_KEY: keys.A_KEY,
-    });
-    expect(result.code).toBe(78);
-    expect(result.stderr).toContain('B_KEY: must hold the API key of account "b"');
+  it("reads an account's tables without its key, and names the key variable when the registry is called", async () => {
+    const env = { DATABASE_URL: t.url, REGWATCH_ACCOUNTS_FILE: TWO, A_KEY: keys.A_KEY };
+    const read = await runCli(["changes", "--account", "b"], env);
+    expect(read.stderr).toBe("");
+    expect(read.code).toBe(0);
+    const call = await runCli(["sync", "--account", "b"], env);
+    expect(call.code).toBe(78);
+    expect(call.stderr).toContain('B_KEY: must hold the API key of account "b"');
+    expect(call.stderr).not.toContain("REGWATCH_API_KEY");
   });
 });
 
