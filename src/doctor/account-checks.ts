@@ -142,3 +142,25 @@ export async function checkQueue(base: Config, account: string): Promise<CheckRe
     await db?.close().catch(() => {});
   }
 }
+
+/**
+ * The report of an account's checks in the account's own terms: a next step that says "set
+ * REGWATCH_API_KEY" means, for an account, the variable its api_key_env names, and "check
+ * REGWATCH_WATCH_URL" its entry's watch_url in the accounts file.
+ */
+export function inAccountTerms(results: readonly CheckResult[], account: Account): CheckResult[] {
+  const entry = (field: string) => `${field} of account "${account.name}" in REGWATCH_ACCOUNTS_FILE`;
+  const names: Array<[RegExp, string]> = [
+    [/\bREGWATCH_SEARCH_API_KEY\b/g, account.searchApiKeyEnv ?? account.apiKeyEnv],
+    [/\bREGWATCH_API_KEY\b/g, account.apiKeyEnv],
+    [/\bREGWATCH_WATCH_URL\b/g, entry("watch_url")],
+    [/\bREGWATCH_SEARCH_URL\b/g, entry("search_url")],
+    [/\bREGWATCH_FILE_ORIGINS\b/g, entry("file_origins")],
+  ];
+  const say = (text: string) => names.reduce((out, [pattern, name]) => out.replace(pattern, name), text);
+  return results.map((r) => ({
+    ...r,
+    message: say(r.message),
+    ...(r.next === undefined ? {} : { next: say(r.next) }),
+  }));
+}

@@ -13,7 +13,7 @@ import { nodeCron } from "../cron.ts";
 import { localDateTime } from "../dates.ts";
 import { coerceError } from "../errors.ts";
 import { registerSecrets } from "../secrets.ts";
-import { checkQueue, judgeAccountKeys } from "./account-checks.ts";
+import { checkQueue, inAccountTerms, judgeAccountKeys } from "./account-checks.ts";
 import { type AlertRuleFacts, checkDatabase } from "./database-checks.ts";
 import { judgeEmail, judgeFileOrigin, judgeWebhooks, type WebhookTarget } from "./judge-alerts.ts";
 import { judgeDescription } from "./judge-description.ts";
@@ -57,7 +57,7 @@ export async function runDoctor(config: Config, options: DoctorOptions = {}): Pr
           judgeQuota(database.searchUsed, config.searchMonthlyQuota, nextMonth(now, config.tz)),
         ]
       : [registry.search];
-    return [
+    const results = [
       ...judgeConfig(config, options.env ?? process.env, options.dotenv),
       ...(account ? judgeAccountKeys(account, options.env ?? process.env) : []),
       ...database.results,
@@ -67,6 +67,7 @@ export async function runDoctor(config: Config, options: DoctorOptions = {}): Pr
       ...alerts,
       ...queue,
     ];
+    return account ? inAccountTerms(results, account) : results;
   } finally {
     await http.close();
   }

@@ -82,6 +82,8 @@ describe("doctor --account", () => {
     );
     // The database was still checked, in beta's schema.
     expect(r.stdout).toMatch(/^ok {4}migrations /m);
+    // Advice speaks of the account's own settings, not the plain install's variables.
+    expect(r.stdout).not.toMatch(/REGWATCH_(API_KEY|WATCH_URL|SEARCH_URL|FILE_ORIGINS)\b/);
   });
 
   it("--all checks every account, one report each, and exits with the worst", async () => {
