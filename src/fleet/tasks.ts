@@ -26,8 +26,13 @@ export interface TaskContext {
   env?: NodeJS.ProcessEnv;
 }
 
-/** An account's session closes once no job has used it for this long (its connections with it). */
-const IDLE_CLOSE_MS = 60_000;
+/**
+ * An account's session closes once no job has used it for this long (its connections with it). A
+ * job runs for seconds to hours and opening a session costs milliseconds, so it is kept only across
+ * jobs that follow one another closely: a worker passing through hundreds of accounts must not
+ * hold a pool for each of them (Postgres's 100 connections by default are shared by the fleet).
+ */
+const IDLE_CLOSE_MS = 5_000;
 
 interface Entry {
   db: Promise<Database>;
@@ -37,8 +42,8 @@ interface Entry {
 
 /**
  * One database session per account, opened (and its schema migrated) by the account's first job
- * and kept while its jobs come; closed after a minute without one, so a worker serving hundreds
- * of accounts holds connections only for those it is working for.
+ * and kept while its jobs come; closed a few seconds after its last one, so a worker serving
+ * hundreds of accounts holds connections only for those it is working for.
  */
 export class AccountDatabases {
   private readonly open = new Map<string, Entry>();
