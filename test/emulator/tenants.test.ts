@@ -1,9 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  emulatorOptionProblems,
-  type RunningEmulator,
-  startEmulator,
-} from "../../src/emulator/index.ts";
+import { emulatorOptionProblems, type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
 import { runCli } from "../helpers/cli.ts";
 import { MORNING } from "./harness.ts";
 
