@@ -4,7 +4,7 @@
  * until the console closes. Which user may see which account is decided elsewhere (auth.ts);
  * this only knows the accounts and their connections.
  */
-import type { Account } from "../accounts.ts";
+import { type Account, accountSettings } from "../accounts.ts";
 import type { Config } from "../config.ts";
 import { type Database, openDatabase } from "../db/connect.ts";
 import { migrationsCurrent, runMigrations } from "../db/migrate.ts";
@@ -56,7 +56,9 @@ export class AccountDirectory {
   }
 
   private async connect(account: Account): Promise<OpenAccount> {
-    const config = consoleConfig(this.base, account);
+    // The console never calls the registry, so it reads no key: an account whose key variable is
+    // set only where its worker runs is shown all the same.
+    const config = accountSettings(this.base, account);
     const db = await openDatabase(config, { max: ACCOUNT_POOL });
     try {
       if (!(await migrationsCurrent(db.sql, db.schema))) await runMigrations(db.url, db.schema);
@@ -66,13 +68,4 @@ export class AccountDirectory {
     }
     return { name: account.name, db, config };
   }
-}
-
-/**
- * The account's configuration as the console needs it: the global one with the account's name,
- * schema and zone. The console never calls the registry, so it reads no key: an account whose key
- * variable is set only where its worker runs is shown all the same.
- */
-export function consoleConfig(base: Config, account: Account): Config {
-  return { ...base, account: account.name, schema: account.schema, tz: account.timezone ?? base.tz };
 }
