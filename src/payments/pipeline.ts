@@ -1,6 +1,6 @@
 /**
  * A payment batch checked as a stream: the file is opened and validated (src/payments/read/),
- * then read again in chunks; each chunk is judged with its database reads batched
+ * its good rows spooled, then given back in chunks; each chunk is judged with its database reads batched
  * (src/payments/check-chunk.ts), recorded in one statement when asked, and handed to the sinks
  * (the command's outputs). Memory holds one chunk at a time, whatever the file's size. Used by
  * `payments check` and the web console's upload.
@@ -15,7 +15,7 @@ import {
 } from "../db/payment-checks.ts";
 import { safeCell, safeCellOrNull } from "../feed/export/safe-cell.ts";
 import { redactSecrets } from "../secrets.ts";
-import type { FileProblem } from "./batch-row.ts";
+import type { FileProblem, PaymentRow } from "./batch-row.ts";
 import { checkChunk, createKnowledgeCache, type OnlineSession } from "./check-chunk.ts";
 import { openBatch, type ReadOptions } from "./read/batch-reader.ts";
 import { jsonTotals } from "./report-rows.ts";
@@ -81,6 +81,7 @@ export async function checkBatch(
   const { layout } = opened;
   const { today, holdDays, recheckDays, timeZone, online } = options;
   let judging: Promise<CheckedRow[] | null> | null = null;
+  let chunks: AsyncIterator<PaymentRow[]> | null = null;
   try {
     const batchId = options.record
       ? await startPaymentBatch(db.sql, {
@@ -97,11 +98,12 @@ export async function checkBatch(
     const totals = new BatchTotals();
     let rowCount = 0;
     let heldCount = 0;
-    const chunks = opened.chunks(options.chunkSize ?? DEFAULT_CHUNK)[Symbol.asyncIterator]();
+    const rows = opened.chunks(options.chunkSize ?? DEFAULT_CHUNK)[Symbol.asyncIterator]();
+    chunks = rows;
     // What one chunk read of a payee serves the later chunks that pay it again.
     const cache = createKnowledgeCache();
     const judgeNext = async (): Promise<CheckedRow[] | null> => {
-      const next = await chunks.next();
+      const next = await rows.next();
       if (next.done) return null;
       return checkChunk(db, next.value, { today, holdDays, recheckDays, timeZone, online, cache });
     };
@@ -151,6 +153,8 @@ export async function checkBatch(
   } catch (error) {
     // The chunk being judged ahead finishes (or fails) before the caller closes what it uses.
     await judging?.catch(() => {});
+    // Stopping the rows removes their spool.
+    await chunks?.return?.()?.catch(() => {});
     await Promise.all(sinks.map((s) => s.abort?.().catch(() => {})));
     throw error;
   }

@@ -13,7 +13,6 @@ import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import type { Writable } from "node:stream";
 import { hasUnsafeCharacters, terminalSafe } from "../feed/terminal-text.ts";
 import { redactSecrets } from "../secrets.ts";
@@ -25,6 +24,8 @@ const HEADERS = ["VERDICT", "LINE", "TAX ID", "NAME", "ACCOUNT", "AMOUNT", "REFE
 /** Longest cell shown in full; longer ones are shortened so a row stays on one line. */
 const MAX_CELL = 60;
 const FLUSH_AT = 64 * 1024;
+/** Spooled table rows are read back in pieces this large. */
+const READ_AT = 64 * 1024;
 
 /** Whitespace cell() flattens: anything but single spaces between words. */
 const UNEVEN_SPACE = /[^\S ]| {2}|^ | $/;
@@ -36,17 +37,18 @@ function cell(text: string): string {
   return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
 }
 
-function tableCells(r: CheckedRow): string[] {
+/** The row's cells, written into `cells` (one array reused for every row of a batch). */
+function tableCells(r: CheckedRow, cells: string[]): string[] {
   const payee = r.taxId ?? (r.taxBase ? `${r.taxBase} (by account)` : "");
-  return [
-    r.verdict,
-    String(r.line),
-    payee,
-    r.registryName ?? r.name ?? "",
-    r.account ?? r.bankAccount,
-    r.amount === null ? (r.amountRaw ?? "") : formatMoney(r.amount, r.currency ?? ""),
-    r.reference ?? "",
-  ].map(cell);
+  // The verdict and the line number are plain by construction.
+  cells[0] = r.verdict;
+  cells[1] = String(r.line);
+  cells[2] = cell(payee);
+  cells[3] = cell(r.registryName ?? r.name ?? "");
+  cells[4] = cell(r.account ?? r.bankAccount);
+  cells[5] = cell(r.amount === null ? (r.amountRaw ?? "") : formatMoney(r.amount, r.currency ?? ""));
+  cells[6] = cell(r.reference ?? "");
+  return cells;
 }
 
 function describeLayout(layout: BatchSummary["layout"]): string {
@@ -66,6 +68,7 @@ export class TextSink implements RowSink {
   /** Per verdict: its table rows (tab-separated cells) and its detail lines, ready to print. */
   private readonly spools = new Map<string, WriteStream>();
   private readonly widths: number[] = HEADERS.map((h) => h.length);
+  private blanks = " ".repeat(MAX_CELL);
   private output = "";
   private details = false;
   /** A spool file's write error (disk full), said at the next write or at the end, never lost. */
@@ -97,12 +100,16 @@ export class TextSink implements RowSink {
   async rows(rows: readonly CheckedRow[]): Promise<void> {
     const tables = new Map<Verdict, string>();
     const details = new Map<Verdict, string>();
+    const cells = new Array<string>(HEADERS.length);
     for (const r of rows) {
-      const cells = tableCells(r);
+      tableCells(r, cells);
+      let line = "";
       for (let i = 0; i < cells.length; i++) {
-        if (cells[i]!.length > this.widths[i]!) this.widths[i] = cells[i]!.length;
+        const text = cells[i]!;
+        if (text.length > this.widths[i]!) this.widths[i] = text.length;
+        line += i === 0 ? text : `\t${text}`;
       }
-      tables.set(r.verdict, `${tables.get(r.verdict) ?? ""}${cells.join("\t")}\n`);
+      tables.set(r.verdict, `${tables.get(r.verdict) ?? ""}${line}\n`);
       if (r.detail === "" && r.nextStep === null) continue;
       let text = `line ${r.line}: ${terminalSafe(redactSecrets(r.detail || r.verdict))}\n`;
       if (r.nextStep !== null) text += `  next step: ${terminalSafe(redactSecrets(r.nextStep))}\n`;
@@ -130,11 +137,22 @@ export class TextSink implements RowSink {
     return VERDICTS.filter((v) => this.spools.has(`${v}.${part}`)).map((v) => this.spoolPath(v, part));
   }
 
+  /** Cells padded to their column's width, two spaces apart, nothing trailing. */
   private tableLine(cells: readonly string[]): string {
-    return cells
-      .map((text, i) => (i === cells.length - 1 ? text : text.padEnd(this.widths[i]!)))
-      .join("  ")
-      .trimEnd();
+    const last = cells.length - 1;
+    let line = "";
+    for (let i = 0; i < last; i++) {
+      const text = cells[i]!;
+      const pad = this.widths[i]! - text.length;
+      line += pad > 0 ? `${text}${this.blank(pad)}  ` : `${text}  `;
+    }
+    return `${line}${cells[last] ?? ""}`.trimEnd();
+  }
+
+  /** `count` spaces, cut from one string long enough for the widest column. */
+  private blank(count: number): string {
+    if (this.blanks.length < count) this.blanks = " ".repeat(Math.max(count, 2 * this.blanks.length));
+    return this.blanks.slice(0, count);
   }
 
   async end(summary: BatchSummary): Promise<void> {
@@ -147,8 +165,19 @@ export class TextSink implements RowSink {
       await this.print(describeLayout(summary.layout));
       await this.print(this.tableLine(HEADERS));
       for (const file of this.parts("table")) {
-        const lines = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
-        for await (const line of lines) await this.print(this.tableLine(line.split("\t")));
+        // Spooled cells hold no line break (cell() escapes them), so "\n" alone ends a line.
+        let carry = "";
+        for await (const piece of createReadStream(file, { encoding: "utf8", highWaterMark: READ_AT })) {
+          const text = carry + piece;
+          let from = 0;
+          for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", from)) {
+            this.output += `${this.tableLine(text.slice(from, end).split("\t"))}\n`;
+            from = end + 1;
+            if (this.output.length >= FLUSH_AT) await this.flush();
+          }
+          carry = text.slice(from);
+        }
+        if (carry !== "") await this.print(this.tableLine(carry.split("\t")));
       }
       await this.print("");
       await this.flush();

@@ -1,8 +1,8 @@
 /**
  * Opening a payment file as people have it (bank and ERP exports, Excel's text files) and
- * streaming its rows. The file is read twice, as a stream each time so memory stays flat at any
- * size: once to detect the encoding, find the header and validate every row, and, only when
- * nothing was wrong, again by `chunks()` for the check.
+ * streaming its rows. The file is read once, as a stream so memory stays flat at any size: the
+ * encoding detected, the header found and every row validated, the good rows spooled to a
+ * temporary file (row-spool.ts) that `chunks()` gives back for the check only when nothing was wrong.
  */
 import { stat } from "node:fs/promises";
 import { UsageError } from "../../errors.ts";
@@ -13,6 +13,7 @@ import { encodingOf, readSample } from "./detect-file.ts";
 import { decodeSample, encodingOption } from "./encoding.ts";
 import { findHeaderLine } from "./header.ts";
 import { problemOfError, recordsOf, type Source } from "./records.ts";
+import { RowSpool, spoolLine } from "./row-spool.ts";
 import { type RowPlan, readRow } from "./rows.ts";
 
 export { type ColumnMapping, parseColumnsOption } from "./columns.ts";
@@ -50,10 +51,14 @@ export type OpenedBatch =
 /** Problems listed before the rest are only counted. */
 export const MAX_PROBLEMS = 50;
 
-/** Reads the whole file once: the number of rows, or the problems (at most MAX_PROBLEMS, then a count). */
+/**
+ * Reads the whole file once: the number of rows, or the problems (at most MAX_PROBLEMS, then a
+ * count). Good rows go to `spool` until the first problem (after it the spool is of no use).
+ */
 async function validate(
   source: Source,
   plan: RowPlan,
+  spool: RowSpool,
 ): Promise<{ rowCount: number; problems: FileProblem[] }> {
   const problems: FileProblem[] = [];
   let more = 0;
@@ -65,11 +70,16 @@ async function validate(
   };
   try {
     for await (const batch of recordsOf(source)) {
+      let spooled = "";
       for (const { fields, line } of batch) {
         const reading = readRow(fields, line, plan);
-        if (reading.ok) rowCount++;
-        else note(reading.problem);
+        if (!reading.ok) note(reading.problem);
+        else {
+          rowCount++;
+          if (problems.length === 0) spooled += spoolLine(reading.row);
+        }
       }
+      if (problems.length === 0) await spool.write(spooled);
     }
   } catch (error) {
     note(problemOfError(error));
@@ -106,7 +116,17 @@ export async function openBatch(path: string, options: ReadOptions): Promise<Ope
     crOnly,
   };
   const plan: RowPlan = { layout: header.layout, width: header.headers.length, currency: currency.code };
-  const { rowCount, problems } = await validate(source, plan);
+  const spool = await RowSpool.create();
+  let validated: { rowCount: number; problems: FileProblem[] };
+  try {
+    validated = await validate(source, plan, spool);
+    await spool.close();
+  } catch (error) {
+    await spool.discard();
+    throw error;
+  }
+  const { rowCount, problems } = validated;
+  if (problems.length > 0 || rowCount === 0) await spool.discard();
   if (problems.length > 0) return { ok: false, problems };
   if (rowCount === 0)
     return { ok: false, problems: [{ line: header.line, message: "the file has no payment rows" }] };
@@ -122,30 +142,27 @@ export async function openBatch(path: string, options: ReadOptions): Promise<Ope
       ignored: header.layout.ignored,
     },
     rowCount,
-    chunks: (size) => chunksOf(source, plan, size, `${opened.size}/${opened.mtimeMs}`),
+    chunks: (size) => chunksOf(path, spool, size, `${opened.size}/${opened.mtimeMs}`),
   };
 }
 
-/** The rows again, `size` at a time; the file must not have changed since it was validated. */
+/**
+ * The validated rows, `size` at a time, from the spool (once). A file changed since it was
+ * validated is refused all the same: what it holds now is no longer what was validated.
+ */
 async function* chunksOf(
-  source: Source,
-  plan: RowPlan,
+  file: string,
+  spool: RowSpool,
   size: number,
   version: string,
 ): AsyncGenerator<PaymentRow[]> {
-  const now = await stat(source.path);
-  if (`${now.size}/${now.mtimeMs}` !== version) throw new Error(`${source.path} changed after it was read`);
-  let chunk: PaymentRow[] = [];
-  for await (const batch of recordsOf(source)) {
-    for (const { fields, line } of batch) {
-      const reading = readRow(fields, line, plan);
-      if (!reading.ok) throw new Error(`${source.path} changed after it was read (line ${line})`);
-      chunk.push(reading.row);
-      if (chunk.length >= size) {
-        yield chunk;
-        chunk = [];
-      }
-    }
+  const now = await stat(file).catch(async (error) => {
+    await spool.discard();
+    throw error;
+  });
+  if (`${now.size}/${now.mtimeMs}` !== version) {
+    await spool.discard();
+    throw new Error(`${file} changed after it was read`);
   }
-  if (chunk.length > 0) yield chunk;
+  yield* spool.chunks(size);
 }
