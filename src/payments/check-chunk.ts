@@ -83,6 +83,19 @@ export function createKnowledgeCache(): KnowledgeCache {
   return new KnowledgeCache();
 }
 
+/**
+ * Reads into `cache` what the chunk's check will need from the database, judging nothing: the
+ * pipeline runs it on the first rows while the rest of the file is still being validated.
+ */
+export async function warmKnowledge(
+  db: Database,
+  rows: readonly PaymentRow[],
+  options: ChunkOptions & { cache: KnowledgeCache },
+): Promise<void> {
+  const { today, holdDays, timeZone, cache } = options;
+  await loadKnowledge(db, rows, { today, holdDays, timeZone, online: null }, cache);
+}
+
 /** Verdicts for one chunk of rows (at most a few thousand), all database reads batched. */
 export async function checkChunk(
   db: Database,

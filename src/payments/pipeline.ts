@@ -16,7 +16,7 @@ import {
 import { safeCell, safeCellOrNull } from "../feed/export/safe-cell.ts";
 import { redactSecrets } from "../secrets.ts";
 import type { FileProblem, PaymentRow } from "./batch-row.ts";
-import { checkChunk, createKnowledgeCache, type OnlineSession } from "./check-chunk.ts";
+import { checkChunk, createKnowledgeCache, type OnlineSession, warmKnowledge } from "./check-chunk.ts";
 import { openBatch, type ReadOptions } from "./read/batch-reader.ts";
 import { jsonTotals } from "./report-rows.ts";
 import type { BatchSummary, RowSink } from "./sink.ts";
@@ -43,6 +43,8 @@ export interface BatchCheckOptions {
 export type BatchCheckResult = { ok: false; problems: FileProblem[] } | { ok: true; summary: BatchSummary };
 
 export const DEFAULT_CHUNK = 1000;
+/** Chunks whose database reads start during validation (the first ones, where the cache is cold). */
+const WARM_CHUNKS = 3;
 
 /** A checked row as payment_checks keeps it: text a spreadsheet could run is neutralised. */
 export function checkRecord(r: CheckedRow): PaymentCheckRecord {
@@ -76,10 +78,27 @@ export async function checkBatch(
   options: BatchCheckOptions,
   sinks: readonly RowSink[],
 ): Promise<BatchCheckResult> {
-  const opened = await openBatch(file, options.read);
+  const { today, holdDays, recheckDays, timeZone, online } = options;
+  const chunkSize = options.chunkSize ?? DEFAULT_CHUNK;
+  // What one chunk read of a payee serves the later chunks that pay it again.
+  const cache = createKnowledgeCache();
+  // The first chunks' database reads run while the rest of the file is validated (the reads
+  // otherwise left the process waiting before the first verdict); their failure is met again
+  // by the check itself, and a file with problems is still judged nowhere.
+  let warming: Promise<void> = Promise.resolve();
+  const early = {
+    size: chunkSize,
+    count: WARM_CHUNKS,
+    take: (rows: PaymentRow[]) => {
+      warming = warming
+        .then(() => warmKnowledge(db, rows, { today, holdDays, recheckDays, timeZone, online, cache }))
+        .catch(() => {});
+    },
+  };
+  const opened = await openBatch(file, options.read, early);
+  await warming;
   if (!opened.ok) return { ok: false, problems: opened.problems };
   const { layout } = opened;
-  const { today, holdDays, recheckDays, timeZone, online } = options;
   let judging: Promise<CheckedRow[] | null> | null = null;
   let chunks: AsyncIterator<PaymentRow[]> | null = null;
   try {
@@ -98,10 +117,8 @@ export async function checkBatch(
     const totals = new BatchTotals();
     let rowCount = 0;
     let heldCount = 0;
-    const rows = opened.chunks(options.chunkSize ?? DEFAULT_CHUNK)[Symbol.asyncIterator]();
+    const rows = opened.chunks(chunkSize)[Symbol.asyncIterator]();
     chunks = rows;
-    // What one chunk read of a payee serves the later chunks that pay it again.
-    const cache = createKnowledgeCache();
     const judgeNext = async (): Promise<CheckedRow[] | null> => {
       const next = await rows.next();
       if (next.done) return null;

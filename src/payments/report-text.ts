@@ -16,6 +16,7 @@ import path from "node:path";
 import type { Writable } from "node:stream";
 import { hasUnsafeCharacters, terminalSafe } from "../feed/terminal-text.ts";
 import { redactSecrets } from "../secrets.ts";
+import { writePaddedTable } from "./report-text-table.ts";
 import type { BatchSummary, RowSink } from "./sink.ts";
 import { formatMoney } from "./totals.ts";
 import { type CheckedRow, VERDICTS, type Verdict } from "./verdicts.ts";
@@ -24,8 +25,6 @@ const HEADERS = ["VERDICT", "LINE", "TAX ID", "NAME", "ACCOUNT", "AMOUNT", "REFE
 /** Longest cell shown in full; longer ones are shortened so a row stays on one line. */
 const MAX_CELL = 60;
 const FLUSH_AT = 64 * 1024;
-/** Spooled table rows are read back in pieces this large. */
-const READ_AT = 64 * 1024;
 
 /** Whitespace cell() flattens: anything but single spaces between words. */
 const UNEVEN_SPACE = /[^\S ]| {2}|^ | $/;
@@ -68,7 +67,6 @@ export class TextSink implements RowSink {
   /** Per verdict: its table rows (tab-separated cells) and its detail lines, ready to print. */
   private readonly spools = new Map<string, WriteStream>();
   private readonly widths: number[] = HEADERS.map((h) => h.length);
-  private blanks = " ".repeat(MAX_CELL);
   private output = "";
   private details = false;
   /** A spool file's write error (disk full), said at the next write or at the end, never lost. */
@@ -137,22 +135,11 @@ export class TextSink implements RowSink {
     return VERDICTS.filter((v) => this.spools.has(`${v}.${part}`)).map((v) => this.spoolPath(v, part));
   }
 
-  /** Cells padded to their column's width, two spaces apart, nothing trailing. */
   private tableLine(cells: readonly string[]): string {
-    const last = cells.length - 1;
-    let line = "";
-    for (let i = 0; i < last; i++) {
-      const text = cells[i]!;
-      const pad = this.widths[i]! - text.length;
-      line += pad > 0 ? `${text}${this.blank(pad)}  ` : `${text}  `;
-    }
-    return `${line}${cells[last] ?? ""}`.trimEnd();
-  }
-
-  /** `count` spaces, cut from one string long enough for the widest column. */
-  private blank(count: number): string {
-    if (this.blanks.length < count) this.blanks = " ".repeat(Math.max(count, 2 * this.blanks.length));
-    return this.blanks.slice(0, count);
+    return cells
+      .map((text, i) => (i === cells.length - 1 ? text : text.padEnd(this.widths[i]!)))
+      .join("  ")
+      .trimEnd();
   }
 
   async end(summary: BatchSummary): Promise<void> {
@@ -164,21 +151,8 @@ export class TextSink implements RowSink {
       if (this.spoolError) throw this.spoolError;
       await this.print(describeLayout(summary.layout));
       await this.print(this.tableLine(HEADERS));
-      for (const file of this.parts("table")) {
-        // Spooled cells hold no line break (cell() escapes them), so "\n" alone ends a line.
-        let carry = "";
-        for await (const piece of createReadStream(file, { encoding: "utf8", highWaterMark: READ_AT })) {
-          const text = carry + piece;
-          let from = 0;
-          for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", from)) {
-            this.output += `${this.tableLine(text.slice(from, end).split("\t"))}\n`;
-            from = end + 1;
-            if (this.output.length >= FLUSH_AT) await this.flush();
-          }
-          carry = text.slice(from);
-        }
-        if (carry !== "") await this.print(this.tableLine(carry.split("\t")));
-      }
+      await this.flush();
+      for (const file of this.parts("table")) await writePaddedTable(file, this.widths, this.out);
       await this.print("");
       await this.flush();
       // Detail lines were formatted when spooled: copied as they are.

@@ -45,7 +45,11 @@ export function finish(
     reference: row.reference,
     name: row.name,
     verdict,
-    detail: [detail, ...j.notes, j.onlineNote].filter((part) => part !== "").join("; "),
+    detail:
+      // Most rows have nothing to add: their detail is the verdict's own words, with no arrays made.
+      j.notes.length === 0 && j.onlineNote === ""
+        ? detail
+        : [detail, ...j.notes, j.onlineNote].filter((part) => part !== "").join("; "),
     nextStep:
       verdict === "ok"
         ? null

@@ -165,9 +165,8 @@ export function judgeRow(
     return finish(j, "business_suspended", withAlso(j, "the registry shows the business as suspended"));
   }
   const own = index.byTaxId.get(payeeTax) ?? [];
-  const registered = own.filter((a) => a.currentlyRegistered);
   const known = business !== undefined || own.length > 0;
-  const match = registered.find((a) => a.account === acct);
+  const match = own.find((a) => a.currentlyRegistered && a.account === acct);
   // Sole proprietors (and other non-companies) have no accounts in the registry's data: that alone holds nothing.
   const listsNoAccounts = own.length === 0 && business?.type != null && business.type !== "companies";
   if (known && !match) {
@@ -175,6 +174,7 @@ export function judgeRow(
       (a) => a.currentlyRegistered && a.taxId !== payeeTax,
     );
     const formerly = own.some((a) => a.account === acct);
+    const registered = own.filter((a) => a.currentlyRegistered);
     if (holders.length > 0 || !listsNoAccounts) {
       const why =
         holders.length > 0
@@ -206,11 +206,9 @@ export function judgeRow(
   if (badAmount) return finish(j, "invalid_amount", withAlso(j, badAmount));
   const verification = knowledge.verifications?.get(payeeKey(payeeTax, acct)) ?? null;
   const recent = match?.addedOn && match.addedOn >= addDays(today, -holdDays) ? match.addedOn : null;
-  const newest =
-    [recent, ...unverified.map((c) => c.changeDate)]
-      .filter((d) => d !== null)
-      .sort()
-      .pop() ?? null;
+  // The latest of the two kinds of change (ISO days compare as text).
+  let newest = recent;
+  for (const c of unverified) if (newest === null || c.changeDate > newest) newest = c.changeDate;
   if (newest !== null && verification && verification.on >= newest) {
     j.verified = verification;
     j.notes.unshift(describeVerification(verification));

@@ -141,7 +141,8 @@ function plain(negative: boolean, integer: string, fraction: string): string {
 export function readAmount(text: string, currency: string, shown = text): AmountReading {
   // Most cells of a large export are plain digits: no rule to apply.
   if (/^\d{1,15}$/.test(text)) return { kind: "amount", amount: plain(false, text, "") };
-  const notANumber: AmountReading = { kind: "problem", problem: `amount "${shown}" is not a number` };
+  // Made only when needed: most cells are numbers, and a message per cell was most of this function's garbage.
+  const notANumber = (): AmountReading => ({ kind: "problem", problem: `amount "${shown}" is not a number` });
   let body = text.replace(BLANKS, " ").trim();
   let negative = false;
   const bracketed = /^\((.*)\)$/.exec(body);
@@ -157,7 +158,7 @@ export function readAmount(text: string, currency: string, shown = text): Amount
   // "1250,-" is a whole amount in Hungarian usage: the dash stands for "no fillér".
   const dashed = /^(.*\d)[.,]-{1,2}$/.exec(body);
   if (dashed) body = dashed[1]!;
-  if (!/^\d[\d '’.,]*$/.test(body) || /[ '’.,]{2}/.test(body) || /[ '’.,]$/.test(body)) return notANumber;
+  if (!/^\d[\d '’.,]*$/.test(body) || /[ '’.,]{2}/.test(body) || /[ '’.,]$/.test(body)) return notANumber();
 
   const lastPoint = body.lastIndexOf(".");
   const lastComma = body.lastIndexOf(",");
@@ -167,7 +168,7 @@ export function readAmount(text: string, currency: string, shown = text): Amount
     const at = Math.max(lastPoint, lastComma);
     integer = body.slice(0, at);
     fraction = body.slice(at + 1);
-    if (integer.includes(body[at]!)) return notANumber;
+    if (integer.includes(body[at]!)) return notANumber();
   } else if (lastPoint >= 0 || lastComma >= 0) {
     const at = Math.max(lastPoint, lastComma);
     const mark = body[at]!;
@@ -188,9 +189,9 @@ export function readAmount(text: string, currency: string, shown = text): Amount
       fraction = after;
     }
   }
-  if (!/^\d+$/.test(integer) && !GROUPS.test(integer)) return notANumber;
-  if (fraction !== "" && !/^\d+$/.test(fraction)) return notANumber;
-  if (dashed && fraction !== "") return notANumber;
+  if (!/^\d+$/.test(integer) && !GROUPS.test(integer)) return notANumber();
+  if (fraction !== "" && !/^\d+$/.test(fraction)) return notANumber();
+  if (dashed && fraction !== "") return notANumber();
   const decimals = currencyDecimals(currency);
   if (fraction.length > decimals) {
     return {

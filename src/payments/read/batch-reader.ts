@@ -48,6 +48,16 @@ export type OpenedBatch =
   | { ok: true; layout: BatchLayout; rowCount: number; chunks(size: number): AsyncIterable<PaymentRow[]> }
   | { ok: false; problems: FileProblem[] };
 
+/**
+ * The first good rows handed out while the rest is still being validated, `size` at a time and at
+ * most `count` times, so the check can read what it needs of them from the database meanwhile.
+ */
+export interface EarlyRows {
+  size: number;
+  count: number;
+  take(rows: PaymentRow[]): void;
+}
+
 /** Problems listed before the rest are only counted. */
 export const MAX_PROBLEMS = 50;
 
@@ -59,11 +69,14 @@ async function validate(
   source: Source,
   plan: RowPlan,
   spool: RowSpool,
+  early: EarlyRows | undefined,
 ): Promise<{ rowCount: number; problems: FileProblem[] }> {
   const problems: FileProblem[] = [];
   let more = 0;
   let firstMore = 0;
   let rowCount = 0;
+  let given = 0;
+  let group: PaymentRow[] = [];
   const note = (problem: FileProblem) => {
     if (problems.length < MAX_PROBLEMS) problems.push(problem);
     else if (more++ === 0) firstMore = problem.line;
@@ -77,6 +90,14 @@ async function validate(
         else {
           rowCount++;
           if (problems.length === 0) spooled += spoolLine(reading.row);
+          if (early && given < early.count && problems.length === 0) {
+            group.push(reading.row);
+            if (group.length >= early.size) {
+              early.take(group);
+              group = [];
+              given++;
+            }
+          }
         }
       }
       if (problems.length === 0) await spool.write(spooled);
@@ -91,8 +112,9 @@ async function validate(
 /**
  * Opens a payment file: encoding, header and every row checked. A UsageError for an unknown
  * --encoding or --currency; the file's own faults come back as problems, each naming its line.
+ * `early` gets the first rows before the file is known to be good (to read, never to judge).
  */
-export async function openBatch(path: string, options: ReadOptions): Promise<OpenedBatch> {
+export async function openBatch(path: string, options: ReadOptions, early?: EarlyRows): Promise<OpenedBatch> {
   const asked = options.encoding?.trim() ?? "";
   const given = asked === "" || asked.toLowerCase() === "auto" ? undefined : encodingOption(asked);
   const currency = readCurrency(options.currency);
@@ -119,7 +141,7 @@ export async function openBatch(path: string, options: ReadOptions): Promise<Ope
   const spool = await RowSpool.create();
   let validated: { rowCount: number; problems: FileProblem[] };
   try {
-    validated = await validate(source, plan, spool);
+    validated = await validate(source, plan, spool, early);
     await spool.close();
   } catch (error) {
     await spool.discard();

@@ -1,7 +1,7 @@
 /**
  * The rows a validation pass found good, kept in a temporary file so the check does not read and
  * decode the payment file a second time: one JSON array per row and line, its fields in
- * PaymentRow's order. JSON keeps every string exactly (a line break in a quoted field included)
+ * PaymentRow's order, followed by a comma (so a run of lines in brackets is one JSON array). JSON keeps every string exactly (a line break in a quoted field included)
  * and is parsed natively a whole piece at a time, which costs far less than decoding, splitting
  * and reading the original records again.
  */
@@ -42,7 +42,7 @@ async function removeDir(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
 }
 
-/** One row as its spool line. */
+/** One row as its spool line: `[...],` and a line feed. */
 export function spoolLine(r: PaymentRow): string {
   const fields: SpooledRow = [
     r.line,
@@ -55,13 +55,12 @@ export function spoolLine(r: PaymentRow): string {
     r.reference,
     r.name,
   ];
-  return `${JSON.stringify(fields)}\n`;
+  return `${JSON.stringify(fields)},\n`;
 }
 
-/** The rows of complete spool lines (each ending in "\n"), in order. */
-export function parseSpoolLines(text: string): PaymentRow[] {
-  // JSON writes a line break inside a string as an escape, so "\n" only ever ends a row.
-  const parsed = JSON.parse(`[${text.slice(0, -1).replaceAll("\n", ",")}]`) as SpooledRow[];
+/** The rows of `json`: complete spool lines, the last one's comma dropped, in brackets. */
+export function parseSpoolRows(json: string): PaymentRow[] {
+  const parsed = JSON.parse(json) as SpooledRow[];
   const rows: PaymentRow[] = new Array(parsed.length);
   for (let i = 0; i < parsed.length; i++) {
     const f = parsed[i] as SpooledRow;
@@ -129,11 +128,17 @@ export class RowSpool {
       let chunk: PaymentRow[] = [];
       let carry = "";
       for await (const piece of createReadStream(this.file, { encoding: "utf8" })) {
-        const text = carry + (piece as string);
-        const end = text.lastIndexOf("\n") + 1;
-        carry = text.slice(end);
-        if (end === 0) continue;
-        for (const row of parseSpoolLines(text.slice(0, end))) {
+        // JSON writes a line break inside a string as an escape, so "\n" only ever ends a row.
+        const text = piece as string;
+        const end = text.lastIndexOf("\n");
+        if (end < 0) {
+          carry += text;
+          continue;
+        }
+        // The rows up to that line feed, without the comma before it.
+        const json = end === 0 ? `[${carry.slice(0, -1)}]` : `[${carry}${text.slice(0, end - 1)}]`;
+        carry = text.slice(end + 1);
+        for (const row of parseSpoolRows(json)) {
           chunk.push(row);
           if (chunk.length >= size) {
             yield chunk;
@@ -141,6 +146,7 @@ export class RowSpool {
           }
         }
       }
+      if (carry !== "") throw new Error("the spool of checked rows ends inside a row");
       if (chunk.length > 0) yield chunk;
     } finally {
       await removeDir(this.dir);
