@@ -35,10 +35,13 @@ export function decimalsOf(currency: string, fallback = 2): number {
   }
 }
 
+/** Made once: a literal in scaled() would be a new object for every row. */
+const SIGN = /^[-+]/;
+
 /** A plain decimal string as an integer at `scale` fraction digits (extra digits cut). */
 function scaled(amount: string, scale: number): bigint {
   const negative = amount.startsWith("-");
-  const [whole = "0", fraction = ""] = amount.replace(/^[-+]/, "").split(".");
+  const [whole = "0", fraction = ""] = amount.replace(SIGN, "").split(".");
   const units = BigInt(`${whole}${fraction.slice(0, scale).padEnd(scale, "0")}`);
   return negative ? -units : units;
 }
@@ -93,11 +96,24 @@ export class BatchTotals {
   }
 }
 
+const ONLY_DIGITS = /^\d+$/;
+
+/** Digits in groups of three from the right, a space between: what the lookahead rule gives, without its cost per row. */
+function groupDigits(digits: string): string {
+  const head = digits.length % 3 || 3;
+  let out = digits.slice(0, head);
+  for (let at = head; at < digits.length; at += 3) out += ` ${digits.slice(at, at + 3)}`;
+  return out;
+}
+
 /** "2499502.50" as "2 499 502.50": thousands grouped by a space, the decimal point kept. */
 export function groupThousands(amount: string): string {
   const [whole = "", fraction] = amount.split(".");
   const sign = whole.startsWith("-") ? "-" : "";
-  const digits = whole.replace("-", "").replace(/\B(?=(\d{3})+$)/g, " ");
+  const unsigned = whole.replace("-", "");
+  const digits = ONLY_DIGITS.test(unsigned)
+    ? groupDigits(unsigned)
+    : unsigned.replace(/\B(?=(\d{3})+$)/g, " ");
   return `${sign}${digits}${fraction === undefined ? "" : `.${fraction}`}`;
 }
 

@@ -102,7 +102,7 @@ function currencyOf(text: string): CurrencyReading {
   const trimmed = text.trim();
   const upper = trimmed.toUpperCase();
   const code = SYMBOLS[upper] ?? upper;
-  if (/^[A-Z]{3}$/.test(code) && knownCurrencies().has(code)) return { ok: true, code };
+  if (THREE_LETTERS.test(code) && knownCurrencies().has(code)) return { ok: true, code };
   return { ok: false, problem: `currency "${trimmed}" is not an ISO 4217 code (such as HUF or EUR)` };
 }
 
@@ -115,23 +115,44 @@ const SUFFIXED = new RegExp(String.raw`^(.*?)\s*(${CURRENCY})$`);
 export function splitCurrency(raw: string): { text: string; currency: string | null } {
   const text = raw.replace(BLANKS, " ").trim();
   // A digit first (after a sign or bracket) and a digit, bracket or dash last: no word to take off.
-  if (/^[(+\-−]?\s*\d/.test(text) && /[\d)-]$/.test(text)) return { text, currency: null };
+  if (NUMBER_FIRST.test(text) && NUMBER_LAST.test(text)) return { text, currency: null };
   const prefixed = PREFIXED.exec(text);
-  if (prefixed && /\d/.test(prefixed[3]!))
+  if (prefixed && A_DIGIT.test(prefixed[3]!))
     return { text: `${prefixed[1]}${prefixed[3]}`.trim(), currency: prefixed[2]! };
   const suffixed = SUFFIXED.exec(text);
-  if (suffixed && /\d/.test(suffixed[1]!)) return { text: suffixed[1]!.trim(), currency: suffixed[2]! };
+  if (suffixed && A_DIGIT.test(suffixed[1]!)) return { text: suffixed[1]!.trim(), currency: suffixed[2]! };
   return { text, currency: null };
 }
 
 const GROUPS = /^\d{1,3}([ '’.,]\d{3})*$/;
+// The patterns of the functions below, made once: a regular expression literal in a function is a
+// new object each time it runs, and these run several times for every row of a batch. Those with
+// the g flag only serve replace(), which starts them from the beginning every time.
+const THREE_LETTERS = /^[A-Z]{3}$/;
+const NUMBER_FIRST = /^[(+\-−]?\s*\d/;
+const NUMBER_LAST = /[\d)-]$/;
+const A_DIGIT = /\d/;
+const DIGITS = /^\d+$/;
+const SHORT_DIGITS = /^\d{1,15}$/;
+const LEADING_ZEROS = /^0+(?=\d)/;
+const TRAILING_ZEROS = /0+$/;
+const NOT_ZERO = /[1-9]/;
+const ZERO_FIRST = /^0/;
+const BRACKETED = /^\((.*)\)$/;
+const SIGNED = /^([-−+])\s*(.*)$/;
+const DASHED = /^(.*\d)[.,]-{1,2}$/;
+const NUMBER_BODY = /^\d[\d '’.,]*$/;
+const MARKS_TOGETHER = /[ '’.,]{2}/;
+const MARK_LAST = /[ '’.,]$/;
+const POINTS = /[.,]/g;
+const MARKS = /[ '’.,]/g;
 
 /** The plain decimal of an integer part and a fraction (digits only), with the sign. */
 function plain(negative: boolean, integer: string, fraction: string): string {
-  const whole = integer.replace(/^0+(?=\d)/, "");
-  const frac = fraction.replace(/0+$/, "");
+  const whole = integer.replace(LEADING_ZEROS, "");
+  const frac = fraction.replace(TRAILING_ZEROS, "");
   const value = frac === "" ? whole : `${whole}.${frac}`;
-  return negative && /[1-9]/.test(value) ? `-${value}` : value;
+  return negative && NOT_ZERO.test(value) ? `-${value}` : value;
 }
 
 /**
@@ -140,25 +161,25 @@ function plain(negative: boolean, integer: string, fraction: string): string {
  */
 export function readAmount(text: string, currency: string, shown = text): AmountReading {
   // Most cells of a large export are plain digits: no rule to apply.
-  if (/^\d{1,15}$/.test(text)) return { kind: "amount", amount: plain(false, text, "") };
+  if (SHORT_DIGITS.test(text)) return { kind: "amount", amount: plain(false, text, "") };
   // Made only when needed: most cells are numbers, and a message per cell was most of this function's garbage.
   const notANumber = (): AmountReading => ({ kind: "problem", problem: `amount "${shown}" is not a number` });
   let body = text.replace(BLANKS, " ").trim();
   let negative = false;
-  const bracketed = /^\((.*)\)$/.exec(body);
+  const bracketed = BRACKETED.exec(body);
   if (bracketed) {
     negative = true;
     body = bracketed[1]!.trim();
   }
-  const sign = /^([-−+])\s*(.*)$/.exec(body);
+  const sign = SIGNED.exec(body);
   if (sign) {
     if (sign[1] !== "+") negative = !negative;
     body = sign[2]!;
   }
   // "1250,-" is a whole amount in Hungarian usage: the dash stands for "no fillér".
-  const dashed = /^(.*\d)[.,]-{1,2}$/.exec(body);
+  const dashed = DASHED.exec(body);
   if (dashed) body = dashed[1]!;
-  if (!/^\d[\d '’.,]*$/.test(body) || /[ '’.,]{2}/.test(body) || /[ '’.,]$/.test(body)) return notANumber();
+  if (!NUMBER_BODY.test(body) || MARKS_TOGETHER.test(body) || MARK_LAST.test(body)) return notANumber();
 
   const lastPoint = body.lastIndexOf(".");
   const lastComma = body.lastIndexOf(",");
@@ -175,10 +196,10 @@ export function readAmount(text: string, currency: string, shown = text): Amount
     const once = body.indexOf(mark) === at;
     const after = body.slice(at + 1);
     const before = body.slice(0, at);
-    const couldGroup = after.length === 3 && GROUPS.test(before) && !/^0/.test(before);
+    const couldGroup = after.length === 3 && GROUPS.test(before) && !ZERO_FIRST.test(before);
     if (once && !(couldGroup && (dashed || wholeInPractice(currency)))) {
       if (couldGroup && !/[ '’]/.test(before)) {
-        const whole = `${before.replace(/[.,]/g, "")}${after}`;
+        const whole = `${before.replace(POINTS, "")}${after}`;
         const point = plain(false, before, after);
         return {
           kind: "ambiguous",
@@ -189,8 +210,8 @@ export function readAmount(text: string, currency: string, shown = text): Amount
       fraction = after;
     }
   }
-  if (!/^\d+$/.test(integer) && !GROUPS.test(integer)) return notANumber();
-  if (fraction !== "" && !/^\d+$/.test(fraction)) return notANumber();
+  if (!DIGITS.test(integer) && !GROUPS.test(integer)) return notANumber();
+  if (fraction !== "" && !DIGITS.test(fraction)) return notANumber();
   if (dashed && fraction !== "") return notANumber();
   const decimals = currencyDecimals(currency);
   if (fraction.length > decimals) {
@@ -199,5 +220,5 @@ export function readAmount(text: string, currency: string, shown = text): Amount
       problem: `amount "${shown}" has ${fraction.length} decimal${fraction.length === 1 ? "" : "s"}; ${currency} has ${decimals}`,
     };
   }
-  return { kind: "amount", amount: plain(negative, integer.replace(/[ '’.,]/g, ""), fraction) };
+  return { kind: "amount", amount: plain(negative, integer.replace(MARKS, ""), fraction) };
 }
