@@ -13,6 +13,11 @@ const LF = 0x0a;
 const SPACE = 0x20;
 /** Bytes gathered before they are written out. */
 const WRITE_AT = 64 * 1024;
+/**
+ * The spool is read in pieces this large: each read is a round trip to the thread pool that the
+ * process only waits for, and a batch's table runs to tens of megabytes.
+ */
+export const SPOOL_READ = 1024 * 1024;
 
 /**
  * Copies the line `line[from, end)` padded to `widths` into `out` from `at`; returns where it
@@ -68,7 +73,7 @@ export async function writePaddedTable(
     if (!out.write(full)) await once(out, "drain");
   };
   let carry: Buffer | null = null;
-  for await (const piece of createReadStream(file)) {
+  for await (const piece of createReadStream(file, { highWaterMark: SPOOL_READ })) {
     const bytes: Buffer = carry ? Buffer.concat([carry, piece as Buffer]) : (piece as Buffer);
     let from = 0;
     for (let end = bytes.indexOf(LF, from); end >= 0; end = bytes.indexOf(LF, from)) {

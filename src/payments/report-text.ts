@@ -16,7 +16,7 @@ import path from "node:path";
 import type { Writable } from "node:stream";
 import { hasUnsafeCharacters, terminalSafe } from "../feed/terminal-text.ts";
 import { redactSecrets } from "../secrets.ts";
-import { writePaddedTable } from "./report-text-table.ts";
+import { SPOOL_READ, writePaddedTable } from "./report-text-table.ts";
 import type { BatchSummary, RowSink } from "./sink.ts";
 import { formatMoney } from "./totals.ts";
 import { type CheckedRow, VERDICTS, type Verdict } from "./verdicts.ts";
@@ -157,7 +157,7 @@ export class TextSink implements RowSink {
       await this.flush();
       // Detail lines were formatted when spooled: copied as they are.
       for (const file of this.parts("details")) {
-        for await (const chunk of createReadStream(file)) {
+        for await (const chunk of createReadStream(file, { highWaterMark: SPOOL_READ })) {
           if (!this.out.write(chunk)) await once(this.out, "drain");
         }
       }

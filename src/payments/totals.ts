@@ -1,6 +1,6 @@
 /**
- * Totals of a payment batch per currency, exact: amounts are added as scaled integers (BigInt),
- * never as floating point, and shown with the currency's own decimals (HUF 2, JPY 0, per ISO
+ * Totals of a payment batch per currency, exact: amounts are added as scaled integers (BigInt;
+ * small ones first summed as whole numbers well inside a double's exact range), never as fractions, and shown with the currency's own decimals (HUF 2, JPY 0, per ISO
  * 4217), so "2499502.5" HUF prints as "2 499 502.50 HUF". Fed chunk by chunk (pure).
  */
 import { currencyDecimals } from "./read/amounts.ts";
@@ -21,6 +21,9 @@ export interface CurrencyTotal {
 interface Sum {
   units: bigint;
   heldUnits: bigint;
+  /** Not yet in units/heldUnits: whole numbers of units, kept below PENDING_LIMIT. */
+  pending: number;
+  heldPending: number;
   scale: number;
   rows: number;
   heldRows: number;
@@ -46,6 +49,34 @@ function scaled(amount: string, scale: number): bigint {
   return negative ? -units : units;
 }
 
+/** Scaled amounts of at most this many digits are summed as numbers first (2 x 10^15 < 2^53). */
+const NUMBER_DIGITS = 15;
+const PENDING_LIMIT = 1e15;
+const DIGITS = /^\d+$/;
+
+/** scaled() as a number when it has at most NUMBER_DIGITS digits; null otherwise. */
+function scaledNumber(amount: string, scale: number): number | null {
+  const negative = amount.startsWith("-");
+  const unsigned = negative || amount.startsWith("+") ? amount.slice(1) : amount;
+  const point = unsigned.indexOf(".");
+  const whole = point < 0 ? unsigned : unsigned.slice(0, point);
+  const rest = point < 0 ? "" : unsigned.slice(point + 1);
+  // scaled() reads only the part between the first and a second point.
+  const second = rest.indexOf(".");
+  const fraction = second < 0 ? rest : rest.slice(0, second);
+  const digits = `${whole === "" ? "0" : whole}${fraction.slice(0, scale).padEnd(scale, "0")}`;
+  if (digits.length > NUMBER_DIGITS || !DIGITS.test(digits)) return null;
+  const units = Number(digits);
+  return negative ? -units : units;
+}
+
+function settle(sum: Sum): void {
+  if (sum.pending !== 0) sum.units += BigInt(sum.pending);
+  if (sum.heldPending !== 0) sum.heldUnits += BigInt(sum.heldPending);
+  sum.pending = 0;
+  sum.heldPending = 0;
+}
+
 function plain(units: bigint, scale: number): string {
   const negative = units < 0n;
   const digits = (negative ? -units : units).toString().padStart(scale + 1, "0");
@@ -61,28 +92,44 @@ export class BatchTotals {
     const currency = row.currency ?? "";
     let sum = this.sums.get(currency);
     if (!sum) {
-      sum = { units: 0n, heldUnits: 0n, scale: decimalsOf(currency), rows: 0, heldRows: 0 };
+      sum = {
+        units: 0n,
+        heldUnits: 0n,
+        pending: 0,
+        heldPending: 0,
+        scale: decimalsOf(currency),
+        rows: 0,
+        heldRows: 0,
+      };
       this.sums.set(currency, sum);
     }
     const fraction = row.amount.split(".")[1]?.length ?? 0;
     if (fraction > sum.scale) {
       // The reader refuses more decimals than a currency has; an unknown code may still bring them.
+      settle(sum);
       const factor = 10n ** BigInt(fraction - sum.scale);
       sum.units *= factor;
       sum.heldUnits *= factor;
       sum.scale = fraction;
     }
+    const held = !PASSING.has(row.verdict);
+    sum.rows++;
+    if (held) sum.heldRows++;
+    const small = scaledNumber(row.amount, sum.scale);
+    if (small !== null) {
+      sum.pending += small;
+      if (held) sum.heldPending += small;
+      if (Math.abs(sum.pending) >= PENDING_LIMIT || Math.abs(sum.heldPending) >= PENDING_LIMIT) settle(sum);
+      return;
+    }
     const units = scaled(row.amount, sum.scale);
     sum.units += units;
-    sum.rows++;
-    if (!PASSING.has(row.verdict)) {
-      sum.heldUnits += units;
-      sum.heldRows++;
-    }
+    if (held) sum.heldUnits += units;
   }
 
   /** Every currency's total, by code. */
   list(): CurrencyTotal[] {
+    for (const sum of this.sums.values()) settle(sum);
     return [...this.sums.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([currency, s]) => ({

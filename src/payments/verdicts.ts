@@ -125,7 +125,12 @@ export function judgeRow(
   const business = readableBase ? knowledge.businesses.get(readableBase) : undefined;
   const evidence = readableBase ? (index.changesByTaxId.get(readableBase) ?? []) : [];
   const unverified = evidence.length > 0 ? unverifiedChanges(evidence, readableBase!, today, holdDays) : [];
-  const onlineNote = (account && knowledge.onlineNotes.get(payeeKey(readableBase ?? "", account))) || "";
+  // A key is made only where there is something to look up: most batches have no notes or verifications.
+  const onlineNote =
+    (account &&
+      knowledge.onlineNotes.size > 0 &&
+      knowledge.onlineNotes.get(payeeKey(readableBase ?? "", account))) ||
+    "";
   const badAmount = amountProblem(row);
   const j: Judging = {
     row,
@@ -204,7 +209,9 @@ export function judgeRow(
     }
   }
   if (badAmount) return finish(j, "invalid_amount", withAlso(j, badAmount));
-  const verification = knowledge.verifications?.get(payeeKey(payeeTax, acct)) ?? null;
+  const verification = knowledge.verifications?.size
+    ? (knowledge.verifications.get(payeeKey(payeeTax, acct)) ?? null)
+    : null;
   const recent = match?.addedOn && match.addedOn >= addDays(today, -holdDays) ? match.addedOn : null;
   // The latest of the two kinds of change (ISO days compare as text).
   let newest = recent;

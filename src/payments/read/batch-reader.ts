@@ -13,7 +13,7 @@ import { encodingOf, readSample } from "./detect-file.ts";
 import { decodeSample, encodingOption } from "./encoding.ts";
 import { findHeaderLine } from "./header.ts";
 import { problemOfError, recordsOf, type Source } from "./records.ts";
-import { RowSpool, spoolLine } from "./row-spool.ts";
+import { parseSpoolRows, RowSpool, spoolLine } from "./row-spool.ts";
 import { type RowPlan, readRow } from "./rows.ts";
 
 export { type ColumnMapping, parseColumnsOption } from "./columns.ts";
@@ -76,7 +76,9 @@ async function validate(
   let firstMore = 0;
   let rowCount = 0;
   let given = 0;
-  let group: PaymentRow[] = [];
+  // The early rows as spool lines: parsed back, they hold no view of the file's decoded text.
+  let group = "";
+  let grouped = 0;
   const note = (problem: FileProblem) => {
     if (problems.length < MAX_PROBLEMS) problems.push(problem);
     else if (more++ === 0) firstMore = problem.line;
@@ -89,12 +91,15 @@ async function validate(
         if (!reading.ok) note(reading.problem);
         else {
           rowCount++;
-          if (problems.length === 0) spooled += spoolLine(reading.row);
-          if (early && given < early.count && problems.length === 0) {
-            group.push(reading.row);
-            if (group.length >= early.size) {
-              early.take(group);
-              group = [];
+          if (problems.length > 0) continue;
+          const spooledRow = spoolLine(reading.row);
+          spooled += spooledRow;
+          if (early && given < early.count) {
+            group += spooledRow;
+            if (++grouped >= early.size) {
+              early.take(parseSpoolRows(`[${group.slice(0, -2)}]`));
+              group = "";
+              grouped = 0;
               given++;
             }
           }

@@ -164,12 +164,11 @@ export class CsvLineError extends Error {
 /**
  * A line without quotes: its fields, trimmed; null when every field is empty. V8 keeps a
  * substring of 13 characters or more as a view of the string it was cut from, here a whole
- * decoded piece of the file (~100 KiB), so a row the check keeps (a held row, an account in its
- * cache) would keep that piece alive: slicing a joined string copies the line first, and the
- * fields cut from the copy keep only the line.
+ * decoded piece of the file (~100 KiB). Nothing keeps these fields: the reader spools each row
+ * as JSON and hands on only rows parsed back from it (read/row-spool.ts), which are fresh strings.
  */
 function splitPlain(line: string, delimiter: string): string[] | null {
-  const fields = `${line} `.slice(0, -1).split(delimiter);
+  const fields = line.split(delimiter);
   let blank = true;
   for (let i = 0; i < fields.length; i++) {
     const field = (fields[i] as string).trim();
