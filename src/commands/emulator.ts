@@ -7,6 +7,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import {
   type EmulatorOptions,
   emulatorOptionProblems,
+  type RunningEmulator,
   startEmulator,
   type World,
 } from "../emulator/index.ts";
@@ -216,11 +217,15 @@ async function serveUntilStopped(options: EmulatorOptions): Promise<void> {
       `  description:   ${emulator.baseUrl}/v2/docs (changes parameters ${options.changesFromParam ?? "start_date"}, ${options.changesToParam ?? "end_date"})`,
       `  world:         ${worldLine(emulator.world())}`,
       "",
-      "Point regwatch at it with (the addresses as the registry's document gives them, with their version):",
-      `REGWATCH_WATCH_URL=${emulator.baseUrl}/v2`,
-      `REGWATCH_SEARCH_URL=${emulator.baseUrl}/v1`,
-      `REGWATCH_API_KEY=${emulator.apiKey}`,
-      `REGWATCH_FILE_ORIGINS=${fileOrigin === emulator.url ? emulator.url : `${emulator.url},${fileOrigin}`}`,
+      ...(emulator.tenants().length > 1
+        ? accountsSnippet(emulator, fileOrigin)
+        : [
+            "Point regwatch at it with (the addresses as the registry's document gives them, with their version):",
+            `REGWATCH_WATCH_URL=${emulator.baseUrl}/v2`,
+            `REGWATCH_SEARCH_URL=${emulator.baseUrl}/v1`,
+            `REGWATCH_API_KEY=${emulator.apiKey}`,
+            `REGWATCH_FILE_ORIGINS=${fileOrigin === emulator.url ? emulator.url : `${emulator.url},${fileOrigin}`}`,
+          ]),
       "",
     ].join("\n"),
   );
@@ -232,4 +237,30 @@ async function serveUntilStopped(options: EmulatorOptions): Promise<void> {
   await emulator.close();
   process.stdout.write("regwatch emulator stopped\n");
   process.exitCode = EXIT.ok;
+}
+
+/**
+ * With several keys, one regwatch account per key: an accounts file (YAML) to save as
+ * REGWATCH_ACCOUNTS_FILE and the variables that carry the keys. The keys are the emulator's own,
+ * invented for it, so printing them is harmless.
+ */
+function accountsSnippet(emulator: RunningEmulator, fileOrigin: string): string[] {
+  const tenants = emulator.tenants();
+  const origins = fileOrigin === emulator.url ? [emulator.url] : [emulator.url, fileOrigin];
+  const entries = tenants.flatMap((_, i) => [
+    `  - name: tenant${i + 1}`,
+    `    watch_url: ${emulator.baseUrl}/v2`,
+    `    search_url: ${emulator.baseUrl}/v1`,
+    `    api_key_env: REGWATCH_TENANT${i + 1}_KEY`,
+    `    file_origins: [${origins.join(", ")}]`,
+  ]);
+  return [
+    `One regwatch account per key: save these lines as accounts.yaml (REGWATCH_ACCOUNTS_FILE=accounts.yaml)`,
+    "and run `regwatch migrate`; the variables after them carry the keys.",
+    "accounts:",
+    ...entries,
+    "",
+    ...tenants.map((t, i) => `REGWATCH_TENANT${i + 1}_KEY=${t.apiKey}`),
+    `REGWATCH_ACCOUNTS_FILE=accounts.yaml`,
+  ];
 }

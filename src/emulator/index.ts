@@ -19,6 +19,7 @@ import { MonthlyQuota, SlidingWindowLimiter } from "./limits.ts";
 import { seedOf } from "./random.ts";
 import { type ListSnapshot, Registry, type SeedList } from "./registry.ts";
 import { RequestLog, type RequestLogEntry } from "./request-log.ts";
+import { seedListProblems } from "./seed-lists.ts";
 import { type Tenant, type TenantOptions, Tenants, tenantProblems, tenantSeed } from "./tenants.ts";
 import { resolveWorld, type World, type WorldOptions, worldOptionProblems } from "./world.ts";
 
@@ -183,6 +184,11 @@ export function emulatorOptionProblems(options: EmulatorOptions): string[] {
   if (options.faults !== undefined) problems.push(...faultRuleProblems(options.faults));
   problems.push(...worldOptionProblems(options as Record<string, unknown>));
   problems.push(...tenantProblems(options.tenants, options.apiKey !== undefined));
+  problems.push(...seedListProblems(options.lists, "lists"));
+  if (Array.isArray(options.tenants))
+    options.tenants.forEach((t, i) => {
+      problems.push(...seedListProblems((t as { lists?: unknown } | null)?.lists, `tenants[${i}].lists`));
+    });
   return problems;
 }
 

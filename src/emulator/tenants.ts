@@ -47,8 +47,6 @@ export function tenantProblems(tenants: unknown, apiKeyGiven: boolean): string[]
     const seed = t.seed;
     if (seed !== undefined && typeof seed !== "string" && !Number.isInteger(seed))
       problems.push(`tenants[${i}].seed must be an integer or a string`);
-    if (t.lists !== undefined && !Array.isArray(t.lists))
-      problems.push(`tenants[${i}].lists must be an array`);
     const unknown = Object.keys(t).filter((k) => !["apiKey", "seed", "lists"].includes(k));
     for (const k of unknown) problems.push(`tenants[${i}] has an unknown field ${k}`);
   });

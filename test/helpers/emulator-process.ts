@@ -11,6 +11,8 @@ export interface EmulatorProcess {
   apiKey: string;
   /** REGWATCH_FILE_ORIGINS as printed: the API origin, and the file origin when it is a second one. */
   fileOrigins: string;
+  /** Everything it printed at start (with tenants: the accounts file it suggests). */
+  printed: string;
   admin<T = unknown>(path: string, body?: unknown): Promise<T>;
   stop(): Promise<void>;
 }
@@ -27,7 +29,7 @@ export async function startEmulatorProcess(args: string[]): Promise<EmulatorProc
       output += chunk.toString();
       // The printed REGWATCH_WATCH_URL ends in /v2; `url` is the origin (admin routes live there).
       const m = /^\s*url:\s+(\S+)/m.exec(output);
-      if (m && /REGWATCH_WATCH_URL=/.test(output)) {
+      if (m && /REGWATCH_(WATCH_URL|ACCOUNTS_FILE)=/.test(output)) {
         clearTimeout(timer);
         resolve(m[1]!);
       }
@@ -43,6 +45,7 @@ export async function startEmulatorProcess(args: string[]): Promise<EmulatorProc
     searchUrl: /REGWATCH_SEARCH_URL=(\S+)/.exec(output)?.[1] ?? url,
     apiKey: /REGWATCH_API_KEY=(\S+)/.exec(output)?.[1] ?? "emulator-key",
     fileOrigins: /REGWATCH_FILE_ORIGINS=(\S+)/.exec(output)?.[1] ?? url,
+    printed: output,
     async admin<T>(path: string, body?: unknown): Promise<T> {
       const response = await fetch(`${url}/_emulator/${path}`, {
         method: body === undefined ? "GET" : "POST",
