@@ -47,7 +47,7 @@ export function registerDb(program: Command): void {
         process.stdout.write(`${show(info.url)}\n`);
         if (!info.running)
           process.stderr.write(
-            "regwatch: the embedded server is not running; `regwatch db start` starts it\n",
+            "note: the embedded server is not running; `regwatch db start` starts it\n",
           );
         return EXIT.ok;
       }),
@@ -68,7 +68,7 @@ export function registerDb(program: Command): void {
         // openDatabase's stop-when-last rule: the server stays until `db stop`.
         process.stdout.write(
           `${server.owned ? "started" : "already running"}: ${maskPassword(server.url)}\n` +
-            "regwatch: it keeps running until `regwatch db stop`; `regwatch db url --show-password` prints the full URL\n",
+            "it keeps running until `regwatch db stop`; `regwatch db url --show-password` prints the full URL\n",
         );
         return EXIT.ok;
       }),

@@ -26,21 +26,21 @@ export function registerMigrate(program: Command): void {
             log.info({ applied, database: db.origin }, "migrations applied");
             process.stdout.write(
               applied === 0
-                ? "regwatch: schema is up to date\n"
-                : `regwatch: applied ${applied} migration(s)\n`,
+                ? "schema is up to date\n"
+                : `applied ${applied} migration(s)\n`,
             );
             return EXIT.ok;
           }
           // The job queue's own schema (graphile_worker) first: workers and the daemon need it too.
           await installQueue(db.url, log);
-          process.stdout.write("regwatch: job queue (schema graphile_worker) is up to date\n");
+          process.stdout.write("job queue (schema graphile_worker) is up to date\n");
           for (const schema of [DEFAULT_SCHEMA, ...accounts.map((a) => a.schema)]) {
             const { applied } = await runMigrations(db.url, schema);
             log.info({ applied, schema, database: db.origin }, "migrations applied");
             process.stdout.write(
               applied === 0
-                ? `regwatch: schema ${schema} is up to date\n`
-                : `regwatch: schema ${schema}: applied ${applied} migration(s)\n`,
+                ? `schema ${schema} is up to date\n`
+                : `schema ${schema}: applied ${applied} migration(s)\n`,
             );
           }
         } finally {

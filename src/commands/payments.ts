@@ -167,9 +167,9 @@ async function checkPayments(ctx: Context, file: string, options: CheckOptions) 
   if (summary.layout.encodingNote) process.stderr.write(`regwatch: ${summary.layout.encodingNote}\n`);
   if (summary.online?.quotaMessage)
     process.stderr.write(`regwatch: ${redactSecrets(summary.online.quotaMessage)}\n`);
-  if (options.xlsx) process.stderr.write(`regwatch: workbook written to ${options.xlsx}\n`);
+  if (options.xlsx) process.stderr.write(`workbook written to ${options.xlsx}\n`);
   // Text and JSON name the recorded batch; CSV has no place for it.
   if (options.csv && summary.batchId)
-    process.stderr.write(`regwatch: recorded as batch ${summary.batchId}\n`);
+    process.stderr.write(`recorded as batch ${summary.batchId}\n`);
   return summary.heldCount > 0 ? EXIT.pending : EXIT.ok;
 }

@@ -42,8 +42,39 @@ export function databaseGone(error: unknown): string | undefined {
   if (code === "57P01" || code === "57P02" || code === "57P03")
     return "the database server terminated the connection (shutdown, failover or an administrator)";
   if (code.startsWith("08")) return `the connection to the database failed (SQLSTATE ${code})`;
+  const never = neverConnected(error, code);
+  if (never) return never;
   if (CONNECTION_CODES.has(code)) return `the connection to the database was lost (${code})`;
   return undefined;
+}
+
+/**
+ * A connection that could not be opened (refused, no such host, no route) is not one that was
+ * lost: say where regwatch tried to connect (host and port only, never the URL with its
+ * password) and what to look at.
+ */
+function neverConnected(error: unknown, code: string): string | undefined {
+  let e = error as {
+    syscall?: unknown;
+    address?: unknown;
+    port?: unknown;
+    hostname?: unknown;
+    cause?: unknown;
+  };
+  for (let depth = 0; e && depth < 3 && e.syscall === undefined; depth++) e = e.cause as typeof e;
+  if (!e) return undefined;
+  if (e.syscall === "getaddrinfo" && typeof e.hostname === "string")
+    return `could not connect to the database: the host ${e.hostname} was not found (${code}); check the host in DATABASE_URL`;
+  if (e.syscall !== "connect") return undefined;
+  const where =
+    typeof e.address === "string"
+      ? `${e.address}${e.port === undefined ? "" : `:${String(e.port)}`}`
+      : "its address";
+  const hint =
+    code === "ECONNREFUSED"
+      ? "check that Postgres is running there and that DATABASE_URL names the right host and port"
+      : "check that the host is reachable from here (a firewall, a VPN, the port) and that DATABASE_URL names it";
+  return `could not connect to the database at ${where} (${code}): ${hint}`;
 }
 
 /** Deadlock or serialisation failure: the transaction can be run again as it is. */

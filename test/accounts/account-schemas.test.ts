@@ -79,9 +79,9 @@ describe("migrate with an accounts file", () => {
     const result = await runCli(["migrate"], { DATABASE_URL: database.url, REGWATCH_ACCOUNTS_FILE: file });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^regwatch: schema regwatch: applied \d+ migration\(s\)$/m);
-    expect(result.stdout).toMatch(/^regwatch: schema regwatch_a: applied \d+ migration\(s\)$/m);
-    expect(result.stdout).toMatch(/^regwatch: schema regwatch_b: applied \d+ migration\(s\)$/m);
+    expect(result.stdout).toMatch(/^schema regwatch: applied \d+ migration\(s\)$/m);
+    expect(result.stdout).toMatch(/^schema regwatch_a: applied \d+ migration\(s\)$/m);
+    expect(result.stdout).toMatch(/^schema regwatch_b: applied \d+ migration\(s\)$/m);
     expect(await schemas()).toEqual(["regwatch", "regwatch_a", "regwatch_b"]);
     // The job queue's schema is installed by the same command.
     const [queue] = await sql<{ ok: boolean }[]>`select to_regnamespace('graphile_worker') is not null as ok`;
@@ -100,11 +100,11 @@ describe("migrate with an accounts file", () => {
     const result = await runCli(["migrate"], { DATABASE_URL: database.url, REGWATCH_ACCOUNTS_FILE: file });
     expect(result.code).toBe(0);
     expect(result.stdout.trim().split("\n")).toEqual([
-      "regwatch: job queue (schema graphile_worker) is up to date",
-      "regwatch: schema regwatch is up to date",
-      "regwatch: schema regwatch_a is up to date",
-      "regwatch: schema regwatch_b is up to date",
-      expect.stringMatching(/^regwatch: schema regwatch_c: applied \d+ migration\(s\)$/),
+      "job queue (schema graphile_worker) is up to date",
+      "schema regwatch is up to date",
+      "schema regwatch_a is up to date",
+      "schema regwatch_b is up to date",
+      expect.stringMatching(/^schema regwatch_c: applied \d+ migration\(s\)$/),
     ]);
     expect(await catalogue("regwatch_c")).toEqual(await catalogue("regwatch"));
   });
