@@ -20,6 +20,7 @@ import { businessLabel, changeText } from "../feed/format.ts";
 import { terminalSafe } from "../feed/terminal-text.ts";
 import { formatTable } from "../search/format.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
+import { actorName, BY_HELP } from "./actor.ts";
 import { type Context, parseDateArg, parsePositiveInt, runAction, withDatabase } from "./context.ts";
 
 export function registerLifecycleCommands(alerts: Command): void {
@@ -51,10 +52,10 @@ export function registerLifecycleCommands(alerts: Command): void {
       .command(`${name} <ids...>`)
       .addOption(accountOption())
       .description(`mark alerts ${status} (${meaning}), recording who, when and why in their history`)
-      .requiredOption("--by <who>", "who is acting")
+      .option("--by <who>", BY_HELP)
       .option("--note <text>", "why")
-      .action((ids: string[], opts: { by: string; note?: string } & AccountFlag) =>
-        runAction((ctx) => changeStatus(ctx, { ids, status, by: opts.by, note: opts.note }), opts),
+      .action((ids: string[], opts: { by?: string; note?: string } & AccountFlag) =>
+        runAction((ctx) => changeStatus(ctx, { ids, status, by: actorName(opts.by), note: opts.note }), opts),
       );
   }
   alerts
@@ -62,12 +63,18 @@ export function registerLifecycleCommands(alerts: Command): void {
     .addOption(accountOption())
     .description("silence alerts until a day (today or later); they are open again the day after")
     .requiredOption("--until <date>", "last day of the snooze (YYYY-MM-DD), not before today", parseDateArg)
-    .requiredOption("--by <who>", "who is acting")
+    .option("--by <who>", BY_HELP)
     .option("--note <text>", "why")
-    .action((ids: string[], opts: { until: string; by: string; note?: string } & AccountFlag) =>
+    .action((ids: string[], opts: { until: string; by?: string; note?: string } & AccountFlag) =>
       runAction(
         (ctx) =>
-          changeStatus(ctx, { ids, status: "snoozed", by: opts.by, note: opts.note, until: opts.until }),
+          changeStatus(ctx, {
+            ids,
+            status: "snoozed",
+            by: actorName(opts.by),
+            note: opts.note,
+            until: opts.until,
+          }),
         opts,
       ),
     );

@@ -2,7 +2,6 @@
  * Storing a rule from `alerts rule add` and `alerts rule edit`: the same checks either way (every
  * problem named at once, exit 64), then the rule with its event.
  */
-import { userInfo } from "node:os";
 import { scopeProblems, validateRule } from "../alerts/rule-input.ts";
 import {
   type AlertRuleInput,
@@ -14,6 +13,7 @@ import {
 import { knownLists, someSeenHeadings, unseenHeadings } from "../db/alerts-scope.ts";
 import type { Sql } from "../db/connect.ts";
 import { EXIT, type ExitCode, UsageError } from "../errors.ts";
+import { actorName } from "./actor.ts";
 import type { Context } from "./context.ts";
 
 export interface ScopeFlags {
@@ -37,17 +37,7 @@ export interface EditFlags extends ScopeFlags, ActorFlags {
 
 /** Who acts: --by, else the user running the command. */
 export function actorOf(opts: ActorFlags): RuleActor {
-  const given = opts.by?.trim();
-  if (opts.by !== undefined && !given) throw new UsageError("--by must name who is acting");
-  let by = given;
-  if (!by) {
-    try {
-      by = userInfo().username;
-    } catch {
-      by = "unknown";
-    }
-  }
-  return { by, note: opts.note?.trim() || null };
+  return { by: actorName(opts.by), note: opts.note?.trim() || null };
 }
 
 /**

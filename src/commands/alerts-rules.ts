@@ -38,7 +38,7 @@ function scopeOptions(command: Command, verb: string): Command {
 function actorOptions(command: Command): Command {
   return command
     .addOption(accountOption())
-    .option("--by <who>", "who is acting, kept in the rule's history (default: your user name)")
+    .option("--by <who>", "who is acting, kept in the rule's history (default: the operating-system user)")
     .option("--note <text>", "why, kept in the rule's history");
 }
 

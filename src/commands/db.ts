@@ -46,9 +46,7 @@ export function registerDb(program: Command): void {
         }
         process.stdout.write(`${show(info.url)}\n`);
         if (!info.running)
-          process.stderr.write(
-            "note: the embedded server is not running; `regwatch db start` starts it\n",
-          );
+          process.stderr.write("note: the embedded server is not running; `regwatch db start` starts it\n");
         return EXIT.ok;
       }),
     );

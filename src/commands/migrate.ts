@@ -25,9 +25,7 @@ export function registerMigrate(program: Command): void {
             const { applied } = await runMigrations(db.url, db.schema);
             log.info({ applied, database: db.origin }, "migrations applied");
             process.stdout.write(
-              applied === 0
-                ? "schema is up to date\n"
-                : `applied ${applied} migration(s)\n`,
+              applied === 0 ? "schema is up to date\n" : `applied ${applied} migration(s)\n`,
             );
             return EXIT.ok;
           }

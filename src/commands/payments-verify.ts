@@ -13,11 +13,12 @@ import { listVerifications, type VerificationRow, verifyPayee } from "../payment
 import { formatTable } from "../search/format.ts";
 import { describeTaxIdProblem, taxBaseOf } from "../taxid.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
+import { actorName } from "./actor.ts";
 import { type Context, parsePositiveInt, runAction, withDatabase } from "./context.ts";
 
 interface VerifyOptions extends AccountFlag {
   taxId: string;
-  by: string;
+  by?: string;
   note?: string;
 }
 
@@ -37,7 +38,7 @@ export function registerPaymentsVerify(payments: Command): void {
     )
     .argument("<account>", "the confirmed account: 16 or 24 digits, or a Hungarian IBAN")
     .requiredOption("--tax-id <tax-id>", "the payee's tax number or tax base number")
-    .requiredOption("--by <who>", "who confirmed it")
+    .option("--by <who>", "who confirmed it (default: the operating-system user)")
     .option("--note <text>", "how it was confirmed: whom you called, on which number you already had")
     .action((account: string, options: VerifyOptions) =>
       runAction((ctx) => recordVerification(ctx, account, options), options),
@@ -57,7 +58,7 @@ async function recordVerification(ctx: Context, account: string, options: Verify
   const result = await withDatabase(ctx, (db) =>
     verifyPayee(
       db,
-      { account, taxId: options.taxId, by: options.by, note: options.note ?? null },
+      { account, taxId: options.taxId, by: actorName(options.by), note: options.note ?? null },
       ctx.config.registryTz,
     ),
   );

@@ -8,7 +8,6 @@
  */
 import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
-import { userInfo } from "node:os";
 import path from "node:path";
 import type { Command } from "commander";
 import { requireSearch } from "../config.ts";
@@ -27,6 +26,7 @@ import { JsonSink } from "../payments/report-json.ts";
 import { TextSink } from "../payments/report-text.ts";
 import { redactSecrets } from "../secrets.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
+import { actorName } from "./actor.ts";
 import { type Context, parseNonNegativeInt, runAction, withDatabase } from "./context.ts";
 import { withSearch } from "./lookup.ts";
 import { registerPaymentsVerify } from "./payments-verify.ts";
@@ -79,26 +79,16 @@ export function registerPayments(program: Command): void {
       "--record",
       "keep the batch in payment_batches and its verdicts in payment_checks (of the account's schema)",
     )
-    .option("--by <who>", "who checks the batch, kept with --record (default: the operating-system user)")
+    .option("--by <who>", `who checks the batch, kept with --record (default: the operating-system user)`)
     .action((file: string, options: CheckOptions) =>
       runAction((ctx) => checkPayments(ctx, file, options), options),
     );
   registerPaymentsVerify(payments);
 }
 
-/** Who runs the check when --by does not say: the operating-system user, when there is one. */
-function osUser(): string | null {
-  try {
-    return userInfo().username || null;
-  } catch {
-    return process.env.USER ?? null;
-  }
-}
-
 async function checkArguments(file: string, options: CheckOptions): Promise<void> {
   if (options.json && options.csv) throw new UsageError("give at most one of --json and --csv");
   if (options.by !== undefined && !options.record) throw new UsageError("--by is kept only with --record");
-  if (options.by !== undefined && options.by.trim() === "") throw new UsageError("--by needs a name");
   try {
     if (!(await stat(file)).isFile()) throw new UsageError(`cannot read ${file}: not a file`);
   } catch (error) {
@@ -146,7 +136,7 @@ async function checkPayments(ctx: Context, file: string, options: CheckOptions) 
     recheckDays: ctx.config.paymentRecheckDays,
     timeZone: ctx.config.registryTz,
     online: null,
-    record: options.record ? { by: options.by?.trim() ?? osUser(), source: "cli", fileName: file } : null,
+    record: options.record ? { by: actorName(options.by), source: "cli", fileName: file } : null,
   };
   const result = await withDatabase(ctx, async (db): Promise<BatchCheckResult> => {
     const sinks = await outputs(options, today, holdDays);
@@ -169,7 +159,6 @@ async function checkPayments(ctx: Context, file: string, options: CheckOptions) 
     process.stderr.write(`regwatch: ${redactSecrets(summary.online.quotaMessage)}\n`);
   if (options.xlsx) process.stderr.write(`workbook written to ${options.xlsx}\n`);
   // Text and JSON name the recorded batch; CSV has no place for it.
-  if (options.csv && summary.batchId)
-    process.stderr.write(`recorded as batch ${summary.batchId}\n`);
+  if (options.csv && summary.batchId) process.stderr.write(`recorded as batch ${summary.batchId}\n`);
   return summary.heldCount > 0 ? EXIT.pending : EXIT.ok;
 }

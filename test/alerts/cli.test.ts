@@ -78,7 +78,7 @@ describe("regwatch alerts", () => {
     ]);
     expect((await cli("list", "--status", "weird")).code).toBe(64);
     expect((await cli("ack", "abc", "--by", "anna")).code).toBe(64);
-    expect((await cli("ack", "1", "--note", "no who")).code).toBe(64);
+    expect((await cli("ack", "1", "--by", " ", "--note", "no who")).code).toBe(64);
     expect((await cli("snooze", "1", "--until", "2026-02-30", "--by", "bela")).code).toBe(64);
     expect((await cli("rule", "remove", "nope")).code).toBe(64);
     expect((await cli("rule", "remove", "banks")).code).toBe(0);
