@@ -14,7 +14,7 @@
  * REGWATCH_DATA_DIR/demo and ignores DATABASE_URL, unless --database-url names one on purpose.
  */
 import path from "node:path";
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import type { Config } from "../config.ts";
 import { addDays, localDateTime } from "../dates.ts";
 import { changeTotals, readFeed } from "../db/change-feed.ts";
@@ -29,7 +29,7 @@ import { reconcile } from "../reconcile/reconcile.ts";
 import { openRegistry } from "../run/open-registry.ts";
 import { runSyncJob } from "../sync/sync-job.ts";
 import { checkDigit } from "../taxid.ts";
-import { type Context, runAction, withDatabase } from "./context.ts";
+import { type Context, parseNonNegativeInt, runAction, withDatabase } from "./context.ts";
 import { formatStatus, readFullStatus } from "./status.ts";
 
 const DEMO_PREFIX = "demo-";
@@ -41,7 +41,16 @@ export function registerDemo(program: Command): void {
     .description(
       "embedded Postgres + the bundled emulator + a sample desired state: reconcile, backfill, sync, status",
     )
-    .option("--keep", "leave the database up after the demo, until Ctrl-C, to look at the tables")
+    .option(
+      "--keep",
+      "leave the database up after the demo, until Ctrl-C, and print how to reach it with psql",
+    )
+    .option("--port <n>", "port of the demo's emulator (default: any free port)", parsePort)
+    .option(
+      "--pg-port <n>",
+      "port of the demo's embedded Postgres when it starts (default: the one chosen at its first start)",
+      parsePort,
+    )
     .option(
       "--database-url <url>",
       "run the demo in this database instead (it must hold no desired lists other than demo-*)",
@@ -60,6 +69,8 @@ export function registerDemo(program: Command): void {
 
 interface DemoOptions {
   keep?: boolean;
+  port?: number;
+  pgPort?: number;
   databaseUrl?: string;
 }
 
@@ -70,7 +81,12 @@ async function demo(ctx: Context, opts: DemoOptions) {
   const log = createLogger({ level: process.env.REGWATCH_LOG_LEVEL ? ctx.config.logLevel : "warn", fd: 2 });
   const today = localDateTime(new Date(), "Europe/Budapest").date;
 
-  const emulator = await startEmulator({ seed: EMULATOR_SEED, businesses: 3000, realistic: true });
+  const emulator = await startEmulator({
+    seed: EMULATOR_SEED,
+    businesses: 3000,
+    realistic: true,
+    port: opts.port ?? 0,
+  });
   try {
     const sample = emulator.sampleBusinesses({ limit: 200 });
     const watchable = sample.filter((b) => b.type !== "budget_orgs").map((b) => String(b.tax_id));
@@ -92,7 +108,7 @@ async function demo(ctx: Context, opts: DemoOptions) {
       `  lists with history: ${seeded.map((l) => `${l.name} (${l.taxIds.length} items, since ${l.createdAt})`).join(", ")}`,
     );
 
-    const config: Config & { watchUrl: string; apiKey: string } = {
+    const config: Config & { watchUrl: string; apiKey: string; embeddedPort?: number } = {
       ...ctx.config,
       watchUrl: emulator.url,
       searchUrl: emulator.url,
@@ -103,6 +119,7 @@ async function demo(ctx: Context, opts: DemoOptions) {
       startDate: undefined,
       databaseUrl: opts.databaseUrl,
       dataDir: path.join(ctx.config.dataDir, "demo"),
+      ...(opts.pgPort === undefined ? {} : { embeddedPort: opts.pgPort }),
     };
     if (ctx.config.databaseUrl && !opts.databaseUrl)
       say("DATABASE_URL is ignored: the demo keeps a database of its own (see --database-url).");
@@ -160,23 +177,26 @@ async function demo(ctx: Context, opts: DemoOptions) {
 
       say("", formatStatus(await readFullStatus(db.sql, config)).trimEnd(), "");
       say(...(await whatChanged(db, config)), "");
-      say(`Done in ${((Date.now() - started) / 1000).toFixed(1)} s. Look at the tables with:`);
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      // A psql line only for a server that is still there when it is read: the embedded one
+      // stops with the demo unless --keep holds it.
+      if (db.origin === "embedded" && !opts.keep) {
+        say(
+          `Done in ${seconds} s. The embedded server stops when regwatch exits: run \`regwatch demo --keep\` to leave it up and get a psql command to look at the tables.`,
+        );
+        return EXIT.ok;
+      }
+      say(`Done in ${seconds} s. Look at the tables with:`);
       for (const line of psqlHint(db, config)) say(`  ${line}`);
       say(
         "  e.g. select * from regwatch.v_coverage;  select * from regwatch.v_changes limit 20;  select * from regwatch.v_item_failures;",
       );
       if (db.origin === "embedded") {
-        if (opts.keep) {
-          say("The database stays up until Ctrl-C.");
-          await new Promise<void>((resolve) => {
-            process.once("SIGINT", () => resolve());
-            process.once("SIGTERM", () => resolve());
-          });
-        } else {
-          say(
-            "The embedded server stops when regwatch exits: run `regwatch demo --keep` to leave it up while you look.",
-          );
-        }
+        say("The database stays up until Ctrl-C.");
+        await new Promise<void>((resolve) => {
+          process.once("SIGINT", () => resolve());
+          process.once("SIGTERM", () => resolve());
+        });
       }
       return EXIT.ok;
     });
@@ -277,4 +297,11 @@ function psqlHint(db: Database, config: Config): string[] {
     `host ${url.hostname}, port ${url.port}, user ${decodeURIComponent(url.username)}, database ${url.pathname.slice(1)}; the password is the "password" field of ${stateFile}`,
     `PGPASSWORD="$(node -p 'require(process.argv[1]).password' ${stateFile})" psql -h ${url.hostname} -p ${url.port} -U ${decodeURIComponent(url.username)} ${url.pathname.slice(1)}`,
   ];
+}
+
+/** A TCP port for --port and --pg-port: 1 to 65535 (0, any free port, is the default already). */
+function parsePort(value: string): number {
+  const port = parseNonNegativeInt(value);
+  if (port < 1 || port > 65535) throw new InvalidArgumentError(`"${value}" is not a port (1 to 65535)`);
+  return port;
 }

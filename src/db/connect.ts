@@ -39,14 +39,17 @@ export interface OpenOptions {
  * embedded Postgres under REGWATCH_DATA_DIR (started here when no other process runs it).
  */
 export async function openDatabase(
-  config: Pick<Config, "databaseUrl" | "dataDir"> & { schema?: string },
+  config: Pick<Config, "databaseUrl" | "dataDir"> & { schema?: string; embeddedPort?: number },
   options: OpenOptions = {},
 ): Promise<Database> {
   const schema = config.schema ?? DEFAULT_SCHEMA;
   if (config.databaseUrl) {
     return connect(config.databaseUrl, schema, "DATABASE_URL", options, async () => {});
   }
-  const embedded = await startEmbedded(config.dataDir);
+  const embedded = await startEmbedded(
+    config.dataDir,
+    config.embeddedPort === undefined ? {} : { port: config.embeddedPort },
+  );
   return connect(embedded.url, schema, "embedded", options, async (sql) => {
     // Leave the server up while any other process (a daemon, a second command) still uses it.
     const [row] = await sql<{ others: number }[]>`

@@ -39,7 +39,10 @@ export interface EmbeddedServer {
   stop(): Promise<void>;
 }
 
-export async function startEmbedded(dataDir: string): Promise<EmbeddedServer> {
+export async function startEmbedded(
+  dataDir: string,
+  options: { port?: number } = {},
+): Promise<EmbeddedServer> {
   const base = path.resolve(dataDir);
   const pgdata = path.join(base, "pg");
   await mkdir(base, { recursive: true });
@@ -62,7 +65,7 @@ export async function startEmbedded(dataDir: string): Promise<EmbeddedServer> {
       "-l",
       path.join(pgdata, "server.log"),
       "-o",
-      `-p ${state.port} -c listen_addresses=127.0.0.1 ${WRITE_SETTINGS}`,
+      `-p ${options.port ?? state.port} -c listen_addresses=127.0.0.1 ${WRITE_SETTINGS}`,
     ]);
   } catch (error) {
     // Another regwatch process may have started it a moment ago: attach to that one.
@@ -75,7 +78,7 @@ export async function startEmbedded(dataDir: string): Promise<EmbeddedServer> {
       { cause: error },
     );
   }
-  return server(state, state.port, true, pgdata, bins, ids);
+  return server(state, options.port ?? state.port, true, pgdata, bins, ids);
 }
 
 /**

@@ -2,13 +2,15 @@
  * `npm run demo` as a user runs it: a fresh data directory, the embedded Postgres, the emulator
  * in-process. Twice, since the second run must work with the data already there.
  */
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliResult, runProcess } from "../helpers/cli.ts";
+import { BIN, type CliResult, runProcess } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -64,8 +66,9 @@ describe("npm run demo", () => {
     expect(first.stdout).toMatch(/refused 422: 1/);
     expect(first.stdout).toMatch(/refused 404: 2/);
     expect(first.stdout).toMatch(/Change files: [1-9]\d* fetched, 0 pending/);
-    expect(first.stdout).toMatch(/psql -h 127\.0\.0\.1 -p \d+ -U postgres postgres/);
-    expect(first.stdout).toContain(path.join(dataDir, "demo", "embedded.json"));
+    // The server stops with the demo, so no psql line points at it: only how to keep it.
+    expect(first.stdout).not.toMatch(/psql -h|PGPASSWORD/);
+    expect(first.stdout).toContain("regwatch demo --keep");
     expect(existsSync(path.join(dataDir, "demo", "pg", "postmaster.pid"))).toBe(false);
 
     const second = await npmRunDemo(dataDir);
@@ -74,4 +77,40 @@ describe("npm run demo", () => {
     expect(second.stdout).toMatch(/Backfill of demo-suppliers from [\d-]+: ok; 0 windows/);
     expect(second.stdout).toMatch(/Change files: [1-9]\d* fetched, 0 pending/);
   }, 300_000); // two demos and a fresh embedded Postgres, on a shared machine
+
+  it("with --keep, --port and --pg-port: its own ports, a psql line for the server it keeps, until Ctrl-C", async () => {
+    const dataDir = path.join(base, "kept");
+    const [port, pgPort] = [await freePort(), await freePort()];
+    const child = spawn(
+      process.execPath,
+      [BIN, "demo", "--keep", "--port", String(port), "--pg-port", String(pgPort)],
+      {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, REGWATCH_DATA_DIR: dataDir },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    await expect.poll(() => out, { timeout: 240_000, interval: 200 }).toContain("stays up until Ctrl-C");
+    expect(out).toContain(`Emulator (seed 2024) on http://127.0.0.1:${port}`);
+    expect(out).toContain(`psql -h 127.0.0.1 -p ${pgPort} -U postgres postgres`);
+    expect(out).toContain(path.join(dataDir, "demo", "embedded.json"));
+    child.kill("SIGINT");
+    expect(await exited).toBe(0);
+  }, 300_000);
 });
+
+/** A loopback port that nothing listens on now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
