@@ -96,13 +96,16 @@ describe("docker-compose.yml as Compose resolves it", () => {
       expect(example[name], name).toBe("");
   });
 
-  it("publishes Postgres and the health server on loopback only, Postgres at 5433", () => {
+  it("publishes Postgres, the health server and the console on loopback only, Postgres at 5433", () => {
     expect(resolved.services.postgres!.ports).toEqual([
       { host_ip: "127.0.0.1", published: "5433", target: 5432 },
     ]);
     expect(resolved.services.regwatch!.ports).toEqual([
       { host_ip: "127.0.0.1", published: "9464", target: 9464 },
+      { host_ip: "127.0.0.1", published: "8080", target: 8080 },
     ]);
+    // The console listens on every interface inside the container, so the published port reaches it.
+    expect(resolved.services.regwatch!.environment.REGWATCH_WEB_HOST).toBe("0.0.0.0");
     expect(read("README.md")).toContain("127.0.0.1:5433");
   });
 
@@ -117,9 +120,15 @@ describe("docker-compose.yml as Compose resolves it", () => {
   it("refuses to start without the registry's addresses and key", async () => {
     const dir = project(read(".env.example"));
     dirs.push(dir);
-    await expect(resolveCompose(dir)).rejects.toThrow(
-      /REGWATCH_WATCH_URL|REGWATCH_SEARCH_URL|REGWATCH_API_KEY/,
-    );
+    await expect(resolveCompose(dir)).rejects.toThrow(/REGWATCH_WATCH_URL|REGWATCH_API_KEY/);
+  });
+
+  it("starts without REGWATCH_SEARCH_URL: only lookups need the search interface", async () => {
+    const withoutSearch = userDotEnv().replace(/^REGWATCH_SEARCH_URL=.*$/m, "REGWATCH_SEARCH_URL=");
+    const dir = project(withoutSearch);
+    dirs.push(dir);
+    const started = await resolveCompose(dir);
+    expect(started.services.regwatch!.environment.REGWATCH_WATCH_URL).toBe(REGISTRY.REGWATCH_WATCH_URL);
   });
 
   it("the emulator profile runs on compose.emulator.env alone, without a .env", async () => {
@@ -157,6 +166,10 @@ describe("docker-compose.yml as written", () => {
     const flags = command.filter((arg) => arg.startsWith("--"));
     expect(flags).toEqual(expect.arrayContaining(["--host", "--public-url"]));
     for (const flag of flags) expect(known.has(flag), flag).toBe(true);
+  });
+
+  it("runs the daemon with its console", () => {
+    expect(compose.services.regwatch!.command).toEqual(["daemon", "--web"]);
   });
 
   it("documents doctor and status through docker compose exec", () => {
