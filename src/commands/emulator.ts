@@ -251,7 +251,7 @@ function accountsSnippet(emulator: RunningEmulator, fileOrigin: string): string[
     `  - name: tenant${i + 1}`,
     `    watch_url: ${emulator.baseUrl}/v2`,
     `    search_url: ${emulator.baseUrl}/v1`,
-    `    api_key_env: REGWATCH_TENANT${i + 1}_KEY`,
+    `    api_key_env: TENANT${i + 1}_API_KEY`,
     `    file_origins: [${origins.join(", ")}]`,
   ]);
   return [
@@ -260,7 +260,7 @@ function accountsSnippet(emulator: RunningEmulator, fileOrigin: string): string[
     "accounts:",
     ...entries,
     "",
-    ...tenants.map((t, i) => `REGWATCH_TENANT${i + 1}_KEY=${t.apiKey}`),
+    ...tenants.map((t, i) => `TENANT${i + 1}_API_KEY=${t.apiKey}`),
     `REGWATCH_ACCOUNTS_FILE=accounts.yaml`,
   ];
 }

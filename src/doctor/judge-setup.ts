@@ -4,7 +4,7 @@
  * zones. Pure: the next runs are computed by the caller with the daemon's own scheduler.
  */
 import type { Config } from "../config.ts";
-import { ENV } from "../config-schema.ts";
+import { unknownVariables, unknownVariableText } from "../config-unknown.ts";
 import { DATA_COMPLETE_HOUR, localDateTime } from "../dates.ts";
 import { type CheckResult, CONFIGURATION, fail, ok, warn } from "./report.ts";
 
@@ -26,6 +26,7 @@ export function judgeConfig(
   config: Config,
   env: NodeJS.ProcessEnv,
   dotenv: string | undefined,
+  keyVariables: readonly string[] = [],
 ): CheckResult[] {
   const results: CheckResult[] = [];
   // An account of an accounts file has its address in the file and its key in the variable it
@@ -42,16 +43,12 @@ export function judgeConfig(
       ),
     );
   }
-  const known = new Set(Object.keys(ENV));
-  for (const name of Object.keys(env)
-    .filter((n) => n.startsWith("REGWATCH_") && !known.has(n))
-    .sort()) {
-    const near = closest(name, known);
+  for (const unknown of unknownVariables(env, keyVariables)) {
     results.push(
       warn(
         CONFIGURATION,
-        `${name} is not a variable regwatch reads${near ? ` (did you mean ${near}?)` : ""}; it is ignored`,
-        near ? `rename it to ${near}` : "remove it, or check the README's list of variables",
+        unknownVariableText(unknown),
+        unknown.near ? `rename it to ${unknown.near}` : "remove it, or check the README's list of variables",
       ),
     );
   }
@@ -80,29 +77,6 @@ export function judgeConfig(
 function insecure(address: string): boolean {
   const url = new URL(address);
   return url.protocol === "http:" && !["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
-}
-
-/** A known name within two edits of `name`, if any (the nearest). */
-function closest(name: string, known: Iterable<string>): string | undefined {
-  let best: { name: string; distance: number } | undefined;
-  for (const candidate of known) {
-    const distance = editDistance(name, candidate);
-    if (distance <= 2 && (!best || distance < best.distance)) best = { name: candidate, distance };
-  }
-  return best?.name;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }
 
 export interface ScheduleFacts {

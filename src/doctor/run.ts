@@ -5,7 +5,7 @@
  * either (a test write is rolled back), and no search request is made with the key.
  */
 
-import type { Account } from "../accounts.ts";
+import { type Account, accountKeyVariables } from "../accounts.ts";
 import { type Clock, systemClock } from "../api/clock.ts";
 import { readDescription } from "../api/description.ts";
 import type { Config } from "../config.ts";
@@ -58,7 +58,7 @@ export async function runDoctor(config: Config, options: DoctorOptions = {}): Pr
         ]
       : [registry.search];
     const results = [
-      ...judgeConfig(config, options.env ?? process.env, options.dotenv),
+      ...judgeConfig(config, options.env ?? process.env, options.dotenv, accountKeyVariables(config)),
       ...(account ? judgeAccountKeys(account, options.env ?? process.env) : []),
       ...database.results,
       ...registry.watch,

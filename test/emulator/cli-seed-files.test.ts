@@ -54,11 +54,11 @@ describe("regwatch emulator's --lists and --tenants files", () => {
       );
       const accounts = parseAccounts(yaml, "accounts.yaml");
       expect(accounts.map((a) => [a.name, a.apiKeyEnv, a.watchUrl])).toEqual([
-        ["tenant1", "REGWATCH_TENANT1_KEY", `${emulator.url}/v2`],
-        ["tenant2", "REGWATCH_TENANT2_KEY", `${emulator.url}/v2`],
+        ["tenant1", "TENANT1_API_KEY", `${emulator.url}/v2`],
+        ["tenant2", "TENANT2_API_KEY", `${emulator.url}/v2`],
       ]);
-      expect(output).toContain("REGWATCH_TENANT1_KEY=key-one");
-      expect(output).toContain("REGWATCH_TENANT2_KEY=key-two");
+      expect(output).toContain("TENANT1_API_KEY=key-one");
+      expect(output).toContain("TENANT2_API_KEY=key-two");
     } finally {
       await emulator.stop();
     }
