@@ -39,7 +39,7 @@ export function registerWeb(program: Command): void {
           const host = opts.host ?? config.webHost;
           const running = await startConsole(
             { db, config, log, now: () => new Date(), accounts },
-            { host, port: opts.port ?? config.webPort },
+            { host, port: opts.port ?? config.webPort, portOption: "--port" },
           );
           const shown = accounts ? `, ${accounts.length} account${accounts.length === 1 ? "" : "s"}` : "";
           log.info({ url: running.url }, `console on ${running.url} (sign in at /login${shown})`);

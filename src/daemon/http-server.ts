@@ -10,6 +10,7 @@ import postgres from "postgres";
 import { type Sql, schemaConnection } from "../db/connect.ts";
 import { migrationsCurrent } from "../db/migrate.ts";
 import { coerceError } from "../errors.ts";
+import { listenError } from "../listen-error.ts";
 import type { Logger } from "../logger.ts";
 import type { DaemonMetrics } from "./metrics.ts";
 
@@ -101,7 +102,17 @@ export async function startHealthServer(options: {
     reply(404, "not found: try /healthz, /readyz or /metrics\n");
   });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (error) =>
+      reject(
+        listenError(error, {
+          service: "the health and metrics server",
+          host: options.host,
+          port: options.port,
+          portVariable: "REGWATCH_HTTP_PORT",
+          hostVariable: "REGWATCH_HTTP_HOST",
+        }),
+      ),
+    );
     server.listen(options.port, options.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;

@@ -14,6 +14,7 @@ import fastifyMultipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import { loadAccounts } from "../accounts.ts";
+import { listenError } from "../listen-error.ts";
 import { AccountDirectory } from "./account-directory.ts";
 import { createKit, installAuthHooks } from "./auth.ts";
 import type { WebDeps } from "./kit.ts";
@@ -132,10 +133,21 @@ export interface RunningConsole {
 
 export async function startConsole(
   deps: WebDeps,
-  listen: { host: string; port: number },
+  listen: { host: string; port: number; portOption?: string },
 ): Promise<RunningConsole> {
   const app = await buildConsole(deps);
-  await app.listen({ host: listen.host, port: listen.port });
+  try {
+    await app.listen({ host: listen.host, port: listen.port });
+  } catch (error) {
+    await app.close();
+    throw listenError(error, {
+      service: "the web console",
+      ...listen,
+      portVariable: "REGWATCH_WEB_PORT",
+      hostVariable: "REGWATCH_WEB_HOST",
+      ...(listen.portOption ? { portOption: listen.portOption } : {}),
+    });
+  }
   const { port } = app.server.address() as AddressInfo;
   const host = listen.host.includes(":") ? `[${listen.host}]` : listen.host;
   return { app, port, url: `http://${host}:${port}`, close: () => app.close() };

@@ -77,3 +77,30 @@ describe("a REGWATCH_ variable regwatch does not read", () => {
     expect(result.stderr).not.toContain("REGWATCH_NORTH_KEY");
   });
 });
+
+describe("a port already in use", () => {
+  it("names the variable and the option that move the console, and the health server's variable", async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const { port } = holder.address() as { port: number };
+    try {
+      const web = await runCli(["web", "--port", String(port)], { DATABASE_URL: test.url });
+      expect(web.code).toBe(1);
+      expect(web.stderr).toContain(
+        `the web console cannot listen on 127.0.0.1:${port}: the port is already in use by another program (EADDRINUSE): choose another port with REGWATCH_WEB_PORT or --port`,
+      );
+      const daemon = await runCli(["daemon"], {
+        DATABASE_URL: test.url,
+        REGWATCH_WATCH_URL: "http://127.0.0.1:9/v2",
+        REGWATCH_API_KEY: "first-week-key-0123456789",
+        REGWATCH_HTTP_PORT: String(port),
+      });
+      expect(daemon.code).toBe(1);
+      expect(daemon.stderr).toContain(
+        `the health and metrics server cannot listen on 127.0.0.1:${port}: the port is already in use by another program (EADDRINUSE): choose another port with REGWATCH_HTTP_PORT`,
+      );
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+    }
+  });
+});
