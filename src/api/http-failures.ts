@@ -52,6 +52,8 @@ export function toApiError(thrown: unknown, endpoint: string, attempt: number, s
       cause: thrown,
     });
   }
+  const tls = tlsProblem(thrown);
+  if (tls) return new ApiError("TLS", `${endpoint}: ${tls}`, { endpoint, attempts: attempt, cause: thrown });
   const timeout =
     thrown instanceof undiciErrors.HeadersTimeoutError ||
     thrown instanceof undiciErrors.BodyTimeoutError ||
@@ -66,4 +68,38 @@ export function toApiError(thrown: unknown, endpoint: string, attempt: number, s
       cause: thrown,
     },
   );
+}
+
+/** OpenSSL's codes when the other side answered a TLS handshake in plain HTTP. */
+const NOT_TLS = new Set([
+  "ERR_SSL_WRONG_VERSION_NUMBER",
+  "ERR_SSL_PACKET_LENGTH_TOO_LONG",
+  "ERR_SSL_HTTP_REQUEST",
+]);
+
+/** Node's codes for a certificate it will not trust. */
+const CERTIFICATE = new Set([
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "CERT_HAS_EXPIRED",
+  "CERT_NOT_YET_VALID",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+]);
+
+/**
+ * A handshake that cannot succeed however often it is tried, said in words (not OpenSSL's
+ * string): https to a plain-HTTP server, or a certificate this machine does not trust.
+ */
+function tlsProblem(thrown: unknown): string | undefined {
+  for (let e = thrown, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code !== "string") continue;
+    if (NOT_TLS.has(code))
+      return `the server does not speak TLS at this address (it answered an https request in plain HTTP, ${code}): use its http:// address if it is meant to be plain HTTP (a local emulator), else check the port`;
+    if (CERTIFICATE.has(code))
+      return `the server's TLS certificate is not trusted (${code}): check the address, or give Node the certificate authority with NODE_EXTRA_CA_CERTS`;
+  }
+  return undefined;
 }

@@ -9,6 +9,7 @@ export type ApiErrorCode =
   | "HTTP_RATE_LIMITED" // 429
   | "HTTP_SERVER" // 5xx
   | "NETWORK" // reset, refused, DNS, truncated body
+  | "TLS" // https to a server that speaks plain HTTP, or a certificate refused: a retry meets the same
   | "TIMEOUT"
   | "BAD_RESPONSE" // 2xx whose body is garbled (not JSON, cut short): may come out right on a retry
   | "UNEXPECTED_SHAPE" // 2xx, well-formed JSON, but missing what regwatch needs: a retry would get the same

@@ -4,7 +4,7 @@
  * success carry no `regwatch:` prefix, which is kept for failures.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
+import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -101,6 +101,37 @@ describe("a port already in use", () => {
       );
     } finally {
       await new Promise<void>((resolve) => holder.close(() => resolve()));
+    }
+  });
+});
+
+describe("https:// against a server that speaks plain HTTP", () => {
+  it("says the server does not speak TLS, suggests http://, and does not retry the handshake", async () => {
+    let connections = 0;
+    const sockets = new Set<Socket>();
+    const plain = createServer((socket) => {
+      connections++;
+      sockets.add(socket);
+      socket.end("HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+    });
+    await new Promise<void>((resolve) => plain.listen(0, "127.0.0.1", resolve));
+    const { port } = plain.address() as { port: number };
+    try {
+      const result = await runCli(["sync"], {
+        DATABASE_URL: test.url,
+        REGWATCH_WATCH_URL: `https://127.0.0.1:${port}/v2`,
+        REGWATCH_API_KEY: "first-week-key-0123456789",
+        REGWATCH_RETRY_BASE_MS: "50",
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain("the server does not speak TLS at this address");
+      expect(result.stderr).toContain("use its http:// address");
+      expect(result.stderr).not.toContain("ssl3_get_record");
+      // One handshake per address tried (the description's three places, then the lists), none repeated.
+      expect(connections).toBeLessThanOrEqual(4);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => plain.close(() => resolve()));
     }
   });
 });
