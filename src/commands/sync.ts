@@ -187,6 +187,10 @@ function summary(kind: string, runId: number, r: SyncReport, alerts: AlertCounts
       : "  alerts not raised yet (the next delivery pass raises them: `regwatch alerts deliver` or the daemon)",
     `  files fetched ${r.filesFetched}, failed ${r.filesFailed}, refused ${r.filesRefused}, not started ${r.filesSkipped}`,
   ];
+  if (r.filesFailedForGood > 0)
+    lines.push(
+      `  files failed for good ${r.filesFailedForGood}: the database refuses their body whatever the try; kept with the reason, listed by \`regwatch status\`, tried again only by \`regwatch reparse\` or \`backfill --refetch\``,
+    );
   if (r.invalidItems > 0)
     lines.push(
       `  invalid items set aside ${r.invalidItems} (see \`regwatch status\`; their days stay uncovered)`,
