@@ -4,7 +4,7 @@ import type { Config } from "../config.ts";
 import { describeResumeState, type ResumeState, readResumeState } from "../daemon/resume-state.ts";
 import type { Sql } from "../db/connect.ts";
 import { EXIT } from "../errors.ts";
-import { terminalSafe as safe } from "../feed/terminal-text.ts";
+import { terminalSafe } from "../feed/terminal-text.ts";
 import { redactJson, redactSecrets } from "../secrets.ts";
 import { CALENDAR_WEEKS, readStatus, type StatusReport } from "../sync/status-report.ts";
 import { accountOption } from "./account-option.ts";
@@ -82,7 +82,7 @@ export function formatStatus(s: Status): string {
   const from = s.lists[0]?.calendar.from;
   if (from) out.push(`  ${"".padEnd(28)}${CALENDAR_WEEKS} weeks from Monday ${from}`);
   for (const l of s.lists) {
-    const name = `${safe(l.listName)}${l.deleted ? " (deleted)" : ""}`.slice(0, 27).padEnd(28);
+    const name = `${terminalSafe(l.listName)}${l.deleted ? " (deleted)" : ""}`.slice(0, 27).padEnd(28);
     out.push(`  ${name}${l.calendar.days}`);
     const coverage =
       l.firstCovered === null
@@ -90,7 +90,7 @@ export function formatStatus(s: Status): string {
         : `covered ${l.firstCovered} .. ${l.lastCovered}, ${l.coveredDays} days, ${l.gapDays} gap days${
             l.behindDays ? `, ${l.behindDays} days behind` : ""
           }`;
-    out.push(`    ${safe(l.listKey)}  ${coverage}`);
+    out.push(`    ${l.listKey}  ${coverage}`);
     for (const g of l.gaps.slice(0, 3)) out.push(`    gap ${g.start} .. ${g.end} (${g.days} days)`);
     if (l.gaps.length > 3) out.push(`    ... ${l.gaps.length - 3} more gaps`);
   }
@@ -102,7 +102,7 @@ export function formatStatus(s: Status): string {
     const took = r.finishedAt
       ? `${Math.round((r.finishedAt.getTime() - r.startedAt.getTime()) / 1000)}s`
       : "";
-    const note = r.error ? `  ${safe(r.error.split("\n")[0]!.slice(0, 80))}` : runNote(r.stats);
+    const note = r.error ? `  ${r.error.split("\n")[0]!.slice(0, 80)}` : runNote(r.stats);
     out.push(
       `  #${String(r.id).padEnd(5)} ${r.kind.padEnd(9)} ${r.trigger.padEnd(8)} ${r.status.padEnd(8)} ${r.startedAt
         .toISOString()
@@ -117,13 +117,11 @@ export function formatStatus(s: Status): string {
   );
   for (const o of s.files.open) {
     out.push(
-      `  ${o.status} ${safe(o.path)} (attempts ${o.attempts}${o.lastError ? `: ${safe(o.lastError.slice(0, 60))}` : ""})`,
+      `  ${o.status} ${o.path} (attempts ${o.attempts}${o.lastError ? `: ${o.lastError.slice(0, 60)}` : ""})`,
     );
   }
   for (const o of s.files.failedForGood) {
-    out.push(
-      `  failed for good ${safe(o.path)} (attempts ${o.attempts}): ${safe((o.reason ?? "").slice(0, 120))}`,
-    );
+    out.push(`  failed for good ${o.path} (attempts ${o.attempts}): ${(o.reason ?? "").slice(0, 120)}`);
   }
   if ((f.failedForGood ?? 0) > 0)
     out.push(
@@ -139,7 +137,7 @@ export function formatStatus(s: Status): string {
     `Parsed: ${p.parsed} parsed, ${p.unrecognised} unrecognised, ${p.unattributed ?? 0} unattributed, ${p.failed} failed, ${p.unparsed} not parsed yet (regwatch reparse retries)`,
   );
   for (const u of s.files.unreadable)
-    out.push(`  ${u.parseStatus} ${safe(u.path)}: ${safe((u.parseError ?? "").slice(0, 80))}`);
+    out.push(`  ${u.parseStatus} ${u.path}: ${(u.parseError ?? "").slice(0, 80)}`);
   if (s.invalidItems.count > 0) {
     out.push(
       "",
@@ -147,7 +145,7 @@ export function formatStatus(s: Status): string {
     );
     for (const i of s.invalidItems.items)
       out.push(
-        `  list ${safe(i.listKey)} ${i.windowStart}..${i.windowEnd}: tax_id ${safe(JSON.stringify(i.taxId))} ${safe(i.reason)}`,
+        `  list ${i.listKey} ${i.windowStart}..${i.windowEnd}: tax_id ${JSON.stringify(i.taxId)} ${i.reason}`,
       );
   }
   const disagreeing = Object.entries(s.intervalDisagreements);
@@ -155,7 +153,7 @@ export function formatStatus(s: Status): string {
     out.push("", "Answers for other days than asked (last sync; see REGWATCH_CHANGES_END_INCLUSIVE)");
     for (const [list, d] of disagreeing)
       out.push(
-        `  list ${safe(list)}: ${d.wider} wider, ${d.narrower} narrower, ${d.elsewhere} elsewhere; e.g. ${safe(d.example)}`,
+        `  list ${list}: ${d.wider} wider, ${d.narrower} narrower, ${d.elsewhere} elsewhere; e.g. ${d.example}`,
       );
   }
   out.push("", "Item outcomes (latest per item)");
@@ -169,7 +167,8 @@ export function formatStatus(s: Status): string {
     `API usage today (${s.usage.today.day}): ${usage(s.usage.today.byApi)}`,
     `API usage in ${s.usage.month.month}: ${usage(s.usage.month.byApi)}; search ${s.usage.search.used} of ${s.usage.search.quota} allowed`,
   );
-  return `${out.join("\n")}\n`;
+  // Names, keys, paths and errors are the registry's text: each line is shown escaped, never obeyed.
+  return `${out.map(terminalSafe).join("\n")}\n`;
 }
 
 function runNote(stats: Record<string, unknown>): string {
