@@ -1,6 +1,7 @@
 /** The JSON value of a stored body, whether it was kept as jsonb or as bytes (see src/sync/file-body.ts). */
+
+import { jsonTooDeep } from "../json-depth.ts";
 import { decodeBody } from "./decode.ts";
-import { jsonTooDeep } from "./json-depth.ts";
 import { ParseFailure, type StoredBody } from "./types.ts";
 
 const JSON_TYPE = /[/+]json\b/i;

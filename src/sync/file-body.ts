@@ -1,7 +1,7 @@
 /**
  * What the file phase learns of a change file's body while it streams past: its SHA-256, its
  * size, whether a body labelled JSON nests too deep to be stored or parsed at all (measured by a
- * linear scan, see parse/json-depth.ts: such a body is kept as bytes and the file failed for
+ * linear scan, see src/json-depth.ts: such a body is kept as bytes and the file failed for
  * good), and whether Postgres may keep it as jsonb: a JSON content type declaring UTF-8 or no
  * charset, valid UTF-8 without a byte-order mark, and none of what jsonb refuses or the parser
  * must judge first (a NUL raw or as the `\u0000` escape, a `\ud800`-style surrogate escape,
@@ -9,8 +9,8 @@
  * to decode by its charset and fail alone if it must. Pure: it sees the chunks, holds none.
  */
 import { createHash } from "node:crypto";
+import { JsonDepthMeter } from "../json-depth.ts";
 import { charsetOf, isUtf8 } from "../parse/decode.ts";
-import { JsonDepthMeter } from "../parse/json-depth.ts";
 
 const JSON_TYPE = /[/+]json\b/i;
 /** Long enough to carry a six-character `\u0000` escape cut in two by a chunk boundary. */

@@ -3,8 +3,8 @@
  * recursion, over bytes or text in pieces of any size; brackets inside strings do not count.
  */
 import { describe, expect, it } from "vitest";
+import { JsonDepthMeter, jsonTooDeep, MAX_FILE_JSON_DEPTH } from "../../src/json-depth.ts";
 import { jsonOf } from "../../src/parse/json-body.ts";
-import { JsonDepthMeter, jsonTooDeep, MAX_JSON_DEPTH } from "../../src/parse/json-depth.ts";
 import { BodyInspector } from "../../src/sync/file-body.ts";
 
 const nested = (depth: number) => `${"[".repeat(depth)}1${"]".repeat(depth)}`;
@@ -17,8 +17,10 @@ describe("JSON nesting depth", () => {
   });
 
   it("allows the bound and refuses one level more", () => {
-    expect(jsonTooDeep(nested(MAX_JSON_DEPTH))).toBeNull();
-    expect(jsonTooDeep(nested(MAX_JSON_DEPTH + 1))).toContain("nested deeper than 1000 levels (1001 levels)");
+    expect(jsonTooDeep(nested(MAX_FILE_JSON_DEPTH))).toBeNull();
+    expect(jsonTooDeep(nested(MAX_FILE_JSON_DEPTH + 1))).toContain(
+      "nested deeper than 1000 levels (1001 levels)",
+    );
   });
 
   it("reads bytes cut anywhere, an escape split across pieces included", () => {

@@ -1,8 +1,9 @@
 /**
  * How deep JSON nests, measured by a linear scan without recursion and before anything parses
  * it: Postgres refuses a jsonb nested some thousands of levels deep ("stack depth limit
- * exceeded"), and code walking a parsed value by recursion would overflow Node's own stack. A
- * change file nests a few levels; anything past MAX_JSON_DEPTH is refused as it stands. Pure.
+ * exceeded"), and code walking a parsed value by recursion would overflow Node's own stack.
+ * Registry answers are bounded by it (api/body.ts), and change files (a few levels deep; one
+ * past MAX_FILE_JSON_DEPTH is kept as bytes and failed for good). Pure.
  *
  * The scan counts `[` and `{` outside strings (a string's escapes skipped), fed as bytes or text
  * in pieces of any size: the structural characters are ASCII, so the bytes of UTF-8 and of the
@@ -10,7 +11,7 @@
  */
 
 /** Deepest nesting of arrays and objects a change file may have. */
-export const MAX_JSON_DEPTH = 1000;
+export const MAX_FILE_JSON_DEPTH = 1000;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -26,10 +27,13 @@ export class JsonDepthMeter {
   /** The deepest level seen so far. */
   deepest = 0;
 
+  /** `stopAbove`: once the nesting passes it, the rest is not read (the answer is known). */
+  constructor(private readonly stopAbove = Number.POSITIVE_INFINITY) {}
+
   /** Reads the next piece (bytes, or text as UTF-16 code units). */
   update(piece: Uint8Array | string): void {
     const text = typeof piece === "string";
-    for (let i = 0; i < piece.length; i++) {
+    for (let i = 0; i < piece.length && this.deepest <= this.stopAbove; i++) {
       this.step(text ? (piece as string).charCodeAt(i) : (piece as Uint8Array)[i]!);
     }
   }
@@ -49,7 +53,7 @@ export class JsonDepthMeter {
   }
 
   /** Why the JSON read so far may not be stored or parsed, or null when its nesting is within the bound. */
-  refusal(max = MAX_JSON_DEPTH): string | null {
+  refusal(max = MAX_FILE_JSON_DEPTH): string | null {
     return this.deepest > max
       ? `the JSON is nested deeper than ${max} levels (${this.deepest} levels)`
       : null;
@@ -57,7 +61,7 @@ export class JsonDepthMeter {
 }
 
 /** Why `text` (JSON) nests too deep to parse, or null. */
-export function jsonTooDeep(text: string, max = MAX_JSON_DEPTH): string | null {
+export function jsonTooDeep(text: string, max = MAX_FILE_JSON_DEPTH): string | null {
   const meter = new JsonDepthMeter();
   meter.update(text);
   return meter.refusal(max);
