@@ -30,26 +30,27 @@ export class JsonDepthMeter {
   /** `stopAbove`: once the nesting passes it, the rest is not read (the answer is known). */
   constructor(private readonly stopAbove = Number.POSITIVE_INFINITY) {}
 
-  /** Reads the next piece (bytes, or text as UTF-16 code units). */
+  /**
+   * Reads the next piece. Text is read as its UTF-8 bytes: the characters counted are ASCII, and
+   * no byte of another character's encoding equals one of them.
+   */
   update(piece: Uint8Array | string): void {
-    const text = typeof piece === "string";
-    for (let i = 0; i < piece.length && this.deepest <= this.stopAbove; i++) {
-      this.step(text ? (piece as string).charCodeAt(i) : (piece as Uint8Array)[i]!);
+    const bytes = typeof piece === "string" ? Buffer.from(piece, "utf8") : piece;
+    // The state in locals: this runs for every byte of every change file.
+    let { depth, deepest, inString, escaped } = this;
+    const stop = this.stopAbove;
+    for (let i = 0; i < bytes.length && deepest <= stop; i++) {
+      const c = bytes[i]!;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === BACKSLASH) escaped = true;
+        else if (c === QUOTE) inString = false;
+      } else if (c === QUOTE) inString = true;
+      else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+        if (++depth > deepest) deepest = depth;
+      } else if ((c === CLOSE_ARRAY || c === CLOSE_OBJECT) && depth > 0) depth--;
     }
-  }
-
-  private step(c: number): void {
-    if (this.inString) {
-      if (this.escaped) this.escaped = false;
-      else if (c === BACKSLASH) this.escaped = true;
-      else if (c === QUOTE) this.inString = false;
-      return;
-    }
-    if (c === QUOTE) this.inString = true;
-    else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
-      this.depth++;
-      if (this.depth > this.deepest) this.deepest = this.depth;
-    } else if ((c === CLOSE_ARRAY || c === CLOSE_OBJECT) && this.depth > 0) this.depth--;
+    Object.assign(this, { depth, deepest, inString, escaped });
   }
 
   /** Why the JSON read so far may not be stored or parsed, or null when its nesting is within the bound. */
