@@ -4,6 +4,7 @@
  * raw text before JSON.parse (a deeply nested answer would otherwise exhaust the stack of every
  * recursive walk after it: validation, redaction, jsonb encoding).
  */
+import { JsonDepthMeter } from "../json-depth.ts";
 import { ApiError } from "./errors.ts";
 
 /** Deeper than any answer of the registry; far below what recursion in V8 survives. */
@@ -90,28 +91,12 @@ export function decodeUtf8(body: Uint8Array, context: ErrorContext): string {
 
 /**
  * Deepest nesting of arrays and objects in JSON text, counted outside strings; stops counting
- * once `limit` is passed. Linear, no recursion.
+ * once `limit` is passed. Linear, no recursion (JsonDepthMeter).
  */
 export function jsonDepth(text: string, limit = Number.POSITIVE_INFINITY): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
-      depth++;
-      if (depth > deepest) {
-        deepest = depth;
-        if (deepest > limit) return deepest;
-      }
-    } else if (c === 0x7d || c === 0x5d) depth--;
-  }
-  return deepest;
+  const meter = new JsonDepthMeter(limit);
+  meter.update(text);
+  return meter.deepest;
 }
 
 /** Strict UTF-8, bounded nesting, then JSON.parse; each failure is a named BAD_RESPONSE-family error. */

@@ -68,7 +68,7 @@ export function registerChanges(program: Command): void {
         });
         let out: string;
         if (opts.json) out = `${JSON.stringify(rows, null, 2)}\n`;
-        else if (opts.csv) out = feedCsv(rows);
+        else if (opts.csv) out = feedCsv(rows, { terminal: process.stdout.isTTY === true });
         else if (rows.length === 0)
           out = `No changes since ${since}${opts.until ? ` until ${opts.until}` : ""}.\n`;
         else out = feedLines(rows, { shorten: process.stdout.isTTY === true });

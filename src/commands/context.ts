@@ -11,6 +11,7 @@ import { type Database, type OpenOptions, openDatabase } from "../db/connect.ts"
 import { classifyDatabaseError } from "../db/db-errors.ts";
 import { migrationsCurrent, runMigrations } from "../db/migrate.ts";
 import { coerceError, EXIT, type ExitCode, exitCodeOf, type Outcome, RegwatchError } from "../errors.ts";
+import { terminalSafeLines } from "../feed/terminal-text.ts";
 import { createLogger, type Logger } from "../logger.ts";
 import { redactSecrets } from "../secrets.ts";
 import { type AccountScope, configForCommand } from "./account-option.ts";
@@ -63,7 +64,8 @@ function warnUnknownVariables(config: Pick<Config, "accountsFile">): void {
 }
 
 function sayFailure(error: Error, secrets: readonly string[]): void {
-  process.stderr.write(`regwatch: ${redactSecrets(error.message, secrets)}\n`);
+  // A message may quote a server's answer or a file's cell: escaped, so that it cannot act on the terminal.
+  process.stderr.write(`regwatch: ${terminalSafeLines(redactSecrets(error.message, secrets))}\n`);
   if (!(error instanceof RegwatchError) && process.env.REGWATCH_LOG_LEVEL === "debug" && error.stack) {
     process.stderr.write(`${redactSecrets(error.stack, secrets)}\n`);
   }

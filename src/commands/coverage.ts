@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import { lastCompleteDay } from "../dates.ts";
 import { type AcceptRefusal, acceptCoverage, firstDayNotToAccept, resolveListKey } from "../db/coverage.ts";
 import { EXIT, UsageError } from "../errors.ts";
+import { terminalSafe } from "../feed/terminal-text.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
 import { parseDateArg, runAction, withDatabase } from "./context.ts";
 
@@ -39,7 +40,7 @@ export function registerCoverage(program: Command): void {
           if (refused) throw new UsageError(refusalMessage(listKey, refused, lastComplete));
           const { closedItems } = await acceptCoverage(db.sql, { listKey, start: from, end: to, reason });
           process.stdout.write(
-            `list ${listKey}: ${from} .. ${to} marked covered (${reason}); ${closedItems} open invalid item(s) closed\n`,
+            `${terminalSafe(`list ${listKey}: ${from} .. ${to} marked covered (${reason}); ${closedItems} open invalid item(s) closed`)}\n`,
           );
           return EXIT.ok;
         });

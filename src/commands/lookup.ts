@@ -10,6 +10,7 @@ import type { BusinessRecord } from "../api/search-schemas.ts";
 import { requireSearch } from "../config.ts";
 import type { Database } from "../db/connect.ts";
 import { EXIT, UsageError } from "../errors.ts";
+import { terminalSafe } from "../feed/terminal-text.ts";
 import { openSearch } from "../run/open-registry.ts";
 import { formatRecordTable } from "../search/format.ts";
 import { saveBusinesses } from "../search/save-businesses.ts";
@@ -100,7 +101,7 @@ function printLookup(
     return;
   }
   if (result.records.length === 0) {
-    process.stdout.write(`no business found for ${kind} "${value}"\n`);
+    process.stdout.write(`no business found for ${kind} "${terminalSafe(value)}"\n`);
     return;
   }
   process.stdout.write(`${formatRecordTable(result.records)}\n`);

@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import { lastCompleteDay } from "../dates.ts";
 import { EXIT } from "../errors.ts";
 import { parseStoredFiles } from "../parse/parse-files.ts";
+import { retrySettledFiles } from "../sync/settled-retry.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
 import { runAction, withDatabase } from "./context.ts";
 
@@ -24,18 +25,26 @@ export function registerReparse(program: Command): void {
       runAction(
         (ctx) =>
           withDatabase(ctx, async (db) => {
+            // Files failed for good first: a kept body today's rules take is parsed below.
+            const settled = await retrySettledFiles(db.sql);
             const report = await parseStoredFiles(db.sql, {
               selection: opts.all ? "all" : "retry",
               lastComplete: lastCompleteDay(new Date(), ctx.config.registryTz),
             });
             process.stdout.write(
               opts.json
-                ? `${JSON.stringify(report)}\n`
-                : `Re-parsed ${report.files} change files: ${report.parsed} parsed (${report.values} heading values), ${report.unrecognised} unrecognised, ${report.unattributed} unattributed, ${report.failed} failed\n`,
+                ? `${JSON.stringify({ ...report, failedForGood: settled })}\n`
+                : `Re-parsed ${report.files} change files: ${report.parsed} parsed (${report.values} heading values), ${report.unrecognised} unrecognised, ${report.unattributed} unattributed, ${report.failed} failed\n${settledLine(settled)}`,
             );
             return EXIT.ok;
           }),
         opts,
       ),
     );
+}
+
+/** What became of the files failed for good, when there were any. */
+function settledLine(settled: { stored: number; still: number }): string {
+  if (settled.stored + settled.still === 0) return "";
+  return `Files failed for good tried again from their kept bytes: ${settled.stored} stored and parsed above, ${settled.still} still failed for good (\`regwatch status\` says why)\n`;
 }

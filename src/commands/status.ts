@@ -4,6 +4,7 @@ import type { Config } from "../config.ts";
 import { describeResumeState, type ResumeState, readResumeState } from "../daemon/resume-state.ts";
 import type { Sql } from "../db/connect.ts";
 import { EXIT } from "../errors.ts";
+import { terminalSafe } from "../feed/terminal-text.ts";
 import { redactJson, redactSecrets } from "../secrets.ts";
 import { CALENDAR_WEEKS, readStatus, type StatusReport } from "../sync/status-report.ts";
 import { accountOption } from "./account-option.ts";
@@ -81,7 +82,7 @@ export function formatStatus(s: Status): string {
   const from = s.lists[0]?.calendar.from;
   if (from) out.push(`  ${"".padEnd(28)}${CALENDAR_WEEKS} weeks from Monday ${from}`);
   for (const l of s.lists) {
-    const name = `${l.listName}${l.deleted ? " (deleted)" : ""}`.slice(0, 27).padEnd(28);
+    const name = `${terminalSafe(l.listName)}${l.deleted ? " (deleted)" : ""}`.slice(0, 27).padEnd(28);
     out.push(`  ${name}${l.calendar.days}`);
     const coverage =
       l.firstCovered === null
@@ -112,13 +113,20 @@ export function formatStatus(s: Status): string {
   const f = s.files.counts;
   out.push(
     "",
-    `Change files: ${f.fetched} fetched, ${f.pending} pending, ${f.failed} failed, ${f.refused} refused`,
+    `Change files: ${f.fetched} fetched, ${f.pending} pending, ${f.failed} failed, ${f.refused} refused, ${f.failedForGood ?? 0} failed for good`,
   );
   for (const o of s.files.open) {
     out.push(
       `  ${o.status} ${o.path} (attempts ${o.attempts}${o.lastError ? `: ${o.lastError.slice(0, 60)}` : ""})`,
     );
   }
+  for (const o of s.files.failedForGood) {
+    out.push(`  failed for good ${o.path} (attempts ${o.attempts}): ${(o.reason ?? "").slice(0, 120)}`);
+  }
+  if ((f.failedForGood ?? 0) > 0)
+    out.push(
+      "  (failed for good: the database refuses the body whatever the try; kept as bytes; `regwatch reparse` or `backfill --refetch` of its days tries again)",
+    );
   const a = s.alertMessages;
   out.push(
     "",
@@ -159,7 +167,8 @@ export function formatStatus(s: Status): string {
     `API usage today (${s.usage.today.day}): ${usage(s.usage.today.byApi)}`,
     `API usage in ${s.usage.month.month}: ${usage(s.usage.month.byApi)}; search ${s.usage.search.used} of ${s.usage.search.quota} allowed`,
   );
-  return `${out.join("\n")}\n`;
+  // Names, keys, paths and errors are the registry's text: each line is shown escaped, never obeyed.
+  return `${out.map(terminalSafe).join("\n")}\n`;
 }
 
 function runNote(stats: Record<string, unknown>): string {

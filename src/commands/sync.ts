@@ -9,6 +9,7 @@ import type { Command } from "commander";
 import { requireWatch } from "../config.ts";
 import { scanCounts } from "../db/alerts-raise.ts";
 import { exitCodeOf, type Outcome, UsageError } from "../errors.ts";
+import { terminalSafe } from "../feed/terminal-text.ts";
 import { openRegistry } from "../run/open-registry.ts";
 import { redactJson, redactSecrets } from "../secrets.ts";
 import { runSyncJob, type SyncJobResult } from "../sync/sync-job.ts";
@@ -187,6 +188,10 @@ function summary(kind: string, runId: number, r: SyncReport, alerts: AlertCounts
       : "  alerts not raised yet (the next delivery pass raises them: `regwatch alerts deliver` or the daemon)",
     `  files fetched ${r.filesFetched}, failed ${r.filesFailed}, refused ${r.filesRefused}, not started ${r.filesSkipped}`,
   ];
+  if (r.filesFailedForGood > 0)
+    lines.push(
+      `  files failed for good ${r.filesFailedForGood}: the database refuses their body whatever the try; kept with the reason, listed by \`regwatch status\`, tried again only by \`regwatch reparse\` or \`backfill --refetch\``,
+    );
   if (r.invalidItems > 0)
     lines.push(
       `  invalid items set aside ${r.invalidItems} (see \`regwatch status\`; their days stay uncovered)`,
@@ -198,5 +203,6 @@ function summary(kind: string, runId: number, r: SyncReport, alerts: AlertCounts
   for (const note of r.notes ?? []) lines.push(`  note: ${note}`);
   if (r.errors.length > 0) lines.push("  problems:", ...r.errors.map((e) => `    ${e}`));
   if (r.status === "partial") lines.push("  what failed stays pending; the next sync picks it up");
-  return `${lines.join("\n")}\n`;
+  // List names, keys and server messages are the registry's text: shown, never obeyed, by the terminal.
+  return `${lines.map(terminalSafe).join("\n")}\n`;
 }

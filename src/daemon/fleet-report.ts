@@ -15,6 +15,7 @@ import {
 } from "../db/fleet-status.ts";
 import { listWorkers } from "../db/workers.ts";
 import { coerceError } from "../errors.ts";
+import { terminalSafe } from "../feed/terminal-text.ts";
 import { queueCounts } from "../fleet/queue-counts.ts";
 import { daysBehind, type ScheduledAccount } from "./fleet-plan.ts";
 
@@ -184,7 +185,8 @@ export function formatFleetStatus(s: FleetStatus): string {
       ...table(["WORKER", "HOST", "PID", "ALIVE", "RUNNING", "DONE", "FAILED", "LAST HEARTBEAT"], workerRows),
     );
   }
-  return `${out.join("\n")}\n`;
+  // Error texts and the hosts workers wrote reach the terminal escaped, line by line.
+  return `${out.map(terminalSafe).join("\n")}\n`;
 }
 
 function lastRunText(a: FleetAccountStatus, now: Date): string {

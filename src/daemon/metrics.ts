@@ -159,13 +159,17 @@ export class DaemonMetrics {
     });
     const files = new Gauge({
       name: "regwatch_change_files",
-      help: "Change files by status: pending, fetched, failed, refused.",
+      help: "Change files by status: pending, fetched, failed (to be retried), failed_for_good, refused.",
       labelNames: [...byAccount, "status"],
       registers,
       collect: async () => {
         files.reset();
         for (const s of (await this.read()) ?? [])
-          for (const [status, count] of Object.entries(s.files)) files.set({ ...label(s), status }, count);
+          for (const [status, count] of Object.entries(s.files))
+            files.set(
+              { ...label(s), status: status === "failedForGood" ? "failed_for_good" : status },
+              count,
+            );
       },
     });
     const lag = new Gauge({

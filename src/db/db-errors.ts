@@ -1,6 +1,8 @@
 /**
  * Telling database failures apart: a lost or read-only database ends the run with one message,
- * a deadlock or serialisation failure is worth repeating, anything else fails the statement's window.
+ * a deadlock or serialisation failure is worth repeating, a refusal of the data itself (too deep,
+ * too large, a character it cannot hold) is the same on every try, anything else fails the
+ * statement's window.
  */
 import { RegwatchError } from "../errors.ts";
 
@@ -81,6 +83,30 @@ function neverConnected(error: unknown, code: string): string | undefined {
 export function isRetryableConflict(error: unknown): boolean {
   const code = codeOf(error);
   return code === "40P01" || code === "40001";
+}
+
+/**
+ * SQLSTATEs by which Postgres refuses the data it was given, whatever the moment: the same value
+ * sent again is refused again. Invalid JSON syntax (22P02) is left out on purpose: a body cut
+ * short or garbled in transfer reads that way, and the next fetch may bring it whole.
+ */
+const DATA_REFUSALS: Record<string, string> = {
+  "54000": "a limit of the database was exceeded",
+  "54001": "nested too deep for the database (stack depth limit exceeded)",
+  "22001": "a value is too long for its column",
+  "22003": "a number is out of the database's range",
+  "22021": "a byte sequence is not valid in the database's encoding",
+  "22P05": "a character the database cannot store (such as \\u0000)",
+};
+
+/**
+ * Why the database refused this data for good (with its SQLSTATE), or undefined when repeating
+ * the statement may succeed (a lost connection, a conflict, anything not known to be about the data).
+ */
+export function permanentRefusal(error: unknown): string | undefined {
+  const code = codeOf(error);
+  const why = code === undefined ? undefined : DATA_REFUSALS[code];
+  return why === undefined ? undefined : `${why} (SQLSTATE ${code})`;
 }
 
 /** One of the named unique constraints refused a row. */

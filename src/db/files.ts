@@ -1,7 +1,8 @@
 import { pipeline } from "node:stream/promises";
 import type { FetchFilesPolicy } from "../config.ts";
 import { redactSecrets } from "../secrets.ts";
-import type { Sql } from "./connect.ts";
+import type { Sql, Tx } from "./connect.ts";
+import { permanentRefusal } from "./db-errors.ts";
 
 export interface OpenFile {
   path: string;
@@ -29,8 +30,9 @@ export async function skipUnwantedFiles(sql: Sql, policy: FetchFilesPolicy): Pro
   return result.count;
 }
 
+/** A file failed for good (see saveStreamedFile) waits for `reparse` or `backfill --refetch`, never a sync. */
 const OPEN = (sql: Sql, maxAttempts: number) =>
-  sql`(f.status in ('pending', 'refused', 'skipped') or (f.status = 'failed' and f.attempts < ${maxAttempts}))`;
+  sql`(f.status in ('pending', 'refused', 'skipped') or (f.status = 'failed' and not f.failed_for_good and f.attempts < ${maxAttempts}))`;
 
 /** Where a page of open files ends: files are taken newest change first, then by path. */
 export interface OpenFilesCursor {
@@ -85,7 +87,14 @@ export type FileOutcome =
       jsonText: string | null;
       bytes: Buffer | null;
     }
-  | { path: string; status: "failed" | "refused"; httpStatus: number | null; error: string };
+  | {
+      path: string;
+      status: "failed" | "refused";
+      httpStatus: number | null;
+      error: string;
+      /** Failed in a way no repeat can change (the database refuses the data): no sync tries it again. */
+      forGood?: boolean;
+    };
 
 /**
  * Writes one file's outcome in one statement. The body is passed as text and cast to jsonb by
@@ -104,7 +113,7 @@ export async function saveFileOutcome(sql: Sql, o: FileOutcome): Promise<void> {
   await sql`
     update change_files
     set status = ${o.status}, http_status = ${o.httpStatus}, last_error = ${redactSecrets(o.error)}, updated_at = now(),
-        attempts = attempts + ${o.status === "failed" ? 1 : 0}
+        attempts = attempts + ${o.status === "failed" ? 1 : 0}, failed_for_good = ${o.forGood === true}
     where path = ${o.path}`;
 }
 
@@ -116,21 +125,30 @@ export interface StreamedBody {
   chunks: AsyncIterable<Buffer>;
   /** Sees every chunk on its way to the database. */
   onChunk: (chunk: Buffer) => void;
-  /** Called once the last chunk is in: the hash, size and whether to keep the body as jsonb. */
-  facts: () => { sha256: string; size: number; asJson: boolean };
+  /**
+   * Called once the last chunk is in: the hash, the size, whether to keep the body as jsonb, and
+   * why the body must not be stored as JSON at all (the file then fails for good).
+   */
+  facts: () => { sha256: string; size: number; asJson: boolean; refusal: string | null };
+}
+
+export interface SavedBody {
+  sha256: string;
+  size: number;
+  /** Why the file failed for good (its body kept as bytes); null when it was stored as fetched. */
+  refusal: string | null;
 }
 
 /**
  * Streams one fetched body into Postgres and records it, in one transaction: the bytes are
  * COPYed into a session-local staging table as bytea (hex in COPY's text format), never held
  * whole in this process, and then moved to the file's row, as jsonb (Postgres converts and
- * parses them) or as bytes. Whatever fails (the transfer, a body jsonb refuses) rolls back the
- * whole file and is thrown for the caller to mark this file alone.
+ * parses them) or as bytes. A body refused for good (too deep before the database, or refused by
+ * it with a SQLSTATE no repeat can change, see permanentRefusal) is kept as bytes with its
+ * reason and the file failed for good. Whatever else fails (the transfer, a lost connection)
+ * rolls back the whole file and is thrown for the caller to mark this file alone.
  */
-export async function saveStreamedFile(
-  sql: Sql,
-  body: StreamedBody,
-): Promise<{ sha256: string; size: number }> {
+export async function saveStreamedFile(sql: Sql, body: StreamedBody): Promise<SavedBody> {
   return sql.begin(async (tx) => {
     await tx`create temp table if not exists regwatch_file_stage (body bytea) on commit delete rows`;
     const copy = await tx`copy regwatch_file_stage (body) from stdin`.writable();
@@ -147,15 +165,53 @@ export async function saveStreamedFile(
       copy,
     );
     const facts = body.facts();
-    await tx`
-      update change_files f
-      set status = 'fetched', http_status = ${body.httpStatus}, content_type = ${body.contentType},
-          sha256 = ${facts.sha256}, size_bytes = ${facts.size},
-          body_json = case when ${facts.asJson} then convert_from(s.body, 'UTF8')::jsonb end,
-          body_bytes = case when ${facts.asJson} then null else s.body end,
-          attempts = f.attempts + 1, last_error = null, fetched_at = now(), updated_at = now()
-      from regwatch_file_stage s
-      where f.path = ${body.path}`;
-    return { sha256: facts.sha256, size: facts.size };
+    const saved = (refusal: string | null): SavedBody => ({
+      sha256: facts.sha256,
+      size: facts.size,
+      refusal,
+    });
+    if (facts.refusal !== null) {
+      await keepRefused(tx, body, facts, facts.refusal);
+      return saved(facts.refusal);
+    }
+    try {
+      // A savepoint, so that a body the database refuses can still be kept as bytes.
+      await tx.savepoint(
+        (sp) => sp`
+          update change_files f
+          set status = 'fetched', http_status = ${body.httpStatus}, content_type = ${body.contentType},
+              sha256 = ${facts.sha256}, size_bytes = ${facts.size},
+              body_json = case when ${facts.asJson} then convert_from(s.body, 'UTF8')::jsonb end,
+              body_bytes = case when ${facts.asJson} then null else s.body end,
+              attempts = f.attempts + 1, last_error = null, failed_for_good = false,
+              fetched_at = now(), updated_at = now()
+          from regwatch_file_stage s
+          where f.path = ${body.path}`,
+      );
+      return saved(null);
+    } catch (thrown) {
+      const why = permanentRefusal(thrown);
+      if (why === undefined) throw thrown;
+      const refusal = `the database refused the body for good: ${why}`;
+      await keepRefused(tx, body, facts, refusal);
+      return saved(refusal);
+    }
   });
+}
+
+/** The staged body kept as bytes, and its file failed for good with the reason. */
+async function keepRefused(
+  tx: Tx,
+  body: StreamedBody,
+  facts: { sha256: string; size: number },
+  refusal: string,
+): Promise<void> {
+  await tx`
+    update change_files f
+    set status = 'failed', failed_for_good = true, http_status = ${body.httpStatus},
+        content_type = ${body.contentType}, sha256 = ${facts.sha256}, size_bytes = ${facts.size},
+        body_json = null, body_bytes = s.body, parse_status = null, parser = null, parse_error = null,
+        attempts = f.attempts + 1, last_error = ${redactSecrets(refusal)}, fetched_at = now(), updated_at = now()
+    from regwatch_file_stage s
+    where f.path = ${body.path}`;
 }

@@ -70,7 +70,8 @@ export async function accountSummary(sql: Sql): Promise<AccountSummary> {
             from watch_lists l left join coverage c on c.list_key = l.list_key
             where l.deleted_at is null group by l.list_key) per_list`,
     sql<{ open: number }[]>`
-      select count(*)::int as open from change_files where status in ('pending', 'failed', 'refused')`,
+      select count(*)::int as open from change_files
+      where status in ('pending', 'failed', 'refused') and not failed_for_good`,
   ]);
   return {
     lastRun: last[0] ?? null,

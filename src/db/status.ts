@@ -90,8 +90,9 @@ export async function lastSuccessByKind(sql: Sql): Promise<{ kind: string; finis
 
 export async function fileCounts(sql: Sql): Promise<Record<string, number>> {
   const rows = await sql<{ status: string; count: number }[]>`
-    select status, count(*)::int as count from change_files group by status`;
-  const counts: Record<string, number> = { pending: 0, fetched: 0, failed: 0, refused: 0 };
+    select case when failed_for_good then 'failedForGood' else status end as status, count(*)::int as count
+    from change_files group by 1`;
+  const counts: Record<string, number> = { pending: 0, fetched: 0, failed: 0, failedForGood: 0, refused: 0 };
   for (const row of rows) counts[row.status] = row.count;
   return counts;
 }
@@ -104,11 +105,11 @@ export interface OpenFile {
   lastError: string | null;
 }
 
-/** Files still to fetch or given up on, most recently touched first. */
+/** Files still to fetch or given up on, most recently touched first (those failed for good apart: settledFiles). */
 export async function openFiles(sql: Sql, limit: number): Promise<OpenFile[]> {
   return sql<OpenFile[]>`
     select path, status, http_status as "httpStatus", attempts, last_error as "lastError"
-    from change_files where status in ('pending', 'failed', 'refused')
+    from change_files where status in ('pending', 'failed', 'refused') and not failed_for_good
     order by updated_at desc ${rowLimit(sql, limit)}`;
 }
 

@@ -6,6 +6,7 @@
  */
 import type { FeedRow } from "../db/change-feed.ts";
 import { statusInWords } from "../search/format.ts";
+import { CsvFormat } from "./export/csv-writer.ts";
 import { terminalSafe } from "./terminal-text.ts";
 import { bankAccountsOf } from "./values.ts";
 
@@ -88,36 +89,42 @@ export function feedLines(rows: readonly FeedRow[], options: { shorten: boolean 
     .join("");
 }
 
-function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
 /** Text as is, other JSON as JSON text, so a spreadsheet gets the whole value. */
 function csvValue(value: unknown): string {
   if (value === null || value === undefined) return "";
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
-export function feedCsv(rows: readonly FeedRow[]): string {
-  const header = "change_date,tax_id,business_name,list_names,heading,old_value,new_value,order_ambiguous\n";
-  return (
-    header +
-    rows
-      .map(
-        (r) =>
-          `${[
-            r.changeDate,
-            r.taxId,
-            r.businessName ?? "",
-            r.listNames.join(";"),
-            r.heading,
-            csvValue(r.oldValue),
-            csvValue(r.newValue),
-            r.orderAmbiguous ? "true" : "false",
-          ]
-            .map(csvField)
-            .join(",")}\n`,
-      )
-      .join("")
-  );
+const FEED_CSV_HEADER = [
+  "change_date",
+  "tax_id",
+  "business_name",
+  "list_names",
+  "heading",
+  "old_value",
+  "new_value",
+  "order_ambiguous",
+];
+
+/**
+ * The feed as CSV with whole values, every cell through the export's own format (a cell that
+ * would start a formula neutralised, as the console's /changes.csv does); `terminal` when it is
+ * read on a terminal: control characters in a cell are then shown escaped.
+ */
+export function feedCsv(rows: readonly FeedRow[], options: { terminal?: boolean } = {}): string {
+  const csv = new CsvFormat({ terminal: options.terminal ?? false });
+  let out = csv.line(FEED_CSV_HEADER);
+  for (const r of rows) {
+    out += csv.line([
+      r.changeDate,
+      r.taxId,
+      r.businessName ?? "",
+      r.listNames.join(";"),
+      r.heading,
+      csvValue(r.oldValue),
+      csvValue(r.newValue),
+      r.orderAmbiguous ? "true" : "false",
+    ]);
+  }
+  return out;
 }

@@ -16,6 +16,14 @@ export function terminalSafe(text: string): string {
   return text.replace(UNSAFE, (c) => NAMED[c] ?? `\\u{${c.codePointAt(0)!.toString(16).padStart(4, "0")}}`);
 }
 
+/**
+ * Several lines of text whose line breaks are meant (an error naming every bad variable, one a
+ * line), each line escaped as terminalSafe does: a line break stays one, nothing else acts.
+ */
+export function terminalSafeLines(text: string): string {
+  return text.split("\n").map(terminalSafe).join("\n");
+}
+
 /** Whether the text holds anything terminalSafe would escape. */
 export function hasUnsafeCharacters(text: string): boolean {
   UNSAFE.lastIndex = 0;

@@ -1,4 +1,6 @@
 /** The JSON value of a stored body, whether it was kept as jsonb or as bytes (see src/sync/file-body.ts). */
+
+import { jsonTooDeep } from "../json-depth.ts";
 import { decodeBody } from "./decode.ts";
 import { ParseFailure, type StoredBody } from "./types.ts";
 
@@ -23,6 +25,9 @@ export function jsonOf(body: StoredBody): unknown {
     return undefined;
   }
   if (!labelled && !/^\s*[{[]/.test(decoded.text)) return undefined;
+  // Measured before parsing: a parsed value nested this deep could not be walked or stored.
+  const tooDeep = jsonTooDeep(decoded.text);
+  if (tooDeep) throw new ParseFailure(tooDeep);
   try {
     return JSON.parse(decoded.text);
   } catch (error) {

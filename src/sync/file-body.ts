@@ -1,12 +1,15 @@
 /**
  * What the file phase learns of a change file's body while it streams past: its SHA-256, its
- * size, and whether Postgres may keep it as jsonb: a JSON content type declaring UTF-8 or no
+ * size, whether a body labelled JSON nests too deep to be stored or parsed at all (measured by a
+ * linear scan, see src/json-depth.ts: such a body is kept as bytes and the file failed for
+ * good), and whether Postgres may keep it as jsonb: a JSON content type declaring UTF-8 or no
  * charset, valid UTF-8 without a byte-order mark, and none of what jsonb refuses or the parser
  * must judge first (a NUL raw or as the `\u0000` escape, a `\ud800`-style surrogate escape,
  * which jsonb refuses when unpaired). Anything else is kept as bytes, untouched, for the parser
  * to decode by its charset and fail alone if it must. Pure: it sees the chunks, holds none.
  */
 import { createHash } from "node:crypto";
+import { JsonDepthMeter } from "../json-depth.ts";
 import { charsetOf, isUtf8 } from "../parse/decode.ts";
 
 const JSON_TYPE = /[/+]json\b/i;
@@ -20,6 +23,8 @@ export interface BodyFacts {
   size: number;
   /** True when the body goes to body_json (Postgres parses it); false keeps it as bytes untouched. */
   asJson: boolean;
+  /** Why the body may not be stored as JSON nor parsed, whatever is tried again (too deep); null when none. */
+  refusal: string | null;
 }
 
 export class BodyInspector {
@@ -30,15 +35,19 @@ export class BodyInspector {
   private started = false;
   private jsonCandidate: boolean;
   private tail = "";
+  /** Measures every body labelled JSON, whatever its charset. */
+  private readonly depth: JsonDepthMeter | null;
 
   constructor(contentType: string | null) {
-    this.jsonCandidate =
-      contentType !== null && JSON_TYPE.test(contentType) && isUtf8(charsetOf(contentType));
+    const labelled = contentType !== null && JSON_TYPE.test(contentType);
+    this.jsonCandidate = labelled && isUtf8(charsetOf(contentType));
+    this.depth = labelled ? new JsonDepthMeter() : null;
   }
 
   update(chunk: Buffer): void {
     this.hash.update(chunk);
     this.size += chunk.length;
+    this.depth?.update(chunk);
     if (!this.jsonCandidate) return;
     let text: string;
     try {
@@ -58,7 +67,13 @@ export class BodyInspector {
         this.jsonCandidate = false;
       }
     }
-    return { sha256: this.hash.digest("hex"), size: this.size, asJson: this.jsonCandidate };
+    const refusal = this.depth?.refusal() ?? null;
+    return {
+      sha256: this.hash.digest("hex"),
+      size: this.size,
+      asJson: this.jsonCandidate && refusal === null,
+      refusal,
+    };
   }
 
   private check(text: string): void {

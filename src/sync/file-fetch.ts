@@ -13,7 +13,7 @@ import { ApiError } from "../api/errors.ts";
 import { RefusedFileError, type StreamedFile } from "../api/file-download.ts";
 import type { FetchFilesPolicy } from "../config.ts";
 import type { Sql } from "../db/connect.ts";
-import { classifyDatabaseError, DatabaseUnavailableError } from "../db/db-errors.ts";
+import { classifyDatabaseError, DatabaseUnavailableError, permanentRefusal } from "../db/db-errors.ts";
 import {
   type FileOutcome,
   type OpenFilesCursor,
@@ -55,6 +55,8 @@ export interface FileFetchOptions {
 export interface FileFetchStats {
   fetched: number;
   failed: number;
+  /** Failed in a way no repeat can change: kept with the reason, never tried again by a sync. */
+  failedForGood: number;
   refused: number;
   skipped: number;
   errors: string[];
@@ -77,7 +79,14 @@ export interface WindowFeed {
  */
 export async function fetchOpenFiles(options: FileFetchOptions, feed?: WindowFeed): Promise<FileFetchStats> {
   const policy = options.policy ?? { kind: "all" };
-  const stats: FileFetchStats = { fetched: 0, failed: 0, refused: 0, skipped: 0, errors: [] };
+  const stats: FileFetchStats = {
+    fetched: 0,
+    failed: 0,
+    failedForGood: 0,
+    refused: 0,
+    skipped: 0,
+    errors: [],
+  };
   const limit = pLimit(options.concurrency);
   const tried = new Set<string>();
   const stopped = () => options.signal?.aborted || stats.fatal !== undefined;
@@ -123,7 +132,7 @@ async function fetchCounted(path: string, options: FileFetchOptions, stats: File
   }
   try {
     const outcome = await stoppable(fetchAndSave(path, options), options.signal);
-    stats[outcome.status === "fetched" ? "fetched" : outcome.status]++;
+    stats[outcome.status === "failed" && outcome.forGood ? "failedForGood" : outcome.status]++;
     if (outcome.status !== "fetched" && stats.errors.length < 20)
       stats.errors.push(redactSecrets(`${path}: ${outcome.error}`));
     options.progress.fileDone(outcome.status !== "fetched");
@@ -139,9 +148,13 @@ function nextPage(sql: Sql, after: OpenFilesCursor | null, policy: FetchFilesPol
   return openFilesPage(sql, FILE_MAX_SYNC_ATTEMPTS, after, PAGE_SIZE, policy);
 }
 
-/** Fetches one file and writes its outcome; a body Postgres refuses fails this file only. */
+/**
+ * Fetches one file and writes its outcome; a body Postgres refuses fails this file only (for
+ * good, its bytes kept, when the refusal would be the same on every try).
+ */
 async function fetchAndSave(path: string, options: FileFetchOptions): Promise<FileOutcome> {
   let outcome: FileOutcome;
+  let written = false;
   try {
     outcome = await options.fetchFile(
       path,
@@ -155,12 +168,22 @@ async function fetchAndSave(path: string, options: FileFetchOptions): Promise<Fi
           onChunk: (chunk) => inspector.update(chunk),
           facts: () => inspector.finish(),
         });
+        written = true;
+        if (saved.refusal !== null)
+          return {
+            path,
+            status: "failed",
+            httpStatus: file.status,
+            error: saved.refusal,
+            forGood: true,
+          } satisfies FileOutcome;
         return {
           path,
           status: "fetched",
           httpStatus: file.status,
           contentType: file.contentType,
-          ...saved,
+          sha256: saved.sha256,
+          size: saved.size,
           jsonText: null,
           bytes: null,
         } satisfies FileOutcome;
@@ -170,7 +193,7 @@ async function fetchAndSave(path: string, options: FileFetchOptions): Promise<Fi
   } catch (thrown) {
     outcome = failedOutcome(path, thrown);
   }
-  if (outcome.status !== "fetched") await saveFileOutcome(options.sql, outcome);
+  if (!written) await saveFileOutcome(options.sql, outcome);
   return outcome;
 }
 
@@ -184,7 +207,16 @@ function failedOutcome(path: string, thrown: unknown): FileOutcome {
   if (error instanceof ApiError) {
     return { path, status: "failed", httpStatus: error.status ?? null, error: error.message };
   }
-  // Not the transfer: Postgres refused the body (malformed JSON, say).
+  // Not the transfer: Postgres refused the body (malformed JSON, say), perhaps for good.
+  const forGood = permanentRefusal(thrown);
+  if (forGood !== undefined)
+    return {
+      path,
+      status: "failed",
+      httpStatus: null,
+      error: `the database refused the body for good: ${forGood}`,
+      forGood: true,
+    };
   return {
     path,
     status: "failed",

@@ -8,6 +8,7 @@ import { addDays, daysBetween, type Interval, lastCompleteDay, localDateTime, to
 import { outboxCounts } from "../db/alerts-outbox.ts";
 import type { Sql } from "../db/connect.ts";
 import { parseStatusCounts, unparsedExamples } from "../db/parse-status.ts";
+import { settledFiles } from "../db/settled-files.ts";
 import {
   coverageByList,
   type DayRange,
@@ -58,20 +59,33 @@ export async function readStatus<S = null>(
   const complete = lastCompleteDay(now, config.registryTz ?? config.tz);
   // All at once, pipelined on the connection. The statements with parameters go last: on a fresh
   // connection each waits for the server to describe it, and whatever is queued behind it waits too.
-  const [lists, runs, files, open, outcomes, alertMessages, parse, unreadable, invalid, usage, schedule] =
-    await Promise.all([
-      coverageByList(sql),
-      recentRuns(sql, RECENT_RUNS),
-      fileCounts(sql),
-      openFiles(sql, OPEN_FILES_SHOWN),
-      outcomeCounts(sql),
-      outboxCounts(sql),
-      parseStatusCounts(sql),
-      unparsedExamples(sql, OPEN_FILES_SHOWN),
-      openInvalidItems(sql, INVALID_ITEMS_SHOWN),
-      usageSummary(sql, local.date, local.date.slice(0, 7)),
-      readSchedule ? readSchedule() : null,
-    ]);
+  const [
+    lists,
+    runs,
+    files,
+    open,
+    settled,
+    outcomes,
+    alertMessages,
+    parse,
+    unreadable,
+    invalid,
+    usage,
+    schedule,
+  ] = await Promise.all([
+    coverageByList(sql),
+    recentRuns(sql, RECENT_RUNS),
+    fileCounts(sql),
+    openFiles(sql, OPEN_FILES_SHOWN),
+    settledFiles(sql, OPEN_FILES_SHOWN),
+    outcomeCounts(sql),
+    outboxCounts(sql),
+    parseStatusCounts(sql),
+    unparsedExamples(sql, OPEN_FILES_SHOWN),
+    openInvalidItems(sql, INVALID_ITEMS_SHOWN),
+    usageSummary(sql, local.date, local.date.slice(0, 7)),
+    readSchedule ? readSchedule() : null,
+  ]);
   const searchThisMonth = usage.month.find((u) => u.api === "search")?.requests ?? 0;
   return {
     generatedAt: now.toISOString(),
@@ -81,7 +95,7 @@ export async function readStatus<S = null>(
     lists: lists.map((l) => listStatus(l, complete, local.date)),
     schedule,
     runs,
-    files: { counts: files, open, parse, unreadable },
+    files: { counts: files, open, failedForGood: settled, parse, unreadable },
     outcomes,
     alertMessages,
     invalidItems: invalid,

@@ -11,6 +11,7 @@ import type { Sql } from "../db/connect.ts";
 import { loadCoverage } from "../db/coverage.ts";
 import type { StoredList } from "../db/lists.ts";
 import type { RunLock } from "../db/lock.ts";
+import { reopenSettledFiles } from "../db/settled-files.ts";
 import type { WindowWrite } from "../db/window.ts";
 import { coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
@@ -66,6 +67,8 @@ export interface SyncReport {
   changesWritten: number;
   filesFetched: number;
   filesFailed: number;
+  /** Files failed for good by this pass (the database refuses their body whatever the moment). */
+  filesFailedForGood: number;
   filesRefused: number;
   filesSkipped: number;
   invalidItems: number;
@@ -116,6 +119,7 @@ export function emptySyncReport(lastComplete: string, signal?: AbortSignal): Syn
     changesWritten: 0,
     filesFetched: 0,
     filesFailed: 0,
+    filesFailedForGood: 0,
     filesRefused: 0,
     filesSkipped: 0,
     invalidItems: 0,
@@ -184,6 +188,13 @@ async function pass(
     to: options.to,
     refetch: options.refetch,
   });
+  // A refetch is the way back for the files failed for good of its days.
+  if (options.refetch && options.from)
+    await reopenSettledFiles(deps.sql, {
+      from: options.from,
+      to: options.to ?? lastComplete,
+      listKeys: selected.map((l) => l.listKey),
+    });
   progress.plan({ windows: windows.length, files: 0 });
   deps.log.info({ lists: selected.length, windows: windows.length, lastComplete }, "plan ready");
 
@@ -253,6 +264,7 @@ async function pass(
     changesWritten: w.changes,
     filesFetched: f.fetched,
     filesFailed: f.failed,
+    filesFailedForGood: f.failedForGood,
     filesRefused: f.refused,
     filesSkipped: f.skipped,
     invalidItems: w.invalidItems,

@@ -121,6 +121,28 @@ export function hostileEnv(
 /** The key the hostile registry is given; tests grep every sink for it. */
 export const HOSTILE_KEY = "hk_live_5ecret-0f-the-hostile-test";
 
+/**
+ * A changes answer that lists, on `day` only, one `long_name` change of each business with its
+ * own file at `{base()}/files/{name}.json` (base read late: the registry's address is known
+ * once it listens).
+ */
+export function oneDayOfFiles(day: string, taxIds: Record<string, string>, base: () => string) {
+  return (q: ChangesQuery): Answer =>
+    changesAnswer(
+      q.from,
+      q.to,
+      q.from <= day && day <= q.to
+        ? Object.entries(taxIds).map(([name, taxId]) => ({
+            change: day,
+            tax_id: taxId,
+            chapter: "1",
+            changed_headings: ["long_name"],
+            path: `${base()}/files/${name}.json`,
+          }))
+        : [],
+    );
+}
+
 /** One well-formed changed item whose file lives on `base`. */
 export function item(base: string, taxId: string, change: string, extra: Record<string, unknown> = {}) {
   return {

@@ -79,6 +79,31 @@ describe("the change feed's text", () => {
     expect(feedLines([hostile], { shorten: false })).toContain("[a\\nb]");
   });
 
+  it("neutralises cells that would start a formula in CSV, as the console's download does", () => {
+    const csv = feedCsv([
+      row({
+        businessName: "@SUM(A1)",
+        heading: "long_name",
+        oldValue: "-1250.50",
+        newValue: '=HYPERLINK("x")',
+      }),
+    ]);
+    expect(csv.split("\n")[1]).toBe(
+      `2024-03-05,12345678,'@SUM(A1),suppliers;clients,long_name,-1250.50,"'=HYPERLINK(""x"")",false`,
+    );
+  });
+
+  it("escapes control characters in CSV for a terminal only", () => {
+    const hostile = row({ businessName: "Evil\u001b[2J\u0007", heading: "long_name", newValue: "\tA\rB" });
+    const piped = feedCsv([hostile]);
+    expect(piped).toContain("Evil\u001b[2J\u0007");
+    expect(piped).toContain(`"'\tA\rB"`);
+    const shown = feedCsv([hostile], { terminal: true });
+    expect(hasUnsafeCharacters(shown.replaceAll("\n", ""))).toBe(false);
+    expect(shown).toContain("Evil\\e[2J\\u{0007}");
+    expect(shown).toContain(",'\\tA\\rB,");
+  });
+
   it("says when the order of a day's values of a heading is unknown", () => {
     expect(feedLines([row({ orderAmbiguous: true })], { shorten: true })).toContain(
       "(order within the day unknown)",

@@ -106,6 +106,8 @@ export const changeFiles = regwatch.table(
     bodyBytes: bytea("body_bytes"),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
+    /** With status failed: the database refuses the body whatever the try; only reparse or a refetch tries again. */
+    failedForGood: boolean("failed_for_good").notNull().default(false),
     firstSeenAt: createdNow("first_seen_at"),
     fetchedAt: instant("fetched_at"),
     updatedAt: createdNow("updated_at"),

@@ -1,12 +1,13 @@
 /**
  * CSV written as a stream for people's spreadsheets and pipelines: every text cell through
- * safeCell, fields quoted only when they hold the delimiter, a quote or a line break, output
- * buffered into large writes and paused while the destination is full (a 200,000-row export
+ * safeCell, fields quoted only when they hold the delimiter, a quote or a line break (CsvFormat,
+ * which `regwatch changes --csv` uses too), output buffered into large writes and paused while the destination is full (a 200,000-row export
  * stays in bounded memory). The Hungarian Excel flavour is `;` with a UTF-8 BOM (without the BOM
  * Excel reads the bytes as the local code page) and a decimal comma.
  */
 import { once } from "node:events";
 import type { Writable } from "node:stream";
+import { terminalSafe } from "../terminal-text.ts";
 import { safeCell } from "./safe-cell.ts";
 
 /** An exact decimal ("-1250.50") written as a number (with the writer's decimal mark). */
@@ -25,6 +26,11 @@ export interface CsvOptions {
   decimalMark?: "." | ",";
   /** Line ending: "\n" (the default) or "\r\n". */
   newline?: string;
+  /**
+   * The text is read on a terminal: control characters (ESC, BEL, CR, bidi overrides) in a
+   * cell are written as visible escapes (see terminalSafe), so no cell can act on the screen.
+   */
+  terminal?: boolean;
 }
 
 /** The `;`, BOM and decimal comma that Excel with Hungarian settings opens without an import dialog. */
@@ -33,17 +39,19 @@ export const EXCEL_HU: CsvOptions = { delimiter: ";", bom: true, decimalMark: ",
 const PLAIN_DECIMAL = /^-?\d+(?:\.\d+)?$/;
 const FLUSH_AT = 64 * 1024;
 
-export class CsvWriter {
-  private buffer = "";
+/**
+ * How cells become CSV text, apart from where the text goes: every text cell through safeCell
+ * (and, for a terminal, with its control characters escaped after that), quoted only when it
+ * holds the delimiter, a quote or a line break. Pure.
+ */
+export class CsvFormat {
   private readonly delimiter: string;
-  private readonly decimalMark: "." | ",";
   private readonly newline: string;
+  private readonly decimalMark: "." | ",";
   private readonly needsQuotes: RegExp;
+  private readonly terminal: boolean;
 
-  constructor(
-    private readonly out: Writable,
-    options: CsvOptions = {},
-  ) {
+  constructor(options: CsvOptions = {}) {
     this.delimiter = options.delimiter ?? ",";
     if (![",", ";", "\t"].includes(this.delimiter)) {
       throw new Error(`CSV delimiter must be ",", ";" or a tab, not ${JSON.stringify(this.delimiter)}`);
@@ -51,7 +59,7 @@ export class CsvWriter {
     this.decimalMark = options.decimalMark ?? ".";
     this.newline = options.newline ?? "\n";
     this.needsQuotes = new RegExp(`["\\r\\n${this.delimiter === "\t" ? "\\t" : this.delimiter}]`);
-    if (options.bom) this.buffer = "\uFEFF";
+    this.terminal = options.terminal ?? false;
   }
 
   /** One field as written: text neutralised and quoted when needed, numbers with the decimal mark. */
@@ -64,16 +72,8 @@ export class CsvWriter {
     return this.text(cell);
   }
 
-  private number(text: string): string {
-    return this.decimalMark === "," ? text.replace(".", ",") : text;
-  }
-
-  private text(value: string): string {
-    const safe = safeCell(value);
-    return this.needsQuotes.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-  }
-
-  private line(cells: readonly CsvCell[]): string {
+  /** One row, its line ending included. */
+  line(cells: readonly CsvCell[]): string {
     let line = "";
     for (let i = 0; i < cells.length; i++) {
       if (i > 0) line += this.delimiter;
@@ -82,15 +82,38 @@ export class CsvWriter {
     return line + this.newline;
   }
 
+  private number(text: string): string {
+    return this.decimalMark === "," ? text.replace(".", ",") : text;
+  }
+
+  private text(value: string): string {
+    const neutral = safeCell(value);
+    const safe = this.terminal ? terminalSafe(neutral) : neutral;
+    return this.needsQuotes.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  }
+}
+
+export class CsvWriter {
+  private buffer = "";
+  private readonly format: CsvFormat;
+
+  constructor(
+    private readonly out: Writable,
+    options: CsvOptions = {},
+  ) {
+    this.format = new CsvFormat(options);
+    if (options.bom) this.buffer = "\uFEFF";
+  }
+
   /** Adds a row; resolves at once unless the destination asked to wait. */
   async row(cells: readonly CsvCell[]): Promise<void> {
-    this.buffer += this.line(cells);
+    this.buffer += this.format.line(cells);
     if (this.buffer.length >= FLUSH_AT) await this.flush();
   }
 
   /** Adds several rows, waiting at most once for the destination. */
   async rows(rows: Iterable<readonly CsvCell[]>): Promise<void> {
-    for (const cells of rows) this.buffer += this.line(cells);
+    for (const cells of rows) this.buffer += this.format.line(cells);
     if (this.buffer.length >= FLUSH_AT) await this.flush();
   }
 
