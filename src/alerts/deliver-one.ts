@@ -1,7 +1,8 @@
 /**
  * One claimed message: given up when too old, held while its channel lacks configuration, else
- * sent through its receiver's gate (concurrency, circuit breaker) and its outcome recorded under
- * the claim's lease. Nothing here holds a transaction while a receiver answers.
+ * sent through its receiver's gate (concurrency, circuit breaker) within one deadline inside its
+ * lease, and its outcome recorded under the claim's lease. Nothing here holds a transaction while
+ * a receiver answers.
  */
 import type { DeliveryRow } from "../db/alerts-outbox.ts";
 import { recordAttempt, releaseLease } from "../db/alerts-outbox.ts";
@@ -39,7 +40,12 @@ export interface Claimed {
   row: DeliveryRow;
   /** The frozen body: a webhook's JSON, `{email}` or `{notify}`. */
   payload: Record<string, unknown>;
+  /** performance.now() instant by which its send must have ended: its lease less a margin. */
+  sendBy: number;
 }
+
+/** A send not started: its receiver's slot came too late to finish inside the lease. */
+const LATE = "late" as const;
 
 export interface Pass {
   deps: { sql: Sql; config: AlertConfig; log: Logger; random?: () => number; signal?: AbortSignal };
@@ -50,7 +56,7 @@ export interface Pass {
   report: DeliveryReport;
 }
 
-export async function deliverOne(pass: Pass, { row, payload }: Claimed): Promise<void> {
+export async function deliverOne(pass: Pass, { row, payload, sendBy }: Claimed): Promise<void> {
   const { deps, now, token, report } = pass;
   const { config, log, sql } = deps;
   const policy = retryPolicy(config);
@@ -85,16 +91,21 @@ export async function deliverOne(pass: Pass, { row, payload }: Claimed): Promise
   const gated = await pass.gates.run(
     key,
     row.id,
-    () => {
+    (): Promise<AttemptOutcome | typeof LATE> => {
       at = now();
-      return send(pass, row, payload, at);
+      // One deadline for the whole send, inside the lease: a transfer still going is aborted.
+      const budgetMs = Math.min(config.requestTimeoutMs, Math.floor(sendBy - performance.now()));
+      if (budgetMs <= 0) return Promise.resolve(LATE);
+      return send(pass, row, payload, at, AbortSignal.timeout(budgetMs));
     },
-    (o) => (o.kind === "sent" ? "ok" : o.kind === "retry" ? "failed" : "neutral"),
+    (o) => (o === LATE ? "neutral" : o.kind === "sent" ? "ok" : o.kind === "retry" ? "failed" : "neutral"),
     deps.signal,
   );
-  if (gated === "paused") {
+  if (gated === "paused" || gated.result === LATE) {
     report.deferred++;
     await releaseLease(sql, row.id, token);
+    if (gated !== "paused")
+      log.warn(fields, "alert message not sent: too little of its lease was left; the next pass sends it");
     return;
   }
   const outcome = gated.result;
@@ -146,22 +157,22 @@ async function send(
   row: DeliveryRow,
   payload: Record<string, unknown>,
   at: Date,
+  deadline: AbortSignal,
 ): Promise<AttemptOutcome> {
   const { config, sql } = pass.deps;
   if (row.channel === "webhook")
     return sendWebhook(
       { url: row.target, messageId: row.messageId, body: JSON.stringify(payload), now: at },
-      { secret: config.webhookSecret!, timeoutMs: config.requestTimeoutMs },
+      { secret: config.webhookSecret!, timeoutMs: config.requestTimeoutMs, signal: deadline },
     );
   if (row.channel === "email") {
     const to = recipientsDue(row.target, row.recipients);
     if (to.length === 0) return { kind: "sent", reply: "every recipient accepted it before" };
-    return sendEmail(pass.mailer!, {
-      to,
-      from: config.mailFrom!,
-      messageId: row.messageId,
-      content: payload.email as EmailContent,
-    });
+    return sendEmail(
+      pass.mailer!,
+      { to, from: config.mailFrom!, messageId: row.messageId, content: payload.email as EmailContent },
+      deadline,
+    );
   }
   return sendNotify(sql, row.target, String(payload.notify));
 }

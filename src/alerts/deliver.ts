@@ -6,7 +6,10 @@
  * Each outcome is then recorded on its own under the claim's token. A deliverer that dies after
  * sending leaves the lease to run out: the message is sent again with its id and frozen body.
  * Messages go oldest change first, and one about a business waits while an older one to the same
- * receiver about it is pending; up to N go to one receiver at once (see target-gate.ts).
+ * receiver about it is pending; up to N go to one receiver at once (see target-gate.ts). Every
+ * send has one overall deadline inside its lease (the lease less a margin, and at most the request
+ * timeout): a transfer still going then is aborted and counted as a failed attempt, so no message
+ * is still being sent by one deliverer when its lease lets another take it.
  */
 import { randomUUID } from "node:crypto";
 import type { TransactionSql } from "postgres";
@@ -102,8 +105,11 @@ export async function deliverAlerts(
   try {
     const stopped = () =>
       Boolean(deps.signal?.aborted) || (deps.deadline !== undefined && Date.now() >= deps.deadline);
-    const claim = (after: OutboxPlace, onlyIds?: number[]) =>
-      deps.sql.begin((tx) =>
+    const claim = async (after: OutboxPlace, onlyIds?: number[]) => {
+      // Read before the claim's transaction starts, so the deadline is never later than the
+      // lease the database writes (from its own now(), at least this late).
+      const sendBy = performance.now() + leaseMs - sendMarginMs(leaseMs);
+      const batch = await deps.sql.begin((tx) =>
         claimAndFreeze(tx, {
           now: now(),
           ignoreBackoff: Boolean(options.ignoreBackoff),
@@ -115,6 +121,8 @@ export async function deliverAlerts(
           onlyIds,
         }),
       );
+      return { ...batch, claimed: batch.claimed.map((c) => ({ ...c, sendBy })) };
+    };
     let after: OutboxPlace = OUTBOX_START;
     while (!stopped()) {
       const batch = await claim(after);
@@ -137,6 +145,14 @@ export async function deliverAlerts(
   return report;
 }
 
+/**
+ * Time kept between a send's deadline and its lease's end: the outcome is recorded in it (and an
+ * aborted transfer closed). A tenth of the lease, at least 1 s, and never more than a third.
+ */
+export function sendMarginMs(leaseMs: number): number {
+  return Math.min(Math.max(1000, leaseMs / 10), leaseMs / 3);
+}
+
 /** Sends a claimed batch; a database failure in recording ends the pass once all sends are done. */
 async function settle(pass: Pass, claimed: Claimed[]): Promise<void> {
   const settled = await Promise.allSettled(claimed.map((c) => deliverOne(pass, c)));
@@ -148,10 +164,10 @@ async function settle(pass: Pass, claimed: Claimed[]): Promise<void> {
 async function claimAndFreeze(
   tx: TransactionSql,
   options: Parameters<typeof claimBatch>[1],
-): Promise<{ claimed: Claimed[]; waitingIds: number[]; last?: OutboxPlace }> {
+): Promise<{ claimed: Omit<Claimed, "sendBy">[]; waitingIds: number[]; last?: OutboxPlace }> {
   const rows = await claimBatch(tx, options);
   const lastRow = rows.at(-1);
-  const claimed: Claimed[] = [];
+  const claimed: Omit<Claimed, "sendBy">[] = [];
   for (const row of rows) {
     if (row.waitsForOlder) continue;
     let payload = row.payload as Record<string, unknown> | null;

@@ -1,6 +1,7 @@
 /**
  * E-mail channel through SMTP (nodemailer). The reply code decides: 2xx sent, 4xx and
- * connection problems retried, 5xx dead. The SMTP password is in the URL from the environment
+ * connection problems retried, 5xx dead. nodemailer's timeouts bound each step; the caller's
+ * signal bounds the whole transfer (its connection is closed when it fires: a retry). The SMTP password is in the URL from the environment
  * only, and is scrubbed from every reply and error that is stored or printed.
  */
 import nodemailer, { type Transporter } from "nodemailer";
@@ -50,6 +51,7 @@ export function recipientsDue(target: string, before: RecipientOutcomes | null):
 export async function sendEmail(
   mailer: Transporter,
   message: { to: string | string[]; messageId: string; content: EmailContent; from: string },
+  signal?: AbortSignal,
 ): Promise<EmailOutcome> {
   const to = typeof message.to === "string" ? recipientsOf(message.to) : message.to;
   try {
@@ -62,7 +64,9 @@ export async function sendEmail(
       // The same Message-ID on every retry lets mail systems drop a duplicate.
       messageId: `<${message.messageId}@regwatch>`,
       headers: { "X-Regwatch-Message-Id": message.messageId },
-    });
+      // nodemailer closes the connection when it fires, whichever step the transfer is at.
+      ...(signal ? { signal } : {}),
+    } as Parameters<Transporter["sendMail"]>[0]);
     const reply = redactSecrets(String(info.response ?? ""));
     const refused = refusals((info as { rejectedErrors?: unknown[] }).rejectedErrors, info.rejected);
     const recipients: RecipientOutcomes = {};
@@ -83,6 +87,13 @@ export async function sendEmail(
       const recipients: RecipientOutcomes = {};
       for (const address of to) recipients[address] = refused.get(address) ?? "retry: not accepted";
       return partial(recipients, reply);
+    }
+    if (smtp.code === "EABORT") {
+      const detail =
+        "SMTP transfer aborted: it did not end within its deadline (the request timeout, inside the delivery lease)";
+      const recipients: RecipientOutcomes = {};
+      for (const address of to) recipients[address] = `retry: ${detail}`;
+      return { kind: "retry", error: detail, recipients };
     }
     const family = classifySmtpCode(smtp.responseCode);
     const what = smtp.responseCode

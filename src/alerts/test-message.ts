@@ -33,12 +33,12 @@ export async function sendTestMessage(
       timeoutMs: config.requestTimeoutMs,
     });
     try {
-      const outcome = await sendEmail(mailer, {
-        to: rule.target,
-        from: config.mailFrom!,
-        messageId,
-        content: emailContent(input),
-      });
+      // One deadline for the whole transfer, as a delivery has.
+      const outcome = await sendEmail(
+        mailer,
+        { to: rule.target, from: config.mailFrom!, messageId, content: emailContent(input) },
+        AbortSignal.timeout(config.requestTimeoutMs),
+      );
       return { messageId, outcome };
     } finally {
       mailer.close();

@@ -21,6 +21,8 @@ export interface WebhookMessage {
 export interface WebhookOptions {
   secret: string;
   timeoutMs: number;
+  /** The send's overall deadline (inside its delivery lease): the request is aborted when it fires. */
+  signal?: AbortSignal;
 }
 
 export async function sendWebhook(message: WebhookMessage, options: WebhookOptions): Promise<AttemptOutcome> {
@@ -37,7 +39,9 @@ export async function sendWebhook(message: WebhookMessage, options: WebhookOptio
         "webhook-signature": signature,
       },
       body: message.body,
-      signal: AbortSignal.timeout(options.timeoutMs),
+      signal: options.signal
+        ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal])
+        : AbortSignal.timeout(options.timeoutMs),
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
     });

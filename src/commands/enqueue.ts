@@ -106,5 +106,7 @@ function describe(result: EnqueueResult): string {
       return `already running ${what}`;
     case "failed":
       return `not added       ${what}: a job with this key failed for good and is kept in the queue`;
+    case "replaced":
+      return `added           ${what} in place of job ${result.replaced?.id ?? "?"}, which had failed for good`;
   }
 }

@@ -1,10 +1,12 @@
 /**
- * `regwatch grant-reader ROLE [--account NAME]`: read-only access to schema regwatch for a BI role
- * or, with an accounts file, to the chosen account's schema only (the grants themselves are
- * src/db/grants.ts). The role name is checked here, before any connection.
+ * `regwatch grant-reader ROLE [--account NAME]`: read-only access to the data of schema regwatch
+ * for a BI role or, with an accounts file, of the chosen account's schema only; never the
+ * console's sign-in tables or where alert messages go (the grants themselves are src/db/grants.ts,
+ * what is data src/db/reader-classes.ts). The role name is checked here, before any connection.
  */
 import type { Command } from "commander";
 import { grantReader } from "../db/grants.ts";
+import { PRIVATE_COLUMNS, type ReaderGrantPlan } from "../db/reader-classes.ts";
 import { EXIT, UsageError } from "../errors.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
 import { runAction, withDatabase } from "./context.ts";
@@ -28,7 +30,7 @@ export function registerGrantReader(program: Command): void {
   program
     .command("grant-reader")
     .description(
-      "give an existing role read-only access to schema regwatch (tables and views, now and later)",
+      "give an existing role read-only access to the data of schema regwatch (never sign-in data or alert targets)",
     )
     .argument("<role>", "name of an existing Postgres role")
     .addOption(accountOption())
@@ -36,16 +38,26 @@ export function registerGrantReader(program: Command): void {
       runAction(
         async (ctx) => {
           const role = checkRoleName(rawRole);
-          const schema = await withDatabase(ctx, async (db) => {
-            await grantReader(db.sql, role, db.schema);
-            return db.schema;
-          });
-          process.stdout.write(
-            `role "${role}" may now read every table and view of schema ${schema}, including ones added later\n`,
-          );
+          const { schema, plan } = await withDatabase(ctx, async (db) => ({
+            schema: db.schema,
+            plan: await grantReader(db.sql, role, db.schema),
+          }));
+          process.stdout.write(`${grantReport(role, schema, plan)}\n`);
           return EXIT.ok;
         },
         { account: opts.account, withoutKeys: true },
       ),
     );
+}
+
+/** What the role may read now, and what it may not. */
+export function grantReport(role: string, schema: string, plan: ReaderGrantPlan): string {
+  const partial = plan.columns
+    .map((c) => `${c.table} without ${(PRIVATE_COLUMNS[c.table] ?? []).join(", ")}`)
+    .join("; ");
+  return [
+    `role "${role}" may now read the data of schema ${schema}: ${plan.full.length} tables and views in full${partial ? `, and ${partial}` : ""}`,
+    `not readable: ${plan.withheld.join(", ") || "nothing"} (sign-in data and alert targets stay private)`,
+    "`regwatch migrate` applies these grants again after an upgrade: new data tables reach the role, private ones never do",
+  ].join("\n");
 }

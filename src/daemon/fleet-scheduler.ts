@@ -12,6 +12,7 @@ import type { Sql } from "../db/connect.ts";
 import { deliveriesDue, withAccountSchema } from "../db/fleet-status.ts";
 import { coerceError } from "../errors.ts";
 import { jobKey } from "../fleet/jobs.ts";
+import type { ReplacedJob } from "../fleet/queue.ts";
 import type { Logger } from "../logger.ts";
 import { type AccountSchedule, DeliverThrottle, type ScheduledJob, syncJobFor } from "./fleet-plan.ts";
 import { slotDecision } from "./resume-state.ts";
@@ -25,10 +26,18 @@ export interface FleetSchedulerDeps {
    * Adds jobs to the queue (its job key dedupes a job asked for twice); what became of each, when
    * known: "added", or the state of the job already there under its key ("failed": for good).
    */
-  enqueue: (jobs: ScheduledJob[]) => Promise<readonly { key: string; state: string }[] | undefined>;
+  enqueue: (jobs: ScheduledJob[]) => Promise<readonly EnqueueAnswer[] | undefined>;
   log: Logger;
   now?: () => Date;
   deliverEveryMs?: number;
+}
+
+/** What the queue said of one job asked for ("replaced": a failed job under its key was removed). */
+export interface EnqueueAnswer {
+  key: string;
+  state: string;
+  id?: string;
+  replaced?: ReplacedJob;
 }
 
 interface Scheduled {
@@ -127,14 +136,24 @@ export class FleetScheduler {
     }
     if (jobs.length > 0) {
       const results = (await this.deps.enqueue(jobs)) ?? [];
-      const stateOf = new Map(results.map((r) => [r.key, r.state]));
-      for (const job of jobs) this.said(job, stateOf.get(jobKey(job)), trigger);
+      const answerOf = new Map(results.map((r) => [r.key, r]));
+      for (const job of jobs) this.said(job, answerOf.get(jobKey(job)), trigger);
     }
     return jobs;
   }
 
-  private said(job: ScheduledJob, state: string | undefined, trigger: string): void {
+  private said(job: ScheduledJob, answer: EnqueueAnswer | undefined, trigger: string): void {
     const key = jobKey(job);
+    const state = answer?.state;
+    if (state === "replaced" && answer?.replaced) {
+      const { id, attempts, lastError } = answer.replaced;
+      this.asked.set(`${job.account}:${job.kind}`, `${key} added`);
+      this.deps.log.warn(
+        { ...job, key, trigger, jobId: answer.id, failedJobId: id, failedAttempts: attempts, lastError },
+        `the ${job.kind} job ${id} had failed for good (${attempts} attempts); it was removed and job ${answer.id} added in its place`,
+      );
+      return;
+    }
     const seen = `${key} ${state ?? ""}`;
     const fresh = this.asked.get(`${job.account}:${job.kind}`) !== seen;
     this.asked.set(`${job.account}:${job.kind}`, seen);

@@ -4,6 +4,8 @@
  * sends with no transaction open, then records each outcome under its lease token: two
  * deliverers never send one message at once, and a deliverer that dies leaves its messages due
  * again when the lease runs out (sent again with the same id and frozen body: at least once).
+ * A lease is written and compared on the database's clock (`now()`), never a deliverer's: one whose
+ * clock runs hours ahead does not take a live lease, one hours behind does not keep a dead one.
  */
 import type { TransactionSql } from "postgres";
 import type { Sql } from "./connect.ts";
@@ -43,6 +45,7 @@ export interface OutboxPlace {
 export const OUTBOX_START: OutboxPlace = { oldestChange: "-infinity", id: 0 };
 
 export interface ClaimOptions {
+  /** The deliverer's clock, for the backoff (`next_attempt_at`) only: leases use the database's. */
   now: Date;
   /** Ignore the backoff: every pending message is due (operator's `alerts deliver`). */
   ignoreBackoff: boolean;
@@ -77,7 +80,7 @@ export async function claimBatch(tx: TransactionSql, options: ClaimOptions): Pro
               and (e.oldest_change, e.id) < (d.oldest_change, d.id)) > 0 as "waitsForOlder"
     from alert_deliveries d join alert_rules r on r.id = d.rule_id
     where d.status = 'pending'
-      and (d.lease_until is null or d.lease_until <= ${options.now})
+      and (d.lease_until is null or d.lease_until <= now())
       and (d.oldest_change, d.id) > (${options.after.oldestChange}::text::date, ${options.after.id}::bigint)
       and (${options.ignoreBackoff} or d.next_attempt_at <= ${options.now})
       and not (d.channel || ' ' || d.target = any (${options.skipTargets as string[]}::text[]))
@@ -89,7 +92,7 @@ export async function claimBatch(tx: TransactionSql, options: ClaimOptions): Pro
   if (leased.length > 0) {
     await tx`
       update alert_deliveries
-      set lease_until = ${new Date(options.now.getTime() + options.leaseMs)}, lease_token = ${options.token}
+      set lease_until = now() + make_interval(secs => ${options.leaseMs / 1000}), lease_token = ${options.token}
       where id = any (${leased}::bigint[])`;
   }
   return rows;

@@ -85,14 +85,15 @@ export async function accountSummary(sql: Sql): Promise<AccountSummary> {
 
 /**
  * True when the account has an alert message a delivery pass would send now: pending, its backoff
- * over, and not leased by a deliverer. One indexed look, for the scheduler's `deliver` jobs.
+ * over (on the scheduler's clock, as it was set), and not leased by a deliverer (on the database's
+ * clock, as leases are). One indexed look, for the scheduler's `deliver` jobs.
  */
 export async function deliveriesDue(sql: Sql, now: Date): Promise<boolean> {
   const [row] = await sql<{ due: boolean }[]>`
     select exists (
       select 1 from alert_deliveries
       where status = 'pending' and next_attempt_at <= ${now}
-        and (lease_until is null or lease_until <= ${now})) as due`;
+        and (lease_until is null or lease_until <= now())) as due`;
   return row?.due === true;
 }
 

@@ -1,13 +1,17 @@
 /**
- * Read-only access to schema regwatch for a BI role. Tables and views that later migrations
- * create are covered too, through default privileges of the role that runs the migrations (the
- * one running `regwatch grant-reader`, which must also own the schema).
+ * Read access to a regwatch schema for BI roles: the data tables and views in full, the tables
+ * with private columns without them, nothing of the private tables (src/db/reader-classes.ts).
+ * A reader role is recorded in `reader_roles`; the migrator applies every recorded role's grants
+ * again after a migration, so a data table added later reaches the readers while a private one
+ * never does. No default privileges are used: they would hand every future table, private ones
+ * included, to the reader. Run by the schema's owner (who owns the tables and may grant on them).
  */
 import { InputError } from "../errors.ts";
 import { DEFAULT_SCHEMA, type Sql } from "./connect.ts";
+import { type ReaderGrantPlan, readerGrantPlan } from "./reader-classes.ts";
 
-/** Grants USAGE on the schema, SELECT on every table and view, and SELECT on those created later. */
-export async function grantReader(sql: Sql, role: string, schema = DEFAULT_SCHEMA): Promise<void> {
+/** Records `role` as a reader of `schema` and gives it exactly what the classification allows. */
+export async function grantReader(sql: Sql, role: string, schema = DEFAULT_SCHEMA): Promise<ReaderGrantPlan> {
   const [found] = await sql<{ exists: boolean }[]>`
     select exists(select 1 from pg_roles where rolname = ${role}) as exists`;
   if (!found?.exists) {
@@ -15,9 +19,54 @@ export async function grantReader(sql: Sql, role: string, schema = DEFAULT_SCHEM
       `role "${role}" does not exist; create it first, e.g. CREATE ROLE "${role}" LOGIN PASSWORD '...'`,
     );
   }
-  await sql.begin(async (tx) => {
-    await tx`grant usage on schema ${tx(schema)} to ${tx(role)}`;
-    await tx`grant select on all tables in schema ${tx(schema)} to ${tx(role)}`;
-    await tx`alter default privileges in schema ${tx(schema)} grant select on tables to ${tx(role)}`;
+  return sql.begin(async (tx) => {
+    const t = tx as unknown as Sql;
+    await t`insert into ${t(schema)}.reader_roles (role) values (${role}) on conflict (role) do nothing`;
+    return applyReaderGrants(t, role, schema);
   });
+}
+
+/**
+ * Applies the grants of every recorded reader role that still exists (after migrations). Returns
+ * the roles it applied them to.
+ */
+export async function reapplyReaderGrants(sql: Sql, schema = DEFAULT_SCHEMA): Promise<string[]> {
+  return sql.begin(async (tx) => {
+    const t = tx as unknown as Sql;
+    const roles = await t<{ role: string }[]>`
+      select r.role from ${t(schema)}.reader_roles r join pg_roles p on p.rolname = r.role order by r.role`;
+    for (const { role } of roles) await applyReaderGrants(t, role, schema);
+    return roles.map((r) => r.role);
+  });
+}
+
+/**
+ * Takes every privilege on the schema's tables and views from `role`, then grants what the
+ * classification allows; run inside a transaction, so the reader never sees a state in between.
+ * Default privileges an earlier release gave the role (SELECT on every future table) are revoked.
+ */
+async function applyReaderGrants(tx: Sql, role: string, schema: string): Promise<ReaderGrantPlan> {
+  const relations = await tx<{ name: string }[]>`
+    select c.relname as name from pg_class c
+    where c.relnamespace = to_regnamespace(${schema}) and c.relkind in ('r', 'p', 'v', 'm')`;
+  const columns = await tx<{ table: string; column: string }[]>`
+    select c.relname as table, a.attname as column
+    from pg_class c join pg_attribute a on a.attrelid = c.oid
+    where c.relnamespace = to_regnamespace(${schema}) and c.relkind in ('r', 'p')
+      and a.attnum > 0 and not a.attisdropped
+    order by c.relname, a.attnum`;
+  const plan = readerGrantPlan(
+    relations.map((r) => r.name),
+    (table) => columns.filter((c) => c.table === table).map((c) => c.column),
+  );
+  await tx`grant usage on schema ${tx(schema)} to ${tx(role)}`;
+  // Revoking a table's privilege revokes its column privileges too.
+  await tx`revoke all on all tables in schema ${tx(schema)} from ${tx(role)}`;
+  await tx`alter default privileges in schema ${tx(schema)} revoke all on tables from ${tx(role)}`;
+  for (const name of plan.full) await tx`grant select on ${tx(schema)}.${tx(name)} to ${tx(role)}`;
+  for (const { table, columns: allowed } of plan.columns) {
+    if (allowed.length > 0)
+      await tx`grant select (${tx(allowed)}) on ${tx(schema)}.${tx(table)} to ${tx(role)}`;
+  }
+  return plan;
 }

@@ -2,7 +2,7 @@
  * What `regwatch doctor` asks of the database, and nothing else: who we are connected as, which
  * migrations are not applied yet, whether this role may write (a write that is rolled back), and
  * which roles were given read access and what they cannot read. Every question is a read, or a
- * write undone in the same transaction: the doctor changes nothing.
+ * write undone in the same transaction: the doctor changes nothing. Reader roles: reader-health.ts.
  */
 import { readFile } from "node:fs/promises";
 import { DEFAULT_SCHEMA, type Sql } from "./connect.ts";
@@ -126,32 +126,4 @@ export async function writeRights(sql: Sql): Promise<WriteRights> {
     canMigrate: schema?.can_migrate ?? false,
     ...(writeRefused ? { writeRefused } : {}),
   };
-}
-
-export interface ReaderRole {
-  role: string;
-  /** Tables and views of schema regwatch it may not SELECT. */
-  unreadable: string[];
-}
-
-/**
- * Roles given USAGE on schema regwatch by a grant (what `regwatch grant-reader` does), other than
- * the schema's owner, with the tables and views each cannot read.
- */
-export async function readerRoles(sql: Sql): Promise<ReaderRole[]> {
-  return sql<ReaderRole[]>`
-    with granted as (
-      select distinct r.oid, r.rolname
-      from pg_namespace n
-      cross join lateral aclexplode(n.nspacl) acl
-      join pg_roles r on r.oid = acl.grantee
-      where n.nspname = current_setting('search_path') and acl.privilege_type = 'USAGE' and acl.grantee <> n.nspowner
-    )
-    select g.rolname as role,
-           coalesce(array_agg(c.relname order by c.relname) filter (where c.oid is not null), '{}') as unreadable
-    from granted g
-    left join (pg_class c join pg_namespace n on n.oid = c.relnamespace and n.nspname = current_setting('search_path'))
-      on c.relkind in ('r', 'p', 'v', 'm') and not has_table_privilege(g.oid, c.oid, 'SELECT')
-    group by g.rolname
-    order by g.rolname`;
 }

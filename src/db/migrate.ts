@@ -1,7 +1,8 @@
 import path from "node:path";
 import postgres from "postgres";
 import { packageRoot } from "../package-root.ts";
-import { DEFAULT_SCHEMA, schemaConnection } from "./connect.ts";
+import { DEFAULT_SCHEMA, type Sql, schemaConnection } from "./connect.ts";
+import { reapplyReaderGrants } from "./grants.ts";
 import { retargetMigration } from "./schema-name.ts";
 import { withNoDelay } from "./socket.ts";
 
@@ -25,7 +26,8 @@ export function migrationsTableOf(schema: string): string {
  * Applies pending migrations to one schema: `regwatch`, or an account's `regwatch_<name>`, which
  * gets the very same statements with the schema's name put in place of `regwatch`. Safe to run
  * again (applied ones are skipped) and from several processes at once: a session advisory lock
- * makes them take turns, and each later one finds nothing left to do.
+ * makes them take turns, and each later one finds nothing left to do. When it applied any, the
+ * grants of the schema's reader roles are applied again (src/db/grants.ts).
  */
 export async function runMigrations(url: string, schema = DEFAULT_SCHEMA): Promise<{ applied: number }> {
   // One connection, so the lock, the journal reads and every migration share a session.
@@ -56,6 +58,8 @@ export async function runMigrations(url: string, schema = DEFAULT_SCHEMA): Promi
     // What drizzle's own `migrate` does, with the statements retargeted to the schema.
     await db.dialect.migrate(migrations, db.session, config);
     const after = await appliedCount(client, schema);
+    // New tables reach the reader roles (data ones only), still under the migrators' lock.
+    if (after > before) await reapplyReaderGrants(client as unknown as Sql, schema);
     await client`select pg_advisory_unlock(${MIGRATION_LOCK})`;
     return { applied: after - before };
   } finally {

@@ -1,7 +1,9 @@
 /**
  * The queue workers' heartbeats (`worker_heartbeats`, in the fleet's home schema). A worker
  * writes its row every few seconds; any worker finds the rows whose heartbeat is older than the
- * lease and marks them dead once their jobs are released (see src/fleet/leases.ts).
+ * lease, marks them dead and releases their jobs in one transaction (see src/fleet/leases.ts).
+ * Every beat and every comparison is on the database's clock (`now()`), never a process's: a
+ * worker whose clock is off neither ends a live lease nor keeps a dead one.
  */
 import { DEFAULTS } from "../config-schema.ts";
 import type { Sql } from "./connect.ts";
@@ -35,7 +37,7 @@ export async function writeHeartbeat(sql: Sql, row: HeartbeatRow): Promise<void>
   await sql`
     insert into worker_heartbeats
       (id, lock_ids, host, pid, concurrency, jobs_running, jobs_done, jobs_failed)
-    values (${row.id}, ${sql.array([...row.lockIds])}::text[], ${row.host}, ${row.pid}, ${row.concurrency},
+    values (${row.id}, ${[...row.lockIds]}::text[], ${row.host}, ${row.pid}, ${row.concurrency},
       ${row.jobsRunning}, ${row.jobsDone}, ${row.jobsFailed})
     on conflict (id) do update set
       lock_ids = excluded.lock_ids,
@@ -47,26 +49,34 @@ export async function writeHeartbeat(sql: Sql, row: HeartbeatRow): Promise<void>
       stop_reason = null`;
 }
 
-/** Rows of running workers whose last beat is older than `leaseSeconds` (never `exceptId`). */
-export async function expiredWorkers(
+/**
+ * The lease sweep, in one transaction on the database's clock: marks every running worker whose
+ * last beat is older than `leaseSeconds` (never `exceptId`) as found dead, and unlocks in the job
+ * queue the jobs and queues its ids hold, before committing. The update locks the rows it marks,
+ * so a second sweeper running at once waits for this one and then finds them stopped: each dead
+ * worker's jobs are released by one sweeper, once. Returns the workers released.
+ */
+export async function sweepExpiredWorkers(
   sql: Sql,
   leaseSeconds: number,
   exceptId: string,
 ): Promise<{ id: string; lockIds: string[] }[]> {
-  const rows = await sql<{ id: string; lock_ids: string[] }[]>`
-    select id, lock_ids from worker_heartbeats
-    where stopped_at is null and id <> ${exceptId}
-      and heartbeat_at < now() - make_interval(secs => ${leaseSeconds})
-    order by heartbeat_at`;
-  return rows.map((r) => ({ id: r.id, lockIds: r.lock_ids }));
+  return sql.begin(async (tx) => {
+    const rows = await tx<{ id: string; lock_ids: string[] }[]>`
+      update worker_heartbeats
+      set stopped_at = now(), stop_reason = 'lease expired', jobs_running = 0
+      where stopped_at is null and id <> ${exceptId}
+        and heartbeat_at < now() - make_interval(secs => ${leaseSeconds})
+      returning id, lock_ids`;
+    const lockIds = rows.flatMap((r) => r.lock_ids);
+    // graphile-worker's own function (what its forceUnlockWorkers calls), in this transaction.
+    if (lockIds.length > 0) await tx`select graphile_worker.force_unlock_workers(${lockIds}::text[])`;
+    return rows.map((r) => ({ id: r.id, lockIds: r.lock_ids }));
+  });
 }
 
-/** Marks a worker gone: a clean stop, or a lease found expired once its jobs were released. */
-export async function markWorkerStopped(
-  sql: Sql,
-  id: string,
-  reason: "stopped" | "lease expired",
-): Promise<void> {
+/** Marks a worker gone after a clean stop (a dead one is marked by sweepExpiredWorkers). */
+export async function markWorkerStopped(sql: Sql, id: string, reason: "stopped"): Promise<void> {
   await sql`
     update worker_heartbeats set stopped_at = now(), stop_reason = ${reason}, jobs_running = 0
     where id = ${id} and stopped_at is null`;

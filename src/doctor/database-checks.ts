@@ -6,13 +6,8 @@
 import type { Config } from "../config.ts";
 import { listAlertRules } from "../db/alerts-rules.ts";
 import { openDatabase } from "../db/connect.ts";
-import {
-  databaseIdentity,
-  migrationState,
-  readerRoles,
-  regwatchSchemaExists,
-  writeRights,
-} from "../db/health.ts";
+import { databaseIdentity, migrationState, regwatchSchemaExists, writeRights } from "../db/health.ts";
+import { readerRoles } from "../db/reader-health.ts";
 import { searchRequestsThisMonth } from "../db/usage.ts";
 import { coerceError } from "../errors.ts";
 import {

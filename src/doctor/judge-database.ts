@@ -3,7 +3,8 @@
  * applies one: it only reports), writable by this role, and readable by the roles given read
  * access for BI tools. Pure: the facts come from src/db/health.ts.
  */
-import type { DatabaseIdentity, MigrationState, ReaderRole, WriteRights } from "../db/health.ts";
+import type { DatabaseIdentity, MigrationState, WriteRights } from "../db/health.ts";
+import type { ReaderRole } from "../db/reader-classes.ts";
 import { type CheckResult, fail, ok, warn } from "./report.ts";
 
 export const DATABASE = "database";
@@ -95,16 +96,26 @@ export function judgeReaders(roles: readonly ReaderRole[]): CheckResult {
   if (roles.length === 0) {
     return ok(READERS, "no role was given read access (`regwatch grant-reader ROLE` does it for a BI tool)");
   }
+  const listed = (names: readonly string[]) =>
+    `${names.slice(0, 3).join(", ")}${names.length > 3 ? `, and ${names.length - 3} more` : ""}`;
+  const again = (short: readonly ReaderRole[]) =>
+    `run ${short.map((r) => `regwatch grant-reader ${r.role}`).join(", ")} (as the schema's owner) again`;
+  const exposed = roles.filter((r) => r.exposed.length > 0);
+  if (exposed.length > 0) {
+    const described = exposed.map((r) => `${r.role} can read ${listed(r.exposed)}`).join("; ");
+    return fail(
+      READERS,
+      `${described}: sign-in data or alert targets are not for readers`,
+      `${again(exposed)}: it grants the data only and takes the rest back`,
+    );
+  }
   const short = roles.filter((r) => r.unreadable.length > 0);
   if (short.length > 0) {
-    const described = short
-      .map(
-        (r) =>
-          `${r.role} cannot read ${r.unreadable.slice(0, 3).join(", ")}${r.unreadable.length > 3 ? `, and ${r.unreadable.length - 3} more` : ""}`,
-      )
-      .join("; ");
-    const commands = short.map((r) => `regwatch grant-reader ${r.role}`).join(", ");
-    return warn(READERS, described, `run ${commands} (as the schema's owner) again`);
+    const described = short.map((r) => `${r.role} cannot read ${listed(r.unreadable)}`).join("; ");
+    return warn(READERS, described, again(short));
   }
-  return ok(READERS, `${roles.map((r) => r.role).join(", ")} can read every table and view`);
+  return ok(
+    READERS,
+    `${roles.map((r) => r.role).join(", ")} can read every data table and view (sign-in data and alert targets withheld)`,
+  );
 }

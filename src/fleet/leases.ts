@@ -1,23 +1,22 @@
 /**
  * Leases: a worker says it is alive by writing its heartbeat row every few seconds, and on the
  * same beat looks for workers whose heartbeat is older than the lease (REGWATCH_JOB_LEASE_S).
- * Those are taken for dead: the jobs and queues their workers hold in the queue are unlocked at
- * once, so another worker takes the account over, and their row is marked. The queue's own rule
+ * Those are taken for dead: their row is marked and the jobs and queues their workers hold in the
+ * queue are unlocked in the same transaction, so another worker takes the account over. Beats and
+ * the lease's comparison use the database's clock, so a worker's own clock plays no part. The queue's own rule
  * (a lock older than four hours) is far too slow for a fleet that runs every day.
  *
  * A worker that was only slow, not dead, may then run a job another worker runs as well: the
  * account's run lock (a session advisory lock, freed by Postgres when a dead process's connection
  * closes) is what keeps two processes from calling one registry with one key.
  */
-import type { WorkerUtils } from "graphile-worker";
 import type { Sql } from "../db/connect.ts";
-import { expiredWorkers, type HeartbeatRow, markWorkerStopped, writeHeartbeat } from "../db/workers.ts";
+import { type HeartbeatRow, sweepExpiredWorkers, writeHeartbeat } from "../db/workers.ts";
 import { coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 
 export interface LeaseDeps {
   sql: Sql;
-  utils: Pick<WorkerUtils, "forceUnlockWorkers">;
   log: Logger;
   leaseSeconds: number;
   /** The row as it is now (counters, the worker ids the queue knows). */
@@ -67,12 +66,13 @@ export function keepLease(deps: LeaseDeps): LeaseKeeper {
   };
 }
 
-/** Releases the jobs of every worker whose lease has run out, then marks its row. */
+/**
+ * Marks every worker whose lease has run out and releases its jobs, in one transaction on the
+ * database's clock (sweepExpiredWorkers): two sweepers at once release each dead worker once.
+ */
 export async function sweepExpired(deps: Omit<LeaseDeps, "row">, selfId: string): Promise<number> {
-  const expired = await expiredWorkers(deps.sql, deps.leaseSeconds, selfId);
+  const expired = await sweepExpiredWorkers(deps.sql, deps.leaseSeconds, selfId);
   for (const worker of expired) {
-    if (worker.lockIds.length > 0) await deps.utils.forceUnlockWorkers(worker.lockIds);
-    await markWorkerStopped(deps.sql, worker.id, "lease expired");
     deps.log.warn(
       { worker: worker.id, leaseSeconds: deps.leaseSeconds },
       "a worker's lease ran out: its jobs are released for the others",

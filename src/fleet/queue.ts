@@ -38,11 +38,19 @@ export async function installQueue(databaseUrl: string, log: Logger = silentLogg
 }
 
 /**
- * What became of a job asked for: added, or not added because a job with its key is already
- * queued (or waiting for a retry), running, or failed for good (kept with its last error until it
- * is removed or rescheduled).
+ * What became of a job asked for: added; not added because a job with its key is already queued
+ * (or waiting for a retry), running, or failed for good (kept with its last error until it is
+ * removed or rescheduled); or added in place of a job with its key that had failed for good
+ * ("replaced": a kind whose key names no day, see `freesFailedKey`).
  */
-export type EnqueueState = "added" | "queued" | "running" | "failed";
+export type EnqueueState = "added" | "queued" | "running" | "failed" | "replaced";
+
+/** The failed job a "replaced" answer removed: what the scheduler's log says of it. */
+export interface ReplacedJob {
+  id: string;
+  attempts: number;
+  lastError: string | null;
+}
 
 export interface EnqueueResult {
   job: JobPayload;
@@ -50,8 +58,10 @@ export interface EnqueueResult {
   /** The queue's id of the job added or found. */
   id: string;
   state: EnqueueState;
-  /** state === "added" */
+  /** state === "added" or "replaced" */
   added: boolean;
+  /** state === "replaced": the job that had failed for good under the key. */
+  replaced?: ReplacedJob;
 }
 
 export interface EnqueueOptions {
@@ -60,9 +70,22 @@ export interface EnqueueOptions {
 }
 
 /**
+ * Whether a job that failed for good under this job's key gives the key up when the job is asked
+ * for again. A `deliver` job's key names no day: kept, a failed one would refuse every later
+ * delivery until someone removed it by hand. A sync, reconcile or backfill key names its day or
+ * range: the failed job stays for the operator (status --fleet, doctor) and the next day's slot
+ * has a key of its own.
+ */
+export function freesFailedKey(job: JobPayload): boolean {
+  return job.kind === "deliver";
+}
+
+/**
  * Adds the jobs, each to its account's queue under its key. A job whose key is already in the
- * queue is not added again (graphile-worker's `unsafe_dedupe` mode: the existing job is left
- * as it is, whether it waits, runs or has failed for good).
+ * queue is not added again (graphile-worker's `unsafe_dedupe` mode: the existing job is left as
+ * it is, whether it waits or runs). A job found failed for good under the key of a kind that
+ * frees it (freesFailedKey) is removed (graphile-worker's `completeJobs`, one statement that
+ * leaves a locked job alone) and the job is added anew; the answer says which job it replaced.
  */
 export async function enqueue(
   queue: string | WorkerUtils | { databaseUrl: string; log: Logger },
@@ -79,14 +102,32 @@ export async function enqueue(
     const results: EnqueueResult[] = [];
     for (const job of jobs) {
       const key = jobKey(job);
-      const added = await utils.addJob(taskName(job.kind), job, {
-        queueName: queueName(job.account),
-        jobKey: key,
-        jobKeyMode: "unsafe_dedupe",
-        maxAttempts: options.maxAttempts,
-      });
-      const state = stateOf(added);
-      results.push({ job, key, id: String(added.id), state, added: state === "added" });
+      const add = () =>
+        utils.addJob(taskName(job.kind), job, {
+          queueName: queueName(job.account),
+          jobKey: key,
+          jobKeyMode: "unsafe_dedupe",
+          maxAttempts: options.maxAttempts,
+        });
+      const found = await add();
+      const state = stateOf(found);
+      if (state === "failed" && freesFailedKey(job)) {
+        // Another scheduler may have replaced it already: then the second add finds its job.
+        await utils.completeJobs([found.id]);
+        const added = await add();
+        const again = stateOf(added);
+        const replaced = { id: String(found.id), attempts: found.attempts, lastError: found.last_error };
+        results.push({
+          job,
+          key,
+          id: String(added.id),
+          state: again === "added" ? "replaced" : again,
+          added: again === "added",
+          ...(again === "added" ? { replaced } : {}),
+        });
+        continue;
+      }
+      results.push({ job, key, id: String(found.id), state, added: state === "added" });
     }
     return results;
   } finally {
@@ -100,7 +141,7 @@ function stateOf(job: {
   locked_at: Date | null;
   attempts: number;
   max_attempts: number;
-}): EnqueueState {
+}): Exclude<EnqueueState, "replaced"> {
   if (job.revision === 0) return "added";
   if (job.locked_at) return "running";
   return job.attempts >= job.max_attempts ? "failed" : "queued";

@@ -118,7 +118,6 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     const id = poolId;
     const lease = keepLease({
       sql: home.sql,
-      utils,
       log,
       leaseSeconds: config.jobLeaseS,
       row: () => ({

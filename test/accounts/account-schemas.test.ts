@@ -135,7 +135,7 @@ describe("grant-reader --account", () => {
     const granted = await runCli(["grant-reader", role, "--account", "a"], env);
     expect(granted.stderr).toBe("");
     expect(granted.code).toBe(0);
-    expect(granted.stdout).toContain("every table and view of schema regwatch_a");
+    expect(granted.stdout).toContain("may now read the data of schema regwatch_a");
     expect(await canRead("regwatch_a")).toBe(true);
     expect(await canRead("regwatch_b")).toBe(false);
     expect(await canRead("regwatch_c")).toBe(false);

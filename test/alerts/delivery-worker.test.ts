@@ -208,6 +208,8 @@ describe("the deliverer as its own worker", () => {
     const registry = new Registry();
     registerAlertMetrics(registry, async () => t.db.sql);
     expect(await registry.metrics()).toMatch(/^regwatch_alert_sending 1$/m);
+    // Leases run on the database's clock: the lease is made to run out there.
+    await t.db.sql`update regwatch.alert_deliveries set lease_until = now() - interval '1 second'`;
     clock += 11 * alertConfig().requestTimeoutMs;
     expect(await deliver()).toMatchObject({ sent: 1 });
     expect(hook.hits).toHaveLength(2);

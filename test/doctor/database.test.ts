@@ -1,7 +1,7 @@
 /**
  * The doctor's database checks, each failing alone: a migration not applied (and not applied by
  * the doctor), a role that may only read, a server that accepts no writes, a reader role missing
- * a grant, and a database nobody answers at.
+ * a grant or reading sign-in data, and a database nobody answers at.
  */
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -83,10 +83,19 @@ describe("regwatch doctor and the database", () => {
     expect(writes.next).toContain(
       `GRANT INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA regwatch TO "${reader.name}"`,
     );
-    // Being given read access, it is also a reader role: one that can read everything.
-    expect(resultOf(results, "reader roles").message).toBe(`${reader.name} can read every table and view`);
-    expect(notOk(results)).toEqual(["database writes: fail"]);
+    // Given SELECT on every table (as grant-reader did before), it is a reader role that reads
+    // what readers must not: sign-in data and alert targets.
+    const readers = resultOf(results, "reader roles");
+    expect(readers.message).toBe(
+      `${reader.name} can read alert_deliveries.target, alert_deliveries.recipients, alert_events.details, and 6 more: sign-in data or alert targets are not for readers`,
+    );
+    expect(readers.next).toBe(
+      `run regwatch grant-reader ${reader.name} (as the schema's owner) again: it grants the data only and takes the rest back`,
+    );
+    expect(notOk(results)).toEqual(["database writes: fail", "reader roles: fail"]);
     expect(JSON.stringify(results)).not.toContain(new URL(reader.url).password);
+    // Out of the later tests' way: a role without USAGE on the schema reads nothing.
+    await world.tdb.db.sql.unsafe(`revoke usage on schema regwatch from "${reader.name}"`);
   });
 
   it("fails a role that may write some tables but not all, naming those", async () => {
@@ -124,6 +133,11 @@ describe("regwatch doctor and the database", () => {
     const readers = resultOf(results, "reader roles");
     expect(readers.message).toBe(`${bi.name} cannot read changes`);
     expect(readers.next).toBe(`run regwatch grant-reader ${bi.name} (as the schema's owner) again`);
+    await grantReader(world.tdb.db.sql, bi.name);
+    expect(resultOf(await doctorWith(env()), "reader roles")).toMatchObject({
+      status: "ok",
+      message: `${bi.name} can read every data table and view (sign-in data and alert targets withheld)`,
+    });
   });
 
   it("fails a database nobody answers at, and the checks that need it", async () => {

@@ -57,3 +57,13 @@ export async function createEmptyDatabase(): Promise<{ url: string; drop(): Prom
     },
   };
 }
+
+/** The SQLSTATE a statement failed with; undefined when it went through. */
+export async function sqlState(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return (error as { code?: string }).code;
+  }
+}

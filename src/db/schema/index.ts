@@ -11,4 +11,5 @@ export * from "./console.ts";
 export * from "./fleet.ts";
 export * from "./lists.ts";
 export * from "./payments.ts";
+export * from "./readers.ts";
 export * from "./runs.ts";
