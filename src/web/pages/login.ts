@@ -1,22 +1,20 @@
 /**
  * GET/POST /login and POST /logout. The form's CSRF token before a session exists is a double
- * submit (cookie and field must match); afterwards the session's own token applies. More than
- * five failed attempts for one name from one address within a minute answer 429, whatever the
- * password, across every console process (the failures are in the database).
+ * submit (cookie and field must match); afterwards the session's own token applies. Beyond five
+ * attempts for one name from one address within a minute (failed, or still being checked) the
+ * answer is 429 whatever the password, across every console process (attempts are counted in
+ * the database, before the password is checked).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import {
-  createSession,
-  deleteSession,
-  recentLoginFailures,
-  recordLoginFailure,
-} from "../../db/console-sessions.ts";
+import { claimLoginAttempt, forgetLoginAttempt } from "../../db/console-login-attempts.ts";
+import { createSession, deleteSession } from "../../db/console-sessions.ts";
 import { consoleUserCredentials } from "../../db/console-users.ts";
 import type { RegisterPages, WebDeps } from "../kit.ts";
 import { DECOY_HASH, verifyPassword } from "../passwords.ts";
 import { LOGIN_CSRF_COOKIE, newToken, SESSION_COOKIE, sessionIdOf, tokensMatch } from "../session-tokens.ts";
 
-const FAILURES_ALLOWED_PER_MINUTE = 5;
+/** Five attempts a minute per user name and address: failed ones, and ones still being checked. */
+const ATTEMPTS = { max: 5, windowMs: 60_000 } as const;
 
 interface LoginBody {
   username?: unknown;
@@ -65,8 +63,10 @@ export const registerLoginPages: RegisterPages = (app, deps, kit) => {
     }
     const now = deps.now();
     const who = { username: username.slice(0, 200), address: request.ip };
-    const failures = await recentLoginFailures(deps.db.sql, who, new Date(now.getTime() - 60_000));
-    if (failures >= FAILURES_ALLOWED_PER_MINUTE) {
+    // Counted before the slow password check, in one step with the count: a burst sent at once
+    // gets five checks at most, and a right password after those is refused like a wrong one.
+    const attempt = await claimLoginAttempt(deps.db.sql, who, now, ATTEMPTS);
+    if (!attempt.allowed) {
       reply.header("retry-after", "60");
       return showForm(request, reply, 429, {
         error: "Too many failed attempts for this user from this address: wait a minute, then try again.",
@@ -76,10 +76,10 @@ export const registerLoginPages: RegisterPages = (app, deps, kit) => {
     const user = await consoleUserCredentials(deps.db.sql, username);
     const ok = await verifyPassword(password, user?.passwordHash ?? DECOY_HASH);
     if (!user || !ok) {
-      await recordLoginFailure(deps.db.sql, who, now);
       deps.log.info({ username: who.username, address: who.address }, "console sign-in failed");
       return showForm(request, reply, 401, { error: "Wrong user name or password.", username });
     }
+    await forgetLoginAttempt(deps.db.sql, attempt.id);
     const token = newToken();
     const expiresAt = new Date(now.getTime() + deps.config.webSessionHours * 3_600_000);
     await createSession(deps.db.sql, {
