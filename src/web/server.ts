@@ -29,12 +29,50 @@ import { createRenderer } from "./render.ts";
 /** Largest payment batch an upload may carry. */
 const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
-export async function buildConsole(deps: WebDeps): Promise<FastifyInstance> {
+/**
+ * How long the console waits on a client. A request (headers and body) must arrive within
+ * `requestMs`, its headers within `headersMs`; Node looks for late ones every `checkEveryMs` and
+ * answers them 408 before closing, so a body trickled a byte at a time is cut off within
+ * requestMs + checkEveryMs. A connection with no traffic either way for `idleMs` is closed (a
+ * download whose reader stopped reading, say); an idle keep-alive connection after `keepAliveMs`.
+ */
+export interface ConsoleTimeouts {
+  headersMs: number;
+  requestMs: number;
+  checkEveryMs: number;
+  idleMs: number;
+  keepAliveMs: number;
+}
+
+export const CONSOLE_TIMEOUTS = {
+  headersMs: 20_000,
+  // A 100 MB upload needs about 18 Mbit/s to arrive in time; a form needs a few bytes.
+  requestMs: 45_000,
+  checkEveryMs: 5_000,
+  idleMs: 120_000,
+  keepAliveMs: 5_000,
+} as const satisfies ConsoleTimeouts;
+
+export interface ConsoleOptions {
+  /** Tests shorten these; the defaults are CONSOLE_TIMEOUTS. */
+  timeouts?: Partial<ConsoleTimeouts>;
+}
+
+export async function buildConsole(deps: WebDeps, options: ConsoleOptions = {}): Promise<FastifyInstance> {
   const fleet = deps.accounts ?? loadAccounts(deps.config);
   const accounts = fleet ? new AccountDirectory(deps.config, fleet) : undefined;
+  const timeouts = { ...CONSOLE_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     // The console logs through regwatch's own logger (secrets scrubbed), never request bodies.
     logger: false,
+    http: {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: timeouts.checkEveryMs,
+    },
+    requestTimeout: timeouts.requestMs,
+    connectionTimeout: timeouts.idleMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
     // A form (a note, a few hundred selected ids) is small; the upload goes through multipart.
     bodyLimit: 1024 * 1024,
     // Only behind a proxy that sets them are X-Forwarded-For/-Proto believed: else anyone could
@@ -133,8 +171,9 @@ export interface RunningConsole {
 export async function startConsole(
   deps: WebDeps,
   listen: { host: string; port: number },
+  options: ConsoleOptions = {},
 ): Promise<RunningConsole> {
-  const app = await buildConsole(deps);
+  const app = await buildConsole(deps, options);
   await app.listen({ host: listen.host, port: listen.port });
   const { port } = app.server.address() as AddressInfo;
   const host = listen.host.includes(":") ? `[${listen.host}]` : listen.host;
