@@ -25,6 +25,7 @@ import { registerMorePages } from "./pages/more.ts";
 import { registerUserPages } from "./pages/users.ts";
 import { webAssetDir } from "./paths.ts";
 import { createRenderer } from "./render.ts";
+import { describeSchemaError, PLAIN_GET } from "./route-schemas.ts";
 
 /** Largest payment batch an upload may carry. */
 const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
@@ -80,6 +81,8 @@ export async function buildConsole(deps: WebDeps, options: ConsoleOptions = {}):
     trustProxy: deps.config.webTrustProxy,
     // A bookmarked /changes/ opens /changes.
     routerOptions: { ignoreTrailingSlash: true },
+    // Every route states what it accepts (route-schemas.ts); a refusal names the field.
+    schemaErrorFormatter: describeSchemaError,
   });
   await app.register(fastifyHelmet, {
     global: true,
@@ -114,6 +117,11 @@ export async function buildConsole(deps: WebDeps, options: ConsoleOptions = {}):
     maxAge: 3_600_000,
   });
 
+  // From here on, a route without a schema is a mistake caught at start, not a 500 in use.
+  app.addHook("onRoute", (route) => {
+    if (!route.schema) throw new Error(`console route ${route.method} ${route.url} declares no schema`);
+  });
+
   const render = createRenderer(deps);
   const kit = createKit(render);
 
@@ -146,7 +154,9 @@ export async function buildConsole(deps: WebDeps, options: ConsoleOptions = {}):
     ),
   );
 
-  app.get("/healthz", async (_request, reply) => reply.type("text/plain; charset=utf-8").send("ok\n"));
+  app.get("/healthz", { schema: PLAIN_GET }, async (_request, reply) =>
+    reply.type("text/plain; charset=utf-8").send("ok\n"),
+  );
   if (accounts) app.addHook("onClose", () => accounts.close());
   installAuthHooks(app, deps, render, accounts);
   // The home's pages: sign-in, users, the account switch. They never read an account's data.

@@ -11,7 +11,11 @@ import { createSession, deleteSession } from "../../db/console-sessions.ts";
 import { consoleUserCredentials } from "../../db/console-users.ts";
 import type { RegisterPages, WebDeps } from "../kit.ts";
 import { DECOY_HASH, verifyPassword } from "../passwords.ts";
+import { form, line, PLAIN_GET, PLAIN_POST, query, typedText } from "../route-schemas.ts";
 import { LOGIN_CSRF_COOKIE, newToken, SESSION_COOKIE, sessionIdOf, tokensMatch } from "../session-tokens.ts";
+
+/** A user name is one line; a password any text but NUL and the like, no longer than passwords may be. */
+const SIGN_IN = { querystring: query(), body: form({ username: line(200), password: typedText(1024) }) };
 
 /** Five attempts a minute per user name and address: failed ones, and ones still being checked. */
 const ATTEMPTS = { max: 5, windowMs: 60_000 } as const;
@@ -40,9 +44,9 @@ export const registerLoginPages: RegisterPages = (app, deps, kit) => {
     return kit.render(request, reply, "login", { title: "Sign in", loginCsrf: token, ...extra }, status);
   };
 
-  app.get("/login", (request, reply) => showForm(request, reply, 200));
+  app.get("/login", { schema: PLAIN_GET }, (request, reply) => showForm(request, reply, 200));
 
-  app.post<{ Body: LoginBody }>("/login", async (request, reply) => {
+  app.post<{ Body: LoginBody }>("/login", { schema: SIGN_IN }, async (request, reply) => {
     const body = request.body ?? {};
     if (!tokensMatch(body._csrf, request.cookies[LOGIN_CSRF_COOKIE])) {
       return kit.render(
@@ -101,7 +105,7 @@ export const registerLoginPages: RegisterPages = (app, deps, kit) => {
     return reply.redirect("/", 303);
   });
 
-  app.post("/logout", async (request, reply) => {
+  app.post("/logout", { schema: PLAIN_POST }, async (request, reply) => {
     // The global CSRF hook has checked _csrf: a foreign page cannot sign anyone out.
     if (request.webSession) await deleteSession(deps.db.sql, request.webSession.id, deps.now());
     reply.clearCookie(SESSION_COOKIE, { path: "/" });
