@@ -3,6 +3,7 @@
  * value is described. src/config.ts turns the parsed values into the Config the program reads.
  */
 import * as z from "zod";
+import { parseTrustProxy } from "./config-proxy.ts";
 import { baseUrlProblem, type InterfaceVersion } from "./config-url.ts";
 import { nodeCron } from "./cron.ts";
 import { isValidDate } from "./dates.ts";
@@ -92,6 +93,13 @@ const booleanFlag = z
   .string()
   .regex(/^(true|false|1|0|yes|no)$/i, "must be true or false")
   .transform((s) => /^(true|1|yes)$/i.test(s));
+/** No proxy, a hop count, or the proxies' addresses and networks (never `true`). */
+const trustProxy = z.string().transform((s, ctx) => {
+  const parsed = parseTrustProxy(s);
+  if (parsed.ok) return parsed.value;
+  ctx.addIssue({ code: "custom", message: parsed.problem });
+  return z.NEVER;
+});
 /** `all`, `none`, or a comma list of heading names whose change files are fetched. */
 const fetchPolicy = commaList
   .pipe(
@@ -169,7 +177,7 @@ export const ENV = {
     .default(DEFAULTS.webPort),
   REGWATCH_WEB_SECURE_COOKIES: booleanFlag.default(false),
   REGWATCH_WEB_SESSION_HOURS: intRange(1, 24 * 30).default(DEFAULTS.webSessionHours),
-  REGWATCH_WEB_TRUST_PROXY: booleanFlag.default(false),
+  REGWATCH_WEB_TRUST_PROXY: trustProxy.default(false),
   REGWATCH_ACCOUNTS_FILE: z.string().min(1).optional(),
   REGWATCH_JOB_LEASE_S: intRange(2, 86_400).default(DEFAULTS.jobLeaseS),
   REGWATCH_JOB_MAX_ATTEMPTS: intRange(1, 100).default(DEFAULTS.jobMaxAttempts),

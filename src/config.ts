@@ -3,6 +3,7 @@
  * variable's schema and default: config-schema.ts).
  */
 import type * as z from "zod";
+import type { TrustProxy } from "./config-proxy.ts";
 import {
   CONTROL_CHARS,
   DEFAULTS,
@@ -97,10 +98,11 @@ export interface Config {
   /** A console session ends this many hours after sign-in. */
   webSessionHours: number;
   /**
-   * The console sits behind a proxy: the client's address (sign-in limit) and scheme (Secure
-   * cookies) are read from X-Forwarded-For / X-Forwarded-Proto, which are ignored otherwise.
+   * The proxies in front of the console (a hop count, or their addresses and networks): the
+   * client's address (sign-in limit) and scheme (Secure cookies) are the ones the nearest
+   * untrusted hop gave in X-Forwarded-For / X-Forwarded-Proto. false: those headers are ignored.
    */
-  webTrustProxy: boolean;
+  webTrustProxy: TrustProxy;
   /** A queue worker whose heartbeat is older than this is dead: its jobs go to the others. */
   jobLeaseS: number;
   /** Tries of one queued job (the first included) before it stays failed. */

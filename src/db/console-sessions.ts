@@ -1,7 +1,7 @@
 /**
- * Console sessions and failed sign-ins, both in the database so that every console process (a
- * `regwatch web`, a `daemon --web`) sees the same ones. A session is found by the SHA-256 of
- * its cookie's token; the token itself never reaches the database.
+ * Console sessions, in the database so that every console process (a `regwatch web`, a
+ * `daemon --web`) sees the same ones (sign-in attempts: console-login-attempts.ts). A session is
+ * found by the SHA-256 of its cookie's token; the token itself never reaches the database.
  */
 import type { Sql } from "./connect.ts";
 import type { ConsoleRole } from "./console-users.ts";
@@ -56,30 +56,4 @@ export async function setSessionAccount(sql: Sql, id: string, account: string): 
 /** Ends a session (sign-out); expired sessions of anyone are cleared on the way. */
 export async function deleteSession(sql: Sql, id: string, now: Date): Promise<void> {
   await sql`delete from console_sessions where id = ${id} or expires_at <= ${now}`;
-}
-
-/** Failed sign-ins for this name from this address since `since`. */
-export async function recentLoginFailures(
-  sql: Sql,
-  who: { username: string; address: string },
-  since: Date,
-): Promise<number> {
-  const [row] = await sql<{ n: number }[]>`
-    select count(*)::int as n from console_login_failures
-    where username = ${who.username} and address = ${who.address} and at > ${since}`;
-  return row?.n ?? 0;
-}
-
-/** Records a failed sign-in and prunes failures older than an hour (the limit looks back a minute). */
-export async function recordLoginFailure(
-  sql: Sql,
-  who: { username: string; address: string },
-  at: Date,
-): Promise<void> {
-  await sql`
-    with pruned as (
-      delete from console_login_failures where at < ${new Date(at.getTime() - 3_600_000)}
-    )
-    insert into console_login_failures (username, address, at)
-    values (${who.username}, ${who.address}, ${at})`;
 }

@@ -2,7 +2,8 @@
  * The two global hooks every route goes through: sign-in (a live session in the database, else
  * 303 to /login; with an accounts file, also the account the session shows, checked against the
  * user's accounts on every request) and CSRF (every POST carries the session's `_csrf`, else 403
- * and nothing runs). Registered before any page, so a page cannot forget either.
+ * and nothing runs; with an accounts file, an account page's POST also carries the `_account` it
+ * was shown for, else 409). Registered before any page, so a page cannot forget either.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { liveSession, type SessionRow, touchSession } from "../db/console-sessions.ts";
@@ -55,8 +56,11 @@ export function installAuthHooks(
   app.addHook("preHandler", async (request, reply) => {
     if (request.method !== "POST" || !request.webSession) return; // /login checks its own token
     if (request.routeOptions.config?.multipartCsrf) return; // the handler calls kit.verifyCsrf
-    const given = (request.body as Record<string, unknown> | undefined)?._csrf;
-    if (!tokensMatch(given, request.webSession.csrfToken)) return refuseCsrf(request, reply, render);
+    const body = request.body as Record<string, unknown> | undefined;
+    if (!tokensMatch(body?._csrf, request.webSession.csrfToken)) return refuseCsrf(request, reply, render);
+    // A form acts on the account it was shown for, or not at all (another tab may have switched).
+    if (HOME_PATHS.has(request.url.split("?")[0]!)) return;
+    return refuseOtherAccount(request, reply, render, body?._account);
   });
 }
 
@@ -95,6 +99,35 @@ async function showAccount(
   request.accountView = { current, choices };
 }
 
+/**
+ * Fleet mode: 409 when a form's `_account` is not the account the session shows now (the page was
+ * shown for another one, before a switch in another tab), naming the page's account; undefined
+ * when it is, and always without an accounts file.
+ */
+export function refuseOtherAccount(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  render: Renderer,
+  given: unknown,
+): Promise<FastifyReply> | undefined {
+  const current = request.accountView?.current;
+  if (current === undefined || given === current) return undefined;
+  const shownFor =
+    typeof given === "string" && given !== ""
+      ? `This form was shown for the account ${given}, but you are now looking at ${current} (switched in another tab or window).`
+      : `This form did not say which account it was shown for, and you are now looking at ${current}.`;
+  return render(
+    request,
+    reply,
+    "error",
+    {
+      title: "Another account",
+      message: `${shownFor} Nothing was changed. Switch back to the form's account and send it again from a fresh page.`,
+    },
+    409,
+  );
+}
+
 export function refuseCsrf(request: FastifyRequest, reply: FastifyReply, render: Renderer) {
   return render(
     request,
@@ -129,6 +162,9 @@ export function createKit(render: Renderer): PageKit {
     render,
     verifyCsrf(request, token) {
       return tokensMatch(token, request.webSession?.csrfToken);
+    },
+    refuseOtherAccount(request, reply, given) {
+      return refuseOtherAccount(request, reply, render, given);
     },
   };
 }

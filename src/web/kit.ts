@@ -47,6 +47,15 @@ export interface PageKit {
   ): Promise<FastifyReply>;
   /** For multipart forms (the payment upload): checks the _csrf field read from the multipart body. */
   verifyCsrf(request: FastifyRequest, token: string | undefined): boolean;
+  /**
+   * For multipart forms: a 409 page when the form's `_account` field is not the account the
+   * session shows (fleet mode), else undefined. URL-encoded forms are checked by the global hook.
+   */
+  refuseOtherAccount(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    given: unknown,
+  ): Promise<FastifyReply> | undefined;
 }
 
 export type RegisterPages = (app: FastifyInstance, deps: WebDeps, kit: PageKit) => void | Promise<void>;

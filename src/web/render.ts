@@ -34,6 +34,8 @@ export function createRenderer(deps: WebDeps): Renderer {
       user: request.webSession ? request.user : undefined,
       account: request.accountView,
       csrf: request.webSession?.csrfToken ?? "",
+      // Every form that acts on an account's data carries the account it was shown for.
+      formAccount: request.accountView?.current ?? "",
       path: request.url.split("?")[0],
       query: request.query ?? {},
       h,

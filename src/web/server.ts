@@ -26,16 +26,55 @@ import { registerMorePages } from "./pages/more.ts";
 import { registerUserPages } from "./pages/users.ts";
 import { webAssetDir } from "./paths.ts";
 import { createRenderer } from "./render.ts";
+import { describeSchemaError, PLAIN_GET } from "./route-schemas.ts";
 
 /** Largest payment batch an upload may carry. */
 const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
-export async function buildConsole(deps: WebDeps): Promise<FastifyInstance> {
+/**
+ * How long the console waits on a client. A request (headers and body) must arrive within
+ * `requestMs`, its headers within `headersMs`; Node looks for late ones every `checkEveryMs` and
+ * answers them 408 before closing, so a body trickled a byte at a time is cut off within
+ * requestMs + checkEveryMs. A connection with no traffic either way for `idleMs` is closed (a
+ * download whose reader stopped reading, say); an idle keep-alive connection after `keepAliveMs`.
+ */
+export interface ConsoleTimeouts {
+  headersMs: number;
+  requestMs: number;
+  checkEveryMs: number;
+  idleMs: number;
+  keepAliveMs: number;
+}
+
+export const CONSOLE_TIMEOUTS = {
+  headersMs: 20_000,
+  // A 100 MB upload needs about 18 Mbit/s to arrive in time; a form needs a few bytes.
+  requestMs: 45_000,
+  checkEveryMs: 5_000,
+  idleMs: 120_000,
+  keepAliveMs: 5_000,
+} as const satisfies ConsoleTimeouts;
+
+export interface ConsoleOptions {
+  /** Tests shorten these; the defaults are CONSOLE_TIMEOUTS. */
+  timeouts?: Partial<ConsoleTimeouts>;
+}
+
+export async function buildConsole(deps: WebDeps, options: ConsoleOptions = {}): Promise<FastifyInstance> {
   const fleet = deps.accounts ?? loadAccounts(deps.config);
   const accounts = fleet ? new AccountDirectory(deps.config, fleet) : undefined;
+  const timeouts = { ...CONSOLE_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     // The console logs through regwatch's own logger (secrets scrubbed), never request bodies.
     logger: false,
+    http: {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: timeouts.checkEveryMs,
+    },
+    requestTimeout: timeouts.requestMs,
+    connectionTimeout: timeouts.idleMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
     // A form (a note, a few hundred selected ids) is small; the upload goes through multipart.
     bodyLimit: 1024 * 1024,
     // Only behind a proxy that sets them are X-Forwarded-For/-Proto believed: else anyone could
@@ -43,6 +82,8 @@ export async function buildConsole(deps: WebDeps): Promise<FastifyInstance> {
     trustProxy: deps.config.webTrustProxy,
     // A bookmarked /changes/ opens /changes.
     routerOptions: { ignoreTrailingSlash: true },
+    // Every route states what it accepts (route-schemas.ts); a refusal names the field.
+    schemaErrorFormatter: describeSchemaError,
   });
   await app.register(fastifyHelmet, {
     global: true,
@@ -77,6 +118,11 @@ export async function buildConsole(deps: WebDeps): Promise<FastifyInstance> {
     maxAge: 3_600_000,
   });
 
+  // From here on, a route without a schema is a mistake caught at start, not a 500 in use.
+  app.addHook("onRoute", (route) => {
+    if (!route.schema) throw new Error(`console route ${route.method} ${route.url} declares no schema`);
+  });
+
   const render = createRenderer(deps);
   const kit = createKit(render);
 
@@ -109,7 +155,9 @@ export async function buildConsole(deps: WebDeps): Promise<FastifyInstance> {
     ),
   );
 
-  app.get("/healthz", async (_request, reply) => reply.type("text/plain; charset=utf-8").send("ok\n"));
+  app.get("/healthz", { schema: PLAIN_GET }, async (_request, reply) =>
+    reply.type("text/plain; charset=utf-8").send("ok\n"),
+  );
   if (accounts) app.addHook("onClose", () => accounts.close());
   installAuthHooks(app, deps, render, accounts);
   // The home's pages: sign-in, users, the account switch. They never read an account's data.
@@ -134,8 +182,9 @@ export interface RunningConsole {
 export async function startConsole(
   deps: WebDeps,
   listen: { host: string; port: number; portOption?: string },
+  options: ConsoleOptions = {},
 ): Promise<RunningConsole> {
-  const app = await buildConsole(deps);
+  const app = await buildConsole(deps, options);
   try {
     await app.listen({ host: listen.host, port: listen.port });
   } catch (error) {

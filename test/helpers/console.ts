@@ -10,7 +10,7 @@ import { addConsoleUser, type ConsoleRole } from "../../src/db/console-users.ts"
 import { type Logger, silentLogger } from "../../src/logger.ts";
 import type { WebDeps } from "../../src/web/kit.ts";
 import { hashPassword } from "../../src/web/passwords.ts";
-import { type RunningConsole, startConsole } from "../../src/web/server.ts";
+import { type ConsoleTimeouts, type RunningConsole, startConsole } from "../../src/web/server.ts";
 
 export const TEST_PASSWORD = "correct horse battery";
 
@@ -22,7 +22,12 @@ export interface TestConsole extends RunningConsole {
 
 export async function startTestConsole(
   db: Database,
-  options: { env?: Record<string, string>; now?: Date; log?: Logger } = {},
+  options: {
+    env?: Record<string, string>;
+    now?: Date;
+    log?: Logger;
+    timeouts?: Partial<ConsoleTimeouts>;
+  } = {},
 ): Promise<TestConsole> {
   let now = options.now ?? new Date();
   const deps: WebDeps = {
@@ -31,7 +36,11 @@ export async function startTestConsole(
     now: () => now,
     log: options.log ?? silentLogger,
   };
-  const running = await startConsole(deps, { host: "127.0.0.1", port: 0 });
+  const running = await startConsole(
+    deps,
+    { host: "127.0.0.1", port: 0 },
+    options.timeouts ? { timeouts: options.timeouts } : {},
+  );
   return {
     ...running,
     deps,

@@ -142,7 +142,7 @@ describe("a user given both accounts", () => {
     const carl = await signIn(web.url, "carl");
     const id = alphaAlerts[0]!;
     expect(betaAlerts).toContain(id); // the same id exists in both accounts
-    const done = await postForm(`${web.url}/alerts/${id}/ack`, carl, { note: "seen" });
+    const done = await postForm(`${web.url}/alerts/${id}/ack`, carl, { note: "seen", _account: "a" });
     expect(done.status).toBe(303);
     const [inA] = await a.sql<{ status: string }[]>`select status from alerts where id = ${id}`;
     const [inB] = await b.sql<{ status: string }[]>`select status from alerts where id = ${id}`;

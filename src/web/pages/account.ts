@@ -6,9 +6,12 @@
 import { setSessionAccount } from "../../db/console-sessions.ts";
 import { safeReturn } from "../alert-actions.ts";
 import type { RegisterPages } from "../kit.ts";
+import { form, line, query } from "../route-schemas.ts";
+
+const SWITCH = { querystring: query(), body: form({ account: line(200), return: line(2000) }) };
 
 export const registerAccountSwitch: RegisterPages = (app, deps, kit) => {
-  app.post<{ Body: Record<string, unknown> }>("/account", async (request, reply) => {
+  app.post<{ Body: Record<string, unknown> }>("/account", { schema: SWITCH }, async (request, reply) => {
     const body = request.body ?? {};
     const wanted = typeof body.account === "string" ? body.account.slice(0, 64) : "";
     // The user's accounts as read with the session on this very request (none: an empty list).

@@ -7,16 +7,31 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { alertDetail } from "../../db/alerts-history.ts";
 import { recentChangesOf } from "../../db/console-inbox.ts";
-import { readAction } from "../alert-actions.ts";
+import { ALERT_ACTIONS, readAction } from "../alert-actions.ts";
 import { headingLines } from "../inbox-view.ts";
 import type { PageKit, RegisterAccountPages } from "../kit.ts";
 import { roleAtLeast } from "../kit.ts";
+import { form, line, query, typedText } from "../route-schemas.ts";
 import { actOnAlerts, consoleToday, refuseAction, reopenEndedSnoozes } from "./act-on-alerts.ts";
+
+/** Checked for its characters only: an id out of shape is "no such alert" (404), as an unknown one is. */
+const ALERT_ID = line(40);
+const ALERT_PARAMS = { type: "object", properties: { id: ALERT_ID }, required: ["id"] } as const;
+const SHOW = { params: ALERT_PARAMS, querystring: query() };
+const ACT = {
+  params: {
+    type: "object",
+    properties: { id: ALERT_ID, action: { type: "string", enum: [...ALERT_ACTIONS] } },
+    required: ["id", "action"],
+  },
+  querystring: query(),
+  body: form({ note: typedText(20_000), until: line(40) }),
+};
 
 const RECENT_CHANGES = 10;
 
 export const registerAlertPages: RegisterAccountPages = (app, kit) => {
-  app.get<{ Params: { id: string } }>("/alerts/:id", async (request, reply) => {
+  app.get<{ Params: { id: string } }>("/alerts/:id", { schema: SHOW }, async (request, reply) => {
     const deps = request.deps;
     const id = alertIdOf(request.params.id);
     await reopenEndedSnoozes(deps);
@@ -43,7 +58,7 @@ export const registerAlertPages: RegisterAccountPages = (app, kit) => {
 
   app.post<{ Params: { id: string; action: string }; Body: Record<string, unknown> }>(
     "/alerts/:id/:action",
-    { preHandler: kit.requireRole("reviewer") },
+    { schema: ACT, preHandler: kit.requireRole("reviewer") },
     async (request, reply) => {
       const deps = request.deps;
       const id = alertIdOf(request.params.id);

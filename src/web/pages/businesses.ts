@@ -15,6 +15,7 @@ import {
 import { readBusinessPaymentChecks } from "../../db/console-payments.ts";
 import { describeTaxIdProblem, taxBaseOf } from "../../taxid.ts";
 import type { RegisterAccountPages } from "../kit.ts";
+import { line, PAGE, query } from "../route-schemas.ts";
 import {
   alertLines,
   asOfLines,
@@ -27,12 +28,18 @@ import {
 import { paymentCheckLines } from "./payments-view.ts";
 import { pageLinks, QueryReader, splitPage } from "./query-reader.ts";
 
+const SEARCH = { querystring: query({ tax_id: line(200) }) };
+const SHOW = {
+  params: { type: "object", properties: { taxId: line(40) }, required: ["taxId"] },
+  querystring: query({ as_of: line(40), page: PAGE }),
+};
+
 const TIMELINE_PAGE = 200;
 const ALERTS_SHOWN = 50;
 const CHECKS_SHOWN = 50;
 
 export const registerBusinessPages: RegisterAccountPages = (app, kit) => {
-  app.get("/businesses", async (request, reply) => {
+  app.get("/businesses", { schema: SEARCH }, async (request, reply) => {
     const taxId = new QueryReader(request.query as Record<string, unknown>).text("tax_id") ?? "";
     const base = taxBaseOf(taxId);
     if (base) return reply.redirect(`/businesses/${base}`, 303);
@@ -51,7 +58,7 @@ export const registerBusinessPages: RegisterAccountPages = (app, kit) => {
     );
   });
 
-  app.get<{ Params: { taxId: string } }>("/businesses/:taxId", async (request, reply) => {
+  app.get<{ Params: { taxId: string } }>("/businesses/:taxId", { schema: SHOW }, async (request, reply) => {
     const given = request.params.taxId;
     const taxId = taxBaseOf(given);
     const problem =

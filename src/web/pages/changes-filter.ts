@@ -9,9 +9,22 @@ import type { Sql } from "../../db/connect.ts";
 import { loadWatchLists } from "../../db/lists.ts";
 import { resolveListRefs } from "../../list-ref.ts";
 import { taxBaseOf } from "../../taxid.ts";
+import { line, PAGE, query, repeated } from "../route-schemas.ts";
 import { QueryReader } from "./query-reader.ts";
 
 export const DEFAULT_DAYS = 7;
+
+/** The query string /changes and its downloads accept (the meaning of each value is checked below). */
+export const FEED = {
+  querystring: query({
+    since: line(40),
+    until: line(40),
+    list: repeated(200),
+    heading: repeated(200),
+    tax_id: line(200),
+    page: PAGE,
+  }),
+};
 
 export interface ChangesQuery {
   filter: FeedFilter;

@@ -9,7 +9,7 @@ import { loadWatchLists } from "../../db/lists.ts";
 import { AMBIGUOUS_NOTE, headingValue, NAME_UNKNOWN } from "../../feed/format.ts";
 import type { RegisterAccountPages } from "../kit.ts";
 import { writeChangesCsv, writeChangesXlsx } from "./changes-export.ts";
-import { readChangesQuery } from "./changes-filter.ts";
+import { FEED, readChangesQuery } from "./changes-filter.ts";
 import { pageLinks, splitPage } from "./query-reader.ts";
 
 const PAGE_SIZE = 100;
@@ -23,7 +23,7 @@ export const registerChangesPages: RegisterAccountPages = (app, kit) => {
       timeZone: request.deps.config.tz,
     });
 
-  app.get("/changes", async (request, reply) => {
+  app.get("/changes", { schema: FEED }, async (request, reply) => {
     const sql = request.deps.db.sql;
     const q = await readQuery(request);
     const lists = await loadWatchLists(sql, { includeDeleted: true });
@@ -83,6 +83,6 @@ export const registerChangesPages: RegisterAccountPages = (app, kit) => {
       .send(out);
   };
 
-  app.get("/changes.csv", (request, reply) => download(request, reply, "csv"));
-  app.get("/changes.xlsx", (request, reply) => download(request, reply, "xlsx"));
+  app.get("/changes.csv", { schema: FEED }, (request, reply) => download(request, reply, "csv"));
+  app.get("/changes.xlsx", { schema: FEED }, (request, reply) => download(request, reply, "xlsx"));
 };

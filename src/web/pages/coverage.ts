@@ -6,13 +6,17 @@
 import { lastCompleteDay, localDateTime } from "../../dates.ts";
 import { readCoverageDetail } from "../../db/console-coverage.ts";
 import type { RegisterAccountPages } from "../kit.ts";
+import { line, PAGE, query } from "../route-schemas.ts";
+
+const COVERAGE = { querystring: query({ weeks: PAGE, end: line(40) }) };
+
 import { DAY_STATE_WORDS, listCalendar } from "./coverage-view.ts";
 import { QueryReader } from "./query-reader.ts";
 
 const DEFAULT_WEEKS = 12;
 
 export const registerCoveragePages: RegisterAccountPages = (app, kit) => {
-  app.get("/coverage", async (request, reply) => {
+  app.get("/coverage", { schema: COVERAGE }, async (request, reply) => {
     const deps = request.deps;
     const q = new QueryReader(request.query as Record<string, unknown>);
     const weeks = q.integer("weeks", DEFAULT_WEEKS, 1, 104);

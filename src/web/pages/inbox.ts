@@ -7,12 +7,35 @@ import { readAction, safeReturn } from "../alert-actions.ts";
 import { filterParams, groupByBusiness, type InboxQuery, readInboxQuery } from "../inbox-view.ts";
 import type { RegisterAccountPages } from "../kit.ts";
 import { roleAtLeast } from "../kit.ts";
+import { DECIMAL_ID, form, line, PAGE, query, typedText } from "../route-schemas.ts";
 import { actOnAlerts, consoleToday, refuseAction, reopenEndedSnoozes } from "./act-on-alerts.ts";
+
+const INBOX = {
+  querystring: query({
+    status: line(40),
+    list: line(200),
+    heading: line(200),
+    rule: line(200),
+    from: line(40),
+    to: line(40),
+    page: PAGE,
+  }),
+};
+const BULK = {
+  querystring: query(),
+  body: form({
+    action: line(40),
+    ids: { type: "array", maxItems: 1000, items: DECIMAL_ID },
+    note: typedText(20_000),
+    until: line(40),
+    return: line(2000),
+  }),
+};
 
 const DAY_MS = 86_400_000;
 
 export const registerInboxPages: RegisterAccountPages = (app, kit) => {
-  app.get<{ Querystring: InboxQuery }>("/", async (request, reply) => {
+  app.get<{ Querystring: InboxQuery }>("/", { schema: INBOX }, async (request, reply) => {
     const deps = request.deps;
     const { filter, problems } = readInboxQuery(request.query);
     await reopenEndedSnoozes(deps);
@@ -47,7 +70,7 @@ export const registerInboxPages: RegisterAccountPages = (app, kit) => {
 
   app.post<{ Body: Record<string, unknown> }>(
     "/alerts/bulk",
-    { preHandler: kit.requireRole("reviewer") },
+    { schema: BULK, preHandler: kit.requireRole("reviewer") },
     async (request, reply) => {
       const deps = request.deps;
       const body = request.body ?? {};

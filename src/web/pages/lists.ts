@@ -4,11 +4,12 @@
  * the registry); the page says when each list's items were read.
  */
 import type { RegisterAccountPages } from "../kit.ts";
+import { PLAIN_GET } from "../route-schemas.ts";
 import { planFromStored } from "./lists-plan.ts";
 import { listsPageView } from "./lists-view.ts";
 
 export const registerListsPages: RegisterAccountPages = (app, kit) => {
-  app.get("/lists", async (request, reply) => {
+  app.get("/lists", { schema: PLAIN_GET }, async (request, reply) => {
     const deps = request.deps;
     const stored = await planFromStored(deps.db.sql, deps.config, deps.now());
     return kit.render(request, reply, "lists", { title: "Lists", ...listsPageView(stored) });

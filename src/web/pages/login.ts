@@ -1,22 +1,24 @@
 /**
  * GET/POST /login and POST /logout. The form's CSRF token before a session exists is a double
- * submit (cookie and field must match); afterwards the session's own token applies. More than
- * five failed attempts for one name from one address within a minute answer 429, whatever the
- * password, across every console process (the failures are in the database).
+ * submit (cookie and field must match); afterwards the session's own token applies. Beyond five
+ * attempts for one name from one address within a minute (failed, or still being checked) the
+ * answer is 429 whatever the password, across every console process (attempts are counted in
+ * the database, before the password is checked).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import {
-  createSession,
-  deleteSession,
-  recentLoginFailures,
-  recordLoginFailure,
-} from "../../db/console-sessions.ts";
+import { claimLoginAttempt, forgetLoginAttempt } from "../../db/console-login-attempts.ts";
+import { createSession, deleteSession } from "../../db/console-sessions.ts";
 import { consoleUserCredentials } from "../../db/console-users.ts";
 import type { RegisterPages, WebDeps } from "../kit.ts";
 import { DECOY_HASH, verifyPassword } from "../passwords.ts";
+import { form, line, PLAIN_GET, PLAIN_POST, query, typedText } from "../route-schemas.ts";
 import { LOGIN_CSRF_COOKIE, newToken, SESSION_COOKIE, sessionIdOf, tokensMatch } from "../session-tokens.ts";
 
-const FAILURES_ALLOWED_PER_MINUTE = 5;
+/** A user name is one line; a password any text but NUL and the like, no longer than passwords may be. */
+const SIGN_IN = { querystring: query(), body: form({ username: line(200), password: typedText(1024) }) };
+
+/** Five attempts a minute per user name and address: failed ones, and ones still being checked. */
+const ATTEMPTS = { max: 5, windowMs: 60_000 } as const;
 
 interface LoginBody {
   username?: unknown;
@@ -42,9 +44,9 @@ export const registerLoginPages: RegisterPages = (app, deps, kit) => {
     return kit.render(request, reply, "login", { title: "Sign in", loginCsrf: token, ...extra }, status);
   };
 
-  app.get("/login", (request, reply) => showForm(request, reply, 200));
+  app.get("/login", { schema: PLAIN_GET }, (request, reply) => showForm(request, reply, 200));
 
-  app.post<{ Body: LoginBody }>("/login", async (request, reply) => {
+  app.post<{ Body: LoginBody }>("/login", { schema: SIGN_IN }, async (request, reply) => {
     const body = request.body ?? {};
     if (!tokensMatch(body._csrf, request.cookies[LOGIN_CSRF_COOKIE])) {
       return kit.render(
@@ -65,8 +67,10 @@ export const registerLoginPages: RegisterPages = (app, deps, kit) => {
     }
     const now = deps.now();
     const who = { username: username.slice(0, 200), address: request.ip };
-    const failures = await recentLoginFailures(deps.db.sql, who, new Date(now.getTime() - 60_000));
-    if (failures >= FAILURES_ALLOWED_PER_MINUTE) {
+    // Counted before the slow password check, in one step with the count: a burst sent at once
+    // gets five checks at most, and a right password after those is refused like a wrong one.
+    const attempt = await claimLoginAttempt(deps.db.sql, who, now, ATTEMPTS);
+    if (!attempt.allowed) {
       reply.header("retry-after", "60");
       return showForm(request, reply, 429, {
         error: "Too many failed attempts for this user from this address: wait a minute, then try again.",
@@ -76,10 +80,10 @@ export const registerLoginPages: RegisterPages = (app, deps, kit) => {
     const user = await consoleUserCredentials(deps.db.sql, username);
     const ok = await verifyPassword(password, user?.passwordHash ?? DECOY_HASH);
     if (!user || !ok) {
-      await recordLoginFailure(deps.db.sql, who, now);
       deps.log.info({ username: who.username, address: who.address }, "console sign-in failed");
       return showForm(request, reply, 401, { error: "Wrong user name or password.", username });
     }
+    await forgetLoginAttempt(deps.db.sql, attempt.id);
     const token = newToken();
     const expiresAt = new Date(now.getTime() + deps.config.webSessionHours * 3_600_000);
     await createSession(deps.db.sql, {
@@ -101,7 +105,7 @@ export const registerLoginPages: RegisterPages = (app, deps, kit) => {
     return reply.redirect("/", 303);
   });
 
-  app.post("/logout", async (request, reply) => {
+  app.post("/logout", { schema: PLAIN_POST }, async (request, reply) => {
     // The global CSRF hook has checked _csrf: a foreign page cannot sign anyone out.
     if (request.webSession) await deleteSession(deps.db.sql, request.webSession.id, deps.now());
     reply.clearCookie(SESSION_COOKIE, { path: "/" });

@@ -104,6 +104,8 @@ export function uploadHandler(kit: PageKit, showForm: ShowForm) {
           403,
         );
     }
+    const otherAccount = kit.refuseOtherAccount(request, reply, upload.fields._account);
+    if (otherAccount) return () => otherAccount;
     const form: UploadForm = {
       holdDays: upload.fields.hold_days ?? "",
       encoding: upload.fields.encoding ?? "",

@@ -15,10 +15,20 @@ import {
 } from "../../db/console-payments.ts";
 import { verifyPayee } from "../../payments/verification.ts";
 import { type PageKit, type RegisterAccountPages, roleAtLeast, type WebDeps } from "../kit.ts";
+import { form, line, PAGE, PLAIN_GET, query, typedText } from "../route-schemas.ts";
 import { writeBatchCsv, writeBatchXlsx } from "./payments-export.ts";
 import { type ShowForm, uploadHandler } from "./payments-upload.ts";
 import { batchSummary, paymentCheckLines, verdictWords } from "./payments-view.ts";
 import { pageLinks, QueryReader, splitPage } from "./query-reader.ts";
+
+const VERIFY = {
+  querystring: query(),
+  body: form({ account: line(200), tax_id: line(200), note: typedText(20_000), batch: line(200) }),
+};
+const BATCH = {
+  params: { type: "object", properties: { file: line(200) }, required: ["file"] },
+  querystring: query({ held: line(4), page: PAGE, verified: line(200) }),
+};
 
 const BATCHES_PAGE = 25;
 const ROWS_PAGE = 200;
@@ -55,18 +65,20 @@ export const registerPaymentPages: RegisterAccountPages = (app, kit) => {
     );
   };
 
-  app.get("/payments", (request, reply) => showForm(request, reply, 200, {}));
+  app.get("/payments", { schema: { querystring: query({ page: PAGE }) } }, (request, reply) =>
+    showForm(request, reply, 200, {}),
+  );
   app.post(
     "/payments",
-    { config: { multipartCsrf: true }, preHandler: kit.requireRole("reviewer") },
+    { schema: PLAIN_GET, config: { multipartCsrf: true }, preHandler: kit.requireRole("reviewer") },
     uploadHandler(kit, showForm),
   );
   app.post<{ Body: Record<string, unknown> }>(
     "/payments/verify",
-    { preHandler: kit.requireRole("reviewer") },
+    { schema: VERIFY, preHandler: kit.requireRole("reviewer") },
     (request, reply) => verify(request, reply, request.deps, kit),
   );
-  app.get<{ Params: { file: string } }>("/payments/:file", async (request, reply) => {
+  app.get<{ Params: { file: string } }>("/payments/:file", { schema: BATCH }, async (request, reply) => {
     const deps = request.deps;
     const match = /^(.+?)(?:\.(csv|xlsx))?$/.exec(request.params.file)!;
     const id = match[1]!.toLowerCase();

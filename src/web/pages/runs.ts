@@ -7,13 +7,17 @@ import { readRunsPage } from "../../db/console-runs.ts";
 import { runCounts } from "../../db/status.ts";
 import { redactJson, redactSecrets } from "../../secrets.ts";
 import type { RegisterAccountPages } from "../kit.ts";
+import { line, PAGE, query } from "../route-schemas.ts";
+
+const RUNS = { querystring: query({ kind: line(200), status: line(40), page: PAGE }) };
+
 import { pageLinks, QueryReader, splitPage } from "./query-reader.ts";
 
 const PAGE_SIZE = 50;
 const STATUSES = ["running", "ok", "partial", "failed"] as const;
 
 export const registerRunsPages: RegisterAccountPages = (app, kit) => {
-  app.get("/runs", async (request, reply) => {
+  app.get("/runs", { schema: RUNS }, async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const q = new QueryReader(query);
     const { sql } = request.deps.db;

@@ -5,9 +5,10 @@
  */
 import { listConsoleUsers } from "../../db/console-users.ts";
 import type { RegisterPages } from "../kit.ts";
+import { PLAIN_GET } from "../route-schemas.ts";
 
 export const registerUserPages: RegisterPages = (app, deps, kit) => {
-  app.get("/users", { preHandler: kit.requireRole("admin") }, async (request, reply) =>
+  app.get("/users", { schema: PLAIN_GET, preHandler: kit.requireRole("admin") }, async (request, reply) =>
     kit.render(request, reply, "users", {
       title: "Users",
       users: await listConsoleUsers(deps.db.sql, deps.now()),
