@@ -14,7 +14,7 @@ import fastifyMultipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import { loadAccounts } from "../accounts.ts";
-import { AccountDirectory } from "./account-directory.ts";
+import { AccountDirectory, SchemaBehindError } from "./account-directory.ts";
 import { createKit, installAuthHooks } from "./auth.ts";
 import type { WebDeps } from "./kit.ts";
 import { registerAccountSwitch } from "./pages/account.ts";
@@ -31,7 +31,7 @@ const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
 export async function buildConsole(deps: WebDeps): Promise<FastifyInstance> {
   const fleet = deps.accounts ?? loadAccounts(deps.config);
-  const accounts = fleet ? new AccountDirectory(deps.config, fleet) : undefined;
+  const accounts = fleet ? new AccountDirectory(deps.config, fleet, deps.accountIdleMs) : undefined;
   const app = Fastify({
     // The console logs through regwatch's own logger (secrets scrubbed), never request bodies.
     logger: false,
@@ -86,6 +86,15 @@ export async function buildConsole(deps: WebDeps): Promise<FastifyInstance> {
   app.setErrorHandler(async (thrown, request, reply) => {
     const error = thrown instanceof Error ? thrown : new Error(String(thrown));
     const status = (thrown as { statusCode?: number }).statusCode ?? 500;
+    if (thrown instanceof SchemaBehindError) {
+      return render(
+        request,
+        reply,
+        "error",
+        { title: "Database schema behind", message: thrown.message },
+        status,
+      );
+    }
     if (status >= 500) {
       deps.log.error({ err: error.message, url: request.url.split("?")[0] }, "console page failed");
       return render(
