@@ -20,8 +20,9 @@ import {
 } from "../db/console-users.ts";
 import { EXIT, UsageError } from "../errors.ts";
 import { formatTable } from "../search/format.ts";
-import { hashPassword, passwordProblem } from "../web/passwords.ts";
+import { hashPassword, MAX_PASSWORD_LENGTH, passwordProblem } from "../web/passwords.ts";
 import { runAction, withDatabase } from "./context.ts";
+import { readStdinLine } from "./stdin-line.ts";
 
 const USER_NAME = /^[A-Za-z0-9._@-]{1,64}$/;
 
@@ -185,15 +186,25 @@ function checkUserName(raw: string): string {
   return raw;
 }
 
-/** The first line of standard input, without its line end; refused when too short or missing. */
+/**
+ * The longest line a password may take on standard input: its most characters, each at most
+ * three bytes of UTF-8 (a pair of UTF-16 halves is four bytes for two), and a CRLF line end.
+ */
+const PASSWORD_LINE_BYTES = 3 * MAX_PASSWORD_LENGTH + 2;
+
+/**
+ * The first line of standard input, without its line end; refused when too short, too long or
+ * missing. At most one byte past the longest allowed line is read, whatever is piped in.
+ */
 async function passwordFromStdin(): Promise<string> {
   if (process.stdin.isTTY) process.stderr.write("password (one line, not shown again): ");
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) {
-    chunks.push(chunk as Buffer);
-    if ((chunk as Buffer).includes(10)) break;
+  const read = await readStdinLine(PASSWORD_LINE_BYTES + 1);
+  if (!read.ok) {
+    throw new UsageError(
+      `the password on standard input is longer than ${MAX_PASSWORD_LENGTH} characters allow: nothing past its first ${PASSWORD_LINE_BYTES + 1} bytes was read`,
+    );
   }
-  const password = Buffer.concat(chunks).toString("utf8").split(/\r?\n/)[0] ?? "";
+  const password = read.line;
   if (password === "")
     throw new UsageError("no password on standard input: pipe one line, e.g. `... --password-stdin < file`");
   const problem = passwordProblem(password);

@@ -5,6 +5,7 @@
 import type { Command } from "commander";
 import { loadAccounts } from "../accounts.ts";
 import { secretsOf } from "../config.ts";
+import { runMigrations } from "../db/migrate.ts";
 import { EXIT } from "../errors.ts";
 import { createLogger } from "../logger.ts";
 import { startConsole } from "../web/server.ts";
@@ -36,6 +37,11 @@ export function registerWeb(program: Command): void {
         const accounts = loadAccounts(config);
         // With accounts, `db` is the fleet's home (schema regwatch): users, sessions, grants.
         return withDatabase({ config, log }, async (db) => {
+          // Every account's schema is migrated here, at start: a page request never migrates.
+          for (const account of accounts ?? []) {
+            const { applied } = await runMigrations(db.url, account.schema);
+            log.info({ applied, schema: account.schema, database: db.origin }, "migrations applied");
+          }
           const host = opts.host ?? config.webHost;
           const running = await startConsole(
             { db, config, log, now: () => new Date(), accounts },

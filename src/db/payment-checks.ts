@@ -1,10 +1,11 @@
 /**
  * Recorded payment checks (`payments check --record`, console uploads): the batch row, written
- * first and finished at the end, and the checked rows, one insert per chunk. Rows are passed
+ * first and finished at the end, and the checked rows, one insert per chunk, all in one
+ * transaction (recordPaymentBatch). Rows are passed
  * as column arrays through unnest, so a chunk of any size is one statement with a fixed number
  * of parameters. Text arrives already made safe for spreadsheets; this layer only stores it.
  */
-import type { Sql } from "./connect.ts";
+import type { Sql, Tx } from "./connect.ts";
 
 export interface PaymentBatchStart {
   checkedBy: string | null;
@@ -49,8 +50,29 @@ export interface PaymentCheckRecord {
   verifiedOn: string | null;
 }
 
+/**
+ * Records a batch in one transaction: the batch row, every chunk `body` gives to `insert`, and
+ * its end, committed together once `body` resolves; anything thrown (or the connection lost)
+ * rolls all of it back, so no batch is ever left half recorded. `body` gets the batch's id.
+ */
+export async function recordPaymentBatch<T>(
+  sql: Sql,
+  batch: PaymentBatchStart,
+  body: (recording: {
+    id: string;
+    insert(rows: readonly PaymentCheckRecord[]): Promise<void>;
+  }) => Promise<{ value: T; end: PaymentBatchEnd }>,
+): Promise<T> {
+  return (await sql.begin(async (tx) => {
+    const id = await startPaymentBatch(tx, batch);
+    const { value, end } = await body({ id, insert: (rows) => insertPaymentChecks(tx, id, rows) });
+    await finishPaymentBatch(tx, id, end);
+    return value;
+  })) as T;
+}
+
 /** Opens a batch; returns its id. */
-export async function startPaymentBatch(sql: Sql, batch: PaymentBatchStart): Promise<string> {
+export async function startPaymentBatch(sql: Sql | Tx, batch: PaymentBatchStart): Promise<string> {
   const [row] = await sql<{ id: string }[]>`
     insert into payment_batches
       (checked_by, source, file_name, encoding, delimiter, checked_on, hold_days)
@@ -62,7 +84,7 @@ export async function startPaymentBatch(sql: Sql, batch: PaymentBatchStart): Pro
 
 /** Adds one chunk's checked rows to a batch, in one statement. */
 export async function insertPaymentChecks(
-  sql: Sql,
+  sql: Sql | Tx,
   batchId: string,
   rows: readonly PaymentCheckRecord[],
 ): Promise<void> {
@@ -84,7 +106,11 @@ export async function insertPaymentChecks(
 }
 
 /** Closes a batch with its counts and totals. */
-export async function finishPaymentBatch(sql: Sql, batchId: string, end: PaymentBatchEnd): Promise<void> {
+export async function finishPaymentBatch(
+  sql: Sql | Tx,
+  batchId: string,
+  end: PaymentBatchEnd,
+): Promise<void> {
   await sql`
     update payment_batches
     set finished_at = now(), row_count = ${end.rowCount}, held_count = ${end.heldCount},

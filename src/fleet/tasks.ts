@@ -7,6 +7,7 @@ import type { JobHelpers, TaskList } from "graphile-worker";
 import { type Account, accountConfig } from "../accounts.ts";
 import type { Config } from "../config.ts";
 import { type Database, openDatabase } from "../db/connect.ts";
+import { type HeldSession, IdleClosingSessions } from "../db/idle-sessions.ts";
 import { migrationsCurrent, runMigrations } from "../db/migrate.ts";
 import { coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
@@ -34,59 +35,22 @@ export interface TaskContext {
  */
 const IDLE_CLOSE_MS = 5_000;
 
-interface Entry {
-  db: Promise<Database>;
-  users: number;
-  idle?: NodeJS.Timeout;
-}
-
 /**
  * One database session per account, opened (and its schema migrated) by the account's first job
- * and kept while its jobs come; closed a few seconds after its last one, so a worker serving
- * hundreds of accounts holds connections only for those it is working for.
+ * and kept while its jobs come; closed a few seconds after its last one (db/idle-sessions.ts).
  */
 export class AccountDatabases {
-  private readonly open = new Map<string, Entry>();
+  private readonly sessions = new IdleClosingSessions((schema) => this.connect(schema), IDLE_CLOSE_MS);
 
   constructor(private readonly base: Config) {}
 
   /** The account's session, and the function to call when the job is done with it. */
-  async use(schema: string): Promise<{ db: Database; release: () => void }> {
-    let entry = this.open.get(schema);
-    if (!entry) {
-      entry = { db: this.connect(schema), users: 0 };
-      this.open.set(schema, entry);
-    }
-    const current = entry;
-    clearTimeout(current.idle);
-    current.users++;
-    try {
-      const db = await current.db;
-      return { db, release: () => this.release(schema, current) };
-    } catch (error) {
-      current.users--;
-      // A failed open is tried again by the next job, not remembered.
-      if (this.open.get(schema) === current) this.open.delete(schema);
-      throw error;
-    }
+  use(schema: string): Promise<HeldSession> {
+    return this.sessions.use(schema);
   }
 
-  async closeAll(): Promise<void> {
-    const all = [...this.open.values()];
-    this.open.clear();
-    for (const entry of all) clearTimeout(entry.idle);
-    await Promise.allSettled(all.map(async (entry) => (await entry.db).close()));
-  }
-
-  private release(schema: string, entry: Entry): void {
-    entry.users--;
-    if (entry.users > 0) return;
-    entry.idle = setTimeout(() => {
-      if (this.open.get(schema) !== entry || entry.users > 0) return;
-      this.open.delete(schema);
-      void entry.db.then((db) => db.close()).catch(() => {});
-    }, IDLE_CLOSE_MS);
-    entry.idle.unref();
+  closeAll(): Promise<void> {
+    return this.sessions.closeAll();
   }
 
   private async connect(schema: string): Promise<Database> {

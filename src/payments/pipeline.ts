@@ -7,12 +7,7 @@
  */
 import path from "node:path";
 import type { Database } from "../db/connect.ts";
-import {
-  finishPaymentBatch,
-  insertPaymentChecks,
-  type PaymentCheckRecord,
-  startPaymentBatch,
-} from "../db/payment-checks.ts";
+import { type PaymentCheckRecord, recordPaymentBatch } from "../db/payment-checks.ts";
 import { safeCell, safeCellOrNull } from "../feed/export/safe-cell.ts";
 import { redactSecrets } from "../secrets.ts";
 import type { FileProblem, PaymentRow } from "./batch-row.ts";
@@ -99,26 +94,16 @@ export async function checkBatch(
   await warming;
   if (!opened.ok) return { ok: false, problems: opened.problems };
   const { layout } = opened;
-  let judging: Promise<CheckedRow[] | null> | null = null;
-  let chunks: AsyncIterator<PaymentRow[]> | null = null;
-  try {
-    const batchId = options.record
-      ? await startPaymentBatch(db.sql, {
-          checkedBy: options.record.by === null ? null : safeCell(options.record.by),
-          source: options.record.source,
-          fileName: safeCell(path.basename(options.record.fileName)),
-          encoding: layout.encoding,
-          delimiter: layout.delimiter,
-          checkedOn: today,
-          holdDays,
-        })
-      : null;
+  // What is under way, for the failure path to wait for and stop (set as the chunks start).
+  const running: { judging?: Promise<CheckedRow[] | null>; chunks?: AsyncIterator<PaymentRow[]> } = {};
+  /** Judges every chunk, hands it to the sinks and, when recording, to `record`. */
+  const judgeAll = async (record: ((rows: PaymentCheckRecord[]) => Promise<void>) | null) => {
     const counts: Partial<Record<Verdict, number>> = {};
     const totals = new BatchTotals();
     let rowCount = 0;
     let heldCount = 0;
     const rows = opened.chunks(chunkSize)[Symbol.asyncIterator]();
-    chunks = rows;
+    running.chunks = rows;
     const judgeNext = async (): Promise<CheckedRow[] | null> => {
       const next = await rows.next();
       if (next.done) return null;
@@ -127,9 +112,11 @@ export async function checkBatch(
     // One chunk ahead: while a chunk is recorded and written out, the next one is read and its
     // database reads run. Chunks are still judged one after another (an --online session asks
     // each question once), and at most two are in memory.
-    judging = judgeNext();
+    let judging = judgeNext();
+    running.judging = judging;
     for (let checked = await judging; checked !== null; checked = await judging) {
       judging = judgeNext();
+      running.judging = judging;
       // A failure of the chunk ahead surfaces when it is awaited; until then it must not go unhandled.
       judging.catch(() => {});
       for (const r of checked) {
@@ -138,7 +125,7 @@ export async function checkBatch(
         totals.add(r);
       }
       rowCount += checked.length;
-      const recording = batchId ? insertPaymentChecks(db.sql, batchId, checked.map(checkRecord)) : null;
+      const recording = record ? record(checked.map(checkRecord)) : null;
       recording?.catch(() => {});
       for (const sink of sinks) await sink.rows(checked);
       await recording;
@@ -156,22 +143,43 @@ export async function checkBatch(
         notChecked: online.notChecked,
         quotaMessage: online.quotaMessage,
       },
-      batchId,
+      batchId: null,
     };
-    if (batchId) {
-      await finishPaymentBatch(db.sql, batchId, {
-        rowCount,
-        heldCount,
-        totals: jsonTotals(summary),
-      });
-    }
+    return summary;
+  };
+  try {
+    // A recorded batch is written in one transaction: a check that fails or is cut short on any
+    // path (a database error, a sink that fails, the process killed) leaves no batch behind.
+    const summary = options.record
+      ? await recordPaymentBatch(
+          db.sql,
+          {
+            checkedBy: options.record.by === null ? null : safeCell(options.record.by),
+            source: options.record.source,
+            fileName: safeCell(path.basename(options.record.fileName)),
+            encoding: layout.encoding,
+            delimiter: layout.delimiter,
+            checkedOn: today,
+            holdDays,
+          },
+          async (batch) => {
+            const judged = await judgeAll(batch.insert);
+            const end = {
+              rowCount: judged.rowCount,
+              heldCount: judged.heldCount,
+              totals: jsonTotals(judged),
+            };
+            return { value: { ...judged, batchId: batch.id }, end };
+          },
+        )
+      : await judgeAll(null);
     for (const sink of sinks) await sink.end(summary);
     return { ok: true, summary };
   } catch (error) {
     // The chunk being judged ahead finishes (or fails) before the caller closes what it uses.
-    await judging?.catch(() => {});
+    await running.judging?.catch(() => {});
     // Stopping the rows removes their spool.
-    await chunks?.return?.()?.catch(() => {});
+    await running.chunks?.return?.()?.catch(() => {});
     await Promise.all(sinks.map((s) => s.abort?.().catch(() => {})));
     throw error;
   }

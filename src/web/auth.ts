@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { liveSession, type SessionRow, touchSession } from "../db/console-sessions.ts";
-import type { AccountDirectory } from "./account-directory.ts";
+import { type AccountDirectory, SchemaBehindError } from "./account-directory.ts";
 import type { PageKit, Role, WebDeps } from "./kit.ts";
 import { roleAtLeast } from "./kit.ts";
 import type { Renderer } from "./render.ts";
@@ -94,9 +94,14 @@ async function showAccount(
     session.currentAccount !== null && choices.includes(session.currentAccount)
       ? session.currentAccount
       : choices[0]!;
-  const open = await fleet.accounts.open(current);
-  request.deps = { ...fleet.deps, db: open.db, config: open.config };
   request.accountView = { current, choices };
+  // Held until the answer is sent (a download: until its client has it all or leaves).
+  const open = await fleet.accounts.open(current, reply.raw).catch((error: unknown) => {
+    // A schema behind still lets the user switch accounts or manage users from the home's pages.
+    if (error instanceof SchemaBehindError && HOME_PATHS.has(fleet.path)) return undefined;
+    throw error;
+  });
+  request.deps = open ? { ...fleet.deps, db: open.db, config: open.config } : fleet.deps;
 }
 
 /**

@@ -31,6 +31,8 @@ export interface WebDeps {
   accounts?: readonly Account[];
   /** The console's clock: session expiry, "new since yesterday", the day a page shows. Tests move it. */
   now: () => Date;
+  /** How long an account's pool is kept after its last request (fleet mode); 10 s when absent. */
+  accountIdleMs?: number;
   log: Logger;
 }
 

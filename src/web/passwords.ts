@@ -8,7 +8,7 @@
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
 export const MIN_PASSWORD_LENGTH = 12;
-const MAX_PASSWORD_LENGTH = 1024;
+export const MAX_PASSWORD_LENGTH = 1024;
 const COST = { N: 2 ** 15, r: 8, p: 1 } as const;
 const KEY_BYTES = 32;
 

@@ -15,7 +15,7 @@ import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import { loadAccounts } from "../accounts.ts";
 import { listenError } from "../listen-error.ts";
-import { AccountDirectory } from "./account-directory.ts";
+import { AccountDirectory, SchemaBehindError } from "./account-directory.ts";
 import { createKit, installAuthHooks } from "./auth.ts";
 import type { WebDeps } from "./kit.ts";
 import { registerAccountSwitch } from "./pages/account.ts";
@@ -62,7 +62,7 @@ export interface ConsoleOptions {
 
 export async function buildConsole(deps: WebDeps, options: ConsoleOptions = {}): Promise<FastifyInstance> {
   const fleet = deps.accounts ?? loadAccounts(deps.config);
-  const accounts = fleet ? new AccountDirectory(deps.config, fleet) : undefined;
+  const accounts = fleet ? new AccountDirectory(deps.config, fleet, deps.accountIdleMs) : undefined;
   const timeouts = { ...CONSOLE_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     // The console logs through regwatch's own logger (secrets scrubbed), never request bodies.
@@ -133,6 +133,15 @@ export async function buildConsole(deps: WebDeps, options: ConsoleOptions = {}):
   app.setErrorHandler(async (thrown, request, reply) => {
     const error = thrown instanceof Error ? thrown : new Error(String(thrown));
     const status = (thrown as { statusCode?: number }).statusCode ?? 500;
+    if (thrown instanceof SchemaBehindError) {
+      return render(
+        request,
+        reply,
+        "error",
+        { title: "Database schema behind", message: thrown.message },
+        status,
+      );
+    }
     if (status >= 500) {
       deps.log.error({ err: error.message, url: request.url.split("?")[0] }, "console page failed");
       return render(

@@ -5,9 +5,9 @@
  * stays in bounded memory). The Hungarian Excel flavour is `;` with a UTF-8 BOM (without the BOM
  * Excel reads the bytes as the local code page) and a decimal comma.
  */
-import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { terminalSafe } from "../terminal-text.ts";
+import { assertOpen, drainOrClose } from "./drain.ts";
 import { safeCell } from "./safe-cell.ts";
 
 /** An exact decimal ("-1250.50") written as a number (with the writer's decimal mark). */
@@ -117,11 +117,15 @@ export class CsvWriter {
     if (this.buffer.length >= FLUSH_AT) await this.flush();
   }
 
-  /** Writes what is buffered, waiting for the destination to drain when it is full. */
+  /**
+   * Writes what is buffered, waiting for the destination to drain when it is full; a
+   * DestinationClosedError when it was closed first (a download whose client went away).
+   */
   async flush(): Promise<void> {
     if (this.buffer === "") return;
+    assertOpen(this.out);
     const chunk = this.buffer;
     this.buffer = "";
-    if (!this.out.write(chunk)) await once(this.out, "drain");
+    if (!this.out.write(chunk)) await drainOrClose(this.out);
   }
 }

@@ -9,6 +9,7 @@
 import { once } from "node:events";
 import type { Writable } from "node:stream";
 import ExcelJS from "exceljs";
+import { assertOpen, closedBeforeFinish, drainOrClose } from "./drain.ts";
 
 export type XlsxColumnType = "text" | "number" | "date";
 
@@ -48,9 +49,11 @@ export interface XlsxSheet {
   /** Adds a row and writes it out. Values are matched to the columns by position. */
   row(cells: readonly XlsxCell[], style?: XlsxRowStyle): void;
   /**
-   * Resolves once the rows written so far have been taken by the zip compressor. exceljs passes
-   * a sheet's XML on without waiting for it, so a writer that adds rows faster than they are
-   * compressed would hold them all in memory; awaiting this now and then (per chunk) bounds it.
+   * Resolves once the rows written so far have been taken by the zip compressor and the
+   * destination (a stream) has room. exceljs passes a sheet's XML on without waiting for it, so a
+   * writer that adds rows faster than they are compressed or read would hold them all in memory;
+   * awaiting this per chunk bounds it. A DestinationClosedError when the destination was closed
+   * (a download whose client went away), which no 'drain' would ever follow.
    */
   drained(): Promise<void>;
   /** Ends the sheet; a sheet must be ended before the next one is added (or the workbook ended). */
@@ -68,9 +71,15 @@ const DRAINED_BELOW = 1024 * 1024;
 
 export class XlsxWriter {
   private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter;
+  /** The destination stream (none for a file path) and a promise rejecting when it closes early. */
+  private readonly out: { stream: Writable; closed: Promise<never> } | null;
 
   /** Writes to `destination`: a writable stream or a file path. */
   constructor(destination: Writable | string) {
+    this.out =
+      typeof destination === "string"
+        ? null
+        : { stream: destination, closed: closedBeforeFinish(destination) };
     this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
       ...(typeof destination === "string" ? { filename: destination } : { stream: destination }),
       useStyles: true,
@@ -88,6 +97,7 @@ export class XlsxWriter {
     const header = sheet.getRow(1);
     header.font = { bold: true };
     header.commit();
+    const out = this.out;
     return {
       row(cells, style) {
         const row = sheet.addRow(cells.map((cell, i) => cellValue(cell, columns[i]?.type ?? "text")));
@@ -108,14 +118,16 @@ export class XlsxWriter {
         row.commit();
       },
       async drained() {
+        if (out) assertOpen(out.stream);
         // The sheet's stream (exceljs's StreamBuf) forwards to the zip entry without backpressure;
         // its pipes are where the XML waits. Not a documented API: absent, there is nothing to wait for.
         const pipes = (sheet as unknown as { stream?: { pipes?: BufferedPipe[] } }).stream?.pipes ?? [];
         for (const pipe of pipes) {
           while ((pipe._writableState?.length ?? pipe.writableLength ?? 0) > DRAINED_BELOW) {
-            await once(pipe, "drain");
+            await (out ? Promise.race([once(pipe, "drain"), out.closed]) : once(pipe, "drain"));
           }
         }
+        if (out?.stream.writableNeedDrain) await drainOrClose(out.stream);
       },
       end() {
         sheet.commit();
@@ -123,9 +135,10 @@ export class XlsxWriter {
     };
   }
 
-  /** Finishes the file; resolves once everything is written. */
+  /** Finishes the file; resolves once everything is written (rejects when the destination closed first). */
   async end(): Promise<void> {
-    await this.workbook.commit();
+    if (this.out) await Promise.race([this.workbook.commit(), this.out.closed]);
+    else await this.workbook.commit();
   }
 }
 

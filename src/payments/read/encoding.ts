@@ -10,6 +10,7 @@ import { Transform, type TransformCallback } from "node:stream";
 import { analyse } from "chardet";
 import iconv from "iconv-lite";
 import { UsageError } from "../../errors.ts";
+import { MAX_PENDING_UTF8_BYTES, RecordTooLongError } from "./limits.ts";
 
 export interface DetectedEncoding {
   encoding: string;
@@ -143,7 +144,8 @@ export class UndecodableLineError extends Error {
 
 /**
  * Whole lines of bytes through, each checked to be valid UTF-8 (csv-parse decodes them itself);
- * a leading BOM is dropped.
+ * a leading BOM is dropped. A line still without its end after MAX_PENDING_UTF8_BYTES is refused
+ * there, so the bytes held back (and copied with each piece) stay bounded.
  */
 class Utf8LineDecoder extends Transform {
   private carry: Buffer = Buffer.alloc(0);
@@ -157,6 +159,10 @@ class Utf8LineDecoder extends Transform {
       if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
     }
     const cut = bytes.lastIndexOf(0x0a) + 1;
+    if (bytes.length - cut > MAX_PENDING_UTF8_BYTES) {
+      done(new RecordTooLongError(this.linesBefore + countNewlines(bytes.subarray(0, cut)) + 1, false));
+      return;
+    }
     this.carry = Buffer.from(bytes.subarray(cut));
     done(this.check(bytes.subarray(0, cut)));
   }

@@ -7,15 +7,13 @@
 import { CsvError } from "csv-parse";
 import { parse } from "csv-parse/sync";
 import { UndecodableLineError } from "./encoding.ts";
+import { MAX_RECORD_CHARS, NulCharacterError, RecordTooLongError } from "./limits.ts";
 
 export interface NumberedRecord {
   fields: string[];
   /** The line the record starts on (1 = the file's first line). */
   line: number;
 }
-
-/** A quoted field that runs on this far is taken as a quote that never closes. */
-const MAX_RECORD_CHARS = 1024 * 1024;
 
 /**
  * What a wrongly chosen encoding leaves in text: U+FFFD, which iconv-lite writes for a byte its
@@ -25,7 +23,7 @@ const MAX_RECORD_CHARS = 1024 * 1024;
  */
 const UNDECODED = /[\u0080-\u009f\uFFFD\uD800-\uDFFF]/u;
 
-/** A quote left open for longer than a record can be, or at the end of the file. */
+/** A quote left open at the end of the file. */
 export class UnclosedQuoteError extends Error {
   readonly line: number;
   constructor(line: number) {
@@ -68,9 +66,16 @@ function countLineFeeds(text: string): number {
   return count;
 }
 
+/** The line a NUL character at `at` of `record` (starting on `start`) stands on. */
+function lineOfNul(record: string, start: number, at: number): number {
+  return start + countLineFeeds(record.slice(0, at));
+}
+
 /**
  * Cuts text, fed in pieces of any size, into records numbered by the line they start on. Blank
- * records (every field empty) are counted as lines but not given out.
+ * records (every field empty) are counted as lines but not given out. A record longer than
+ * MAX_RECORD_CHARS is refused as soon as that much of it has been fed (so the text held, and
+ * the work per piece, stay bounded whatever the file), and so is a NUL character.
  */
 export class RecordSplitter {
   private carry = "";
@@ -93,6 +98,7 @@ export class RecordSplitter {
     const text = this.carry + piece;
     const records: NumberedRecord[] = [];
     const check = this.checked !== false && UNDECODED.test(text);
+    const nul = text.includes("\0");
     let from = 0;
     let quoted = text.indexOf('"');
     while (from < text.length) {
@@ -101,14 +107,20 @@ export class RecordSplitter {
       if (quoted >= 0 && (end < 0 || quoted < end)) {
         end = recordEnd(text, from, this.delimiter);
         if (end < 0 && !final) {
-          if (text.length - from > MAX_RECORD_CHARS) throw new UnclosedQuoteError(this.line + 1);
+          if (text.length - from > MAX_RECORD_CHARS) throw new RecordTooLongError(this.line + 1, true);
           break;
         }
-      } else if (end < 0 && !final) break;
+      } else if (end < 0 && !final) {
+        if (text.length - from > MAX_RECORD_CHARS) throw new RecordTooLongError(this.line + 1, false);
+        break;
+      }
       const stop = end < 0 ? text.length : end;
       const record = text.slice(from, text[stop - 1] === "\r" && stop > from ? stop - 1 : stop);
       const start = this.line + 1;
       const hasQuote = quoted >= 0 && quoted < stop;
+      if (record.length > MAX_RECORD_CHARS) throw new RecordTooLongError(start, hasQuote);
+      const nulAt = nul ? record.indexOf("\0") : -1;
+      if (nulAt >= 0) throw new NulCharacterError(lineOfNul(record, start, nulAt));
       this.line += 1 + (hasQuote ? countLineFeeds(record) : 0);
       from = stop + 1;
       const fields = hasQuote ? this.parseQuoted(record, start) : splitPlain(record, this.delimiter);

@@ -7,6 +7,7 @@ import { createReadStream } from "node:fs";
 import { pipeline, Transform, type TransformCallback } from "node:stream";
 import type { FileProblem } from "../batch-row.ts";
 import { decoderFor, UndecodableLineError } from "./encoding.ts";
+import { NulCharacterError, RecordTooLongError } from "./limits.ts";
 import { CsvLineError, type NumberedRecord, RecordSplitter, UnclosedQuoteError } from "./record-splitter.ts";
 
 export type { NumberedRecord } from "./record-splitter.ts";
@@ -97,7 +98,9 @@ export function problemOfError(error: unknown): FileProblem {
   if (
     error instanceof UndecodableLineError ||
     error instanceof UnclosedQuoteError ||
-    error instanceof CsvLineError
+    error instanceof CsvLineError ||
+    error instanceof RecordTooLongError ||
+    error instanceof NulCharacterError
   )
     return { line: error.line, message: error.message };
   throw error;

@@ -69,6 +69,8 @@ export async function writeChangesXlsx(sql: Sql, filter: FeedFilter, out: Writab
   for await (const rows of feedQuery(sql, filter).cursor(CURSOR_ROWS)) {
     for (const r of rows) sheet.row(cells(r));
     count += rows.length;
+    // A reader that takes the file slowly holds the cursor back, not the workbook in memory.
+    await sheet.drained();
   }
   sheet.end();
   await book.end();

@@ -2,11 +2,11 @@
  * GET /changes: the change feed with the CLI's filters, page by page; GET /changes.csv and
  * /changes.xlsx: the same rows, every page, as downloads streamed from a cursor.
  */
-import { PassThrough } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { feedQuery } from "../../db/change-feed.ts";
 import { loadWatchLists } from "../../db/lists.ts";
 import { AMBIGUOUS_NOTE, headingValue, NAME_UNKNOWN } from "../../feed/format.ts";
+import { downloadBody } from "../download.ts";
 import type { RegisterAccountPages } from "../kit.ts";
 import { writeChangesCsv, writeChangesXlsx } from "./changes-export.ts";
 import { FEED, readChangesQuery } from "./changes-filter.ts";
@@ -64,17 +64,12 @@ export const registerChangesPages: RegisterAccountPages = (app, kit) => {
       );
     }
     const deps = request.deps;
-    const out = new PassThrough();
     const write = kind === "csv" ? writeChangesCsv : writeChangesXlsx;
-    write(deps.db.sql, q.filter, out).then(
-      () => {
-        if (kind === "csv") out.end();
-      },
-      (error: unknown) => {
-        // The answer has started: all that can be done is to cut it short, which the client sees.
-        deps.log.error({ err: error }, "changes download failed");
-        out.destroy(error instanceof Error ? error : new Error(String(error)));
-      },
+    const out = downloadBody(
+      deps.log,
+      "changes download",
+      (to) => write(deps.db.sql, q.filter, to),
+      kind === "xlsx",
     );
     const name = `regwatch-changes-${q.filter.since}${q.filter.until ? `-${q.filter.until}` : ""}.${kind}`;
     return reply

@@ -102,6 +102,8 @@ export async function writeBatchXlsx(sql: Sql, batchId: string, out: Writable): 
         fillColumns: [VERDICT_COLUMN],
       });
     }
+    // A reader that takes the file slowly holds the cursor back, not the workbook in memory.
+    await sheet.drained();
   }
   sheet.end();
   await book.end();

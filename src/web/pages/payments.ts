@@ -5,7 +5,6 @@
  * GET /payments/{batch_id}.csv and .xlsx, and POST /payments/verify (a reviewer records that an
  * account was confirmed out of band, from a held row).
  */
-import { PassThrough } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import {
   batchChecksQuery,
@@ -14,6 +13,7 @@ import {
   readRecentBatches,
 } from "../../db/console-payments.ts";
 import { verifyPayee } from "../../payments/verification.ts";
+import { downloadBody } from "../download.ts";
 import { type PageKit, type RegisterAccountPages, roleAtLeast, type WebDeps } from "../kit.ts";
 import { form, line, PAGE, PLAIN_GET, query, typedText } from "../route-schemas.ts";
 import { writeBatchCsv, writeBatchXlsx } from "./payments-export.ts";
@@ -129,15 +129,12 @@ export const registerPaymentPages: RegisterAccountPages = (app, kit) => {
 };
 
 function download(reply: FastifyReply, deps: WebDeps, batchId: string, kind: "csv" | "xlsx") {
-  const out = new PassThrough();
-  (kind === "csv" ? writeBatchCsv : writeBatchXlsx)(deps.db.sql, batchId, out).then(
-    () => {
-      if (kind === "csv") out.end();
-    },
-    (error: unknown) => {
-      deps.log.error({ err: error }, "payment batch download failed");
-      out.destroy(error instanceof Error ? error : new Error(String(error)));
-    },
+  const write = kind === "csv" ? writeBatchCsv : writeBatchXlsx;
+  const out = downloadBody(
+    deps.log,
+    "payment batch download",
+    (to) => write(deps.db.sql, batchId, to),
+    kind === "xlsx",
   );
   return reply
     .type(kind === "csv" ? "text/csv; charset=utf-8" : XLSX_TYPE)
