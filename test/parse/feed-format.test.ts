@@ -14,6 +14,10 @@ const row = (over: Partial<FeedRow> = {}): FeedRow => ({
   changeId: 1,
   path: "p",
   orderAmbiguous: false,
+  oldValueKnown: true,
+  valuesRead: true,
+  fileStatus: null,
+  parseStatus: null,
   ...over,
 });
 
