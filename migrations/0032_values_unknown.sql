@@ -156,3 +156,10 @@ COMMENT ON FUNCTION regwatch.business_as_of(text, date) IS 'Each known heading''
 -- are read now: every unrecognised file is parsed again (from what is stored, no request) at the
 -- next sync or `regwatch reparse`.
 UPDATE "regwatch"."change_files" SET "parse_status" = NULL WHERE "parse_status" = 'unrecognised';
+--> statement-breakpoint
+-- The payment guard's new verdicts: status_unverified and name_unverified (a status or name change
+-- regwatch could not read), account_removed (the business removed the account), account_unconfirmed
+-- (no source ever showed the account).
+ALTER TABLE "regwatch"."payment_checks" DROP CONSTRAINT "payment_checks_verdict";
+--> statement-breakpoint
+ALTER TABLE "regwatch"."payment_checks" ADD CONSTRAINT "payment_checks_verdict" CHECK ("verdict" in ('invalid_tax_id', 'invalid_account', 'unknown_account_holder', 'business_ceased', 'status_unverified', 'business_suspended', 'account_removed', 'account_not_registered', 'name_mismatch', 'name_unverified', 'invalid_amount', 'account_recently_changed', 'account_change_unverified', 'account_unconfirmed', 'unknown_business', 'not_watched', 'ok'));

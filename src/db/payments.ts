@@ -19,6 +19,8 @@ export interface BankAccountRow {
   currentlyRegistered: boolean;
   addedOn: string | null;
   addedSource: string | null;
+  /** Of an account no longer registered: the day of the first record or change after it that no longer lists it. */
+  removedOn: string | null;
 }
 
 /**
@@ -88,13 +90,26 @@ export async function loadAccountHolders(
     join change_values cv on cv.heading = 'bank_accounts' and cv.new_value @> probes.j`;
 }
 
-/** Every business-account pair (as v_bank_accounts shows it) of these businesses. */
+/**
+ * Every business-account pair (as v_bank_accounts shows it) of these businesses. An account no
+ * longer registered gets the day it was removed: the first change with known accounts, or search
+ * record, after the last day that listed it.
+ */
 export async function loadBankAccountsOf(sql: Sql, taxIds: readonly string[]): Promise<BankAccountRow[]> {
   if (taxIds.length === 0) return [];
   return sql<BankAccountRow[]>`
-    select tax_id as "taxId", bank_account as account, currently_registered as "currentlyRegistered",
-           to_char(added_on, 'YYYY-MM-DD') as "addedOn", added_source as "addedSource"
-    from bank_accounts_of_businesses(${taxIds as string[]}::text[])`;
+    select a.tax_id as "taxId", a.bank_account as account, a.currently_registered as "currentlyRegistered",
+           to_char(a.added_on, 'YYYY-MM-DD') as "addedOn", a.added_source as "addedSource",
+           case when not a.currently_registered then to_char(least(
+             (select min(cv.change_date) from change_values cv
+              where cv.tax_id = a.tax_id and cv.heading = 'bank_accounts' and cv.change_date > a.last_seen
+                and jsonb_typeof(cv.new_value) in ('array', 'object', 'string')),
+             (select min(s.seen_at::date) from search_bank_accounts s
+              where s.tax_id = a.tax_id and s.seen_at::date > a.last_seen),
+             (select b.fetched_at::date from businesses b
+              where b.tax_id = a.tax_id and b.fetched_at::date > a.last_seen)
+           ), 'YYYY-MM-DD') end as "removedOn"
+    from bank_accounts_of_businesses(${taxIds as string[]}::text[]) a`;
 }
 
 /**
