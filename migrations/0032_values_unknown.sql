@@ -163,3 +163,6 @@ UPDATE "regwatch"."change_files" SET "parse_status" = NULL WHERE "parse_status" 
 ALTER TABLE "regwatch"."payment_checks" DROP CONSTRAINT "payment_checks_verdict";
 --> statement-breakpoint
 ALTER TABLE "regwatch"."payment_checks" ADD CONSTRAINT "payment_checks_verdict" CHECK ("verdict" in ('invalid_tax_id', 'invalid_account', 'unknown_account_holder', 'business_ceased', 'status_unverified', 'business_suspended', 'account_removed', 'account_not_registered', 'name_mismatch', 'name_unverified', 'invalid_amount', 'account_recently_changed', 'account_change_unverified', 'account_unconfirmed', 'unknown_business', 'not_watched', 'ok'));
+--> statement-breakpoint
+-- The payment guard finds the business that replaced an account by the old values of its changes.
+CREATE INDEX "change_values_bank_accounts_old" ON "regwatch"."change_values" USING gin (old_value jsonb_path_ops) WHERE heading = 'bank_accounts';

@@ -54,7 +54,7 @@ export async function loadWatchedTaxIds(sql: Sql, taxIds: readonly string[]): Pr
 }
 
 /**
- * Which businesses' current account lists (search record, profile, a change's new value) hold
+ * Which businesses' account lists (search record, profile, a change's new or old value) hold
  * each of these canonical accounts, spelt as the registry spells them (24 digits in groups, or the
  * 16-digit form), as objects or plain strings: one row per account and business. Found through the
  * GIN indexes, so a large cache is not scanned; the exact comparison happens on the canonical form
@@ -87,7 +87,11 @@ export async function loadAccountHolders(
     join business_profiles p on p.headings -> 'bank_accounts' -> 'value' @> probes.j
     union
     select probes.account, cv.tax_id from probes
-    join change_values cv on cv.heading = 'bank_accounts' and cv.new_value @> probes.j`;
+    join change_values cv on cv.heading = 'bank_accounts' and cv.new_value @> probes.j
+    union
+    -- A business that replaced the account: the row pays its removed account (account_removed).
+    select probes.account, cv.tax_id from probes
+    join change_values cv on cv.heading = 'bank_accounts' and cv.old_value @> probes.j`;
 }
 
 /**
