@@ -168,6 +168,7 @@ export const ENV = {
   REGWATCH_ALERT_TARGET_CONCURRENCY: intRange(1, 64).default(DEFAULTS.alertTargetConcurrency),
   REGWATCH_PAYMENT_HOLD_DAYS: intRange(0, 3650).default(DEFAULTS.paymentHoldDays),
   REGWATCH_PAYMENT_RECHECK_DAYS: intRange(0, 3650).default(DEFAULTS.paymentRecheckDays),
+  REGWATCH_PAYMENT_ACCEPT_UNCONFIRMED: booleanFlag.default(false),
   REGWATCH_CHANGES_PAGE_PARAM: paramName.default(DEFAULTS.changesPageParam),
   REGWATCH_CHANGES_END_INCLUSIVE: booleanFlag.default(true),
   REGWATCH_REGISTRY_TZ: timeZone.default(DEFAULTS.registryTz),

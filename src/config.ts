@@ -84,6 +84,8 @@ export interface Config {
   paymentHoldDays: number;
   /** `payments check --online` re-reads a payee whose newest search record is older than this. */
   paymentRecheckDays: number;
+  /** Pass (with a warning) a payment to an account no source has shown, instead of holding it. */
+  paymentAcceptUnconfirmed: boolean;
   /** Page parameter sent when a changes answer says `has_next: true`. */
   changesPageParam: string;
   /** Whether the registry's interval end is inclusive (unknown in its document). */
@@ -186,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     alertTargetConcurrency: p.REGWATCH_ALERT_TARGET_CONCURRENCY,
     paymentHoldDays: p.REGWATCH_PAYMENT_HOLD_DAYS,
     paymentRecheckDays: p.REGWATCH_PAYMENT_RECHECK_DAYS,
+    paymentAcceptUnconfirmed: p.REGWATCH_PAYMENT_ACCEPT_UNCONFIRMED,
     changesPageParam: p.REGWATCH_CHANGES_PAGE_PARAM,
     changesEndInclusive: p.REGWATCH_CHANGES_END_INCLUSIVE,
     registryTz: p.REGWATCH_REGISTRY_TZ,

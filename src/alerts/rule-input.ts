@@ -81,23 +81,33 @@ const NAMED = 20;
  * the message is escaped for a terminal). `--new-heading` lets a heading through that the
  * registry has not reported yet (nothing shows the complete set of headings).
  */
+/** The list references no remote list (by key or name) or desired list answers to. */
+export function unknownLists(
+  lists: readonly string[],
+  facts: Pick<RuleScopeFacts, "remote" | "desired">,
+): string[] {
+  return lists.filter(
+    (ref) =>
+      !facts.remote.some((l) => l.listKey === ref || l.listName === ref) && !facts.desired.includes(ref),
+  );
+}
+
 export function scopeProblems(
   rule: Pick<AlertRuleInput, "lists" | "headings">,
   facts: RuleScopeFacts,
   newHeading: boolean,
+  /** Said after an unknown list: why the registry's lists could not be read, and how to make them known. */
+  listsHint?: string,
 ): string[] {
   const problems: string[] = [];
-  const unknown = rule.lists.filter(
-    (ref) =>
-      !facts.remote.some((l) => l.listKey === ref || l.listName === ref) && !facts.desired.includes(ref),
-  );
+  const unknown = unknownLists(rule.lists, facts);
   if (unknown.length > 0) {
     const known = [
       ...facts.remote.map((l) => `${l.listName} (${l.listKey})`),
       ...facts.desired.filter((d) => !facts.remote.some((l) => l.listName === d)),
     ];
     problems.push(
-      `--list ${unknown.map((u) => JSON.stringify(u)).join(", ")}: no such list, remote (by key or name) or desired (known: ${named(known, 0)})`,
+      `--list ${unknown.map((u) => JSON.stringify(u)).join(", ")}: no such list, remote (by key or name) or desired (known: ${named(known, 0)})${listsHint ? `; ${listsHint}` : ""}`,
     );
   }
   if (facts.unseen.length > 0 && !newHeading) {

@@ -2,7 +2,7 @@
  * Storing a rule from `alerts rule add` and `alerts rule edit`: the same checks either way (every
  * problem named at once, exit 64), then the rule with its event.
  */
-import { scopeProblems, validateRule } from "../alerts/rule-input.ts";
+import { scopeProblems, unknownLists, validateRule } from "../alerts/rule-input.ts";
 import {
   type AlertRuleInput,
   type AlertRuleRow,
@@ -13,6 +13,7 @@ import {
 import { knownLists, someSeenHeadings, unseenHeadings } from "../db/alerts-scope.ts";
 import type { Sql } from "../db/connect.ts";
 import { EXIT, type ExitCode, UsageError } from "../errors.ts";
+import { readRegistryLists } from "../run/registry-lists.ts";
 import { actorName } from "./actor.ts";
 import type { Context } from "./context.ts";
 
@@ -99,12 +100,21 @@ export async function storeRule(
   const given = current
     ? { lists: opts.list.map((l) => l.trim()), headings: opts.heading.map((h) => h.trim()) }
     : input;
-  const [known, unseen, seen] = await Promise.all([
+  const [stored, unseen, seen] = await Promise.all([
     knownLists(sql),
     unseenHeadings(sql, given.headings),
     someSeenHeadings(sql, 20),
   ]);
-  const refused = scopeProblems(given, { ...known, unseen, seen }, Boolean(opts.newHeading));
+  // A list the registry has but no sync has read yet (a fresh install): ask the registry once before refusing.
+  let known = stored;
+  let listsHint: string | undefined;
+  if (unknownLists(given.lists, known).length > 0) {
+    const read = await readRegistryLists(ctx.config, ctx.log, sql);
+    if (read.ok) known = await knownLists(sql);
+    else
+      listsHint = `the registry's lists could not be read (${read.why}); run \`regwatch sync\` once the registry is reachable, so its lists are known, then add the rule again`;
+  }
+  const refused = scopeProblems(given, { ...known, unseen, seen }, Boolean(opts.newHeading), listsHint);
   if (refused.length > 0) throw new UsageError(refused.join("; "));
   const row = current
     ? (await updateAlertRule(sql, input.name, input, actor))?.after

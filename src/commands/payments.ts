@@ -134,6 +134,7 @@ async function checkPayments(ctx: Context, file: string, options: CheckOptions) 
     holdDays,
     today,
     recheckDays: ctx.config.paymentRecheckDays,
+    acceptUnconfirmed: ctx.config.paymentAcceptUnconfirmed,
     timeZone: ctx.config.registryTz,
     online: null,
     record: options.record ? { by: actorName(options.by), source: "cli", fileName: file } : null,

@@ -62,9 +62,12 @@ export interface TimelineRow {
   /** False when the change's file is not parsed yet (or gave no value for the heading). */
   hasValues: boolean;
   oldValue: unknown;
+  /** False when the file gave the new value but not the old one. */
+  oldValueKnown: boolean;
   newValue: unknown;
   orderAmbiguous: boolean;
   fileStatus: string | null;
+  parseStatus: string | null;
 }
 
 /**
@@ -79,10 +82,12 @@ export async function readBusinessTimeline(
   return sql<TimelineRow[]>`
     select h.change_id::int as "changeId", to_char(h.change_date, 'YYYY-MM-DD') as "changeDate",
            h.heading, h.chapter, h.list_names as "listNames", cv.change_id is not null as "hasValues",
-           cv.old_value as "oldValue", cv.new_value as "newValue",
-           coalesce(cv.order_ambiguous, false) as "orderAmbiguous", h.file_status as "fileStatus"
+           cv.old_value as "oldValue", coalesce(cv.old_value_known, true) as "oldValueKnown",
+           cv.new_value as "newValue", coalesce(cv.order_ambiguous, false) as "orderAmbiguous",
+           h.file_status as "fileStatus", f.parse_status as "parseStatus"
     from v_change_headings h
     left join change_values cv on cv.change_id = h.change_id and cv.heading = h.heading
+    left join change_files f on f.path = h.path
     where h.tax_id = ${taxId}
     order by h.change_date desc, h.heading, cv.day_order desc nulls last, h.change_id desc
     limit ${page.limit + 1} offset ${page.offset}`;

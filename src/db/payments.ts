@@ -19,6 +19,8 @@ export interface BankAccountRow {
   currentlyRegistered: boolean;
   addedOn: string | null;
   addedSource: string | null;
+  /** Of an account no longer registered: the day of the first record or change after it that no longer lists it. */
+  removedOn: string | null;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function loadWatchedTaxIds(sql: Sql, taxIds: readonly string[]): Pr
 }
 
 /**
- * Which businesses' current account lists (search record, profile, a change's new value) hold
+ * Which businesses' account lists (search record, profile, a change's new or old value) hold
  * each of these canonical accounts, spelt as the registry spells them (24 digits in groups, or the
  * 16-digit form), as objects or plain strings: one row per account and business. Found through the
  * GIN indexes, so a large cache is not scanned; the exact comparison happens on the canonical form
@@ -85,16 +87,33 @@ export async function loadAccountHolders(
     join business_profiles p on p.headings -> 'bank_accounts' -> 'value' @> probes.j
     union
     select probes.account, cv.tax_id from probes
-    join change_values cv on cv.heading = 'bank_accounts' and cv.new_value @> probes.j`;
+    join change_values cv on cv.heading = 'bank_accounts' and cv.new_value @> probes.j
+    union
+    -- A business that replaced the account: the row pays its removed account (account_removed).
+    select probes.account, cv.tax_id from probes
+    join change_values cv on cv.heading = 'bank_accounts' and cv.old_value @> probes.j`;
 }
 
-/** Every business-account pair (as v_bank_accounts shows it) of these businesses. */
+/**
+ * Every business-account pair (as v_bank_accounts shows it) of these businesses. An account no
+ * longer registered gets the day it was removed: the first change with known accounts, or search
+ * record, after the last day that listed it.
+ */
 export async function loadBankAccountsOf(sql: Sql, taxIds: readonly string[]): Promise<BankAccountRow[]> {
   if (taxIds.length === 0) return [];
   return sql<BankAccountRow[]>`
-    select tax_id as "taxId", bank_account as account, currently_registered as "currentlyRegistered",
-           to_char(added_on, 'YYYY-MM-DD') as "addedOn", added_source as "addedSource"
-    from bank_accounts_of_businesses(${taxIds as string[]}::text[])`;
+    select a.tax_id as "taxId", a.bank_account as account, a.currently_registered as "currentlyRegistered",
+           to_char(a.added_on, 'YYYY-MM-DD') as "addedOn", a.added_source as "addedSource",
+           case when not a.currently_registered then to_char(least(
+             (select min(cv.change_date) from change_values cv
+              where cv.tax_id = a.tax_id and cv.heading = 'bank_accounts' and cv.change_date > a.last_seen
+                and jsonb_typeof(cv.new_value) in ('array', 'object', 'string')),
+             (select min(s.seen_at::date) from search_bank_accounts s
+              where s.tax_id = a.tax_id and s.seen_at::date > a.last_seen),
+             (select b.fetched_at::date from businesses b
+              where b.tax_id = a.tax_id and b.fetched_at::date > a.last_seen)
+           ), 'YYYY-MM-DD') end as "removedOn"
+    from bank_accounts_of_businesses(${taxIds as string[]}::text[]) a`;
 }
 
 /**

@@ -15,6 +15,8 @@ export interface ValueRow {
   changeId: number;
   heading: string;
   oldValue: unknown;
+  /** The file did not give the old value: stored as null with old_value_known false. */
+  oldUnknown: boolean;
   newValue: unknown;
   /** The file gave the heading more than once and the values do not chain into one order. */
   fileOrderAmbiguous: boolean;
@@ -37,6 +39,7 @@ export interface ParsedFile {
 export interface DayValue {
   oldValue: unknown;
   newValue: unknown;
+  oldUnknown: boolean;
 }
 
 export interface SaveOptions {
@@ -79,7 +82,8 @@ export async function saveParsedFiles(
           path: f.path,
           change_id: v.changeId,
           heading: v.heading,
-          old_value: v.oldValue,
+          old_value: v.oldUnknown ? null : v.oldValue,
+          old_value_known: !v.oldUnknown,
           new_value: v.newValue,
           file_order_ambiguous: v.fileOrderAmbiguous,
         }))
@@ -103,15 +107,17 @@ export async function saveParsedFiles(
       // Tax id and date come from the change itself; a change deleted meanwhile takes nothing.
       written = await tx<Touched[]>`
         insert into change_values
-          (change_id, heading, tax_id, change_date, old_value, new_value, path, file_order_ambiguous)
-        select c.id, r.heading, c.tax_id, c.change_date, r.old_value, r.new_value, r.path, r.file_order_ambiguous
+          (change_id, heading, tax_id, change_date, old_value, old_value_known, new_value, path, file_order_ambiguous)
+        select c.id, r.heading, c.tax_id, c.change_date, r.old_value, r.old_value_known, r.new_value, r.path,
+               r.file_order_ambiguous
         from jsonb_to_recordset(${tx.json(values as never)}::jsonb)
-          as r(path text, change_id bigint, heading text, old_value jsonb, new_value jsonb, file_order_ambiguous boolean)
+          as r(path text, change_id bigint, heading text, old_value jsonb, old_value_known boolean, new_value jsonb,
+               file_order_ambiguous boolean)
         join changes c on c.id = r.change_id
         order by c.id, r.heading
         on conflict (change_id, heading) do update set
           tax_id = excluded.tax_id, change_date = excluded.change_date, old_value = excluded.old_value,
-          new_value = excluded.new_value, path = excluded.path,
+          old_value_known = excluded.old_value_known, new_value = excluded.new_value, path = excluded.path,
           file_order_ambiguous = excluded.file_order_ambiguous, parsed_at = now()
         returning tax_id, to_char(change_date, 'YYYY-MM-DD') as change_date, heading`;
     }
@@ -147,12 +153,13 @@ async function orderSameDay(
       change_date: string;
       heading: string;
       old_value: unknown;
+      old_value_known: boolean;
       new_value: unknown;
       file_order_ambiguous: boolean;
     }[]
   >`
     select cv.change_id::float8 as change_id, cv.tax_id, to_char(cv.change_date, 'YYYY-MM-DD') as change_date,
-           cv.heading, cv.old_value, cv.new_value, cv.file_order_ambiguous
+           cv.heading, cv.old_value, cv.old_value_known, cv.new_value, cv.file_order_ambiguous
     from jsonb_to_recordset(${tx.json(groups as never)}::jsonb) as g(tax_id text, change_date date, heading text)
     join change_values cv
       on cv.tax_id = g.tax_id and cv.change_date = g.change_date and cv.heading = g.heading
@@ -168,7 +175,13 @@ async function orderSameDay(
   const orders = [...byGroup.values()].flatMap((group) => {
     const positions = group.some((r) => r.file_order_ambiguous)
       ? null
-      : orderDay(group.map((r) => ({ oldValue: r.old_value, newValue: r.new_value })));
+      : orderDay(
+          group.map((r) => ({
+            oldValue: r.old_value,
+            newValue: r.new_value,
+            oldUnknown: !r.old_value_known,
+          })),
+        );
     return group.map((r, i) => ({
       change_id: r.change_id,
       heading: r.heading,

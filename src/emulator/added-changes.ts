@@ -13,12 +13,17 @@ export interface ExplicitChange {
   chapter: string;
   /** The headings the change lists; taken from `values` when left out. */
   changed_headings?: string[];
-  /** Exact file content, in file order; a heading may come twice ([A→B, B→C]). */
-  values?: Array<{ heading: string; old_value?: unknown; new_value?: unknown }>;
+  /**
+   * Exact file content, in file order; a heading may come twice ([A→B, B→C]). An entry without
+   * `old_value` is written without it; `label` is written beside the values as given.
+   */
+  values?: Array<{ heading: string; old_value?: unknown; new_value?: unknown; label?: string }>;
   /** `shared`: the form's file of the day; `own`: a file of its own. Default: what the world says. */
   file?: "own" | "shared";
   /** The number listing and the own file's name use (100 and up); default the next free one. */
   seq?: number;
+  /** Its own file is served with a body of an unknown layout (needs `file: "own"` where files are shared). */
+  unreadable?: boolean;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -41,13 +46,18 @@ export function addedChange(input: ExplicitChange, sharedByDefault: boolean): Ad
     throw new Error(`file must be "own" or "shared", not "${String(input.file)}"`);
   if (input.seq !== undefined && !(Number.isInteger(input.seq) && input.seq >= EXPLICIT_SEQ_BASE))
     throw new Error(`seq must be an integer of at least ${EXPLICIT_SEQ_BASE}`);
+  if (input.unreadable !== undefined && typeof input.unreadable !== "boolean")
+    throw new Error("unreadable must be true or false");
+  const shared = input.file === undefined ? sharedByDefault : input.file === "shared";
+  if (input.unreadable && shared) throw new Error('unreadable needs a file of its own: give file "own"');
   return {
     date: input.change,
     chapter: input.chapter,
     headings: [...headings],
     ...(values ? { values } : {}),
-    shared: input.file === undefined ? sharedByDefault : input.file === "shared",
+    shared,
     ...(input.seq !== undefined ? { seq: input.seq } : {}),
+    ...(input.unreadable ? { unreadable: true } : {}),
   };
 }
 
@@ -57,6 +67,13 @@ function givenValues(raw: unknown): GivenValue[] {
   return raw.map((v, i) => {
     if (!isObject(v) || typeof v.heading !== "string" || v.heading === "")
       throw new Error(`values[${i}].heading must be a non-empty string`);
-    return { heading: v.heading, old_value: v.old_value ?? null, new_value: v.new_value ?? null };
+    if (v.label !== undefined && typeof v.label !== "string")
+      throw new Error(`values[${i}].label must be a string`);
+    return {
+      heading: v.heading,
+      ...("old_value" in v ? { old_value: v.old_value ?? null } : {}),
+      new_value: v.new_value ?? null,
+      ...(v.label !== undefined ? { label: v.label } : {}),
+    };
   });
 }

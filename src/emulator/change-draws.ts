@@ -13,8 +13,11 @@ import type { World } from "./world.ts";
 /** A value a test gave for one heading of a change; a heading may come twice. */
 export interface GivenValue {
   heading: string;
-  old_value: unknown;
+  /** Left out of the file's entry when absent (a heading with no earlier value, as some files write it). */
+  old_value?: unknown;
   new_value: unknown;
+  /** A person's wording of the change, written beside the values (never holding the old value). */
+  label?: string;
 }
 
 /** One change of one business on one day. */
@@ -36,6 +39,8 @@ export interface Change {
   values?: GivenValue[];
   /** Served in the shared file of its form and day instead of a file of its own. */
   shared: boolean;
+  /** Its own file answers 200 with a body of a layout no reader knows (an unreadable change file). */
+  unreadable?: boolean;
   explicit: boolean;
 }
 

@@ -26,6 +26,7 @@ export interface AddedChange {
   values?: GivenValue[];
   shared: boolean;
   seq?: number;
+  unreadable?: boolean;
 }
 
 function monthsCovering(from: string, to: string): Array<{ year: number; month: number }> {
@@ -157,6 +158,7 @@ export class ChangeHistory {
       headings: input.headings,
       ...(input.values ? { values: input.values } : {}),
       shared: input.shared,
+      ...(input.unreadable ? { unreadable: true } : {}),
       explicit: true,
     };
     list.push(change);

@@ -18,6 +18,9 @@ export function fileReply(relative: string, registry: Registry): Reply {
   if (!business || business.type !== parts.type) return failure(404, "no such change file");
   const change = registry.history.find(business, parts.date, parts.seq);
   if (!change) return failure(404, "no such change file");
+  // A layout no reader of the registry's files knows: the file is there, its values are not readable.
+  if (change.unreadable)
+    return json(200, { format: "emulator-unreadable", date: change.date, payload: "AAECAwQ=" });
   return json(200, {
     tax_id: change.tax_id,
     business_form: change.type,

@@ -24,8 +24,10 @@ export const HEADING_FIELDS: Record<string, keyof Business> = {
 
 export interface FileEntry {
   heading: string;
-  old_value: unknown;
+  /** Absent when a given value leaves it out. */
+  old_value?: unknown;
   new_value: unknown;
+  label?: string;
 }
 
 /** One value change: the k-th change of `heading` within `change`. */
@@ -87,8 +89,9 @@ export class HeadingValues {
     if (change.values) {
       return change.values.map((v) => ({
         heading: v.heading,
-        old_value: v.old_value ?? null,
+        ...("old_value" in v ? { old_value: v.old_value ?? null } : {}),
         new_value: v.new_value ?? null,
+        ...(v.label !== undefined ? { label: v.label } : {}),
       }));
     }
     if (!this.history.currentWorld().valueHistory) return this.plainEntries(business, change);

@@ -60,8 +60,9 @@ export class SharedFiles {
         tax_id: change.tax_id,
         chapter: change.chapter,
         heading: e.heading,
-        old_value: e.old_value,
+        ...("old_value" in e ? { old_value: e.old_value } : {}),
         new_value: e.new_value,
+        ...(e.label !== undefined ? { label: e.label } : {}),
       })),
     );
     shuffle(entries, new Rng(this.seed, 702, toEpochDay(date), hashText(type)));

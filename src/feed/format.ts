@@ -8,6 +8,7 @@ import type { FeedRow } from "../db/change-feed.ts";
 import { statusInWords } from "../search/format.ts";
 import { CsvFormat } from "./export/csv-writer.ts";
 import { terminalSafe } from "./terminal-text.ts";
+import { unreadWhy } from "./unread.ts";
 import { bankAccountsOf } from "./values.ts";
 
 const SHORT = 48;
@@ -49,12 +50,16 @@ export function businessLabel(name: string | null | undefined, taxId: string): s
   return `${name?.trim() || NAME_UNKNOWN} (${taxId})`;
 }
 
+/** Where the change file gave a new value but not the old one. */
+export const OLD_VALUE_UNKNOWN = "(old value not given)";
+
 /**
  * One changed heading: `heading: old → new`, or that its values are not read yet. `shorten`
- * cuts each value to a terminal's width, `maxChars` to a given length (a chat line).
+ * cuts each value to a terminal's width, `maxChars` to a given length (a chat line). An old
+ * value the file did not give (`oldValueKnown` false) is said to be unknown, never shown as none.
  */
 export function changeText(
-  change: { heading: string; oldValue?: unknown; newValue?: unknown },
+  change: { heading: string; oldValue?: unknown; newValue?: unknown; oldValueKnown?: boolean },
   options: { shorten?: boolean; maxChars?: number } = {},
 ): string {
   if (!("oldValue" in change) && !("newValue" in change))
@@ -64,7 +69,29 @@ export function changeText(
     const text = headingValue(change.heading, v);
     return max === undefined ? text : shorten(text, max);
   };
-  return `${change.heading}: ${value(change.oldValue)} → ${value(change.newValue)}`;
+  const before = change.oldValueKnown === false ? OLD_VALUE_UNKNOWN : value(change.oldValue);
+  return `${change.heading}: ${before} → ${value(change.newValue)}`;
+}
+
+/** An unread feed row's words: it changed, and why its values are not known. */
+export function notReadText(r: FeedRow): string {
+  return `changed, not read (${unreadWhy(r.heading, r)})`;
+}
+
+/** A feed row's heading change, or, when its values were not read, that it changed and why not. */
+function feedChangeText(r: FeedRow, options: { shorten: boolean }): string {
+  if (r.valuesRead) return changeText(r, options);
+  return `${r.heading}: ${notReadText(r)}`;
+}
+
+/**
+ * A feed row's before and after as a table shows them ("" for none): an old value the file did
+ * not give says so, and an unread change says it changed and why its values are not known.
+ */
+export function feedCells(r: FeedRow): { before: string; after: string } {
+  if (!r.valuesRead) return { before: "", after: notReadText(r) };
+  const shown = (v: unknown) => (v === null || v === undefined ? "" : headingValue(r.heading, v));
+  return { before: r.oldValueKnown ? shown(r.oldValue) : OLD_VALUE_UNKNOWN, after: shown(r.newValue) };
 }
 
 export function shorten(text: string, max = SHORT): string {
@@ -84,7 +111,7 @@ export function feedLines(rows: readonly FeedRow[], options: { shorten: boolean 
       const who = terminalSafe(businessLabel(r.businessName, r.taxId));
       const lists = `[${r.listNames.map(terminalSafe).join(", ")}]`;
       const note = r.orderAmbiguous ? `  ${AMBIGUOUS_NOTE}` : "";
-      return `${r.changeDate}  ${who}  ${lists}  ${terminalSafe(changeText(r, options))}${note}\n`;
+      return `${r.changeDate}  ${who}  ${lists}  ${terminalSafe(feedChangeText(r, options))}${note}\n`;
     })
     .join("");
 }
@@ -104,6 +131,8 @@ const FEED_CSV_HEADER = [
   "old_value",
   "new_value",
   "order_ambiguous",
+  "old_value_known",
+  "values_read",
 ];
 
 /**
@@ -124,6 +153,8 @@ export function feedCsv(rows: readonly FeedRow[], options: { terminal?: boolean 
       csvValue(r.oldValue),
       csvValue(r.newValue),
       r.orderAmbiguous ? "true" : "false",
+      r.oldValueKnown ? "true" : "false",
+      r.valuesRead ? "true" : "false",
     ]);
   }
   return out;

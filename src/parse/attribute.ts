@@ -32,6 +32,8 @@ export interface AttributedValue {
   changeId: number;
   heading: string;
   oldValue: unknown;
+  /** The file did not give the old value (oldValue is then null). */
+  oldUnknown: boolean;
   newValue: unknown;
   /** The file gave the heading more than once and its values do not chain into one order. */
   fileOrderAmbiguous: boolean;
@@ -99,13 +101,21 @@ function net(changeId: number, heading: string, steps: readonly HeadingValue[]):
       changeId,
       heading,
       oldValue: steps[0]!.oldValue,
+      oldUnknown: steps[0]!.oldUnknown === true,
       newValue: steps.at(-1)!.newValue,
       fileOrderAmbiguous: true,
     };
   }
   const first = steps[order.indexOf(1)]!;
   const last = steps[order.indexOf(Math.max(...order))]!;
-  return { changeId, heading, oldValue: first.oldValue, newValue: last.newValue, fileOrderAmbiguous: false };
+  return {
+    changeId,
+    heading,
+    oldValue: first.oldValue,
+    oldUnknown: first.oldUnknown === true,
+    newValue: last.newValue,
+    fileOrderAmbiguous: false,
+  };
 }
 
 function missingReasons(

@@ -7,10 +7,10 @@
  * An entry's own tax_id and chapter win; a top-level one applies to entries naming none.
  *
  * The body is claimed only when every entry carries `heading` and `new_value`: a removal is
- * `new_value: null`, never a missing key. `old_value` may be left out for a first registration
- * (it is then null), but only by an entry with no key this shape does not know: an entry with
- * no old_value and, say, `before`, may be holding its old value under a name regwatch cannot
- * read, so such a body is unrecognised, not read as "there was nothing before".
+ * `new_value: null`, never a missing key. An entry may leave `old_value` out (files do so for a
+ * heading with no earlier value, often with a person's `label` beside the values): its new value
+ * is kept and its old value is unknown, neither a known null ("there was nothing before") nor
+ * anything guessed from another field, which may word the old value in a way regwatch cannot read.
  */
 import { normaliseTaxId } from "../taxid.ts";
 import { jsonOf } from "./json-body.ts";
@@ -24,7 +24,6 @@ import {
 } from "./types.ts";
 
 const REQUIRED = ["heading", "new_value"] as const;
-const ENTRY_KEYS = new Set(["heading", "old_value", "new_value", "tax_id", "chapter"]);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -65,12 +64,6 @@ function unfamiliar(entry: unknown, where: string): string | null {
     const keys = Object.keys(entry).slice(0, 8).join(", ") || "none";
     return `${where} has no ${absent.join(" or ")} (its keys: ${keys})`;
   }
-  if (!("old_value" in entry)) {
-    const unknown = Object.keys(entry).filter((key) => !ENTRY_KEYS.has(key));
-    if (unknown.length > 0) {
-      return `${where} has no old_value but carries ${unknown.slice(0, 8).join(", ")}, which may hold it under another name`;
-    }
-  }
   return null;
 }
 
@@ -82,6 +75,7 @@ function read(entry: Record<string, unknown>, where: string, base: EntryDefaults
   return {
     heading: heading.trim(),
     oldValue: entry.old_value ?? null,
+    ...("old_value" in entry ? {} : { oldUnknown: true as const }),
     newValue: entry.new_value ?? null,
     taxId: taxIdOf(entry.tax_id, where) ?? base.taxId,
     chapter: chapterOf(entry.chapter, where) ?? base.chapter,

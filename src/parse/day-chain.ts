@@ -12,6 +12,8 @@
 export interface Step {
   oldValue: unknown;
   newValue: unknown;
+  /** The file did not give the old value: it chains after nothing (it may still begin a chain). */
+  oldUnknown?: boolean;
 }
 
 /** Events beyond this many are not searched exhaustively (a day never has that many of one heading). */
@@ -38,8 +40,10 @@ interface Event {
 export function chainOrder(steps: readonly Step[]): number[] | null {
   const events: Event[] = [];
   const eventOf = new Map<string, number>();
-  const stepEvent = steps.map((step) => {
-    const event = { old: valueKey(step.oldValue), new: valueKey(step.newValue) };
+  const stepEvent = steps.map((step, i) => {
+    // Not JSON text, so it equals no value: an unknown old value follows no step.
+    const old = step.oldUnknown ? `?unknown ${i}` : valueKey(step.oldValue);
+    const event = { old, new: valueKey(step.newValue) };
     const key = JSON.stringify([event.old, event.new]);
     let index = eventOf.get(key);
     if (index === undefined) {

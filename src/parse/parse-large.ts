@@ -62,7 +62,7 @@ export async function parseLargeBody(
             read.taxId ?? null,
             read.chapter ?? null,
             read.heading,
-            valueKey(read.oldValue),
+            read.oldUnknown ? "?unknown" : valueKey(read.oldValue),
             valueKey(read.newValue),
           ]);
           const seen = kept.get(key);

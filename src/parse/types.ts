@@ -21,7 +21,9 @@ export interface StoredBody {
  */
 export interface HeadingValue {
   heading: string;
+  /** Null when `oldUnknown`: the entry did not say what the heading held before. */
   oldValue: unknown;
+  oldUnknown?: true;
   newValue: unknown;
   /** Tax base number (8 digits) of the business the entry is about. */
   taxId?: string | null;

@@ -71,6 +71,8 @@ export interface ChunkOptions {
   /** The registry's time zone: days of records and verifications are counted in it. */
   timeZone: string;
   online: OnlineSession | null;
+  /** REGWATCH_PAYMENT_ACCEPT_UNCONFIRMED: an account no source has shown passes with a warning. */
+  acceptUnconfirmed?: boolean;
   /**
    * What earlier chunks of the batch read (createKnowledgeCache(), one per batch): a payee paid in
    * every chunk is then read once. Without it each chunk reads everything afresh.
@@ -120,5 +122,9 @@ export async function checkChunk(
       knowledge = await loadKnowledge(db, rows, { today, holdDays, timeZone, online: { notes } }, cache);
     } else knowledge = { ...knowledge, online: true };
   }
-  return judgeBatch(rows, knowledge, { today, holdDays });
+  return judgeBatch(rows, knowledge, {
+    today,
+    holdDays,
+    acceptUnconfirmed: options.acceptUnconfirmed ?? false,
+  });
 }

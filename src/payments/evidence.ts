@@ -83,7 +83,11 @@ function shortError(text: string | null): string {
   return `: ${flat.length > 160 ? `${flat.slice(0, 159)}…` : flat}`;
 }
 
-export function describeReason(reason: UnknownReason, e: ChangeEvidence): string {
+export function describeReason(
+  reason: UnknownReason,
+  e: Pick<ChangeEvidence, "fileError" | "parseError">,
+  heading = "bank_accounts",
+): string {
   switch (reason) {
     case "no_file":
       return "no change file is recorded for it";
@@ -104,11 +108,11 @@ export function describeReason(reason: UnknownReason, e: ChangeEvidence): string
     case "unattributed":
       return "its change file's entries could not be given to this business";
     case "no_value":
-      return "its change file gives no bank_accounts value for this change";
+      return `its change file gives no ${heading} value for this change`;
     case "no_new_value":
-      return "its change file gives no new bank_accounts value (null)";
+      return `its change file gives no new ${heading} value (null)`;
     case "ambiguous":
-      return "no chain of old and new values decides the order of that day's bank_accounts changes";
+      return `no chain of old and new values decides the order of that day's ${heading} changes`;
   }
 }
 

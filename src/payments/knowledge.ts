@@ -19,6 +19,8 @@ import {
   loadWatchedTaxIds,
   withCheckReads,
 } from "../db/payments.ts";
+import { loadUnreadHeadings } from "../db/unread-headings.ts";
+import { unreadWhy } from "../feed/unread.ts";
 import type { PaymentRow } from "./batch-row.ts";
 import type { ChangeEvidence } from "./evidence.ts";
 import { parseAccountOnce, validRowTaxBase } from "./knowledge-index.ts";
@@ -28,6 +30,7 @@ import {
   type KnownAccount,
   type KnownBusiness,
   payeeKey,
+  type UnreadHeading,
   type Verification,
 } from "./verdicts.ts";
 
@@ -63,6 +66,7 @@ export interface KnowledgeOptions {
 /** What is known of one business, as the check reads it. */
 interface BusinessEntry {
   facts: KnownBusiness | null;
+  unread: UnreadHeading[];
   accounts: KnownAccount[];
   watched: boolean;
   changes: ChangeEvidence[];
@@ -136,7 +140,7 @@ async function fill(
     missing.length > SPLIT_ABOVE
       ? [missing.slice(0, missing.length >> 1), missing.slice(missing.length >> 1)]
       : [missing];
-  const [pairs, [facts, names, watched, changes, verifications]] = await Promise.all([
+  const [pairs, [facts, names, watched, changes, verifications, unread]] = await Promise.all([
     Promise.all(halves.map((half) => withCheckReads(db.sql, (sql) => loadBankAccountsOf(sql, half)))).then(
       (r) => r.flat(),
     ),
@@ -147,11 +151,15 @@ async function fill(
         loadWatchedTaxIds(sql, missing),
         loadChangeEvidence(sql, missing),
         loadLatestVerifications(sql, missing, options.timeZone),
+        loadUnreadHeadings(sql, missing),
       ]),
     ),
   ]);
   const entries = new Map<string, BusinessEntry>(
-    missing.map((t) => [t, { facts: null, accounts: [], watched: false, changes: [], verifications: [] }]),
+    missing.map((t) => [
+      t,
+      { facts: null, unread: [], accounts: [], watched: false, changes: [], verifications: [] },
+    ]),
   );
   const entry = (taxId: string) => entries.get(taxId);
   for (const p of pairs) entry(p.taxId)?.accounts.push(p);
@@ -159,13 +167,15 @@ async function fill(
   for (const n of names) namesOf.set(n.taxId, [...(namesOf.get(n.taxId) ?? []), n.name]);
   for (const f of facts) {
     const e = entry(f.taxId);
-    if (e) e.facts = { ...f, names: namesOf.get(f.taxId)?.sort() ?? [] };
+    if (e) e.facts = { ...f, names: namesOf.get(f.taxId)?.sort() ?? [], unread: e.unread };
   }
   for (const t of watched) {
     const e = entry(t);
     if (e) e.watched = true;
   }
   for (const c of changes) entry(c.taxId)?.changes.push(c);
+  for (const u of unread)
+    entry(u.taxId)?.unread.push({ heading: u.heading, since: u.since, why: unreadWhy(u.heading, u) });
   for (const v of verifications) {
     entry(v.taxId)?.verifications.push({
       taxId: v.taxId,

@@ -78,6 +78,18 @@ export function nextStep(verdict: Verdict, context: StepContext): string | null 
       return "Correct the account number from a source you trust (not the invoice alone) and check the batch again.";
     case "business_ceased":
       return "Do not pay: the business has ceased. Ask the supplier, on contact details you already hold, who takes over its invoices.";
+    case "status_unverified":
+      return context.online
+        ? "Do not pay until the status is known: the online check could not read the business's current record; read it with `regwatch lookup reg-number ...` and check again, or ask the supplier on contact details you already hold."
+        : "Do not pay until the status is known: re-read it online (check again with --online, which reads the business's current record), then check again.";
+    case "account_removed":
+      return `Do not pay this account: the business removed it. Ask the supplier for its current account, ${CONFIRM}, write it in the file and check again.`;
+    case "name_unverified":
+      return context.online
+        ? "Do not pay until the name is known: the online check could not read the business's current record; read it with `regwatch lookup reg-number ...` and check again."
+        : "Do not pay until the name is known: re-read it online (check again with --online, which reads the business's current record), then check again.";
+    case "account_unconfirmed":
+      return `Before paying, ${CONFIRM}, then record it: \`${verifyCommand(context)}\`. No source has shown this account, so nothing else releases it.`;
     case "business_suspended":
       return `Do not pay while the business is suspended; ${CONFIRM} and check again with --online to read its current status.`;
     case "account_not_registered":

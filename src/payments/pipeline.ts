@@ -27,6 +27,8 @@ export interface BatchCheckOptions {
   today: string;
   recheckDays: number;
   timeZone: string;
+  /** REGWATCH_PAYMENT_ACCEPT_UNCONFIRMED: an account no source has shown passes with a warning. */
+  acceptUnconfirmed?: boolean;
   /** startOnline(db, client) for --online; null checks with what the database knows. */
   online: OnlineSession | null;
   /** Keep the batch in payment_batches and payment_checks; null keeps nothing. */
@@ -107,7 +109,15 @@ export async function checkBatch(
     const judgeNext = async (): Promise<CheckedRow[] | null> => {
       const next = await rows.next();
       if (next.done) return null;
-      return checkChunk(db, next.value, { today, holdDays, recheckDays, timeZone, online, cache });
+      return checkChunk(db, next.value, {
+        today,
+        holdDays,
+        recheckDays,
+        timeZone,
+        online,
+        cache,
+        acceptUnconfirmed: options.acceptUnconfirmed ?? false,
+      });
     };
     // One chunk ahead: while a chunk is recorded and written out, the next one is read and its
     // database reads run. Chunks are still judged one after another (an --online session asks

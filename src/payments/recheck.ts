@@ -2,7 +2,8 @@
  * `--online`: which search requests a batch needs (pure). A payee is re-checked when its newest
  * search record is older than REGWATCH_PAYMENT_RECHECK_DAYS, when it has none, or when a
  * bank_accounts change whose values are unknown is newer than that record: a stale record would
- * otherwise pass on accounts the business may no longer hold. It is asked by its registration
+ * otherwise pass on accounts the business may no longer hold. The same goes for a status or name
+ * change regwatch could not read (v_unread_headings), which holds the payment as unverified. It is asked by its registration
  * number when one is known, since that answer is the payee's own full record (current accounts,
  * status, name) whatever account the invoice names; asking by the invoice's account would only
  * find who holds that account, and say nothing of the payee when the account is not its own.
@@ -17,7 +18,7 @@ import { searchValueOf } from "./accounts.ts";
 import type { PaymentRow } from "./batch-row.ts";
 import { type ChangeEvidence, unknownReason } from "./evidence.ts";
 import { indexKnowledge, parseAccountOnce, payeeOf, validRowTaxBase } from "./knowledge-index.ts";
-import { type Knowledge, payeeKey } from "./verdicts.ts";
+import { JUDGED_HEADINGS, type Knowledge, payeeKey, type UnreadHeading } from "./verdicts.ts";
 
 /** The newest search record kept of a business. */
 export interface PayeeRecord {
@@ -44,15 +45,20 @@ function staleness(
   taxBase: string,
   record: PayeeRecord | undefined,
   changes: readonly ChangeEvidence[],
+  unread: readonly UnreadHeading[],
   today: string,
   recheckDays: number,
 ): string | null {
   const open = changes.find((c) => c.taxId === taxBase && !c.superseded && unknownReason(c));
+  // A status or name change that could not be read: only a record read after it says what holds.
+  const unreadJudged = unread.find((u) => JUDGED_HEADINGS.has(u.heading));
   if (!record?.readOn) return "no search record of the business is kept";
   if (record.readOn < addDays(today, -recheckDays)) {
     return `its newest record was read on ${record.readOn}, more than ${recheckDays} day(s) ago`;
   }
   if (open) return `its bank_accounts change of ${open.changeDate} is newer than its newest record`;
+  if (unreadJudged)
+    return `its ${unreadJudged.heading} change of ${unreadJudged.since} could not be read and is newer than its newest record`;
   return null;
 }
 
@@ -93,7 +99,14 @@ export function planAsks(
     const taxBase = payee.taxBase;
     const key = payeeKey(taxBase, parsed.account);
     const record = records.get(taxBase);
-    const stale = staleness(taxBase, record, index.changesByTaxId.get(taxBase) ?? [], today, recheckDays);
+    const stale = staleness(
+      taxBase,
+      record,
+      index.changesByTaxId.get(taxBase) ?? [],
+      knowledge.businesses.get(taxBase)?.unread ?? [],
+      today,
+      recheckDays,
+    );
     const regNumber = record?.registrationNumber ? checkRegistrationNumber(record.registrationNumber) : null;
     // The bank-account search covers companies only: asking it for a sole proprietor's account spends quota for nothing.
     const type = knowledge.businesses.get(taxBase)?.type;

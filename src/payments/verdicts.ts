@@ -18,12 +18,16 @@ export const VERDICTS = [
   "invalid_account",
   "unknown_account_holder",
   "business_ceased",
+  "status_unverified",
   "business_suspended",
+  "account_removed",
   "account_not_registered",
   "name_mismatch",
+  "name_unverified",
   "invalid_amount",
   "account_recently_changed",
   "account_change_unverified",
+  "account_unconfirmed",
   "unknown_business",
   "not_watched",
   "ok",
@@ -32,6 +36,20 @@ export type Verdict = (typeof VERDICTS)[number];
 
 /** Verdicts that let a payment go: everything else holds the batch (exit 2). */
 export const PASSING: ReadonlySet<Verdict> = new Set(["ok", "not_watched"]);
+
+/** A heading whose latest change regwatch could not read: what is stored for it may no longer hold. */
+export interface UnreadHeading {
+  heading: string;
+  /** Day of the unread change. */
+  since: string;
+  /** Why its values are not known, in words. */
+  why: string;
+}
+
+/** Headings whose values the guard judges by: an unread change of one holds the payment as unverified. */
+export const STATUS_HEADINGS = ["status", "status_code"] as const;
+export const NAME_HEADINGS = ["long_name", "full_name", "name", "short_name"] as const;
+export const JUDGED_HEADINGS: ReadonlySet<string> = new Set<string>([...STATUS_HEADINGS, ...NAME_HEADINGS]);
 
 export interface KnownBusiness {
   taxId: string;
@@ -43,6 +61,8 @@ export interface KnownBusiness {
   type?: string | null;
   /** Every name the registry gives it today and during the hold period (full, short, former). */
   names?: readonly string[];
+  /** Headings whose latest change was not read (v_unread_headings). */
+  unread?: readonly UnreadHeading[];
 }
 
 /** One business holding one account, as regwatch.v_bank_accounts shows it. */
@@ -54,6 +74,8 @@ export interface KnownAccount {
   addedOn: string | null;
   /** What showed that addition: change, search, profile or baseline. */
   addedSource?: string | null;
+  /** Of an account no longer registered: the day a record or change first no longer listed it. */
+  removedOn?: string | null;
 }
 
 /** The newest confirmation, made out of band, that an account belongs to a business. */
@@ -107,6 +129,16 @@ export function payeeKey(taxBase: string, account: string): string {
 export interface JudgeOptions {
   today: string;
   holdDays: number;
+  /** REGWATCH_PAYMENT_ACCEPT_UNCONFIRMED: an account no source has shown passes, with a warning. */
+  acceptUnconfirmed?: boolean;
+}
+
+/** The newest of the business's unread headings among `headings`. */
+function unreadAmong(business: KnownBusiness | undefined, headings: readonly string[]): UnreadHeading | null {
+  let newest: UnreadHeading | null = null;
+  for (const u of business?.unread ?? [])
+    if (headings.includes(u.heading) && (newest === null || u.since > newest.since)) newest = u;
+  return newest;
 }
 
 /** `today` and the hold period decide what counts as recently added. */
@@ -119,7 +151,10 @@ export function judgeRow(
   const { today, holdDays } = options;
   const parsed = parseAccountOnce(row.bankAccount);
   const account = parsed.ok ? parsed.account : null;
-  const payee = payeeOf(row, account, index);
+  const found = payeeOf(row, account, index);
+  // No tax number and nobody holds the account now, but one business did: the payment is to it, and the account is its removed one.
+  const formerOnly = found.by === "none" && found.holders.length === 0 && found.former.length === 1;
+  const payee = formerOnly ? { by: "account" as const, taxBase: found.former[0]! } : found;
   const taxBase = payee.by === "none" ? null : payee.taxBase;
   const readableBase = taxBase !== null && describeTaxIdProblem(taxBase) === undefined ? taxBase : null;
   const business = readableBase ? knowledge.businesses.get(readableBase) : undefined;
@@ -163,7 +198,15 @@ export function judgeRow(
   }
   const payeeTax = payee.taxBase;
   if (payee.by === "account")
-    j.notes.push(`payee found by its account: ${describeHolder(payeeTax, knowledge)}`);
+    j.notes.push(
+      formerOnly
+        ? `the file gives no tax number; the account was registered to ${describeHolder(payeeTax, knowledge)}`
+        : `payee found by its account: ${describeHolder(payeeTax, knowledge)}`,
+    );
+  const statusUnread = unreadAmong(business, STATUS_HEADINGS);
+  if (statusUnread) {
+    return finish(j, "status_unverified", withAlso(j, describeUnreadStatus(statusUnread, business)));
+  }
   if (business?.statusCode === 0)
     return finish(j, "business_ceased", withAlso(j, "the registry shows the business as ceased"));
   if (business?.statusCode === 2) {
@@ -178,8 +221,11 @@ export function judgeRow(
     const holders = (index.byAccount.get(acct) ?? []).filter(
       (a) => a.currentlyRegistered && a.taxId !== payeeTax,
     );
-    const formerly = own.some((a) => a.account === acct);
+    const formerly = own.find((a) => a.account === acct);
     const registered = own.filter((a) => a.currentlyRegistered);
+    if (formerly && holders.length === 0) {
+      return finish(j, "account_removed", withAlso(j, describeRemoved(formerly, registered)));
+    }
     if (holders.length > 0 || !listsNoAccounts) {
       const why =
         holders.length > 0
@@ -195,12 +241,25 @@ export function judgeRow(
       "the registry lists no bank accounts for this kind of business (sole proprietor or similar)",
     );
   }
+  // Nothing ever showed the account: not the registry (it lists none for this kind of business), nor any other source.
+  const unconfirmed = known && !match && !index.byAccount.has(acct);
   const names = business?.names ?? [];
   if (row.name !== null && row.name.trim() !== "") {
+    const nameUnread = unreadAmong(business, NAME_HEADINGS);
     if (names.length === 0)
       j.notes.push("the name could not be compared: the registry gives no name for the business");
     else if (findMatchingName(row.name, names) === null) {
       const shown = names.map((n) => `"${n}"`).join(", ");
+      if (nameUnread) {
+        return finish(
+          j,
+          "name_unverified",
+          withAlso(
+            j,
+            `the file names the payee "${row.name}", none of the names known of ${payeeTax} (${shown}); but its name changed on ${nameUnread.since} and regwatch could not read that change (${nameUnread.why}), so the file's may be its new name`,
+          ),
+        );
+      }
       return finish(
         j,
         "name_mismatch",
@@ -235,11 +294,37 @@ export function judgeRow(
       return finish(j, "account_change_unverified", describeUnverified(unverified, holdDays) + older);
     }
   }
+  if (unconfirmed && j.verified === null) {
+    if (verification) {
+      j.verified = verification;
+      j.notes.unshift(describeVerification(verification));
+    } else if (options.acceptUnconfirmed) {
+      j.notes.push(`warning: ${UNCONFIRMED}; passed because REGWATCH_PAYMENT_ACCEPT_UNCONFIRMED is set`);
+    } else return finish(j, "account_unconfirmed", withAlso(j, UNCONFIRMED));
+  }
   if (!known) return finish(j, "unknown_business", `no record of tax id ${payeeTax}`);
   if (!knowledge.watched.has(payeeTax)) {
     return finish(j, "not_watched", "on no watch list: a change of its account would go unseen");
   }
   return finish(j, "ok", "");
+}
+
+const UNCONFIRMED =
+  "no source regwatch has (search records, profiles, change values) has ever shown this account: nothing confirms it is the payee's";
+
+function describeUnreadStatus(unread: UnreadHeading, business: KnownBusiness | undefined): string {
+  const code = business?.statusCode;
+  const last = code === 0 ? "ceased" : code === 1 ? "operating" : code === 2 ? "suspended" : null;
+  return `the business's status is not verified: it changed on ${unread.since} and regwatch could not read the change (${unread.why})${last ? `; the status known before it (${last}) may no longer hold` : ""}`;
+}
+
+function describeRemoved(removed: KnownAccount, registered: readonly KnownAccount[]): string {
+  const when = removed.removedOn ? ` on ${removed.removedOn}` : "";
+  const now =
+    registered.length > 0
+      ? `; its registered account(s) now: ${registered.map((a) => a.account).join(", ")}`
+      : "";
+  return `this business removed this account${when}: do not pay it; confirm the new account${now}`;
 }
 
 export function judgeBatch(

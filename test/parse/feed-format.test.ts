@@ -14,6 +14,10 @@ const row = (over: Partial<FeedRow> = {}): FeedRow => ({
   changeId: 1,
   path: "p",
   orderAmbiguous: false,
+  oldValueKnown: true,
+  valuesRead: true,
+  fileStatus: null,
+  parseStatus: null,
   ...over,
 });
 
@@ -54,10 +58,10 @@ describe("the change feed's text", () => {
 
   it("writes CSV with whole values, quoting what needs it", () => {
     expect(feedCsv([row({ businessName: 'Alfa "Best", Kft.' })])).toBe(
-      "change_date,tax_id,business_name,list_names,heading,old_value,new_value,order_ambiguous\n" +
+      "change_date,tax_id,business_name,list_names,heading,old_value,new_value,order_ambiguous,old_value_known,values_read\n" +
         '2024-03-05,12345678,"Alfa ""Best"", Kft.",suppliers;clients,bank_accounts,' +
         '"[{""bank_account"":""11111111-22222222""}]",' +
-        '"[{""bank_account"":""33333333-44444444""},{""bank_account"":""55555555-66666666""}]",false\n',
+        '"[{""bank_account"":""33333333-44444444""},{""bank_account"":""55555555-66666666""}]",false,true,true\n',
     );
   });
 

@@ -161,14 +161,20 @@ describe("checkChunk", () => {
     );
   });
 
-  it("checks a sole proprietor like any business: no registry accounts is no reason to hold", async () => {
+  it("checks a sole proprietor like any business, and holds an account no source has shown as unconfirmed", async () => {
     const [pass, elsewhere, misnamed, byAccount] = await check([
       row({ taxId: `${SOLE}-1-33`, bankAccount: account(70), name: "Kovács János e.v." }),
       row({ taxId: SOLE, bankAccount: acct.payee }),
       row({ taxId: SOLE, bankAccount: account(70), name: "Kovács Péter e.v." }),
       row({ taxId: null, bankAccount: account(70) }),
     ]);
-    expect(pass).toMatchObject({ verdict: "ok", taxBase: SOLE, registryName: "Kovács János" });
+    // Nothing ever showed account(70): the registry lists none for a sole proprietor, and no other source has it.
+    expect(pass).toMatchObject({
+      verdict: "account_unconfirmed",
+      taxBase: SOLE,
+      registryName: "Kovács János",
+    });
+    expect(pass!.detail).toContain("has ever shown this account");
     expect(pass!.detail).toContain("the registry lists no bank accounts for this kind of business");
     expect(elsewhere).toMatchObject({ verdict: "account_not_registered" });
     expect(elsewhere!.detail).toContain(`the account is registered to ${PAYEE}`);

@@ -99,9 +99,9 @@ describe("payments check --online re-reads stale payees", () => {
     // One request answers for both rows: the payee's own record, read today.
     expect(searches().map((r) => [r.path, r.query.value])).toEqual([["/v1/reg-numbers", c.regNumber]]);
     expect(report.online).toEqual({ asked: 1, notChecked: 0 });
-    expect(report.rows.map((r) => r.verdict)).toEqual(["account_not_registered", "account_recently_changed"]);
-    expect(report.rows[0]!.detail).toBe(
-      "the account was registered to this business before, but no longer is",
+    expect(report.rows.map((r) => r.verdict)).toEqual(["account_removed", "account_recently_changed"]);
+    expect(report.rows[0]!.detail).toContain(
+      `this business removed this account on ${today}: do not pay it; confirm the new account`,
     );
     expect(report.rows[1]!.detail).toContain(
       `the account was added on ${today} (a search record read that day`,

@@ -85,7 +85,10 @@ describe("payment verdicts", () => {
       "the account is registered to 10000001 (Business 10000001)",
     );
     const given = knowledge([biz("12345676")], [held("12345676", { currentlyRegistered: false })]);
-    expect(judgeRow(row("12345676"), given, { today: TODAY, holdDays: 30 }).detail).toContain("no longer is");
+    expect(judgeRow(row("12345676"), given, { today: TODAY, holdDays: 30 })).toMatchObject({
+      verdict: "account_removed",
+      detail: "this business removed this account: do not pay it; confirm the new account",
+    });
     const none = knowledge([biz("12345676")], []);
     expect(judgeRow(row("12345676"), none, { today: TODAY, holdDays: 30 })).toMatchObject({
       verdict: "account_not_registered",
@@ -155,8 +158,13 @@ describe("payment verdicts", () => {
     expect(shared).toMatchObject({ verdict: "unknown_account_holder", taxBase: null, payeeFoundBy: null });
     expect(shared.detail).toContain("12345676 (Business 12345676) and 10000001 (Business 10000001)");
     const former = knowledge([biz("12345676")], [held("12345676", { currentlyRegistered: false })]);
+    expect(judgeRow({ ...row("x"), taxId: null }, former, options)).toMatchObject({
+      verdict: "account_removed",
+      taxBase: "12345676",
+      payeeFoundBy: "account",
+    });
     expect(judgeRow({ ...row("x"), taxId: null }, former, options).detail).toContain(
-      "no business holds the account now (it was registered to 12345676 (Business 12345676))",
+      "the file gives no tax number; the account was registered to 12345676 (Business 12345676)",
     );
   });
 

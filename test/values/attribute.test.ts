@@ -36,6 +36,7 @@ describe("attributing a file's entries", () => {
           changeId: 1,
           heading: "long_name",
           oldValue: "Alfa",
+          oldUnknown: false,
           newValue: "Alfa Új",
           fileOrderAmbiguous: false,
         },
@@ -43,6 +44,7 @@ describe("attributing a file's entries", () => {
           changeId: 2,
           heading: "long_name",
           oldValue: "Béta",
+          oldUnknown: false,
           newValue: "Béta Új",
           fileOrderAmbiguous: false,
         },
@@ -92,7 +94,14 @@ describe("attributing a file's entries", () => {
       [change(1, "11111111", "2", ["long_name"])],
     );
     expect(values).toEqual([
-      { changeId: 1, heading: "long_name", oldValue: "A", newValue: "C", fileOrderAmbiguous: false },
+      {
+        changeId: 1,
+        heading: "long_name",
+        oldValue: "A",
+        oldUnknown: false,
+        newValue: "C",
+        fileOrderAmbiguous: false,
+      },
     ]);
     const unchained = attribute(
       [entry("long_name", "A", "B"), entry("long_name", "X", "Y")],

@@ -72,9 +72,11 @@ describe("business page", () => {
       listNames: ["suppliers"],
       hasValues,
       oldValue: hasValues ? "0" : null,
+      oldValueKnown: true,
       newValue: hasValues ? "1" : null,
       orderAmbiguous: false,
       fileStatus,
+      parseStatus: null,
     });
     const days = timelineDays([
       row("2024-03-02", "status", true, "fetched"),

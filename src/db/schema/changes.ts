@@ -141,6 +141,8 @@ export const changeValues = regwatch.table(
     taxId: text("tax_id").notNull(),
     changeDate: day("change_date").notNull(),
     oldValue: jsonb("old_value"),
+    /** False when the file gave no old_value: old_value is null but not known to be. */
+    oldValueKnown: boolean("old_value_known").notNull().default(true),
     newValue: jsonb("new_value"),
     /** The change file the values were read from. */
     path: text("path").notNull(),

@@ -85,7 +85,7 @@ export const paymentChecks = regwatch.table(
     index("payment_checks_checked_at").on(t.checkedAt),
     check(
       "payment_checks_verdict",
-      sql`${t.verdict} in ('invalid_tax_id', 'invalid_account', 'unknown_account_holder', 'business_ceased', 'business_suspended', 'account_not_registered', 'name_mismatch', 'invalid_amount', 'account_recently_changed', 'account_change_unverified', 'unknown_business', 'not_watched', 'ok')`,
+      sql`${t.verdict} in ('invalid_tax_id', 'invalid_account', 'unknown_account_holder', 'business_ceased', 'status_unverified', 'business_suspended', 'account_removed', 'account_not_registered', 'name_mismatch', 'name_unverified', 'invalid_amount', 'account_recently_changed', 'account_change_unverified', 'account_unconfirmed', 'unknown_business', 'not_watched', 'ok')`,
     ),
   ],
 );

@@ -10,7 +10,9 @@ import type {
   BusinessProfileRow,
   TimelineRow,
 } from "../../db/console-business.ts";
-import { AMBIGUOUS_NOTE, headingValue, NAME_UNKNOWN } from "../../feed/format.ts";
+import type { UnreadHeadingRow } from "../../db/unread-headings.ts";
+import { AMBIGUOUS_NOTE, headingValue, NAME_UNKNOWN, OLD_VALUE_UNKNOWN } from "../../feed/format.ts";
+import { unknownSince, unreadWhy } from "../../feed/unread.ts";
 import { statusInWords, typeInWords } from "../../search/format.ts";
 
 export interface HeadingLine {
@@ -22,6 +24,11 @@ export interface HeadingLine {
   /** Several values that day in no known order: `value` is empty and `candidates` lists them. */
   ambiguous: boolean;
   candidates: string[];
+  /**
+   * The heading's latest change was not read: `value` says "unknown since <day> (changed, not
+   * read)", and this says why, with the value last known (if any) and its day.
+   */
+  unread: string | null;
 }
 
 export interface TimelineEntry {
@@ -45,6 +52,8 @@ export interface BusinessHeader {
   taxId: string;
   name: string;
   nameKnown: boolean;
+  /** The name's latest change was not read: "unknown since <day> (changed, not read)"; else null. */
+  nameUnread: string | null;
   taxNumber: string | null;
   status: string;
   type: string;
@@ -52,13 +61,31 @@ export interface BusinessHeader {
   registrationNumber: string | null;
 }
 
-export function businessHeader(taxId: string, profile: BusinessProfileRow | undefined): BusinessHeader {
+const NAME_KEYS = ["long_name", "full_name", "name"];
+const STATUS_KEYS = ["status", "status_code"];
+
+/** The newest unread heading among `keys`, or undefined. */
+function unreadAmong(
+  unread: readonly UnreadHeadingRow[],
+  keys: readonly string[],
+): UnreadHeadingRow | undefined {
+  return unread.filter((u) => keys.includes(u.heading)).sort((a, b) => b.since.localeCompare(a.since))[0];
+}
+
+export function businessHeader(
+  taxId: string,
+  profile: BusinessProfileRow | undefined,
+  unread: readonly UnreadHeadingRow[] = [],
+): BusinessHeader {
+  const name = unreadAmong(unread, NAME_KEYS);
+  const status = unreadAmong(unread, STATUS_KEYS);
   return {
     taxId,
     name: profile?.name?.trim() || NAME_UNKNOWN,
     nameKnown: Boolean(profile?.name?.trim()),
+    nameUnread: name ? unknownSince(name.since) : null,
     taxNumber: profile?.taxNumber ?? null,
-    status: statusInWords(profile?.statusCode),
+    status: status ? unknownSince(status.since) : statusInWords(profile?.statusCode),
     type: typeInWords(profile?.type),
     seat: profile?.seat ?? null,
     registrationNumber: profile?.registrationNumber ?? null,
@@ -73,39 +100,67 @@ interface StoredFact {
   candidates?: unknown;
 }
 
-/** The profile's headings (business_profiles.headings), alphabetically. */
-export function profileLines(headings: Record<string, unknown>): HeadingLine[] {
-  return Object.keys(headings)
-    .sort()
-    .map((heading) => {
-      const fact = (headings[heading] ?? {}) as StoredFact;
-      const ambiguous = fact.order_ambiguous === true;
-      const candidates = ambiguous && Array.isArray(fact.candidates) ? fact.candidates : [];
+/**
+ * The profile's headings (business_profiles.headings), alphabetically, with the headings whose
+ * latest change was not read (v_unread_headings) shown as unknown since that day: the stored
+ * value is older than the change and is named only as the last one known.
+ */
+export function profileLines(
+  headings: Record<string, unknown>,
+  unread: readonly UnreadHeadingRow[] = [],
+): HeadingLine[] {
+  const unreadOf = new Map(unread.map((u) => [u.heading, u]));
+  return [...new Set([...Object.keys(headings), ...unreadOf.keys()])].sort().map((heading) => {
+    const fact = (headings[heading] ?? {}) as StoredFact;
+    const ambiguous = fact.order_ambiguous === true;
+    const candidates = ambiguous && Array.isArray(fact.candidates) ? fact.candidates : [];
+    const asOf = typeof fact.as_of === "string" ? fact.as_of : null;
+    const stale = unreadOf.get(heading);
+    if (stale && (asOf === null || asOf <= stale.since)) {
+      const last = "value" in fact && !ambiguous ? `; last known: ${headingValue(heading, fact.value)}` : "";
       return {
         heading,
-        value: ambiguous ? "" : headingValue(heading, fact.value),
-        asOf: typeof fact.as_of === "string" ? fact.as_of : null,
-        source: typeof fact.source === "string" ? fact.source : null,
-        ambiguous,
-        candidates: candidates.map((c) => headingValue(heading, c)),
+        value: unknownSince(stale.since),
+        asOf: stale.since,
+        source: "change_file",
+        ambiguous: false,
+        candidates: [],
+        unread: `${unreadWhy(heading, stale)}${last}${asOf ? ` (known from ${asOf})` : ""}`,
       };
-    });
+    }
+    return {
+      heading,
+      value: ambiguous ? "" : headingValue(heading, fact.value),
+      asOf,
+      source: typeof fact.source === "string" ? fact.source : null,
+      ambiguous,
+      candidates: candidates.map((c) => headingValue(heading, c)),
+      unread: null,
+    };
+  });
 }
 
 /** What business_as_of gave for a day, heading by heading; `_order_ambiguous` marks headings instead of showing. */
 export function asOfLines(values: Record<string, unknown>): HeadingLine[] {
   const marked = values._order_ambiguous;
   const ambiguous = new Set(Array.isArray(marked) ? marked.map(String) : []);
+  const unknownMarked = values._unknown;
+  const unknown = new Set(Array.isArray(unknownMarked) ? unknownMarked.map(String) : []);
   return Object.keys(values)
-    .filter((heading) => heading !== "_order_ambiguous")
+    .filter((heading) => heading !== "_order_ambiguous" && heading !== "_unknown")
     .sort()
     .map((heading) => ({
       heading,
-      value: ambiguous.has(heading) ? "" : headingValue(heading, values[heading]),
+      value: ambiguous.has(heading)
+        ? ""
+        : unknown.has(heading)
+          ? "not known: the next change's file did not give the value before it"
+          : headingValue(heading, values[heading]),
       asOf: null,
       source: null,
       ambiguous: ambiguous.has(heading),
       candidates: [],
+      unread: null,
     }));
 }
 
@@ -116,6 +171,13 @@ const FILE_STATE: Record<string, string> = {
   skipped: "no values: REGWATCH_FETCH_FILES leaves this file out",
   fetched: "no values for this heading in the change file",
 };
+
+/** Why a change has no values: its file's state, or, for a fetched file, what reading it came to. */
+function pendingWords(r: TimelineRow): string {
+  if (r.fileStatus === "fetched" && r.parseStatus !== null)
+    return `no values: ${unreadWhy(r.heading, { fileStatus: r.fileStatus, parseStatus: r.parseStatus })}`;
+  return FILE_STATE[r.fileStatus ?? "pending"] ?? FILE_STATE.pending!;
+}
 
 /** The timeline's rows grouped by day, newest day first (the order the rows come in). */
 export function timelineDays(rows: readonly TimelineRow[]): TimelineDay[] {
@@ -130,9 +192,9 @@ export function timelineDays(rows: readonly TimelineRow[]): TimelineDay[] {
       changeId: r.changeId,
       heading: r.heading,
       chapter: r.chapter,
-      before: r.hasValues ? headingValue(r.heading, r.oldValue) : null,
+      before: !r.hasValues ? null : r.oldValueKnown ? headingValue(r.heading, r.oldValue) : OLD_VALUE_UNKNOWN,
       after: r.hasValues ? headingValue(r.heading, r.newValue) : null,
-      pending: r.hasValues ? null : (FILE_STATE[r.fileStatus ?? "pending"] ?? FILE_STATE.pending!),
+      pending: r.hasValues ? null : pendingWords(r),
       ambiguous: r.orderAmbiguous,
       lists: r.listNames,
     });

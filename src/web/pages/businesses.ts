@@ -13,6 +13,7 @@ import {
   readBusinessTimeline,
 } from "../../db/console-business.ts";
 import { readBusinessPaymentChecks } from "../../db/console-payments.ts";
+import { loadUnreadHeadings } from "../../db/unread-headings.ts";
 import { describeTaxIdProblem, taxBaseOf } from "../../taxid.ts";
 import type { RegisterAccountPages } from "../kit.ts";
 import { line, PAGE, query } from "../route-schemas.ts";
@@ -101,12 +102,13 @@ export const registerBusinessPages: RegisterAccountPages = (app, kit) => {
         404,
       );
     }
-    const [asOfValues, timeline] = await Promise.all([
+    const [asOfValues, timeline, unread] = await Promise.all([
       readBusinessAsOf(sql, taxId, asOf),
       readBusinessTimeline(sql, taxId, { limit: TIMELINE_PAGE, offset: (page - 1) * TIMELINE_PAGE }),
+      loadUnreadHeadings(sql, [taxId]),
     ]);
     const { rows, hasMore } = splitPage(timeline, TIMELINE_PAGE);
-    const header = businessHeader(taxId, profile);
+    const header = businessHeader(taxId, profile, unread);
     return kit.render(
       request,
       reply,
@@ -117,7 +119,7 @@ export const registerBusinessPages: RegisterAccountPages = (app, kit) => {
         problems: q.problems,
         today,
         asOf,
-        profile: profileLines(profile?.headings ?? {}),
+        profile: profileLines(profile?.headings ?? {}, unread),
         asOfLines: asOfLines(asOfValues),
         orderUnknown: ORDER_UNKNOWN,
         timeline: timelineDays(rows),

@@ -11,7 +11,7 @@ import { type FeedFilter, type FeedRow, feedQuery } from "../../db/change-feed.t
 import type { Sql } from "../../db/connect.ts";
 import { CsvWriter, EXCEL_HU } from "../../feed/export/csv-writer.ts";
 import { XlsxWriter } from "../../feed/export/xlsx-writer.ts";
-import { headingValue } from "../../feed/format.ts";
+import { feedCells } from "../../feed/format.ts";
 
 const CURSOR_ROWS = 500;
 
@@ -27,14 +27,15 @@ const HEADERS = [
 ] as const;
 
 function cells(r: FeedRow): string[] {
+  const values = feedCells(r);
   return [
     r.changeDate,
     r.taxId,
     r.businessName ?? "",
     r.listNames.join(", "),
     r.heading,
-    r.oldValue === null || r.oldValue === undefined ? "" : headingValue(r.heading, r.oldValue),
-    r.newValue === null || r.newValue === undefined ? "" : headingValue(r.heading, r.newValue),
+    values.before,
+    values.after,
     r.orderAmbiguous ? "yes" : "no",
   ];
 }

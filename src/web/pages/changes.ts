@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { feedQuery } from "../../db/change-feed.ts";
 import { loadWatchLists } from "../../db/lists.ts";
-import { AMBIGUOUS_NOTE, headingValue, NAME_UNKNOWN } from "../../feed/format.ts";
+import { AMBIGUOUS_NOTE, feedCells, headingValue, NAME_UNKNOWN } from "../../feed/format.ts";
 import { downloadBody } from "../download.ts";
 import type { RegisterAccountPages } from "../kit.ts";
 import { writeChangesCsv, writeChangesXlsx } from "./changes-export.ts";
@@ -43,8 +43,9 @@ export const registerChangesPages: RegisterAccountPages = (app, kit) => {
       rows: rows.map((r) => ({
         ...r,
         name: r.businessName?.trim() || NAME_UNKNOWN,
-        before: headingValue(r.heading, r.oldValue),
-        after: headingValue(r.heading, r.newValue),
+        ...(r.valuesRead && r.oldValueKnown
+          ? { before: headingValue(r.heading, r.oldValue), after: headingValue(r.heading, r.newValue) }
+          : feedCells(r)),
       })),
       ambiguousNote: AMBIGUOUS_NOTE,
       links: pageLinks("/changes", query, q.page, hasMore),

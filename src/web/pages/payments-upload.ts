@@ -128,6 +128,7 @@ export function uploadHandler(kit: PageKit, showForm: ShowForm) {
         holdDays: options.holdDays,
         today: localDateTime(deps.now(), deps.config.registryTz).date,
         recheckDays: deps.config.paymentRecheckDays,
+        acceptUnconfirmed: deps.config.paymentAcceptUnconfirmed,
         timeZone: deps.config.registryTz,
         online: null,
         record: { by: request.user.name, source: "web", fileName: name },
