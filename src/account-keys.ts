@@ -10,6 +10,7 @@
  *   the same value) would drive that key past its rate from two workers, so the file is refused.
  *   Messages name accounts and variables, never a value.
  */
+import { createHash } from "node:crypto";
 
 /** The REGWATCH_ variables that hold keys, and so may be named as an account's key variable. */
 const REGWATCH_KEY_VARIABLES: ReadonlySet<string> = new Set(["REGWATCH_API_KEY", "REGWATCH_SEARCH_API_KEY"]);
@@ -88,4 +89,12 @@ export function sharedKeyProblems(accounts: readonly KeyedAccount[], env: NodeJS
     }
   }
   return problems;
+}
+
+/**
+ * A short fingerprint of a key: tells whether a variable still holds the key the registry refused
+ * without keeping the key (the first 16 hex digits of its SHA-256).
+ */
+export function keyFingerprint(key: string): string {
+  return createHash("sha256").update(key, "utf8").digest("hex").slice(0, 16);
 }

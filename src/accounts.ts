@@ -76,7 +76,12 @@ export function accountConfig(base: Config, account: Account, env: NodeJS.Proces
       : keyFrom(env, account.searchApiKeyEnv, account, "search_api_key_env", problems);
   if (problems.length > 0) throw new ConfigError(problems);
   registerSecrets([apiKey, searchApiKey]);
-  return { ...accountSettings(base, account), apiKey, searchApiKey };
+  return {
+    ...accountSettings(base, account),
+    apiKey,
+    searchApiKey,
+    keyVariables: { apiKey: account.apiKeyEnv, searchApiKey: account.searchApiKeyEnv ?? account.apiKeyEnv },
+  };
 }
 
 /**

@@ -19,6 +19,7 @@ import { judgeEmail, judgeFileOrigin, judgeWebhooks, type WebhookTarget } from "
 import { judgeDescription } from "./judge-description.ts";
 import { judgeClock, judgeQuota, judgeSearch, judgeWatchRead, watchKeyVerdict } from "./judge-registry.ts";
 import { judgeConfig, judgeSchedule } from "./judge-setup.ts";
+import { checkKeyRefusal } from "./key-refusal-check.ts";
 import { connectTo, verifySmtp } from "./probe-alerts.ts";
 import { type DoctorHttp, doctorHttp, type Probe } from "./probe-http.ts";
 import type { CheckResult } from "./report.ts";
@@ -48,7 +49,11 @@ export async function runDoctor(config: Config, options: DoctorOptions = {}): Pr
     const [database, registry, queue] = await Promise.all([
       checkDatabase(config, now),
       checkRegistry(config, http),
-      account ? checkQueue(config, account.name) : Promise.resolve([]),
+      account
+        ? Promise.all([checkKeyRefusal(config, account.apiKeyEnv), checkQueue(config, account.name)]).then(
+            ([refusal, queue]) => [refusal, ...queue],
+          )
+        : Promise.resolve([]),
     ]);
     const alerts = await checkAlerts(config, database.rules);
     const search = config.searchUrl
