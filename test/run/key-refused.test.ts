@@ -32,7 +32,7 @@ function refusingRegistry(server: HostileServer, okCount: number): Tally {
   let received = 0;
   server.answer = async (req: SeenRequest, res: ServerResponse) => {
     received++;
-    await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, 150));
     if (tally.refused) tally.afterRefusal++;
     if (tally.answered >= okCount) {
       if (!tally.refused) {
@@ -105,7 +105,7 @@ describe("a refused key", () => {
     const t = await createTestDatabase();
     databases.push(t);
     server.seen.length = 0;
-    const tally = refusingRegistry(server, 15);
+    const tally = refusingRegistry(server, 40);
     const result = await runCli(
       ["backfill", "--from", "2024-01-01", "--to", "2024-06-30"],
       {
@@ -133,7 +133,7 @@ describe("a refused key", () => {
     const t = await createTestDatabase();
     databases.push(t);
     server.seen.length = 0;
-    const tally = refusingRegistry(server, 15);
+    const tally = refusingRegistry(server, 40);
     const file = writeAccountsFile([{ name: "acme", watch_url: server.origin, api_key_env: "ACME_API_KEY" }]);
     const env = { ...common(), DATABASE_URL: t.url, REGWATCH_ACCOUNTS_FILE: file, ACME_API_KEY: KEY };
     expect((await runCli(["migrate"], env)).code).toBe(0);
