@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import * as z from "zod";
+import { refusedKeyVariable, sharedKeyProblems } from "./account-keys.ts";
 import { ACCOUNT_NAME, accountSchema } from "./account-name.ts";
 import { baseUrl, cronExpression, DEFAULTS, originOnly, timeZone } from "./config-schema.ts";
 import { ConfigError } from "./errors.ts";
@@ -94,6 +95,8 @@ export function parseAccounts(text: string, file: string): Account[] {
     if (entryProblems.length > 0) problems.push(...entryProblems.map((p) => `${where}: ${label}: ${p}`));
     else accounts.push(toAccount(entrySchema.parse(raw)));
   });
+  // Without values: two accounts naming one variable share its key whatever it holds.
+  problems.push(...sharedKeyProblems(accounts, {}).map((p) => `${where}: ${p}`));
   if (problems.length > 0) throw new ConfigError(problems);
   return accounts;
 }
@@ -168,6 +171,11 @@ function checkEntry(raw: unknown): string[] {
   const result = entrySchema.safeParse(withoutKeys);
   if (!result.success) {
     for (const issue of result.error.issues) problems.push(...describe(issue, raw));
+  }
+  for (const field of ["api_key_env", "search_api_key_env"]) {
+    const variable = raw[field];
+    const why = typeof variable === "string" ? refusedKeyVariable(variable) : undefined;
+    if (why) problems.push(`${field}: ${variable} ${why}; name the variable that holds this account's key`);
   }
   return problems;
 }

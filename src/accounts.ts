@@ -7,6 +7,7 @@
  * family of variables. With one, those variables are not used for any account; everything else
  * (database, timeouts, alerts, console) stays shared by all accounts.
  */
+import { looksLikeDatabaseAddress, sharedKeyProblems } from "./account-keys.ts";
 import { type Account, readAccountsFile } from "./accounts-file.ts";
 import type { Config } from "./config.ts";
 import { CONTROL_CHARS } from "./config-schema.ts";
@@ -15,9 +16,38 @@ import { registerSecrets } from "./secrets.ts";
 
 export { type Account, CONTRACT_RATE_LIMIT, parseAccounts } from "./accounts-file.ts";
 
-/** The accounts of REGWATCH_ACCOUNTS_FILE; undefined when it is not set. Throws ConfigError. */
-export function loadAccounts(config: Pick<Config, "accountsFile">): Account[] | undefined {
-  return config.accountsFile === undefined ? undefined : readAccountsFile(config.accountsFile);
+/**
+ * The accounts of REGWATCH_ACCOUNTS_FILE; undefined when it is not set. Throws ConfigError, also
+ * when the key variables' values in `env` break the file's rules: two accounts holding one key, or
+ * a key variable holding a database's address (named by variable, never by value).
+ */
+export function loadAccounts(
+  config: Pick<Config, "accountsFile">,
+  env: NodeJS.ProcessEnv = process.env,
+): Account[] | undefined {
+  if (config.accountsFile === undefined) return undefined;
+  const accounts = readAccountsFile(config.accountsFile);
+  const where = `REGWATCH_ACCOUNTS_FILE (${config.accountsFile})`;
+  const problems = sharedKeyProblems(accounts, env).map((p) => `${where}: ${p}`);
+  for (const account of accounts) {
+    for (const [field, variable] of keyFields(account)) {
+      const value = env[variable];
+      if (value !== undefined && looksLikeDatabaseAddress(value))
+        problems.push(databaseAddressProblem(variable, account, field));
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return accounts;
+}
+
+function keyFields(account: Account): Array<[string, string]> {
+  const fields: Array<[string, string]> = [["api_key_env", account.apiKeyEnv]];
+  if (account.searchApiKeyEnv !== undefined) fields.push(["search_api_key_env", account.searchApiKeyEnv]);
+  return fields;
+}
+
+function databaseAddressProblem(variable: string, account: Account, field: string): string {
+  return `${variable}: holds a database address (postgres://...), not an API key; account "${account.name}" names it in ${field}, and its value would be sent to the registry as X-Api-Key`;
 }
 
 /**
@@ -61,7 +91,12 @@ export function accountConfig(base: Config, account: Account, env: NodeJS.Proces
       : keyFrom(env, account.searchApiKeyEnv, account, "search_api_key_env", problems);
   if (problems.length > 0) throw new ConfigError(problems);
   registerSecrets([apiKey, searchApiKey]);
-  return { ...accountSettings(base, account), apiKey, searchApiKey };
+  return {
+    ...accountSettings(base, account),
+    apiKey,
+    searchApiKey,
+    keyVariables: { apiKey: account.apiKeyEnv, searchApiKey: account.searchApiKeyEnv ?? account.apiKeyEnv },
+  };
 }
 
 /**
@@ -95,6 +130,10 @@ function keyFrom(
   const whose = `account "${account.name}" (its ${field})`;
   if (value === undefined || value.trim() === "") {
     problems.push(`${variable}: must hold the API key of ${whose}; it is unset or empty`);
+    return undefined;
+  }
+  if (looksLikeDatabaseAddress(value)) {
+    problems.push(databaseAddressProblem(variable, account, field));
     return undefined;
   }
   // A key with a newline would split the header it is sent in; it is refused, not trimmed.

@@ -3,6 +3,7 @@ import type { Dispatcher } from "undici";
 import type { BodyCap } from "./body.ts";
 import type { Clock } from "./clock.ts";
 import type { ApiError } from "./errors.ts";
+import type { KeyRefusal } from "./key-refusal.ts";
 import type { OriginPauses } from "./pauses.ts";
 import type { Limiter } from "./rate-limiter.ts";
 import type { ApiErrorCode, BackoffOptions } from "./retry.ts";
@@ -85,4 +86,9 @@ export interface HttpClientOptions {
   signal?: AbortSignal;
   /** Retry-After pauses per origin, shared by the clients of one registry. */
   pauses?: OriginPauses;
+  /**
+   * The key's refusal, shared by the clients of one key: a 401/403 answer aborts every request of
+   * those clients in flight, and none starts after it.
+   */
+  refusal?: KeyRefusal;
 }

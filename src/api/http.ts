@@ -99,13 +99,21 @@ export class HttpClient {
   ): Promise<T> {
     const origin = spec.url.origin;
     const limiter = this.options.limiterFor(origin);
-    const stop = combine(this.options.signal, spec.signal, this.closing.signal);
+    const refusal = this.options.refusal;
+    const stop = combine(this.options.signal, spec.signal, this.closing.signal, refusal?.signal);
     for (let attempt = 1; ; attempt++) {
       let slot: number;
       try {
+        if (refusal?.error) throw refusal.cut(spec.endpoint, attempt - 1);
         await this.pauses.wait(origin, stop);
         slot = await limiter.acquire(stop);
+        // The key may have been refused while this request waited: it is not sent.
+        if (refusal?.error) {
+          limiter.ended(slot);
+          throw refusal.cut(spec.endpoint, attempt - 1);
+        }
       } catch (thrown) {
+        if (refusal?.error) throw refusal.cut(spec.endpoint, attempt - 1);
         // A limiter may refuse on its own (a spent quota): that error is the caller's, as it is.
         if (stop?.aborted) throw toApiError(thrown, spec.endpoint, attempt, stop);
         throw thrown;
@@ -134,6 +142,11 @@ export class HttpClient {
         error = toApiError(thrown, spec.endpoint, attempt, stop);
         // Reported even when stopped: the request may have reached the server and been counted.
         this.report(spec, error.status, error.code);
+        if (refusal) {
+          // The first 401/403 ends every request of the key; one cut short by it says so.
+          if (error.code === "HTTP_AUTH") throw refusal.refuse(error);
+          if (refusal.error) throw refusal.cut(spec.endpoint, attempt);
+        }
       } finally {
         limiter.ended(slot);
       }
@@ -159,6 +172,7 @@ export class HttpClient {
       try {
         await this.clock.sleep(delayMs, stop);
       } catch (thrown) {
+        if (refusal?.error) throw refusal.cut(spec.endpoint, attempt);
         throw toApiError(thrown, spec.endpoint, attempt, stop);
       }
     }

@@ -13,6 +13,7 @@ import { type Clock, systemClock } from "./clock.ts";
 import { FairShare } from "./fair-share.ts";
 import { type DownloadedFile, downloadFile, type StreamedFile, streamFile } from "./file-download.ts";
 import { HttpClient, type HttpClientOptions, type RequestResult } from "./http.ts";
+import { KeyRefusal } from "./key-refusal.ts";
 import { OriginPauses } from "./pauses.ts";
 import { type Limiter, limiterForKey, RateLimiter } from "./rate-limiter.ts";
 import { describeRetry } from "./retry-log.ts";
@@ -39,6 +40,8 @@ export interface RegistryClients {
   limiters: Map<string, RateLimiter>;
   /** The turns of windows and files on the watch origin. */
   fairShare: FairShare;
+  /** Set at the first 401/403 of the watch interface or a file origin: the run ends there. */
+  refusal: KeyRefusal;
   close(): Promise<void>;
 }
 
@@ -75,7 +78,9 @@ export function createRegistry(
   };
   const headers: Record<string, string> = { "x-api-key": config.apiKey };
   if (config.clientId) headers["x-client-id"] = config.clientId;
+  const refusal = new KeyRefusal(config.keyVariables?.apiKey ?? "REGWATCH_API_KEY");
   const common = {
+    refusal,
     ...httpOptionsOf(config, clock, options.log),
     credentials: { origin: watchOrigin, headers },
     onResult: options.onResult,
@@ -126,6 +131,7 @@ export function createRegistry(
     watchOrigin,
     limiters,
     fairShare: fair,
+    refusal,
     async close() {
       await Promise.all([http.close(), files.close()]);
     },

@@ -11,6 +11,7 @@ import type { Logger } from "../logger.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { ApiError } from "./errors.ts";
 import { HttpClient, type HttpResponse, parseJson, type RequestResult } from "./http.ts";
+import { KeyRefusal } from "./key-refusal.ts";
 import { gatedLimiter, limiterForKey } from "./rate-limiter.ts";
 import { httpOptionsOf } from "./registry.ts";
 import { checkSearchValue, SEARCH_PATHS, type SearchKind } from "./search-query.ts";
@@ -160,6 +161,11 @@ export function createSearchClient(
   const headers: Record<string, string> = { "x-api-key": config.searchApiKey };
   if (config.clientId) headers["x-client-id"] = config.clientId;
   const clients = new Map<SearchKind, HttpClient>();
+  // A refused search key ends every search request of this client (payments check --online).
+  const refusal = new KeyRefusal(
+    config.keyVariables?.searchApiKey ??
+      (config.explicit.has("REGWATCH_SEARCH_API_KEY") ? "REGWATCH_SEARCH_API_KEY" : "REGWATCH_API_KEY"),
+  );
   const httpFor = (kind: SearchKind) => {
     let http = clients.get(kind);
     if (!http) {
@@ -171,6 +177,7 @@ export function createSearchClient(
       );
       http = new HttpClient({
         ...httpOptionsOf(config, clock, options.log),
+        refusal,
         api: "search",
         limiterFor: () => gate,
         credentials: { origin, headers },

@@ -20,7 +20,9 @@ export function statusFleet(opts: { json?: boolean; account?: string }): Promise
       ctx,
       async (db) => {
         // Run errors may hold server text, which may echo a key: scrubbed before printing.
-        const status = redactJson(await readFleetStatus(db.sql, accounts, ctx.config));
+        const status = redactJson(
+          await readFleetStatus(db.sql, accounts, ctx.config, new Date(), process.env),
+        );
         process.stdout.write(
           redactSecrets(opts.json ? `${JSON.stringify(status, null, 2)}\n` : formatFleetStatus(status)),
         );

@@ -4,7 +4,9 @@
  * account is read in its own schema (withAccountSchema); the queue and the workers from the
  * fleet's home. An account that cannot be read (not migrated yet, say) is a line saying so.
  */
+import { keyFingerprint } from "../account-keys.ts";
 import type { Config } from "../config.ts";
+import { localDateTime } from "../dates.ts";
 import type { Sql } from "../db/connect.ts";
 import {
   type AccountRunSummary,
@@ -13,9 +15,11 @@ import {
   queueSchemaInstalled,
   withAccountSchema,
 } from "../db/fleet-status.ts";
+import { keyRefusals } from "../db/key-refusals.ts";
 import { listWorkers } from "../db/workers.ts";
 import { coerceError } from "../errors.ts";
 import { terminalSafe } from "../feed/terminal-text.ts";
+import { describeKeyHold, type KeyHold, keyHold } from "../fleet/key-hold.ts";
 import { queueCounts } from "../fleet/queue-counts.ts";
 import { daysBehind, type ScheduledAccount } from "./fleet-plan.ts";
 
@@ -37,9 +41,24 @@ export interface FleetAccountStatus {
   lists: number;
   openFiles: number;
   jobs: FleetJobCounts;
+  /** The registry's refusal of the account's key, when one is recorded (key_refusals). */
+  keyRefusal: FleetKeyRefusal | null;
   /** Why the account's tables could not be read, when they could not. */
   error: string | null;
 }
+
+export interface FleetKeyRefusal {
+  keyVariable: string;
+  httpStatus: number | null;
+  endpoint: string;
+  refusedAt: Date;
+  /** `held`: the account's jobs wait; `key changed` / `next day`: the next job tries the key. */
+  hold: KeyHold;
+  message: string;
+}
+
+/** An account as status --fleet reads it: its schedule, and the variable its watch key is in. */
+export type ReportedAccount = ScheduledAccount & { apiKeyEnv?: string };
 
 export interface FleetWorkerStatus {
   id: string;
@@ -65,9 +84,10 @@ const NO_JOBS: FleetJobCounts = { queued: 0, running: 0, failed: 0 };
 /** Reads the fleet's status; `sql` is a client on the fleet's home schema. */
 export async function readFleetStatus(
   sql: Sql,
-  accounts: readonly ScheduledAccount[],
+  accounts: readonly ReportedAccount[],
   config: Pick<Config, "tz" | "registryTz" | "jobLeaseS">,
   now = new Date(),
+  env: NodeJS.ProcessEnv = {},
 ): Promise<FleetStatus> {
   // Before the queue is installed (`regwatch migrate`, a worker or the daemon does it) no job exists.
   const [counts, workers] = await Promise.all([
@@ -79,7 +99,9 @@ export async function readFleetStatus(
   for (const account of accounts) {
     const c = jobsOf.get(account.name);
     const jobs = c ? { queued: c.queued, running: c.running, failed: c.failed } : NO_JOBS;
-    lines.push(await accountLine(sql, account, jobs, config.registryTz ?? config.tz, now));
+    const line = await accountLine(sql, account, jobs, config.registryTz ?? config.tz, now);
+    line.keyRefusal = line.migrated ? await refusalOf(sql, account, config.tz, now, env) : null;
+    lines.push(line);
   }
   return {
     generatedAt: now.toISOString(),
@@ -116,6 +138,7 @@ async function accountLine(
     lists: 0,
     openFiles: 0,
     jobs,
+    keyRefusal: null,
     error: null,
   };
   try {
@@ -133,6 +156,35 @@ async function accountLine(
   } catch (error) {
     return { ...line, error: coerceError(error).message };
   }
+}
+
+/** The recorded refusal of the account's watch key, judged against the variable's value here. */
+async function refusalOf(
+  sql: Sql,
+  account: ReportedAccount,
+  tz: string,
+  now: Date,
+  env: NodeJS.ProcessEnv,
+): Promise<FleetKeyRefusal | null> {
+  if (account.apiKeyEnv === undefined) return null;
+  const variable = account.apiKeyEnv;
+  const rows = await withAccountSchema(sql, account.schema, keyRefusals).catch(() => []);
+  const refusal = rows.find((r) => r.keyVariable === variable);
+  if (!refusal) return null;
+  const value = env[variable];
+  const hold = keyHold(
+    refusal,
+    value ? keyFingerprint(value) : undefined,
+    localDateTime(now, account.timezone ?? tz).date,
+  );
+  return {
+    keyVariable: variable,
+    httpStatus: refusal.httpStatus,
+    endpoint: refusal.endpoint,
+    refusedAt: refusal.refusedAt,
+    hold,
+    message: describeKeyHold(refusal, hold),
+  };
 }
 
 const minute = (d: Date) => d.toISOString().slice(0, 16).replace("T", " ");
@@ -167,6 +219,11 @@ export function formatFleetStatus(s: FleetStatus): string {
   out.push(
     ...table(["ACCOUNT", "LAST RUN", "COVERED TO", "OPEN FILES", "QUEUED", "RUNNING", "FAILED"], accountRows),
   );
+  const refused = s.accounts.filter((a) => a.keyRefusal !== null);
+  if (refused.length > 0) {
+    out.push("", "Keys refused");
+    for (const a of refused) out.push(`  ${a.account}: ${a.keyRefusal!.message}`);
+  }
   out.push("", "Workers");
   if (s.workers.length === 0)
     out.push("  none has started: run `regwatch worker` or `regwatch daemon --worker`");

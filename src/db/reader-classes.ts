@@ -56,6 +56,7 @@ export const DATA_VIEWS = [
   "v_heading_changes",
   "v_item_failures",
   "v_open_alerts",
+  "v_unread_headings",
   "v_watch_status",
 ] as const;
 
@@ -73,6 +74,7 @@ export const PRIVATE_TABLES: Readonly<Record<string, string>> = {
   console_login_failures: "console sign-in: user names and client addresses of failed attempts",
   console_user_accounts: "console access: which user may see which account",
   reader_roles: "who was given read access",
+  key_refusals: "registry keys refused: which variable held a key, and a fingerprint of that key",
 };
 
 export type ReaderClass = "data" | "partial" | "private";

@@ -1,10 +1,11 @@
 /**
  * What the registry's answers mean for a setup: the watch key (a list read), the registry's clock
- * against ours, and the search interface with its quota. Pure: each takes what was observed and
+ * against ours, and the search interface (reached, never asked) with its quota. Pure: each takes what was observed and
  * returns one line of the report.
  */
 import { describeBody } from "../api/errors.ts";
 import { listsResponseSchema } from "../api/watch-schemas.ts";
+import type { Reach } from "./probe-alerts.ts";
 import type { Probe, ProbeAnswer } from "./probe-http.ts";
 import { type CheckResult, fail, ok, warn } from "./report.ts";
 
@@ -126,18 +127,23 @@ export function judgeClock(probe: Probe | undefined): CheckResult {
 
 export interface SearchObservation {
   configured: boolean;
-  /** The request without a key (undefined when not configured). */
-  probe: Probe | undefined;
+  /** A connection to the search address, closed before any request (undefined when not configured). */
+  reach: Reach | undefined;
   /** REGWATCH_SEARCH_API_KEY is unset or equal to REGWATCH_API_KEY. */
   sameKeyAsWatch: boolean;
   /** How the watch interface took that key, when it is the same one. */
   watchKey: WatchKeyVerdict;
 }
 
+/** Why the doctor sends the search interface no request at all. */
+export const SEARCH_NOT_ASKED =
+  "no search request was sent: the registry counts every search request toward the monthly quota and documents none that is free, and a request without the key is use outside its contract";
+
 /**
- * The search interface. Every search request counts toward the month's quota, so the key is not
- * sent: the address is shown to answer by a request without any key (which no account is charged
- * for), and the key is vouched for by the watch interface when it is the same key.
+ * The search interface, checked without a request: with the key every one costs quota, and
+ * without it the registry may restrict the client. Its address is shown to take a connection
+ * (TLS handshake for https), closed before a byte of HTTP; the key is vouched for by the watch
+ * interface when it is the same key.
  */
 export function judgeSearch(o: SearchObservation): CheckResult {
   if (!o.configured) {
@@ -147,23 +153,15 @@ export function judgeSearch(o: SearchObservation): CheckResult {
       "set REGWATCH_SEARCH_URL (and REGWATCH_SEARCH_API_KEY when the search key differs from the watch key)",
     );
   }
-  const probe = o.probe;
-  if (!probe || probe.kind === "failed") {
+  const reach = o.reach;
+  if (!reach?.reached) {
     return fail(
       SEARCH,
-      `the search interface did not answer: ${probe?.error.message ?? "not asked"}`,
+      `the search interface's address took no connection: ${reach?.message ?? "not tried"}; ${SEARCH_NOT_ASKED}`,
       REACH_HINT,
     );
   }
-  if (probe.answer.status === 404) {
-    return fail(
-      SEARCH,
-      `no search interface at this address: GET /v1/names answered 404${bodyDetail(probe.answer.body)}`,
-      "check REGWATCH_SEARCH_URL: the search interface's address (with or without /v1)",
-    );
-  }
-  const answered = `the address answers (HTTP ${probe.answer.status} to a request without a key)`;
-  const unspent = "no search request was made with the key, so no quota was spent";
+  const answered = `the address took a connection (${reach.detail}), closed before any request; ${SEARCH_NOT_ASKED}`;
   if (o.sameKeyAsWatch) {
     if (o.watchKey === "refused") {
       return fail(
@@ -173,11 +171,11 @@ export function judgeSearch(o: SearchObservation): CheckResult {
       );
     }
     const vouched = o.watchKey === "accepted" ? ", accepted there" : ", not confirmed there";
-    return ok(SEARCH, `${answered}; its key is the watch key${vouched}; ${unspent}`);
+    return ok(SEARCH, `${answered}; its key is the watch key${vouched}`);
   }
   return ok(
     SEARCH,
-    `${answered}; REGWATCH_SEARCH_API_KEY is a key of its own and was not tried: ${unspent} (the first lookup tries it)`,
+    `${answered}; REGWATCH_SEARCH_API_KEY is a key of its own and was not tried (the first lookup tries it)`,
   );
 }
 

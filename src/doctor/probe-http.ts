@@ -40,8 +40,6 @@ export interface DoctorHttp {
   watch: HttpClient | undefined;
   /** Reads the watch interface's list of lists. */
   readLists(): Promise<Probe>;
-  /** A request without any key to the search interface: shows it is there, spends no quota. */
-  touchSearch(): Promise<Probe>;
   /** The root of a file origin, through the same key rule as change files. */
   touchFileOrigin(origin: string): Promise<Probe>;
   /** Whether a request that reached `origin` carried the key (X-Api-Key) or the client id. */
@@ -53,7 +51,6 @@ export interface DoctorHttp {
 export type HttpSettings = Pick<
   Config,
   | "watchUrl"
-  | "searchUrl"
   | "apiKey"
   | "clientId"
   | "rateLimit"
@@ -103,9 +100,6 @@ export function doctorHttp(config: HttpSettings, clock: Clock = systemClock): Do
       : undefined;
   const watch = credentials ? new HttpClient({ ...common, api: "watch", credentials }) : undefined;
   const files = new HttpClient({ ...common, api: "files", ...(credentials ? { credentials } : {}) });
-  // Without credentials at all: the search interface is only asked whether it is there.
-  const bareLimiter = new RateLimiter(config.rateLimit, clock);
-  const bare = new HttpClient({ ...common, api: "search", limiterFor: () => bareLimiter });
 
   const probe = async (client: HttpClient, url: URL, endpoint: string, cap?: typeof FILE_PROBE_CAP) => {
     const sentAt = clock.now();
@@ -133,17 +127,12 @@ export function doctorHttp(config: HttpSettings, clock: Clock = systemClock): Do
       const url = new URL(`${interfaceBase(config.watchUrl, "v2").root}/v2/lists`);
       return probe(watch, url, "GET /v2/lists");
     },
-    touchSearch() {
-      if (!config.searchUrl) throw new Error("the search interface is not configured");
-      const url = new URL(`${interfaceBase(config.searchUrl, "v1").root}/v1/names`);
-      return probe(bare, url, "GET /v1/names (without a key)");
-    },
     touchFileOrigin(origin) {
       return probe(files, new URL("/", origin), "GET / (file origin)", FILE_PROBE_CAP);
     },
     credentialsSentTo: (origin) => keyed.has(origin),
     async close() {
-      await Promise.all([watch?.close(), files.close(), bare.close()]);
+      await Promise.all([watch?.close(), files.close()]);
       await agent.destroy();
     },
   };

@@ -2,7 +2,7 @@
  * `regwatch doctor`'s checks in the order they print: the configuration, the database, the
  * registry (watch key, clock, description, file origins, search), the schedule, and the alert
  * targets. The database and the registry are asked at the same time; nothing is written to
- * either (a test write is rolled back), and no search request is made with the key.
+ * either (a test write is rolled back), and the search interface gets no request at all.
  */
 
 import { type Account, accountKeyVariables } from "../accounts.ts";
@@ -19,6 +19,7 @@ import { judgeEmail, judgeFileOrigin, judgeWebhooks, type WebhookTarget } from "
 import { judgeDescription } from "./judge-description.ts";
 import { judgeClock, judgeQuota, judgeSearch, judgeWatchRead, watchKeyVerdict } from "./judge-registry.ts";
 import { judgeConfig, judgeSchedule } from "./judge-setup.ts";
+import { checkKeyRefusal } from "./key-refusal-check.ts";
 import { connectTo, verifySmtp } from "./probe-alerts.ts";
 import { type DoctorHttp, doctorHttp, type Probe } from "./probe-http.ts";
 import type { CheckResult } from "./report.ts";
@@ -48,7 +49,11 @@ export async function runDoctor(config: Config, options: DoctorOptions = {}): Pr
     const [database, registry, queue] = await Promise.all([
       checkDatabase(config, now),
       checkRegistry(config, http),
-      account ? checkQueue(config, account.name) : Promise.resolve([]),
+      account
+        ? Promise.all([checkKeyRefusal(config, account.apiKeyEnv), checkQueue(config, account.name)]).then(
+            ([refusal, queue]) => [refusal, ...queue],
+          )
+        : Promise.resolve([]),
     ]);
     const alerts = await checkAlerts(config, database.rules);
     const search = config.searchUrl
@@ -77,9 +82,13 @@ async function checkRegistry(
   config: Config,
   http: DoctorHttp,
 ): Promise<{ watch: CheckResult[]; search: CheckResult }> {
-  const [lists, searchProbe] = await Promise.all([
+  // The search interface gets a connection and no request: every search request costs quota,
+  // and one without the key is outside the registry's contract.
+  const [lists, searchReach] = await Promise.all([
     http.watch ? http.readLists() : Promise.resolve(undefined),
-    config.searchUrl ? http.touchSearch() : Promise.resolve(undefined),
+    config.searchUrl
+      ? connectTo(config.searchUrl, Math.min(config.requestTimeoutMs, CONNECT_TIMEOUT_MS))
+      : Promise.resolve(undefined),
   ]);
   const description = await describe(config, http, lists);
   const origins: CheckResult[] = [];
@@ -97,7 +106,7 @@ async function checkRegistry(
   }
   const search = judgeSearch({
     configured: Boolean(config.searchUrl),
-    probe: searchProbe,
+    reach: searchReach,
     sameKeyAsWatch: config.searchApiKey === config.apiKey,
     watchKey: watchKeyVerdict(lists),
   });

@@ -9,6 +9,7 @@
  * the one job running it, and the account's queue runs one job at a time.
  */
 import { deliverAfterRun } from "../alerts/hooks.ts";
+import type { ApiError } from "../api/errors.ts";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/connect.ts";
 import { acquireRunLock } from "../db/lock.ts";
@@ -16,7 +17,7 @@ import type { RunTrigger } from "../db/runs.ts";
 import { coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { reconcile } from "../reconcile/reconcile.ts";
-import { openRegistry, type WatchConfig } from "../run/open-registry.ts";
+import { type OpenRegistry, openRegistry, type WatchConfig } from "../run/open-registry.ts";
 import { redactSecrets } from "../secrets.ts";
 import { runSyncJob, type SyncJobResult } from "../sync/sync-job.ts";
 import type { JobPayload } from "./jobs.ts";
@@ -40,6 +41,26 @@ export class JobRunError extends Error {
     super(redactSecrets(message));
     this.name = "JobRunError";
   }
+}
+
+/**
+ * The registry refused the account's key: the job ends at once and is not tried again (the
+ * worker records the refusal; the account's jobs wait for another key or the next day).
+ */
+export class KeyRefusedError extends Error {
+  constructor(
+    readonly refusal: ApiError,
+    readonly variable: string,
+  ) {
+    super(refusal.message);
+    this.name = "KeyRefusedError";
+  }
+}
+
+/** Throws KeyRefusedError once a request of the run has been refused (401/403). */
+function stopIfRefused(registry: OpenRegistry): void {
+  const { refusal } = registry.clients;
+  if (refusal.error) throw new KeyRefusedError(refusal.error, refusal.variable);
 }
 
 export async function runAccountJob(deps: AccountRunDeps, job: JobPayload): Promise<void> {
@@ -73,6 +94,7 @@ async function dailyRun(deps: AccountRunDeps): Promise<void> {
         { config, log, db, registry: registry.clients, usage: registry.usage, lock },
         { trigger: TRIGGER },
       );
+      stopIfRefused(registry);
       if (rec.failure) reconcileProblem = rec.failure.message;
       else if (rec.status === "failed" || rec.status === "partial")
         reconcileProblem = `reconcile ${rec.status}: ${rec.problems.join("; ") || "see its run"}`;
@@ -92,6 +114,7 @@ async function dailyRun(deps: AccountRunDeps): Promise<void> {
   } finally {
     await registry.close(signal.aborted ? { boundMs: 1000 } : {});
   }
+  stopIfRefused(registry);
   failUnlessDone("sync", result);
   if (reconcileProblem) throw new JobRunError(reconcileProblem);
 }
@@ -104,6 +127,7 @@ async function backfillRun(deps: AccountRunDeps, from: string, to: string): Prom
       { sql: db.sql, config, log, trigger: TRIGGER, signal, registry, waitSeconds: deps.lockWaitSeconds },
       { kind: "backfill", from, to },
     );
+    stopIfRefused(registry);
     failUnlessDone("backfill", result);
   } finally {
     await registry.close(signal.aborted ? { boundMs: 1000 } : {});
@@ -126,6 +150,7 @@ async function reconcileRun(deps: AccountRunDeps): Promise<void> {
       },
       { trigger: TRIGGER },
     );
+    stopIfRefused(registry);
     if (rec.failure) throw new JobRunError(`reconcile failed: ${rec.failure.message}`);
     if (rec.status === "failed" || rec.status === "partial" || rec.status === "refused")
       throw new JobRunError(`reconcile ${rec.status}: ${rec.problems.join("; ") || "see its run"}`);

@@ -12,8 +12,9 @@ import { migrationsCurrent, runMigrations } from "../db/migrate.ts";
 import { coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { redactSecrets } from "../secrets.ts";
-import { JobRunError, runAccountJob, watchConfigOf } from "./account-runs.ts";
+import { JobRunError, KeyRefusedError, runAccountJob, watchConfigOf } from "./account-runs.ts";
 import { JOB_KINDS, type JobKind, parsePayload, taskName } from "./jobs.ts";
+import { heldBack, noteKeyOutcome } from "./key-guard.ts";
 
 export interface TaskContext {
   base: Config;
@@ -95,8 +96,33 @@ async function runTask(
     const { db, release } = await databases.use(entry.schema);
     const log = ctx.log.child({ account: entry.name, jobId: fields.jobId });
     const signal = AbortSignal.any([ctx.stopSignal, helpers.abortSignal]);
+    // Delivery sends alerts, not registry requests: a refused key does not hold it back.
+    const callsRegistry = kind !== "deliver";
     try {
-      await runAccountJob({ config, db, log, signal, lockWaitSeconds: ctx.lockWaitSeconds }, parsed);
+      const held = callsRegistry ? await heldBack(db.sql, config) : undefined;
+      if (held) {
+        ctx.onJob?.("done");
+        ctx.log.warn({ ...fields, account, keyVariable: entry.apiKeyEnv }, `job not run: ${held}`);
+        return;
+      }
+      let refused: KeyRefusedError | undefined;
+      try {
+        await runAccountJob({ config, db, log, signal, lockWaitSeconds: ctx.lockWaitSeconds }, parsed);
+      } catch (thrown) {
+        if (!(thrown instanceof KeyRefusedError)) throw thrown;
+        refused = thrown;
+      } finally {
+        if (callsRegistry && !signal.aborted) await noteKeyOutcome(db.sql, config, refused);
+      }
+      if (refused) {
+        // Not thrown: the queue would try it again with the key the registry has just refused.
+        ctx.onJob?.("failed");
+        ctx.log.error(
+          { ...fields, account, keyVariable: entry.apiKeyEnv, err: redactSecrets(refused.message) },
+          `job stopped: the registry refused the key in ${entry.apiKeyEnv}; not tried again: the account's jobs wait until ${entry.apiKeyEnv} holds another key or the next day's slot`,
+        );
+        return;
+      }
     } finally {
       release();
     }

@@ -138,7 +138,7 @@ async function fetchCounted(path: string, options: FileFetchOptions, stats: File
     options.progress.fileDone(outcome.status !== "fetched");
   } catch (thrown) {
     const error = coerceError(classifyDatabaseError(thrown));
-    if (error instanceof DatabaseUnavailableError) stats.fatal ??= error;
+    if (error instanceof DatabaseUnavailableError || isRefusedKey(error)) stats.fatal ??= error;
     else if (!options.signal?.aborted) throw error;
     stats.skipped++;
   }
@@ -201,6 +201,8 @@ function failedOutcome(path: string, thrown: unknown): FileOutcome {
   const gone = classifyDatabaseError(thrown);
   if (gone instanceof DatabaseUnavailableError) throw gone;
   const error = coerceError(thrown);
+  // The key refused: not this file's fault, so it stays as it was (the run ends failed).
+  if (isRefusedKey(error)) throw error;
   if (error instanceof RefusedFileError) {
     return { path, status: "refused", httpStatus: null, error: error.message };
   }
@@ -223,4 +225,8 @@ function failedOutcome(path: string, thrown: unknown): FileOutcome {
     httpStatus: null,
     error: `the database refused the body: ${error.message}`,
   };
+}
+
+function isRefusedKey(error: Error): boolean {
+  return error instanceof ApiError && error.code === "HTTP_AUTH";
 }

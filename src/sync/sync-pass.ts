@@ -139,7 +139,10 @@ async function pass(
   // A lost lock stops the pass as a stop request would, and then fails it with the loss's reason.
   const lost = deps.lock?.signal;
   const stop = deps.signal;
-  const signal = lost && stop ? AbortSignal.any([stop, lost]) : (lost ?? stop);
+  // A refused key ends the pass as a stop would: windows and files not started are skipped.
+  const refused = deps.registry.refusal?.signal;
+  const ends = [stop, lost, refused].filter((s): s is AbortSignal => s !== undefined);
+  const signal = ends.length > 1 ? AbortSignal.any(ends) : ends[0];
   if (signal) setMaxListeners(0, signal); // every window, file and request in flight listens to it
   deps = { ...deps, signal };
   // Every covered list's items, managed or not, so "on no watch list" means what it says.
@@ -247,7 +250,11 @@ async function pass(
     feed.finish();
   }
   const f = await filePhase;
-  const fatal = w.fatal ?? f.fatal ?? (lost?.aborted ? (lost.reason as Error) : undefined);
+  const fatal =
+    deps.registry.refusal?.error ??
+    w.fatal ??
+    f.fatal ??
+    (lost?.aborted ? (lost.reason as Error) : undefined);
   if (!fatal) await parseStoredFiles(deps.sql, { signal: deps.signal, lastComplete });
   const stopped = stop?.aborted ?? false;
   const incomplete = w.windowsFailed + w.windowsSkipped + f.failed + f.skipped + items.errors.length > 0;

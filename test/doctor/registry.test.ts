@@ -36,10 +36,12 @@ describe("regwatch doctor against the registry", () => {
       /start_date \/ end_date.*the runs use these names/,
     );
     expect(resultOf(results, "search quota").message).toMatch(/^0 of 2000 search requests used/);
-    // The search interface was asked whether it is there, without the key.
-    const searches = world.emulator.requests().filter((r) => r.path.startsWith("/v1/"));
-    expect(searches.length).toBe(1);
-    expect(searches.every((r) => !r.keyValid && r.status === 401)).toBe(true);
+    // The search interface got no request at all, with the key or without it.
+    expect(world.emulator.requests().filter((r) => r.path.startsWith("/v1/"))).toEqual([]);
+    expect(world.emulator.requests().every((r) => r.keyValid)).toBe(true);
+    expect(resultOf(results, "search interface").message).toMatch(
+      /^the address took a connection \(connected\), closed before any request; no search request was sent: the registry counts every search request toward the monthly quota and documents none that is free/,
+    );
     const [written] = await world.tdb.db.sql<{ n: number }[]>`
       select (select count(*) from regwatch.api_usage)::int + (select count(*) from regwatch.runs)::int as n`;
     expect(written?.n).toBe(0);
@@ -152,31 +154,52 @@ describe("regwatch doctor against the registry", () => {
     );
   });
 
-  it("fails a search address with no search interface, and tries no key of its own", async () => {
+  it("sends no request without the key: every request that reaches the registry carries it", async () => {
+    // Watch, search and file origin on one server that records every request and its headers.
     world.hostile.seen.length = 0;
-    world.hostile.answer = (_req, res) => {
-      res.statusCode = 404;
-      res.end('{"detail":"Not Found"}');
+    world.hostile.answer = (req, res) => {
+      res.setHeader("content-type", "application/json");
+      if (req.path === "/v2/lists") res.end(JSON.stringify({ watch_lists: [], total_watch_count: 0 }));
+      else {
+        res.statusCode = 404;
+        res.end('{"detail":"Not Found"}');
+      }
     };
-    const missing = await doctorWith(
-      env({ REGWATCH_SEARCH_URL: world.hostile.origin, REGWATCH_SEARCH_API_KEY: "search-key-0123456789" }),
+    const key = "hostile-doctor-key-0123456789";
+    const results = await doctorWith(
+      env({
+        REGWATCH_WATCH_URL: `${world.hostile.origin}/v2`,
+        REGWATCH_SEARCH_URL: `${world.hostile.origin}/v1`,
+        REGWATCH_API_KEY: key,
+      }),
     );
-    expect(notOk(missing)).toEqual(["search interface: fail"]);
-    expect(resultOf(missing, "search interface").message).toMatch(
-      /^no search interface at this address: GET \/v1\/names answered 404/,
-    );
-    expect(world.hostile.seen.map((r) => [r.path, r.headers["x-api-key"]])).toEqual([
-      ["/v1/names", undefined],
-    ]);
+    expect(resultOf(results, "watch key").status).toBe("ok");
+    expect(world.hostile.seen.length).toBeGreaterThan(0);
+    expect(world.hostile.seen.filter((r) => r.headers["x-api-key"] !== key).map((r) => r.path)).toEqual([]);
+    expect(world.hostile.seen.filter((r) => r.path.startsWith("/v1/"))).toEqual([]);
+  });
 
+  it("checks the search address by a connection only, says why, and fails when nothing listens", async () => {
+    world.hostile.seen.length = 0;
     const own = resultOf(
-      await doctorWith(env({ REGWATCH_SEARCH_API_KEY: "search-key-0123456789" })),
+      await doctorWith(
+        env({ REGWATCH_SEARCH_URL: world.hostile.origin, REGWATCH_SEARCH_API_KEY: "search-key-0123456789" }),
+      ),
       "search interface",
     );
     expect(own.status).toBe("ok");
     expect(own.message).toMatch(
-      /REGWATCH_SEARCH_API_KEY is a key of its own and was not tried: no search request was made with the key/,
+      /no search request was sent: .*; REGWATCH_SEARCH_API_KEY is a key of its own and was not tried \(the first lookup tries it\)$/,
     );
+    expect(world.hostile.seen).toEqual([]);
+
+    const port = await closedPort();
+    const none = resultOf(
+      await doctorWith(env({ REGWATCH_SEARCH_URL: `http://127.0.0.1:${port}/v1` })),
+      "search interface",
+    );
+    expect(none.status).toBe("fail");
+    expect(none.message).toMatch(/^the search interface's address took no connection: .*ECONNREFUSED/);
   });
 
   it("fails the quota when this month's search requests are used up", async () => {

@@ -1,12 +1,11 @@
 /**
- * A job that keeps failing (an account whose key the registry refuses) is tried again until its
- * attempts run out and then stays in the queue, failed, with its error and without the key, while
- * the other account's job completes. A worker stopped with SIGTERM lets its job's windows commit,
+ * A job whose key the registry refuses stops at once and is not tried again (the refusal is
+ * recorded and holds the account's next job back), while the other account's job completes. A worker stopped with SIGTERM lets its job's windows commit,
  * gives the job back to the queue and exits 0.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, localDateTime } from "../../src/dates.ts";
-import { queueCounts, queuedJobs } from "../../src/fleet/queue-counts.ts";
+import { queuedJobs } from "../../src/fleet/queue-counts.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type EmulatorProcess, startEmulatorProcess } from "../helpers/emulator-process.ts";
@@ -57,37 +56,44 @@ describe("retries and stops", () => {
     return { t, env };
   }
 
-  it("tries a refused account's job until its attempts run out; the other account's job completes", async () => {
+  it("stops a refused account's job without retrying it and keeps it from running again; the other account's job completes", async () => {
     const { t, env } = await fleetEnv({ REGWATCH_JOB_MAX_ATTEMPTS: "2" });
     const worker = spawnWorker(["--concurrency", "2"], env);
     workers.push(worker);
     const enqueued = await runCli(["enqueue", "sync", "--all"], env);
     expect(enqueued.code).toBe(0);
 
-    const failed = await waitUntil(
+    await waitUntil(
       async () => {
         const jobs = await queuedJobs(t.db.sql);
-        const done = jobs.length === 1 && jobs[0]!.attempts === 2 && jobs[0]!.lockedBy === null;
-        return done ? jobs[0] : undefined;
+        const stopped = worker.lines.some(
+          (l) => l.account === "bad" && String(l.msg).startsWith("job stopped"),
+        );
+        return jobs.length === 0 && stopped ? true : undefined;
       },
-      { what: "the good job done and the bad one out of attempts", process: worker.child, everyMs: 200 },
+      { what: "the good job done and the bad one stopped", process: worker.child, everyMs: 200 },
     );
-    expect(failed).toMatchObject({ account: "bad", task: "regwatch_sync", maxAttempts: 2 });
-    expect(failed.lastError).toMatch(/401|key/i);
-    expect(failed.lastError).not.toContain(BAD_KEY);
     expect(worker.output()).not.toContain(BAD_KEY);
-    expect(worker.lines.filter((l) => l.account === "bad" && l.msg === "job started")).toHaveLength(2);
-    expect(await queueCounts(t.db.sql)).toEqual([{ account: "bad", queued: 0, running: 0, failed: 1 }]);
+    // Tried once: a refused key is not tried again by the queue.
+    expect(worker.lines.filter((l) => l.account === "bad" && l.msg === "job started")).toHaveLength(1);
+    const [refusal] = await t.db.sql`select key_variable, http_status from regwatch_bad.key_refusals`;
+    expect(refusal).toMatchObject({ key_variable: "BAD_KEY", http_status: 401 });
 
     const runs = await t.db.sql`select status from regwatch_good.runs where kind = 'sync'`;
     expect(runs.map((r) => r.status)).toEqual(["ok"]);
 
-    // Asked again, the failed job is kept as it is (not added twice); the good account gets a new one.
-    const again = await runCli(["enqueue", "sync", "--all"], env);
-    expect(again.stdout).toMatch(
-      /^not added +bad:sync:\S+ \(job \d+\): a job with this key failed for good/m,
+    // Asked again: the good account's job is already done today, the bad one's is held back by its key.
+    await runCli(["enqueue", "reconcile", "--account", "bad"], env);
+    await waitUntil(
+      () =>
+        worker.lines.find(
+          (l) =>
+            l.account === "bad" &&
+            String(l.msg).startsWith("job not run: the registry refused the key in BAD_KEY"),
+        ),
+      { what: "the bad account's next job held back", process: worker.child, everyMs: 200 },
     );
-    expect(again.stdout).toMatch(/^added +good:sync:/m);
+    expect(worker.lines.filter((l) => l.account === "bad" && l.msg === "job started")).toHaveLength(2);
   });
 
   it("stops on SIGTERM within --stop-timeout, giving the running job back to the queue", async () => {

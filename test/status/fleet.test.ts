@@ -28,6 +28,7 @@ function env(extra: Record<string, string> = {}) {
     REGWATCH_ACCOUNTS_FILE: files.accountsFile,
     ALPHA_KEY: "alpha-key-0001",
     BETA_KEY: "beta-key-0002",
+    GAMMA_KEY: "gamma-key-0003",
     ...extra,
   };
 }
@@ -38,7 +39,7 @@ beforeAll(async () => {
     { name: "alpha", watch_url: "http://127.0.0.1:9/v2", api_key_env: "ALPHA_KEY" },
     { name: "beta", watch_url: "http://127.0.0.1:9/v2", api_key_env: "BETA_KEY" },
     // Never migrated: the fleet view says so instead of failing.
-    { name: "gamma", watch_url: "http://127.0.0.1:9/v2", api_key_env: "BETA_KEY" },
+    { name: "gamma", watch_url: "http://127.0.0.1:9/v2", api_key_env: "GAMMA_KEY" },
   ]);
   await prepareFleet(t.url, ["alpha", "beta"]);
   alpha = accountSql(t.url, "alpha");

@@ -3,7 +3,7 @@
  * The queue itself lives in graphile-worker's schema, which graphile-worker migrates.
  */
 import { sql } from "drizzle-orm";
-import { check, index, integer, text } from "drizzle-orm/pg-core";
+import { check, date, index, integer, text } from "drizzle-orm/pg-core";
 import { createdNow, instant, regwatch } from "./columns.ts";
 
 export const workerHeartbeats = regwatch.table(
@@ -27,3 +27,14 @@ export const workerHeartbeats = regwatch.table(
     index("worker_heartbeats_live").on(t.heartbeatAt).where(sql`${t.stoppedAt} IS NULL`),
   ],
 );
+
+/** Keys the registry refused, by variable (never the key): the account's jobs wait for another key. */
+export const keyRefusals = regwatch.table("key_refusals", {
+  keyVariable: text("key_variable").primaryKey(),
+  keyFingerprint: text("key_fingerprint").notNull(),
+  refusedAt: createdNow("refused_at"),
+  refusedDay: date("refused_day", { mode: "string" }).notNull(),
+  httpStatus: integer("http_status"),
+  endpoint: text("endpoint").notNull(),
+  error: text("error").notNull(),
+});
