@@ -51,21 +51,6 @@ function databaseAddressProblem(variable: string, account: Account, field: strin
 }
 
 /**
- * The names of the variables the accounts file gives for keys (none without a file, or with one
- * that does not read: the command that needs it says why). They are read, so never "unknown".
- */
-export function accountKeyVariables(config: Pick<Config, "accountsFile">): string[] {
-  try {
-    return (loadAccounts(config) ?? []).flatMap((a) => [
-      a.apiKeyEnv,
-      ...(a.searchApiKeyEnv ? [a.searchApiKeyEnv] : []),
-    ]);
-  } catch {
-    return [];
-  }
-}
-
-/**
  * The keys every account's variables hold (unset ones left out): a process serving the whole fleet
  * (a worker, the fleet daemon) scrubs them all from its log from its first line.
  */

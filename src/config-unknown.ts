@@ -12,14 +12,14 @@ export interface UnknownVariable {
 }
 
 /**
- * The unknown `REGWATCH_*` names of `env`, sorted, each with its nearest known name. `alsoRead`
- * names variables read for another reason (the key variables an accounts file names).
+ * The unknown `REGWATCH_*` names of `env`, sorted, each with its nearest known name. An accounts
+ * file may not name such a variable for a key (only REGWATCH_API_KEY and REGWATCH_SEARCH_API_KEY,
+ * which are known), so every other one is a setting nobody reads.
  */
-export function unknownVariables(env: NodeJS.ProcessEnv, alsoRead: Iterable<string> = []): UnknownVariable[] {
+export function unknownVariables(env: NodeJS.ProcessEnv): UnknownVariable[] {
   const known = new Set(Object.keys(ENV));
-  const extra = new Set(alsoRead);
   return Object.keys(env)
-    .filter((n) => n.startsWith("REGWATCH_") && !known.has(n) && !extra.has(n))
+    .filter((n) => n.startsWith("REGWATCH_") && !known.has(n))
     .sort()
     .map((name) => {
       const near = closest(name, known);

@@ -3,7 +3,6 @@
  * the database opened by the one selection rule, and the mapping of errors to exit statuses.
  */
 import { InvalidArgumentError } from "commander";
-import { accountKeyVariables } from "../accounts.ts";
 import { type Config, loadConfig, secretsOf } from "../config.ts";
 import { unknownVariables, unknownVariableText } from "../config-unknown.ts";
 import { isValidDate } from "../dates.ts";
@@ -37,7 +36,7 @@ export async function runAction(
     // A command of one account (`account` given, even without a name) gets that account's config.
     const config = configForCommand(loadConfig(), account);
     secrets = secretsOf(config);
-    warnUnknownVariables(config);
+    warnUnknownVariables();
     // Through the router: while a progress bar is drawn, lines go above it.
     const log = createLogger({ level: commandLogLevel(config), secrets, stream: commandLog });
     const result = (await body({ config, log })) ?? EXIT.ok;
@@ -58,8 +57,8 @@ export async function runAction(
  * Once per command, on stderr: `REGWATCH_*` variables regwatch does not read (a typo next to the
  * right name is otherwise ignored in silence). `doctor` lists them among its checks as well.
  */
-function warnUnknownVariables(config: Pick<Config, "accountsFile">): void {
-  for (const unknown of unknownVariables(process.env, accountKeyVariables(config)))
+function warnUnknownVariables(): void {
+  for (const unknown of unknownVariables(process.env))
     process.stderr.write(`regwatch: warning: ${unknownVariableText(unknown)}\n`);
 }
 

@@ -26,7 +26,6 @@ export function judgeConfig(
   config: Config,
   env: NodeJS.ProcessEnv,
   dotenv: string | undefined,
-  keyVariables: readonly string[] = [],
 ): CheckResult[] {
   const results: CheckResult[] = [];
   // An account of an accounts file has its address in the file and its key in the variable it
@@ -43,7 +42,7 @@ export function judgeConfig(
       ),
     );
   }
-  for (const unknown of unknownVariables(env, keyVariables)) {
+  for (const unknown of unknownVariables(env)) {
     results.push(
       warn(
         CONFIGURATION,

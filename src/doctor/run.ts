@@ -5,7 +5,7 @@
  * either (a test write is rolled back), and the search interface gets no request at all.
  */
 
-import { type Account, accountKeyVariables } from "../accounts.ts";
+import type { Account } from "../accounts.ts";
 import { type Clock, systemClock } from "../api/clock.ts";
 import { readDescription } from "../api/description.ts";
 import type { Config } from "../config.ts";
@@ -63,7 +63,7 @@ export async function runDoctor(config: Config, options: DoctorOptions = {}): Pr
         ]
       : [registry.search];
     const results = [
-      ...judgeConfig(config, options.env ?? process.env, options.dotenv, accountKeyVariables(config)),
+      ...judgeConfig(config, options.env ?? process.env, options.dotenv),
       ...(account ? judgeAccountKeys(account, options.env ?? process.env) : []),
       ...database.results,
       ...registry.watch,

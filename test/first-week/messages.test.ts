@@ -3,23 +3,17 @@
  * answered is named as such (where regwatch tried, never the password), and lines that report
  * success carry no `regwatch:` prefix, which is kept for failures.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Socket } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
 let test: TestDatabase;
-let dir: string;
 beforeAll(async () => {
   test = await createTestDatabase();
-  dir = await mkdtemp(path.join(tmpdir(), "regwatch-first-week-"));
 });
 afterAll(async () => {
   await test.drop();
-  await rm(dir, { recursive: true, force: true });
 });
 
 /** A port on loopback that nothing listens on (taken, then given back). */
@@ -61,20 +55,6 @@ describe("a REGWATCH_ variable regwatch does not read", () => {
     const warning =
       "regwatch: warning: REGWATCH_WATCHURL is not a variable regwatch reads (did you mean REGWATCH_WATCH_URL?); it is ignored";
     expect(result.stderr.split(warning).length - 1).toBe(1);
-  });
-
-  it("leaves alone the key variables an accounts file names", async () => {
-    const file = path.join(dir, "accounts.yaml");
-    await writeFile(
-      file,
-      "accounts:\n  - name: north\n    watch_url: https://registry.example/v2\n    api_key_env: REGWATCH_NORTH_KEY\n",
-    );
-    const result = await runCli(["status"], {
-      DATABASE_URL: test.url,
-      REGWATCH_ACCOUNTS_FILE: file,
-      REGWATCH_NORTH_KEY: "north-key-0123456789",
-    });
-    expect(result.stderr).not.toContain("REGWATCH_NORTH_KEY");
   });
 });
 
