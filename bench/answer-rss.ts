@@ -7,6 +7,7 @@
  * or through `npm run bench` (answer_peak_rss_mb).
  */
 import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
 import { createRegistry } from "../src/api/registry.ts";
 import { loadConfig, requireWatch } from "../src/config.ts";
 import { openDatabase } from "../src/db/connect.ts";
@@ -89,5 +90,7 @@ export async function answerRss(databaseUrl: string, items = ITEMS): Promise<Ans
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error("set DATABASE_URL to a scratch database");
-  console.log(JSON.stringify(await answerRss(databaseUrl)));
+  // --items N: another size (the smoke run's); the figures are the full size's.
+  const { values } = parseArgs({ options: { items: { type: "string" } } });
+  console.log(JSON.stringify(await answerRss(databaseUrl, Number(values.items ?? ITEMS))));
 }

@@ -8,9 +8,9 @@
  * items of the lists it manages first, and the sync after it skips those: the target here, with
  * no reconcile, is the most a morning costs.
  */
-import postgres from "postgres";
 import { loadConfig } from "../src/config.ts";
 import { addDays } from "../src/dates.ts";
+import { openDatabase, type Sql } from "../src/db/connect.ts";
 import { startEmulator } from "../src/emulator/index.ts";
 import { silentLogger } from "../src/logger.ts";
 import { runSyncJob } from "../src/sync/sync-job.ts";
@@ -43,7 +43,9 @@ export async function daily(p: DailyParams): Promise<DailyResult> {
     frozenClock: true,
     rateLimit: 1000,
   });
-  const sql = postgres(p.databaseUrl, { max: 1, onnotice: () => {} });
+  // Connections in the account's schema, as the product's own (statements name no schema).
+  const db = await openDatabase({ databaseUrl: p.databaseUrl, dataDir: "" }, { max: 1 });
+  const sql = db.sql;
   try {
     const ids = emulator
       .sampleBusinesses({ limit: p.lists * p.itemsPerList * 4 })
@@ -71,16 +73,16 @@ export async function daily(p: DailyParams): Promise<DailyResult> {
     // Each sync on a pool of its own, closed after it: a backend that exits has flushed its
     // statistics, so the counters read afterwards are complete.
     const sync = async () => {
-      const own = postgres(p.databaseUrl, { max: 4, onnotice: () => {} });
+      const own = await openDatabase({ databaseUrl: p.databaseUrl, dataDir: "" }, { max: 4 });
       try {
         const result = await runSyncJob(
-          { sql: own, config, log: silentLogger, trigger: "cli", now: () => emulator.now() },
+          { sql: own.sql, config, log: silentLogger, trigger: "cli", now: () => emulator.now() },
           { kind: "sync" },
         );
         if (result.status !== "ok")
           throw new Error(`daily sync ended ${result.status}: ${result.error ?? ""}`);
       } finally {
-        await own.end();
+        await own.close();
       }
     };
     await sync();
@@ -105,18 +107,18 @@ export async function daily(p: DailyParams): Promise<DailyResult> {
       daily_changes_stored: await count(sql, "changes"),
     };
   } finally {
-    await sql.end();
+    await db.close();
     await emulator.close();
   }
 }
 
-async function count(sql: postgres.Sql, table: string): Promise<number> {
+async function count(sql: Sql, table: string): Promise<number> {
   const [row] = await sql<{ n: number }[]>`select count(*)::int as n from ${sql(`regwatch`)}.${sql(table)}`;
   return row?.n ?? 0;
 }
 
 /** Row versions written by updates of changes (HOT ones included), as the statistics see them. */
-async function updates(sql: postgres.Sql): Promise<number> {
+async function updates(sql: Sql): Promise<number> {
   // A backend's counters reach the shared statistics as it exits; give the last one a moment.
   await new Promise((r) => setTimeout(r, 500));
   await sql`select pg_stat_clear_snapshot()`;

@@ -6,13 +6,11 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import postgres from "postgres";
 import { deliverAlerts } from "../src/alerts/deliver.ts";
 import { loadConfig } from "../src/config.ts";
 import { insertAlertRule } from "../src/db/alerts-rules.ts";
-import type { Sql } from "../src/db/connect.ts";
+import { openDatabase } from "../src/db/connect.ts";
 import { finishRun, startRun } from "../src/db/runs.ts";
-import { withNoDelay } from "../src/db/socket.ts";
 import { silentLogger } from "../src/logger.ts";
 
 const SECRET = "whsec_YmVuY2gtZGVsaXZlcnktc2VjcmV0LTAxMjM0NTY3";
@@ -58,7 +56,9 @@ async function receiver(latencyMs: number, failShare: number) {
 }
 
 async function scenario(p: DeliveryBench, failShare: number, name: string) {
-  const sql = postgres(p.databaseUrl, withNoDelay({ max: 8, onnotice: () => {} })) as unknown as Sql;
+  // In the account's schema, as the product's connections (deliverAlerts names no schema).
+  const db = await openDatabase({ databaseUrl: p.databaseUrl, dataDir: "" }, { max: 8 });
+  const sql = db.sql;
   const hook = await receiver(p.latencyMs, failShare);
   try {
     await sql`delete from regwatch.alert_rules`;
@@ -99,7 +99,7 @@ async function scenario(p: DeliveryBench, failShare: number, name: string) {
     return { perSecond: Math.round((sent!.n / seconds) * 10) / 10, passes, attempts: hook.attempts() };
   } finally {
     await hook.close();
-    await sql.end();
+    await db.close();
   }
 }
 

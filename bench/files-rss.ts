@@ -6,6 +6,7 @@
  * or through `npm run bench` (files_peak_rss_mb). The target is under 256 MB.
  */
 import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
 import { createRegistry } from "../src/api/registry.ts";
 import { loadConfig, requireWatch } from "../src/config.ts";
 import { openDatabase } from "../src/db/connect.ts";
@@ -51,8 +52,12 @@ export interface FilesRssResult {
   files_rss_s: number;
 }
 
-export async function filesRss(databaseUrl: string): Promise<FilesRssResult> {
-  const server = await serveFromChild(SERVER, String(FILE_BYTES));
+export async function filesRss(
+  databaseUrl: string,
+  size = { files: FILES, fileBytes: FILE_BYTES },
+): Promise<FilesRssResult> {
+  const count = size.files;
+  const server = await serveFromChild(SERVER, String(size.fileBytes));
   try {
     const url = server.url;
     const config = loadConfig({
@@ -67,7 +72,7 @@ export async function filesRss(databaseUrl: string): Promise<FilesRssResult> {
     const db = await openDatabase(config);
     await runMigrations(db.url);
     await db.sql`truncate regwatch.change_files cascade`;
-    await db.sql`insert into regwatch.change_files (path) select ${url} || '/files/' || g || '.json' from generate_series(1, ${FILES}) g`;
+    await db.sql`insert into regwatch.change_files (path) select ${url} || '/files/' || g || '.json' from generate_series(1, ${count}) g`;
     const registry = createRegistry(config, { log: silentLogger });
     const started = performance.now();
     const stats = await fetchOpenFiles({
@@ -80,10 +85,10 @@ export async function filesRss(databaseUrl: string): Promise<FilesRssResult> {
     const fetchPeak = process.resourceUsage().maxRSS;
     const parsed = await parseStoredFiles(db.sql);
     const seconds = (performance.now() - started) / 1000;
-    if (stats.fetched !== FILES)
-      throw new Error(`fetched ${stats.fetched} of ${FILES}: ${stats.errors.join("; ")}`);
-    if (parsed.files !== FILES) throw new Error(`parsed ${parsed.files} of ${FILES}`);
-    if (parsed.parsed !== FILES) throw new Error(`${parsed.parsed} of ${FILES} bodies parsed`);
+    if (stats.fetched !== count)
+      throw new Error(`fetched ${stats.fetched} of ${count}: ${stats.errors.join("; ")}`);
+    if (parsed.files !== count) throw new Error(`parsed ${parsed.files} of ${count}`);
+    if (parsed.parsed !== count) throw new Error(`${parsed.parsed} of ${count} bodies parsed`);
     await db.sql`truncate regwatch.change_files cascade`;
     await registry.close();
     await db.close();
@@ -103,5 +108,11 @@ export async function filesRss(databaseUrl: string): Promise<FilesRssResult> {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error("set DATABASE_URL to a scratch database");
-  console.log(JSON.stringify(await filesRss(databaseUrl)));
+  // --files N --file-bytes N: another size (the smoke run's); the figures are the full size's.
+  const { values } = parseArgs({ options: { files: { type: "string" }, "file-bytes": { type: "string" } } });
+  const size = {
+    files: Number(values.files ?? FILES),
+    fileBytes: Number(values["file-bytes"] ?? FILE_BYTES),
+  };
+  console.log(JSON.stringify(await filesRss(databaseUrl, size)));
 }

@@ -14,7 +14,6 @@ import { setTimeout as sleep } from "node:timers/promises";
 import postgres from "postgres";
 import { addDays, lastCompleteDay } from "../src/dates.ts";
 import { type RunningEmulator, startEmulator } from "../src/emulator/index.ts";
-import { freshDatabase } from "./bench-database.ts";
 import { type Env, regwatch, startWorkers } from "./fleet-processes.ts";
 import { type KeyRate, keyRates, roundSummary } from "./fleet-stats.ts";
 import { buildProduct } from "./product-bin.ts";
@@ -29,7 +28,8 @@ export interface FleetParams {
   /** Worker process counts, one round each. */
   workers: number[];
   rateLimit: number;
-  serverUrl: string;
+  /** A fresh, migrated database for a round (bench/bench-database.ts): its URL. */
+  database(name: string): Promise<string>;
 }
 
 export const FLEET_FULL = { keys: 20, lists: 10, items: 200, weeks: 8, changesPerMonth: 0.25 };
@@ -121,7 +121,7 @@ async function fleetRound(
   accountsEnv: Env,
   workers: number,
 ): Promise<FleetRound> {
-  const url = await freshDatabase(p.serverUrl, "regwatch_bench_fleet");
+  const url = await p.database("regwatch_bench_fleet");
   const env = { ...accountsEnv, DATABASE_URL: url };
   await regwatch(["migrate"], env);
   const queued = await regwatch(["enqueue", "sync", "--all"], env);

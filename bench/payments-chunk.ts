@@ -18,7 +18,7 @@ import type { PaymentRow } from "../src/payments/batch-row.ts";
 import { checkChunk, createKnowledgeCache } from "../src/payments/check-chunk.ts";
 import { saveBusinesses } from "../src/search/save-businesses.ts";
 import { checkDigit } from "../src/taxid.ts";
-import { benchServer, freshDatabase } from "./bench-database.ts";
+import { benchServer } from "./bench-database.ts";
 
 const { values } = parseArgs({
   options: {
@@ -49,7 +49,7 @@ const nameOf = (i: number) =>
 
 const pg = await benchServer();
 try {
-  const url = await freshDatabase(pg.url, "regwatch_bench_payments_chunk");
+  const url = await pg.database("regwatch_bench_payments_chunk");
   const db = await openDatabase({ databaseUrl: url, dataDir: "" });
   const today = localDateTime(new Date(), "Europe/Budapest").date;
   const seedStart = performance.now();

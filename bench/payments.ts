@@ -14,9 +14,8 @@ import { existsSync } from "node:fs";
 import { mkdtemp, open, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import postgres from "postgres";
 import { localDateTime } from "../src/dates.ts";
-import type { Sql } from "../src/db/connect.ts";
+import { openDatabase } from "../src/db/connect.ts";
 import { seedPayees, writeLargeBatch } from "./payments-batch.ts";
 import { binNodeFlags, buildProduct, PRODUCT_BIN } from "./product-bin.ts";
 
@@ -75,10 +74,10 @@ async function runCheck(args: string[], outFile: string, env: Record<string, str
 export async function paymentsThroughput(p: PaymentsBench): Promise<Record<string, number>> {
   buildProduct();
   const dir = await mkdtemp(path.join(tmpdir(), "regwatch-bench-payments-"));
-  const sql = postgres(p.databaseUrl, { max: 2, onnotice: () => {} }) as unknown as Sql;
+  const db = await openDatabase({ databaseUrl: p.databaseUrl, dataDir: "" }, { max: 2 });
   try {
     const today = localDateTime(new Date(), "Europe/Budapest").date;
-    const payees = await seedPayees(sql, p.payees, today);
+    const payees = await seedPayees(db.sql, p.payees, today);
     const file = path.join(dir, "batch.csv");
     await writeLargeBatch(file, payees, p.rows);
     const env = { DATABASE_URL: p.databaseUrl, REGWATCH_LOG_LEVEL: "warn" };
@@ -109,7 +108,7 @@ export async function paymentsThroughput(p: PaymentsBench): Promise<Record<strin
       payments_peak_rss_mb_xlsx: mb(runs.xlsx!),
     };
   } finally {
-    await sql.end();
+    await db.close();
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -13,32 +13,29 @@
  * --fleet-weeks N, --fleet-changes N per business a month, --fleet-workers 1,2,4: figures of any
  * other size than the full one are printed, not merged).
  * Uses DATABASE_URL, else an embedded Postgres in a temp dir.
+ * --smoke runs every scenario of the default run and a one-worker fleet round at a tiny size
+ * (bench/sizes.ts), prints the figures and writes nothing, on TEST_DATABASE_URL's server (the
+ * tests' rule) else an embedded one; it goes on past a scenario that throws and exits 1 if any did.
  * `startup_s` is the median start of `regwatch --help` from the compiled build (`status_startup_s`
  * the same for `regwatch status` on a migrated database); --startup-only
  * measures just that (and writes bench/startup.json, leaving results.json alone).
  */
-import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import postgres from "postgres";
-import { withNoDelay } from "../src/db/socket.ts";
-import { startEmulator } from "../src/emulator/index.ts";
-import { apiBudget } from "./api-budget.ts";
-import { benchServer, freshDatabase } from "./bench-database.ts";
+import { type BenchServer, benchServer } from "./bench-database.ts";
 import { consoleInbox } from "./console.ts";
-import { daily } from "./daily.ts";
 import { deliveryThroughput } from "./delivery.ts";
-import { FULL as FILES_FULL, QUICK as FILES_QUICK, filesPipeline } from "./files-pipeline.ts";
 import { FLEET_FULL, FLEET_QUICK, fleetBench } from "./fleet.ts";
-import { ingest } from "./ingest.ts";
 import { paymentsThroughput } from "./payments.ts";
-import { binNodeFlags } from "./product-bin.ts";
-import { startupSeconds, statusStartupSeconds } from "./startup.ts";
+import { defaultSections, type Figures, runSections } from "./sections.ts";
+import { benchSize } from "./sizes.ts";
+import { startupSeconds } from "./startup.ts";
 
 const { values } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },
+    // Every scenario at a tiny size: proves the bench still runs (CI); nothing judged or written.
+    smoke: { type: "boolean", default: false },
     lists: { type: "string" },
     weeks: { type: "string" },
     items: { type: "string" },
@@ -78,49 +75,38 @@ const { values } = parseArgs({
 });
 const num = (v: string | undefined, fallback: number) => (v === undefined ? fallback : Number(v));
 const quick = values.quick;
-const params = {
-  lists: num(values.lists, quick ? 10 : 100),
-  weeks: num(values.weeks, quick ? 8 : 52),
-  itemsPerList: num(values.items, 1),
-  latencyMs: num(values.latency, 50),
-  rateLimit: 30,
-  changes: num(values.changes, quick ? 100_000 : 1_000_000),
-  batch: num(values.batch, 1000),
-  writers: num(values.writers, 4),
-};
+const smoke = values.smoke;
+const ONLY = ["startup-only", "console-only", "payments-only", "delivery-only", "fleet"] as const;
+if (smoke && ONLY.some((option) => values[option])) {
+  process.stderr.write(`--smoke runs every scenario; it does not go with --${ONLY.join(", --")}\n`);
+  process.exit(64);
+}
 
-const startup = startupSeconds();
 if (values["startup-only"]) {
+  const startup = startupSeconds();
   process.stdout.write(`startup_s  ${startup.startup_s} (median of ${startup.startup_runs})\n`);
   await writeFile(new URL("./startup.json", import.meta.url), `${JSON.stringify(startup, null, 2)}\n`);
   process.exit(0);
 }
 
 if (values["console-only"]) {
-  const server = await benchServer();
-  try {
-    const url = await freshDatabase(server.url, "regwatch_bench_console");
+  await onServer(async (server) => {
+    const url = await server.database("regwatch_bench_console");
     await mergeResults(await consoleInbox({ alerts: 50_000, requests: 50, databaseUrl: url }));
-  } finally {
-    await server.stop();
-  }
+  });
   process.exit(0);
 }
 
 if (values["payments-only"]) {
-  const server = await benchServer();
-  try {
-    const url = await freshDatabase(server.url, "regwatch_bench_payments");
+  await onServer(async (server) => {
+    const url = await server.database("regwatch_bench_payments");
     await mergeResults(await paymentsThroughput({ rows: 200_000, payees: 2_000, databaseUrl: url }));
-  } finally {
-    await server.stop();
-  }
+  });
   process.exit(0);
 }
 
 if (values.fleet) {
-  const server = await benchServer();
-  try {
+  await onServer(async (server) => {
     const base = quick ? FLEET_QUICK : FLEET_FULL;
     const size = {
       keys: num(values["fleet-keys"], base.keys),
@@ -130,164 +116,91 @@ if (values.fleet) {
       changesPerMonth: num(values["fleet-changes"], base.changesPerMonth),
     };
     const workers = values["fleet-workers"].split(",").map(Number);
-    const figures = await fleetBench({ ...size, workers, rateLimit: 30, serverUrl: server.url });
+    const figures = await fleetBench({ ...size, workers, rateLimit: 30, database: server.database });
     // Only the full fleet's figures go into results.json; any other size is printed only.
     const full = Object.entries(FLEET_FULL).every(([k, v]) => size[k as keyof typeof size] === v);
-    if (!full || workers.join(",") !== "1,2,4")
-      for (const [key, value] of Object.entries(figures)) process.stdout.write(`${key}  ${value}\n`);
+    if (!full || workers.join(",") !== "1,2,4") printFigures(figures);
     else await mergeResults(figures);
-  } finally {
-    await server.stop();
-  }
+  });
   process.exit(0);
 }
 
 if (values["delivery-only"]) {
-  const server = await benchServer();
-  try {
-    const url = await freshDatabase(server.url, "regwatch_bench_delivery");
+  await onServer(async (server) => {
+    const url = await server.database("regwatch_bench_delivery");
     await mergeResults(await deliveryThroughput({ alerts: 1000, latencyMs: 50, databaseUrl: url }));
-  } finally {
-    await server.stop();
-  }
+  });
   process.exit(0);
 }
 
-const server = await benchServer();
-try {
-  const results: Record<string, number> = {
-    lists: params.lists,
-    weeks: params.weeks,
-    items_per_list: params.itemsPerList,
-    latency_ms: params.latencyMs,
-    rate_limit: params.rateLimit,
-    changes: params.changes,
-    ...startup,
+const base = benchSize(smoke ? "smoke" : quick ? "quick" : "full");
+const size = {
+  ...base,
+  api: {
+    ...base.api,
+    lists: num(values.lists, base.api.lists),
+    weeks: num(values.weeks, base.api.weeks),
+    itemsPerList: num(values.items, base.api.itemsPerList),
+    latencyMs: num(values.latency, base.api.latencyMs),
+  },
+  ingest: {
+    changes: num(values.changes, base.ingest.changes),
+    batch: num(values.batch, base.ingest.batch),
+    writers: num(values.writers, base.ingest.writers),
+  },
+  files: {
+    lists: num(values["files-lists"], base.files.lists),
+    items: num(values["files-items"], base.files.items),
+    weeks: num(values["files-weeks"], base.files.weeks),
+  },
+};
+const skipped = (name: string) =>
+  (values as Record<string, unknown>)[`skip-${name}`] === true || (name === "api-200" && values["skip-api"]);
+
+const failed = await onServer(async (server) => {
+  const sections = defaultSections(size, server, smoke).filter((s) => !skipped(s.name));
+  // A smoke scenario takes seconds: one still running after a minute has hung.
+  const run = await runSections(sections, smoke, smoke ? 60_000 : undefined);
+  const results: Figures = {
+    lists: size.api.lists,
+    weeks: size.api.weeks,
+    items_per_list: size.api.itemsPerList,
+    latency_ms: size.api.latencyMs,
+    rate_limit: size.api.rateLimit,
+    changes: size.ingest.changes,
+    ...run.figures,
   };
-  {
-    const started = performance.now();
-    const emulator = await startEmulator({ businesses: 200_000, seed: 2 });
-    results.emulator_start_200k_s = Math.round(performance.now() - started) / 1000;
-    await emulator.close();
-  }
-  if (!values["skip-ingest"]) {
-    const url = await freshDatabase(server.url, "regwatch_bench_ingest");
-    const sql = postgres(url, withNoDelay({ max: params.writers + 1, onnotice: () => {} }));
-    try {
-      const r = await ingest(sql, params.changes, params.batch, params.writers);
-      Object.assign(results, {
-        ingest_rows_per_s: r.ingest_rows_per_s,
-        copy_rows_per_s: r.copy_rows_per_s,
-        ingest_copy_ratio: r.ingest_copy_ratio,
-        ingest_batch: r.batch,
-        ingest_writers: r.writers,
-      });
-    } finally {
-      await sql.end();
-    }
-  }
-  if (!values["skip-api"]) {
-    const url = await freshDatabase(server.url, "regwatch_bench_api");
-    const r = await apiBudget({ ...params, databaseUrl: url });
-    Object.assign(results, {
-      api_floor_ratio: r.api_floor_ratio,
-      requests: r.requests,
-      wall_s: r.wall_s,
-      floor_s: r.floor_s,
-      peak_rss_mb: r.peak_rss_mb,
-      change_requests: r.changes,
-      file_requests: r.files,
-      rate_limited: r.rate_limited,
-    });
-  }
-  if (!values["skip-files"]) {
-    // Files scenario: change files on a second origin with its own budget, beside the windows.
-    const size = quick ? FILES_QUICK : FILES_FULL;
-    const url = await freshDatabase(server.url, "regwatch_bench_files");
-    Object.assign(
-      results,
-      await filesPipeline({
-        lists: num(values["files-lists"], size.lists),
-        items: num(values["files-items"], size.items),
-        weeks: num(values["files-weeks"], size.weeks),
-        latencyMs: params.latencyMs,
-        rateLimit: params.rateLimit,
-        databaseUrl: url,
-      }),
+  printFigures(results);
+  if (smoke) {
+    // Figures at this size describe nothing: printed to show the scenarios ran, never kept.
+    process.stdout.write(
+      run.failed.length === 0
+        ? `smoke run: all ${sections.length} scenarios ran (figures not judged, nothing written)\n`
+        : `smoke run: ${run.failed.length} of ${sections.length} scenarios failed: ${run.failed.join(", ")}\n`,
     );
+    return run.failed;
   }
-  {
-    // Peak RSS is a process's lifetime figure: each memory scenario runs in a process of its own.
-    const url = await freshDatabase(server.url, "regwatch_bench_memory");
-    Object.assign(results, memoryBench("files-rss.ts", url), memoryBench("answer-rss.ts", url));
-  }
-  // Issue 16: pacing at 200 ms, the next morning's sync, `status` start-up.
-  if (!values["skip-api"] && !values["skip-api-200"]) {
-    const url = await freshDatabase(server.url, "regwatch_bench_api_200");
-    const r = await apiBudget({ ...params, latencyMs: 200, databaseUrl: url });
-    Object.assign(results, {
-      api_floor_ratio_200ms: r.api_floor_ratio,
-      requests_200ms: r.requests,
-      wall_s_200ms: r.wall_s,
-      rate_limited_200ms: r.rate_limited,
-    });
-  }
-  if (!values["skip-daily"]) {
-    const url = await freshDatabase(server.url, "regwatch_bench_daily");
-    Object.assign(
-      results,
-      await daily({
-        lists: quick ? 5 : 20,
-        itemsPerList: quick ? 100 : 500,
-        weeks: quick ? 4 : 8,
-        databaseUrl: url,
-      }),
-    );
-    results.status_startup_s = statusStartupSeconds(url);
-  }
-  // End of issue 16's scenarios.
-  if (!values["skip-delivery"]) {
-    const url = await freshDatabase(server.url, "regwatch_bench_delivery");
-    Object.assign(results, await deliveryThroughput({ alerts: 1000, latencyMs: 50, databaseUrl: url }));
-  }
-  if (!values["skip-payments"]) {
-    const url = await freshDatabase(server.url, "regwatch_bench_payments");
-    Object.assign(results, await paymentsThroughput({ rows: 200_000, payees: 2_000, databaseUrl: url }));
-  }
-  if (!values["skip-console"]) {
-    const url = await freshDatabase(server.url, "regwatch_bench_console");
-    Object.assign(results, await consoleInbox({ alerts: 50_000, requests: 50, databaseUrl: url }));
-  }
-  const width = Math.max(...Object.keys(results).map((k) => k.length));
-  for (const [key, value] of Object.entries(results))
-    process.stdout.write(`${key.padEnd(width)}  ${value}\n`);
   await writeFile(new URL("./results.json", import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
   process.stdout.write("written to bench/results.json\n");
-} finally {
-  await server.stop();
+  return [];
+});
+// Exits even if a failed scenario left a handle open (a server, a timer): CI must not hang.
+process.exit(failed.length > 0 ? 1 : 0);
+
+/** Runs `body` on the bench's Postgres (bench/bench-database.ts), stopped afterwards whatever happens. */
+async function onServer<T>(body: (server: BenchServer) => Promise<T>): Promise<T> {
+  const server = await benchServer({ smoke });
+  try {
+    return await body(server);
+  } finally {
+    await server.stop();
+  }
 }
 
-/**
- * Runs a memory scenario in a process of its own, with the Node flags `regwatch` itself starts
- * with (its `exec node` line: a smaller young generation), so the peak is the one a user's process has.
- */
-function memoryBench(file: string, databaseUrl: string): Record<string, number> {
-  const out = execFileSync(
-    process.execPath,
-    [
-      ...binNodeFlags(),
-      fileURLToPath(new URL("../bin/run-ts.js", import.meta.url)),
-      fileURLToPath(new URL(file, import.meta.url)),
-    ],
-    {
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-      encoding: "utf8",
-    },
-  );
-  const all = JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, number | string>;
-  return Object.fromEntries(
-    Object.entries(all).filter((e): e is [string, number] => typeof e[1] === "number"),
-  );
+function printFigures(figures: Figures): void {
+  const width = Math.max(0, ...Object.keys(figures).map((k) => k.length));
+  for (const [key, value] of Object.entries(figures))
+    process.stdout.write(`${key.padEnd(width)}  ${value}\n`);
 }
 
 /** Adds a scenario's figures to bench/results.json, keeping every other key. */
@@ -297,7 +210,7 @@ async function mergeResults(figures: Record<string, number>): Promise<void> {
     (text) => JSON.parse(text) as Record<string, number>,
     () => ({}),
   );
-  for (const [key, value] of Object.entries(figures)) process.stdout.write(`${key}  ${value}\n`);
+  printFigures(figures);
   await writeFile(file, `${JSON.stringify({ ...previous, ...figures }, null, 2)}\n`);
   process.stdout.write("merged into bench/results.json\n");
 }

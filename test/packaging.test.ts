@@ -265,6 +265,18 @@ describe("dependencies", () => {
   });
 });
 
+describe("CI", () => {
+  it("runs the benchmark's smoke run after the tests, so a bench that no longer runs fails it", () => {
+    const commands = read(".ci/run")
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line !== "" && !line.startsWith("#"));
+    const tests = commands.indexOf("npm test");
+    expect(tests).toBeGreaterThanOrEqual(0);
+    expect(commands.indexOf("npm run bench -- --smoke")).toBeGreaterThan(tests);
+  });
+});
+
 describe("one Node line", () => {
   it("this Node, engines and the Dockerfile agree (the check .ci/run makes)", () => {
     expect(nodeProblems(process.version, pkg.engines.node, read("Dockerfile"))).toEqual([]);

@@ -153,21 +153,39 @@ function groupDigits(digits: string): string {
   return out;
 }
 
-/** "2499502.50" as "2 499 502.50": thousands grouped by a space, the decimal point kept. */
-export function groupThousands(amount: string): string {
-  const [whole = "", fraction] = amount.split(".");
+/** A whole number's digits grouped by three, its sign kept. */
+function groupWhole(whole: string): string {
   const sign = whole.startsWith("-") ? "-" : "";
   const unsigned = whole.replace("-", "");
   const digits = ONLY_DIGITS.test(unsigned)
     ? groupDigits(unsigned)
     : unsigned.replace(/\B(?=(\d{3})+$)/g, " ");
-  return `${sign}${digits}${fraction === undefined ? "" : `.${fraction}`}`;
+  return `${sign}${digits}`;
+}
+
+/**
+ * Where the fraction after the first "." ends: at a second "." if any (split(".") kept only the
+ * first two parts), else at the end. Found with indexOf rather than split: the text output
+ * formats every row's amount, and the arrays were a good part of its garbage.
+ */
+function fractionEnd(amount: string, dot: number): number {
+  const next = amount.indexOf(".", dot + 1);
+  return next < 0 ? amount.length : next;
+}
+
+/** "2499502.50" as "2 499 502.50": thousands grouped by a space, the decimal point kept. */
+export function groupThousands(amount: string): string {
+  const dot = amount.indexOf(".");
+  if (dot < 0) return groupWhole(amount);
+  return `${groupWhole(amount.slice(0, dot))}.${amount.slice(dot + 1, fractionEnd(amount, dot))}`;
 }
 
 /** An amount for people: the currency's decimals, grouped, with its code ("2 499 502.50 HUF"). */
 export function formatMoney(amount: string, currency: string): string {
-  const [whole = "", fraction = ""] = amount.split(".");
+  const dot = amount.indexOf(".");
+  const whole = groupWhole(dot < 0 ? amount : amount.slice(0, dot));
+  const fraction = dot < 0 ? "" : amount.slice(dot + 1, fractionEnd(amount, dot));
   const decimals = Math.max(decimalsOf(currency, fraction.length), fraction.length);
-  const padded = decimals === 0 ? whole : `${whole}.${fraction.padEnd(decimals, "0")}`;
-  return `${groupThousands(padded)} ${currency || "(no currency)"}`;
+  const shown = decimals === 0 ? whole : `${whole}.${fraction.padEnd(decimals, "0")}`;
+  return `${shown} ${currency || "(no currency)"}`;
 }
