@@ -185,11 +185,18 @@ function usableKey(env: NodeJS.ProcessEnv, variable: string, account: Account, f
 }
 
 /** The account `name` names, or the only one; a usage error otherwise. */
-export function pickAccount(accounts: readonly Account[], name: string | undefined): Account {
+export function pickAccount(
+  accounts: readonly Account[],
+  name: string | undefined,
+  /** What the command takes instead of one account, when it can work on all (`doctor --all`). */
+  orAll?: string,
+): Account {
   const names = accounts.map((a) => a.name);
   if (name === undefined) {
     if (accounts.length === 1) return accounts[0]!;
-    throw new UsageError(`--account NAME is required: ${accounts.length} accounts (${names.join(", ")})`);
+    throw new UsageError(
+      `--account NAME is required: ${accounts.length} accounts (${names.join(", ")})${orAll ? `; ${orAll}` : ""}`,
+    );
   }
   const found = accounts.find((a) => a.name === name);
   if (!found) {

@@ -12,7 +12,7 @@ import type { Logger } from "../logger.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { FairShare } from "./fair-share.ts";
 import { type DownloadedFile, downloadFile, type StreamedFile, streamFile } from "./file-download.ts";
-import { HttpClient, type HttpClientOptions, type RequestResult } from "./http.ts";
+import { HttpClient, type HttpClientOptions, type RequestResult, type RetryInfo } from "./http.ts";
 import { KeyRefusal } from "./key-refusal.ts";
 import { OriginPauses } from "./pauses.ts";
 import { type Limiter, limiterForKey, RateLimiter } from "./rate-limiter.ts";
@@ -48,6 +48,8 @@ export interface RegistryClients {
 export interface RegistryOptions {
   log: Logger;
   onResult?: (result: RequestResult) => void;
+  /** Told of every retry after it is logged (a progress view waiting for the first answer). */
+  onRetry?: (info: RetryInfo) => void;
   clock?: Clock;
   /** The process's stop (SIGTERM): cuts every request, pause and backoff in flight. */
   signal?: AbortSignal;
@@ -81,7 +83,7 @@ export function createRegistry(
   const refusal = new KeyRefusal(config.keyVariables?.apiKey ?? "REGWATCH_API_KEY");
   const common = {
     refusal,
-    ...httpOptionsOf(config, clock, options.log),
+    ...httpOptionsOf(config, clock, options.log, options.onRetry),
     credentials: { origin: watchOrigin, headers },
     onResult: options.onResult,
     signal: options.signal,
@@ -146,6 +148,7 @@ export function httpOptionsOf(
   config: Config,
   clock: Clock,
   log: Logger,
+  alsoOnRetry?: (info: RetryInfo) => void,
 ): Pick<
   HttpClientOptions,
   "timeoutMs" | "maxAttempts" | "backoff" | "maxRetryAfterMs" | "clock" | "onRetry"
@@ -160,6 +163,7 @@ export function httpOptionsOf(
     onRetry: (info) => {
       const line = describeRetry(info, clock.now());
       log.warn(line.fields, `retrying ${line.message}`);
+      alsoOnRetry?.(info);
     },
   };
 }

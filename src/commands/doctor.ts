@@ -109,6 +109,6 @@ async function doctor(flag: AccountFlag): Promise<CheckResult[]> {
   if (!accounts) return runDoctor(configForCommand(base, flag), options);
   // With one, the chosen account's configuration, its keys' variables and its jobs; a key
   // variable unset is a failed line, and the checks that do not need it still run.
-  const account = pickAccount(accounts, flag.account);
+  const account = pickAccount(accounts, flag.account, "or --all to check every account");
   return runDoctor(accountConfigForDoctor(base, account, process.env), { ...options, account });
 }

@@ -53,8 +53,13 @@ export function registerEnqueue(program: Command): void {
           ]);
         const chosen = chooseAccounts(accounts, opts);
         const now = new Date();
-        const jobs = chosen.map((a) =>
-          jobFor(jobKind, a.name, accountDay(now, a.timezone ?? config.tz), range),
+        const jobs = chosen.map(
+          (a) =>
+            // A person asked for it: its runs are recorded with trigger `manual`.
+            ({
+              ...jobFor(jobKind, a.name, accountDay(now, a.timezone ?? config.tz), range),
+              manual: true,
+            }) as const,
         );
         const results = await withDatabase({ config: { ...config, schema: DEFAULT_SCHEMA }, log }, (db) =>
           enqueue({ databaseUrl: db.url, log }, jobs, { maxAttempts: config.jobMaxAttempts }),

@@ -17,6 +17,22 @@ interface Counts {
   filesDone: number;
   failed: number;
   requests: number;
+  /** The registry has answered at least once (any status). */
+  answered: boolean;
+  /** The latest retry before the first answer: the attempt coming next and when it leaves. */
+  waiting?: { attempt: number; maxAttempts: number; at: number };
+}
+
+/**
+ * What the progress says now: the counts with the rate and the ETA once the registry has
+ * answered; before that, while requests fail and are retried, that it is waiting for it.
+ */
+function statusText(c: Counts, rate: () => string, eta: () => number, now = Date.now()): string {
+  if (!c.answered && c.waiting) {
+    const inS = Math.max(0, (c.waiting.at - now) / 1000).toFixed(0);
+    return `waiting for the registry: no answer yet; attempt ${c.waiting.attempt} of ${c.waiting.maxAttempts} in ${inS} s`;
+  }
+  return `windows ${c.windowsDone}/${c.windows}, files ${c.filesDone}/${c.files}, failed ${c.failed}, ${rate()} req/s, ETA ${eta()}s`;
 }
 
 /**
@@ -28,7 +44,15 @@ export function createProgressView(
   intervalMs = 5000,
   router?: LogRouter,
 ): ProgressView {
-  const counts: Counts = { windows: 0, windowsDone: 0, files: 0, filesDone: 0, failed: 0, requests: 0 };
+  const counts: Counts = {
+    windows: 0,
+    windowsDone: 0,
+    files: 0,
+    filesDone: 0,
+    failed: 0,
+    requests: 0,
+    answered: false,
+  };
   const started = Date.now();
   const elapsed = () => Math.max(1, (Date.now() - started) / 1000);
   const rate = () => (counts.requests / elapsed()).toFixed(1);
@@ -60,8 +84,17 @@ export function createProgressView(
       if (failed) counts.failed++;
       display.update();
     },
-    request: () => {
+    request: (answered = true) => {
       counts.requests++;
+      if (answered && !counts.answered) {
+        counts.answered = true;
+        display.update();
+      }
+    },
+    retrying: ({ attempt, maxAttempts, delayMs }) => {
+      if (counts.answered) return;
+      counts.waiting = { attempt, maxAttempts, at: Date.now() + delayMs };
+      display.update();
     },
     stop: () => display.stop(),
   };
@@ -82,23 +115,14 @@ function barDisplay(
   // A multi-bar of one bar: its log() prints lines above the bar at the next redraw.
   const bars = new cliProgress.MultiBar(
     {
-      format:
-        "{bar} {percentage}% | windows {wd}/{wt} | files {fd}/{ft} | failed {failed} | {rps} req/s | ETA {etaText}",
+      format: "{bar} {percentage}% | {status}",
       hideCursor: true,
       forceRedraw: true, // after a log line printed above it, the bar is drawn again at once
       stream,
     },
     cliProgress.Presets.shades_classic,
   );
-  const payload = () => ({
-    wd: c.windowsDone,
-    wt: c.windows,
-    fd: c.filesDone,
-    ft: c.files,
-    failed: c.failed,
-    rps: rate(),
-    etaText: `${eta()}s`,
-  });
+  const payload = () => ({ status: statusText(c, rate, eta) });
   const bar = bars.create(1, 0, payload());
   const unroute = router?.route((line) => bars.log(`${line}\n`));
   let stopped = false;
@@ -124,10 +148,7 @@ function lineDisplay(
   eta: () => number,
   intervalMs: number,
 ): Display {
-  const line = () =>
-    stream.write(
-      `progress: windows ${c.windowsDone}/${c.windows}, files ${c.filesDone}/${c.files}, failed ${c.failed}, ${rate()} req/s, ETA ${eta()}s\n`,
-    );
+  const line = () => stream.write(`progress: ${statusText(c, rate, eta)}\n`);
   const timer = setInterval(line, intervalMs);
   timer.unref();
   let stopped = false;

@@ -122,7 +122,13 @@ export async function syncCommand(
     const progress = cli.json ? undefined : createProgressView(process.stderr, 5000, commandLog);
     const registry = openRegistry(config, log, db.sql, {
       signal: controller.signal,
-      onRequest: () => progress?.request(),
+      onRequest: (r) => progress?.request(r.status !== undefined),
+      onRetry: (info) =>
+        progress?.retrying?.({
+          attempt: info.attempt + 1,
+          maxAttempts: info.maxAttempts,
+          delayMs: info.delayMs,
+        }),
     });
     try {
       const result = await runSyncJob(

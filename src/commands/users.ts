@@ -22,6 +22,7 @@ import { EXIT, UsageError } from "../errors.ts";
 import { formatTable } from "../search/format.ts";
 import { hashPassword, MAX_PASSWORD_LENGTH, passwordProblem } from "../web/passwords.ts";
 import { runAction, withDatabase } from "./context.ts";
+import { TerminalPrompt } from "./password-prompt.ts";
 import { readStdinLine } from "./stdin-line.ts";
 
 const USER_NAME = /^[A-Za-z0-9._@-]{1,64}$/;
@@ -35,23 +36,25 @@ export function registerUsers(program: Command): void {
 
   users
     .command("add <name>")
-    .description("add a console user with a role; the password is one line on standard input")
+    .description(
+      "add a console user with a role; the password is asked twice on a terminal, or one line on standard input with --password-stdin",
+    )
     .addOption(
       new Option("--role <role>", "what the user may do").choices(CONSOLE_ROLES).makeOptionMandatory(),
     )
-    .requiredOption("--password-stdin", "read the password (at least 12 characters) from standard input")
+    .option("--password-stdin", "read the password (at least 12 characters) from standard input")
     .option("--account <names...>", "with an accounts file: the accounts the user may see (repeatable)")
-    .action((name: string, opts: { role: ConsoleRole; account?: string[] }) =>
+    .action((name: string, opts: { role: ConsoleRole; account?: string[]; passwordStdin?: boolean }) =>
       runAction(async (ctx) => {
         const userName = checkUserName(name);
         const accounts = opts.account ? knownAccounts(ctx.config, opts.account) : [];
-        const passwordHash = await hashPassword(await passwordFromStdin());
+        const passwordHash = await hashPassword(await newPassword(opts));
         const added = await withDatabase(ctx, (db) =>
           addConsoleUser(db.sql, { name: userName, role: opts.role, passwordHash, accounts }),
         );
         if (!added)
           throw new UsageError(
-            `user "${userName}" exists already; \`regwatch users passwd ${userName} --password-stdin\` sets a new password`,
+            `user "${userName}" exists already; \`regwatch users passwd ${userName}\` sets a new password`,
           );
         const given =
           accounts.length > 0 ? ` with account${accounts.length > 1 ? "s" : ""} ${accounts.join(", ")}` : "";
@@ -69,7 +72,7 @@ export function registerUsers(program: Command): void {
         const rows = await withDatabase(ctx, (db) => listConsoleUsers(db.sql, new Date()), { max: 1 });
         if (rows.length === 0) {
           process.stdout.write(
-            "no console users yet: `regwatch users add NAME --role admin --password-stdin`\n",
+            "no console users yet: `regwatch users add NAME --role admin` (asks for a password)\n",
           );
           return EXIT.ok;
         }
@@ -89,12 +92,14 @@ export function registerUsers(program: Command): void {
 
   users
     .command("passwd <name>")
-    .description("set a console user's password from standard input; their sessions end")
-    .requiredOption("--password-stdin", "read the new password (at least 12 characters) from standard input")
-    .action((name: string) =>
+    .description(
+      "set a console user's password (asked twice on a terminal, or --password-stdin); their sessions end",
+    )
+    .option("--password-stdin", "read the new password (at least 12 characters) from standard input")
+    .action((name: string, opts: { passwordStdin?: boolean }) =>
       runAction(async (ctx) => {
         const userName = checkUserName(name);
-        const passwordHash = await hashPassword(await passwordFromStdin());
+        const passwordHash = await hashPassword(await newPassword(opts));
         const changed = await withDatabase(ctx, (db) => setConsolePassword(db.sql, userName, passwordHash));
         if (!changed) throw new UsageError(`no console user "${userName}"`);
         process.stdout.write(`new password set for ${userName}; their sessions have ended\n`);
@@ -197,7 +202,6 @@ const PASSWORD_LINE_BYTES = 3 * MAX_PASSWORD_LENGTH + 2;
  * missing. At most one byte past the longest allowed line is read, whatever is piped in.
  */
 async function passwordFromStdin(): Promise<string> {
-  if (process.stdin.isTTY) process.stderr.write("password (one line, not shown again): ");
   const read = await readStdinLine(PASSWORD_LINE_BYTES + 1);
   if (!read.ok) {
     throw new UsageError(
@@ -210,4 +214,25 @@ async function passwordFromStdin(): Promise<string> {
   const problem = passwordProblem(password);
   if (problem) throw new UsageError(problem);
   return password;
+}
+
+/**
+ * The new password: from standard input with --password-stdin; else asked twice on the terminal,
+ * nothing echoed; without a terminal, how to give one.
+ */
+async function newPassword(opts: { passwordStdin?: boolean }): Promise<string> {
+  if (opts.passwordStdin) return passwordFromStdin();
+  if (!process.stdin.isTTY)
+    throw new UsageError(
+      "no terminal to ask for the password: give it as one line on standard input with --password-stdin (e.g. `... --password-stdin < password-file`)",
+    );
+  const prompt = new TerminalPrompt();
+  const first = await prompt.hidden("password (at least 12 characters, not shown): ", MAX_PASSWORD_LENGTH);
+  if (!first.ok) throw new UsageError(`the password is longer than ${MAX_PASSWORD_LENGTH} characters allow`);
+  const problem = passwordProblem(first.line);
+  if (problem) throw new UsageError(problem);
+  const second = await prompt.hidden("the same password again: ", MAX_PASSWORD_LENGTH);
+  if (!second.ok || second.line !== first.line)
+    throw new UsageError("the two passwords differ; nothing was changed");
+  return first.line;
 }

@@ -3,7 +3,7 @@ import { redactJson, redactSecrets } from "../secrets.ts";
 import type { Sql } from "./connect.ts";
 
 export type RunKind = "sync" | "backfill" | "reconcile" | "lookup" | "daemon";
-export type RunTrigger = "cli" | "schedule" | "catchup";
+export type RunTrigger = "cli" | "schedule" | "catchup" | "manual";
 export type RunStatus = "running" | "ok" | "partial" | "failed";
 
 export async function startRun(

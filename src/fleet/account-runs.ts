@@ -22,8 +22,15 @@ import { redactSecrets } from "../secrets.ts";
 import { runSyncJob, type SyncJobResult } from "../sync/sync-job.ts";
 import type { JobPayload } from "./jobs.ts";
 
-/** Jobs start runs as the scheduler does: they are not a person's command. */
-const TRIGGER: RunTrigger = "schedule";
+/**
+ * A job's runs are recorded as the scheduler's (`schedule`), or as `manual` when a person queued
+ * the job with `regwatch enqueue`.
+ */
+function triggerOf(job: JobPayload): RunTrigger {
+  return job.manual ? "manual" : "schedule";
+}
+
+type RunDeps = AccountRunDeps & { trigger: RunTrigger };
 
 export interface AccountRunDeps {
   config: WatchConfig;
@@ -63,7 +70,8 @@ function stopIfRefused(registry: OpenRegistry): void {
   if (refusal.error) throw new KeyRefusedError(refusal.error, refusal.variable);
 }
 
-export async function runAccountJob(deps: AccountRunDeps, job: JobPayload): Promise<void> {
+export async function runAccountJob(accountDeps: AccountRunDeps, job: JobPayload): Promise<void> {
+  const deps: RunDeps = { ...accountDeps, trigger: triggerOf(job) };
   switch (job.kind) {
     case "sync":
       return dailyRun(deps);
@@ -82,7 +90,7 @@ export async function runAccountJob(deps: AccountRunDeps, job: JobPayload): Prom
  * (a failed reconcile is said and the sync runs anyway, as in the daemon); the alerts the sync
  * raised are sent once the lock is released.
  */
-async function dailyRun(deps: AccountRunDeps): Promise<void> {
+async function dailyRun(deps: RunDeps): Promise<void> {
   const { config, db, log, signal } = deps;
   const registry = openRegistry(config, log, db.sql, { signal });
   let reconcileProblem: string | undefined;
@@ -92,7 +100,7 @@ async function dailyRun(deps: AccountRunDeps): Promise<void> {
     try {
       const rec = await reconcile(
         { config, log, db, registry: registry.clients, usage: registry.usage, lock },
-        { trigger: TRIGGER },
+        { trigger: deps.trigger },
       );
       stopIfRefused(registry);
       if (rec.failure) reconcileProblem = rec.failure.message;
@@ -102,7 +110,7 @@ async function dailyRun(deps: AccountRunDeps): Promise<void> {
         log.warn({ runId: rec.runId, err: reconcileProblem }, "reconcile did not finish; syncing anyway");
       if (signal.aborted) throw new JobRunError("stopped before the sync started");
       result = await runSyncJob(
-        { sql: db.sql, config, log, trigger: TRIGGER, signal, registry, lock, lists: rec.lists },
+        { sql: db.sql, config, log, trigger: deps.trigger, signal, registry, lock, lists: rec.lists },
         { kind: "sync" },
       );
     } finally {
@@ -119,12 +127,20 @@ async function dailyRun(deps: AccountRunDeps): Promise<void> {
   if (reconcileProblem) throw new JobRunError(reconcileProblem);
 }
 
-async function backfillRun(deps: AccountRunDeps, from: string, to: string): Promise<void> {
+async function backfillRun(deps: RunDeps, from: string, to: string): Promise<void> {
   const { config, db, log, signal } = deps;
   const registry = openRegistry(config, log, db.sql, { signal });
   try {
     const result = await runSyncJob(
-      { sql: db.sql, config, log, trigger: TRIGGER, signal, registry, waitSeconds: deps.lockWaitSeconds },
+      {
+        sql: db.sql,
+        config,
+        log,
+        trigger: deps.trigger,
+        signal,
+        registry,
+        waitSeconds: deps.lockWaitSeconds,
+      },
       { kind: "backfill", from, to },
     );
     stopIfRefused(registry);
@@ -135,7 +151,7 @@ async function backfillRun(deps: AccountRunDeps, from: string, to: string): Prom
 }
 
 /** A reconcile refused by a guard fails too: it waits for a person, and the failed job says so. */
-async function reconcileRun(deps: AccountRunDeps): Promise<void> {
+async function reconcileRun(deps: RunDeps): Promise<void> {
   const { config, db, log } = deps;
   const registry = openRegistry(config, log, db.sql, { signal: deps.signal });
   try {
@@ -148,7 +164,7 @@ async function reconcileRun(deps: AccountRunDeps): Promise<void> {
         usage: registry.usage,
         waitSeconds: deps.lockWaitSeconds,
       },
-      { trigger: TRIGGER },
+      { trigger: deps.trigger },
     );
     stopIfRefused(registry);
     if (rec.failure) throw new JobRunError(`reconcile failed: ${rec.failure.message}`);

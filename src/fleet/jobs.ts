@@ -14,11 +14,15 @@ export const JOB_KINDS = ["sync", "backfill", "reconcile", "deliver"] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /** What a job carries; `day` is the account's local day the job was asked for. */
-export type JobPayload =
+export type JobPayload = (
   | { kind: "sync"; account: string; day: string }
   | { kind: "reconcile"; account: string; day: string }
   | { kind: "backfill"; account: string; from: string; to: string }
-  | { kind: "deliver"; account: string };
+  | { kind: "deliver"; account: string }
+) & {
+  /** Queued by a person (`regwatch enqueue`), not by the daemon: its runs say `manual`. */
+  manual?: true;
+};
 
 /** Task names in the queue: one per kind, prefixed so they cannot meet another program's. */
 export const TASK_PREFIX = "regwatch_";
@@ -96,8 +100,9 @@ export function parsePayload(kind: JobKind, payload: unknown): JobPayload {
     if (problems.length === 0 && job.to < job.from) problems.push(`to ${job.to} is before from ${job.from}`);
   } else if (kind === "deliver") job = { kind, account };
   else job = { kind, account, day: dateField("day") };
+  if (p.manual !== undefined && p.manual !== true) problems.push("manual must be true when given");
   if (problems.length > 0) throw new Error(`${kind} job: ${problems.join("; ")}`);
-  return job;
+  return p.manual === true ? { ...job, manual: true } : job;
 }
 
 /** The kind a task name stands for; undefined for a task that is not regwatch's. */

@@ -4,7 +4,7 @@
  * `api_usage` by one UsageRecorder, and whatever else wants to hear of each request (a progress
  * bar, the daemon's metrics) told as well. `close` closes the clients and flushes the counts.
  */
-import type { RequestResult } from "../api/http.ts";
+import type { RequestResult, RetryInfo } from "../api/http.ts";
 import { createRegistry, type RegistryClients } from "../api/registry.ts";
 import { createSearchClient, type SearchClient, SearchQuota } from "../api/search-client.ts";
 import type { Config } from "../config.ts";
@@ -19,6 +19,8 @@ export interface OpenRegistryOptions {
   signal?: AbortSignal;
   /** Told of every request after it is counted (progress, metrics). */
   onRequest?: (result: RequestResult) => void;
+  /** Told of every retry (progress, while no answer has come yet). */
+  onRetry?: (info: RetryInfo) => void;
   now?: () => Date;
 }
 
@@ -47,6 +49,7 @@ export function openRegistry(
   const clients = createRegistry(config, {
     log,
     signal: options.signal,
+    ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     onResult: (r) => {
       usage.record({ api: r.api, endpoint: r.endpoint, error: r.code !== undefined });
       options.onRequest?.(r);

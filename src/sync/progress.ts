@@ -4,8 +4,10 @@ export interface ProgressSink {
   windowDone(failed: boolean): void;
   filesAdded(count: number): void;
   fileDone(failed: boolean): void;
-  /** One HTTP request went out (for the requests/s figure). */
-  request(): void;
+  /** One HTTP request went out (for the requests/s figure); `answered` when the server replied. */
+  request(answered?: boolean): void;
+  /** A request failed and is tried again: until a first answer, progress says it is waiting. */
+  retrying?(retry: { attempt: number; maxAttempts: number; delayMs: number }): void;
 }
 
 export const noProgress: ProgressSink = {

@@ -128,7 +128,13 @@ function ownRegistry(deps: SyncJobDeps, progress: ProgressSink): OpenRegistry {
   requireWatch(config);
   return openRegistry(config, deps.log, deps.sql, {
     signal: deps.signal,
-    onRequest: () => progress.request(),
+    onRequest: (r) => progress.request(r.status !== undefined),
+    onRetry: (info) =>
+      progress.retrying?.({
+        attempt: info.attempt + 1,
+        maxAttempts: info.maxAttempts,
+        delayMs: info.delayMs,
+      }),
   });
 }
 

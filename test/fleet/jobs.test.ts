@@ -53,6 +53,13 @@ describe("fleet jobs", () => {
       /to 2026-02-01 is before from 2026-03-01/,
     );
     expect(() => parsePayload("backfill", { account: "a", from: "2026-03-01" })).toThrow(/to must be a date/);
+    // A job a person queued keeps that mark; anything else in its place is refused.
+    expect(parsePayload("deliver", { account: "a", manual: true })).toEqual({
+      kind: "deliver",
+      account: "a",
+      manual: true,
+    });
+    expect(() => parsePayload("deliver", { account: "a", manual: "yes" })).toThrow(/manual must be true/);
   });
 });
 

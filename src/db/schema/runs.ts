@@ -21,7 +21,7 @@ export const runs = regwatch.table(
   },
   (t) => [
     check("runs_status", sql`${t.status} in ('running', 'ok', 'partial', 'failed')`),
-    check("runs_trigger", sql`${t.trigger} in ('cli', 'schedule', 'catchup')`),
+    check("runs_trigger", sql`${t.trigger} in ('cli', 'schedule', 'catchup', 'manual')`),
     index("runs_kind_started").on(t.kind, t.startedAt),
   ],
 );
