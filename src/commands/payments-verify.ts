@@ -58,7 +58,13 @@ async function recordVerification(ctx: Context, account: string, options: Verify
   const result = await withDatabase(ctx, (db) =>
     verifyPayee(
       db,
-      { account, taxId: options.taxId, by: actorName(options.by), note: options.note ?? null },
+      {
+        account,
+        taxId: options.taxId,
+        // A blank --by is named with the other problems; none given is the operating-system user.
+        by: options.by ?? actorName(undefined),
+        note: options.note ?? null,
+      },
       ctx.config.registryTz,
     ),
   );

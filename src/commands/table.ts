@@ -48,7 +48,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "grant-reader",
-    summary: "give an existing role read-only access to schema regwatch (tables and views, now and later)",
+    summary:
+      "give an existing role read-only access to the data of schema regwatch (never sign-in data or alert targets)",
     load: async () => (await import("./grant-reader.ts")).registerGrantReader,
   },
   {

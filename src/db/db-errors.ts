@@ -44,9 +44,8 @@ export function databaseGone(error: unknown): string | undefined {
   if (code === "57P01" || code === "57P02" || code === "57P03")
     return "the database server terminated the connection (shutdown, failover or an administrator)";
   if (code.startsWith("08")) return `the connection to the database failed (SQLSTATE ${code})`;
-  const never = neverConnected(error, code);
-  if (never) return never;
-  if (CONNECTION_CODES.has(code)) return `the connection to the database was lost (${code})`;
+  if (!CONNECTION_CODES.has(code)) return undefined;
+  return neverConnected(error, code) ?? `the connection to the database was lost (${code})`;
   return undefined;
 }
 

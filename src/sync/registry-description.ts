@@ -19,7 +19,7 @@ export interface DescriptionDeps {
   sql: Sql;
   config: Config & { watchUrl: string };
   log: Logger;
-  registry: Pick<RegistryClients, "watch" | "watchHttp">;
+  registry: Pick<RegistryClients, "watch" | "watchHttp" | "refusal">;
   signal?: AbortSignal;
   now?: () => Date;
 }
@@ -65,7 +65,9 @@ export async function applyRegistryDescription(deps: DescriptionDeps): Promise<C
       );
   } else {
     const line = `no usable description of the registry (${described.problem}); the changes parameters are ${sent.from} and ${sent.to} (environment or defaults)`;
-    if (described.status === "absent") log.info({ tried: described.tried }, line);
+    // A refused key is the run's one message, said when it ends: not also here, three times.
+    if (described.status === "absent" || deps.registry.refusal.error)
+      log.info({ tried: described.tried }, line);
     else log.warn({ tried: described.tried }, line);
   }
   return settings;

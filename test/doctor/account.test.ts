@@ -107,7 +107,9 @@ describe("doctor --account", () => {
   it("needs --account with two accounts (64), and knows only the file's accounts (64)", async () => {
     const none = await runCli(["doctor"], env());
     expect(none.code).toBe(64);
-    expect(none.stderr).toContain("--account NAME is required: 2 accounts (alpha, beta); or --all to check every account");
+    expect(none.stderr).toContain(
+      "--account NAME is required: 2 accounts (alpha, beta); or --all to check every account",
+    );
     const unknown = await runCli(["doctor", "--account", "gamma"], env());
     expect(unknown.code).toBe(64);
     expect(unknown.stderr).toContain("alpha, beta");

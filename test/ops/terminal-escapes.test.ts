@@ -75,7 +75,7 @@ describe("registry text on a terminal", () => {
     expect(csv.code).toBe(0);
     const lines = csv.stdout.split("\n");
     expect(lines[0]).toBe(
-      "change_date,tax_id,business_name,list_names,heading,old_value,new_value,order_ambiguous",
+      "change_date,tax_id,business_name,list_names,heading,old_value,new_value,order_ambiguous,old_value_known,values_read",
     );
     const formula = lines.find((l) => l.includes(TAX.formula))!;
     expect(formula).toContain(`,"'=HYPERLINK(""http://x"",""y"")",false`);

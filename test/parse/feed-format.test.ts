@@ -93,7 +93,7 @@ describe("the change feed's text", () => {
       }),
     ]);
     expect(csv.split("\n")[1]).toBe(
-      `2024-03-05,12345678,'@SUM(A1),suppliers;clients,long_name,-1250.50,"'=HYPERLINK(""x"")",false`,
+      `2024-03-05,12345678,'@SUM(A1),suppliers;clients,long_name,-1250.50,"'=HYPERLINK(""x"")",false,true,true`,
     );
   });
 
