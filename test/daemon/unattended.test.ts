@@ -41,8 +41,9 @@ describe("a daemon against a registry that echoes the key and hangs", () => {
         if (q.listKey === HANG) return { hang: true };
         return changesAnswer(q.from, q.to, [item(registry.url, "11111111", "2024-03-08")]);
       },
+      // 400, not 403: a file origin's 401/403 is a refused key, which ends the run at once.
       file: (path, request) => ({
-        status: 403,
+        status: 400,
         headers: { "content-type": "text/html" },
         body: `<h1>Forbidden</h1> ${path} key=${String(request.headers["x-api-key"] ?? "")}`,
       }),
