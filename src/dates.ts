@@ -94,3 +94,18 @@ export function lastCompleteDay(instant: Date, timeZone: string): string {
 export function todayUtc(now = new Date()): string {
   return now.toISOString().slice(0, 10);
 }
+
+/**
+ * An instant as ISO 8601 with the zone's offset instead of Z (2026-11-27T07:15:00.000+01:00):
+ * the same instant a JSON reader parses, written as the wall clock of `timeZone` reads it.
+ */
+export function isoInZone(instant: Date, timeZone: string): string {
+  const local = localDateTime(instant, timeZone);
+  const two = (n: number) => String(n).padStart(2, "0");
+  const wall = `${local.date}T${two(local.hour)}:${two(local.minute)}:${two(local.second)}`;
+  const ms = instant.getUTCMilliseconds();
+  const offsetMin = Math.round((Date.parse(`${wall}Z`) + ms - instant.getTime()) / 60_000);
+  const sign = offsetMin < 0 ? "-" : "+";
+  const abs = Math.abs(offsetMin);
+  return `${wall}.${String(ms).padStart(3, "0")}${sign}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
+}
