@@ -87,12 +87,12 @@ export interface HeadingLine {
 
 /**
  * Each changed heading with its values in words (status as words, accounts as numbers);
- * `valueOf` says a value in the reader's language.
+ * `sayValue` says a value in the reader's language.
  */
 export function headingLines(
   names: readonly string[],
   values: readonly HeadingValue[],
-  valueOf: (heading: string, value: unknown) => string = headingValue,
+  sayValue: (heading: string, value: unknown) => string = headingValue,
 ): HeadingLine[] {
   const byHeading = new Map(values.map((v) => [v.heading, v]));
   const all = [...new Set([...names, ...byHeading.keys()])];
@@ -103,8 +103,8 @@ export function headingLines(
     }
     return {
       heading,
-      oldText: valueOf(heading, v.oldValue),
-      newText: valueOf(heading, v.newValue),
+      oldText: sayValue(heading, v.oldValue),
+      newText: sayValue(heading, v.newValue),
       orderAmbiguous: v.orderAmbiguous === true,
     };
   });
@@ -125,7 +125,7 @@ export interface InboxGroup {
 export function groupByBusiness(
   alerts: readonly InboxAlert[],
   onLists: ReadonlyMap<string, readonly string[]> = new Map(),
-  valueOf: (heading: string, value: unknown) => string = headingValue,
+  sayValue: (heading: string, value: unknown) => string = headingValue,
 ): InboxGroup[] {
   const groups = new Map<string, InboxGroup>();
   for (const alert of alerts) {
@@ -142,7 +142,7 @@ export function groupByBusiness(
     if (!onLists.has(alert.taxId)) {
       for (const list of alert.lists) if (!group.lists.includes(list)) group.lists.push(list);
     }
-    group.alerts.push({ ...alert, lines: headingLines(alert.headingNames, alert.values, valueOf) });
+    group.alerts.push({ ...alert, lines: headingLines(alert.headingNames, alert.values, sayValue) });
   }
   return [...groups.values()];
 }

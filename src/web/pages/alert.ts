@@ -40,7 +40,7 @@ export const registerAlertPages: RegisterAccountPages = (app, kit) => {
     if (!detail) return noSuchAlert(kit, request, reply, request.params.id);
     const content = detail.content;
     const i18n = kit.i18n(request);
-    const valueOf = (heading: string, value: unknown) => valueText(i18n, heading, value);
+    const sayValue = (heading: string, value: unknown) => valueText(i18n, heading, value);
     const others = content
       ? await recentChangesOf(deps.db.sql, content.taxId, content.changeId, RECENT_CHANGES)
       : [];
@@ -51,10 +51,10 @@ export const registerAlertPages: RegisterAccountPages = (app, kit) => {
         ? headingLines(
             content.headings.map((h) => h.heading),
             content.headings,
-            valueOf,
+            sayValue,
           )
         : [],
-      others: others.map((c) => ({ ...c, lines: headingLines(c.headingNames, c.values, valueOf) })),
+      others: others.map((c) => ({ ...c, lines: headingLines(c.headingNames, c.values, sayValue) })),
       canAct: roleAtLeast(request.user.role, "reviewer"),
       today: consoleToday(deps),
     });
