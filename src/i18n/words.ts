@@ -14,7 +14,7 @@ export type Vocabulary =
   | "alertStatus"
   | "alertEvent"
   | "delivery"
-  | "channel"
+  | "messageKind"
   | "runKind"
   | "runStatus"
   | "runTrigger"

@@ -70,7 +70,7 @@ export const inbox = {
   "alert.messages": "Messages",
   "alert.noMessages": "No message was queued for this alert.",
   "alert.col.message": "Message",
-  "alert.col.kind": "Channel",
+  "alert.col.kind": "Kind",
   "alert.col.state": "State",
   "alert.col.attempts": "Attempts",
   "alert.col.lastError": "Last error",

@@ -57,8 +57,9 @@ export const vocabulary = {
   "delivery.pending": "waiting to be sent",
   "delivery.sent": "sent",
   "delivery.dead": "given up",
-  "channel.email": "e-mail",
-  "channel.webhook": "webhook",
+  "messageKind.alert": "one alert",
+  "messageKind.digest": "digest",
+  "messageKind.test": "test",
 
   "runKind.sync": "sync",
   "runKind.backfill": "backfill",

@@ -71,7 +71,7 @@ export const inbox = {
   "alert.messages": "Értesítések",
   "alert.noMessages": "Ehhez a riasztáshoz nem készült értesítés.",
   "alert.col.message": "Értesítés",
-  "alert.col.kind": "Csatorna",
+  "alert.col.kind": "Fajta",
   "alert.col.state": "Állapot",
   "alert.col.attempts": "Próbálkozások",
   "alert.col.lastError": "Utolsó hiba",

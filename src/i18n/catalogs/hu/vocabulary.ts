@@ -56,8 +56,9 @@ export const vocabulary = {
   "delivery.pending": "küldésre vár",
   "delivery.sent": "elküldve",
   "delivery.dead": "feladva",
-  "channel.email": "e-mail",
-  "channel.webhook": "webhook",
+  "messageKind.alert": "egy riasztás",
+  "messageKind.digest": "összesítő",
+  "messageKind.test": "próba",
 
   "runKind.sync": "szinkronizálás",
   "runKind.backfill": "visszamenőleges betöltés",
