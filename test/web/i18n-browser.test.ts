@@ -55,6 +55,7 @@ async function signIn(page: Page, name: string): Promise<void> {
   await Promise.all([page.waitForURL(`${web.url}/`), page.click('form[action="/login"] button')]);
 }
 
+// biome-ignore lint/performance/useDomNodeTextContent: the text as a reader sees it, spaces between cells included
 const text = async (page: Page) => (await page.locator("main").innerText()).replace(/\s+/g, " ");
 
 describe("a console in the reader's language", () => {
