@@ -1,7 +1,7 @@
 /**
  * The dependency direction of src/, checked over every relative import:
  *
- *   commands (and cli.ts) → daemon | doctor | web → engine (sync, reconcile, alerts, payments, search, parse, run, fleet)
+ *   commands (and cli.ts) → daemon | doctor | web → engine (sync, reconcile, alerts, payments, search, parse, run, fleet, i18n)
  *     → api | db → foundation (the files directly in src/: dates, errors, config, logger, taxid, secrets)
  *
  * A file may import from its own folder and from any layer below its own. `api/` and `db/` are
@@ -29,6 +29,7 @@ const LAYER_OF: Record<string, number> = {
   feed: 2,
   run: 2,
   fleet: 2,
+  i18n: 2,
   daemon: 3,
   doctor: 3,
   web: 3,

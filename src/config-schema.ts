@@ -43,6 +43,7 @@ export const DEFAULTS = {
   paymentRecheckDays: 30,
   changesPageParam: "page",
   registryTz: "Europe/Budapest",
+  locale: "en",
   webHost: "127.0.0.1",
   webPort: 8080,
   webSessionHours: 12,
@@ -172,6 +173,7 @@ export const ENV = {
   REGWATCH_CHANGES_PAGE_PARAM: paramName.default(DEFAULTS.changesPageParam),
   REGWATCH_CHANGES_END_INCLUSIVE: booleanFlag.default(true),
   REGWATCH_REGISTRY_TZ: timeZone.default(DEFAULTS.registryTz),
+  REGWATCH_LOCALE: z.enum(["en", "hu"], "must be en or hu").default(DEFAULTS.locale),
   REGWATCH_WEB_HOST: z.string().min(1).default(DEFAULTS.webHost),
   REGWATCH_WEB_PORT: wholeNumber
     .pipe(z.number().max(65535, "must be a port number"))

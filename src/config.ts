@@ -49,6 +49,11 @@ export interface Config {
   fileRateLimit: number;
   schedule: string;
   tz: string;
+  /**
+   * The console's language when neither the user nor the browser says, and the language of alert
+   * e-mails and webhook text (REGWATCH_LOCALE).
+   */
+  locale: "en" | "hu";
   startDate: string | undefined;
   lookbackDays: number;
   changesFromParam: string;
@@ -156,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fileRateLimit: p.REGWATCH_FILE_RATE_LIMIT,
     schedule: p.REGWATCH_SCHEDULE,
     tz: p.REGWATCH_TZ,
+    locale: p.REGWATCH_LOCALE,
     startDate: p.REGWATCH_START_DATE,
     lookbackDays: p.REGWATCH_LOOKBACK_DAYS,
     changesFromParam: p.REGWATCH_CHANGES_FROM_PARAM,

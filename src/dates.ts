@@ -94,3 +94,52 @@ export function lastCompleteDay(instant: Date, timeZone: string): string {
 export function todayUtc(now = new Date()): string {
   return now.toISOString().slice(0, 10);
 }
+
+/**
+ * An instant as ISO 8601 with the zone's offset instead of Z (2026-11-27T07:15:00.000+01:00):
+ * the same instant a JSON reader parses, written as the wall clock of `timeZone` reads it.
+ */
+export function isoInZone(instant: Date, timeZone: string): string {
+  const local = localDateTime(instant, timeZone);
+  const two = (n: number) => String(n).padStart(2, "0");
+  const wall = `${local.date}T${two(local.hour)}:${two(local.minute)}:${two(local.second)}`;
+  const ms = instant.getUTCMilliseconds();
+  const offsetMin = Math.round((Date.parse(`${wall}Z`) + ms - instant.getTime()) / 60_000);
+  const sign = offsetMin < 0 ? "-" : "+";
+  const abs = Math.abs(offsetMin);
+  return `${wall}.${String(ms).padStart(3, "0")}${sign}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
+}
+
+const zoneNames = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * An instant as a terminal line shows it: the wall clock of `timeZone` with the zone's short
+ * name, `2026-11-27 07:15 CET` (with `seconds`, `07:15:03`).
+ */
+export function zonedStamp(instant: Date, timeZone: string, options: { seconds?: boolean } = {}): string {
+  const local = localDateTime(instant, timeZone);
+  let names = zoneNames.get(timeZone);
+  if (!names) {
+    names = new Intl.DateTimeFormat("en-GB", { timeZone, timeZoneName: "short" });
+    zoneNames.set(timeZone, names);
+  }
+  const zone = names.formatToParts(instant).find((p) => p.type === "timeZoneName")?.value ?? timeZone;
+  const two = (n: number) => String(n).padStart(2, "0");
+  const time = `${two(local.hour)}:${two(local.minute)}${options.seconds ? `:${two(local.second)}` : ""}`;
+  return `${local.date} ${time} ${zone}`;
+}
+
+/**
+ * JSON text whose instants (Date values) are written with `timeZone`'s offset instead of Z
+ * (isoInZone): the same instants, read as that zone's wall clock. Field names are kept.
+ */
+export function jsonInZone(value: unknown, timeZone: string, indent?: number): string {
+  return JSON.stringify(
+    value,
+    function (this: Record<string, unknown>, key, shown) {
+      const raw = this[key];
+      return raw instanceof Date && !Number.isNaN(raw.getTime()) ? isoInZone(raw, timeZone) : shown;
+    },
+    indent,
+  );
+}

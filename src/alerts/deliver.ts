@@ -110,16 +110,20 @@ export async function deliverAlerts(
       // lease the database writes (from its own now(), at least this late).
       const sendBy = performance.now() + leaseMs - sendMarginMs(leaseMs);
       const batch = await deps.sql.begin((tx) =>
-        claimAndFreeze(tx, {
-          now: now(),
-          ignoreBackoff: Boolean(options.ignoreBackoff),
-          after,
-          limit: BATCH_SIZE,
-          leaseMs,
-          token: pass.token,
-          skipTargets: options.ignoreBackoff ? [] : pass.gates.pausedTargets(),
-          onlyIds,
-        }),
+        claimAndFreeze(
+          tx,
+          {
+            now: now(),
+            ignoreBackoff: Boolean(options.ignoreBackoff),
+            after,
+            limit: BATCH_SIZE,
+            leaseMs,
+            token: pass.token,
+            skipTargets: options.ignoreBackoff ? [] : pass.gates.pausedTargets(),
+            onlyIds,
+          },
+          deps.config.locale,
+        ),
       );
       return { ...batch, claimed: batch.claimed.map((c) => ({ ...c, sendBy })) };
     };
@@ -164,6 +168,7 @@ async function settle(pass: Pass, claimed: Claimed[]): Promise<void> {
 async function claimAndFreeze(
   tx: TransactionSql,
   options: Parameters<typeof claimBatch>[1],
+  locale: MessageInput["locale"],
 ): Promise<{ claimed: Omit<Claimed, "sendBy">[]; waitingIds: number[]; last?: OutboxPlace }> {
   const rows = await claimBatch(tx, options);
   const lastRow = rows.at(-1);
@@ -174,7 +179,7 @@ async function claimAndFreeze(
     // Frozen before the first attempt; a body frozen as a webhook's for another channel (before
     // each channel froze its own) is built once more, for the last time.
     if (!payload || !isFrozenFor(row.channel, payload)) {
-      const bound = boundDigest(await messageInput(tx, row, options.now));
+      const bound = boundDigest(await messageInput(tx, row, options.now, locale));
       payload = (await savePayload(tx, row.id, frozenBody(row, bound))) as Record<string, unknown>;
     }
     claimed.push({ row, payload });
@@ -208,12 +213,18 @@ function isFrozenFor(channel: DeliveryRow["channel"], payload: Record<string, un
 }
 
 /** The message's alerts as they are now, dated as the frozen body is when there is one. */
-async function messageInput(tx: TransactionSql, row: DeliveryRow, now: Date): Promise<MessageInput> {
+async function messageInput(
+  tx: TransactionSql,
+  row: DeliveryRow,
+  now: Date,
+  locale: MessageInput["locale"],
+): Promise<MessageInput> {
   const frozen = (row.payload as { timestamp?: string } | null)?.timestamp;
   return {
     kind: row.kind,
     rule: row.ruleName,
     alerts: await alertContents(tx, row.alertIds),
     createdAt: frozen ? new Date(frozen) : now,
+    ...(locale ? { locale } : {}),
   };
 }

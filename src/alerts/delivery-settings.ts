@@ -21,7 +21,9 @@ export type AlertConfig = Pick<
   | "alertTargetConcurrency"
   | "requestTimeoutMs"
   | "tz"
->;
+> &
+  /** The language of the messages' text (REGWATCH_LOCALE); English when absent. */
+  Partial<Pick<Config, "locale">>;
 
 export function retryPolicy(config: AlertConfig): RetryPolicy {
   return {

@@ -16,7 +16,13 @@ export async function sendTestMessage(
   now: Date = new Date(),
 ): Promise<{ messageId: string; outcome: AttemptOutcome }> {
   const messageId = `msg_test_${randomUUID().replaceAll("-", "")}`;
-  const input: MessageInput = { kind: "test", rule: rule.name, alerts: [], createdAt: now };
+  const input: MessageInput = {
+    kind: "test",
+    rule: rule.name,
+    alerts: [],
+    createdAt: now,
+    ...(config.locale ? { locale: config.locale } : {}),
+  };
   const blocked = blockedReason(rule.channel, config, Boolean(config.smtpUrl && config.mailFrom));
   if (blocked) return { messageId, outcome: { kind: "dead", error: blocked } };
   if (rule.channel === "webhook") {

@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import type { Config } from "../config.ts";
 import { describeResumeState, type ResumeState, readResumeState } from "../daemon/resume-state.ts";
+import { jsonInZone, zonedStamp } from "../dates.ts";
 import type { Sql } from "../db/connect.ts";
 import { EXIT } from "../errors.ts";
 import { terminalSafe } from "../feed/terminal-text.ts";
@@ -61,7 +62,9 @@ export function registerStatus(program: Command): void {
                     ...(await readFullStatus(db.sql, ctx.config)),
                   });
                   process.stdout.write(
-                    redactSecrets(opts.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status)),
+                    redactSecrets(
+                      opts.json ? `${jsonInZone(status, ctx.config.tz, 2)}\n` : formatStatus(status),
+                    ),
                   );
                   return EXIT.ok;
                 },
@@ -74,7 +77,7 @@ export function registerStatus(program: Command): void {
 
 export function formatStatus(s: Status): string {
   const out: string[] = [
-    `regwatch status${s.account ? ` of account ${s.account}` : ""} at ${s.generatedAt.slice(0, 16).replace("T", " ")} UTC; last complete day ${s.lastCompleteDay} (${s.timeZone})`,
+    `regwatch status${s.account ? ` of account ${s.account}` : ""} at ${zonedStamp(new Date(s.generatedAt), s.timeZone)}; last complete day ${s.lastCompleteDay} (${s.timeZone})`,
     "",
     "Lists",
   ];
@@ -104,10 +107,11 @@ export function formatStatus(s: Status): string {
       : "";
     const note = r.error ? `  ${r.error.split("\n")[0]!.slice(0, 80)}` : runNote(r.stats);
     out.push(
-      `  #${String(r.id).padEnd(5)} ${r.kind.padEnd(9)} ${r.trigger.padEnd(8)} ${r.status.padEnd(8)} ${r.startedAt
-        .toISOString()
-        .slice(0, 19)
-        .replace("T", " ")} ${took.padStart(6)}${note}`,
+      `  #${String(r.id).padEnd(5)} ${r.kind.padEnd(9)} ${r.trigger.padEnd(8)} ${r.status.padEnd(8)} ${zonedStamp(
+        r.startedAt,
+        s.timeZone,
+        { seconds: true },
+      )} ${took.padStart(6)}${note}`,
     );
   }
   const f = s.files.counts;

@@ -1,5 +1,5 @@
 /**
- * `regwatch users add|list|passwd|remove|grant|revoke`: the people who may sign in to the web
+ * `regwatch users add|list|passwd|set-locale|remove|grant|revoke`: the people who may sign in to the web
  * console and, with an accounts file, the accounts each may see (their role applies in each; an
  * admin too sees only the accounts given). A password comes only from standard input (one line),
  * is checked for length, and is stored as a scrypt hash; it is never printed, logged or passed on
@@ -9,6 +9,7 @@ import type { Command } from "commander";
 import { Option } from "commander";
 import { loadAccounts, pickAccount } from "../accounts.ts";
 import type { Config } from "../config.ts";
+import { isoInZone } from "../dates.ts";
 import { accountsOfUser, grantAccounts, revokeAccounts } from "../db/console-access.ts";
 import {
   addConsoleUser,
@@ -16,9 +17,11 @@ import {
   type ConsoleRole,
   listConsoleUsers,
   removeConsoleUser,
+  setConsoleLocale,
   setConsolePassword,
 } from "../db/console-users.ts";
 import { EXIT, UsageError } from "../errors.ts";
+import { isLocale, LOCALES, type Locale } from "../i18n/locales.ts";
 import { formatTable } from "../search/format.ts";
 import { hashPassword, MAX_PASSWORD_LENGTH, passwordProblem } from "../web/passwords.ts";
 import { runAction, withDatabase } from "./context.ts";
@@ -31,7 +34,7 @@ export function registerUsers(program: Command): void {
   const users = program
     .command("users")
     .description(
-      "people who may sign in to the web console (regwatch web): add, list, passwd, remove, grant, revoke",
+      "people who may sign in to the web console (regwatch web): add, list, passwd, set-locale, remove, grant, revoke",
     );
 
   users
@@ -44,23 +47,31 @@ export function registerUsers(program: Command): void {
     )
     .option("--password-stdin", "read the password (at least 12 characters) from standard input")
     .option("--account <names...>", "with an accounts file: the accounts the user may see (repeatable)")
-    .action((name: string, opts: { role: ConsoleRole; account?: string[]; passwordStdin?: boolean }) =>
-      runAction(async (ctx) => {
-        const userName = checkUserName(name);
-        const accounts = opts.account ? knownAccounts(ctx.config, opts.account) : [];
-        const passwordHash = await hashPassword(await newPassword(opts));
-        const added = await withDatabase(ctx, (db) =>
-          addConsoleUser(db.sql, { name: userName, role: opts.role, passwordHash, accounts }),
-        );
-        if (!added)
-          throw new UsageError(
-            `user "${userName}" exists already; \`regwatch users passwd ${userName}\` sets a new password`,
+    .addOption(localeOption())
+    .action(
+      (
+        name: string,
+        opts: { role: ConsoleRole; account?: string[]; locale?: Locale; passwordStdin?: boolean },
+      ) =>
+        runAction(async (ctx) => {
+          const userName = checkUserName(name);
+          const accounts = opts.account ? knownAccounts(ctx.config, opts.account) : [];
+          const passwordHash = await hashPassword(await newPassword(opts));
+          const locale = opts.locale ?? null;
+          const added = await withDatabase(ctx, (db) =>
+            addConsoleUser(db.sql, { name: userName, role: opts.role, passwordHash, locale, accounts }),
           );
-        const given =
-          accounts.length > 0 ? ` with account${accounts.length > 1 ? "s" : ""} ${accounts.join(", ")}` : "";
-        process.stdout.write(`added ${userName} (${opts.role})${given}; sign in at the console's /login\n`);
-        return EXIT.ok;
-      }),
+          if (!added)
+            throw new UsageError(
+              `user "${userName}" exists already; \`regwatch users passwd ${userName}\` sets a new password`,
+            );
+          const given =
+            accounts.length > 0
+              ? ` with account${accounts.length > 1 ? "s" : ""} ${accounts.join(", ")}`
+              : "";
+          process.stdout.write(`added ${userName} (${opts.role})${given}; sign in at the console's /login\n`);
+          return EXIT.ok;
+        }),
     );
 
   users
@@ -76,15 +87,26 @@ export function registerUsers(program: Command): void {
           );
           return EXIT.ok;
         }
+        // Instants in REGWATCH_TZ with its offset, as `status` shows them.
+        const when = (at: Date) => isoInZone(at, ctx.config.tz);
         const table = rows.map((u) => [
           u.name,
           u.role,
-          u.createdAt.toISOString(),
-          u.updatedAt.toISOString(),
+          u.locale ?? "-",
+          when(u.createdAt),
+          when(u.updatedAt),
           String(u.activeSessions),
           ...(fleet ? [u.accounts.join(",") || "-"] : []),
         ]);
-        const headers = ["NAME", "ROLE", "ADDED", "CHANGED", "SESSIONS", ...(fleet ? ["ACCOUNTS"] : [])];
+        const headers = [
+          "NAME",
+          "ROLE",
+          "LANGUAGE",
+          "ADDED",
+          "CHANGED",
+          "SESSIONS",
+          ...(fleet ? ["ACCOUNTS"] : []),
+        ];
         process.stdout.write(formatTable(headers, table));
         return EXIT.ok;
       }),
@@ -103,6 +125,28 @@ export function registerUsers(program: Command): void {
         const changed = await withDatabase(ctx, (db) => setConsolePassword(db.sql, userName, passwordHash));
         if (!changed) throw new UsageError(`no console user "${userName}"`);
         process.stdout.write(`new password set for ${userName}; their sessions have ended\n`);
+        return EXIT.ok;
+      }),
+    );
+
+  users
+    .command("set-locale <name> <locale>")
+    .description(
+      "the language the console speaks to a user: en, hu, or browser (the browser's, else REGWATCH_LOCALE)",
+    )
+    .action((name: string, locale: string) =>
+      runAction(async (ctx) => {
+        const userName = checkUserName(name);
+        if (locale !== "browser" && !isLocale(locale))
+          throw new UsageError(`locale "${locale}" must be one of ${LOCALES.join(", ")} or browser`);
+        const chosen = isLocale(locale) ? locale : null;
+        const changed = await withDatabase(ctx, (db) => setConsoleLocale(db.sql, userName, chosen));
+        if (!changed) throw new UsageError(`no console user "${userName}"`);
+        process.stdout.write(
+          chosen
+            ? `${userName} sees the console in ${chosen} from their next page on\n`
+            : `${userName} sees the console in their browser's language (else REGWATCH_LOCALE) from their next page on\n`,
+        );
         return EXIT.ok;
       }),
     );
@@ -182,6 +226,14 @@ function knownAccounts(
   if (wanted.length === 0) throw new UsageError("--account: name at least one account");
   for (const name of wanted) if (!alsoKnown.includes(name)) pickAccount(accounts, name);
   return wanted;
+}
+
+/** `--locale en|hu`: the console's language for the user; absent, the browser's, else REGWATCH_LOCALE. */
+function localeOption(): Option {
+  return new Option(
+    "--locale <locale>",
+    "the console's language for the user (default: the browser's)",
+  ).choices(LOCALES);
 }
 
 function checkUserName(raw: string): string {

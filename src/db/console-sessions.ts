@@ -10,6 +10,8 @@ export interface SessionRow {
   id: string;
   userName: string;
   role: ConsoleRole;
+  /** The user's chosen language (en, hu), or null. */
+  locale: string | null;
   csrfToken: string;
   expiresAt: Date;
   lastSeenAt: Date;
@@ -34,7 +36,7 @@ export async function createSession(
 /** The session with this id when it has not expired at `now`, with its user. */
 export async function liveSession(sql: Sql, id: string, now: Date): Promise<SessionRow | undefined> {
   const [row] = await sql<SessionRow[]>`
-    select s.id, u.name as "userName", u.role, s.csrf_token as "csrfToken",
+    select s.id, u.name as "userName", u.role, u.locale, s.csrf_token as "csrfToken",
            s.expires_at as "expiresAt", s.last_seen_at as "lastSeenAt",
            s.current_account as "currentAccount",
            array(select a.account from console_user_accounts a

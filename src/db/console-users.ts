@@ -12,6 +12,8 @@ export interface ConsoleUserRow {
   id: number;
   name: string;
   role: ConsoleRole;
+  /** The language the user chose (en, hu), or null: the browser's, else REGWATCH_LOCALE. */
+  locale: string | null;
   createdAt: Date;
   updatedAt: Date;
   /** Sessions not yet expired at the time of the query. */
@@ -23,12 +25,18 @@ export interface ConsoleUserRow {
 /** Adds a user (with the accounts given, if any); false when the name is taken (nothing changes then). */
 export async function addConsoleUser(
   sql: Sql,
-  user: { name: string; role: ConsoleRole; passwordHash: string; accounts?: readonly string[] },
+  user: {
+    name: string;
+    role: ConsoleRole;
+    passwordHash: string;
+    locale?: string | null;
+    accounts?: readonly string[];
+  },
 ): Promise<boolean> {
   return sql.begin(async (tx) => {
     const rows = await tx`
-      insert into console_users (name, role, password_hash)
-      values (${user.name}, ${user.role}, ${user.passwordHash})
+      insert into console_users (name, role, password_hash, locale)
+      values (${user.name}, ${user.role}, ${user.passwordHash}, ${user.locale ?? null})
       on conflict (name) do nothing
       returning id`;
     if (rows.length !== 1) return false;
@@ -39,7 +47,7 @@ export async function addConsoleUser(
 
 export async function listConsoleUsers(sql: Sql, now: Date): Promise<ConsoleUserRow[]> {
   const rows = await sql<ConsoleUserRow[]>`
-    select u.id::int, u.name, u.role, u.created_at as "createdAt", u.updated_at as "updatedAt",
+    select u.id::int, u.name, u.role, u.locale, u.created_at as "createdAt", u.updated_at as "updatedAt",
            (select count(*)::int from console_sessions s
              where s.user_id = u.id and s.expires_at > ${now}) as "activeSessions",
            array(select a.account from console_user_accounts a
@@ -77,5 +85,15 @@ export async function setConsolePassword(sql: Sql, name: string, passwordHash: s
 /** Removes a user and (by cascade) their sessions; false when there is no such user. */
 export async function removeConsoleUser(sql: Sql, name: string): Promise<boolean> {
   const rows = await sql`delete from console_users where name = ${name} returning id`;
+  return rows.length === 1;
+}
+
+/**
+ * Sets the language the console speaks to a user (null: back to the browser's); their sessions
+ * stay. False when there is no such user.
+ */
+export async function setConsoleLocale(sql: Sql, name: string, locale: string | null): Promise<boolean> {
+  const rows = await sql`
+    update console_users set locale = ${locale}, updated_at = now() where name = ${name} returning id`;
   return rows.length === 1;
 }

@@ -77,7 +77,7 @@ export function unknownReason(e: ChangeEvidence): UnknownReason | null {
 }
 
 /** Stored error texts can be long (a server's page); the detail keeps their start. */
-function shortError(text: string | null): string {
+export function shortError(text: string | null): string {
   if (!text) return "";
   const flat = text.replace(/\s+/g, " ").trim();
   return `: ${flat.length > 160 ? `${flat.slice(0, 159)}…` : flat}`;

@@ -4,7 +4,15 @@
  * alert messages and API usage. Reads the database only; the command prints it.
  */
 import type { Config } from "../config.ts";
-import { addDays, daysBetween, type Interval, lastCompleteDay, localDateTime, toEpochDay } from "../dates.ts";
+import {
+  addDays,
+  daysBetween,
+  type Interval,
+  isoInZone,
+  lastCompleteDay,
+  localDateTime,
+  toEpochDay,
+} from "../dates.ts";
 import { outboxCounts } from "../db/alerts-outbox.ts";
 import type { Sql } from "../db/connect.ts";
 import { parseStatusCounts, unparsedExamples } from "../db/parse-status.ts";
@@ -88,7 +96,8 @@ export async function readStatus<S = null>(
   ]);
   const searchThisMonth = usage.month.find((u) => u.api === "search")?.requests ?? 0;
   return {
-    generatedAt: now.toISOString(),
+    // With the zone's offset, as every instant of `status --json` is written.
+    generatedAt: isoInZone(now, config.tz),
     timeZone: config.tz,
     today: local.date,
     lastCompleteDay: complete,

@@ -3,6 +3,7 @@
  * note and (for a snooze) its last day. Pure; the pages turn problems into a 400 page.
  */
 import { isValidDate } from "../dates.ts";
+import { type Translator, translatorFor } from "../i18n/messages.ts";
 
 export type AlertAction = "ack" | "resolve" | "snooze" | "comment";
 export const ALERT_ACTIONS: readonly AlertAction[] = ["ack", "resolve", "snooze", "comment"];
@@ -20,27 +21,28 @@ export function readAction(
   action: unknown,
   body: { ids?: unknown; note?: unknown; until?: unknown },
   today: string,
+  i18n: Translator = translatorFor("en"),
 ): { request?: ActionRequest; problems: string[] } {
   const problems: string[] = [];
   if (typeof action !== "string" || !ALERT_ACTIONS.includes(action as AlertAction)) {
-    problems.push(`action must be one of ${ALERT_ACTIONS.join(", ")}`);
+    problems.push(i18n.t("action.problem.action", { allowed: ALERT_ACTIONS.join(", ") }));
   }
   const rawIds = body.ids === undefined ? [] : Array.isArray(body.ids) ? body.ids : [body.ids];
   const ids: number[] = [];
   for (const raw of rawIds) {
     if (typeof raw === "string" && /^\d{1,15}$/.test(raw)) ids.push(Number(raw));
-    else problems.push(`"${String(raw)}" is not an alert id`);
+    else problems.push(i18n.t("action.problem.id", { value: String(raw) }));
   }
-  if (rawIds.length === 0) problems.push("select at least one alert");
+  if (rawIds.length === 0) problems.push(i18n.t("action.problem.none"));
   const note = typeof body.note === "string" && body.note.trim() !== "" ? body.note.trim() : null;
   if (note !== null && note.length > MAX_NOTE_CHARS)
-    problems.push(`the note must be at most ${MAX_NOTE_CHARS} characters`);
-  if (action === "comment" && note === null) problems.push("a comment needs a note");
+    problems.push(i18n.t("action.problem.noteLength", { max: MAX_NOTE_CHARS }));
+  if (action === "comment" && note === null) problems.push(i18n.t("action.problem.commentNote"));
   let until: string | null = null;
   if (action === "snooze") {
     until = typeof body.until === "string" ? body.until.trim() : "";
-    if (!isValidDate(until)) problems.push("until must be a date as YYYY-MM-DD");
-    else if (until < today) problems.push(`until must be today (${today}) or later`);
+    if (!isValidDate(until)) problems.push(i18n.t("action.problem.until"));
+    else if (until < today) problems.push(i18n.t("action.problem.untilPast", { today }));
   }
   if (problems.length > 0) return { problems };
   return { request: { action: action as AlertAction, ids: [...new Set(ids)], note, until }, problems };

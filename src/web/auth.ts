@@ -7,19 +7,23 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { liveSession, type SessionRow, touchSession } from "../db/console-sessions.ts";
+import { wordOf } from "../i18n/words.ts";
 import { type AccountDirectory, SchemaBehindError } from "./account-directory.ts";
 import type { PageKit, Role, WebDeps } from "./kit.ts";
 import { roleAtLeast } from "./kit.ts";
+import { readerI18n } from "./locale.ts";
 import type { Renderer } from "./render.ts";
 import { SESSION_COOKIE, sessionIdOf, tokensMatch } from "./session-tokens.ts";
 
 /** Paths that answer without a session. */
 export function isPublicPath(path: string): boolean {
-  return path === "/login" || path === "/healthz" || path.startsWith("/static/");
+  return (
+    path === "/login" || path === "/login/language" || path === "/healthz" || path.startsWith("/static/")
+  );
 }
 
 /** Paths that read no account's data (the fleet's home only): open to a user given no account. */
-const HOME_PATHS = new Set(["/users", "/logout", "/account"]);
+const HOME_PATHS = new Set(["/users", "/logout", "/account", "/language"]);
 
 const TOUCH_EVERY_MS = 60_000;
 
@@ -41,7 +45,7 @@ export function installAuthHooks(
     const now = deps.now();
     const session = token ? await liveSession(deps.db.sql, sessionIdOf(token), now) : undefined;
     if (!session) return reply.redirect("/login", 303);
-    request.user = { name: session.userName, role: session.role };
+    request.user = { name: session.userName, role: session.role, locale: session.locale };
     request.webSession = { id: session.id, csrfToken: session.csrfToken };
     if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
       await touchSession(deps.db.sql, session.id, now);
@@ -57,10 +61,11 @@ export function installAuthHooks(
     if (request.method !== "POST" || !request.webSession) return; // /login checks its own token
     if (request.routeOptions.config?.multipartCsrf) return; // the handler calls kit.verifyCsrf
     const body = request.body as Record<string, unknown> | undefined;
-    if (!tokensMatch(body?._csrf, request.webSession.csrfToken)) return refuseCsrf(request, reply, render);
+    if (!tokensMatch(body?._csrf, request.webSession.csrfToken))
+      return refuseCsrf(request, reply, render, deps);
     // A form acts on the account it was shown for, or not at all (another tab may have switched).
     if (HOME_PATHS.has(request.url.split("?")[0]!)) return;
-    return refuseOtherAccount(request, reply, render, body?._account);
+    return refuseOtherAccount(request, reply, render, body?._account, deps);
   });
 }
 
@@ -79,13 +84,14 @@ async function showAccount(
   if (choices.length === 0) {
     request.deps = fleet.deps;
     if (HOME_PATHS.has(fleet.path)) return;
+    const i18n = readerI18n(request, fleet.deps.config.locale);
     return fleet.render(
       request,
       reply,
       "error",
       {
-        title: "No account",
-        message: `${session.userName} has not been given any account to look at. An admin gives one with \`regwatch users grant ${session.userName} --account NAME\`.`,
+        title: i18n.t("error.noAccount.title"),
+        message: i18n.t("error.noAccount.message", { user: session.userName }),
       },
       403,
     );
@@ -114,62 +120,67 @@ export function refuseOtherAccount(
   reply: FastifyReply,
   render: Renderer,
   given: unknown,
+  deps: WebDeps,
 ): Promise<FastifyReply> | undefined {
   const current = request.accountView?.current;
   if (current === undefined || given === current) return undefined;
-  const shownFor =
-    typeof given === "string" && given !== ""
-      ? `This form was shown for the account ${given}, but you are now looking at ${current} (switched in another tab or window).`
-      : `This form did not say which account it was shown for, and you are now looking at ${current}.`;
+  const i18n = readerI18n(request, deps.config.locale);
   return render(
     request,
     reply,
     "error",
     {
-      title: "Another account",
-      message: `${shownFor} Nothing was changed. Switch back to the form's account and send it again from a fresh page.`,
+      title: i18n.t("error.otherAccount.title"),
+      message:
+        typeof given === "string" && given !== ""
+          ? i18n.t("error.otherAccount.shownFor", { given, current })
+          : i18n.t("error.otherAccount.unnamed", { current }),
     },
     409,
   );
 }
 
-export function refuseCsrf(request: FastifyRequest, reply: FastifyReply, render: Renderer) {
+export function refuseCsrf(request: FastifyRequest, reply: FastifyReply, render: Renderer, deps: WebDeps) {
+  const i18n = readerI18n(request, deps.config.locale);
   return render(
     request,
     reply,
     "error",
-    {
-      title: "Form expired",
-      message:
-        "This form did not carry a valid _csrf token (an old page, or a form from another site): nothing was changed. Go back, reload the page and try again.",
-    },
+    { title: i18n.t("error.csrf.title"), message: i18n.t("error.csrf.message") },
     403,
   );
 }
 
-export function createKit(render: Renderer): PageKit {
+export function createKit(render: Renderer, deps: WebDeps): PageKit {
+  const i18n = (request: FastifyRequest) => readerI18n(request, deps.config.locale);
   return {
     requireRole(role: Role) {
       return async (request: FastifyRequest, reply: FastifyReply) => {
         if (roleAtLeast(request.user.role, role)) return;
+        const words = i18n(request);
         await render(
           request,
           reply,
           "error",
           {
-            title: "Not allowed",
-            message: `This needs the ${role} role; you are signed in as ${request.user.name} (${request.user.role}).`,
+            title: words.t("error.role.title"),
+            message: words.t("error.role.message", {
+              role: wordOf(words, "role", role),
+              user: request.user.name,
+              userRole: wordOf(words, "role", request.user.role),
+            }),
           },
           403,
         );
       };
     },
     render,
+    i18n,
     verifyCsrf(request, token) {
       return tokensMatch(token, request.webSession?.csrfToken);
     },
     refuseOtherAccount(request, reply, given) {
-      return refuseOtherAccount(request, reply, render, given);
+      return refuseOtherAccount(request, reply, render, given, deps);
     },
   };
 }

@@ -7,7 +7,8 @@ import { isValidDate } from "../dates.ts";
 import { ALERT_STATUSES, type AlertStatus } from "../db/alerts-lifecycle.ts";
 import type { HeadingValue } from "../db/alerts-outbox.ts";
 import type { InboxAlert, InboxFilter } from "../db/console-inbox.ts";
-import { headingValue, NAME_UNKNOWN } from "../feed/format.ts";
+import { headingValue } from "../feed/format.ts";
+import { type Translator, translatorFor } from "../i18n/messages.ts";
 
 export const INBOX_PAGE_SIZE = 50;
 
@@ -22,17 +23,24 @@ export interface InboxQuery {
   page?: string;
 }
 
-export function readInboxQuery(query: InboxQuery): { filter: InboxFilter; problems: string[] } {
+export function readInboxQuery(
+  query: InboxQuery,
+  i18n: Translator = translatorFor("en"),
+): { filter: InboxFilter; problems: string[] } {
   const problems: string[] = [];
+  let statusRefused = false;
   const text = (value: unknown) => (typeof value === "string" && value.trim() !== "" ? value.trim() : null);
   const status = text(query.status) ?? "open";
   if (status !== "all" && !ALERT_STATUSES.includes(status as AlertStatus)) {
-    problems.push(`status must be one of ${[...ALERT_STATUSES, "all"].join(", ")}; got "${status}"`);
+    statusRefused = true;
+    problems.push(
+      i18n.t("inbox.problem.status", { allowed: [...ALERT_STATUSES, "all"].join(", "), value: status }),
+    );
   }
   const day = (name: "from" | "to") => {
     const value = text(query[name]);
     if (value !== null && !isValidDate(value)) {
-      problems.push(`${name} must be a date as YYYY-MM-DD; got "${value}"`);
+      problems.push(i18n.t("inbox.problem.date", { name, value }));
       return null;
     }
     return value;
@@ -41,10 +49,10 @@ export function readInboxQuery(query: InboxQuery): { filter: InboxFilter; proble
   const to = day("to");
   const pageText = text(query.page) ?? "1";
   const page = /^\d{1,6}$/.test(pageText) && Number(pageText) >= 1 ? Number(pageText) : 1;
-  if (page === 1 && pageText !== "1") problems.push(`page must be a whole number from 1; got "${pageText}"`);
+  if (page === 1 && pageText !== "1") problems.push(i18n.t("inbox.problem.page", { value: pageText }));
   return {
     filter: {
-      status: problems.some((p) => p.startsWith("status")) ? "open" : (status as AlertStatus | "all"),
+      status: statusRefused ? "open" : (status as AlertStatus | "all"),
       list: text(query.list),
       heading: text(query.heading),
       rule: text(query.rule),
@@ -77,8 +85,15 @@ export interface HeadingLine {
   orderAmbiguous: boolean;
 }
 
-/** Each changed heading with its values in words (status as words, accounts as numbers). */
-export function headingLines(names: readonly string[], values: readonly HeadingValue[]): HeadingLine[] {
+/**
+ * Each changed heading with its values in words (status as words, accounts as numbers);
+ * `sayValue` says a value in the reader's language.
+ */
+export function headingLines(
+  names: readonly string[],
+  values: readonly HeadingValue[],
+  sayValue: (heading: string, value: unknown) => string = headingValue,
+): HeadingLine[] {
   const byHeading = new Map(values.map((v) => [v.heading, v]));
   const all = [...new Set([...names, ...byHeading.keys()])];
   return all.map((heading) => {
@@ -88,8 +103,8 @@ export function headingLines(names: readonly string[], values: readonly HeadingV
     }
     return {
       heading,
-      oldText: headingValue(heading, v.oldValue),
-      newText: headingValue(heading, v.newValue),
+      oldText: sayValue(heading, v.oldValue),
+      newText: sayValue(heading, v.newValue),
       orderAmbiguous: v.orderAmbiguous === true,
     };
   });
@@ -97,6 +112,7 @@ export function headingLines(names: readonly string[], values: readonly HeadingV
 
 export interface InboxGroup {
   taxId: string;
+  /** "" when no source has named the business (the page says so in its language). */
   name: string;
   lists: string[];
   alerts: (InboxAlert & { lines: HeadingLine[] })[];
@@ -109,6 +125,7 @@ export interface InboxGroup {
 export function groupByBusiness(
   alerts: readonly InboxAlert[],
   onLists: ReadonlyMap<string, readonly string[]> = new Map(),
+  sayValue: (heading: string, value: unknown) => string = headingValue,
 ): InboxGroup[] {
   const groups = new Map<string, InboxGroup>();
   for (const alert of alerts) {
@@ -116,7 +133,7 @@ export function groupByBusiness(
     if (!group) {
       group = {
         taxId: alert.taxId,
-        name: alert.name?.trim() || NAME_UNKNOWN,
+        name: alert.name?.trim() || "",
         lists: [...(onLists.get(alert.taxId) ?? [])],
         alerts: [],
       };
@@ -125,7 +142,7 @@ export function groupByBusiness(
     if (!onLists.has(alert.taxId)) {
       for (const list of alert.lists) if (!group.lists.includes(list)) group.lists.push(list);
     }
-    group.alerts.push({ ...alert, lines: headingLines(alert.headingNames, alert.values) });
+    group.alerts.push({ ...alert, lines: headingLines(alert.headingNames, alert.values, sayValue) });
   }
   return [...groups.values()];
 }

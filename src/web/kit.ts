@@ -8,6 +8,7 @@ import type { Account } from "../accounts.ts";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/connect.ts";
 import type { ConsoleRole } from "../db/console-users.ts";
+import type { Translator } from "../i18n/messages.ts";
 import type { Logger } from "../logger.ts";
 
 export type Role = ConsoleRole;
@@ -15,6 +16,8 @@ export type Role = ConsoleRole;
 export interface WebUser {
   name: string;
   role: Role;
+  /** The language the user chose (en, hu), or null: the browser's, else REGWATCH_LOCALE. */
+  locale: string | null;
 }
 
 export interface WebDeps {
@@ -47,6 +50,8 @@ export interface PageKit {
     data: Record<string, unknown>,
     status?: number,
   ): Promise<FastifyReply>;
+  /** The messages in the language of the request's reader (src/web/locale.ts decides which). */
+  i18n(request: FastifyRequest): Translator;
   /** For multipart forms (the payment upload): checks the _csrf field read from the multipart body. */
   verifyCsrf(request: FastifyRequest, token: string | undefined): boolean;
   /**

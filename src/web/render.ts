@@ -6,8 +6,9 @@
 import { Eta } from "eta";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { WebDeps } from "./kit.ts";
+import { readerLocale } from "./locale.ts";
 import { webAssetDir } from "./paths.ts";
-import { type ViewHelpers, viewHelpers } from "./view-helpers.ts";
+import { templateLocals } from "./view-helpers.ts";
 
 export type Renderer = (
   request: FastifyRequest,
@@ -19,17 +20,11 @@ export type Renderer = (
 
 export function createRenderer(deps: WebDeps): Renderer {
   const eta = new Eta({ views: webAssetDir("views"), cache: true, autoEscape: true, autoTrim: false });
-  const helpers = new Map<string, ViewHelpers>();
-  const helpersIn = (tz: string) => {
-    const known = helpers.get(tz);
-    if (known) return known;
-    const made = viewHelpers(tz);
-    helpers.set(tz, made);
-    return made;
-  };
   return async (request, reply, view, data, status = 200) => {
-    // Dates in the zone of the account shown (its own timezone, or the global one).
-    const h = helpersIn((request.deps as WebDeps | undefined)?.config.tz ?? deps.config.tz);
+    // Times in the zone of the account shown (its own timezone, or REGWATCH_TZ), labelled;
+    // words in the reader's language.
+    const tz = (request.deps as WebDeps | undefined)?.config.tz ?? deps.config.tz;
+    const locals = templateLocals(readerLocale(request, deps.config.locale), tz);
     const common = {
       user: request.webSession ? request.user : undefined,
       account: request.accountView,
@@ -38,7 +33,9 @@ export function createRenderer(deps: WebDeps): Renderer {
       formAccount: request.accountView?.current ?? "",
       path: request.url.split("?")[0],
       query: request.query ?? {},
-      h,
+      // The language switch returns to the page it was used on.
+      here: request.url,
+      ...locals,
     };
     const it = { ...common, ...data };
     const body = eta.render(`./${view}`, it);

@@ -18,6 +18,7 @@ import { listenError } from "../listen-error.ts";
 import { AccountDirectory, SchemaBehindError } from "./account-directory.ts";
 import { createKit, installAuthHooks } from "./auth.ts";
 import type { WebDeps } from "./kit.ts";
+import { registerLanguageSwitch } from "./locale.ts";
 import { registerAccountSwitch } from "./pages/account.ts";
 import { registerAlertPages } from "./pages/alert.ts";
 import { registerInboxPages } from "./pages/inbox.ts";
@@ -124,7 +125,7 @@ export async function buildConsole(deps: WebDeps, options: ConsoleOptions = {}):
   });
 
   const render = createRenderer(deps);
-  const kit = createKit(render);
+  const kit = createKit(render, deps);
 
   // Pages show a person's own data: no shared cache keeps them.
   app.addHook("onSend", async (request, reply) => {
@@ -133,36 +134,28 @@ export async function buildConsole(deps: WebDeps, options: ConsoleOptions = {}):
   app.setErrorHandler(async (thrown, request, reply) => {
     const error = thrown instanceof Error ? thrown : new Error(String(thrown));
     const status = (thrown as { statusCode?: number }).statusCode ?? 500;
+    const i18n = kit.i18n(request);
     if (thrown instanceof SchemaBehindError) {
-      return render(
-        request,
-        reply,
-        "error",
-        { title: "Database schema behind", message: thrown.message },
-        status,
-      );
+      const title = i18n.t("error.schemaBehind.title");
+      return render(request, reply, "error", { title, message: thrown.message }, status);
     }
     if (status >= 500) {
       deps.log.error({ err: error.message, url: request.url.split("?")[0] }, "console page failed");
-      return render(
-        request,
-        reply,
-        "error",
-        { title: "Something went wrong", message: "The page failed; the console's log says why." },
-        status,
-      );
+      const page = { title: i18n.t("error.failed.title"), message: i18n.t("error.failed.message") };
+      return render(request, reply, "error", page, status);
     }
-    return render(request, reply, "error", { title: "Request refused", message: error.message }, status);
+    const page = { title: i18n.t("error.refused.title"), message: error.message };
+    return render(request, reply, "error", page, status);
   });
-  app.setNotFoundHandler(async (request, reply) =>
-    render(
-      request,
-      reply,
-      "error",
-      { title: "Not found", message: `There is no page at ${request.url.split("?")[0]}.` },
-      404,
-    ),
-  );
+  app.setNotFoundHandler(async (request, reply) => {
+    const i18n = kit.i18n(request);
+    const path = request.url.split("?")[0];
+    const page = {
+      title: i18n.t("error.notFound.title"),
+      message: i18n.t("error.notFound.message", { path }),
+    };
+    return render(request, reply, "error", page, 404);
+  });
 
   app.get("/healthz", { schema: PLAIN_GET }, async (_request, reply) =>
     reply.type("text/plain; charset=utf-8").send("ok\n"),
@@ -172,6 +165,7 @@ export async function buildConsole(deps: WebDeps, options: ConsoleOptions = {}):
   // The home's pages: sign-in, users, the account switch. They never read an account's data.
   const home: WebDeps = { ...deps, accounts: fleet };
   await registerLoginPages(app, home, kit);
+  await registerLanguageSwitch(app, home, kit);
   await registerUserPages(app, home, kit);
   if (accounts) await registerAccountSwitch(app, home, kit);
   // The account's pages: each reads `request.deps`, the account the session shows.

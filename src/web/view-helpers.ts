@@ -1,18 +1,14 @@
 /**
- * Small pure helpers every template receives as `it.h`: dates as people read them and links
- * that keep a page's filters in the query string.
+ * Small pure helpers every template receives: `it.h` formats numbers, money, days and instants in
+ * the reader's language and the console's zone and builds links that keep a page's filters;
+ * `it.t` is the message catalog; `it.w` says codes as words (`it.w.term` keeps the code for the
+ * title attribute, so the people who query the tables still see it).
  */
-import { localDateTime } from "../dates.ts";
-
-/** 2026-11-25 14:03 in the console's zone (the registry's days are Budapest days). */
-export function dateTime(value: Date | string | null | undefined, timeZone = "Europe/Budapest"): string {
-  if (value === null || value === undefined) return "";
-  const instant = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(instant.getTime())) return String(value);
-  const local = localDateTime(instant, timeZone);
-  const two = (n: number) => String(n).padStart(2, "0");
-  return `${local.date} ${two(local.hour)}:${two(local.minute)}`;
-}
+import { formatsFor } from "../i18n/format.ts";
+import type { Locale } from "../i18n/locales.ts";
+import { type Translator, translatorFor } from "../i18n/messages.ts";
+import { valueText } from "../i18n/values.ts";
+import { termOf, type Vocabulary, wordOf } from "../i18n/words.ts";
 
 /**
  * `base` with the given query parameters; empty values are left out, so a link built from a
@@ -39,10 +35,32 @@ export function sectionOf(path: string): string {
   return SECTIONS.has(first) ? `/${first}` : "/";
 }
 
-export const viewHelpers = (timeZone: string) => ({
-  dateTime: (value: Date | string | null | undefined) => dateTime(value, timeZone),
-  withQuery,
-  sectionOf,
-});
+export function wordHelpers(i18n: Translator) {
+  return {
+    term: (vocabulary: Vocabulary, code: string | number) => termOf(i18n, vocabulary, code),
+    word: (vocabulary: Vocabulary, code: string | number | null | undefined) =>
+      wordOf(i18n, vocabulary, code),
+    value: (heading: string, value: unknown) => valueText(i18n, heading, value),
+  };
+}
+
+export const viewHelpers = (locale: Locale, timeZone: string) => {
+  const formats = formatsFor(locale, timeZone);
+  return {
+    dateTime: formats.dateTime,
+    day: formats.day,
+    money: formats.money,
+    number: formats.number,
+    month: formats.month,
+    weekdays: formats.weekdays,
+    withQuery,
+    sectionOf,
+  };
+};
 
 export type ViewHelpers = ReturnType<typeof viewHelpers>;
+
+export function templateLocals(locale: Locale, timeZone: string) {
+  const i18n = translatorFor(locale);
+  return { locale, i18n, t: i18n.t, h: viewHelpers(locale, timeZone), w: wordHelpers(i18n) };
+}

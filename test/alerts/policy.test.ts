@@ -113,7 +113,7 @@ describe("message content", () => {
     expect(webhookBody(input)).toEqual({
       type: "business.changed",
       timestamp: now.toISOString(),
-      text: "regwatch (rule banks): Minta <Kft.> (12345678) on 2026-11-20: bank_accounts: 1 → 1, 2; seat: changed (values not parsed yet)",
+      text: "regwatch (rule banks): Minta <Kft.> (12345678) on 20 Nov 2026: Bank accounts: 1 → 1, 2; seat: changed (values not parsed yet)",
       data: {
         rule: "banks",
         alert_id: 7,
@@ -140,10 +140,19 @@ describe("message content", () => {
 
   it("e-mails read as a change feed and escape HTML; NOTIFY payloads stay under 8000 bytes", () => {
     const mail = emailContent(input);
-    expect(mail.text).toContain("bank_accounts: 1 → 1, 2");
+    expect(mail.text).toContain("Bank accounts: 1 → 1, 2");
     expect(mail.text).toContain("seat: changed (values not parsed yet)");
     expect(mail.html).toContain("Minta &#60;Kft.&#62;");
     expect(emailContent({ ...input, kind: "test", alerts: [] }).subject).toMatch(/TEST/);
+    // In REGWATCH_LOCALE=hu: Hungarian words and days; a heading without a word keeps its key.
+    const hu = emailContent({ ...input, locale: "hu" });
+    expect(hu.text).toContain("7. riasztás: Minta <Kft.> (12345678), a változás napja: 2026. 11. 20.");
+    expect(hu.text).toContain("Bankszámlaszámok: 1 → 1, 2");
+    expect(hu.text).toContain("seat: megváltozott (az értékek még nincsenek feldolgozva)");
+    expect(hu.html).toContain('<td title="bank_accounts">Bankszámlaszámok</td>');
+    expect(webhookBody({ ...input, kind: "digest", locale: "hu" }).text).toMatch(
+      /^regwatch \(banks szabály\): 1 változás\n/,
+    );
     const many = Array.from({ length: 500 }, (_, i) => ({ ...alert, alertId: i }));
     const payload = notifyPayload({ ...input, kind: "digest", alerts: many }, "msg_1");
     expect(Buffer.byteLength(payload)).toBeLessThan(8000);

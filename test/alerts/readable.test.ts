@@ -91,18 +91,18 @@ describe("readable alert messages", () => {
       expect(smtp.mails).toHaveLength(1);
       const mail = decodedMail(smtp.mails[0]!.raw);
       expect(mail).toContain(
-        "bank_accounts: 11111111-22222222-33333333 → 11111111-22222222-33333333, 44444444-55555555-66666666",
+        "Bank accounts: 11111111-22222222-33333333 → 11111111-22222222-33333333, 44444444-55555555-66666666",
       );
-      expect(mail).toContain("status: operating → suspended");
-      expect(mail).toContain("representatives: Kiss Anna → Kiss Anna, Nagy Béla");
+      expect(mail).toContain("Status: operating → suspended");
+      expect(mail).toContain("Representatives: Kiss Anna → Kiss Anna, Nagy Béla");
       expect(mail).toContain("Minta Kereskedelmi Kft. (51000001)");
       expect(mail).toContain("(name unknown) (52000002)");
       expect(mail).not.toMatch(/bank_account"|\{"name"|status: 1/);
       // The hint how to learn a name comes once in the text part (and once in the HTML part).
-      const text = mail.slice(0, mail.indexOf("<html>"));
+      const text = mail.slice(0, mail.indexOf("<html"));
       expect(text.match(/regwatch lookup/g)).toHaveLength(1);
       // Oldest change first.
-      const order = ["52000002", "status: operating", "representatives:"].map((s) => text.indexOf(s));
+      const order = ["52000002", "Status: operating", "Representatives:"].map((s) => text.indexOf(s));
       expect(order.every((at) => at >= 0)).toBe(true);
       expect([...order].sort((a, b) => a - b)).toEqual(order);
     } finally {
@@ -128,10 +128,10 @@ describe("readable alert messages", () => {
     );
     expect(bodies.map((b) => b.data.change_date)).toEqual(["2026-11-19", "2026-11-20", "2026-11-21"]);
     expect(bodies.map((b) => b.text)).toEqual([
-      "regwatch (rule hook): (name unknown) (52000002) on 2026-11-19: bank_accounts: 11111111-22222222-33333333 → 11111111-22222222-33333333, 44444444-55555555-66666666\n" +
+      "regwatch (rule hook): (name unknown) (52000002) on 19 Nov 2026: Bank accounts: 11111111-22222222-33333333 → 11111111-22222222-33333333, 44444444-55555555-66666666\n" +
         "(name unknown): no search record or change has named the business yet; `regwatch lookup` finds it by registration number, name or bank account and stores the name for the next messages",
-      "regwatch (rule hook): Minta Kereskedelmi Kft. (51000001) on 2026-11-20: status: operating → suspended",
-      "regwatch (rule hook): Minta Kereskedelmi Kft. (51000001) on 2026-11-21: representatives: Kiss Anna → Kiss Anna, Nagy Béla",
+      "regwatch (rule hook): Minta Kereskedelmi Kft. (51000001) on 20 Nov 2026: Status: operating → suspended",
+      "regwatch (rule hook): Minta Kereskedelmi Kft. (51000001) on 21 Nov 2026: Representatives: Kiss Anna → Kiss Anna, Nagy Béla",
     ]);
     // The structured fields stay as they were: values as the registry gave them.
     expect(bodies[1]!.data).toMatchObject({

@@ -76,7 +76,7 @@ describe("an alert's page", () => {
     expect(html).toContain("Other recent changes of this business");
     expect(html).toContain("6720 Szeged, Kárász utca 2.");
     expect(html).toMatch(
-      /<td>msg_[0-9a-f]{32}<\/td><td>alert<\/td><td class="delivery-pending">pending<\/td>/,
+      /<td>msg_[0-9a-f]{32}<\/td><td title="alert">one alert<\/td><td class="delivery-pending" title="pending">waiting to be sent<\/td>/,
     );
     expect(html).toContain("<td>raised</td>");
   });
@@ -118,7 +118,7 @@ describe("an alert's page", () => {
     ]);
     const html = await (await getPage(`${web.url}/alerts/${ids[0]}`, reader)).text();
     expect(html).toMatch(
-      /<td>viktor<\/td><td>acknowledged<\/td><td>checked with the supplier by phone<\/td>/,
+      /<td>viktor<\/td><td title="acknowledged">acknowledged<\/td><td>checked with the supplier by phone<\/td>/,
     );
     expect(html).not.toContain("mallory");
   });

@@ -108,7 +108,7 @@ describe("groupByBusiness", () => {
     ]);
     expect(groups.map((g) => [g.taxId, g.name, g.lists, g.alerts.map((a) => a.id)])).toEqual([
       ["22222222", "Beta", ["a", "c"], [9, 7]],
-      ["11111111", "(name unknown)", ["b"], [8]],
+      ["11111111", "", ["b"], [8]],
     ]);
   });
 

@@ -77,7 +77,7 @@ describe("the inbox", () => {
     expect(html).toContain("changed (values not read yet)");
     expect(html).toMatch(/<strong>3<\/strong> open/);
     expect(html).toMatch(/<strong>3<\/strong> new since yesterday/);
-    expect(html).toMatch(/<strong>1<\/strong> bank-account changes open/);
+    expect(html).toMatch(/<strong>1<\/strong> bank-account change open/);
     expect(html).toContain("suppliers");
   });
 

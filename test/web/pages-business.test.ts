@@ -3,7 +3,9 @@
  * profile, business_as_of for a chosen day, the timeline with values, lists, alerts; bad and
  * unknown tax ids named; registry text holding markup shown as text.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatsFor } from "../../src/i18n/format.ts";
 import { getPage } from "../helpers/console.ts";
 import { type PagesWorld, startPagesWorld } from "./pages-fixture.ts";
 
@@ -37,7 +39,7 @@ describe("GET /businesses/{tax_id}", () => {
       select name from regwatch.business_profiles where tax_id = ${taxId}`;
     expect(html).toContain(escapeHtml(profile!.name));
     expect(html).toContain("Profile today");
-    expect(html).toContain(changeDay);
+    expect(html).toContain(formatsFor("en", "Europe/Budapest").day(changeDay));
     const lists = await w.t.db.sql<{ list_name: string }[]>`
       select list_name from regwatch.v_watch_status where tax_id = ${taxId}`;
     expect(lists.length).toBeGreaterThan(0);
@@ -50,7 +52,8 @@ describe("GET /businesses/{tax_id}", () => {
     // Every changed heading of the newest day is in the timeline with the value it took.
     const newest = await w.t.db.sql<{ heading: string }[]>`
       select distinct heading from regwatch.change_values where tax_id = ${taxId} and change_date = ${changeDay}`;
-    for (const h of newest) expect(html).toContain(`<strong>${h.heading}</strong>`);
+    // Each heading in words, its stored key on hover.
+    for (const h of newest) expect(html).toContain(`<strong title="${h.heading}">`);
   });
 
   it("shows business_as_of for the day asked, and the day before the first change differs", async () => {
@@ -62,7 +65,7 @@ describe("GET /businesses/{tax_id}", () => {
     const answer = await get(`/businesses/${taxId}?as_of=${day}`);
     expect(answer.status).toBe(200);
     const html = await answer.text();
-    expect(html).toContain(`As of ${day}`);
+    expect(html).toContain(`As of ${formatsFor("en", "Europe/Budapest").day(day)}`);
     const [asOf] = await w.t.db.sql<{ v: Record<string, unknown> }[]>`
       select regwatch.business_as_of(${taxId}, ${day}::date) as v`;
     for (const [heading, value] of Object.entries(asOf!.v)) {

@@ -3,8 +3,10 @@
  * emulator: the calendar with a gap and an invalid window marked, runs with statistics and a
  * scrubbed error, and the reconcile plan made from the stored remote lists.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDesiredItems, ensureDesiredList } from "../../src/db/desired-edit.ts";
+import { formatsFor } from "../../src/i18n/format.ts";
 import { registerSecrets } from "../../src/secrets.ts";
 import { checkDigit } from "../../src/taxid.ts";
 import { getPage } from "../helpers/console.ts";
@@ -45,16 +47,16 @@ describe("coverage, runs and lists pages", () => {
     expect(answer.status).toBe(200);
     const html = await answer.text();
     const suppliers = sectionOf(html, "<h2>suppliers");
-    expect(suppliers).toContain('class="day day-gap" title="2024-03-04: missing: due but not covered"');
+    expect(suppliers).toContain('class="day day-gap" title="4 Mar 2024: missing: due but not covered"');
     expect(suppliers).toMatch(
-      /class="day day-invalid" title="2024-03-06: held open by invalid items \(1 item\(s\), e\.g\. impossible date &lt;b&gt;\)"/,
+      /class="day day-invalid" title="6 Mar 2024: held open by invalid items \(1 item, e\.g\. impossible date &lt;b&gt;\)"/,
     );
     expect(suppliers).toContain(
-      'class="day day-covered" title="2024-03-05: covered: read from the registry"',
+      'class="day day-covered" title="5 Mar 2024: covered: read from the registry"',
     );
-    expect(suppliers).toContain('class="day day-future" title="2024-03-10: not yet due"');
-    expect(suppliers).toContain("2024-03-04 … 2024-03-04 (1 days)");
-    expect(suppliers).toContain("2024-03-06 … 2024-03-06: 1 item(s), e.g. impossible date &lt;b&gt;");
+    expect(suppliers).toContain('class="day day-future" title="10 Mar 2024: not yet due"');
+    expect(suppliers).toContain("4 Mar 2024 … 4 Mar 2024 (1 day)");
+    expect(suppliers).toContain("6 Mar 2024 … 6 Mar 2024: 1 item, e.g. impossible date &lt;b&gt;");
     expect(html).toContain("customers");
     expect((await get("/coverage?weeks=0")).status).toBe(400);
   });
@@ -71,7 +73,9 @@ describe("coverage, runs and lists pages", () => {
     const [stats] = await w.t.db.sql<{ stats: Record<string, unknown> }[]>`
       select stats from regwatch.runs where id = ${syncRunId}`;
     const figure = Object.entries(stats!.stats).find(([, v]) => typeof v === "number")!;
-    expect(all).toContain(`<dt>${figure[0]}</dt><dd>${figure[1]}</dd>`);
+    // A figure in words with its stored key on hover, its number grouped as English groups it.
+    const grouped = formatsFor("en", "UTC").number(figure[1] as number);
+    expect(all).toMatch(new RegExp(`<dt title="${figure[0]}">[^<]+</dt><dd>${grouped}</dd>`));
     const failed = await (await get("/runs?status=failed")).text();
     expect(failed).toContain("registry said");
     expect(failed).not.toContain(`#${syncRunId}<`);

@@ -125,13 +125,13 @@ describe("coverage calendar", () => {
     expect(calendar.accepted).toEqual([
       { start: "2024-03-08", end: "2024-03-08", reason: "checked by hand" },
     ]);
-    expect(calendar.weeks[0]!.monthLabel).toBe("Mar 2024");
+    expect(calendar.weeks[0]!.monthLabel).toBe("March 2024");
     const earlier = listCalendar(
       { listKey: "wl_1", listName: "s", createdAt: null, deleted: false, intervals: [], invalid: [] },
       { lastComplete: "2024-03-09", today: "2024-03-10", weeks: 2, end: "2024-01-31" },
     );
     expect(earlier.weeks.map((w) => w.monday)).toEqual(["2024-01-22", "2024-01-29"]);
-    expect(earlier.weeks[1]!.monthLabel).toBe("Feb 2024");
+    expect(earlier.weeks[1]!.monthLabel).toBe("February 2024");
   });
 });
 

@@ -76,7 +76,7 @@ describe("payments and business pages in a browser", () => {
       })),
     );
     expect(shown).toEqual(stored);
-    expect(await page.textContent("body")).toContain("tax id cannot exist");
+    expect(await page.textContent("body")).toContain("tax number cannot exist");
     expect(await page.textContent("p.muted")).toContain("by vera");
     await page.screenshot({ path: screenshotPath("payment-batch.png"), fullPage: true });
   });
@@ -92,7 +92,7 @@ describe("payments and business pages in a browser", () => {
       page.waitForURL(/as_of=2024-02-01/),
       page.click('form.filters button[type="submit"]'),
     ]);
-    expect(await page.textContent("body")).toContain("As of 2024-02-01");
+    expect(await page.textContent("body")).toContain("As of 1 Feb 2024");
     await page.goto(`${w.web.url}/businesses/${payee.tax_id}`);
     await page.screenshot({ path: screenshotPath("business.png"), fullPage: true });
   });

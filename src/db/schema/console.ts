@@ -15,6 +15,8 @@ export const consoleUsers = regwatch.table(
     role: text("role").notNull(),
     /** scrypt$N$r$p$salt$hash: the parameters travel with the hash. */
     passwordHash: text("password_hash").notNull(),
+    /** en or hu; null: the browser's Accept-Language, else REGWATCH_LOCALE (migration 0031). */
+    locale: text("locale"),
     createdAt: createdNow("created_at"),
     updatedAt: createdNow("updated_at"),
   },
@@ -22,6 +24,7 @@ export const consoleUsers = regwatch.table(
     unique("console_users_name").on(t.name),
     check("console_users_role", sql`${t.role} in ('reader', 'reviewer', 'admin')`),
     check("console_users_name_shape", sql`${t.name} ~ '^[A-Za-z0-9._@-]{1,64}$'`),
+    check("console_users_locale", sql`${t.locale} in ('en', 'hu')`),
   ],
 );
 

@@ -22,8 +22,8 @@ export const registerAccountSwitch: RegisterPages = (app, deps, kit) => {
         reply,
         "error",
         {
-          title: "Not allowed",
-          message: `${request.user.name} has not been given the account "${wanted}"; nothing was changed.`,
+          title: kit.i18n(request).t("error.role.title"),
+          message: kit.i18n(request).t("error.accountNotGiven", { user: request.user.name, account: wanted }),
         },
         403,
       );

@@ -43,7 +43,7 @@ export function refuseAction(kit: PageKit, request: FastifyRequest, reply: Fasti
     request,
     reply,
     "error",
-    { title: "Nothing was changed", message: problems.join("; ") },
+    { title: kit.i18n(request).t("error.nothingChanged.title"), message: problems.join("; ") },
     400,
   );
 }

@@ -7,6 +7,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { alertDetail } from "../../db/alerts-history.ts";
 import { recentChangesOf } from "../../db/console-inbox.ts";
+import { valueText } from "../../i18n/values.ts";
 import { ALERT_ACTIONS, readAction } from "../alert-actions.ts";
 import { headingLines } from "../inbox-view.ts";
 import type { PageKit, RegisterAccountPages } from "../kit.ts";
@@ -38,19 +39,22 @@ export const registerAlertPages: RegisterAccountPages = (app, kit) => {
     const detail = id === null ? undefined : await alertDetail(deps.db.sql, id);
     if (!detail) return noSuchAlert(kit, request, reply, request.params.id);
     const content = detail.content;
+    const i18n = kit.i18n(request);
+    const sayValue = (heading: string, value: unknown) => valueText(i18n, heading, value);
     const others = content
       ? await recentChangesOf(deps.db.sql, content.taxId, content.changeId, RECENT_CHANGES)
       : [];
     return kit.render(request, reply, "alert", {
-      title: `Alert ${detail.id}`,
+      title: i18n.t("alert.title", { id: String(detail.id) }),
       alert: detail,
       lines: content
         ? headingLines(
             content.headings.map((h) => h.heading),
             content.headings,
+            sayValue,
           )
         : [],
-      others: others.map((c) => ({ ...c, lines: headingLines(c.headingNames, c.values) })),
+      others: others.map((c) => ({ ...c, lines: headingLines(c.headingNames, c.values, sayValue) })),
       canAct: roleAtLeast(request.user.role, "reviewer"),
       today: consoleToday(deps),
     });
@@ -69,6 +73,7 @@ export const registerAlertPages: RegisterAccountPages = (app, kit) => {
         request.params.action,
         { ids: String(id), note: body.note, until: body.until },
         consoleToday(deps),
+        kit.i18n(request),
       );
       if (!action) return refuseAction(kit, request, reply, problems);
       const done = await actOnAlerts(deps, request.user, action);
@@ -83,7 +88,10 @@ function noSuchAlert(kit: PageKit, request: FastifyRequest, reply: FastifyReply,
     request,
     reply,
     "error",
-    { title: "Not found", message: `There is no alert ${id}.` },
+    {
+      title: kit.i18n(request).t("error.notFound.title"),
+      message: kit.i18n(request).t("error.noAlert", { id }),
+    },
     404,
   );
 }

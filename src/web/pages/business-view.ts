@@ -11,9 +11,11 @@ import type {
   TimelineRow,
 } from "../../db/console-business.ts";
 import type { UnreadHeadingRow } from "../../db/unread-headings.ts";
-import { AMBIGUOUS_NOTE, headingValue, NAME_UNKNOWN, OLD_VALUE_UNKNOWN } from "../../feed/format.ts";
-import { unknownSince, unreadWhy } from "../../feed/unread.ts";
-import { statusInWords, typeInWords } from "../../search/format.ts";
+import { formatsFor } from "../../i18n/format.ts";
+import { type MessageKey, type Translator, translatorFor } from "../../i18n/messages.ts";
+import { unknownSinceWords, unreadWords } from "../../i18n/unread.ts";
+import { valueText } from "../../i18n/values.ts";
+import { type Term, termOf } from "../../i18n/words.ts";
 
 export interface HeadingLine {
   heading: string;
@@ -50,13 +52,15 @@ export interface TimelineDay {
 
 export interface BusinessHeader {
   taxId: string;
+  /** "" when no source has named the business. */
   name: string;
   nameKnown: boolean;
   /** The name's latest change was not read: "unknown since <day> (changed, not read)"; else null. */
   nameUnread: string | null;
   taxNumber: string | null;
-  status: string;
-  type: string;
+  /** The status in words with its code; a status change not read yet says so in `label`. */
+  status: Term | null;
+  type: Term | null;
   seat: string | null;
   registrationNumber: string | null;
 }
@@ -72,21 +76,41 @@ function unreadAmong(
   return unread.filter((u) => keys.includes(u.heading)).sort((a, b) => b.since.localeCompare(a.since))[0];
 }
 
+/** The reader's words and the days as the reader writes them. */
+export interface Reader {
+  i18n: Translator;
+  day: (day: string) => string;
+}
+
+const ENGLISH: Reader = { i18n: translatorFor("en"), day: (d) => d };
+
+/** A reader in `locale`, days formatted as Intl writes them. */
+export function readerOf(i18n: Translator): Reader {
+  return { i18n, day: formatsFor(i18n.locale, "UTC").day };
+}
+
 export function businessHeader(
   taxId: string,
   profile: BusinessProfileRow | undefined,
   unread: readonly UnreadHeadingRow[] = [],
+  reader: Reader = ENGLISH,
 ): BusinessHeader {
   const name = unreadAmong(unread, NAME_KEYS);
   const status = unreadAmong(unread, STATUS_KEYS);
+  const since = (day: string) => unknownSinceWords(reader.i18n, day, reader.day);
+  const code = profile?.statusCode;
   return {
     taxId,
-    name: profile?.name?.trim() || NAME_UNKNOWN,
+    name: profile?.name?.trim() || "",
     nameKnown: Boolean(profile?.name?.trim()),
-    nameUnread: name ? unknownSince(name.since) : null,
+    nameUnread: name ? since(name.since) : null,
     taxNumber: profile?.taxNumber ?? null,
-    status: status ? unknownSince(status.since) : statusInWords(profile?.statusCode),
-    type: typeInWords(profile?.type),
+    status: status
+      ? { key: "status", label: since(status.since), known: true }
+      : code === null || code === undefined
+        ? null
+        : termOf(reader.i18n, "businessStatus", code),
+    type: profile?.type ? termOf(reader.i18n, "businessType", profile.type) : null,
     seat: profile?.seat ?? null,
     registrationNumber: profile?.registrationNumber ?? null,
   };
@@ -108,7 +132,10 @@ interface StoredFact {
 export function profileLines(
   headings: Record<string, unknown>,
   unread: readonly UnreadHeadingRow[] = [],
+  reader: Reader = ENGLISH,
 ): HeadingLine[] {
+  const { i18n } = reader;
+  const headingValue = (heading: string, value: unknown) => valueText(i18n, heading, value);
   const unreadOf = new Map(unread.map((u) => [u.heading, u]));
   return [...new Set([...Object.keys(headings), ...unreadOf.keys()])].sort().map((heading) => {
     const fact = (headings[heading] ?? {}) as StoredFact;
@@ -117,15 +144,21 @@ export function profileLines(
     const asOf = typeof fact.as_of === "string" ? fact.as_of : null;
     const stale = unreadOf.get(heading);
     if (stale && (asOf === null || asOf <= stale.since)) {
-      const last = "value" in fact && !ambiguous ? `; last known: ${headingValue(heading, fact.value)}` : "";
+      const why = unreadWords(i18n, heading, stale);
+      const known = "value" in fact && !ambiguous;
+      const value = known ? headingValue(heading, fact.value) : "";
       return {
         heading,
-        value: unknownSince(stale.since),
+        value: unknownSinceWords(i18n, stale.since, reader.day),
         asOf: stale.since,
         source: "change_file",
         ambiguous: false,
         candidates: [],
-        unread: `${unreadWhy(heading, stale)}${last}${asOf ? ` (known from ${asOf})` : ""}`,
+        unread: !known
+          ? why
+          : asOf
+            ? i18n.t("unread.lastKnown", { why, value, day: reader.day(asOf) })
+            : i18n.t("unread.lastKnownUndated", { why, value }),
       };
     }
     return {
@@ -141,7 +174,8 @@ export function profileLines(
 }
 
 /** What business_as_of gave for a day, heading by heading; `_order_ambiguous` marks headings instead of showing. */
-export function asOfLines(values: Record<string, unknown>): HeadingLine[] {
+export function asOfLines(values: Record<string, unknown>, reader: Reader = ENGLISH): HeadingLine[] {
+  const { i18n } = reader;
   const marked = values._order_ambiguous;
   const ambiguous = new Set(Array.isArray(marked) ? marked.map(String) : []);
   const unknownMarked = values._unknown;
@@ -154,8 +188,8 @@ export function asOfLines(values: Record<string, unknown>): HeadingLine[] {
       value: ambiguous.has(heading)
         ? ""
         : unknown.has(heading)
-          ? "not known: the next change's file did not give the value before it"
-          : headingValue(heading, values[heading]),
+          ? i18n.t("business.asOf.unknown")
+          : valueText(i18n, heading, values[heading]),
       asOf: null,
       source: null,
       ambiguous: ambiguous.has(heading),
@@ -164,23 +198,22 @@ export function asOfLines(values: Record<string, unknown>): HeadingLine[] {
     }));
 }
 
-const FILE_STATE: Record<string, string> = {
-  pending: "values not read yet: the change file is waiting to be fetched",
-  failed: "values not read yet: fetching the change file failed and will be retried",
-  refused: "no values: the change file's address is outside REGWATCH_FILE_ORIGINS",
-  skipped: "no values: REGWATCH_FETCH_FILES leaves this file out",
-  fetched: "no values for this heading in the change file",
-};
+const FILE_STATES = new Set(["pending", "failed", "refused", "skipped", "fetched"]);
 
 /** Why a change has no values: its file's state, or, for a fetched file, what reading it came to. */
-function pendingWords(r: TimelineRow): string {
-  if (r.fileStatus === "fetched" && r.parseStatus !== null)
-    return `no values: ${unreadWhy(r.heading, { fileStatus: r.fileStatus, parseStatus: r.parseStatus })}`;
-  return FILE_STATE[r.fileStatus ?? "pending"] ?? FILE_STATE.pending!;
+function pendingWords(i18n: Translator, r: TimelineRow): string {
+  if (r.fileStatus === "fetched" && r.parseStatus !== null) {
+    const why = unreadWords(i18n, r.heading, { fileStatus: r.fileStatus, parseStatus: r.parseStatus });
+    return i18n.t("unread.noValues", { why });
+  }
+  const state = FILE_STATES.has(r.fileStatus ?? "") ? r.fileStatus : "pending";
+  return i18n.t(`fileState.${state}` as MessageKey);
 }
 
 /** The timeline's rows grouped by day, newest day first (the order the rows come in). */
-export function timelineDays(rows: readonly TimelineRow[]): TimelineDay[] {
+export function timelineDays(rows: readonly TimelineRow[], reader: Reader = ENGLISH): TimelineDay[] {
+  const { i18n } = reader;
+  const headingValue = (heading: string, value: unknown) => valueText(i18n, heading, value);
   const days: TimelineDay[] = [];
   for (const r of rows) {
     let day = days.at(-1);
@@ -192,9 +225,13 @@ export function timelineDays(rows: readonly TimelineRow[]): TimelineDay[] {
       changeId: r.changeId,
       heading: r.heading,
       chapter: r.chapter,
-      before: !r.hasValues ? null : r.oldValueKnown ? headingValue(r.heading, r.oldValue) : OLD_VALUE_UNKNOWN,
+      before: !r.hasValues
+        ? null
+        : r.oldValueKnown
+          ? headingValue(r.heading, r.oldValue)
+          : i18n.t("value.oldUnknown"),
       after: r.hasValues ? headingValue(r.heading, r.newValue) : null,
-      pending: r.hasValues ? null : pendingWords(r),
+      pending: r.hasValues ? null : pendingWords(i18n, r),
       ambiguous: r.orderAmbiguous,
       lists: r.listNames,
     });
@@ -202,27 +239,10 @@ export function timelineDays(rows: readonly TimelineRow[]): TimelineDay[] {
   return days;
 }
 
-/** The note shown beside a value whose place in its day's order is unknown. */
-export const ORDER_UNKNOWN = AMBIGUOUS_NOTE;
-
-const LIST_STATE: Record<string, string> = {
-  in_sync: "watched",
-  pending_add: "desired, not on the remote list yet",
-  add_failed: "desired; the registry refused adding it",
-  pending_remove: "on the remote list, no longer desired: reconcile removes it",
-  not_requested: "on a managed list at the registry, never asked for by regwatch",
-  unmanaged: "on a list regwatch does not manage",
-};
-
 export function listLines(rows: readonly BusinessListRow[]) {
-  return rows.map((r) => ({ ...r, stateText: LIST_STATE[r.state] ?? r.state }));
+  return rows.map((r) => ({ ...r }));
 }
 
 export function alertLines(rows: readonly BusinessAlertRow[]) {
-  return rows.map((r) => ({
-    ...r,
-    href: `/alerts/${r.id}`,
-    statusText: r.status === "snoozed" && r.snoozedUntil ? `snoozed until ${r.snoozedUntil}` : r.status,
-    raised: r.raisedAt.toISOString().slice(0, 16).replace("T", " "),
-  }));
+  return rows.map((r) => ({ ...r, href: `/alerts/${r.id}` }));
 }

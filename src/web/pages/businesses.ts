@@ -22,8 +22,8 @@ import {
   asOfLines,
   businessHeader,
   listLines,
-  ORDER_UNKNOWN,
   profileLines,
+  readerOf,
   timelineDays,
 } from "./business-view.ts";
 import { paymentCheckLines } from "./payments-view.ts";
@@ -44,44 +44,29 @@ export const registerBusinessPages: RegisterAccountPages = (app, kit) => {
     const taxId = new QueryReader(request.query as Record<string, unknown>).text("tax_id") ?? "";
     const base = taxBaseOf(taxId);
     if (base) return reply.redirect(`/businesses/${base}`, 303);
-    return kit.render(
-      request,
-      reply,
-      "error",
-      {
-        title: "No such tax id",
-        message:
-          taxId === ""
-            ? "Enter a tax id (8 digits) or a tax number (xxxxxxxx-y-zz) to open a business."
-            : `"${taxId}" is neither an 8-digit tax base number nor a tax number (xxxxxxxx-y-zz).`,
-      },
-      400,
-    );
+    const i18n = kit.i18n(request);
+    const message = taxId === "" ? i18n.t("search.empty") : i18n.t("search.bad", { value: taxId });
+    return kit.render(request, reply, "error", { title: i18n.t("search.title"), message }, 400);
   });
 
   app.get<{ Params: { taxId: string } }>("/businesses/:taxId", { schema: SHOW }, async (request, reply) => {
     const given = request.params.taxId;
     const taxId = taxBaseOf(given);
-    const problem =
-      taxId === undefined ? "it is neither a tax base number nor a tax number" : describeTaxIdProblem(taxId);
+    const i18n = kit.i18n(request);
+    const problem = taxId === undefined ? i18n.t("business.notTaxId.shape") : describeTaxIdProblem(taxId);
     if (taxId === undefined || problem) {
-      return kit.render(
-        request,
-        reply,
-        "error",
-        { title: "Not a tax id", message: `"${given}" cannot be a business's tax id: ${problem}.` },
-        400,
-      );
+      const message = i18n.t("business.notTaxId", { value: given, problem });
+      return kit.render(request, reply, "error", { title: i18n.t("business.notTaxId.title"), message }, 400);
     }
     if (taxId !== given) return reply.redirect(`/businesses/${taxId}${queryOf(request.url)}`, 303);
     const deps = request.deps;
     const sql = deps.db.sql;
-    const q = new QueryReader(request.query as Record<string, unknown>);
+    const q = new QueryReader(request.query as Record<string, unknown>, i18n);
     const today = localDateTime(deps.now(), deps.config.tz).date;
     const asOfText = q.text("as_of");
     const page = q.integer("page", 1, 1, 100_000);
     if (asOfText !== null && !isValidDate(asOfText)) {
-      q.problems.push(`as_of "${asOfText}" is not a date: write it as YYYY-MM-DD`);
+      q.problems.push(i18n.t("query.notDate", { name: "as_of", value: asOfText }));
     }
     const asOf = asOfText !== null && isValidDate(asOfText) ? asOfText : today;
     const [profile, changed] = await Promise.all([readBusinessProfile(sql, taxId), hasChanges(sql, taxId)]);
@@ -95,10 +80,7 @@ export const registerBusinessPages: RegisterAccountPages = (app, kit) => {
         request,
         reply,
         "error",
-        {
-          title: "Business not known",
-          message: `regwatch knows nothing of ${taxId}: it is on no list, no change or search record names it and no payment check named it. \`regwatch watch add --list NAME --tax-id ${taxId}\` watches it; \`regwatch lookup\` finds a business by registration number, name or bank account.`,
-        },
+        { title: i18n.t("business.unknown.title"), message: i18n.t("business.unknown", { taxId }) },
         404,
       );
     }
@@ -108,25 +90,25 @@ export const registerBusinessPages: RegisterAccountPages = (app, kit) => {
       loadUnreadHeadings(sql, [taxId]),
     ]);
     const { rows, hasMore } = splitPage(timeline, TIMELINE_PAGE);
-    const header = businessHeader(taxId, profile, unread);
+    const reader = readerOf(i18n);
+    const header = businessHeader(taxId, profile, unread, reader);
     return kit.render(
       request,
       reply,
       "business",
       {
-        title: `${header.name} (${taxId})`,
+        title: i18n.t("business.title", { name: header.name || i18n.t("name.unknown"), taxId }),
         header,
         problems: q.problems,
         today,
         asOf,
-        profile: profileLines(profile?.headings ?? {}, unread),
-        asOfLines: asOfLines(asOfValues),
-        orderUnknown: ORDER_UNKNOWN,
-        timeline: timelineDays(rows),
+        profile: profileLines(profile?.headings ?? {}, unread, reader),
+        asOfLines: asOfLines(asOfValues, reader),
+        timeline: timelineDays(rows, reader),
         links: pageLinks(`/businesses/${taxId}`, request.query as Record<string, unknown>, page, hasMore),
         lists: listLines(lists),
         alerts: alertLines(alerts),
-        checks: paymentCheckLines(checks),
+        checks: paymentCheckLines(checks, i18n),
       },
       q.problems.length > 0 ? 400 : 200,
     );

@@ -7,6 +7,7 @@ import { addDays, localDateTime } from "../../dates.ts";
 import type { FeedFilter } from "../../db/change-feed.ts";
 import type { Sql } from "../../db/connect.ts";
 import { loadWatchLists } from "../../db/lists.ts";
+import { type Translator, translatorFor } from "../../i18n/messages.ts";
 import { resolveListRefs } from "../../list-ref.ts";
 import { taxBaseOf } from "../../taxid.ts";
 import { line, PAGE, query, repeated } from "../route-schemas.ts";
@@ -37,16 +38,18 @@ export interface ChangesQuery {
 export async function readChangesQuery(
   sql: Sql,
   query: Record<string, unknown>,
-  options: { now: Date; timeZone: string },
+  options: { now: Date; timeZone: string; i18n?: Translator },
 ): Promise<ChangesQuery> {
-  const q = new QueryReader(query);
+  const i18n = options.i18n ?? translatorFor("en");
+  const q = new QueryReader(query, i18n);
   const since = q.date("since") ?? addDays(localDateTime(options.now, options.timeZone).date, -DEFAULT_DAYS);
   const until = q.date("until");
-  if (until !== null && until < since) q.problems.push(`until ${until} is before since ${since}`);
+  if (until !== null && until < since)
+    q.problems.push(i18n.t("changes.problem.untilBefore", { until, since }));
   const taxIdText = q.text("tax_id");
   const taxId = taxIdText === null ? null : (taxBaseOf(taxIdText) ?? null);
   if (taxIdText !== null && taxId === null) {
-    q.problems.push(`tax_id "${taxIdText}" is neither an 8-digit tax base number nor a tax number`);
+    q.problems.push(i18n.t("changes.problem.taxId", { value: taxIdText }));
   }
   const listRefs = q.texts("list");
   let lists: string[] = [];

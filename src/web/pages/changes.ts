@@ -3,9 +3,12 @@
  * /changes.xlsx: the same rows, every page, as downloads streamed from a cursor.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FeedRow } from "../../db/change-feed.ts";
 import { feedQuery } from "../../db/change-feed.ts";
 import { loadWatchLists } from "../../db/lists.ts";
-import { AMBIGUOUS_NOTE, feedCells, headingValue, NAME_UNKNOWN } from "../../feed/format.ts";
+import type { Translator } from "../../i18n/messages.ts";
+import { unreadWords } from "../../i18n/unread.ts";
+import { valueText } from "../../i18n/values.ts";
 import { downloadBody } from "../download.ts";
 import type { RegisterAccountPages } from "../kit.ts";
 import { writeChangesCsv, writeChangesXlsx } from "./changes-export.ts";
@@ -21,13 +24,15 @@ export const registerChangesPages: RegisterAccountPages = (app, kit) => {
     readChangesQuery(request.deps.db.sql, request.query as Record<string, unknown>, {
       now: request.deps.now(),
       timeZone: request.deps.config.tz,
+      i18n: kit.i18n(request),
     });
 
   app.get("/changes", { schema: FEED }, async (request, reply) => {
     const sql = request.deps.db.sql;
     const q = await readQuery(request);
     const lists = await loadWatchLists(sql, { includeDeleted: true });
-    const base = { title: "Changes", form: q.form, lists, problems: q.problems };
+    const i18n = kit.i18n(request);
+    const base = { title: i18n.t("changes.title"), form: q.form, lists, problems: q.problems };
     if (q.problems.length > 0) {
       return kit.render(request, reply, "changes", { ...base, rows: [], links: null, downloads: null }, 400);
     }
@@ -40,14 +45,7 @@ export const registerChangesPages: RegisterAccountPages = (app, kit) => {
     const { page: _page, ...filters } = query;
     return kit.render(request, reply, "changes", {
       ...base,
-      rows: rows.map((r) => ({
-        ...r,
-        name: r.businessName?.trim() || NAME_UNKNOWN,
-        ...(r.valuesRead && r.oldValueKnown
-          ? { before: headingValue(r.heading, r.oldValue), after: headingValue(r.heading, r.newValue) }
-          : feedCells(r)),
-      })),
-      ambiguousNote: AMBIGUOUS_NOTE,
+      rows: rows.map((r) => ({ ...r, name: r.businessName?.trim() || "", ...cellsOf(i18n, r) })),
       links: pageLinks("/changes", query, q.page, hasMore),
       downloads: filters,
     });
@@ -56,13 +54,9 @@ export const registerChangesPages: RegisterAccountPages = (app, kit) => {
   const download = async (request: FastifyRequest, reply: FastifyReply, kind: "csv" | "xlsx") => {
     const q = await readQuery(request);
     if (q.problems.length > 0) {
-      return kit.render(
-        request,
-        reply,
-        "error",
-        { title: "Bad filter", message: `Nothing to download: ${q.problems.join("; ")}.` },
-        400,
-      );
+      const i18n = kit.i18n(request);
+      const message = i18n.t("changes.badFilter", { problems: q.problems.join("; ") });
+      return kit.render(request, reply, "error", { title: i18n.t("changes.badFilter.title"), message }, 400);
     }
     const deps = request.deps;
     const write = kind === "csv" ? writeChangesCsv : writeChangesXlsx;
@@ -82,3 +76,17 @@ export const registerChangesPages: RegisterAccountPages = (app, kit) => {
   app.get("/changes.csv", { schema: FEED }, (request, reply) => download(request, reply, "csv"));
   app.get("/changes.xlsx", { schema: FEED }, (request, reply) => download(request, reply, "xlsx"));
 };
+
+/**
+ * A row's before and after in the reader's language: an old value the file did not give says so,
+ * and a change whose values were not read says it changed and why.
+ */
+function cellsOf(i18n: Translator, r: FeedRow): { before: string; after: string } {
+  if (!r.valuesRead)
+    return { before: "", after: i18n.t("changes.notRead", { why: unreadWords(i18n, r.heading, r) }) };
+  const shown = (v: unknown) => (v === null || v === undefined ? "" : valueText(i18n, r.heading, v));
+  return {
+    before: r.oldValueKnown ? shown(r.oldValue) : i18n.t("value.oldUnknown"),
+    after: shown(r.newValue),
+  };
+}

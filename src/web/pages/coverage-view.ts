@@ -5,18 +5,21 @@
  */
 import { addDays, toEpochDay } from "../../dates.ts";
 import type { ListCoverageDetail } from "../../db/console-coverage.ts";
+import { type Formats, formatsFor } from "../../i18n/format.ts";
+import { type Translator, translatorFor } from "../../i18n/messages.ts";
+import { wordOf } from "../../i18n/words.ts";
 import { listStatus } from "../../sync/status-report.ts";
 
 export type DayState = "covered" | "accepted" | "invalid" | "gap" | "future" | "before";
 
-export const DAY_STATE_WORDS: Record<DayState, string> = {
-  covered: "covered: read from the registry",
-  accepted: "accepted by an operator (coverage accept)",
-  invalid: "held open by invalid items",
-  gap: "missing: due but not covered",
-  future: "not yet due",
-  before: "before the list existed",
-};
+/** The day states in the order the legend lists them. */
+export const DAY_STATES: readonly DayState[] = ["covered", "accepted", "invalid", "gap", "future", "before"];
+
+/** The reader's words and formats (English, UTC by default). */
+interface Words {
+  i18n: Translator;
+  formats: Formats;
+}
 
 export interface CalendarDay {
   day: string;
@@ -47,8 +50,6 @@ export interface ListCalendar {
   weeks: CalendarWeek[];
 }
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
 /** The Monday of the week `weeks - 1` weeks before the week of `today`. */
 export function firstMonday(today: string, weeks: number): string {
   // 1970-01-01 was a Thursday: epoch day + 3 modulo 7 counts days since Monday.
@@ -58,8 +59,9 @@ export function firstMonday(today: string, weeks: number): string {
 
 export function listCalendar(
   list: ListCoverageDetail,
-  options: { lastComplete: string; today: string; weeks: number; end?: string },
+  options: { lastComplete: string; today: string; weeks: number; end?: string; words?: Words },
 ): ListCalendar {
+  const words = options.words ?? { i18n: translatorFor("en"), formats: formatsFor("en", "UTC") };
   const status = listStatus(
     {
       listKey: list.listKey,
@@ -80,9 +82,8 @@ export function listCalendar(
     let monthLabel: string | null = null;
     for (let d = 0; d < 7; d++) {
       const day = addDays(monday, d);
-      if (w === 0 ? d === 0 : day.endsWith("-01"))
-        monthLabel = `${MONTHS[Number(day.slice(5, 7)) - 1]} ${day.slice(0, 4)}`;
-      days.push(dayOf(list, day, options.lastComplete));
+      if (w === 0 ? d === 0 : day.endsWith("-01")) monthLabel = words.formats.month(day);
+      days.push(dayOf(list, day, options.lastComplete, words));
     }
     weeks.push({ monday, monthLabel, days });
   }
@@ -105,24 +106,33 @@ export function listCalendar(
 }
 
 /** One day's state: an open invalid window first (its days are not covered), then what covers it. */
-function dayOf(list: ListCoverageDetail, day: string, lastComplete: string): CalendarDay {
+function dayOf(list: ListCoverageDetail, day: string, lastComplete: string, words: Words): CalendarDay {
+  const { i18n } = words;
+  const shown = words.formats.day(day);
+  const plain = (state: DayState): CalendarDay => ({
+    day,
+    state,
+    title: i18n.t("coverage.dayTitle", { day: shown, state: wordOf(i18n, "dayState", state) }),
+  });
   const invalid = list.invalid.find((w) => w.start <= day && day <= w.end);
   if (invalid) {
-    return {
-      day,
-      state: "invalid",
-      title: `${day}: ${DAY_STATE_WORDS.invalid} (${invalid.items} item(s), e.g. ${invalid.example})`,
-    };
+    const state = wordOf(i18n, "dayState", "invalid");
+    const title = i18n.t("coverage.dayInvalid", {
+      day: shown,
+      state,
+      items: invalid.items,
+      example: invalid.example,
+    });
+    return { day, state: "invalid", title };
   }
   const covering = list.intervals.filter((i) => i.start <= day && day <= i.end);
-  if (covering.some((i) => i.acceptedReason === null)) {
-    return { day, state: "covered", title: `${day}: ${DAY_STATE_WORDS.covered}` };
-  }
+  if (covering.some((i) => i.acceptedReason === null)) return plain("covered");
   const accepted = covering.find((i) => i.acceptedReason !== null);
-  if (accepted) return { day, state: "accepted", title: `${day}: accepted: ${accepted.acceptedReason}` };
-  if (day > lastComplete) return { day, state: "future", title: `${day}: ${DAY_STATE_WORDS.future}` };
-  if (list.createdAt !== null && day < list.createdAt) {
-    return { day, state: "before", title: `${day}: ${DAY_STATE_WORDS.before}` };
+  if (accepted) {
+    const title = i18n.t("coverage.dayAccepted", { day: shown, reason: accepted.acceptedReason });
+    return { day, state: "accepted", title };
   }
-  return { day, state: "gap", title: `${day}: ${DAY_STATE_WORDS.gap}` };
+  if (day > lastComplete) return plain("future");
+  if (list.createdAt !== null && day < list.createdAt) return plain("before");
+  return plain("gap");
 }

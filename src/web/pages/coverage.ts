@@ -10,7 +10,8 @@ import { line, PAGE, query } from "../route-schemas.ts";
 
 const COVERAGE = { querystring: query({ weeks: PAGE, end: line(40) }) };
 
-import { DAY_STATE_WORDS, listCalendar } from "./coverage-view.ts";
+import { formatsFor } from "../../i18n/format.ts";
+import { DAY_STATES, listCalendar } from "./coverage-view.ts";
 import { QueryReader } from "./query-reader.ts";
 
 const DEFAULT_WEEKS = 12;
@@ -18,26 +19,28 @@ const DEFAULT_WEEKS = 12;
 export const registerCoveragePages: RegisterAccountPages = (app, kit) => {
   app.get("/coverage", { schema: COVERAGE }, async (request, reply) => {
     const deps = request.deps;
-    const q = new QueryReader(request.query as Record<string, unknown>);
+    const i18n = kit.i18n(request);
+    const q = new QueryReader(request.query as Record<string, unknown>, i18n);
     const weeks = q.integer("weeks", DEFAULT_WEEKS, 1, 104);
     const now = deps.now();
     const today = localDateTime(now, deps.config.tz).date;
     const lastComplete = lastCompleteDay(now, deps.config.registryTz);
     const end = q.date("end") ?? today;
     const lists = await readCoverageDetail(deps.db.sql);
+    const words = { i18n, formats: formatsFor(i18n.locale, deps.config.tz) };
     return kit.render(
       request,
       reply,
       "coverage",
       {
-        title: "Coverage",
+        title: i18n.t("coverage.title"),
         problems: q.problems,
         weeks,
         end,
         today,
         lastComplete,
-        legend: Object.entries(DAY_STATE_WORDS).map(([state, words]) => ({ state, words })),
-        calendars: lists.map((l) => listCalendar(l, { lastComplete, today, weeks, end })),
+        legend: DAY_STATES,
+        calendars: lists.map((l) => listCalendar(l, { lastComplete, today, weeks, end, words })),
       },
       q.problems.length > 0 ? 400 : 200,
     );

@@ -3,6 +3,7 @@
  * page by page) and `POST /alerts/bulk` (one action on every selected alert).
  */
 import { inboxChoices, inboxCounts, inboxPage, listsOfBusinesses } from "../../db/console-inbox.ts";
+import { valueText } from "../../i18n/values.ts";
 import { readAction, safeReturn } from "../alert-actions.ts";
 import { filterParams, groupByBusiness, type InboxQuery, readInboxQuery } from "../inbox-view.ts";
 import type { RegisterAccountPages } from "../kit.ts";
@@ -37,7 +38,8 @@ const DAY_MS = 86_400_000;
 export const registerInboxPages: RegisterAccountPages = (app, kit) => {
   app.get<{ Querystring: InboxQuery }>("/", { schema: INBOX }, async (request, reply) => {
     const deps = request.deps;
-    const { filter, problems } = readInboxQuery(request.query);
+    const i18n = kit.i18n(request);
+    const { filter, problems } = readInboxQuery(request.query, i18n);
     await reopenEndedSnoozes(deps);
     const [page, counts, choices] = await Promise.all([
       inboxPage(deps.db.sql, filter),
@@ -51,12 +53,12 @@ export const registerInboxPages: RegisterAccountPages = (app, kit) => {
       reply,
       "inbox",
       {
-        title: "Inbox",
+        title: i18n.t("inbox.title"),
         filter,
         problems,
         counts,
         choices,
-        groups: groupByBusiness(page.alerts, onLists),
+        groups: groupByBusiness(page.alerts, onLists, (heading, value) => valueText(i18n, heading, value)),
         shown: page.alerts.length,
         canAct: roleAtLeast(request.user.role, "reviewer"),
         today: consoleToday(deps),
@@ -74,7 +76,12 @@ export const registerInboxPages: RegisterAccountPages = (app, kit) => {
     async (request, reply) => {
       const deps = request.deps;
       const body = request.body ?? {};
-      const { request: action, problems } = readAction(body.action, body, consoleToday(deps));
+      const { request: action, problems } = readAction(
+        body.action,
+        body,
+        consoleToday(deps),
+        kit.i18n(request),
+      );
       if (!action) return refuseAction(kit, request, reply, problems);
       await actOnAlerts(deps, request.user, action);
       return reply.redirect(safeReturn(body.return, "/"), 303);

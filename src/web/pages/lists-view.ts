@@ -3,6 +3,7 @@
  * would do to it, the remote lists regwatch does not manage, dropped lists left in place, and
  * the item states of v_watch_status per list.
  */
+import type { MessageKey } from "../../i18n/messages.ts";
 import type { ListPlan } from "../../reconcile/plan.ts";
 import type { StoredPlan } from "./lists-plan.ts";
 
@@ -10,14 +11,19 @@ import type { StoredPlan } from "./lists-plan.ts";
 const SHOWN = 40;
 
 export interface IdGroup {
-  label: string;
+  /** The catalog key of the group's words. */
+  label: MessageKey;
   ids: string[];
   more: number;
   /** Tax id → why, for local refusals. */
   reasons: Record<string, string>;
 }
 
-function group(label: string, ids: readonly string[], reasons: Record<string, string> = {}): IdGroup | null {
+function group(
+  label: MessageKey,
+  ids: readonly string[],
+  reasons: Record<string, string> = {},
+): IdGroup | null {
   if (ids.length === 0) return null;
   return { label, ids: ids.slice(0, SHOWN), more: Math.max(0, ids.length - SHOWN), reasons };
 }
@@ -26,21 +32,18 @@ export function listPlanView(list: ListPlan, stored: StoredPlan) {
   const remote = list.listKey ? stored.remote.find((r) => r.listKey === list.listKey) : undefined;
   const refusals = [...list.invalid, ...list.overCapacity];
   const groups = [
+    group("lists.group.adopted", stored.adoptions.get(list.listName) ?? []),
+    group("lists.group.add", list.add),
+    group("lists.group.remove", list.remove),
+    group("lists.group.heldBack", list.heldBack),
+    group("lists.group.heldBackRemovals", list.heldBackRemovals),
     group(
-      "adopted from the remote list (already there, become desired)",
-      stored.adoptions.get(list.listName) ?? [],
-    ),
-    group("to add", list.add),
-    group("to remove", list.remove),
-    group("held back: refused by the registry lately, sent again later", list.heldBack),
-    group("removal held back: refused by the registry lately", list.heldBackRemovals),
-    group(
-      "not sent",
+      "lists.group.notSent",
       refusals.map((r) => r.taxId),
       Object.fromEntries(refusals.map((r) => [r.taxId, r.message])),
     ),
-    group("on the list by hand, never asked for by regwatch: kept", list.notRequested),
-    group("kept while a refused desired row names them", list.keptForRefusedRows),
+    group("lists.group.notRequested", list.notRequested),
+    group("lists.group.keptForRefused", list.keptForRefusedRows),
   ].filter((g): g is IdGroup => g !== null);
   const states = stored.states.filter((s) => s.listName === list.listName);
   return {

@@ -12,6 +12,9 @@ export const registerListsPages: RegisterAccountPages = (app, kit) => {
   app.get("/lists", { schema: PLAIN_GET }, async (request, reply) => {
     const deps = request.deps;
     const stored = await planFromStored(deps.db.sql, deps.config, deps.now());
-    return kit.render(request, reply, "lists", { title: "Lists", ...listsPageView(stored) });
+    return kit.render(request, reply, "lists", {
+      title: kit.i18n(request).t("lists.title"),
+      ...listsPageView(stored),
+    });
   });
 };

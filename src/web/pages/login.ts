@@ -41,29 +41,23 @@ export const registerLoginPages: RegisterPages = (app, deps, kit) => {
       secure: secureCookies(request, deps),
       maxAge: 3600,
     });
-    return kit.render(request, reply, "login", { title: "Sign in", loginCsrf: token, ...extra }, status);
+    const title = kit.i18n(request).t("login.title");
+    return kit.render(request, reply, "login", { title, loginCsrf: token, ...extra }, status);
   };
 
   app.get("/login", { schema: PLAIN_GET }, (request, reply) => showForm(request, reply, 200));
 
   app.post<{ Body: LoginBody }>("/login", { schema: SIGN_IN }, async (request, reply) => {
     const body = request.body ?? {};
+    const i18n = kit.i18n(request);
     if (!tokensMatch(body._csrf, request.cookies[LOGIN_CSRF_COOKIE])) {
-      return kit.render(
-        request,
-        reply,
-        "error",
-        {
-          title: "Form expired",
-          message: "The sign-in form did not carry a valid _csrf token. Reload /login and try again.",
-        },
-        403,
-      );
+      const page = { title: i18n.t("error.csrf.title"), message: i18n.t("error.csrf.login") };
+      return kit.render(request, reply, "error", page, 403);
     }
     const username = typeof body.username === "string" ? body.username.trim() : "";
     const password = typeof body.password === "string" ? body.password : "";
     if (!username || !password) {
-      return showForm(request, reply, 401, { error: "Enter a user name and a password.", username });
+      return showForm(request, reply, 401, { error: i18n.t("login.missing"), username });
     }
     const now = deps.now();
     const who = { username: username.slice(0, 200), address: request.ip };
@@ -73,7 +67,7 @@ export const registerLoginPages: RegisterPages = (app, deps, kit) => {
     if (!attempt.allowed) {
       reply.header("retry-after", "60");
       return showForm(request, reply, 429, {
-        error: "Too many failed attempts for this user from this address: wait a minute, then try again.",
+        error: i18n.t("login.tooMany"),
         username,
       });
     }
@@ -81,7 +75,7 @@ export const registerLoginPages: RegisterPages = (app, deps, kit) => {
     const ok = await verifyPassword(password, user?.passwordHash ?? DECOY_HASH);
     if (!user || !ok) {
       deps.log.info({ username: who.username, address: who.address }, "console sign-in failed");
-      return showForm(request, reply, 401, { error: "Wrong user name or password.", username });
+      return showForm(request, reply, 401, { error: i18n.t("login.wrong"), username });
     }
     await forgetLoginAttempt(deps.db.sql, attempt.id);
     const token = newToken();

@@ -5,6 +5,7 @@
  * `payments check --record` (recorded with the signed-in user as who ran it, source web) and
  * deleted; the answer is 303 to the batch's page, or the form again (400) with the problems.
  */
+
 import { createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -12,6 +13,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { localDateTime } from "../../dates.ts";
+import { type Translator, translatorFor } from "../../i18n/messages.ts";
 import { checkBatch } from "../../payments/pipeline.ts";
 import { encodingOption } from "../../payments/read/encoding.ts";
 import type { PageKit } from "../kit.ts";
@@ -60,6 +62,7 @@ export interface UploadForm {
 export function uploadOptions(
   fields: Record<string, string>,
   defaults: { holdDays: number },
+  i18n: Translator = translatorFor("en"),
 ):
   | { ok: true; holdDays: number; encoding: string | undefined; currency: string }
   | { ok: false; problems: string[] } {
@@ -68,11 +71,11 @@ export function uploadOptions(
   const holdDays =
     holdText === "" ? defaults.holdDays : /^\d{1,4}$/.test(holdText) ? Number(holdText) : Number.NaN;
   if (!Number.isInteger(holdDays) || holdDays > 3650) {
-    problems.push(`hold_days "${holdText}" must be a whole number of days from 0 to 3650`);
+    problems.push(i18n.t("payments.problem.holdDays", { value: holdText }));
   }
   const currency = (fields.currency ?? "").trim().toUpperCase() || "HUF";
   if (!/^[A-Z]{3}$/.test(currency))
-    problems.push(`currency "${fields.currency}" must be a three-letter code such as HUF or EUR`);
+    problems.push(i18n.t("payments.problem.currency", { value: fields.currency }));
   let encoding: string | undefined;
   const encodingText = (fields.encoding ?? "").trim();
   if (encodingText !== "") {
@@ -89,6 +92,7 @@ export function uploadHandler(kit: PageKit, showForm: ShowForm) {
   /** Reads and checks the upload; returns how to answer, sent once the saved file is gone. */
   async function checkUpload(request: FastifyRequest, reply: FastifyReply, dir: string): Promise<Answer> {
     const deps = request.deps;
+    const i18n = kit.i18n(request);
     const upload = await readUpload(request, dir, (token) => kit.verifyCsrf(request, token));
     if (!kit.verifyCsrf(request, upload.fields._csrf)) {
       return () =>
@@ -96,11 +100,7 @@ export function uploadHandler(kit: PageKit, showForm: ShowForm) {
           request,
           reply,
           "error",
-          {
-            title: "Form expired",
-            message:
-              "The upload did not carry this session's _csrf token: nothing was checked. Reload /payments and send it again.",
-          },
+          { title: i18n.t("error.csrf.title"), message: i18n.t("error.csrf.upload") },
           403,
         );
     }
@@ -111,11 +111,11 @@ export function uploadHandler(kit: PageKit, showForm: ShowForm) {
       encoding: upload.fields.encoding ?? "",
       currency: upload.fields.currency ?? "",
     };
-    const options = uploadOptions(upload.fields, { holdDays: deps.config.paymentHoldDays });
+    const options = uploadOptions(upload.fields, { holdDays: deps.config.paymentHoldDays }, i18n);
     const problems = options.ok ? [] : [...options.problems];
-    if (!upload.file) problems.unshift("file: choose the payment batch file to check");
+    if (!upload.file) problems.unshift(i18n.t("payments.problem.noFile"));
     else if (upload.file.truncated)
-      problems.unshift(`file "${upload.file.name}" is larger than the console accepts (100 MB)`);
+      problems.unshift(i18n.t("payments.problem.tooLarge", { name: upload.file.name }));
     if (problems.length > 0 || !options.ok || !upload.file) {
       return () => showForm(request, reply, 400, { form, problems });
     }
@@ -136,7 +136,11 @@ export function uploadHandler(kit: PageKit, showForm: ShowForm) {
       [],
     );
     if (!result.ok) {
-      const named = result.problems.map((p) => `${name}${p.line > 0 ? ` line ${p.line}` : ""}: ${p.message}`);
+      const named = result.problems.map((p) =>
+        p.line > 0
+          ? i18n.t("payments.problem.atLine", { name, line: p.line, message: p.message })
+          : i18n.t("payments.problem.inFile", { name, message: p.message }),
+      );
       return () => showForm(request, reply, 400, { form, problems: named });
     }
     const location = `/payments/${result.summary.batchId}`;

@@ -4,44 +4,52 @@
  * verdicts themselves are src/payments/verdicts.ts's.
  */
 import type { BatchTotal, PaymentBatchRow, PaymentCheckRow } from "../../db/console-payments.ts";
+import { type MessageKey, type MessageValues, type Translator, translatorFor } from "../../i18n/messages.ts";
+import { wordOf } from "../../i18n/words.ts";
 import { PASSING, type Verdict } from "../../payments/verdicts.ts";
 
 export type Severity = "red" | "amber" | "green";
 
-const WORDS: Record<Verdict, { words: string; severity: Severity }> = {
-  invalid_tax_id: { words: "tax id cannot exist", severity: "red" },
-  invalid_account: { words: "account number cannot exist", severity: "red" },
-  unknown_account_holder: { words: "no known business holds the account", severity: "red" },
-  business_ceased: { words: "business has ceased", severity: "red" },
-  status_unverified: { words: "status changed, not verified", severity: "red" },
-  business_suspended: { words: "business is suspended", severity: "red" },
-  account_removed: { words: "account removed by the business", severity: "red" },
-  account_not_registered: { words: "account not registered to the business", severity: "red" },
-  name_mismatch: { words: "name does not match the registry's", severity: "red" },
-  name_unverified: { words: "name changed, not verified", severity: "amber" },
-  invalid_amount: { words: "amount cannot be read", severity: "red" },
-  account_recently_changed: { words: "account added recently", severity: "amber" },
-  account_change_unverified: { words: "account change not verified", severity: "amber" },
-  account_unconfirmed: { words: "account never shown by any source", severity: "amber" },
-  unknown_business: { words: "business not known to regwatch", severity: "amber" },
-  not_watched: { words: "passes (business not watched)", severity: "green" },
-  ok: { words: "ok", severity: "green" },
+const SEVERITY: Record<Verdict, Severity> = {
+  invalid_tax_id: "red",
+  invalid_account: "red",
+  unknown_account_holder: "red",
+  business_ceased: "red",
+  status_unverified: "red",
+  business_suspended: "red",
+  account_removed: "red",
+  account_not_registered: "red",
+  name_mismatch: "red",
+  name_unverified: "amber",
+  invalid_amount: "red",
+  account_recently_changed: "amber",
+  account_change_unverified: "amber",
+  account_unconfirmed: "amber",
+  unknown_business: "amber",
+  not_watched: "green",
+  ok: "green",
 };
 
-export function verdictWords(verdict: string): { words: string; severity: Severity; held: boolean } {
-  const known = WORDS[verdict as Verdict];
+/** A verdict's words in the reader's language (its code when the catalog has none) and colour. */
+export function verdictWords(
+  verdict: string,
+  i18n: Translator = translatorFor("en"),
+): { words: string; severity: Severity; held: boolean } {
   return {
-    words: known?.words ?? verdict,
-    severity: known?.severity ?? "red",
+    words: wordOf(i18n, "verdict", verdict),
+    severity: SEVERITY[verdict as Verdict] ?? "red",
     held: !PASSING.has(verdict as Verdict),
   };
 }
 
 /** One recorded row as a line of the batch page or the business page. */
-export function paymentCheckLines<T extends PaymentCheckRow>(rows: readonly T[]) {
+export function paymentCheckLines<T extends PaymentCheckRow>(
+  rows: readonly T[],
+  i18n: Translator = translatorFor("en"),
+) {
   return rows.map((r) => ({
     ...r,
-    ...verdictWords(r.verdict),
+    ...verdictWords(r.verdict, i18n),
     payee: r.registryName ?? r.name ?? "",
     amountText: amountText(r.amount, r.currency, r.amountRaw),
   }));
@@ -58,27 +66,28 @@ export function amountText(amount: string | null, currency: string | null, raw: 
 
 export function totalLines(totals: readonly BatchTotal[]) {
   return totals.map((t) => ({
-    currency: t.currency || "(no currency)",
-    amount: amountText(t.amount, null, null),
+    currency: t.currency || null,
+    amount: t.amount,
     rows: t.rows,
-    held: amountText(t.held, null, null),
+    held: t.held,
     heldRows: t.held_rows,
   }));
 }
 
+/** How the file was read, as catalog messages the page joins. */
 export function batchSummary(batch: PaymentBatchRow) {
+  const layout: { key: MessageKey; values: MessageValues }[] = [];
+  if (batch.encoding) layout.push({ key: "batch.layout.encoding", values: { value: batch.encoding } });
+  if (batch.delimiter === "\t") layout.push({ key: "batch.layout.tabs", values: {} });
+  else if (batch.delimiter)
+    layout.push({ key: "batch.layout.delimiter", values: { value: batch.delimiter } });
+  if (batch.holdDays !== null) layout.push({ key: "batch.layout.hold", values: { days: batch.holdDays } });
+  if (batch.checkedOn) layout.push({ key: "batch.layout.checkedOn", values: { day: batch.checkedOn } });
   return {
     ...batch,
     href: `/payments/${batch.id}`,
-    status: batch.finishedAt === null ? "interrupted: not every row was recorded" : null,
-    layout: [
-      batch.encoding ? `encoding ${batch.encoding}` : null,
-      batch.delimiter ? `separated by ${batch.delimiter === "\t" ? "tabs" : `"${batch.delimiter}"`}` : null,
-      batch.holdDays !== null ? `hold ${batch.holdDays} days` : null,
-      batch.checkedOn ? `verdicts for ${batch.checkedOn}` : null,
-    ]
-      .filter(Boolean)
-      .join(", "),
+    interrupted: batch.finishedAt === null,
+    layout,
     totalLines: totalLines(batch.totals),
   };
 }

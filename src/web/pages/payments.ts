@@ -41,7 +41,8 @@ const VERIFIABLE = new Set(["account_recently_changed", "account_change_unverifi
 export const registerPaymentPages: RegisterAccountPages = (app, kit) => {
   const showForm: ShowForm = async (request, reply, status, extra) => {
     const query = request.query as Record<string, unknown>;
-    const q = new QueryReader(query);
+    const i18n = kit.i18n(request);
+    const q = new QueryReader(query, i18n);
     const page = q.integer("page", 1, 1, 100_000);
     const deps = request.deps;
     const fetched = await readRecentBatches(deps.db.sql, {
@@ -54,7 +55,7 @@ export const registerPaymentPages: RegisterAccountPages = (app, kit) => {
       reply,
       "payments",
       {
-        title: "Payments",
+        title: i18n.t("payments.title"),
         canUpload: roleAtLeast(request.user.role, "reviewer"),
         form: extra.form ?? { holdDays: String(deps.config.paymentHoldDays), encoding: "", currency: "HUF" },
         problems: [...q.problems, ...(extra.problems ?? [])],
@@ -83,18 +84,14 @@ export const registerPaymentPages: RegisterAccountPages = (app, kit) => {
     const match = /^(.+?)(?:\.(csv|xlsx))?$/.exec(request.params.file)!;
     const id = match[1]!.toLowerCase();
     const batch = UUID.test(id) ? await readBatch(deps.db.sql, id) : undefined;
+    const i18n = kit.i18n(request);
     if (!batch) {
-      return kit.render(
-        request,
-        reply,
-        "error",
-        { title: "No such batch", message: `No recorded payment batch has the id "${match[1]}".` },
-        404,
-      );
+      const message = i18n.t("payments.noBatch", { id: match[1] });
+      return kit.render(request, reply, "error", { title: i18n.t("payments.noBatch.title"), message }, 404);
     }
     if (match[2] === "csv" || match[2] === "xlsx") return download(reply, deps, batch.id, match[2]);
     const query = request.query as Record<string, unknown>;
-    const q = new QueryReader(query);
+    const q = new QueryReader(query, i18n);
     const heldOnly = q.choice("held", ["1", "0"]) === "1";
     const page = q.integer("page", 1, 1, 100_000);
     const [counts, fetched] = await Promise.all([
@@ -110,12 +107,12 @@ export const registerPaymentPages: RegisterAccountPages = (app, kit) => {
       reply,
       "payment-batch",
       {
-        title: `Payment batch ${batch.fileName ?? batch.id}`,
+        title: i18n.t("batch.title", { name: batch.fileName ?? batch.id }),
         batch: batchSummary(batch),
-        counts: counts.map((c) => ({ ...c, ...verdictWords(c.verdict) })),
+        counts: counts.map((c) => ({ ...c, ...verdictWords(c.verdict, i18n) })),
         heldOnly,
         problems: q.problems,
-        rows: paymentCheckLines(rows).map((r) => ({
+        rows: paymentCheckLines(rows, i18n).map((r) => ({
           ...r,
           verifiable: r.held && VERIFIABLE.has(r.verdict) && r.taxBase !== null,
         })),
@@ -168,7 +165,7 @@ async function verify(
       reply,
       "error",
       {
-        title: "Verification not recorded",
+        title: kit.i18n(request).t("payments.notVerified.title"),
         message: result.problems.map((p) => p.replace(/^--(tax-id|by|note)/, "$1")).join("; "),
       },
       400,

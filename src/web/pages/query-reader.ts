@@ -4,6 +4,8 @@
  */
 import { isValidDate } from "../../dates.ts";
 
+import { type Translator, translatorFor } from "../../i18n/messages.ts";
+
 type Raw = Record<string, unknown>;
 
 /** The values a query string gave a name: Fastify gives one string or, when repeated, an array. */
@@ -16,7 +18,10 @@ function rawValues(query: Raw, name: string): string[] {
 export class QueryReader {
   readonly problems: string[] = [];
 
-  constructor(private readonly query: Raw) {}
+  constructor(
+    private readonly query: Raw,
+    private readonly i18n: Translator = translatorFor("en"),
+  ) {}
 
   /** The first non-empty value, or null. */
   text(name: string): string | null {
@@ -33,7 +38,7 @@ export class QueryReader {
     const value = this.text(name);
     if (value === null) return null;
     if (isValidDate(value)) return value;
-    this.problems.push(`${name} "${value}" is not a date: write it as YYYY-MM-DD`);
+    this.problems.push(this.i18n.t("query.notDate", { name, value }));
     return null;
   }
 
@@ -42,7 +47,7 @@ export class QueryReader {
     const value = this.text(name);
     if (value === null) return null;
     if ((allowed as readonly string[]).includes(value)) return value as T;
-    this.problems.push(`${name} "${value}" is not one of ${allowed.join(", ")}`);
+    this.problems.push(this.i18n.t("query.notChoice", { name, value, allowed: allowed.join(", ") }));
     return null;
   }
 
@@ -52,7 +57,7 @@ export class QueryReader {
     if (value === null) return fallback;
     const n = /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
     if (Number.isInteger(n) && n >= min && n <= max) return n;
-    this.problems.push(`${name} "${value}" must be a whole number from ${min} to ${max}`);
+    this.problems.push(this.i18n.t("query.notInteger", { name, value, min, max }));
     return fallback;
   }
 }

@@ -5,6 +5,8 @@
  */
 import { readRunsPage } from "../../db/console-runs.ts";
 import { runCounts } from "../../db/status.ts";
+import { formatsFor } from "../../i18n/format.ts";
+import { type Translator, translatorFor } from "../../i18n/messages.ts";
 import { redactJson, redactSecrets } from "../../secrets.ts";
 import type { RegisterAccountPages } from "../kit.ts";
 import { line, PAGE, query } from "../route-schemas.ts";
@@ -19,7 +21,8 @@ const STATUSES = ["running", "ok", "partial", "failed"] as const;
 export const registerRunsPages: RegisterAccountPages = (app, kit) => {
   app.get("/runs", { schema: RUNS }, async (request, reply) => {
     const query = request.query as Record<string, unknown>;
-    const q = new QueryReader(query);
+    const i18n = kit.i18n(request);
+    const q = new QueryReader(query, i18n);
     const { sql } = request.deps.db;
     const counts = await runCounts(sql);
     const kinds = [...new Set(counts.map((c) => c.kind))];
@@ -37,7 +40,7 @@ export const registerRunsPages: RegisterAccountPages = (app, kit) => {
       reply,
       "runs",
       {
-        title: "Runs",
+        title: i18n.t("runs.title"),
         problems: q.problems,
         form: { kind: kind ?? "", status: status ?? "" },
         kinds,
@@ -45,9 +48,9 @@ export const registerRunsPages: RegisterAccountPages = (app, kit) => {
         counts,
         runs: rows.map((r) => ({
           ...r,
-          took: r.finishedAt ? durationText(r.finishedAt.getTime() - r.startedAt.getTime()) : "",
+          took: r.finishedAt ? durationText(r.finishedAt.getTime() - r.startedAt.getTime(), i18n) : "",
           error: r.error === null ? null : redactSecrets(r.error),
-          stats: statLines(redactJson(r.stats) as Record<string, unknown>),
+          stats: statLines(redactJson(r.stats) as Record<string, unknown>, i18n),
         })),
         links: pageLinks("/runs", query, page, hasMore),
       },
@@ -56,18 +59,36 @@ export const registerRunsPages: RegisterAccountPages = (app, kit) => {
   });
 };
 
-/** "3 min 12 s", "850 ms". */
-export function durationText(ms: number): string {
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+/** "3 min 12 s", "850 ms" (in the reader's words). */
+export function durationText(ms: number, i18n: Translator = translatorFor("en")): string {
+  if (ms < 1000) return i18n.t("duration.ms", { ms: Math.max(0, Math.round(ms)) });
   const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
+  if (s < 60) return i18n.t("duration.s", { s });
   const m = Math.floor(s / 60);
-  return m < 60 ? `${m} min ${s % 60} s` : `${Math.floor(m / 60)} h ${m % 60} min`;
+  return m < 60
+    ? i18n.t("duration.min", { m, s: s % 60 })
+    : i18n.t("duration.h", { h: Math.floor(m / 60), m: m % 60 });
 }
 
-/** A run's statistics as name and value lines; nested values as compact JSON. */
-export function statLines(stats: Record<string, unknown>): { name: string; value: string }[] {
+/**
+ * A run's statistics as name and value lines, in the reader's words: numbers grouped as the
+ * language groups them, yes and no for flags, nested values as compact JSON. `name` stays the
+ * stored key (shown on hover); the template says it as a word.
+ */
+export function statLines(
+  stats: Record<string, unknown>,
+  i18n: Translator = translatorFor("en"),
+): { name: string; value: string }[] {
+  const formats = formatsFor(i18n.locale, "UTC");
+  const text = (v: unknown) =>
+    typeof v === "number"
+      ? formats.number(v)
+      : typeof v === "boolean"
+        ? i18n.t(v ? "runs.yes" : "runs.no")
+        : typeof v === "object"
+          ? JSON.stringify(v)
+          : String(v);
   return Object.entries(stats)
     .filter(([, v]) => v !== null && v !== undefined)
-    .map(([name, v]) => ({ name, value: typeof v === "object" ? JSON.stringify(v) : String(v) }));
+    .map(([name, v]) => ({ name, value: text(v) }));
 }

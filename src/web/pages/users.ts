@@ -10,7 +10,7 @@ import { PLAIN_GET } from "../route-schemas.ts";
 export const registerUserPages: RegisterPages = (app, deps, kit) => {
   app.get("/users", { schema: PLAIN_GET, preHandler: kit.requireRole("admin") }, async (request, reply) =>
     kit.render(request, reply, "users", {
-      title: "Users",
+      title: kit.i18n(request).t("users.title"),
       users: await listConsoleUsers(deps.db.sql, deps.now()),
       // With an accounts file: each user's accounts, and the accounts the file lists.
       fleet: deps.accounts?.map((a) => a.name),

@@ -1,0 +1,47 @@
+/**
+ * The catalogs: one file per page area and language (en/, hu/), each Hungarian file checked by
+ * the compiler to have exactly the English file's keys. To add a string: add the key to the
+ * English area file, then to the Hungarian one (`npm run typecheck` names what is missing).
+ */
+import { alerts as enAlerts } from "./en/alerts.ts";
+import { business as enBusiness } from "./en/business.ts";
+import { common as enCommon } from "./en/common.ts";
+import { errors as enErrors } from "./en/errors.ts";
+import { inbox as enInbox } from "./en/inbox.ts";
+import { pages as enPages } from "./en/pages.ts";
+import { payments as enPayments } from "./en/payments.ts";
+import { vocabulary as enVocabulary } from "./en/vocabulary.ts";
+import { alerts as huAlerts } from "./hu/alerts.ts";
+import { business as huBusiness } from "./hu/business.ts";
+import { common as huCommon } from "./hu/common.ts";
+import { errors as huErrors } from "./hu/errors.ts";
+import { inbox as huInbox } from "./hu/inbox.ts";
+import { pages as huPages } from "./hu/pages.ts";
+import { payments as huPayments } from "./hu/payments.ts";
+import { vocabulary as huVocabulary } from "./hu/vocabulary.ts";
+
+const en = {
+  ...enCommon,
+  ...enErrors,
+  ...enInbox,
+  ...enBusiness,
+  ...enPages,
+  ...enPayments,
+  ...enAlerts,
+  ...enVocabulary,
+};
+
+export type MessageKey = keyof typeof en;
+
+const hu: Record<MessageKey, string> = {
+  ...huCommon,
+  ...huErrors,
+  ...huInbox,
+  ...huBusiness,
+  ...huPages,
+  ...huPayments,
+  ...huAlerts,
+  ...huVocabulary,
+};
+
+export const CATALOGS: Record<"en" | "hu", Record<MessageKey, string>> = { en, hu };
