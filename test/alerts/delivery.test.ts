@@ -292,7 +292,7 @@ describe("alert delivery", () => {
       expect(mail!.raw).toMatch(/text\/plain/);
       expect(mail!.raw).toMatch(/text\/html/);
       const decoded = decodeQuotedPrintable(mail!.raw);
-      expect(decoded).toContain("long_name: Régi Név Kft. → Új Név Kft.");
+      expect(decoded).toContain("Name: Régi Név Kft. → Új Név Kft.");
       const [d] = await deliveries();
       expect(d).toMatchObject({ status: "sent", last_status: 250 });
       expect(mail!.raw).toContain(d!.message_id);

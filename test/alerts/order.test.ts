@@ -142,8 +142,9 @@ describe("alert messages oldest change first", () => {
       const [digest] = receiver.received;
       const dates = (digest!.body.data.alerts as { change_date: string }[]).map((a) => a.change_date);
       expect(dates).toEqual(["2026-11-20", "2026-11-21", "2026-11-22"]);
-      const mailed = smtp.mails.map((m) => /change of (\d{4}-\d\d-\d\d)/.exec(m.raw)?.[1]);
-      expect(mailed).toEqual(["2026-11-20", "2026-11-21", "2026-11-22"]);
+      // E-mails show days in REGWATCH_LOCALE's words (English by default).
+      const mailed = smtp.mails.map((m) => /change of (\d{1,2} \w{3} \d{4})/.exec(m.raw)?.[1]);
+      expect(mailed).toEqual(["20 Nov 2026", "21 Nov 2026", "22 Nov 2026"]);
     } finally {
       await smtp.close();
     }
@@ -177,7 +178,7 @@ describe("alert messages oldest change first", () => {
       ]);
       const text = decodedMail(smtp.mails[0]!.raw);
       expect(text).toContain(
-        "seat: Budapest → Szeged (several values of seat on 2026-11-20 in no known order: the new value may not be the current one)",
+        "seat: Budapest → Szeged (several values of seat on 20 Nov 2026 in no known order: the new value may not be the current one)",
       );
     } finally {
       await smtp.close();

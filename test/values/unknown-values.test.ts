@@ -174,11 +174,18 @@ describe("an entry without old_value", () => {
 
 describe("a heading whose latest change was not read", () => {
   it("is unknown since that day in the console's profile and in `changes`", async () => {
+    // The console writes the day in its language's words (English: "25 Nov 2026").
+    const shown = new Intl.DateTimeFormat("en-GB", {
+      day: "numeric",
+      month: "short",
+      year: "numeric",
+      timeZone: "UTC",
+    }).format(new Date(`${daysAgo(2)}T00:00:00Z`));
     const html = await page(ids.status);
-    expect(html).toContain(`unknown since ${daysAgo(2)} (changed, not read)`);
+    expect(html).toContain(`unknown since ${shown} (changed, not read)`);
     expect(html).not.toContain("status: <strong>ceased");
     const named = await page(ids.name);
-    expect(named).toContain(`unknown since ${daysAgo(2)} (changed, not read)`);
+    expect(named).toContain(`unknown since ${shown} (changed, not read)`);
     const text = await runCli(["changes", "--since", daysAgo(10), "--tax-id", ids.status], env);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain("status: changed, not read (its change file's format is not recognised)");
