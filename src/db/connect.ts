@@ -130,6 +130,20 @@ export function forSchema(db: Database, schema: string): Database {
   return { ...db, schema, sql: scopedSql(db.pool, schema), close: async () => {} };
 }
 
+/**
+ * Whether the driver prepares named statements on `url`: not when its query says `prepare=false`
+ * (a pooler in transaction mode before PgBouncer 1.21 keeps no prepared statement between
+ * transactions). postgres.js reads the parameter itself; the queue's driver is told the same.
+ */
+export function preparesStatements(url: string): boolean {
+  try {
+    const value = new URL(url).searchParams.get("prepare");
+    return !(value === "false" || value === "disable");
+  } catch {
+    return true;
+  }
+}
+
 /** Connection parameters that bind a session to one account's schema (and nothing else). */
 export function schemaConnection(schema: string): { search_path: string } {
   if (!/^[a-z][a-z0-9_]{0,62}$/.test(schema))

@@ -31,13 +31,15 @@ export async function grantReader(sql: Sql, role: string, schema = DEFAULT_SCHEM
  * the roles it applied them to.
  */
 export async function reapplyReaderGrants(sql: Sql, schema = DEFAULT_SCHEMA): Promise<string[]> {
-  return sql.begin(async (tx) => {
-    const t = tx as unknown as Sql;
-    const roles = await t<{ role: string }[]>`
-      select r.role from ${t(schema)}.reader_roles r join pg_roles p on p.rolname = r.role order by r.role`;
-    for (const { role } of roles) await applyReaderGrants(t, role, schema);
-    return roles.map((r) => r.role);
-  });
+  return sql.begin((tx) => reapplyReaderGrantsIn(tx as unknown as Sql, schema));
+}
+
+/** The same, inside the caller's transaction (the migrator's). */
+export async function reapplyReaderGrantsIn(tx: Sql, schema: string): Promise<string[]> {
+  const roles = await tx<{ role: string }[]>`
+    select r.role from ${tx(schema)}.reader_roles r join pg_roles p on p.rolname = r.role order by r.role`;
+  for (const { role } of roles) await applyReaderGrants(tx, role, schema);
+  return roles.map((r) => r.role);
 }
 
 /**

@@ -2,7 +2,17 @@
  * Runs, request counts and the registry's description as last read.
  */
 import { sql } from "drizzle-orm";
-import { bigserial, boolean, check, index, integer, jsonb, primaryKey, smallint, text } from "drizzle-orm/pg-core";
+import {
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  primaryKey,
+  smallint,
+  text,
+} from "drizzle-orm/pg-core";
 import { createdNow, day, instant, regwatch } from "./columns.ts";
 
 export const runs = regwatch.table(
