@@ -64,10 +64,13 @@ export async function migrateSchema(
     const [last] = await t<{ at: string | null }[]>`
       select max(created_at)::text as at from ${t(JOURNAL_SCHEMA)}.${t(table)}`;
     const pending = pendingMigrations(migrations, last?.at == null ? undefined : Number(last.at));
-    for (const migration of pending) {
-      for (const statement of migration.sql) await t.unsafe(retargetMigration(statement, schema));
+    if (pending.length > 0) {
+      // Every pending statement in one message (the simple protocol runs several in a row): a
+      // fresh schema takes hundreds of statements, and their round trips would be most of its time.
+      const statements = pending.flatMap((m) => m.sql.map((s) => retargetMigration(s, schema)));
+      await t.unsafe(statements.join(";\n")).simple();
       await t`insert into ${t(JOURNAL_SCHEMA)}.${t(table)} (hash, created_at)
-              values (${migration.hash}, ${migration.folderMillis})`;
+              select * from unnest(${pending.map((m) => m.hash)}::text[], ${pending.map((m) => m.folderMillis)}::bigint[])`;
     }
     // New tables reach the reader roles (data ones only), in the migration's own transaction.
     if (pending.length > 0) await reapplyReaderGrantsIn(t, schema);
