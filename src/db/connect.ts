@@ -39,6 +39,8 @@ export interface Database {
 export interface OpenOptions {
   /** Pool size of the raw SQL client. */
   max?: number;
+  /** Seconds after which a connection nobody uses is closed (kept open when not given). */
+  idleTimeoutS?: number;
 }
 
 /**
@@ -162,7 +164,11 @@ function connect(
   // No search_path among the connection's parameters: the schema is set in each transaction, so
   // the pool may serve several accounts and a pooler in transaction mode may carry it.
   const common = withNoDelay({ onnotice: () => {}, connection: { application_name: APPLICATION_NAME } });
-  const pool = postgres(url, { ...common, max: options.max ?? 10 });
+  const pool = postgres(url, {
+    ...common,
+    max: options.max ?? 10,
+    ...(options.idleTimeoutS === undefined ? {} : { idle_timeout: options.idleTimeoutS }),
+  });
   const sql = scopedSql(pool, schema);
   let closed = false;
   return {

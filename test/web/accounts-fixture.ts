@@ -26,7 +26,7 @@ export function writeAccountsFile(names: readonly string[]): string {
   const accounts = names.map((name) => ({
     name,
     watch_url: `http://127.0.0.1:9/${name}/v2`,
-    api_key_env: `REGWATCH_TEST_KEY_${name.toUpperCase()}`,
+    api_key_env: `CONSOLE_TEST_KEY_${name.toUpperCase()}`,
   }));
   writeFileSync(file, JSON.stringify({ accounts }));
   return file;
