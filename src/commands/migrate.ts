@@ -8,6 +8,7 @@
 import type { Command } from "commander";
 import { loadAccounts } from "../accounts.ts";
 import { DEFAULT_SCHEMA, openDatabase } from "../db/connect.ts";
+import { FLEET_SCHEMA, rebuildFleetViews } from "../db/fleet-views.ts";
 import { runMigrations } from "../db/migrate.ts";
 import { MIGRATE_PARALLEL, migrateSchemas } from "../db/migrate-accounts.ts";
 import { EXIT } from "../errors.ts";
@@ -50,6 +51,12 @@ export function registerMigrate(program: Command): void {
             accounts.map((a) => a.schema),
             { onSchema: say },
           );
+          // Every account is current now: the fleet's views show exactly the accounts of the file.
+          await rebuildFleetViews(
+            db.pool,
+            accounts.map((a) => ({ account: a.name, schema: a.schema })),
+          );
+          process.stdout.write(`fleet views (schema ${FLEET_SCHEMA}) show ${accounts.length} account(s)\n`);
         } finally {
           await db.close();
         }
