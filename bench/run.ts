@@ -11,7 +11,8 @@
  * the fleet (bench/fleet.ts: 20 keys, 1, 2 and 4 `regwatch worker` processes) only with --fleet,
  * which runs just it and merges its keys (--quick, --fleet-keys N, --fleet-lists N, --fleet-items N,
  * --fleet-weeks N, --fleet-changes N per business a month, --fleet-workers 1,2,4: figures of any
- * other size than the full one are printed, not merged).
+ * other size than the full one are printed, not merged); the fleet at scale (bench/fleet-scale.ts:
+ * 200 accounts, 4 workers at --concurrency 4) only with --fleet-scale, likewise (--quick prints).
  * Uses DATABASE_URL, else an embedded Postgres in a temp dir.
  * `startup_s` is the median start of `regwatch --help` from the compiled build (`status_startup_s`
  * the same for `regwatch status` on a migrated database); --startup-only
@@ -31,6 +32,7 @@ import { daily } from "./daily.ts";
 import { deliveryThroughput } from "./delivery.ts";
 import { FULL as FILES_FULL, QUICK as FILES_QUICK, filesPipeline } from "./files-pipeline.ts";
 import { FLEET_FULL, FLEET_QUICK, fleetBench } from "./fleet.ts";
+import { FLEET_SCALE_FULL, FLEET_SCALE_QUICK, fleetScaleBench } from "./fleet-scale.ts";
 import { ingest } from "./ingest.ts";
 import { paymentsThroughput } from "./payments.ts";
 import { binNodeFlags } from "./product-bin.ts";
@@ -74,6 +76,8 @@ const { values } = parseArgs({
     "fleet-items": { type: "string" },
     "fleet-weeks": { type: "string" },
     "fleet-changes": { type: "string" },
+    // The fleet at scale (issue 38, bench/fleet-scale.ts): 200 accounts, 4 workers; merges its keys.
+    "fleet-scale": { type: "boolean", default: false },
   },
 });
 const num = (v: string | undefined, fallback: number) => (v === undefined ? fallback : Number(v));
@@ -135,6 +139,20 @@ if (values.fleet) {
     const full = Object.entries(FLEET_FULL).every(([k, v]) => size[k as keyof typeof size] === v);
     if (!full || workers.join(",") !== "1,2,4")
       for (const [key, value] of Object.entries(figures)) process.stdout.write(`${key}  ${value}\n`);
+    else await mergeResults(figures);
+  } finally {
+    await server.stop();
+  }
+  process.exit(0);
+}
+
+if (values["fleet-scale"]) {
+  const server = await benchServer();
+  try {
+    const size = quick ? FLEET_SCALE_QUICK : FLEET_SCALE_FULL;
+    const figures = await fleetScaleBench({ ...size, rateLimit: 10, serverUrl: server.url });
+    // Only the full size's figures go into results.json; --quick prints them.
+    if (quick) for (const [key, value] of Object.entries(figures)) process.stdout.write(`${key}  ${value}\n`);
     else await mergeResults(figures);
   } finally {
     await server.stop();
