@@ -79,11 +79,11 @@ async function grantFleet(ctx: Context, role: string): Promise<ExitCode> {
     );
   });
   process.stdout.write(
-    [
+    `${[
       `role "${role}" may now read the fleet: the views of schema ${FLEET_SCHEMA} over ${accounts.length} account(s), each row with its account, and each account's data`,
       "not readable: sign-in data and alert targets of any account",
       "`regwatch migrate` keeps the views in step with the accounts file, and gives the role the data of accounts added to it",
-    ].join("\n") + "\n",
+    ].join("\n")}\n`,
   );
   return EXIT.ok;
 }
