@@ -19,6 +19,7 @@ import postgres from "postgres";
 import { addDays, lastCompleteDay } from "../src/dates.ts";
 import { type RunningEmulator, startEmulator } from "../src/emulator/index.ts";
 import { freshDatabase } from "./bench-database.ts";
+import { untilQueueEmpty } from "./fleet.ts";
 import { type Env, regwatch, startWorkers } from "./fleet-processes.ts";
 import { keyRates, roundSummary } from "./fleet-stats.ts";
 import { buildProduct } from "./product-bin.ts";
@@ -39,7 +40,6 @@ export const FLEET_SCALE_QUICK = { accounts: 12, workers: 2, concurrency: 2, lis
 
 const TZ = "Europe/Budapest";
 const SAMPLE_MS = 100;
-const ROUND_LIMIT_MS = 30 * 60_000;
 
 export async function fleetScaleBench(p: FleetScaleParams): Promise<Record<string, number>> {
   buildProduct();
@@ -72,7 +72,7 @@ export async function fleetScaleBench(p: FleetScaleParams): Promise<Record<strin
     const pool = startWorkers(p.workers, env, p.concurrency);
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     try {
-      await untilDone(sql, () => pool.exited(), started);
+      await untilQueueEmpty(sql, () => pool.exited(), started);
       const wallS = (performance.now() - started) / 1000;
       await pool.stop();
       await checkRuns(sql, p.accounts);
@@ -155,22 +155,6 @@ async function accountsEnv(dir: string, emulator: RunningEmulator, keys: string[
 
 function accountName(i: number): string {
   return `c${String(i + 1).padStart(3, "0")}`;
-}
-
-/** Until graphile-worker's queue holds no regwatch job; a job tried and failed fails the bench. */
-async function untilDone(sql: postgres.Sql, exited: () => string | undefined, started: number) {
-  for (;;) {
-    const [row] = await sql<{ left: number; tried: number; error: string | null }[]>`
-      select count(*)::int as left, count(*) filter (where attempts > 0 and locked_at is null)::int as tried,
-        max(last_error) as error
-      from graphile_worker.jobs where queue_name like 'regwatch:%'`;
-    if (row!.tried > 0) throw new Error(`a job failed: ${row!.error ?? "(no error kept)"}`);
-    if (row!.left === 0) return;
-    const gone = exited();
-    if (gone) throw new Error(gone);
-    if (performance.now() - started > ROUND_LIMIT_MS) throw new Error("the jobs did not finish");
-    await sleep(250);
-  }
 }
 
 async function checkRuns(sql: postgres.Sql, accounts: number) {

@@ -3,16 +3,19 @@
  * 38): one worker at --concurrency 2 syncs eight accounts (one emulator, a key and a small world
  * each) while the test samples pg_stat_activity; it never holds more than concurrency + 3.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, localDateTime } from "../../src/dates.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type EmulatorProcess, startEmulatorProcess } from "../helpers/emulator-process.ts";
 import { waitUntil } from "../helpers/wait.ts";
-import { spawnWorker, type WorkerProcess, writeAccountsFile } from "./fleet-helpers.ts";
+import {
+  spawnWorker,
+  tenantKey,
+  type WorkerProcess,
+  writeAccountsFile,
+  writeTenantsFile,
+} from "./fleet-helpers.ts";
 
 const NAMES = ["a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8"];
 const CONCURRENCY = 2;
@@ -24,17 +27,7 @@ let worker: WorkerProcess | undefined;
 beforeAll(async () => {
   t = await createTestDatabase();
   const today = localDateTime(new Date(), "Europe/Budapest").date;
-  const tenants = path.join(mkdtempSync(path.join(tmpdir(), "regwatch-conn-tenants-")), "tenants.json");
-  writeFileSync(
-    tenants,
-    JSON.stringify(
-      NAMES.map((name, i) => ({
-        apiKey: `key-${name}-${"x".repeat(24)}`,
-        seed: 90 + i,
-        lists: [{ name: `${name} list`, createdAt: addDays(today, -5), size: 8 }],
-      })),
-    ),
-  );
+  const tenants = writeTenantsFile(NAMES, { createdAt: addDays(today, -5), size: 8, firstSeed: 90 });
   emulator = await startEmulatorProcess(["--tenants", tenants, "--businesses", "300", "--rate-limit", "200"]);
 }, 120_000);
 afterAll(async () => {
@@ -63,7 +56,7 @@ describe("a worker serving many accounts", () => {
       })),
     );
     const env: Record<string, string> = { DATABASE_URL: t.url, REGWATCH_ACCOUNTS_FILE: file };
-    for (const name of NAMES) env[`${name.toUpperCase()}_KEY`] = `key-${name}-${"x".repeat(24)}`;
+    for (const name of NAMES) env[`${name.toUpperCase()}_KEY`] = tenantKey(name);
     expect((await runCli(["migrate"], env)).code).toBe(0);
     worker = spawnWorker(["--concurrency", String(CONCURRENCY)], env);
     await waitUntil(

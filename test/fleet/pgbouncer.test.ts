@@ -6,9 +6,6 @@
  * by one worker; a run lock held through the pooler makes `sync --account` exit 75, and once it is
  * released the same command runs.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { addDays, localDateTime } from "../../src/dates.ts";
 import { forSchema, openDatabase } from "../../src/db/connect.ts";
@@ -19,10 +16,16 @@ import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type EmulatorProcess, startEmulatorProcess } from "../helpers/emulator-process.ts";
 import { type Bouncer, startPgBouncer } from "../helpers/pgbouncer.ts";
 import { waitUntil } from "../helpers/wait.ts";
-import { spawnWorker, type WorkerProcess, writeAccountsFile } from "./fleet-helpers.ts";
+import {
+  spawnWorker,
+  tenantKey,
+  type WorkerProcess,
+  writeAccountsFile,
+  writeTenantsFile,
+} from "./fleet-helpers.ts";
 
 const NAMES = ["alpha", "beta"] as const;
-const KEYS = NAMES.map((name) => `key-${name}-${"x".repeat(24)}`);
+const KEYS = NAMES.map(tenantKey);
 
 let bouncer: Bouncer;
 let emulator: EmulatorProcess;
@@ -32,19 +35,8 @@ let worker: WorkerProcess | undefined;
 beforeAll(async () => {
   t = await createTestDatabase();
   bouncer = await startPgBouncer(inject("pgServerUrl"));
-  const dir = mkdtempSync(path.join(tmpdir(), "regwatch-pgbouncer-tenants-"));
-  const tenants = path.join(dir, "tenants.json");
   const today = localDateTime(new Date(), "Europe/Budapest").date;
-  writeFileSync(
-    tenants,
-    JSON.stringify(
-      KEYS.map((apiKey, i) => ({
-        apiKey,
-        seed: 70 + i,
-        lists: [{ name: `${NAMES[i]} list`, createdAt: addDays(today, -6), size: 12 }],
-      })),
-    ),
-  );
+  const tenants = writeTenantsFile(NAMES, { createdAt: addDays(today, -6), size: 12, firstSeed: 70 });
   emulator = await startEmulatorProcess(["--tenants", tenants, "--businesses", "400", "--rate-limit", "50"]);
 }, 120_000);
 afterAll(async () => {
