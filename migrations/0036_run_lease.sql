@@ -15,6 +15,8 @@ CREATE TABLE "regwatch"."run_lease" (
 --> statement-breakpoint
 COMMENT ON TABLE regwatch.run_lease IS 'The run lock of this schema: at most one row, held by the process whose holder token it names until expires_at (renewed while the run goes on).';
 --> statement-breakpoint
+COMMENT ON COLUMN regwatch.run_lease.id IS 'Always 1: the schema has one run lock.';
+--> statement-breakpoint
 COMMENT ON COLUMN regwatch.run_lease.holder IS 'A random token of the holding process''s lock (never reused).';
 --> statement-breakpoint
 COMMENT ON COLUMN regwatch.run_lease.pid IS 'Process id of the holder, on host.';
