@@ -121,11 +121,24 @@ export function scopedSql(pool: Pool, schema: string): Pool {
     return (pool.begin as (...a: unknown[]) => Promise<unknown>)(...args, wrapped);
   };
   const unsafe = (...args: Parameters<Pool["unsafe"]>) => bind(pool.unsafe(...args));
+  // A reserved connection is a session: its search_path is set for the session and reset when it
+  // is given back. Through a pooler in transaction mode a reservation holds no server session, so
+  // regwatch's own code never reserves (tests and tools that talk to Postgres directly may).
+  const reserve = async () => {
+    const reserved = await pool.reserve();
+    await reserved`select set_config('search_path', ${schema}, false)`;
+    const release = reserved.release;
+    reserved.release = () => {
+      void reserved`reset search_path`.catch(() => {}).finally(release);
+    };
+    return reserved;
+  };
   return new Proxy(pool, {
     apply: (target, self, args) => bind(Reflect.apply(target, self, args)),
     get: (target, key, receiver) => {
       if (key === "begin") return begin;
       if (key === "unsafe") return unsafe;
+      if (key === "reserve") return reserve;
       return Reflect.get(target, key, receiver);
     },
   });
