@@ -98,6 +98,35 @@ function processAlive(pid: number): boolean {
   }
 }
 
+type CloseListener = () => void;
+interface PoolOptions {
+  onclose?: (id: number) => void;
+}
+const closeListeners = new WeakMap<PoolOptions, Set<CloseListener>>();
+
+/**
+ * Calls `listener` whenever a connection of `sql`'s pool closes (postgres.js reads its `onclose`
+ * option at each close): a terminated backend or a stopped server is then noticed at once, not at
+ * the next renewal. Returns the function that stops listening.
+ */
+function onPoolClose(sql: Sql, listener: CloseListener): () => void {
+  const options = (sql as unknown as { options?: PoolOptions }).options;
+  if (!options) return () => {};
+  let listeners = closeListeners.get(options);
+  if (!listeners) {
+    const set = new Set<CloseListener>();
+    listeners = set;
+    closeListeners.set(options, set);
+    const previous = options.onclose;
+    options.onclose = (id) => {
+      previous?.(id);
+      for (const l of set) l();
+    };
+  }
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 /** Takes the lock or throws LockHeldError (exit 75) naming the run that holds it. */
 export async function acquireRunLock(sql: Sql, options: AcquireOptions = {}): Promise<RunLock> {
   const lost = new AbortController();
@@ -151,6 +180,12 @@ export async function acquireRunLock(sql: Sql, options: AcquireOptions = {}): Pr
     options.renewMs ?? (leaseSeconds * 1000) / 3,
   );
   timer.unref();
+  // A connection of the pool closing may mean the database went away: renew now to find out.
+  const stopListening = onPoolClose(sql, () => {
+    renewing ??= renew().finally(() => {
+      renewing = undefined;
+    });
+  });
   return {
     signal: lost.signal,
     heldSql: (conn) =>
@@ -163,6 +198,7 @@ export async function acquireRunLock(sql: Sql, options: AcquireOptions = {}): Pr
       if (released) return;
       released = true;
       clearInterval(timer);
+      stopListening();
       await renewing?.catch(() => {});
       // With the database gone the lease expires on its own.
       await sql`delete from run_lease where holder = ${token}`.catch(() => {});
