@@ -57,12 +57,12 @@ export function processCpuSeconds(pid: number | undefined): number {
   }
 }
 
-/** Starts `count` processes of `regwatch worker --concurrency 1`. */
-export function startWorkers(count: number, env: Env): Workers {
+/** Starts `count` processes of `regwatch worker --concurrency N` (1 unless given). */
+export function startWorkers(count: number, env: Env, concurrency = 1): Workers {
   const children: { child: ChildProcess; stderr: string; code: number | null | undefined }[] = [];
   let stopping = false;
   for (let i = 0; i < count; i++) {
-    const child = spawn(PRODUCT_BIN, ["worker", "--concurrency", "1"], {
+    const child = spawn(PRODUCT_BIN, ["worker", "--concurrency", String(concurrency)], {
       env: baseEnv(env),
       stdio: ["ignore", "ignore", "pipe"],
     });

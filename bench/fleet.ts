@@ -152,7 +152,7 @@ async function fleetRound(
  * Polls graphile-worker's jobs view (the queue's own table, in its schema) until no regwatch
  * job is left: a job that succeeds is removed. A job tried and failed even once fails the bench.
  */
-async function untilQueueEmpty(sql: postgres.Sql, exited: () => string | undefined, started: number) {
+export async function untilQueueEmpty(sql: postgres.Sql, exited: () => string | undefined, started: number) {
   for (;;) {
     const [row] = await sql<{ left: number; tried: number; error: string | null }[]>`
       select count(*)::int as left, count(*) filter (where attempts > 0 and locked_at is null)::int as tried,

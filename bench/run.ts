@@ -11,7 +11,8 @@
  * the fleet (bench/fleet.ts: 20 keys, 1, 2 and 4 `regwatch worker` processes) only with --fleet,
  * which runs just it and merges its keys (--quick, --fleet-keys N, --fleet-lists N, --fleet-items N,
  * --fleet-weeks N, --fleet-changes N per business a month, --fleet-workers 1,2,4: figures of any
- * other size than the full one are printed, not merged).
+ * other size than the full one are printed, not merged); the fleet at scale (bench/fleet-scale.ts:
+ * 200 accounts, 4 workers at --concurrency 4) only with --fleet-scale, likewise (--quick prints).
  * Uses DATABASE_URL, else an embedded Postgres in a temp dir.
  * --smoke runs every scenario of the default run and a one-worker fleet round at a tiny size
  * (bench/sizes.ts), prints the figures and writes nothing, on TEST_DATABASE_URL's server (the
@@ -26,6 +27,7 @@ import { type BenchServer, benchServer } from "./bench-database.ts";
 import { consoleInbox } from "./console.ts";
 import { deliveryThroughput } from "./delivery.ts";
 import { FLEET_FULL, FLEET_QUICK, fleetBench } from "./fleet.ts";
+import { FLEET_SCALE_FULL, FLEET_SCALE_QUICK, fleetScaleBench } from "./fleet-scale.ts";
 import { paymentsThroughput } from "./payments.ts";
 import { defaultSections, type Figures, runSections } from "./sections.ts";
 import { benchSize } from "./sizes.ts";
@@ -71,6 +73,8 @@ const { values } = parseArgs({
     "fleet-items": { type: "string" },
     "fleet-weeks": { type: "string" },
     "fleet-changes": { type: "string" },
+    // The fleet at scale (issue 38, bench/fleet-scale.ts): 200 accounts, 4 workers; merges its keys.
+    "fleet-scale": { type: "boolean", default: false },
   },
 });
 const num = (v: string | undefined, fallback: number) => (v === undefined ? fallback : Number(v));
@@ -122,6 +126,20 @@ if (values.fleet) {
     if (!full || workers.join(",") !== "1,2,4") printFigures(figures);
     else await mergeResults(figures);
   });
+  process.exit(0);
+}
+
+if (values["fleet-scale"]) {
+  const server = await benchServer();
+  try {
+    const size = quick ? FLEET_SCALE_QUICK : FLEET_SCALE_FULL;
+    const figures = await fleetScaleBench({ ...size, rateLimit: 10, serverUrl: server.url });
+    // Only the full size's figures go into results.json; --quick prints them.
+    if (quick) for (const [key, value] of Object.entries(figures)) process.stdout.write(`${key}  ${value}\n`);
+    else await mergeResults(figures);
+  } finally {
+    await server.stop();
+  }
   process.exit(0);
 }
 

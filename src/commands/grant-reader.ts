@@ -5,11 +5,13 @@
  * what is data src/db/reader-classes.ts). The role name is checked here, before any connection.
  */
 import type { Command } from "commander";
-import { grantReader } from "../db/grants.ts";
+import { loadAccounts } from "../accounts.ts";
+import { FLEET_SCHEMA, grantFleetReader } from "../db/fleet-views.ts";
+import { grantReader, requireRole } from "../db/grants.ts";
 import { PRIVATE_COLUMNS, type ReaderGrantPlan } from "../db/reader-classes.ts";
-import { EXIT, UsageError } from "../errors.ts";
+import { ConfigError, EXIT, type ExitCode, UsageError } from "../errors.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
-import { runAction, withDatabase } from "./context.ts";
+import { type Context, runAction, withDatabase } from "./context.ts";
 
 /** A plain identifier; anything stranger is refused rather than quoted into SQL. */
 const ROLE_NAME = /^[A-Za-z_][A-Za-z0-9_$-]{0,62}$/;
@@ -34,8 +36,19 @@ export function registerGrantReader(program: Command): void {
     )
     .argument("<role>", "name of an existing Postgres role")
     .addOption(accountOption())
-    .action((rawRole: string, opts: AccountFlag) =>
-      runAction(
+    .option(
+      "--fleet",
+      `read every account of the accounts file: the views of schema ${FLEET_SCHEMA} (each with an account column) and each account's data`,
+    )
+    .action((rawRole: string, opts: AccountFlag & { fleet?: boolean }) => {
+      if (opts.fleet) {
+        if (opts.account !== undefined)
+          return runAction(async () => {
+            throw new UsageError("--fleet and --account exclude each other: --fleet grants every account");
+          });
+        return runAction((ctx) => grantFleet(ctx, checkRoleName(rawRole)));
+      }
+      return runAction(
         async (ctx) => {
           const role = checkRoleName(rawRole);
           const { schema, plan } = await withDatabase(ctx, async (db) => ({
@@ -46,8 +59,33 @@ export function registerGrantReader(program: Command): void {
           return EXIT.ok;
         },
         { account: opts.account, withoutKeys: true },
-      ),
+      );
+    });
+}
+
+/** `grant-reader ROLE --fleet`: the fleet's views and every account's data (db/fleet-views.ts). */
+async function grantFleet(ctx: Context, role: string): Promise<ExitCode> {
+  const accounts = loadAccounts(ctx.config);
+  if (!accounts)
+    throw new ConfigError([
+      "REGWATCH_ACCOUNTS_FILE: required by `grant-reader --fleet` (it grants the accounts it lists)",
+    ]);
+  await withDatabase(ctx, async (db) => {
+    await requireRole(db.sql, role);
+    await grantFleetReader(
+      db.pool,
+      role,
+      accounts.map((a) => ({ account: a.name, schema: a.schema })),
     );
+  });
+  process.stdout.write(
+    `${[
+      `role "${role}" may now read the fleet: the views of schema ${FLEET_SCHEMA} over ${accounts.length} account(s), each row with its account, and each account's data`,
+      "not readable: sign-in data and alert targets of any account",
+      "`regwatch migrate` keeps the views in step with the accounts file, and gives the role the data of accounts added to it",
+    ].join("\n")}\n`,
+  );
+  return EXIT.ok;
 }
 
 /** What the role may read now, and what it may not. */

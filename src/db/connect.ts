@@ -2,6 +2,7 @@ import postgres from "postgres";
 import { DEFAULT_SCHEMA } from "../account-name.ts";
 import type { Config } from "../config.ts";
 import { startEmbedded } from "./embedded.ts";
+import { scopedSql } from "./scoped-sql.ts";
 import { withNoDelay } from "./socket.ts";
 
 export type Sql = postgres.Sql;
@@ -20,10 +21,16 @@ export interface Database {
   sql: Sql;
   url: string;
   /**
-   * The schema every statement reads and writes: the session's search_path is this one schema, so
-   * statements name tables without a schema and one account's session never resolves another's.
+   * The schema every statement reads and writes: each statement's transaction sets search_path to
+   * this one schema (scoped-sql.ts), so statements name tables without a schema and one account's
+   * statement never resolves another's.
    */
   schema: string;
+  /**
+   * The connections under `sql`, which carry no schema of their own: `forSchema` gives another
+   * schema's Database over them, so one pool serves every account of a process.
+   */
+  pool: Sql;
   /** Where the connection came from, for messages (never the URL, which may hold a password). */
   origin: "DATABASE_URL" | "embedded";
   close(): Promise<void>;
@@ -32,6 +39,8 @@ export interface Database {
 export interface OpenOptions {
   /** Pool size of the raw SQL client. */
   max?: number;
+  /** Seconds after which a connection nobody uses is closed (kept open when not given). */
+  idleTimeoutS?: number;
 }
 
 /**
@@ -115,6 +124,28 @@ function isConnectionEnded(error: Error): boolean {
   return typeof code === "string" && (/^57P0[1-3]$/.test(code) || code === "CONNECTION_CLOSED");
 }
 
+/**
+ * Another schema's Database over `db`'s connections: its statements run in `schema`, its close
+ * does nothing (the pool is `db`'s, closed with it).
+ */
+export function forSchema(db: Database, schema: string): Database {
+  return { ...db, schema, sql: scopedSql(db.pool, schema), close: async () => {} };
+}
+
+/**
+ * Whether the driver prepares named statements on `url`: not when its query says `prepare=false`
+ * (a pooler in transaction mode before PgBouncer 1.21 keeps no prepared statement between
+ * transactions). postgres.js reads the parameter itself; the queue's driver is told the same.
+ */
+export function preparesStatements(url: string): boolean {
+  try {
+    const value = new URL(url).searchParams.get("prepare");
+    return !(value === "false" || value === "disable");
+  } catch {
+    return true;
+  }
+}
+
 /** Connection parameters that bind a session to one account's schema (and nothing else). */
 export function schemaConnection(schema: string): { search_path: string } {
   if (!/^[a-z][a-z0-9_]{0,62}$/.test(schema))
@@ -130,14 +161,19 @@ function connect(
   beforeClose: (sql: Sql) => Promise<(() => Promise<void>) | undefined | void>,
 ): Database {
   installDriverGuard();
-  const common = withNoDelay({
-    onnotice: () => {},
-    connection: { application_name: APPLICATION_NAME, ...schemaConnection(schema) },
+  // No search_path among the connection's parameters: the schema is set in each transaction, so
+  // the pool may serve several accounts and a pooler in transaction mode may carry it.
+  const common = withNoDelay({ onnotice: () => {}, connection: { application_name: APPLICATION_NAME } });
+  const pool = postgres(url, {
+    ...common,
+    max: options.max ?? 10,
+    ...(options.idleTimeoutS === undefined ? {} : { idle_timeout: options.idleTimeoutS }),
   });
-  const sql = postgres(url, { ...common, max: options.max ?? 10 });
+  const sql = scopedSql(pool, schema);
   let closed = false;
   return {
     sql,
+    pool,
     url,
     schema,
     origin,
@@ -145,7 +181,7 @@ function connect(
       if (closed) return;
       closed = true;
       const after = await beforeClose(sql);
-      await sql.end({ timeout: 5 });
+      await pool.end({ timeout: 5 });
       if (after) await after();
     },
   };

@@ -12,6 +12,18 @@ import { type ReaderGrantPlan, readerGrantPlan } from "./reader-classes.ts";
 
 /** Records `role` as a reader of `schema` and gives it exactly what the classification allows. */
 export async function grantReader(sql: Sql, role: string, schema = DEFAULT_SCHEMA): Promise<ReaderGrantPlan> {
+  await requireRole(sql, role);
+  return sql.begin((tx) => grantReaderIn(tx as unknown as Sql, role, schema));
+}
+
+/** The same, inside the caller's transaction, for a role known to exist. */
+export async function grantReaderIn(tx: Sql, role: string, schema: string): Promise<ReaderGrantPlan> {
+  await tx`insert into ${tx(schema)}.reader_roles (role) values (${role}) on conflict (role) do nothing`;
+  return applyReaderGrants(tx, role, schema);
+}
+
+/** Throws InputError unless `role` exists. */
+export async function requireRole(sql: Sql, role: string): Promise<void> {
   const [found] = await sql<{ exists: boolean }[]>`
     select exists(select 1 from pg_roles where rolname = ${role}) as exists`;
   if (!found?.exists) {
@@ -19,11 +31,6 @@ export async function grantReader(sql: Sql, role: string, schema = DEFAULT_SCHEM
       `role "${role}" does not exist; create it first, e.g. CREATE ROLE "${role}" LOGIN PASSWORD '...'`,
     );
   }
-  return sql.begin(async (tx) => {
-    const t = tx as unknown as Sql;
-    await t`insert into ${t(schema)}.reader_roles (role) values (${role}) on conflict (role) do nothing`;
-    return applyReaderGrants(t, role, schema);
-  });
 }
 
 /**
@@ -31,13 +38,15 @@ export async function grantReader(sql: Sql, role: string, schema = DEFAULT_SCHEM
  * the roles it applied them to.
  */
 export async function reapplyReaderGrants(sql: Sql, schema = DEFAULT_SCHEMA): Promise<string[]> {
-  return sql.begin(async (tx) => {
-    const t = tx as unknown as Sql;
-    const roles = await t<{ role: string }[]>`
-      select r.role from ${t(schema)}.reader_roles r join pg_roles p on p.rolname = r.role order by r.role`;
-    for (const { role } of roles) await applyReaderGrants(t, role, schema);
-    return roles.map((r) => r.role);
-  });
+  return sql.begin((tx) => reapplyReaderGrantsIn(tx as unknown as Sql, schema));
+}
+
+/** The same, inside the caller's transaction (the migrator's). */
+export async function reapplyReaderGrantsIn(tx: Sql, schema: string): Promise<string[]> {
+  const roles = await tx<{ role: string }[]>`
+    select r.role from ${tx(schema)}.reader_roles r join pg_roles p on p.rolname = r.role order by r.role`;
+  for (const { role } of roles) await applyReaderGrants(tx, role, schema);
+  return roles.map((r) => r.role);
 }
 
 /**

@@ -1,49 +1,46 @@
 /**
- * The run lock: one process at a time calls the registry, so two never share (and together
- * exceed) the request budget. A session-level advisory lock on a connection of its own; it is
- * released by Postgres itself if the process dies.
+ * The run lock: one process at a time calls the registry for an account, so two never share (and
+ * together exceed) the request budget. The lock is a lease row (`run_lease`, one per schema) on
+ * the database's clock, taken by an upsert that succeeds only when the row is absent or expired,
+ * and renewed by its holder every `renewMs` (a third of the lease). It needs no session of its own,
+ * so it passes through a pooler in transaction mode (PgBouncer `pool_mode = transaction`) and the
+ * pool it runs on may serve other accounts between statements.
  *
- * The lock lives exactly as long as its session. The session is watched from its own connection:
- * the connection closing (a terminated backend, a fast stop, a failover) or a keep-alive query on
- * it failing means the lock is gone, and `signal` aborts at once so the run stops starting
- * requests. This is why a pooler in transaction mode (PgBouncer `pool_mode = transaction`) cannot
- * carry the lock's connection: it hands the session to others between statements.
+ *   take: upsert where expired → failing, a holder on this host whose process is gone is taken over
+ *   renew: update where holder = token and not expired → no row: lost (RunLockLostError)
+ *   release: delete where holder = token
+ *
+ * A crashed holder stops renewing: its lease is free `leaseSeconds` after its last renewal (at
+ * once for a process of the same host that is no longer running). A holder that cannot renew (the
+ * database gone) aborts `signal` with the reason, so the run stops starting requests.
  */
+import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
-import postgres from "postgres";
+import { hostname } from "node:os";
 import { LockHeldError, RegwatchError } from "../errors.ts";
-import { accountLockKeys, accountLockMatch } from "./account-lock.ts";
 import type { Fragment, Sql, Tx } from "./connect.ts";
 import { classifyDatabaseError, DatabaseUnavailableError } from "./db-errors.ts";
 import { currentRun, failAbandonedRuns } from "./runs.ts";
 
-const RUN_LOCK = 0x72_77_72_6e; // "rwrn"
-
-/** The keep-alive's period: a lost lock is noticed within this long even when nothing else asks. */
-export const LOCK_KEEPALIVE_MS = 10_000;
-/** How long the check "is the database still there" waits when the lock's session closed. */
-const PROBE_MS = 5000;
+/** How long a lease lasts without renewal: a crashed holder's lock is free this long after its end. */
+export const LEASE_SECONDS = 30;
 
 export interface RunLock {
   release(): Promise<void>;
   /**
-   * Throws unless the lock's own session still answers (a keep-alive query on it). A dropped
-   * connection takes a session lock with it silently, so writers check before each commit.
+   * Renews the lease (on `sql`, a transaction's connection when given, so a commit and the lease's
+   * renewal go together) and throws unless it is still held.
    */
   verify(sql?: Sql | Tx): Promise<void>;
-  /**
-   * The same check as a boolean SQL expression, for a statement that commits on its own: the
-   * lock is granted to the locking backend, identified by pid and start time (a pid reused by a
-   * later backend has a later start).
-   */
+  /** The same check as a boolean SQL expression, for a statement that commits on its own. */
   heldSql(sql: Sql | Tx): Fragment;
   /** Aborted, with the reason (RunLockLostError or DatabaseUnavailableError), once the lock is lost. */
   readonly signal: AbortSignal;
 }
 
-/** The run lock was lost (its database connection dropped): another process may now run. */
+/** The run lock was lost (its lease expired or was taken): another process may now run. */
 export class RunLockLostError extends RegwatchError {
-  constructor(detail = "its database connection dropped") {
+  constructor(detail = "its lease could not be renewed in time") {
     super("LOCK_LOST", `the run lock was lost (${detail}); stopping so two runs never overlap`);
   }
 }
@@ -52,128 +49,179 @@ export interface AcquireOptions {
   /** Seconds to keep trying before giving up; 0 fails at once. */
   waitSeconds?: number;
   sleep?: (ms: number) => Promise<void>;
-  /** Period of the keep-alive query on the lock's session (LOCK_KEEPALIVE_MS). */
-  keepAliveMs?: number;
+  /** The lease's length (LEASE_SECONDS); it is renewed every third of it. */
+  leaseSeconds?: number;
+  /** Period of the renewal; a third of the lease unless given. */
+  renewMs?: number;
+}
+
+interface Holder {
+  holder: string;
+  pid: number | null;
+  host: string | null;
+}
+
+/** Takes the lease, or undefined when another holder's lease has not expired. */
+async function take(sql: Sql, token: string, leaseSeconds: number): Promise<boolean> {
+  const rows = await sql`
+    insert into run_lease (id, holder, pid, host, taken_at, renewed_at, expires_at)
+    values (1, ${token}, ${process.pid}, ${hostname()}, clock_timestamp(), clock_timestamp(),
+            clock_timestamp() + make_interval(secs => ${leaseSeconds}))
+    on conflict (id) do update
+      set holder = excluded.holder, pid = excluded.pid, host = excluded.host, taken_at = excluded.taken_at,
+          renewed_at = excluded.renewed_at, expires_at = excluded.expires_at
+      where run_lease.expires_at <= clock_timestamp()
+    returning id`;
+  return rows.length === 1;
+}
+
+/** A holder on this host whose process has ended holds nothing: its lease is taken over at once. */
+async function takeFromDeadHolder(sql: Sql, token: string, leaseSeconds: number): Promise<boolean> {
+  const [held] = await sql<Holder[]>`select holder, pid, host from run_lease`;
+  if (!held || held.host !== hostname() || held.pid === null || processAlive(held.pid)) return false;
+  const rows = await sql`
+    update run_lease
+    set holder = ${token}, pid = ${process.pid}, taken_at = clock_timestamp(), renewed_at = clock_timestamp(),
+        expires_at = clock_timestamp() + make_interval(secs => ${leaseSeconds})
+    where holder = ${held.holder}
+    returning id`;
+  return rows.length === 1;
+}
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+type CloseListener = () => void;
+interface PoolOptions {
+  onclose?: (id: number) => void;
+}
+const closeListeners = new WeakMap<PoolOptions, Set<CloseListener>>();
+
+/**
+ * Calls `listener` whenever a connection of `sql`'s pool closes (postgres.js reads its `onclose`
+ * option at each close): a terminated backend or a stopped server is then noticed at once, not at
+ * the next renewal. Returns the function that stops listening.
+ */
+function onPoolClose(sql: Sql, listener: CloseListener): () => void {
+  const options = (sql as unknown as { options?: PoolOptions }).options;
+  if (!options) return () => {};
+  let listeners = closeListeners.get(options);
+  if (!listeners) {
+    const set = new Set<CloseListener>();
+    listeners = set;
+    closeListeners.set(options, set);
+    const previous = options.onclose;
+    options.onclose = (id) => {
+      previous?.(id);
+      for (const l of set) l();
+    };
+  }
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }
 
 /** Takes the lock or throws LockHeldError (exit 75) naming the run that holds it. */
 export async function acquireRunLock(sql: Sql, options: AcquireOptions = {}): Promise<RunLock> {
   const lost = new AbortController();
   setMaxListeners(0, lost.signal); // every window, file and request of the run listens to it
-  let released = false;
-  // A client of its own rather than a reserved pool connection: postgres.js crashes the process
-  // when a reserved connection whose backend was terminated is used again, and the lock's
-  // connection is exactly the one an administrator or a failover may cut. It never recycles its
-  // connection on its own (max_lifetime, idle_timeout): that would drop the lock with it.
-  const own = postgres({
-    ...(sql.options as unknown as postgres.Options<Record<string, never>>),
-    max: 1,
-    max_lifetime: null,
-    idle_timeout: 0,
-    onclose: () => {
-      if (holder && !released) void lose(undefined);
-    },
-  });
-  // The backend's start to the microsecond, as text: a JS Date would drop the microseconds.
-  let holder: { pid: number; since: string } | undefined;
-  const lose = async (cause: unknown) => {
-    if (lost.signal.aborted || released) return;
-    // The session is gone: say whether the database is gone too, which is what the user must fix.
-    let reason: Error = new RunLockLostError();
-    const gone = classifyDatabaseError(cause);
-    if (gone instanceof DatabaseUnavailableError) reason = gone;
-    else {
-      const probe = await answersWithin(sql, PROBE_MS);
-      if (probe instanceof DatabaseUnavailableError) reason = probe;
-    }
-    if (!released) lost.abort(reason);
-  };
+  const leaseSeconds = options.leaseSeconds ?? LEASE_SECONDS;
+  const token = randomUUID();
   const deadline = Date.now() + (options.waitSeconds ?? 0) * 1000;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  for (;;) {
+    if ((await take(sql, token, leaseSeconds)) || (await takeFromDeadHolder(sql, token, leaseSeconds))) break;
+    if (Date.now() >= deadline) throw new LockHeldError(await describeHolder(sql));
+    await sleep(Math.min(1000, Math.max(50, deadline - Date.now())));
+  }
+  let released = false;
   try {
-    for (;;) {
-      const [row] = await own<{ ok: boolean; pid: number; since: string }[]>`
-        select pg_try_advisory_lock(${accountLockKeys(own as unknown as Sql, RUN_LOCK)}) as ok, pg_backend_pid() as pid,
-               (select extract(epoch from backend_start)::text
-                from pg_stat_activity where pid = pg_backend_pid()) as since`;
-      if (row?.ok) {
-        holder = { pid: row.pid, since: row.since };
-        break;
-      }
-      if (Date.now() >= deadline) throw new LockHeldError(await describeHolder(sql));
-      await sleep(Math.min(1000, Math.max(50, deadline - Date.now())));
-    }
-    // Holding the lock, any run still marked running was left by a process that died. If that
-    // write fails (a read-only database), the lock's own client must not keep the process alive.
+    // Holding the lock, any run still marked running was left by a process that died.
     await failAbandonedRuns(sql);
   } catch (error) {
     released = true;
-    await own.end({ timeout: 1 }).catch(() => {});
+    await sql`delete from run_lease where holder = ${token}`.catch(() => {});
     throw error;
   }
-  const session = holder;
-  const keepAlive = async () => {
+  const lose = (reason: Error) => {
+    if (!released && !lost.signal.aborted) lost.abort(reason);
+  };
+  const renew = async (conn: Sql | Tx = sql) => {
     if (released || lost.signal.aborted) return;
     try {
-      const [row] = await own<{ pid: number }[]>`select pg_backend_pid() as pid`;
-      // Another backend answering means the client reconnected: the locking session is gone.
-      if (row?.pid !== session.pid) await lose(undefined);
+      const rows = await conn`
+        update run_lease
+        set renewed_at = clock_timestamp(), expires_at = clock_timestamp() + make_interval(secs => ${leaseSeconds})
+        where holder = ${token} and expires_at > clock_timestamp()
+        returning id`;
+      if (rows.length === 0) lose(new RunLockLostError("its lease expired or was taken over"));
     } catch (error) {
-      await lose(error);
+      const gone = classifyDatabaseError(error);
+      // A renewal that fails while the database answers (a transaction's own error) says nothing
+      // of the lease; the database gone does, and so does a lease past its end.
+      if (gone instanceof DatabaseUnavailableError) lose(gone);
+      else if (!(await stillHeld(sql, token)))
+        lose(new RunLockLostError("its lease expired or was taken over"));
     }
   };
-  const timer = setInterval(() => void keepAlive(), options.keepAliveMs ?? LOCK_KEEPALIVE_MS);
+  let renewing: Promise<void> | undefined;
+  const timer = setInterval(
+    () => {
+      renewing ??= renew().finally(() => {
+        renewing = undefined;
+      });
+    },
+    options.renewMs ?? (leaseSeconds * 1000) / 3,
+  );
   timer.unref();
-  const heldSql = (conn: Sql | Tx): Fragment => conn`exists (
-      select 1 from pg_locks l join pg_stat_activity a on a.pid = l.pid
-      where l.locktype = 'advisory' and l.granted and l.pid = ${session.pid}
-        and extract(epoch from a.backend_start) = ${session.since}::numeric
-        and ${accountLockMatch(conn, RUN_LOCK)}
-    )`;
+  // A connection of the pool closing may mean the database went away: renew now to find out.
+  const stopListening = onPoolClose(sql, () => {
+    renewing ??= renew().finally(() => {
+      renewing = undefined;
+    });
+  });
   return {
-    heldSql,
     signal: lost.signal,
-    async verify() {
-      if (!lost.signal.aborted) await keepAlive();
+    heldSql: (conn) =>
+      conn`exists (select 1 from run_lease where holder = ${token} and expires_at > clock_timestamp())`,
+    async verify(conn) {
+      await renew(conn);
       if (lost.signal.aborted) throw lost.signal.reason as Error;
     },
     async release() {
       if (released) return;
       released = true;
       clearInterval(timer);
-      // Ending the session releases its lock; if the connection is already gone, so is the lock.
-      await own.end({ timeout: 5 }).catch(() => {});
+      stopListening();
+      await renewing?.catch(() => {});
+      // With the database gone the lease expires on its own.
+      await sql`delete from run_lease where holder = ${token}`.catch(() => {});
     },
   };
 }
 
-/** Undefined when the database answers a trivial query within `ms`, else why not. */
-async function answersWithin(sql: Sql, ms: number): Promise<unknown> {
-  let timer: NodeJS.Timeout | undefined;
-  const silent = new Promise<unknown>((resolve) => {
-    timer = setTimeout(
-      () =>
-        resolve(
-          new DatabaseUnavailableError(`database problem: the database did not answer within ${ms / 1000} s`),
-        ),
-      ms,
-    );
-  });
-  const answer = sql`select 1`.then(
-    () => undefined,
-    (error: unknown) => classifyDatabaseError(error),
-  );
-  try {
-    return await Promise.race([answer, silent]);
-  } finally {
-    clearTimeout(timer);
-  }
+async function stillHeld(sql: Sql, token: string): Promise<boolean> {
+  const rows = await sql`
+    select 1 from run_lease where holder = ${token} and expires_at > clock_timestamp()`.catch(() => []);
+  return rows.length === 1;
 }
 
 async function describeHolder(sql: Sql): Promise<string> {
   const holder = await currentRun(sql).catch(() => undefined);
+  const [lease] = await sql<{ pid: number | null; host: string | null; left: number }[]>`
+    select pid, host, ceil(extract(epoch from expires_at - clock_timestamp()))::int as left
+    from run_lease`.catch(() => []);
   const who = holder
     ? `run ${holder.id} (${holder.kind}, ${holder.trigger}) started ${holder.startedAt.toISOString()} by pid ${holder.pid ?? "?"} on ${holder.host ?? "?"}`
-    : "another regwatch process";
-  return `${who} holds the run lock; try again later or pass --wait SECONDS`;
+    : lease
+      ? `pid ${lease.pid ?? "?"} on ${lease.host ?? "?"}`
+      : "another regwatch process";
+  const expiry = lease ? ` (its lease ends in ${Math.max(0, lease.left)} s unless its holder renews it)` : "";
+  return `${who} holds the run lock; try again later or pass --wait SECONDS${expiry}`;
 }

@@ -1,17 +1,18 @@
 import path from "node:path";
 import postgres from "postgres";
 import { packageRoot } from "../package-root.ts";
-import { DEFAULT_SCHEMA, type Sql, schemaConnection } from "./connect.ts";
-import { reapplyReaderGrants } from "./grants.ts";
+import { DEFAULT_SCHEMA, type Sql } from "./connect.ts";
+import { reapplyReaderGrantsIn } from "./grants.ts";
+import { type Migration, pendingMigrations, readMigrations } from "./migration-files.ts";
 import { retargetMigration } from "./schema-name.ts";
 import { withNoDelay } from "./socket.ts";
 
 export const MIGRATIONS_FOLDER = path.join(packageRoot(), "migrations");
 
-/** Arbitrary but fixed: serialises concurrent migrators across processes. */
+/** Arbitrary but fixed: with the schema's hash, serialises the migrators of one schema. */
 const MIGRATION_LOCK = 0x72_77_6d_67; // "rwmg"
 
-/** Schema of the migrator's journals (drizzle's own). */
+/** Schema of the migrator's journals (drizzle's own, whose table layout is kept). */
 const JOURNAL_SCHEMA = "drizzle";
 
 /**
@@ -23,53 +24,69 @@ export function migrationsTableOf(schema: string): string {
 }
 
 /**
- * Applies pending migrations to one schema: `regwatch`, or an account's `regwatch_<name>`, which
- * gets the very same statements with the schema's name put in place of `regwatch`. Safe to run
- * again (applied ones are skipped) and from several processes at once: a session advisory lock
- * makes them take turns, and each later one finds nothing left to do. When it applied any, the
- * grants of the schema's reader roles are applied again (src/db/grants.ts).
+ * Applies pending migrations to one schema (`regwatch`, or an account's `regwatch_<name>`, which
+ * gets the very same statements with the schema's name put in place of `regwatch`) on a client of
+ * its own. See migrateSchema.
  */
 export async function runMigrations(url: string, schema = DEFAULT_SCHEMA): Promise<{ applied: number }> {
-  // One connection, so the lock, the journal reads and every migration share a session.
   const client = postgres(
     url,
-    withNoDelay({
-      max: 1,
-      onnotice: () => {},
-      connection: { application_name: "regwatch", ...schemaConnection(schema) },
-    }),
+    withNoDelay({ max: 1, onnotice: () => {}, connection: { application_name: "regwatch" } }),
   );
   try {
-    await client`select pg_advisory_lock(${MIGRATION_LOCK})`;
-    const before = await appliedCount(client, schema);
-    // Loaded only when migrating: most commands find the schema current and never need them.
-    const { drizzle } = await import("drizzle-orm/postgres-js");
-    const { readMigrationFiles } = await import("drizzle-orm/migrator");
-    const config = {
-      migrationsFolder: MIGRATIONS_FOLDER,
-      migrationsSchema: JOURNAL_SCHEMA,
-      migrationsTable: migrationsTableOf(schema),
-    };
-    const migrations = readMigrationFiles(config).map((m) => ({
-      ...m,
-      sql: m.sql.map((statement) => retargetMigration(statement, schema)),
-    }));
-    const db = drizzle(client) as unknown as DrizzleInternals;
-    // What drizzle's own `migrate` does, with the statements retargeted to the schema.
-    await db.dialect.migrate(migrations, db.session, config);
-    const after = await appliedCount(client, schema);
-    // New tables reach the reader roles (data ones only), still under the migrators' lock.
-    if (after > before) await reapplyReaderGrants(client as unknown as Sql, schema);
-    await client`select pg_advisory_unlock(${MIGRATION_LOCK})`;
-    return { applied: after - before };
+    return await migrateSchema(client, schema);
   } finally {
     await client.end({ timeout: 5 });
   }
 }
 
-interface DrizzleInternals {
-  session: unknown;
-  dialect: { migrate(migrations: unknown, session: unknown, config: unknown): Promise<void> };
+/**
+ * Applies the schema's pending migrations in one transaction on `pool` (whose connections carry
+ * no schema: the transaction sets its search_path), recording each in the schema's journal as
+ * drizzle's migrator does. Safe to run again (applied ones are skipped) and from several processes
+ * at once: a transaction-scoped advisory lock of the schema makes them take turns, so it passes
+ * through a pooler in transaction mode too. When it applied any, the grants of the schema's reader
+ * roles are applied again in the same transaction (src/db/grants.ts).
+ */
+export async function migrateSchema(
+  pool: Sql,
+  schema: string,
+  migrations: readonly Migration[] = readMigrations(MIGRATIONS_FOLDER),
+): Promise<{ applied: number }> {
+  await ensureJournalSchema(pool);
+  const table = migrationsTableOf(schema);
+  return pool.begin(async (tx) => {
+    const t = tx as unknown as Sql;
+    await t`select set_config('search_path', ${schema}, true)`;
+    await t`select pg_advisory_xact_lock(${MIGRATION_LOCK}, hashtext(${schema}))`;
+    await t`create table if not exists ${t(JOURNAL_SCHEMA)}.${t(table)} (
+      id serial primary key, hash text not null, created_at bigint)`;
+    const [last] = await t<{ at: string | null }[]>`
+      select max(created_at)::text as at from ${t(JOURNAL_SCHEMA)}.${t(table)}`;
+    const pending = pendingMigrations(migrations, last?.at == null ? undefined : Number(last.at));
+    if (pending.length > 0) {
+      // Every pending statement in one message (the simple protocol runs several in a row): a
+      // fresh schema takes hundreds of statements, and their round trips would be most of its time.
+      const statements = pending.flatMap((m) => m.sql.map((s) => retargetMigration(s, schema)));
+      await t.unsafe(statements.join(";\n")).simple();
+      await t`insert into ${t(JOURNAL_SCHEMA)}.${t(table)} (hash, created_at)
+              select * from unnest(${pending.map((m) => m.hash)}::text[], ${pending.map((m) => m.folderMillis)}::bigint[])`;
+    }
+    // New tables reach the reader roles (data ones only), in the migration's own transaction.
+    if (pending.length > 0) await reapplyReaderGrantsIn(t, schema);
+    return { applied: pending.length };
+  });
+}
+
+/** The journals' schema, created once (two migrators creating it at once would collide). */
+async function ensureJournalSchema(pool: Sql): Promise<void> {
+  const [found] = await pool<{ exists: boolean }[]>`
+    select to_regnamespace(${JOURNAL_SCHEMA}) is not null as exists`;
+  if (found?.exists) return;
+  await pool.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+    await tx`create schema if not exists ${tx(JOURNAL_SCHEMA)}`;
+  });
 }
 
 /** How many migrations the schema's journal records as applied (0 before the first). */
@@ -80,6 +97,31 @@ export async function appliedCount(client: postgres.Sql, schema = DEFAULT_SCHEMA
   const [row] = await client<{ n: number }[]>`
     select count(*)::int as n from ${client(JOURNAL_SCHEMA)}.${client(migrationsTableOf(schema))}`;
   return row?.n ?? 0;
+}
+
+/**
+ * The newest migration each schema's journal records (its `created_at`), in one statement over
+ * every journal: a schema absent from the answer has none. What `migrate` of many accounts reads
+ * first, so that the accounts already current cost nothing more.
+ */
+export async function newestApplied(sql: Sql, schemas: readonly string[]): Promise<Map<string, number>> {
+  const tables = await sql<{ name: string }[]>`
+    select c.relname as name from pg_class c
+    where c.relnamespace = to_regnamespace(${JOURNAL_SCHEMA}) and c.relkind = 'r'
+      and c.relname = any(${schemas.map(migrationsTableOf)}::text[])`;
+  const found = new Set(tables.map((t) => t.name));
+  const present = schemas.filter((s) => found.has(migrationsTableOf(s)));
+  const newest = new Map<string, number>();
+  if (present.length === 0) return newest;
+  const parts = present.map(
+    (schema) =>
+      sql`select ${schema}::text as schema, max(created_at)::text as at
+          from ${sql(JOURNAL_SCHEMA)}.${sql(migrationsTableOf(schema))}`,
+  );
+  const union = parts.reduce((all, part) => sql`${all} union all ${part}`);
+  for (const row of await sql<{ schema: string; at: string | null }[]>`${union}`)
+    if (row.at !== null) newest.set(row.schema, Number(row.at));
+  return newest;
 }
 
 /** True when every migration shipped with this build has been applied to the schema (for /readyz). */

@@ -35,6 +35,7 @@ export const DATA_TABLES = [
   "payment_batches",
   "payment_checks",
   "registry_descriptions",
+  "run_lease",
   "runs",
   "search_bank_accounts",
   "seen_headings",

@@ -128,3 +128,8 @@ export async function listWorkers(
     alive: r.alive,
   }));
 }
+
+/** Gives the jobs the worker's lock ids still hold back to the queue (its stop, after the runner's). */
+export async function unlockWorkerJobs(sql: Sql, lockIds: readonly string[]): Promise<void> {
+  if (lockIds.length > 0) await sql`select graphile_worker.force_unlock_workers(${[...lockIds]}::text[])`;
+}

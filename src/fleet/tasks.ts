@@ -6,9 +6,8 @@
 import type { JobHelpers, TaskList } from "graphile-worker";
 import { type Account, accountConfig } from "../accounts.ts";
 import type { Config } from "../config.ts";
-import { type Database, openDatabase } from "../db/connect.ts";
-import { type HeldSession, IdleClosingSessions } from "../db/idle-sessions.ts";
-import { migrationsCurrent, runMigrations } from "../db/migrate.ts";
+import { type Database, forSchema } from "../db/connect.ts";
+import { migrateSchema, migrationsCurrent } from "../db/migrate.ts";
 import { coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { redactSecrets } from "../secrets.ts";
@@ -28,42 +27,38 @@ export interface TaskContext {
   env?: NodeJS.ProcessEnv;
 }
 
-/**
- * An account's session closes once no job has used it for this long (its connections with it). A
- * job runs for seconds to hours and opening a session costs milliseconds, so it is kept only across
- * jobs that follow one another closely: a worker passing through hundreds of accounts must not
- * hold a pool for each of them (Postgres's 100 connections by default are shared by the fleet).
- */
-const IDLE_CLOSE_MS = 5_000;
+/** What a job holds of its account's database, and the function to call when it is done with it. */
+export interface HeldSession {
+  db: Database;
+  release: () => void;
+}
 
 /**
- * One database session per account, opened (and its schema migrated) by the account's first job
- * and kept while its jobs come; closed a few seconds after its last one (db/idle-sessions.ts).
+ * The accounts' databases over the worker's one pool (db/scoped-sql.ts): an account's first job
+ * checks its schema (migrating it when behind), later jobs find it checked. No connection belongs
+ * to an account, so the worker's connections do not grow with the accounts it serves.
  */
 export class AccountDatabases {
-  private readonly sessions = new IdleClosingSessions((schema) => this.connect(schema), IDLE_CLOSE_MS);
+  private readonly checked = new Map<string, Promise<void>>();
 
-  constructor(private readonly base: Config) {}
+  constructor(private readonly home: Database) {}
 
-  /** The account's session, and the function to call when the job is done with it. */
-  use(schema: string): Promise<HeldSession> {
-    return this.sessions.use(schema);
-  }
-
-  closeAll(): Promise<void> {
-    return this.sessions.closeAll();
-  }
-
-  private async connect(schema: string): Promise<Database> {
-    const opened = await openDatabase({ ...this.base, schema });
-    try {
-      if (!(await migrationsCurrent(opened.sql, schema))) await runMigrations(opened.url, schema);
-      return opened;
-    } catch (error) {
-      await opened.close();
-      throw error;
+  /** The account's Database, its schema current. */
+  async use(schema: string): Promise<HeldSession> {
+    const db = forSchema(this.home, schema);
+    let check = this.checked.get(schema);
+    if (!check) {
+      check = (async () => {
+        if (!(await migrationsCurrent(db.sql, schema))) await migrateSchema(this.home.pool, schema);
+      })();
+      this.checked.set(schema, check);
+      check.catch(() => this.checked.delete(schema));
     }
+    await check;
+    return { db, release: () => {} };
   }
+
+  async closeAll(): Promise<void> {}
 }
 
 export function taskList(ctx: TaskContext, databases: AccountDatabases): TaskList {

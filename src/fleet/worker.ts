@@ -14,13 +14,13 @@ import { run, type WorkerEvents } from "graphile-worker";
 import { DEFAULT_SCHEMA } from "../account-name.ts";
 import { type Account, loadAccounts } from "../accounts.ts";
 import type { Config } from "../config.ts";
-import { openDatabase } from "../db/connect.ts";
+import { openDatabase, preparesStatements } from "../db/connect.ts";
 import { migrationsCurrent, runMigrations } from "../db/migrate.ts";
-import { markWorkerStopped } from "../db/workers.ts";
+import { markWorkerStopped, unlockWorkerJobs } from "../db/workers.ts";
 import { ConfigError, coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { keepLease } from "./leases.ts";
-import { openQueue, queueLogger } from "./queue.ts";
+import { installQueue, queueLogger } from "./queue.ts";
 import { AccountDatabases, taskList } from "./tasks.ts";
 
 export interface WorkerOptions {
@@ -50,6 +50,9 @@ export interface RunningWorker {
   done: Promise<void>;
 }
 
+/** The queue runner's connections: one listening for new jobs, one taking and settling them. */
+const QUEUE_POOL_SIZE = 2;
+
 export const WORKER_DEFAULTS = { concurrency: 4, stopTimeoutSeconds: 30, lockWaitSeconds: 5 } as const;
 
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
@@ -59,9 +62,11 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     throw new ConfigError([
       "REGWATCH_ACCOUNTS_FILE: required by the queue worker (it runs the jobs of the accounts it lists)",
     ]);
-  // The home schema only takes heartbeats and the lease sweep: two connections are plenty.
-  const home = await openDatabase({ ...config, schema: DEFAULT_SCHEMA }, { max: 2 });
-  const databases = new AccountDatabases(config);
+  // One pool for the whole worker, whatever the number of accounts: a connection per job running,
+  // and one for the heartbeat, the lease sweep and the run leases' renewals. Each statement runs in
+  // its account's schema (db/scoped-sql.ts). With the queue's two, `concurrency` + 3 in all.
+  const home = await openDatabase({ ...config, schema: DEFAULT_SCHEMA }, { max: options.concurrency + 1 });
+  const databases = new AccountDatabases(home);
   const releasers: Array<() => Promise<unknown>> = [() => home.close(), () => databases.closeAll()];
   const releaseAll = async () => {
     for (const release of releasers.reverse())
@@ -69,8 +74,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   };
   try {
     if (!(await migrationsCurrent(home.sql, DEFAULT_SCHEMA))) await runMigrations(home.url, DEFAULT_SCHEMA);
-    const utils = await openQueue(home.url, log);
-    releasers.push(async () => utils.release());
+    await installQueue(home.url, log);
 
     const stopping = new AbortController();
     const counts = { running: 0, done: 0, failed: 0 };
@@ -89,8 +93,10 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     const runner = await run({
       connectionString: home.url,
       concurrency: options.concurrency,
-      // One connection to listen for new jobs, and a few to take and settle them.
-      maxPoolSize: options.concurrency + 2,
+      // One connection to listen for new jobs, one to take and settle them (short statements).
+      maxPoolSize: QUEUE_POOL_SIZE,
+      // A pooler in transaction mode keeps no prepared statement (DATABASE_URL with prepare=false).
+      noPreparedStatements: !preparesStatements(home.url),
       noHandleSignals: true,
       pollInterval: options.pollIntervalMs ?? 2000,
       parsedCronItems: [],
@@ -161,9 +167,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
           );
         // The queue records a failed try without waiting for it, so its write may not have been
         // made when the runner says it has stopped: whatever this worker still holds is let go.
-        await utils
-          .forceUnlockWorkers(lockIds)
-          .catch((e) => log.warn({ err: coerceError(e).message }, "releasing the worker's jobs failed"));
+        await unlockWorkerJobs(home.sql, lockIds).catch((e) =>
+          log.warn({ err: coerceError(e).message }, "releasing the worker's jobs failed"),
+        );
         await markWorkerStopped(home.sql, id, "stopped").catch(() => {});
         await releaseAll();
         log.info({ worker: id, clean: finished }, "worker stopped");

@@ -1,24 +1,23 @@
 /**
- * The accounts the console can show when regwatch serves an accounts file: each account's
- * Database (its own schema, a small pool) is opened when a request shows it and closed once no
- * request has used it for a while (db/idle-sessions.ts, as the fleet's worker keeps its
- * accounts), so viewing many accounts never holds a pool for each. The console never migrates
- * in a request: `regwatch migrate` and the console's start do; an account whose schema is behind
- * is refused with SchemaBehindError, which the console shows as a page saying so. Which user may
- * see which account is decided elsewhere (auth.ts); this only knows the accounts and their connections.
+ * The accounts the console can show when regwatch serves an accounts file: one bounded pool for
+ * all of them (ACCOUNTS_POOL connections, whatever the number of accounts), each request's
+ * statements run in its account's schema (db/scoped-sql.ts), and the pool's connections close
+ * once idle. The console never migrates in a request: `regwatch migrate` and the console's start
+ * do; an account whose schema is behind is refused with SchemaBehindError, which the console shows
+ * as a page saying so. Which user may see which account is decided elsewhere (auth.ts); this only
+ * knows the accounts and their connections.
  */
 import type { EventEmitter } from "node:events";
+import { DEFAULT_SCHEMA } from "../account-name.ts";
 import { type Account, accountSettings } from "../accounts.ts";
 import type { Config } from "../config.ts";
-import type { Database } from "../db/connect.ts";
-import { openDatabase } from "../db/connect.ts";
-import { IdleClosingSessions } from "../db/idle-sessions.ts";
+import { type Database, forSchema, openDatabase } from "../db/connect.ts";
 import { migrationsCurrent } from "../db/migrate.ts";
 
-/** Connections per account: pages run a few queries at once, the account's own work runs elsewhere. */
-const ACCOUNT_POOL = 4;
+/** Connections for every account together: pages run a few queries at once. */
+export const ACCOUNTS_POOL = 4;
 
-/** An account's pool is closed once no request has used it for this long. */
+/** The accounts' connections close once no request has used them for this long. */
 export const ACCOUNT_IDLE_MS = 10_000;
 
 export interface OpenAccount {
@@ -44,15 +43,16 @@ export class SchemaBehindError extends Error {
 
 export class AccountDirectory {
   private readonly byName: Map<string, Account>;
-  private readonly sessions: IdleClosingSessions;
+  private pool: Promise<Database> | undefined;
+  /** Schemas found current: they stay so while this version runs. */
+  private readonly current = new Set<string>();
 
   constructor(
     private readonly base: Config,
     accounts: readonly Account[],
-    idleMs = ACCOUNT_IDLE_MS,
+    private readonly idleMs = ACCOUNT_IDLE_MS,
   ) {
     this.byName = new Map(accounts.map((a) => [a.name, a]));
-    this.sessions = new IdleClosingSessions((name) => this.connect(name), idleMs);
   }
 
   /** Whether the accounts file lists `name`. */
@@ -61,37 +61,38 @@ export class AccountDirectory {
   }
 
   /**
-   * The account's connection and configuration, held until `holder` (the request's response)
-   * emits 'close': a streamed download keeps it until its last byte or its client's leaving.
+   * The account's connection and configuration, for the request `holder` belongs to (kept for
+   * the interface: the shared pool needs nothing released).
    */
   async open(name: string, holder: EventEmitter): Promise<OpenAccount> {
+    void holder;
     const account = this.byName.get(name);
     if (!account) throw new Error(`no account "${name}" in the accounts file`);
-    const held = await this.sessions.use(name);
-    holder.once("close", held.release);
-    return { name, db: held.db, config: accountSettings(this.base, account) };
-  }
-
-  /** Accounts whose pool is open now (in use, or idle and not closed yet). */
-  get openCount(): number {
-    return this.sessions.size;
-  }
-
-  close(): Promise<void> {
-    return this.sessions.closeAll();
-  }
-
-  private async connect(name: string): Promise<Database> {
-    const account = this.byName.get(name)!;
     // The console never calls the registry, so it reads no key: an account whose key variable is
     // set only where its worker runs is shown all the same.
-    const db = await openDatabase(accountSettings(this.base, account), { max: ACCOUNT_POOL });
-    try {
+    const config = accountSettings(this.base, account);
+    const db = forSchema(await this.shared(), config.schema);
+    if (!this.current.has(db.schema)) {
       if (!(await migrationsCurrent(db.sql, db.schema))) throw new SchemaBehindError(name, db.schema);
-    } catch (error) {
-      await db.close();
-      throw error;
+      this.current.add(db.schema);
     }
-    return db;
+    return { name, db, config };
+  }
+
+  async close(): Promise<void> {
+    const pool = this.pool;
+    this.pool = undefined;
+    await (await pool?.catch(() => undefined))?.close();
+  }
+
+  private shared(): Promise<Database> {
+    this.pool ??= openDatabase(
+      { ...this.base, schema: DEFAULT_SCHEMA },
+      { max: ACCOUNTS_POOL, idleTimeoutS: this.idleMs / 1000 },
+    );
+    this.pool.catch(() => {
+      this.pool = undefined;
+    });
+    return this.pool;
   }
 }

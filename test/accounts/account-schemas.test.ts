@@ -82,7 +82,7 @@ describe("migrate with an accounts file", () => {
     expect(result.stdout).toMatch(/^schema regwatch: applied \d+ migration\(s\)$/m);
     expect(result.stdout).toMatch(/^schema regwatch_a: applied \d+ migration\(s\)$/m);
     expect(result.stdout).toMatch(/^schema regwatch_b: applied \d+ migration\(s\)$/m);
-    expect(await schemas()).toEqual(["regwatch", "regwatch_a", "regwatch_b"]);
+    expect(await schemas()).toEqual(["regwatch", "regwatch_a", "regwatch_b", "regwatch_fleet"]);
     // The job queue's schema is installed by the same command.
     const [queue] = await sql<{ ok: boolean }[]>`select to_regnamespace('graphile_worker') is not null as ok`;
     expect(queue?.ok).toBe(true);
@@ -105,6 +105,7 @@ describe("migrate with an accounts file", () => {
       "schema regwatch_a is up to date",
       "schema regwatch_b is up to date",
       expect.stringMatching(/^schema regwatch_c: applied \d+ migration\(s\)$/),
+      "fleet views (schema regwatch_fleet) show 3 account(s)",
     ]);
     expect(await catalogue("regwatch_c")).toEqual(await catalogue("regwatch"));
   });

@@ -25,6 +25,27 @@ export function writeAccountsFile(accounts: AccountEntry[]): string {
   return file;
 }
 
+/** A tenants file for `regwatch emulator --tenants`: one key per name, each with one small list. */
+export function writeTenantsFile(
+  names: readonly string[],
+  list: { createdAt: string; size: number; firstSeed: number },
+): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "regwatch-tenants-"));
+  const file = path.join(dir, "tenants.json");
+  const tenants = names.map((name, i) => ({
+    apiKey: tenantKey(name),
+    seed: list.firstSeed + i,
+    lists: [{ name: `${name} list`, createdAt: list.createdAt, size: list.size }],
+  }));
+  writeFileSync(file, JSON.stringify(tenants));
+  return file;
+}
+
+/** The key writeTenantsFile gives the account `name`. */
+export function tenantKey(name: string): string {
+  return `key-${name}-${"x".repeat(24)}`;
+}
+
 export interface WorkerProcess {
   child: ChildProcess;
   /** The JSON log lines written so far. */

@@ -1,9 +1,11 @@
 /**
- * Issue 26: the run lock is proved alive on its own session (a keep-alive query on the lock's
- * connection, and that connection closing), not by a pid in pg_locks; once it is lost, the file
- * phase starts no more requests. Before, the lock was checked only before window commits, never in
- * a file phase that can last hours.
+ * Issue 26, issue 38: the run lock is a lease row renewed on the database's clock (no session of
+ * its own, so it passes through PgBouncer in transaction mode); once another process has taken it
+ * over (its lease ended), the holder's signal aborts and the file phase starts no more requests. A
+ * crashed holder's lease ends on its own; one of this host whose process is gone is taken at once.
  */
+import { spawnSync } from "node:child_process";
+import { hostname } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sql } from "../../src/db/connect.ts";
 import { acquireRunLock, RunLockLostError } from "../../src/db/lock.ts";
@@ -18,34 +20,71 @@ beforeAll(async () => {
 });
 afterAll(() => test.drop());
 
-/** Ends the lock's session as an administrator, a failover or a pooler's reset would. */
-async function terminateLockSession(sql: Sql): Promise<void> {
-  await sql`
-    select pg_terminate_backend(pid) from pg_locks
-    where locktype = 'advisory' and granted and classid::bigint = ${0x72_77_72_6e} and objsubid = 2`;
+/** Makes the current lease end now on the database's clock, as a holder that stopped renewing. */
+async function expireLease(sql: Sql): Promise<void> {
+  await sql`update regwatch.run_lease set expires_at = clock_timestamp() - interval '1 second'`;
+}
+
+/** Another process taking the lock once the lease is past its end. */
+async function takeOver(sql: Sql) {
+  await expireLease(sql);
+  return acquireRunLock(sql);
 }
 
 describe("the run lock's liveness", () => {
-  it("is lost as soon as its session ends: the signal aborts, verify and heldSql say so", async () => {
+  it("is lost once its lease has ended and another took it: the signal aborts, verify and heldSql say so", async () => {
     const { sql } = test.db;
-    const lock = await acquireRunLock(sql, { keepAliveMs: 50 });
+    const lock = await acquireRunLock(sql, { renewMs: 50 });
+    let other: Awaited<ReturnType<typeof acquireRunLock>> | undefined;
     try {
       await lock.verify();
       const [before] = await sql`select ${lock.heldSql(sql)} as held`;
       expect(before!.held).toBe(true);
-      await terminateLockSession(sql);
+      // Held and renewed: no one else may take it.
+      await expect(acquireRunLock(sql)).rejects.toMatchObject({ code: "LOCKED" });
+      other = await takeOver(sql);
       await waitUntil(() => lock.signal.aborted, { what: "the lock's loss" });
       // The database is up: the lock is what was lost, and the message says so.
       expect(lock.signal.reason).toBeInstanceOf(RunLockLostError);
       await expect(lock.verify()).rejects.toBeInstanceOf(RunLockLostError);
       const [after] = await sql`select ${lock.heldSql(sql)} as held`;
       expect(after!.held).toBe(false);
+      const [theirs] = await sql`select ${other.heldSql(sql)} as held`;
+      expect(theirs!.held).toBe(true);
     } finally {
       await lock.release();
+      await other?.release();
     }
-    // Released with its session gone, it is free for the next run.
+    // The loser's release leaves the winner's lease alone; released, it is free for the next run.
     const next = await acquireRunLock(sql);
     await next.release();
+  });
+
+  it("a lease past its end is free for the next run, and the run it left is marked failed", async () => {
+    const { sql } = test.db;
+    // A holder on another host that stopped renewing (its process crashed).
+    await sql`insert into regwatch.run_lease (holder, pid, host, expires_at)
+              values ('crashed', 1, 'elsewhere', clock_timestamp() + interval '1 hour')`;
+    const [run] = await sql<{ id: number }[]>`
+      insert into regwatch.runs (kind, trigger, status, pid, host) values ('sync', 'cli', 'running', 1, 'elsewhere')
+      returning id`;
+    await expect(acquireRunLock(sql)).rejects.toThrow(/pid 1 on elsewhere holds the run lock/);
+    await expireLease(sql);
+    const lock = await acquireRunLock(sql);
+    await lock.release();
+    const [row] = await sql<{ status: string }[]>`select status from regwatch.runs where id = ${run!.id}`;
+    expect(row!.status).toBe("failed");
+    expect(await sql`select 1 from regwatch.run_lease`).toHaveLength(0);
+  });
+
+  it("a holder of this host whose process has ended is taken over at once", async () => {
+    const { sql } = test.db;
+    const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
+    const deadPid = Number(child.stdout.toString());
+    await sql`insert into regwatch.run_lease (holder, pid, host, expires_at)
+              values ('gone', ${deadPid}, ${hostname()}, clock_timestamp() + interval '1 hour')`;
+    const lock = await acquireRunLock(sql);
+    await lock.release();
   });
 
   it("stops the file phase from starting requests once it is lost", async () => {
@@ -53,7 +92,7 @@ describe("the run lock's liveness", () => {
     await sql`truncate regwatch.change_files`;
     const paths = Array.from({ length: 10 }, (_, i) => `https://files.example/${i}.json`);
     for (const path of paths) await sql`insert into regwatch.change_files (path) values (${path})`;
-    const held = await acquireRunLock(sql, { keepAliveMs: 50 });
+    const held = await acquireRunLock(sql, { renewMs: 50 });
     const requested: string[] = [];
     try {
       const stats = await fetchOpenFiles({
@@ -66,7 +105,7 @@ describe("the run lock's liveness", () => {
           requested.push(path);
           if (requested.length === 3) {
             // The lock goes while this request is in flight; it ends once the loss is noticed.
-            await terminateLockSession(sql);
+            await (await takeOver(sql)).release();
             await waitUntil(() => held.signal.aborted, { what: "the lock's loss" });
           }
           throw new Error("not fetched in this test");

@@ -68,7 +68,7 @@ describe("backfill --wait", () => {
           const [row] = await t.db.sql<{ waiting: boolean }[]>`
             select exists (
               select 1 from pg_stat_activity
-              where application_name = ${`regwatch/${child.pid}`} and query ilike '%pg_try_advisory_lock%'
+              where application_name = ${`regwatch/${child.pid}`} and query ilike '%insert into run_lease%'
             ) as waiting`;
           return row?.waiting;
         },

@@ -2,7 +2,17 @@
  * Runs, request counts and the registry's description as last read.
  */
 import { sql } from "drizzle-orm";
-import { bigserial, boolean, check, index, integer, jsonb, primaryKey, text } from "drizzle-orm/pg-core";
+import {
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  primaryKey,
+  smallint,
+  text,
+} from "drizzle-orm/pg-core";
 import { createdNow, day, instant, regwatch } from "./columns.ts";
 
 export const runs = regwatch.table(
@@ -24,6 +34,21 @@ export const runs = regwatch.table(
     check("runs_trigger", sql`${t.trigger} in ('cli', 'schedule', 'catchup', 'manual')`),
     index("runs_kind_started").on(t.kind, t.startedAt),
   ],
+);
+
+/** The run lock: one row while a process holds it, renewed until expires_at (database clock). */
+export const runLease = regwatch.table(
+  "run_lease",
+  {
+    id: smallint("id").primaryKey().default(1),
+    holder: text("holder").notNull(),
+    pid: integer("pid"),
+    host: text("host"),
+    takenAt: createdNow("taken_at"),
+    renewedAt: createdNow("renewed_at"),
+    expiresAt: instant("expires_at").notNull(),
+  },
+  (t) => [check("run_lease_id_check", sql`${t.id} = 1`)],
 );
 
 export const apiUsage = regwatch.table(

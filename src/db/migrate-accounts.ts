@@ -1,0 +1,53 @@
+/**
+ * `migrate` of a fleet: the home schema and every account's, fast and safe to repeat. One
+ * statement over every journal finds the schemas already current, which cost nothing more; the
+ * others are migrated a few at once, each in one transaction of its own (migrate.ts). A new
+ * account added to the file is the only one migrated by the next `migrate`.
+ */
+import type { Sql } from "./connect.ts";
+import { MIGRATIONS_FOLDER, migrateSchema, newestApplied } from "./migrate.ts";
+import { readMigrations } from "./migration-files.ts";
+
+/** Schemas migrated at once: enough to overlap round trips, few enough to leave the server room. */
+export const MIGRATE_PARALLEL = 4;
+
+export interface SchemaOutcome {
+  schema: string;
+  applied: number;
+}
+
+/**
+ * Migrates `schemas` (in order of the answer: each one's outcome is told to `onSchema` as it ends,
+ * current ones first). `pool` needs `parallel` connections.
+ */
+export async function migrateSchemas(
+  pool: Sql,
+  schemas: readonly string[],
+  options: { parallel?: number; onSchema?: (outcome: SchemaOutcome) => void } = {},
+): Promise<SchemaOutcome[]> {
+  const migrations = readMigrations(MIGRATIONS_FOLDER);
+  const latest = Math.max(...migrations.map((m) => m.folderMillis));
+  const newest = await newestApplied(pool, schemas);
+  const outcomes: SchemaOutcome[] = [];
+  const report = (outcome: SchemaOutcome) => {
+    outcomes.push(outcome);
+    options.onSchema?.(outcome);
+  };
+  const behind: string[] = [];
+  for (const schema of schemas) {
+    if ((newest.get(schema) ?? -1) >= latest) report({ schema, applied: 0 });
+    else behind.push(schema);
+  }
+  let next = 0;
+  const lane = async () => {
+    while (next < behind.length) {
+      const schema = behind[next++]!;
+      const { applied } = await migrateSchema(pool, schema, migrations);
+      report({ schema, applied });
+    }
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(options.parallel ?? MIGRATE_PARALLEL, behind.length) }, lane),
+  );
+  return outcomes;
+}
