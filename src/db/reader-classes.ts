@@ -27,6 +27,7 @@ export const DATA_TABLES = [
   "desired_items",
   "desired_lists",
   "dropped_lists",
+  "given_names",
   "invalid_items",
   "item_outcomes",
   "managed_items",

@@ -13,10 +13,13 @@ import {
   readBusinessTimeline,
 } from "../../db/console-business.ts";
 import { readBusinessPaymentChecks } from "../../db/console-payments.ts";
+import { readGivenNames } from "../../db/given-names.ts";
 import { loadUnreadHeadings } from "../../db/unread-headings.ts";
+import { shownName } from "../../feed/given-name.ts";
 import { describeTaxIdProblem, taxBaseOf } from "../../taxid.ts";
 import type { RegisterAccountPages } from "../kit.ts";
 import { line, PAGE, query } from "../route-schemas.ts";
+import { LOOKUP_TEXT, lookupOffer, registerBusinessLookup, type ShowBusiness } from "./business-lookup.ts";
 import {
   alertLines,
   asOfLines,
@@ -39,7 +42,81 @@ const TIMELINE_PAGE = 200;
 const ALERTS_SHOWN = 50;
 const CHECKS_SHOWN = 50;
 
-export const registerBusinessPages: RegisterAccountPages = (app, kit) => {
+export const registerBusinessPages: RegisterAccountPages = async (app, kit) => {
+  const show: ShowBusiness = async (request, reply, taxId, lookupProblem) => {
+    const deps = request.deps;
+    const sql = deps.db.sql;
+    const q = new QueryReader(request.query as Record<string, unknown>);
+    const today = localDateTime(deps.now(), deps.config.tz).date;
+    const asOfText = q.text("as_of");
+    const page = q.integer("page", 1, 1, 100_000);
+    if (asOfText !== null && !isValidDate(asOfText)) {
+      q.problems.push(`as_of "${asOfText}" is not a date: write it as YYYY-MM-DD`);
+    }
+    const asOf = asOfText !== null && isValidDate(asOfText) ? asOfText : today;
+    const [profile, changed, givenNames] = await Promise.all([
+      readBusinessProfile(sql, taxId),
+      hasChanges(sql, taxId),
+      readGivenNames(sql, [taxId]),
+    ]);
+    const given = givenNames.get(taxId);
+    const lookup = await lookupOffer(
+      request,
+      taxId,
+      profile,
+      given,
+      lookupProblem?.problem,
+      lookupProblem?.typed,
+    );
+    const [lists, alerts, checks] = await Promise.all([
+      readBusinessLists(sql, taxId),
+      readBusinessAlerts(sql, taxId, ALERTS_SHOWN),
+      readBusinessPaymentChecks(sql, taxId, CHECKS_SHOWN),
+    ]);
+    if (!profile && !changed && !given && lists.length === 0 && checks.length === 0) {
+      return kit.render(
+        request,
+        reply,
+        "business-unknown",
+        {
+          title: LOOKUP_TEXT.notKnownTitle,
+          message: LOOKUP_TEXT.notKnown.replace("{taxId}", taxId),
+          lookup,
+        },
+        404,
+      );
+    }
+    const [asOfValues, timeline, unread] = await Promise.all([
+      readBusinessAsOf(sql, taxId, asOf),
+      readBusinessTimeline(sql, taxId, { limit: TIMELINE_PAGE, offset: (page - 1) * TIMELINE_PAGE }),
+      loadUnreadHeadings(sql, [taxId]),
+    ]);
+    const { rows, hasMore } = splitPage(timeline, TIMELINE_PAGE);
+    const header = businessHeader(taxId, profile, unread);
+    header.name = shownName(profile?.name, given);
+    return kit.render(
+      request,
+      reply,
+      "business",
+      {
+        title: `${header.name} (${taxId})`,
+        header,
+        problems: q.problems,
+        today,
+        asOf,
+        profile: profileLines(profile?.headings ?? {}, unread),
+        asOfLines: asOfLines(asOfValues),
+        orderUnknown: ORDER_UNKNOWN,
+        timeline: timelineDays(rows),
+        links: pageLinks(`/businesses/${taxId}`, request.query as Record<string, unknown>, page, hasMore),
+        lists: listLines(lists),
+        alerts: alertLines(alerts),
+        checks: paymentCheckLines(checks),
+        lookup,
+      },
+      q.problems.length > 0 ? 400 : 200,
+    );
+  };
   app.get("/businesses", { schema: SEARCH }, async (request, reply) => {
     const taxId = new QueryReader(request.query as Record<string, unknown>).text("tax_id") ?? "";
     const base = taxBaseOf(taxId);
@@ -74,63 +151,9 @@ export const registerBusinessPages: RegisterAccountPages = (app, kit) => {
       );
     }
     if (taxId !== given) return reply.redirect(`/businesses/${taxId}${queryOf(request.url)}`, 303);
-    const deps = request.deps;
-    const sql = deps.db.sql;
-    const q = new QueryReader(request.query as Record<string, unknown>);
-    const today = localDateTime(deps.now(), deps.config.tz).date;
-    const asOfText = q.text("as_of");
-    const page = q.integer("page", 1, 1, 100_000);
-    if (asOfText !== null && !isValidDate(asOfText)) {
-      q.problems.push(`as_of "${asOfText}" is not a date: write it as YYYY-MM-DD`);
-    }
-    const asOf = asOfText !== null && isValidDate(asOfText) ? asOfText : today;
-    const [profile, changed] = await Promise.all([readBusinessProfile(sql, taxId), hasChanges(sql, taxId)]);
-    const [lists, alerts, checks] = await Promise.all([
-      readBusinessLists(sql, taxId),
-      readBusinessAlerts(sql, taxId, ALERTS_SHOWN),
-      readBusinessPaymentChecks(sql, taxId, CHECKS_SHOWN),
-    ]);
-    if (!profile && !changed && lists.length === 0 && checks.length === 0) {
-      return kit.render(
-        request,
-        reply,
-        "error",
-        {
-          title: "Business not known",
-          message: `regwatch knows nothing of ${taxId}: it is on no list, no change or search record names it and no payment check named it. \`regwatch watch add --list NAME --tax-id ${taxId}\` watches it; \`regwatch lookup\` finds a business by registration number, name or bank account.`,
-        },
-        404,
-      );
-    }
-    const [asOfValues, timeline, unread] = await Promise.all([
-      readBusinessAsOf(sql, taxId, asOf),
-      readBusinessTimeline(sql, taxId, { limit: TIMELINE_PAGE, offset: (page - 1) * TIMELINE_PAGE }),
-      loadUnreadHeadings(sql, [taxId]),
-    ]);
-    const { rows, hasMore } = splitPage(timeline, TIMELINE_PAGE);
-    const header = businessHeader(taxId, profile, unread);
-    return kit.render(
-      request,
-      reply,
-      "business",
-      {
-        title: `${header.name} (${taxId})`,
-        header,
-        problems: q.problems,
-        today,
-        asOf,
-        profile: profileLines(profile?.headings ?? {}, unread),
-        asOfLines: asOfLines(asOfValues),
-        orderUnknown: ORDER_UNKNOWN,
-        timeline: timelineDays(rows),
-        links: pageLinks(`/businesses/${taxId}`, request.query as Record<string, unknown>, page, hasMore),
-        lists: listLines(lists),
-        alerts: alertLines(alerts),
-        checks: paymentCheckLines(checks),
-      },
-      q.problems.length > 0 ? 400 : 200,
-    );
+    return show(request, reply, taxId);
   });
+  await registerBusinessLookup(show)(app, kit);
 };
 
 function queryOf(url: string): string {
