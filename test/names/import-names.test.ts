@@ -20,7 +20,12 @@ let dir: string;
 
 beforeAll(async () => {
   test = await createTestDatabase();
-  emulator = await startEmulator({ seed: 21, businesses: 2000, now: "2024-03-01T08:00:00Z", frozenClock: true });
+  emulator = await startEmulator({
+    seed: 21,
+    businesses: 2000,
+    now: "2024-03-01T08:00:00Z",
+    frozenClock: true,
+  });
   env = { DATABASE_URL: test.url, REGWATCH_SEARCH_URL: emulator.url, REGWATCH_API_KEY: emulator.apiKey };
   dir = await mkdtemp(path.join(tmpdir(), "regwatch-names-"));
 }, 120_000);
@@ -89,9 +94,14 @@ describe("watch import of a Hungarian supplier master", () => {
 
   it("names every problem of a Hungarian file with its line", async () => {
     const file = path.join(dir, "rossz.csv");
-    await writeFile(file, iconv.encode("Név;Adószám;Adóazonosító jel\r\nX;10000001;10000001\r\n", "windows-1250"));
+    await writeFile(
+      file,
+      iconv.encode("Név;Adószám;Adóazonosító jel\r\nX;10000001;10000001\r\n", "windows-1250"),
+    );
     const result = await runCli(["watch", "import", "--list", "bad", file], env);
     expect(result.code).toBe(64);
-    expect(result.stderr).toContain('line 1: columns "Adószám", "Adóazonosító jel" all give the tax_id column');
+    expect(result.stderr).toContain(
+      'line 1: columns "Adószám", "Adóazonosító jel" all give the tax_id column',
+    );
   });
 });
