@@ -41,9 +41,8 @@ export async function previewHeader(
     const raw = lines[at]!;
     if (raw.trim() === "") continue;
     const delimiter = delimiterOf(raw);
-    const cells = (cellsOf(raw, delimiter) ?? []).filter(
-      (c, i, all) => i <= all.findLastIndex((x) => x !== ""),
-    );
+    const all = cellsOf(raw, delimiter) ?? [];
+    const cells = all.slice(0, all.findLastIndex((x) => x !== "") + 1);
     if (cells.filter((c) => c !== "").length > best.cells.filter((c) => c !== "").length) {
       best = { at, cells, delimiter };
     }

@@ -98,7 +98,7 @@ async function readEntries(path: string): Promise<Entry[]> {
 }
 
 /** Inflates one entry, counting; rejects once `budget` bytes are passed. Returns the bytes it gave. */
-function inflatedSize(path: string, entry: Entry, budget: number): Promise<number> {
+function inflatedSize(path: string, entry: Entry, budget: number, max: number): Promise<number> {
   if (entry.method === 0) return Promise.resolve(entry.compressed);
   return new Promise((resolve, reject) => {
     let total = 0;
@@ -118,8 +118,7 @@ function inflatedSize(path: string, entry: Entry, budget: number): Promise<numbe
     };
     inflate.on("data", (chunk: Buffer) => {
       total += chunk.length;
-      if (total > budget)
-        stop(new XlsxRefusedError(fill(ZIP_TEXT.tooBig, { max: MAX_XLSX_UNCOMPRESSED / 1024 / 1024 })));
+      if (total > budget) stop(new XlsxRefusedError(fill(ZIP_TEXT.tooBig, { max: max / 1024 / 1024 })));
     });
     inflate.on("end", () => resolve(total));
     inflate.on("error", () => stop(new XlsxRefusedError(ZIP_TEXT.notZip)));
@@ -132,7 +131,7 @@ function inflatedSize(path: string, entry: Entry, budget: number): Promise<numbe
 export async function checkZipBounds(path: string, max = MAX_XLSX_UNCOMPRESSED): Promise<void> {
   let left = max;
   for (const entry of await readEntries(path)) {
-    left -= await inflatedSize(path, entry, left);
+    left -= await inflatedSize(path, entry, left, max);
     if (left < 0) throw new XlsxRefusedError(fill(ZIP_TEXT.tooBig, { max: max / 1024 / 1024 }));
   }
 }
