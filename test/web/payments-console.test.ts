@@ -121,7 +121,7 @@ describe("payments in the browser's console", () => {
     const sheet = workbook.addWorksheet("Utalások");
     sheet.addRow(["Utalási lista"]);
     sheet.addRow(["Adószám", "Számlaszám", "Összeg", "Pénznem"]);
-    known.forEach((k, i) => sheet.addRow([k.tax_id, k.bank_account, 1000 + i, "HUF"]));
+    for (const [i, k] of known.entries()) sheet.addRow([k.tax_id, k.bank_account, 1000 + i, "HUF"]);
     workbook.addWorksheet("Other").addRow(["nothing", "here"]);
     const bytes = Buffer.from(await workbook.xlsx.writeBuffer());
     const answer = await upload(new Blob([bytes]), "utalas.xlsx");
