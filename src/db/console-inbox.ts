@@ -74,7 +74,7 @@ export async function inboxPage(
       group by u.id
     )
     select a.id::int, r.name as rule, a.status, to_char(a.snoozed_until, 'YYYY-MM-DD') as "snoozedUntil",
-           c.tax_id as "taxId", coalesce(p.name, b.full_name, b.short_name) as name,
+           c.tax_id as "taxId", coalesce(case when p.name_source is distinct from 'operator' then p.name end, b.full_name, b.short_name) as name,
            to_char(c.change_date, 'YYYY-MM-DD') as "changeDate",
            coalesce((select array_agg(distinct coalesce(w.list_name, s.list_key))
                      from change_sources s left join watch_lists w on w.list_key = s.list_key

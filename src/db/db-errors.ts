@@ -46,7 +46,6 @@ export function databaseGone(error: unknown): string | undefined {
   if (code.startsWith("08")) return `the connection to the database failed (SQLSTATE ${code})`;
   if (!CONNECTION_CODES.has(code)) return undefined;
   return neverConnected(error, code) ?? `the connection to the database was lost (${code})`;
-  return undefined;
 }
 
 /**

@@ -8,6 +8,7 @@ import { business as enBusiness } from "./en/business.ts";
 import { common as enCommon } from "./en/common.ts";
 import { errors as enErrors } from "./en/errors.ts";
 import { inbox as enInbox } from "./en/inbox.ts";
+import { names as enNames } from "./en/names.ts";
 import { pages as enPages } from "./en/pages.ts";
 import { payments as enPayments } from "./en/payments.ts";
 import { vocabulary as enVocabulary } from "./en/vocabulary.ts";
@@ -16,6 +17,7 @@ import { business as huBusiness } from "./hu/business.ts";
 import { common as huCommon } from "./hu/common.ts";
 import { errors as huErrors } from "./hu/errors.ts";
 import { inbox as huInbox } from "./hu/inbox.ts";
+import { names as huNames } from "./hu/names.ts";
 import { pages as huPages } from "./hu/pages.ts";
 import { payments as huPayments } from "./hu/payments.ts";
 import { vocabulary as huVocabulary } from "./hu/vocabulary.ts";
@@ -29,6 +31,7 @@ const en = {
   ...enPayments,
   ...enAlerts,
   ...enVocabulary,
+  ...enNames,
 };
 
 export type MessageKey = keyof typeof en;
@@ -42,6 +45,7 @@ const hu: Record<MessageKey, string> = {
   ...huPayments,
   ...huAlerts,
   ...huVocabulary,
+  ...huNames,
 };
 
 export const CATALOGS: Record<"en" | "hu", Record<MessageKey, string>> = { en, hu };

@@ -5,6 +5,7 @@
 import { inboxChoices, inboxCounts, inboxPage, listsOfBusinesses } from "../../db/console-inbox.ts";
 import { valueText } from "../../i18n/values.ts";
 import { readAction, safeReturn } from "../alert-actions.ts";
+import { withGivenNames } from "../given-names-view.ts";
 import { filterParams, groupByBusiness, type InboxQuery, readInboxQuery } from "../inbox-view.ts";
 import type { RegisterAccountPages } from "../kit.ts";
 import { roleAtLeast } from "../kit.ts";
@@ -47,6 +48,7 @@ export const registerInboxPages: RegisterAccountPages = (app, kit) => {
       inboxChoices(deps.db.sql),
     ]);
     const onLists = await listsOfBusinesses(deps.db.sql, [...new Set(page.alerts.map((a) => a.taxId))]);
+    const alerts = await withGivenNames(deps.db.sql, page.alerts, i18n);
     const params = filterParams(filter);
     return kit.render(
       request,
@@ -58,7 +60,7 @@ export const registerInboxPages: RegisterAccountPages = (app, kit) => {
         problems,
         counts,
         choices,
-        groups: groupByBusiness(page.alerts, onLists, (heading, value) => valueText(i18n, heading, value)),
+        groups: groupByBusiness(alerts, onLists, (heading, value) => valueText(i18n, heading, value)),
         shown: page.alerts.length,
         canAct: roleAtLeast(request.user.role, "reviewer"),
         today: consoleToday(deps),

@@ -10,6 +10,7 @@ import { registerCoveragePages } from "./coverage.ts";
 import { registerListsPages } from "./lists.ts";
 import { registerPaymentPages } from "./payments.ts";
 import { registerRunsPages } from "./runs.ts";
+import { registerSearchPages } from "./search.ts";
 
 export const registerMorePages: RegisterAccountPages = async (app, kit) => {
   for (const register of [
@@ -19,6 +20,7 @@ export const registerMorePages: RegisterAccountPages = async (app, kit) => {
     registerCoveragePages,
     registerRunsPages,
     registerListsPages,
+    registerSearchPages,
   ]) {
     await register(app, kit);
   }
