@@ -4,8 +4,8 @@
  */
 import { isValidDate } from "../dates.ts";
 
-export type AlertAction = "ack" | "resolve" | "snooze" | "comment";
-export const ALERT_ACTIONS: readonly AlertAction[] = ["ack", "resolve", "snooze", "comment"];
+export type AlertAction = "ack" | "resolve" | "snooze" | "comment" | "assign";
+export const ALERT_ACTIONS: readonly AlertAction[] = ["ack", "resolve", "snooze", "comment", "assign"];
 export const MAX_NOTE_CHARS = 2000;
 
 export interface ActionRequest {
@@ -13,12 +13,14 @@ export interface ActionRequest {
   ids: number[];
   note: string | null;
   until: string | null;
+  /** For assign: the user's name, null to assign to nobody. */
+  assignee: string | null;
 }
 
 /** Reads an action form; `today` is the console's day (a snooze may not end before it). */
 export function readAction(
   action: unknown,
-  body: { ids?: unknown; note?: unknown; until?: unknown },
+  body: { ids?: unknown; note?: unknown; until?: unknown; assignee?: unknown },
   today: string,
 ): { request?: ActionRequest; problems: string[] } {
   const problems: string[] = [];
@@ -42,8 +44,15 @@ export function readAction(
     if (!isValidDate(until)) problems.push("until must be a date as YYYY-MM-DD");
     else if (until < today) problems.push(`until must be today (${today}) or later`);
   }
+  const assignee =
+    action === "assign" && typeof body.assignee === "string" && body.assignee.trim() !== ""
+      ? body.assignee.trim()
+      : null;
   if (problems.length > 0) return { problems };
-  return { request: { action: action as AlertAction, ids: [...new Set(ids)], note, until }, problems };
+  return {
+    request: { action: action as AlertAction, ids: [...new Set(ids)], note, until, assignee },
+    problems,
+  };
 }
 
 /** The status an action sets; a comment sets none. */

@@ -175,7 +175,7 @@ export async function buildConsole(deps: WebDeps, options: ConsoleOptions = {}):
   await registerUserPages(app, home, kit);
   if (accounts) await registerAccountSwitch(app, home, kit);
   // The account's pages: each reads `request.deps`, the account the session shows.
-  await registerInboxPages(app, kit);
+  await registerInboxPages(app, kit, home);
   await registerAlertPages(app, kit);
   await registerMorePages(app, kit);
   return app;

@@ -75,9 +75,11 @@ describe("the inbox", () => {
     );
     expect(html).toMatch(/operating<\/span><span class="arrow">→<\/span><span class="new">suspended/);
     expect(html).toContain("changed (values not read yet)");
-    expect(html).toMatch(/<strong>3<\/strong> open/);
+    expect(html).toMatch(/<strong>3<\/strong> changes with open alerts/);
     expect(html).toMatch(/<strong>3<\/strong> new since yesterday/);
-    expect(html).toMatch(/<strong>1<\/strong> bank-account changes open/);
+    expect(html).toMatch(/<strong>1<\/strong> bank-account changes/);
+    // A new bank account and a status to suspended are high; the seat change is normal.
+    expect(html).toMatch(/<strong>2<\/strong> of high severity/);
     expect(html).toContain("suppliers");
   });
 
@@ -151,7 +153,7 @@ describe("the inbox", () => {
       return: "/?list=suppliers",
     });
     expect(answer.status).toBe(303);
-    expect(answer.headers.get("location")).toBe("/?list=suppliers");
+    expect(answer.headers.get("location")).toBe("/?list=suppliers&done=ack&alerts=2&changes=2");
     for (const id of [ids[0]!, ids[1]!])
       expect(await statusOf(id)).toEqual({ status: "acknowledged", by: "viktor" });
     const html = await (await getPage(`${web.url}/`, reviewer)).text();
@@ -181,7 +183,7 @@ describe("the inbox", () => {
       return: "//evil.example/",
     });
     expect(answer.status).toBe(303);
-    expect(answer.headers.get("location")).toBe("/");
+    expect(answer.headers.get("location")).toBe("/?done=comment&alerts=1&changes=1");
   });
 });
 
