@@ -18,13 +18,12 @@ import {
   removeConsoleUser,
   setConsolePassword,
 } from "../db/console-users.ts";
+import { USER_NAME } from "../db/console-users-admin.ts";
 import { EXIT, UsageError } from "../errors.ts";
 import { formatTable } from "../search/format.ts";
 import { hashPassword, MAX_PASSWORD_LENGTH, passwordProblem } from "../web/passwords.ts";
 import { runAction, withDatabase } from "./context.ts";
 import { readStdinLine } from "./stdin-line.ts";
-
-const USER_NAME = /^[A-Za-z0-9._@-]{1,64}$/;
 
 export function registerUsers(program: Command): void {
   const users = program

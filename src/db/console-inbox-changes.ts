@@ -75,7 +75,11 @@ export async function inboxChanges(
     f.heading === null ? null : sql`c.changed_headings @> array[${f.heading}::text]`,
     f.from === null ? null : sql`c.change_date >= ${f.from}::date`,
     f.to === null ? null : sql`c.change_date <= ${f.to}::date`,
-    f.severity === null ? null : f.severity === "high" ? isHigh(sql, severity) : sql`not ${isHigh(sql, severity)}`,
+    f.severity === null
+      ? null
+      : f.severity === "high"
+        ? isHigh(sql, severity)
+        : sql`not ${isHigh(sql, severity)}`,
     f.list === null
       ? null
       : sql`exists (

@@ -15,17 +15,28 @@ export async function actOnAlerts(deps: WebDeps, user: WebUser, request: ActionR
   const status = statusOf(request.action);
   const done =
     request.action === "assign"
-      ? await assignAlerts(deps.db.sql, { ids: request.ids, to: request.assignee, by: user.name, note: request.note, at })
-      : status === null
-      ? await commentOnAlerts(deps.db.sql, { ids: request.ids, by: user.name, note: request.note ?? "", at })
-      : await setAlertStatus(deps.db.sql, {
+      ? await assignAlerts(deps.db.sql, {
           ids: request.ids,
-          status,
+          to: request.assignee,
           by: user.name,
           note: request.note,
-          snoozedUntil: request.until,
           at,
-        });
+        })
+      : status === null
+        ? await commentOnAlerts(deps.db.sql, {
+            ids: request.ids,
+            by: user.name,
+            note: request.note ?? "",
+            at,
+          })
+        : await setAlertStatus(deps.db.sql, {
+            ids: request.ids,
+            status,
+            by: user.name,
+            note: request.note,
+            snoozedUntil: request.until,
+            at,
+          });
   deps.log.info({ user: user.name, action: request.action, alerts: done }, "console alert action");
   return done;
 }

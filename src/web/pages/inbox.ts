@@ -4,6 +4,8 @@
  * every alert of each selected change, or on selected alerts). After an action the page comes
  * back with the filters it had and a sentence saying what was done.
  */
+
+import type { FastifyInstance } from "fastify";
 import { SEVERITY_RULE } from "../../alerts/severity.ts";
 import type { AlertStatus } from "../../db/alerts-lifecycle.ts";
 import { inboxChoices, listsOfBusinesses } from "../../db/console-inbox.ts";
@@ -14,13 +16,18 @@ import {
   inboxContext,
 } from "../../db/console-inbox-changes.ts";
 import { listConsoleUsers } from "../../db/console-users.ts";
-import { fill } from "../fill-message.ts";
 import { type ActionRequest, readAction, safeReturn } from "../alert-actions.ts";
-import { filterParams, groupByBusiness, type InboxFilter, type InboxQuery, readInboxQuery } from "../inbox-view.ts";
+import { fill } from "../fill-message.ts";
+import {
+  filterParams,
+  groupByBusiness,
+  type InboxFilter,
+  type InboxQuery,
+  readInboxQuery,
+} from "../inbox-view.ts";
 import type { PageKit, WebDeps } from "../kit.ts";
 import { roleAtLeast } from "../kit.ts";
 import { DECIMAL_ID, form, line, PAGE, query, typedText } from "../route-schemas.ts";
-import type { FastifyInstance } from "fastify";
 import { actOnAlerts, consoleToday, refuseAction, reopenEndedSnoozes } from "./act-on-alerts.ts";
 import { INBOX_MESSAGES as M } from "./inbox-messages.ts";
 
@@ -193,7 +200,12 @@ function withoutDone(address: string): string {
 }
 
 function doneMessage(q: Record<string, string | undefined>): string | null {
-  const values = { alerts: q.alerts ?? "0", changes: q.changes ?? "0", until: q.until ?? "", user: q.user ?? "" };
+  const values = {
+    alerts: q.alerts ?? "0",
+    changes: q.changes ?? "0",
+    until: q.until ?? "",
+    user: q.user ?? "",
+  };
   switch (q.done) {
     case "ack":
       return fill(M.doneAck, values);

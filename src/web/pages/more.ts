@@ -9,6 +9,7 @@ import { registerChangesPages } from "./changes.ts";
 import { registerCoveragePages } from "./coverage.ts";
 import { registerListsPages } from "./lists.ts";
 import { registerPaymentPages } from "./payments.ts";
+import { registerRulesPages } from "./rules.ts";
 import { registerRunsPages } from "./runs.ts";
 
 export const registerMorePages: RegisterAccountPages = async (app, kit) => {
@@ -19,6 +20,7 @@ export const registerMorePages: RegisterAccountPages = async (app, kit) => {
     registerCoveragePages,
     registerRunsPages,
     registerListsPages,
+    registerRulesPages,
   ]) {
     await register(app, kit);
   }
