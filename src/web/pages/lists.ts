@@ -4,14 +4,26 @@
  * the registry); the page says when each list's items were read.
  */
 import type { RegisterAccountPages } from "../kit.ts";
-import { PLAIN_GET } from "../route-schemas.ts";
+import { roleAtLeast } from "../kit.ts";
+import { line, query } from "../route-schemas.ts";
+import { appliedMessage, applyView } from "./lists-apply.ts";
 import { planFromStored } from "./lists-plan.ts";
 import { listsPageView } from "./lists-view.ts";
 
 export const registerListsPages: RegisterAccountPages = (app, kit) => {
-  app.get("/lists", { schema: PLAIN_GET }, async (request, reply) => {
-    const deps = request.deps;
-    const stored = await planFromStored(deps.db.sql, deps.config, deps.now());
-    return kit.render(request, reply, "lists", { title: "Lists", ...listsPageView(stored) });
-  });
+  app.get<{ Querystring: { applied?: string; status?: string } }>(
+    "/lists",
+    { schema: { querystring: query({ applied: line(20), status: line(20) }) } },
+    async (request, reply) => {
+      const deps = request.deps;
+      const stored = await planFromStored(deps.db.sql, deps.config, deps.now());
+      return kit.render(request, reply, "lists", {
+        title: "Lists",
+        ...listsPageView(stored),
+        ...applyView(stored, deps),
+        isAdmin: roleAtLeast(request.user.role, "admin"),
+        applied: appliedMessage(request.query),
+      });
+    },
+  );
 };

@@ -7,7 +7,9 @@ import type { RegisterAccountPages } from "../kit.ts";
 import { registerBusinessPages } from "./businesses.ts";
 import { registerChangesPages } from "./changes.ts";
 import { registerCoveragePages } from "./coverage.ts";
+import { registerListMembersPages } from "./list-members.ts";
 import { registerListsPages } from "./lists.ts";
+import { registerListsApply } from "./lists-apply.ts";
 import { registerPaymentPages } from "./payments.ts";
 import { registerRulesPages } from "./rules.ts";
 import { registerRunsPages } from "./runs.ts";
@@ -20,6 +22,8 @@ export const registerMorePages: RegisterAccountPages = async (app, kit) => {
     registerCoveragePages,
     registerRunsPages,
     registerListsPages,
+    registerListsApply,
+    registerListMembersPages,
     registerRulesPages,
   ]) {
     await register(app, kit);

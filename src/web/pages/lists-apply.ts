@@ -1,0 +1,86 @@
+/**
+ * `POST /lists/apply` (admins): "apply now", the plan the lists page showed sent to the registry
+ * at once as one reconcile run under the run lock. The form carries a fingerprint of the plan it
+ * showed and a confirmation; a plan that changed since is refused (read it again), as is a run
+ * while another holds the lock. Without the watch interface configured nothing can be sent.
+ */
+import { createHash } from "node:crypto";
+import { LockHeldError } from "../../errors.ts";
+import { reconcile } from "../../reconcile/reconcile.ts";
+import { openRegistry } from "../../run/open-registry.ts";
+import { fill } from "../fill-message.ts";
+import type { RegisterAccountPages, WebDeps } from "../kit.ts";
+import { form, line, query } from "../route-schemas.ts";
+import { LIST_MEMBERS_MESSAGES as M } from "./list-members-messages.ts";
+import { planFromStored, type StoredPlan } from "./lists-plan.ts";
+
+const APPLY = {
+  querystring: query(),
+  body: form({ plan: line(64), confirm: line(4) }, ["plan"]),
+};
+
+/** A short fingerprint of what a plan would send: the same plan, the same fingerprint. */
+export function planFingerprint(stored: StoredPlan): string {
+  const what = stored.plan.lists.map((l) => [l.listName, l.listKey, l.add, l.remove]);
+  const drops = stored.plan.drops?.leftInPlace.map((d) => d.listKey) ?? [];
+  return createHash("sha256")
+    .update(JSON.stringify([what, drops, [...stored.adoptions]]))
+    .digest("hex")
+    .slice(0, 32);
+}
+
+/** What the lists page needs for its "apply now" form. */
+export function applyView(stored: StoredPlan, deps: WebDeps) {
+  const totals = stored.plan.totals;
+  return {
+    applyMessages: M,
+    planFingerprint: planFingerprint(stored),
+    canReachRegistry: Boolean(deps.config.watchUrl && deps.config.apiKey),
+    somethingToApply: totals.create + totals.add + totals.remove > 0 || stored.adoptions.size > 0,
+  };
+}
+
+export const registerListsApply: RegisterAccountPages = (app, kit) => {
+  app.post<{ Body: { plan: string; confirm?: string } }>(
+    "/lists/apply",
+    { schema: APPLY, preHandler: kit.requireRole("admin") },
+    async (request, reply) => {
+      const deps = request.deps;
+      const refuse = (message: string, status: number) =>
+        kit.render(request, reply, "error", { title: M.applyTitle, message }, status);
+      if (request.body.confirm !== "on") return refuse(M.applyNeedsConfirm, 400);
+      const { watchUrl, apiKey } = deps.config;
+      if (!watchUrl || !apiKey) return refuse(M.applyNotConfigured, 409);
+      const stored = await planFromStored(deps.db.sql, deps.config, deps.now());
+      if (planFingerprint(stored) !== request.body.plan) return refuse(M.applyStale, 409);
+      const registry = openRegistry({ ...deps.config, watchUrl, apiKey }, deps.log, deps.db.sql);
+      const report = await reconcile(
+        {
+          config: deps.config,
+          log: deps.log,
+          db: deps.db,
+          registry: registry.clients,
+          usage: registry.usage,
+        },
+        { trigger: "cli" },
+      ).finally(() => registry.close());
+      if (report.failure instanceof LockHeldError) return refuse(M.applyLocked, 409);
+      deps.log.info(
+        { user: request.user.name, run: report.runId, status: report.status },
+        "console reconcile",
+      );
+      const search = new URLSearchParams({ applied: String(report.runId), status: report.status });
+      return reply.redirect(`/lists?${search}`, 303);
+    },
+  );
+};
+
+/** The confirmation of an applied plan, from the address the apply redirected to. */
+export function appliedMessage(q: { applied?: string; status?: string }): string | null {
+  if (!q.applied || !/^\d{1,15}$/.test(q.applied)) return null;
+  if (!REPORTED.includes(q.status ?? "")) return null;
+  return fill(M.applyDone, { run: q.applied, status: q.status! });
+}
+
+/** The statuses a reconcile report has (the only ones a confirmation repeats from its address). */
+const REPORTED = ["in-sync", "pending", "applied", "partial", "refused", "failed"];
