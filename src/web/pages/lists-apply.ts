@@ -63,8 +63,14 @@ export const registerListsApply: RegisterAccountPages = (app, kit) => {
           usage: registry.usage,
         },
         { trigger: "cli" },
-      ).finally(() => registry.close());
-      if (report.failure instanceof LockHeldError) return refuse(M.applyLocked, 409);
+      )
+        // The lock is taken at once or not at all: a person waits for no other run.
+        .catch((error: unknown) => {
+          if (error instanceof LockHeldError) return undefined;
+          throw error;
+        })
+        .finally(() => registry.close());
+      if (!report || report.failure instanceof LockHeldError) return refuse(M.applyLocked, 409);
       deps.log.info(
         { user: request.user.name, run: report.runId, status: report.status },
         "console reconcile",
