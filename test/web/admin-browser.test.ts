@@ -121,19 +121,20 @@ describe("the inbox for people", () => {
       },
       { taxId: "22222222", date: "2026-11-21", headings: ["address"], lists: ["suppliers"] },
     ]);
-    [{ changeId }] = await t.db.sql<{ changeId: number }[]>`
+    const [row] = await t.db.sql<{ changeId: number }[]>`
       select change_id::int as "changeId" from regwatch.alerts where id = ${first!}`;
+    changeId = row!.changeId;
     await page.goto(`${web.url}/`);
-    const row = page.locator(`tr[data-change="${changeId}"]`);
+    const shown = page.locator(`tr[data-change="${changeId}"]`);
     expect(await page.locator("tr.change-row").count()).toBe(2);
-    expect(await row.locator("ul.rules li").allInnerTexts()).toEqual([
+    expect(await shown.locator("ul.rules li").allInnerTexts()).toEqual([
       "bank accounts",
       "everything",
       "suppliers",
     ]);
-    const severity = row.locator(".severity");
+    const severity = shown.locator(".severity");
     expect(await severity.textContent()).toContain("High");
-    const colour = await severity.evaluate((el) => getComputedStyle(el).color);
+    const colour = await severity.evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).color);
     expect(colour).toBe("rgb(180, 35, 24)");
     await page.screenshot({ path: screenshotPath("console-inbox-per-change.png"), fullPage: true });
   });
