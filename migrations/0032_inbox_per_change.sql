@@ -14,3 +14,8 @@ ALTER TABLE "regwatch"."alert_events" DROP CONSTRAINT "alert_events_action";
 ALTER TABLE "regwatch"."alert_events" ADD CONSTRAINT "alert_events_action" CHECK ("action" in ('acknowledged', 'resolved', 'snoozed', 'reopened', 'commented', 'assigned', 'rule added', 'rule edited', 'rule paused', 'rule resumed', 'rule removed'));
 --> statement-breakpoint
 CREATE INDEX "alerts_status_change" ON "regwatch"."alerts" ("status", "change_id" DESC) INCLUDE ("id", "rule_id", "assigned_to", "raised_at");
+--> statement-breakpoint
+-- Changes whose status became ceased (0) or suspended (2): high in the inbox. The inbox's count
+-- of high changes reads this small index instead of every open change's values; its predicate is
+-- the one src/db/console-inbox-changes.ts writes (HIGH_STATUS).
+CREATE INDEX "change_values_high_status" ON "regwatch"."change_values" ("change_id") WHERE "heading" IN ('status', 'status_code') AND ("new_value" #>> '{}') IN ('0', '2');

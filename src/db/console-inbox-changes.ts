@@ -154,6 +154,15 @@ export interface InboxChangeCounts {
   assignedToMe: number;
 }
 
+/**
+ * Changes whose status became ceased or suspended, as migration 0032's partial index
+ * change_values_high_status reads them: the predicate must stay the same as the index's for the
+ * count to use it (SEVERITY_RULE's status part, src/alerts/severity.ts, says the same).
+ */
+const HIGH_STATUS = (sql: Sql) => sql`
+  select distinct change_id from change_values
+  where heading in ('status', 'status_code') and (new_value #>> '{}') in ('0', '2')`;
+
 export async function inboxChangeCounts(
   sql: Sql,
   input: { since: Date; me: string; severity: SeveritySql },
@@ -167,8 +176,11 @@ export async function inboxChangeCounts(
            count(*) filter (where o.raised_at >= ${input.since})::int as "newSince",
            count(*) filter (where o.mine)::int as "assignedToMe",
            count(*) filter (where 'bank_accounts' = any (c.changed_headings))::int as "bankAccounts",
-           count(*) filter (where ${isHigh(sql, input.severity)})::int as high
-    from open o join changes c on c.id = o.change_id`;
+           count(*) filter (where c.changed_headings && ${input.severity.headings}::text[]
+                                  or h.change_id is not null)::int as high
+    from open o
+    join changes c on c.id = o.change_id
+    left join (${HIGH_STATUS(sql)}) h on h.change_id = o.change_id`;
   return row ?? { open: 0, newSince: 0, high: 0, bankAccounts: 0, assignedToMe: 0 };
 }
 
