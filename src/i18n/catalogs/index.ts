@@ -3,6 +3,7 @@
  * the compiler to have exactly the English file's keys. To add a string: add the key to the
  * English area file, then to the Hungarian one (`npm run typecheck` names what is missing).
  */
+import { admin as enAdmin } from "./en/admin.ts";
 import { alerts as enAlerts } from "./en/alerts.ts";
 import { business as enBusiness } from "./en/business.ts";
 import { common as enCommon } from "./en/common.ts";
@@ -12,6 +13,7 @@ import { names as enNames } from "./en/names.ts";
 import { pages as enPages } from "./en/pages.ts";
 import { payments as enPayments } from "./en/payments.ts";
 import { vocabulary as enVocabulary } from "./en/vocabulary.ts";
+import { admin as huAdmin } from "./hu/admin.ts";
 import { alerts as huAlerts } from "./hu/alerts.ts";
 import { business as huBusiness } from "./hu/business.ts";
 import { common as huCommon } from "./hu/common.ts";
@@ -32,6 +34,7 @@ const en = {
   ...enAlerts,
   ...enVocabulary,
   ...enNames,
+  ...enAdmin,
 };
 
 export type MessageKey = keyof typeof en;
@@ -46,6 +49,7 @@ const hu: Record<MessageKey, string> = {
   ...huAlerts,
   ...huVocabulary,
   ...huNames,
+  ...huAdmin,
 };
 
 export const CATALOGS: Record<"en" | "hu", Record<MessageKey, string>> = { en, hu };

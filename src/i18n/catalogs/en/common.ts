@@ -8,6 +8,7 @@ export const common = {
   "nav.coverage": "Coverage",
   "nav.runs": "Runs",
   "nav.lists": "Lists",
+  "nav.rules": "Rules",
   "nav.users": "Users",
   "search.label": "Find a business by name, tax number or registration number",
   "search.placeholder": "name, tax or registration number",

@@ -10,6 +10,7 @@ export const common = {
   "nav.coverage": "Lefedettség",
   "nav.runs": "Futások",
   "nav.lists": "Listák",
+  "nav.rules": "Szabályok",
   "nav.users": "Felhasználók",
   "search.label": "Vállalkozás keresése név, adószám vagy cégjegyzékszám alapján",
   "search.placeholder": "név, adószám vagy cégjegyzékszám",
