@@ -54,6 +54,8 @@ describe("a console with no users", () => {
     const html = await text(fetch(`${web.url}/login`));
     expect(html).toContain("this console has no users");
     expect(html).toContain("regwatch users add NAME --role admin --password-stdin");
+    const magyar = await text(fetch(`${web.url}/login`, { headers: { "accept-language": "hu-HU" } }));
+    expect(magyar).toContain("Még senki sem tud bejelentkezni: ennek a konzolnak nincsenek felhasználói.");
     await createUser(t.db, "ada", "admin");
     await createUser(t.db, "viktor", "reviewer");
     expect(await text(fetch(`${web.url}/login`))).not.toContain("this console has no users");
@@ -289,5 +291,27 @@ describe("list members and apply now", () => {
     const [outcome] = await t.db.sql<{ n: number }[]>`
       select count(*)::int as n from regwatch.item_outcomes where tax_id = ${taxIds[1]!} and op = 'add' and code is null`;
     expect(outcome!.n).toBe(1);
+  });
+});
+
+describe("the admin pages in Hungarian", () => {
+  it("sets a user's language on the users page, and that user reads the rules and list pages in it", async () => {
+    const set = await postForm(`${web.url}/users/viktor/language`, ada, { locale: "hu" });
+    expect(set.status).toBe(303);
+    const [row] = await t.db.sql<{ locale: string | null }[]>`
+      select locale from regwatch.console_users where name = 'viktor'`;
+    expect(row!.locale).toBe("hu");
+    const users = await text(getPage(`${web.url}/users?done=language&user=viktor`, ada));
+    expect(users).toMatch(/<tr data-user="viktor">[\s\S]*?<option value="hu" selected>Magyar<\/option>/);
+    expect(users).toContain("viktor reads the console in the language chosen now.");
+    const rules = await text(getPage(`${web.url}/rules`, viktor));
+    expect(rules).toContain("<h1>Riasztási szabályok</h1>");
+    expect(rules).toContain("felvételükhöz és módosításukhoz adminisztrátori szerepkör kell");
+    expect(rules).not.toContain("needs the admin role");
+    const inbox = await text(getPage(`${web.url}/`, viktor));
+    expect(inbox).toContain("<h1>Beérkezett riasztások</h1>");
+    expect(inbox).toContain("hozzám rendelve");
+    const refused = await postForm(`${web.url}/users/viktor/language`, ada, { locale: "de" });
+    expect(refused.status).toBe(400);
   });
 });

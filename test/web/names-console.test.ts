@@ -10,6 +10,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BusinessRecord } from "../../src/api/search-schemas.ts";
 import { insertAlertRule } from "../../src/db/alerts-rules.ts";
+import { setConsoleLocale } from "../../src/db/console-users.ts";
 import { saveGivenNames } from "../../src/db/given-names.ts";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
 import { saveBusinesses } from "../../src/search/save-businesses.ts";
@@ -92,6 +93,25 @@ describe("a name for every business in the console", () => {
     expect(html).toContain("Zöldlevél Beszállító Kft. (as given in supplier-master.csv)");
     const business = await (await getPage(`${web.url}/businesses/${unnamed}`, reader)).text();
     expect(business).toContain("Zöldlevél Beszállító Kft. (as given in supplier-master.csv)");
+  });
+
+  it("says the given name, the search and the look-up offer in Hungarian to a Hungarian reviewer", async () => {
+    await createUser(t.db, "hanna", "reviewer");
+    await setConsoleLocale(t.db.sql, "hanna", "hu");
+    const hanna = await signIn(web.url, "hanna");
+    emulator.resetLog();
+    const inbox = await (await getPage(`${web.url}/`, hanna)).text();
+    expect(inbox).toContain("Zöldlevél Beszállító Kft. (a(z) supplier-master.csv fájlban megadott név)");
+    expect(inbox).not.toContain("as given in");
+    const found = await (await getPage(`${web.url}/search?q=zoldlev`, hanna)).text();
+    expect(found).toContain("<h1>Vállalkozás keresése</h1>");
+    expect(found).toContain("A regwatch által ismert vállalkozások, amelyek illeszkednek erre: „zoldlev”:");
+    expect(found).toMatch(/Ez a keresés a havi keretből még hátralévő \d+ keresés közül egyet használ fel/);
+    expect(found).toContain(">Keresés a cégnyilvántartásban</button>");
+    const business = await (await getPage(`${web.url}/businesses/${unnamed}`, hanna)).text();
+    expect(business).toContain("Még nem kerestük a cégnyilvántartásban");
+    expect(business).toContain("Cégjegyzékszám vagy név");
+    expect(searches()).toEqual([]);
   });
 
   it("finds businesses by given name, by tax number and by registration number, sending nothing", async () => {

@@ -2,7 +2,7 @@
 import type { admin as en } from "../en/admin.ts";
 
 export const admin = {
-  "inboxMsg.title": "Beérkezett",
+  "inboxMsg.title": "Beérkezett riasztások",
   "inboxMsg.countOpen": "{count} változás nyitott riasztással",
   "inboxMsg.countNew": "{count} új tegnap óta",
   "inboxMsg.countHigh": "{count} magas súlyosságú",
