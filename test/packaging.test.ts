@@ -295,3 +295,79 @@ describe("one Node line", () => {
     expect(nodeProblems("v20.20.2", "^20", dockerfile)[0]).toMatch(/reads only ">=X.Y.Z"/);
   });
 });
+
+describe("dependencies run on the Node the project declares", () => {
+  it("every package in the lockfile accepts the oldest Node of engines (no EBADENGINE at install)", () => {
+    const oldest = /^>=\s*(\d+(?:\.\d+){0,2})$/.exec(pkg.engines.node)?.[1] ?? "";
+    expect(oldest).not.toBe("");
+    const lock = JSON.parse(read("package-lock.json")) as {
+      packages: Record<string, { engines?: { node?: string } | string[] }>;
+    };
+    const refused = Object.entries(lock.packages)
+      .filter(([, p]) => !Array.isArray(p.engines) && typeof p.engines?.node === "string")
+      .filter(([, p]) => !satisfies(oldest, (p.engines as { node: string }).node))
+      .map(([where, p]) => `${where} (${(p.engines as { node: string }).node})`);
+    expect(refused).toEqual([]);
+  });
+
+  it("reads the range forms the lockfile uses", () => {
+    expect(satisfies("20.19.0", ">=22")).toBe(false);
+    expect(satisfies("20.19.0", "^20.19.0 || >=22.12.0")).toBe(true);
+    expect(satisfies("20.19.0", "^20.0.0 || ^22.0.0 || >=24.0.0")).toBe(true);
+    expect(satisfies("20.19.0", ">=20.18.1")).toBe(true);
+    expect(satisfies("20.19.0", "18 || 20 || >=22")).toBe(true);
+    expect(satisfies("20.19.0", ">=16 || 14 >=14.17")).toBe(true);
+    expect(satisfies("20.19.0", "^16 || ^18")).toBe(false);
+    expect(satisfies("20.19.0", "6.* || 8.* || >= 10.*")).toBe(true);
+  });
+});
+
+/**
+ * Whether `version` satisfies an npm engines range: alternatives joined by `||`, each a list of
+ * comparators (`>=`, `>`, `<`, `<=`, `^`, `~`, a bare or wildcard version). Enough for engines.
+ */
+function satisfies(version: string, range: string): boolean {
+  const v = parts(version);
+  return range.split("||").some((alternative) =>
+    alternative
+      .trim()
+      .replace(/(>=|<=|>|<|\^|~|=)\s+/g, "$1")
+      .split(/\s+/)
+      .filter((c) => c !== "")
+      .every((comparator) => {
+        const [, op = "", raw = ""] = /^(>=|<=|>|<|\^|~|=)?(.*)$/.exec(comparator) ?? [];
+        if (raw === "*" || raw === "x") return true;
+        const given = raw.split(".").filter((p) => p !== "*" && p !== "x" && p !== "");
+        const w = parts(raw);
+        const cmp = compare(v, w);
+        switch (op) {
+          case ">=":
+            return cmp >= 0;
+          case ">":
+            return cmp > 0;
+          case "<":
+            return cmp < 0;
+          case "<=":
+            return cmp <= 0;
+          case "^":
+            return cmp >= 0 && v[0] === w[0];
+          case "~":
+            return cmp >= 0 && v[0] === w[0] && v[1] === w[1];
+          default:
+            // A bare version matches the parts it gives: "20" is any 20.x.y.
+            return given.every((p, i) => v[i] === Number(p));
+        }
+      }),
+  );
+}
+
+function parts(version: string): number[] {
+  const found = version.split(".").map((p) => (/^\d+$/.test(p) ? Number(p) : 0));
+  while (found.length < 3) found.push(0);
+  return found.slice(0, 3);
+}
+
+function compare(a: number[], b: number[]): number {
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
+}

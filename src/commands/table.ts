@@ -113,7 +113,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "users",
     summary:
-      "people who may sign in to the web console (regwatch web): add, list, passwd, remove, grant, revoke",
+      "people who may sign in to the web console (regwatch web): add, list, passwd, set-locale, remove, grant, revoke",
     load: async () => (await import("./users.ts")).registerUsers,
   },
   {
