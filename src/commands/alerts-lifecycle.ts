@@ -3,6 +3,7 @@
  * event (who, when, what, why), so acting twice on an alert adds to its history, and `alerts show`
  * prints the alert, the values of its change and that history.
  */
+
 import { type Command, InvalidArgumentError } from "commander";
 import { localDateTime } from "../dates.ts";
 import { alertDetail } from "../db/alerts-history.ts";
@@ -15,8 +16,10 @@ import {
   setAlertStatus,
 } from "../db/alerts-lifecycle.ts";
 import type { Sql } from "../db/connect.ts";
+import { readGivenNames } from "../db/given-names.ts";
 import { EXIT, type ExitCode, RegwatchError, UsageError } from "../errors.ts";
 import { businessLabel, changeText } from "../feed/format.ts";
+import { givenNameLabel } from "../feed/given-name.ts";
 import { terminalSafe } from "../feed/terminal-text.ts";
 import { formatTable } from "../search/format.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
@@ -141,7 +144,9 @@ async function listCommand(
   sql: Sql,
   opts: { status?: AlertStatus; list?: string; limit: number; json?: boolean },
 ): Promise<ExitCode> {
-  const rows = await listAlerts(sql, { status: opts.status, list: opts.list, limit: opts.limit });
+  const listed = await listAlerts(sql, { status: opts.status, list: opts.list, limit: opts.limit });
+  const given = await readGivenNames(sql, [...new Set(listed.filter((a) => !a.name).map((a) => a.taxId))]);
+  const rows = listed.map((a) => ({ ...a, givenName: given.get(a.taxId) ?? null }));
   const dead = await deadDeliveries(sql, 50);
   if (opts.json) {
     process.stdout.write(`${JSON.stringify({ alerts: rows, deadDeliveries: dead }, null, 2)}\n`);
@@ -157,7 +162,7 @@ async function listCommand(
           a.status === "snoozed" ? `snoozed to ${a.snoozedUntil}` : a.status,
           a.rule,
           a.taxId,
-          a.name ?? "",
+          a.name ?? (a.givenName ? givenNameLabel(a.givenName) : ""),
           a.changeDate,
           a.headings.join(","),
           a.lists.join(","),

@@ -2,18 +2,11 @@
  * Storing a rule from `alerts rule add` and `alerts rule edit`: the same checks either way (every
  * problem named at once, exit 64), then the rule with its event.
  */
-import { scopeProblems, unknownLists, validateRule } from "../alerts/rule-input.ts";
-import {
-  type AlertRuleInput,
-  type AlertRuleRow,
-  insertAlertRule,
-  type RuleActor,
-  updateAlertRule,
-} from "../db/alerts-rules.ts";
-import { knownLists, someSeenHeadings, unseenHeadings } from "../db/alerts-scope.ts";
+import { validateRule } from "../alerts/rule-input.ts";
+import { storeCheckedRule } from "../alerts/rule-store.ts";
+import type { AlertRuleInput, AlertRuleRow, RuleActor } from "../db/alerts-rules.ts";
 import type { Sql } from "../db/connect.ts";
 import { EXIT, type ExitCode, UsageError } from "../errors.ts";
-import { readRegistryLists } from "../run/registry-lists.ts";
 import { actorName } from "./actor.ts";
 import type { Context } from "./context.ts";
 
@@ -85,9 +78,8 @@ export function checkedRule(
 }
 
 /**
- * Refuses lists and headings nobody knows (as add does), then stores the rule. On edit only the
- * lists and headings given are checked: a list the rule already had may have been dropped since,
- * which is not this edit's doing.
+ * Refuses lists and headings nobody knows (as add does), then stores the rule (src/alerts/rule-store.ts).
+ * On edit only the lists and headings given are checked.
  */
 export async function storeRule(
   ctx: Context,
@@ -100,36 +92,22 @@ export async function storeRule(
   const given = current
     ? { lists: opts.list.map((l) => l.trim()), headings: opts.heading.map((h) => h.trim()) }
     : input;
-  const [stored, unseen, seen] = await Promise.all([
-    knownLists(sql),
-    unseenHeadings(sql, given.headings),
-    someSeenHeadings(sql, 20),
-  ]);
-  // A list the registry has but no sync has read yet (a fresh install): ask the registry once before refusing.
-  let known = stored;
-  let listsHint: string | undefined;
-  if (unknownLists(given.lists, known).length > 0) {
-    const read = await readRegistryLists(ctx.config, ctx.log, sql);
-    if (read.ok) known = await knownLists(sql);
-    else
-      listsHint = `the registry's lists could not be read (${read.why}); run \`regwatch sync\` once the registry is reachable, so its lists are known, then add the rule again`;
-  }
-  const refused = scopeProblems(given, { ...known, unseen, seen }, Boolean(opts.newHeading), listsHint);
-  if (refused.length > 0) throw new UsageError(refused.join("; "));
-  const row = current
-    ? (await updateAlertRule(sql, input.name, input, actor))?.after
-    : await insertAlertRule(sql, input, actor);
-  if (!row)
-    throw new UsageError(
-      current ? `no alert rule named "${input.name}"` : `an alert rule named "${input.name}" exists already`,
-    );
+  const stored = await storeCheckedRule(
+    { config: ctx.config, log: ctx.log, sql },
+    current,
+    input,
+    given,
+    Boolean(opts.newHeading),
+    actor,
+  );
+  if (!stored.ok) throw new UsageError(stored.problems.join("; "));
+  const { row, unseen, missingConfig } = stored;
   process.stdout.write(`rule ${row.name} ${current ? "changed" : "added"}: ${describeRule(row)}\n`);
   if (unseen.length > 0)
     process.stderr.write(
       `regwatch: note: no stored change has named ${unseen.join(", ")} yet; the rule fires once the registry reports it\n`,
     );
-  const missing = missingConfig(ctx, row.channel);
-  if (missing) process.stderr.write(`regwatch: note: ${missing}\n`);
+  if (missingConfig) process.stderr.write(`regwatch: note: ${missingConfig}\n`);
   return EXIT.ok;
 }
 
@@ -137,12 +115,4 @@ function describeRule(
   r: Pick<AlertRuleInput, "channel" | "target" | "lists" | "headings" | "digest">,
 ): string {
   return `${r.channel} to ${r.target}; lists ${r.lists.join(", ") || "all"}; headings ${r.headings.join(", ") || "all"}${r.digest ? "; digest per run" : ""}`;
-}
-
-function missingConfig(ctx: Context, channel: string): string | undefined {
-  if (channel === "webhook" && !ctx.config.webhookSecret)
-    return "REGWATCH_WEBHOOK_SECRET is not set; webhook messages wait until it is";
-  if (channel === "email" && !(ctx.config.smtpUrl && ctx.config.mailFrom))
-    return "REGWATCH_SMTP_URL and REGWATCH_MAIL_FROM are needed to send e-mail";
-  return undefined;
 }

@@ -20,6 +20,7 @@ import {
   setConsoleLocale,
   setConsolePassword,
 } from "../db/console-users.ts";
+import { USER_NAME } from "../db/console-users-admin.ts";
 import { EXIT, UsageError } from "../errors.ts";
 import { isLocale, LOCALES, type Locale } from "../i18n/locales.ts";
 import { formatTable } from "../search/format.ts";
@@ -27,8 +28,6 @@ import { hashPassword, MAX_PASSWORD_LENGTH, passwordProblem } from "../web/passw
 import { runAction, withDatabase } from "./context.ts";
 import { TerminalPrompt } from "./password-prompt.ts";
 import { readStdinLine } from "./stdin-line.ts";
-
-const USER_NAME = /^[A-Za-z0-9._@-]{1,64}$/;
 
 export function registerUsers(program: Command): void {
   const users = program

@@ -3,7 +3,6 @@
  * only write desired_lists and desired_items (registration numbers are resolved through the
  * search interface first); `regwatch reconcile` carries the edits to the registry.
  */
-import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
 import pLimit from "p-limit";
 import type { SearchClient } from "../api/search-client.ts";
@@ -20,19 +19,24 @@ import {
   removeDesiredItem,
 } from "../db/desired-edit.ts";
 import { dropDesiredList } from "../db/dropped-lists.ts";
+import { readGivenNames, saveGivenNames } from "../db/given-names.ts";
 import { EXIT, InputError, RegwatchError, UsageError } from "../errors.ts";
+import { fileSource, givenNameLabel, userSource } from "../feed/given-name.ts";
 import { terminalSafe } from "../feed/terminal-text.ts";
 import { factsFromOperator, todayUtc } from "../parse/profile-facts.ts";
 import { formatTable } from "../search/format.ts";
 import { describeImportProblems, type ImportProblem, parseImportCsv } from "../search/import-csv.ts";
+import { type ImportText, readImportFile } from "../search/import-file.ts";
 import { type Resolution, taxIdForRegistrationNumber } from "../search/resolve.ts";
 import { saveBusinesses } from "../search/save-businesses.ts";
 import { redactError } from "../secrets.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
+import { osUser } from "./actor.ts";
 import { type Context, runAction, withDatabase } from "./context.ts";
 import { namedList } from "./list-arg.ts";
 import { withSearch } from "./lookup.ts";
 import { checkListName, checkRegNumberArg, checkTaxIdArg, newListNote, safeLabel } from "./watch-args.ts";
+import { importNotes } from "./watch-import-notes.ts";
 
 interface AddOptions extends AccountFlag {
   list: string;
@@ -86,6 +90,11 @@ export function registerWatch(program: Command): void {
             named: name
               ? await writeProfiles(tx, [factsFromOperator(entry.taxId, name, todayUtc())])
               : undefined,
+            given: name
+              ? await saveGivenNames(tx, [
+                  { taxId: entry.taxId, name, source: userSource(osUser() ?? "cli") },
+                ])
+              : undefined,
           }));
           const from = regNumber === undefined ? "" : ` (registration number ${regNumber})`;
           const what = added.length > 0 ? "added to" : "was already desired on";
@@ -134,7 +143,11 @@ export function registerWatch(program: Command): void {
         const listRef = options.list === undefined ? undefined : checkListName(options.list);
         const { rows, list } = await withDatabase(ctx, async (db) => {
           const list = listRef === undefined ? undefined : await namedList(db.sql, listRef);
-          return { rows: await listDesiredItems(db.sql, list?.name), list };
+          const items = await listDesiredItems(db.sql, list?.name);
+          const unnamed = items.flatMap((r) => (r.taxId && !r.businessName ? [r.taxId] : []));
+          const given = await readGivenNames(db.sql, [...new Set(unnamed)]);
+          const rows = items.map((r) => ({ ...r, givenName: (r.taxId && given.get(r.taxId)) || null }));
+          return { rows, list };
         });
         if (list !== undefined && rows.length === 0) {
           throw new InputError(`there is no desired list ${safeLabel(list)}`);
@@ -148,7 +161,7 @@ export function registerWatch(program: Command): void {
               r.listName,
               r.taxId ?? "(no items)",
               r.state ?? "",
-              r.businessName ?? "",
+              r.businessName ?? (r.givenName ? givenNameLabel(r.givenName) : ""),
               r.source ?? "",
               r.lastCode === null ? "" : `${r.lastCode} ${r.lastMessage ?? ""}`,
             ].map(terminalSafe),
@@ -163,7 +176,9 @@ export function registerWatch(program: Command): void {
   watch
     .command("import")
     .addOption(accountOption())
-    .description("add every business of a CSV file (column tax_id or reg_number, optional note) to a list")
+    .description(
+      "add every business of a CSV file (a tax number or registration number column, optional name and note; Hungarian headers and Windows-1250 read) to a list",
+    )
     .requiredOption("--list <list>", "desired list, by name or by the key of its remote list")
     .argument("<file>", "CSV file with a header line")
     .option("--prune", "remove remote items that are not desired (the default for a new list)")
@@ -176,13 +191,13 @@ export function registerWatch(program: Command): void {
 }
 
 async function importFile(ctx: Context, file: string, listRef: string, prune?: boolean) {
-  let text: string;
+  let read: ImportText;
   try {
-    text = await readFile(file, "utf8");
+    read = await readImportFile(file);
   } catch (error) {
     throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
   }
-  const parsed = parseImportCsv(text);
+  const parsed = parseImportCsv(read.text);
   if (parsed.problems.length > 0) throw new UsageError(describeImportProblems(file, parsed.problems));
   const regNumbers = [...new Set(parsed.rows.flatMap((r) => ("regNumber" in r ? [r.regNumber] : [])))];
   if (regNumbers.length > 0) requireSearch(ctx.config);
@@ -220,6 +235,11 @@ async function importFile(ctx: Context, file: string, listRef: string, prune?: b
           tx,
           [...names].map(([taxId, name]) => factsFromOperator(taxId, name, today)),
         );
+        const source = fileSource(file);
+        await saveGivenNames(
+          tx,
+          [...names].map(([taxId, name]) => ({ taxId, name, source })),
+        );
       }
       return result;
     });
@@ -227,6 +247,7 @@ async function importFile(ctx: Context, file: string, listRef: string, prune?: b
       `${file}: ${parsed.rows.length} row(s), ${entries.size} business(es): ${added.length} added to list ` +
         `${safeLabel(list)}, ${entries.size - added.length} already desired${newListNote(created, list)}\n`,
     );
+    process.stdout.write(importNotes(read, parsed.ignored ?? [], names.size, file));
     return EXIT.ok;
   });
 }

@@ -36,7 +36,7 @@ export interface AlertFilter {
 export async function listAlerts(sql: Sql, filter: AlertFilter): Promise<AlertListRow[]> {
   const rows = await sql<AlertListRow[]>`
     select a.id::int, r.name as rule, a.status, c.tax_id as "taxId",
-           coalesce(p.name, b.full_name, b.short_name) as name,
+           coalesce(case when p.name_source is distinct from 'operator' then p.name end, b.full_name, b.short_name) as name,
            to_char(c.change_date, 'YYYY-MM-DD') as "changeDate", c.changed_headings as headings,
            coalesce((select array_agg(distinct coalesce(w.list_name, s.list_key))
                      from change_sources s left join watch_lists w on w.list_key = s.list_key

@@ -36,7 +36,10 @@ export interface ProfileFacts {
   baselineAsOf?: string;
 }
 
-/** Headings that carry a name, best first; the SQL picks the newest, short names only as a fallback. */
+/**
+ * Headings that carry a name, best first; the SQL picks the newest of the registry's names (an
+ * operator's only when the registry named none), short names only as a fallback.
+ */
 export const NAME_HEADINGS = ["long_name", "full_name", "name", "short_name"] as const;
 export const STATUS_HEADINGS = ["status", "status_code"] as const;
 export const SEAT_HEADINGS = ["address", "seat"] as const;
@@ -105,7 +108,8 @@ async function summarise(tx: Tx, taxIds: readonly string[]): Promise<void> {
           from jsonb_each(p.headings) e
           where e.key = any(${NAME_HEADINGS as unknown as string[]}::text[])
             and jsonb_typeof(e.value -> 'value') = 'string' and btrim(e.value ->> 'value') <> ''
-          order by e.key = 'short_name', (e.value ->> 'as_of')::date desc,
+          -- The registry's own names (search records, change files) before a name an operator gave.
+          order by e.key = 'short_name', e.value ->> 'source' = 'operator', (e.value ->> 'as_of')::date desc,
                    array_position(${NAME_HEADINGS as unknown as string[]}::text[], e.key)
           limit 1),
         (status_code, status_as_of) = (

@@ -22,7 +22,7 @@ export interface BusinessProfileRow {
 /** The profile and search record of a business, or undefined when regwatch knows neither. */
 export async function readBusinessProfile(sql: Sql, taxId: string): Promise<BusinessProfileRow | undefined> {
   const [row] = await sql<BusinessProfileRow[]>`
-    select coalesce(p.tax_id, b.tax_id) as "taxId", coalesce(p.name, b.full_name, b.short_name) as name,
+    select coalesce(p.tax_id, b.tax_id) as "taxId", coalesce(case when p.name_source is distinct from 'operator' then p.name end, b.full_name, b.short_name) as name,
            coalesce(p.status_code, b.status_code) as "statusCode", coalesce(p.seat, b.address) as seat,
            coalesce(p.type, b.type) as type,
            coalesce(p.registration_number, b.registration_number) as "registrationNumber",

@@ -90,12 +90,13 @@ export interface DesiredItemStatus {
 export async function listDesiredItems(sql: Runner, listName?: string): Promise<DesiredItemStatus[]> {
   return sql<DesiredItemStatus[]>`
     select dl.list_name as "listName", dl.prune, s.tax_id as "taxId", di.source, di.note,
-           b.full_name as "businessName", s.state, s.last_code as "lastCode", s.last_message as "lastMessage"
+           coalesce(case when p.name_source is distinct from 'operator' then p.name end, b.full_name) as "businessName", s.state, s.last_code as "lastCode", s.last_message as "lastMessage"
     from desired_lists dl
     left join v_watch_status s
       on s.list_name = dl.list_name and (s.desired or s.state in ('pending_remove', 'not_requested'))
     left join desired_items di on di.list_name = s.list_name and di.tax_id = s.tax_id
     left join businesses b on b.tax_id = s.tax_id
+    left join business_profiles p on p.tax_id = s.tax_id
     where ${listName === undefined ? sql`true` : sql`dl.list_name = ${listName}`}
     order by dl.list_name, s.tax_id nulls first`;
 }

@@ -15,6 +15,8 @@ export interface PaymentBatchStart {
   delimiter: string;
   checkedOn: string;
   holdDays: number;
+  /** The batch whose stored rows this check repeats (the console's Check again). */
+  recheckedFrom?: string | null;
 }
 
 export interface PaymentBatchTotal {
@@ -75,9 +77,9 @@ export async function recordPaymentBatch<T>(
 export async function startPaymentBatch(sql: Sql | Tx, batch: PaymentBatchStart): Promise<string> {
   const [row] = await sql<{ id: string }[]>`
     insert into payment_batches
-      (checked_by, source, file_name, encoding, delimiter, checked_on, hold_days)
+      (checked_by, source, file_name, encoding, delimiter, checked_on, hold_days, rechecked_from)
     values (${batch.checkedBy}, ${batch.source}, ${batch.fileName}, ${batch.encoding}, ${batch.delimiter},
-            ${batch.checkedOn}, ${batch.holdDays})
+            ${batch.checkedOn}, ${batch.holdDays}, ${batch.recheckedFrom ?? null})
     returning id::text`;
   return row!.id;
 }

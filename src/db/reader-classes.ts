@@ -27,6 +27,7 @@ export const DATA_TABLES = [
   "desired_items",
   "desired_lists",
   "dropped_lists",
+  "given_names",
   "invalid_items",
   "item_outcomes",
   "managed_items",
@@ -34,6 +35,7 @@ export const DATA_TABLES = [
   "payee_verifications",
   "payment_batches",
   "payment_checks",
+  "payment_column_choices",
   "registry_descriptions",
   "run_lease",
   "runs",
@@ -75,6 +77,7 @@ export const PRIVATE_TABLES: Readonly<Record<string, string>> = {
   console_login_failures: "console sign-in: user names and client addresses of failed attempts",
   console_user_accounts: "console access: which user may see which account",
   reader_roles: "who was given read access",
+  held_uploads: "payment files waiting for their uploader's column choice",
   key_refusals: "registry keys refused: which variable held a key, and a fingerprint of that key",
 };
 

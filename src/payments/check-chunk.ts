@@ -5,6 +5,7 @@
  * question once per batch) and their answers saved, and every row is judged
  * (src/payments/verdicts.ts). The pipeline calls it chunk after chunk, so memory stays bounded.
  */
+
 import type { SearchClient } from "../api/search-client.ts";
 import type { Database } from "../db/connect.ts";
 import { saveBusinesses } from "../search/save-businesses.ts";
@@ -16,6 +17,7 @@ import {
   loadPayeeRecordMap,
   readableAccounts,
 } from "./knowledge.ts";
+import type { StepVoice } from "./next-step.ts";
 import { askOnline } from "./online.ts";
 import { type Ask, type AskResult, onlineNotes, planAsks } from "./recheck.ts";
 import { type CheckedRow, judgeBatch } from "./verdicts.ts";
@@ -73,6 +75,8 @@ export interface ChunkOptions {
   online: OnlineSession | null;
   /** REGWATCH_PAYMENT_ACCEPT_UNCONFIRMED: an account no source has shown passes with a warning. */
   acceptUnconfirmed?: boolean;
+  /** Whose words the next steps are in (the console's for an upload). */
+  voice?: StepVoice;
   /**
    * What earlier chunks of the batch read (createKnowledgeCache(), one per batch): a payee paid in
    * every chunk is then read once. Without it each chunk reads everything afresh.
@@ -126,5 +130,6 @@ export async function checkChunk(
     today,
     holdDays,
     acceptUnconfirmed: options.acceptUnconfirmed ?? false,
+    voice: options.voice ?? "cli",
   });
 }

@@ -6,6 +6,7 @@
  */
 import { addDays } from "../dates.ts";
 import type { UnknownReason, UnverifiedChange } from "./evidence.ts";
+import { consoleStep } from "./next-step-console.ts";
 import type { Verdict } from "./verdicts.ts";
 
 export interface StepContext {
@@ -20,7 +21,11 @@ export interface StepContext {
   unverified: readonly UnverifiedChange[];
   /** The check ran with --online. */
   online: boolean;
+  /** Whose words: the CLI's commands (default), or the console's buttons and pages. */
+  voice?: StepVoice;
 }
+
+export type StepVoice = "cli" | "console";
 
 const CONFIRM =
   "confirm the account with the supplier by phone on a number you already hold, not one from the invoice or from a letter announcing a new account";
@@ -71,6 +76,10 @@ function capitalise(text: string): string {
 }
 
 export function nextStep(verdict: Verdict, context: StepContext): string | null {
+  if (context.voice === "console") {
+    const said = consoleStep(verdict, context);
+    if (said !== undefined) return said;
+  }
   switch (verdict) {
     case "invalid_tax_id":
       return "Correct the tax id from the supplier's master data (not the invoice) and check the batch again.";

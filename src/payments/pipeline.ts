@@ -12,7 +12,8 @@ import { safeCell, safeCellOrNull } from "../feed/export/safe-cell.ts";
 import { redactSecrets } from "../secrets.ts";
 import type { FileProblem, PaymentRow } from "./batch-row.ts";
 import { checkChunk, createKnowledgeCache, type OnlineSession, warmKnowledge } from "./check-chunk.ts";
-import { openBatch, type ReadOptions } from "./read/batch-reader.ts";
+import type { StepVoice } from "./next-step.ts";
+import { type BatchLayout, openBatch, type ReadOptions } from "./read/batch-reader.ts";
 import { jsonTotals } from "./report-rows.ts";
 import type { BatchSummary, RowSink } from "./sink.ts";
 import { BatchTotals } from "./totals.ts";
@@ -33,6 +34,8 @@ export interface BatchCheckOptions {
   online: OnlineSession | null;
   /** Keep the batch in payment_batches and payment_checks; null keeps nothing. */
   record: { by: string | null; source: "cli" | "web"; fileName: string } | null;
+  /** Whose words the next steps are in: "console" for an upload (its buttons, not CLI flags). */
+  voice?: StepVoice;
   /** Rows judged together (default 1,000: with the batch cache about as fast as 2,000-5,000, and 20-60 MB lower at the peak). */
   chunkSize?: number;
 }
@@ -95,6 +98,28 @@ export async function checkBatch(
   const opened = await openBatch(file, options.read, early);
   await warming;
   if (!opened.ok) return { ok: false, problems: opened.problems };
+  return { ok: true, summary: await judgeRows(db, opened, options, sinks, cache) };
+}
+
+/** Rows to judge as a batch: a file opened and validated, or the stored rows of an earlier batch. */
+export interface RowSource {
+  layout: BatchLayout;
+  chunks(size: number): AsyncIterable<PaymentRow[]>;
+}
+
+/**
+ * Judges every chunk of `opened`, records it when asked (in one transaction) and hands it to the
+ * sinks; the summary each sink's end got.
+ */
+export async function judgeRows(
+  db: Database,
+  opened: RowSource,
+  options: BatchCheckOptions & { recheckedFrom?: string },
+  sinks: readonly RowSink[],
+  cache = createKnowledgeCache(),
+): Promise<BatchSummary> {
+  const { today, holdDays, recheckDays, timeZone, online } = options;
+  const chunkSize = options.chunkSize ?? DEFAULT_CHUNK;
   const { layout } = opened;
   // What is under way, for the failure path to wait for and stop (set as the chunks start).
   const running: { judging?: Promise<CheckedRow[] | null>; chunks?: AsyncIterator<PaymentRow[]> } = {};
@@ -117,6 +142,7 @@ export async function checkBatch(
         online,
         cache,
         acceptUnconfirmed: options.acceptUnconfirmed ?? false,
+        voice: options.voice ?? "cli",
       });
     };
     // One chunk ahead: while a chunk is recorded and written out, the next one is read and its
@@ -171,6 +197,7 @@ export async function checkBatch(
             delimiter: layout.delimiter,
             checkedOn: today,
             holdDays,
+            recheckedFrom: options.recheckedFrom ?? null,
           },
           async (batch) => {
             const judged = await judgeAll(batch.insert);
@@ -184,7 +211,7 @@ export async function checkBatch(
         )
       : await judgeAll(null);
     for (const sink of sinks) await sink.end(summary);
-    return { ok: true, summary };
+    return summary;
   } catch (error) {
     // The chunk being judged ahead finishes (or fails) before the caller closes what it uses.
     await running.judging?.catch(() => {});

@@ -6,7 +6,7 @@
 
 import type { PaymentRow } from "./batch-row.ts";
 import { describeUnverified, type UnverifiedChange } from "./evidence.ts";
-import { nextStep } from "./next-step.ts";
+import { nextStep, type StepVoice } from "./next-step.ts";
 import type { CheckedRow, Knowledge, KnownBusiness, Verdict, Verification } from "./verdicts.ts";
 
 /** What judging one row has found so far, for finish and withAlso. */
@@ -24,6 +24,7 @@ export interface Judging {
   notes: string[];
   onlineNote: string;
   verified: Verification | null;
+  voice: StepVoice;
 }
 
 /** The checked row. Its fields are listed, not spread: spreading made this the check's slowest line. */
@@ -60,6 +61,7 @@ export function finish(
             addedOn,
             unverified: j.unverified,
             online: j.knowledge.online ?? false,
+            voice: j.voice,
           }),
     taxBase: j.readableBase,
     payeeFoundBy: j.foundBy,

@@ -4,12 +4,14 @@
  * holds a payment comes with the next step that clears it (src/payments/next-step.ts). A row
  * without a tax number is judged as a payment to the business that holds its account.
  */
+
 import { addDays } from "../dates.ts";
 import { describeTaxIdProblem } from "../taxid.ts";
 import type { PaymentRow } from "./batch-row.ts";
 import { type ChangeEvidence, describeUnverified, unverifiedChanges } from "./evidence.ts";
 import { indexKnowledge, type KnowledgeIndex, parseAccountOnce, payeeOf } from "./knowledge-index.ts";
 import { findMatchingName } from "./names.ts";
+import type { StepVoice } from "./next-step.ts";
 import { amountProblem, describeAdded, describeHolder, describeVerification } from "./verdict-details.ts";
 import { finish, type Judging, withAlso } from "./verdict-row.ts";
 
@@ -131,6 +133,8 @@ export interface JudgeOptions {
   holdDays: number;
   /** REGWATCH_PAYMENT_ACCEPT_UNCONFIRMED: an account no source has shown passes, with a warning. */
   acceptUnconfirmed?: boolean;
+  /** Whose words the next steps are in: the CLI's commands (default) or the console's buttons. */
+  voice?: StepVoice;
 }
 
 /** The newest of the business's unread headings among `headings`. */
@@ -180,6 +184,7 @@ export function judgeRow(
     notes: [],
     onlineNote,
     verified: null,
+    voice: options.voice ?? "cli",
   };
   if (payee.by === "tax_id") {
     const taxProblem = describeTaxIdProblem(payee.taxBase);

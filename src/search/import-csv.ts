@@ -1,12 +1,18 @@
 /**
- * The CSV file of `regwatch watch import` (pure): a header naming a `tax_id` (or `tax_number`) or
- * a `reg_number` column, optionally `note` and `name` columns, then one business per row. Comma
- * or semicolon separated, quoted fields and a BOM allowed; a full tax number `xxxxxxxx-y-zz` is
- * reduced to its tax base number, whose check digit is verified. Every row is checked, and every
- * problem is reported with its line number, so a file is fixed in one pass.
+ * The CSV file of `regwatch watch import` (pure): a header naming a tax number column or a
+ * registration number column, optionally name and note columns, then one business per row. The
+ * header is found and its columns named as a payment file's are (src/payments/read/): among the
+ * first lines (title lines above it are passed over), separated by a semicolon, comma or tab,
+ * compared without case, accents or punctuation, in English (tax_id, tax_number, reg_number, name,
+ * note) or as Hungarian exports write them (Adószám, Cégjegyzékszám, Partner, Név, Megjegyzés...);
+ * other columns are ignored and named. Quoted fields and a BOM allowed; a full tax number
+ * `xxxxxxxx-y-zz` is reduced to its tax base number, whose check digit is verified. Every row is
+ * checked, and every problem is reported with its line number, so a file is fixed in one pass.
  */
 import { CsvError, parse } from "csv-parse/sync";
 import { checkRegistrationNumber } from "../api/search-query.ts";
+import { FIELD_NAMES, headerKey } from "../payments/read/columns.ts";
+import { findHeaderWhere } from "../payments/read/header.ts";
 import { describeTaxIdProblem, normaliseTaxId } from "../taxid.ts";
 
 interface RowExtras {
@@ -27,49 +33,93 @@ export interface ImportProblem {
 export interface ParsedImport {
   rows: ImportRow[];
   problems: ImportProblem[];
+  /** Headers of columns the import does not read, as the file writes them. */
+  ignored?: string[];
 }
 
-const KNOWN_COLUMNS = ["tax_id", "tax_number", "reg_number", "note", "name"] as const;
+type ImportColumn = "tax_id" | "reg_number" | "name" | "note";
+
+/** The names each column goes by; the tax number's and the name's are the payment reader's. */
+const COLUMN_NAMES: Record<ImportColumn, readonly string[]> = {
+  tax_id: FIELD_NAMES.tax_id,
+  reg_number: [
+    "reg_number",
+    "registration_number",
+    "registration number",
+    "cégjegyzékszám",
+    "cégjegyzék szám",
+    "cégjegyzékszáma",
+    "nyilvántartási szám",
+    "nyilvántartási száma",
+    "nyilvántartásba vételi szám",
+  ],
+  name: [...FIELD_NAMES.name, "cégnév", "cég neve", "szállító neve", "szállító", "vevő neve"],
+  note: ["note", "megjegyzés"],
+};
+
+const COLUMN_OF_KEY = new Map<string, ImportColumn>();
+for (const [column, names] of Object.entries(COLUMN_NAMES) as [ImportColumn, readonly string[]][]) {
+  for (const name of names) COLUMN_OF_KEY.set(headerKey(name), column);
+}
+
+/** Which column a header names, if any. */
+export function importColumnOf(header: string): ImportColumn | undefined {
+  return COLUMN_OF_KEY.get(headerKey(header));
+}
+
+/** User-visible sentences of the import's header ({…} are filled in). */
+export const IMPORT_HEADER_TEXT = {
+  noKeyColumn:
+    "the header must name a tax number column (tax_id, tax_number, Adószám) or a registration number column (reg_number, Cégjegyzékszám)",
+  empty: "the file is empty: expected a header",
+  sameColumnTwice: "columns {headers} all give the {column} column: keep one of them",
+} as const;
+
+const isKey = (header: string) => {
+  const column = importColumnOf(header);
+  return column === "tax_id" || column === "reg_number";
+};
 
 export function parseImportCsv(text: string): ParsedImport {
-  const records = splitCsv(text);
+  const body = text.replace(/^\uFEFF/, "");
+  if (body.trim() === "") return { rows: [], problems: [{ line: 1, message: IMPORT_HEADER_TEXT.empty }] };
+  const found = findHeaderWhere(body, (headers) => headers.some(isKey));
+  const records = splitCsv(body, found?.delimiter);
   const unreadable = records.find((r) => r.problem !== undefined);
   if (unreadable) return { rows: [], problems: [{ line: unreadable.line, message: unreadable.problem! }] };
-  const header = records.find((r) => !isBlank(r.fields));
-  if (!header) return { rows: [], problems: [{ line: 1, message: "the file is empty: expected a header" }] };
-  const names = header.fields.map((f) => f.trim().toLowerCase());
+  const header = found && records.find((r) => r.line === found.line);
+  if (!found || !header) {
+    const first = records.find((r) => !isBlank(r.fields))?.line ?? 1;
+    return { rows: [], problems: [{ line: first, message: IMPORT_HEADER_TEXT.noKeyColumn }] };
+  }
+  const written = header.fields.map((f) => f.trim());
   const problems: ImportProblem[] = [];
-  const column = (name: string) => names.indexOf(name);
-  const taxName = names.includes("tax_id") ? "tax_id" : "tax_number";
-  const taxCol = column(taxName);
-  const regCol = column("reg_number");
-  const noteCol = column("note");
-  const nameCol = column("name");
-  if (taxCol < 0 && regCol < 0) {
-    return {
-      rows: [],
-      problems: [
-        {
-          line: header.line,
-          message: "the header must name a tax_id (or tax_number) or a reg_number column",
-        },
-      ],
-    };
+  const at: Partial<Record<ImportColumn, number>> = {};
+  const ignored: string[] = [];
+  const seen = new Map<ImportColumn, string[]>();
+  written.forEach((name, index) => {
+    const column = importColumnOf(name);
+    if (column === undefined) {
+      if (name !== "") ignored.push(name);
+      return;
+    }
+    seen.set(column, [...(seen.get(column) ?? []), name]);
+    at[column] ??= index;
+  });
+  for (const [column, headers] of seen) {
+    if (headers.length > 1) {
+      const message = IMPORT_HEADER_TEXT.sameColumnTwice
+        .replace("{headers}", headers.map((h) => `"${h}"`).join(", "))
+        .replace("{column}", column);
+      problems.push({ line: header.line, message });
+    }
   }
-  if (names.includes("tax_id") && names.includes("tax_number")) {
-    problems.push({ line: header.line, message: "give a tax_id or a tax_number column, not both" });
-  }
-  const unknown = names.filter((n) => n !== "" && !(KNOWN_COLUMNS as readonly string[]).includes(n));
-  const repeated = names.filter((n, i) => n !== "" && names.indexOf(n) !== i);
-  if (unknown.length > 0 || repeated.length > 0) {
-    const parts = [
-      unknown.length > 0
-        ? `unknown column(s) ${unknown.join(", ")} (known: ${KNOWN_COLUMNS.join(", ")})`
-        : "",
-      repeated.length > 0 ? `repeated column(s) ${repeated.join(", ")}` : "",
-    ].filter(Boolean);
-    problems.push({ line: header.line, message: parts.join("; ") });
-  }
+  const taxCol = at.tax_id ?? -1;
+  const regCol = at.reg_number ?? -1;
+  const noteCol = at.note ?? -1;
+  const nameCol = at.name ?? -1;
+  const taxName = taxCol >= 0 ? written[taxCol]! : "tax_id";
+  const regName = regCol >= 0 ? written[regCol]! : "reg_number";
   const rows: ImportRow[] = [];
   for (const record of records) {
     if (record.line <= header.line || isBlank(record.fields)) continue;
@@ -78,10 +128,10 @@ export function parseImportCsv(text: string): ParsedImport {
       problems.push({ line, message: "a quoted field is not closed" });
       continue;
     }
-    if (fields.length > names.length) {
+    if (fields.length > written.length) {
       problems.push({
         line,
-        message: `${fields.length} fields, but the header names ${names.length} columns`,
+        message: `${fields.length} fields, but the header names ${written.length} columns`,
       });
       continue;
     }
@@ -92,7 +142,7 @@ export function parseImportCsv(text: string): ParsedImport {
       name: nameCol >= 0 ? (fields[nameCol] ?? "").trim() || null : null,
     };
     if (taxId !== "" && regNumber !== "") {
-      problems.push({ line, message: `give a ${taxName} or a reg_number, not both` });
+      problems.push({ line, message: `give a ${taxName} or a ${regName}, not both` });
     } else if (taxId !== "") {
       const base = normaliseTaxId(taxId);
       const problem =
@@ -106,10 +156,10 @@ export function parseImportCsv(text: string): ParsedImport {
       if (checked.ok) rows.push({ line, regNumber: checked.value, ...extras });
       else problems.push({ line, message: checked.problem });
     } else {
-      problems.push({ line, message: `no ${taxCol >= 0 ? taxName : "reg_number"} given` });
+      problems.push({ line, message: `no ${taxCol >= 0 ? taxName : regName} given` });
     }
   }
-  return { rows, problems };
+  return { rows, problems, ...(ignored.length > 0 ? { ignored } : {}) };
 }
 
 interface CsvRecord {
@@ -123,13 +173,14 @@ interface CsvRecord {
 
 /**
  * Records of a CSV file through csv-parse: quoted fields (with doubled quotes and line breaks
- * inside), a BOM, any line ending, and the delimiter of the header line: a semicolon, the default
- * of spreadsheets in Hungarian locales, when the header has more of them than commas.
+ * inside), a BOM, any line ending, and the delimiter given (the header's), else that of the first
+ * line: a semicolon, the default of spreadsheets in Hungarian locales, when it has more of them
+ * than commas.
  */
-export function splitCsv(text: string): CsvRecord[] {
+export function splitCsv(text: string, given?: string): CsvRecord[] {
   const body = text.replace(/^\uFEFF/, "");
   const headerLine = body.split(/\r?\n/, 1)[0] ?? "";
-  const delimiter = count(headerLine, ";") > count(headerLine, ",") ? ";" : ",";
+  const delimiter = given ?? (count(headerLine, ";") > count(headerLine, ",") ? ";" : ",");
   try {
     const parsed = parse(body, {
       delimiter,

@@ -5,8 +5,8 @@
 import { isValidDate } from "../dates.ts";
 import { type Translator, translatorFor } from "../i18n/messages.ts";
 
-export type AlertAction = "ack" | "resolve" | "snooze" | "comment";
-export const ALERT_ACTIONS: readonly AlertAction[] = ["ack", "resolve", "snooze", "comment"];
+export type AlertAction = "ack" | "resolve" | "snooze" | "comment" | "assign";
+export const ALERT_ACTIONS: readonly AlertAction[] = ["ack", "resolve", "snooze", "comment", "assign"];
 export const MAX_NOTE_CHARS = 2000;
 
 export interface ActionRequest {
@@ -14,12 +14,14 @@ export interface ActionRequest {
   ids: number[];
   note: string | null;
   until: string | null;
+  /** For assign: the user's name, null to assign to nobody. */
+  assignee: string | null;
 }
 
 /** Reads an action form; `today` is the console's day (a snooze may not end before it). */
 export function readAction(
   action: unknown,
-  body: { ids?: unknown; note?: unknown; until?: unknown },
+  body: { ids?: unknown; note?: unknown; until?: unknown; assignee?: unknown },
   today: string,
   i18n: Translator = translatorFor("en"),
 ): { request?: ActionRequest; problems: string[] } {
@@ -44,8 +46,15 @@ export function readAction(
     if (!isValidDate(until)) problems.push(i18n.t("action.problem.until"));
     else if (until < today) problems.push(i18n.t("action.problem.untilPast", { today }));
   }
+  const assignee =
+    action === "assign" && typeof body.assignee === "string" && body.assignee.trim() !== ""
+      ? body.assignee.trim()
+      : null;
   if (problems.length > 0) return { problems };
-  return { request: { action: action as AlertAction, ids: [...new Set(ids)], note, until }, problems };
+  return {
+    request: { action: action as AlertAction, ids: [...new Set(ids)], note, until, assignee },
+    problems,
+  };
 }
 
 /** The status an action sets; a comment sets none. */

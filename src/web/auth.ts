@@ -24,6 +24,7 @@ export function isPublicPath(path: string): boolean {
 
 /** Paths that read no account's data (the fleet's home only): open to a user given no account. */
 const HOME_PATHS = new Set(["/users", "/logout", "/account", "/language"]);
+const isHomePath = (path: string) => HOME_PATHS.has(path) || path.startsWith("/users/");
 
 const TOUCH_EVERY_MS = 60_000;
 
@@ -64,7 +65,7 @@ export function installAuthHooks(
     if (!tokensMatch(body?._csrf, request.webSession.csrfToken))
       return refuseCsrf(request, reply, render, deps);
     // A form acts on the account it was shown for, or not at all (another tab may have switched).
-    if (HOME_PATHS.has(request.url.split("?")[0]!)) return;
+    if (isHomePath(request.url.split("?")[0]!)) return;
     return refuseOtherAccount(request, reply, render, body?._account, deps);
   });
 }
@@ -83,7 +84,7 @@ async function showAccount(
   const choices = session.accounts.filter((name) => fleet.accounts.has(name));
   if (choices.length === 0) {
     request.deps = fleet.deps;
-    if (HOME_PATHS.has(fleet.path)) return;
+    if (isHomePath(fleet.path)) return;
     const i18n = readerI18n(request, fleet.deps.config.locale);
     return fleet.render(
       request,
@@ -104,7 +105,7 @@ async function showAccount(
   // Held until the answer is sent (a download: until its client has it all or leaves).
   const open = await fleet.accounts.open(current, reply.raw).catch((error: unknown) => {
     // A schema behind still lets the user switch accounts or manage users from the home's pages.
-    if (error instanceof SchemaBehindError && HOME_PATHS.has(fleet.path)) return undefined;
+    if (error instanceof SchemaBehindError && isHomePath(fleet.path)) return undefined;
     throw error;
   });
   request.deps = open ? { ...fleet.deps, db: open.db, config: open.config } : fleet.deps;

@@ -1,12 +1,13 @@
 /**
  * The inbox's pure parts: reading the filters from the query string (a bad value is named, not
- * guessed at) and shaping one page of alerts into business groups with each changed heading as
+ * guessed at) and shaping one page of changes into business groups with each changed heading as
  * old → new in words.
  */
+import { SEVERITIES, type Severity } from "../alerts/severity.ts";
 import { isValidDate } from "../dates.ts";
 import { ALERT_STATUSES, type AlertStatus } from "../db/alerts-lifecycle.ts";
 import type { HeadingValue } from "../db/alerts-outbox.ts";
-import type { InboxAlert, InboxFilter } from "../db/console-inbox.ts";
+import type { InboxChange } from "../db/console-inbox-changes.ts";
 import { headingValue } from "../feed/format.ts";
 import { type Translator, translatorFor } from "../i18n/messages.ts";
 
@@ -20,7 +21,27 @@ export interface InboxQuery {
   rule?: string;
   from?: string;
   to?: string;
+  severity?: string;
+  /** "me": alerts assigned to the signed-in user. */
+  assigned?: string;
+  /** "1": alerts raised within the last day. */
+  new?: string;
   page?: string;
+}
+
+/** The inbox's filters: the query's, read and checked. */
+export interface InboxFilter {
+  status: AlertStatus | "all";
+  list: string | null;
+  heading: string | null;
+  rule: string | null;
+  from: string | null;
+  to: string | null;
+  severity: Severity | null;
+  assignedToMe: boolean;
+  newOnly: boolean;
+  page: number;
+  pageSize: number;
 }
 
 export function readInboxQuery(
@@ -45,6 +66,19 @@ export function readInboxQuery(
     }
     return value;
   };
+  let severityRefused = false;
+  const severity = text(query.severity);
+  if (severity !== null && !SEVERITIES.includes(severity as Severity)) {
+    severityRefused = true;
+    problems.push(i18n.t("inbox.problem.severity", { allowed: SEVERITIES.join(", "), value: severity }));
+  }
+  const flag = (name: "assigned" | "new", on: string) => {
+    const value = text(query[name]);
+    if (value !== null && value !== on) problems.push(i18n.t("inbox.problem.flag", { name, on, value }));
+    return value === on;
+  };
+  const assignedToMe = flag("assigned", "me");
+  const newOnly = flag("new", "1");
   const from = day("from");
   const to = day("to");
   const pageText = text(query.page) ?? "1";
@@ -58,6 +92,9 @@ export function readInboxQuery(
       rule: text(query.rule),
       from,
       to,
+      severity: severityRefused ? null : (severity as Severity | null),
+      assignedToMe,
+      newOnly,
       page,
       pageSize: INBOX_PAGE_SIZE,
     },
@@ -74,6 +111,9 @@ export function filterParams(f: InboxFilter): Record<string, string | null> {
     rule: f.rule,
     from: f.from,
     to: f.to,
+    severity: f.severity,
+    assigned: f.assignedToMe ? "me" : null,
+    new: f.newOnly ? "1" : null,
   };
 }
 
@@ -115,34 +155,34 @@ export interface InboxGroup {
   /** "" when no source has named the business (the page says so in its language). */
   name: string;
   lists: string[];
-  alerts: (InboxAlert & { lines: HeadingLine[] })[];
+  changes: (InboxChange & { lines: HeadingLine[] })[];
 }
 
 /**
- * The page's alerts grouped by business, groups in the order of their newest alert. A group's
+ * The page's changes grouped by business, groups in the order of their newest change. A group's
  * lists are those the business is on now (`onLists`), else those that reported its changes.
  */
 export function groupByBusiness(
-  alerts: readonly InboxAlert[],
+  changes: readonly InboxChange[],
   onLists: ReadonlyMap<string, readonly string[]> = new Map(),
   sayValue: (heading: string, value: unknown) => string = headingValue,
 ): InboxGroup[] {
   const groups = new Map<string, InboxGroup>();
-  for (const alert of alerts) {
-    let group = groups.get(alert.taxId);
+  for (const change of changes) {
+    let group = groups.get(change.taxId);
     if (!group) {
       group = {
-        taxId: alert.taxId,
-        name: alert.name?.trim() || "",
-        lists: [...(onLists.get(alert.taxId) ?? [])],
-        alerts: [],
+        taxId: change.taxId,
+        name: change.name?.trim() || "",
+        lists: [...(onLists.get(change.taxId) ?? [])],
+        changes: [],
       };
-      groups.set(alert.taxId, group);
+      groups.set(change.taxId, group);
     }
-    if (!onLists.has(alert.taxId)) {
-      for (const list of alert.lists) if (!group.lists.includes(list)) group.lists.push(list);
+    if (!onLists.has(change.taxId)) {
+      for (const list of change.lists) if (!group.lists.includes(list)) group.lists.push(list);
     }
-    group.alerts.push({ ...alert, lines: headingLines(alert.headingNames, alert.values, sayValue) });
+    group.changes.push({ ...change, lines: headingLines(change.headingNames, change.values, sayValue) });
   }
   return [...groups.values()];
 }

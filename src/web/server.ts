@@ -24,7 +24,7 @@ import { registerAlertPages } from "./pages/alert.ts";
 import { registerInboxPages } from "./pages/inbox.ts";
 import { registerLoginPages } from "./pages/login.ts";
 import { registerMorePages } from "./pages/more.ts";
-import { registerUserPages } from "./pages/users.ts";
+import { registerUserAdminPages } from "./pages/users-admin.ts";
 import { webAssetDir } from "./paths.ts";
 import { createRenderer } from "./render.ts";
 import { describeSchemaError, PLAIN_GET } from "./route-schemas.ts";
@@ -166,10 +166,10 @@ export async function buildConsole(deps: WebDeps, options: ConsoleOptions = {}):
   const home: WebDeps = { ...deps, accounts: fleet };
   await registerLoginPages(app, home, kit);
   await registerLanguageSwitch(app, home, kit);
-  await registerUserPages(app, home, kit);
+  await registerUserAdminPages(app, home, kit);
   if (accounts) await registerAccountSwitch(app, home, kit);
   // The account's pages: each reads `request.deps`, the account the session shows.
-  await registerInboxPages(app, kit);
+  await registerInboxPages(app, kit, home);
   await registerAlertPages(app, kit);
   await registerMorePages(app, kit);
   return app;

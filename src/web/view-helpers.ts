@@ -27,7 +27,7 @@ export function withQuery(base: string, params: Record<string, unknown>): string
 }
 
 /** Nav sections that exist in every account: a switch of account lands on the same one. */
-const SECTIONS = new Set(["changes", "payments", "coverage", "runs", "lists", "users"]);
+const SECTIONS = new Set(["changes", "payments", "coverage", "runs", "lists", "users", "rules"]);
 
 /** The page a switch of account returns to: the path's section, else the inbox (ids differ by account). */
 export function sectionOf(path: string): string {

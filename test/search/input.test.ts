@@ -85,14 +85,18 @@ describe("import CSV", () => {
     expect(describeImportProblems("f.csv", problems)).toContain("line 3: tax id");
   });
 
-  it("refuses a header without a known key column, unknown columns, rows with both keys", () => {
+  it("refuses a header without a key column and rows with both keys; other columns are ignored", () => {
     expect(parseImportCsv("name\nx\n").problems).toEqual([
-      { line: 1, message: "the header must name a tax_id (or tax_number) or a reg_number column" },
+      {
+        line: 1,
+        message:
+          "the header must name a tax number column (tax_id, tax_number, Adószám) or a registration number column (reg_number, Cégjegyzékszám)",
+      },
     ]);
     expect(parseImportCsv("").problems[0]?.message).toMatch(/empty/);
     const mixed = parseImportCsv("tax_id,reg_number,colour\n10000001,12345,red\n,,\n10000001,a,b,c\n");
+    expect(mixed.ignored).toEqual(["colour"]);
     expect(mixed.problems).toEqual([
-      { line: 1, message: "unknown column(s) colour (known: tax_id, tax_number, reg_number, note, name)" },
       { line: 2, message: "give a tax_id or a reg_number, not both" },
       { line: 4, message: "4 fields, but the header names 3 columns" },
     ]);

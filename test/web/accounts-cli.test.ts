@@ -51,7 +51,7 @@ describe("regwatch users with an accounts file", () => {
 
     const listed = await users(["list"]);
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toMatch(/NAME\s+ROLE\s+ADDED\s+CHANGED\s+SESSIONS\s+ACCOUNTS/);
+    expect(listed.stdout).toMatch(/NAME\s+ROLE\s+LANGUAGE\s+ADDED\s+CHANGED\s+SESSIONS\s+ACCOUNTS/);
     expect(listed.stdout).toMatch(/ann\s+reviewer\s+.*\s+0\s+a,b/);
 
     const revoked = await users(["revoke", "ann", "--account", "b"]);
@@ -102,7 +102,7 @@ describe("regwatch web with an accounts file", () => {
       const eve = await signIn(web.url, "eve", PASSWORD);
       const inbox = await getPage(`${web.url}/`, eve);
       expect(inbox.status).toBe(200);
-      expect(await inbox.text()).toContain("Account <strong>b</strong>");
+      expect(await inbox.text()).toContain(`<span class="account">Account b</span>`);
       const [schema] = await t.db
         .sql`select 1 from pg_tables where schemaname = 'regwatch_b' and tablename = 'alerts'`;
       expect(schema).toBeDefined();

@@ -12,14 +12,20 @@ describe("readAction", () => {
       ids: [3, 1],
       note: "ok",
       until: null,
+      assignee: null,
     });
     expect(readAction("snooze", { ids: "5", until: TODAY }, TODAY).request).toMatchObject({ until: TODAY });
     expect(readAction("resolve", { ids: "5", note: "" }, TODAY).request?.note).toBeNull();
   });
 
+  it("reads an assignment's user, none meaning nobody", () => {
+    expect(readAction("assign", { ids: "4", assignee: " anna " }, TODAY).request?.assignee).toBe("anna");
+    expect(readAction("assign", { ids: "4", assignee: "" }, TODAY).request?.assignee).toBeNull();
+  });
+
   it("names every problem at once", () => {
     expect(readAction("delete", { ids: ["x"], note: "a".repeat(2001) }, TODAY).problems).toEqual([
-      "action must be one of ack, resolve, snooze, comment",
+      "action must be one of ack, resolve, snooze, comment, assign",
       '"x" is not an alert id',
       "the note must be at most 2000 characters",
     ]);

@@ -105,9 +105,9 @@ describe("the console in a browser", () => {
     await page.screenshot({ path: screenshotPath("console-inbox.png"), fullPage: false });
   });
 
-  it("ticks every alert of the page with select all (static JavaScript under the CSP)", async () => {
+  it("ticks every change of the page with select all (static JavaScript under the CSP)", async () => {
     await page.check("input[data-select-all]");
-    const boxes = page.locator('input[name="ids"]');
+    const boxes = page.locator('input[name="changes"]');
     const count = await boxes.count();
     expect(count).toBeGreaterThan(1);
     for (let i = 0; i < count; i++) expect(await boxes.nth(i).isChecked()).toBe(true);
@@ -134,7 +134,7 @@ describe("the console in a browser", () => {
   it("lets a reader read but not act", async () => {
     await Promise.all([page.waitForURL(`${web.url}/login`), page.click("text=Sign out")]);
     await signInAs("rita");
-    expect(await page.locator('input[name="ids"]').count()).toBe(0);
+    expect(await page.locator('input[name="changes"]').count()).toBe(0);
     await page.goto(`${web.url}/alerts/${scriptAlertId}`);
     // biome-ignore lint/performance/useDomNodeTextContent: the text as rendered, table cells apart
     expect(await page.locator("main").innerText()).toContain("acting on it needs the reviewer role");

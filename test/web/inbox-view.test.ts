@@ -1,22 +1,24 @@
 /** The inbox's pure parts: filters read from the query string, headings in words, groups by business. */
 import { describe, expect, it } from "vitest";
-import type { InboxAlert } from "../../src/db/console-inbox.ts";
+import { severityOf } from "../../src/alerts/severity.ts";
+import type { InboxChange } from "../../src/db/console-inbox-changes.ts";
 import { filterParams, groupByBusiness, headingLines, readInboxQuery } from "../../src/web/inbox-view.ts";
 
-const alert = (id: number, taxId: string, extra: Partial<InboxAlert> = {}): InboxAlert => ({
-  id,
-  rule: "r",
-  status: "open",
+const alert = (id: number, taxId: string, extra: Partial<InboxChange> = {}): InboxChange => ({
+  changeId: id,
+  alertIds: [id],
+  alerts: [{ id, rule: "r", status: "open" }],
+  statuses: ["open"],
   snoozedUntil: null,
+  assignedTo: [],
   taxId,
   name: null,
   changeDate: "2026-11-20",
   lists: [],
   headingNames: [],
   values: [],
+  severity: "normal",
   raisedAt: new Date(0),
-  statusBy: null,
-  statusAt: null,
   delivery: null,
   ...extra,
 });
@@ -32,6 +34,9 @@ describe("readInboxQuery", () => {
       rule: null,
       from: null,
       to: null,
+      severity: null,
+      assignedToMe: false,
+      newOnly: false,
       page: 1,
       pageSize: 50,
     });
@@ -45,6 +50,9 @@ describe("readInboxQuery", () => {
       rule: "ops",
       from: "2026-11-01",
       to: "2026-11-30",
+      severity: "high",
+      assigned: "me",
+      new: "1",
       page: "3",
     });
     expect(filter).toMatchObject({ status: "all", list: "suppliers", page: 3 });
@@ -55,6 +63,9 @@ describe("readInboxQuery", () => {
       rule: "ops",
       from: "2026-11-01",
       to: "2026-11-30",
+      severity: "high",
+      assigned: "me",
+      new: "1",
     });
     expect(filterParams(readInboxQuery({}).filter).status).toBeNull();
   });
@@ -106,7 +117,7 @@ describe("groupByBusiness", () => {
       alert(8, "11111111", { lists: ["b"] }),
       alert(7, "22222222", { name: "Beta", lists: ["c", "a"] }),
     ]);
-    expect(groups.map((g) => [g.taxId, g.name, g.lists, g.alerts.map((a) => a.id)])).toEqual([
+    expect(groups.map((g) => [g.taxId, g.name, g.lists, g.changes.map((c) => c.changeId)])).toEqual([
       ["22222222", "Beta", ["a", "c"], [9, 7]],
       ["11111111", "", ["b"], [8]],
     ]);
@@ -118,5 +129,16 @@ describe("groupByBusiness", () => {
       new Map([["22222222", ["x", "y"]]]),
     );
     expect(groups[0]!.lists).toEqual(["x", "y"]);
+  });
+});
+
+describe("severityOf", () => {
+  it("makes bank accounts, names and a status to ceased or suspended high; the rest normal", () => {
+    expect(severityOf(["bank_accounts"], [])).toBe("high");
+    expect(severityOf(["long_name"], [])).toBe("high");
+    expect(severityOf(["status"], [{ heading: "status", newValue: "0" }])).toBe("high");
+    expect(severityOf(["status"], [{ heading: "status", newValue: 2 }])).toBe("high");
+    expect(severityOf(["status"], [{ heading: "status", newValue: "1" }])).toBe("normal");
+    expect(severityOf(["address", "main_activities"], [])).toBe("normal");
   });
 });

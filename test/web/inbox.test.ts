@@ -75,9 +75,11 @@ describe("the inbox", () => {
     );
     expect(html).toMatch(/operating<\/span><span class="arrow">→<\/span><span class="new">suspended/);
     expect(html).toContain("changed (values not read yet)");
-    expect(html).toMatch(/<strong>3<\/strong> open/);
+    expect(html).toMatch(/<strong>3<\/strong> changes with open alerts/);
     expect(html).toMatch(/<strong>3<\/strong> new since yesterday/);
-    expect(html).toMatch(/<strong>1<\/strong> bank-account change open/);
+    expect(html).toMatch(/<strong>1<\/strong> bank-account changes/);
+    // A new bank account and a status to suspended are high; the seat change is normal.
+    expect(html).toMatch(/<strong>2<\/strong> of high severity/);
     expect(html).toContain("suppliers");
   });
 
@@ -124,7 +126,7 @@ describe("the inbox", () => {
 
   it("offers no selection or bulk form fields to a reader, and answers a reader's bulk POST with 403", async () => {
     const html = await (await getPage(`${web.url}/`, reader)).text();
-    expect(html).not.toContain('name="ids"');
+    expect(html).not.toContain('name="changes"');
     const refused = await postForm(`${web.url}/alerts/bulk`, reader, {
       ids: [String(ids[0])],
       action: "ack",
@@ -151,7 +153,7 @@ describe("the inbox", () => {
       return: "/?list=suppliers",
     });
     expect(answer.status).toBe(303);
-    expect(answer.headers.get("location")).toBe("/?list=suppliers");
+    expect(answer.headers.get("location")).toBe("/?list=suppliers&done=ack&alerts=2&changes=2");
     for (const id of [ids[0]!, ids[1]!])
       expect(await statusOf(id)).toEqual({ status: "acknowledged", by: "viktor" });
     const html = await (await getPage(`${web.url}/`, reviewer)).text();
@@ -181,7 +183,7 @@ describe("the inbox", () => {
       return: "//evil.example/",
     });
     expect(answer.status).toBe(303);
-    expect(answer.headers.get("location")).toBe("/");
+    expect(answer.headers.get("location")).toBe("/?done=comment&alerts=1&changes=1");
   });
 });
 

@@ -98,12 +98,12 @@ describe("coverage, runs and lists pages", () => {
     const answer = await get("/lists");
     expect(answer.status).toBe(200);
     const html = await answer.text();
-    const suppliers = sectionOf(html, "<h2>suppliers</h2>");
+    const suppliers = sectionOf(html, '<h2><a href="/lists/suppliers">suppliers</a></h2>');
     expect(suppliers).toContain(`remote ${suppliersKey}, 20 items`);
     expect(suppliers).toMatch(
       new RegExp(`to add \\(1\\)</h3>\\s*<ul class="ids">\\s*<li><a href="/businesses/${fresh}">`),
     );
-    expect(html).toContain("<h2>new partners</h2>");
+    expect(html).toContain('<h2><a href="/lists/new%20partners">new partners</a></h2>');
     expect(html).toContain("<strong>to create</strong>");
     expect(html).toContain("wrong check digit");
     // The other remote list is shown as one regwatch does not manage.

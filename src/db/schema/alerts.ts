@@ -65,7 +65,7 @@ export const alertEvents = regwatch.table(
   (t) => [
     check(
       "alert_events_action",
-      sql`${t.action} in ('acknowledged', 'resolved', 'snoozed', 'reopened', 'commented', 'rule added', 'rule edited', 'rule paused', 'rule resumed', 'rule removed')`,
+      sql`${t.action} in ('acknowledged', 'resolved', 'snoozed', 'reopened', 'commented', 'assigned', 'rule added', 'rule edited', 'rule paused', 'rule resumed', 'rule removed')`,
     ),
     index("alert_events_alert").on(t.alertId, t.id).where(sql`${t.alertId} is not null`),
     index("alert_events_rule").on(t.ruleId, t.id),
@@ -90,6 +90,8 @@ export const alerts = regwatch.table(
     statusNote: text("status_note"),
     statusAt: instant("status_at"),
     raisedAt: createdNow("raised_at"),
+    /** The console user the alert is assigned to, by name; null when nobody. */
+    assignedTo: text("assigned_to"),
   },
   (t) => [
     unique("alerts_rule_change").on(t.ruleId, t.changeId),
@@ -100,6 +102,8 @@ export const alerts = regwatch.table(
     // The console's inbox: open alerts, newest first.
     index("alerts_open_newest").on(t.id.desc()).where(sql`${t.status} = 'open'`),
     index("alerts_open_raised").on(t.raisedAt).where(sql`${t.status} = 'open'`),
+    // The inbox groups a status's alerts per change, newest change first (migration 0039).
+    index("alerts_status_change").on(t.status, t.changeId.desc()),
   ],
 );
 

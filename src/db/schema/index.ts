@@ -9,6 +9,7 @@ export * from "./changes.ts";
 export * from "./columns.ts";
 export * from "./console.ts";
 export * from "./fleet.ts";
+export * from "./given-names.ts";
 export * from "./lists.ts";
 export * from "./payments.ts";
 export * from "./readers.ts";

@@ -2,8 +2,18 @@
  * The payment guard's evidence (accounts lists search records showed) and recorded checks.
  */
 import { sql } from "drizzle-orm";
-import { bigserial, check, index, integer, jsonb, numeric, text, uuid } from "drizzle-orm/pg-core";
-import { createdNow, day, instant, regwatch } from "./columns.ts";
+import {
+  type AnyPgColumn,
+  bigserial,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  text,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { bytea, createdNow, day, instant, regwatch } from "./columns.ts";
 
 /**
  * Every list of bank accounts a business's search record showed, from the first read that showed
@@ -42,6 +52,10 @@ export const paymentBatches = regwatch.table(
     heldCount: integer("held_count").notNull().default(0),
     /** [{ currency, amount, rows, held, held_rows }], amounts as decimal strings. */
     totals: jsonb("totals").notNull().default(sql`'[]'::jsonb`),
+    /** The batch whose stored rows this one checked again (migration 0041). */
+    recheckedFrom: uuid("rechecked_from").references((): AnyPgColumn => paymentBatches.id, {
+      onDelete: "set null",
+    }),
   },
   (t) => [
     index("payment_batches_checked_at").on(t.checkedAt),
@@ -108,3 +122,31 @@ export const payeeVerifications = regwatch.table(
     check("payee_verifications_verified_by", sql`btrim(${t.verifiedBy}) <> ''`),
   ],
 );
+
+/** Column choices made in the console for headers the reader did not recognise (migration 0041). */
+export const paymentColumnChoices = regwatch.table(
+  "payment_column_choices",
+  {
+    signature: text("signature").primaryKey(),
+    headers: text("headers").array().notNull(),
+    columns: jsonb("columns").notNull(),
+    chosenBy: text("chosen_by").notNull(),
+    chosenAt: createdNow("chosen_at"),
+  },
+  (t) => [
+    check(
+      "payment_column_choices_columns",
+      sql`jsonb_typeof(${t.columns}) = 'object' AND ${t.columns} ? 'bank_account'`,
+    ),
+  ],
+);
+
+/** Uploads waiting for their uploader's column choice (migration 0041); private. */
+export const heldUploads = regwatch.table("held_uploads", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  fileName: text("file_name").notNull(),
+  body: bytea("body").notNull(),
+  options: jsonb("options").notNull(),
+  heldBy: text("held_by").notNull(),
+  heldAt: createdNow("held_at"),
+});

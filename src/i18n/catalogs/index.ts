@@ -3,19 +3,23 @@
  * the compiler to have exactly the English file's keys. To add a string: add the key to the
  * English area file, then to the Hungarian one (`npm run typecheck` names what is missing).
  */
+import { admin as enAdmin } from "./en/admin.ts";
 import { alerts as enAlerts } from "./en/alerts.ts";
 import { business as enBusiness } from "./en/business.ts";
 import { common as enCommon } from "./en/common.ts";
 import { errors as enErrors } from "./en/errors.ts";
 import { inbox as enInbox } from "./en/inbox.ts";
+import { names as enNames } from "./en/names.ts";
 import { pages as enPages } from "./en/pages.ts";
 import { payments as enPayments } from "./en/payments.ts";
 import { vocabulary as enVocabulary } from "./en/vocabulary.ts";
+import { admin as huAdmin } from "./hu/admin.ts";
 import { alerts as huAlerts } from "./hu/alerts.ts";
 import { business as huBusiness } from "./hu/business.ts";
 import { common as huCommon } from "./hu/common.ts";
 import { errors as huErrors } from "./hu/errors.ts";
 import { inbox as huInbox } from "./hu/inbox.ts";
+import { names as huNames } from "./hu/names.ts";
 import { pages as huPages } from "./hu/pages.ts";
 import { payments as huPayments } from "./hu/payments.ts";
 import { vocabulary as huVocabulary } from "./hu/vocabulary.ts";
@@ -29,6 +33,8 @@ const en = {
   ...enPayments,
   ...enAlerts,
   ...enVocabulary,
+  ...enNames,
+  ...enAdmin,
 };
 
 export type MessageKey = keyof typeof en;
@@ -42,6 +48,8 @@ const hu: Record<MessageKey, string> = {
   ...huPayments,
   ...huAlerts,
   ...huVocabulary,
+  ...huNames,
+  ...huAdmin,
 };
 
 export const CATALOGS: Record<"en" | "hu", Record<MessageKey, string>> = { en, hu };

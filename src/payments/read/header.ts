@@ -35,7 +35,8 @@ export function delimiterOf(line: string): string {
   return best;
 }
 
-function cellsOf(line: string, delimiter: string): string[] | undefined {
+/** A line's cells, split at `delimiter` (quotes honoured); undefined when the line cannot be read. */
+export function cellsOf(line: string, delimiter: string): string[] | undefined {
   try {
     const records = parse(line, { delimiter, relax_quotes: true, trim: true }) as string[][];
     return records[0];
@@ -74,4 +75,34 @@ export function findHeaderLine(text: string, given: ColumnMapping): HeaderSearch
     best.problems.push({ line: 1, message: `no usable header in the first ${lines.length} lines` });
   }
   return { ok: false, problems: best.problems };
+}
+
+/** A header line found by `findHeaderWhere`: where it is, its delimiter and its cells. */
+export interface FoundHeader {
+  /** 1-based line of the text. */
+  line: number;
+  delimiter: string;
+  headers: string[];
+}
+
+/**
+ * The first of the first HEADER_SEARCH_LINES lines whose cells `accept` takes, with the delimiter
+ * found as for a payment file (title lines above the header are passed over); other readers of
+ * tabular files (the watch import) bring their own idea of a header.
+ */
+export function findHeaderWhere(
+  text: string,
+  accept: (headers: string[]) => boolean,
+): FoundHeader | undefined {
+  const lines = text.split(/\r\n|\n|\r/, HEADER_SEARCH_LINES);
+  for (let at = 0; at < lines.length; at++) {
+    const raw = lines[at]!;
+    if (raw.trim() === "") continue;
+    const delimiter = delimiterOf(raw);
+    const cells = cellsOf(raw, delimiter);
+    if (cells === undefined) continue;
+    const headers = cells.slice(0, cells.findLastIndex((c) => c !== "") + 1);
+    if (accept(headers)) return { line: at + 1, delimiter, headers };
+  }
+  return undefined;
 }

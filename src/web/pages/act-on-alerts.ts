@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { localDateTime } from "../../dates.ts";
 import { reopenSnoozed, setAlertStatus } from "../../db/alerts-lifecycle.ts";
 import { commentOnAlerts } from "../../db/console-inbox.ts";
+import { assignAlerts } from "../../db/console-inbox-changes.ts";
 import { type ActionRequest, statusOf } from "../alert-actions.ts";
 import type { PageKit, WebDeps, WebUser } from "../kit.ts";
 
@@ -13,16 +14,29 @@ export async function actOnAlerts(deps: WebDeps, user: WebUser, request: ActionR
   const at = deps.now();
   const status = statusOf(request.action);
   const done =
-    status === null
-      ? await commentOnAlerts(deps.db.sql, { ids: request.ids, by: user.name, note: request.note ?? "", at })
-      : await setAlertStatus(deps.db.sql, {
+    request.action === "assign"
+      ? await assignAlerts(deps.db.sql, {
           ids: request.ids,
-          status,
+          to: request.assignee,
           by: user.name,
           note: request.note,
-          snoozedUntil: request.until,
           at,
-        });
+        })
+      : status === null
+        ? await commentOnAlerts(deps.db.sql, {
+            ids: request.ids,
+            by: user.name,
+            note: request.note ?? "",
+            at,
+          })
+        : await setAlertStatus(deps.db.sql, {
+            ids: request.ids,
+            status,
+            by: user.name,
+            note: request.note,
+            snoozedUntil: request.until,
+            at,
+          });
   deps.log.info({ user: user.name, action: request.action, alerts: done }, "console alert action");
   return done;
 }

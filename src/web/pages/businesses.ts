@@ -13,10 +13,14 @@ import {
   readBusinessTimeline,
 } from "../../db/console-business.ts";
 import { readBusinessPaymentChecks } from "../../db/console-payments.ts";
+import { readGivenNames } from "../../db/given-names.ts";
 import { loadUnreadHeadings } from "../../db/unread-headings.ts";
+import { givenNameLabel } from "../../feed/given-name.ts";
 import { describeTaxIdProblem, taxBaseOf } from "../../taxid.ts";
+import { givenNameSay } from "../given-names-view.ts";
 import type { RegisterAccountPages } from "../kit.ts";
 import { line, PAGE, query } from "../route-schemas.ts";
+import { lookupOffer, registerBusinessLookup, type ShowBusiness } from "./business-lookup.ts";
 import {
   alertLines,
   asOfLines,
@@ -39,7 +43,71 @@ const TIMELINE_PAGE = 200;
 const ALERTS_SHOWN = 50;
 const CHECKS_SHOWN = 50;
 
-export const registerBusinessPages: RegisterAccountPages = (app, kit) => {
+export const registerBusinessPages: RegisterAccountPages = async (app, kit) => {
+  const show: ShowBusiness = async (request, reply, taxId, lookupProblem) => {
+    const deps = request.deps;
+    const sql = deps.db.sql;
+    const i18n = kit.i18n(request);
+    const q = new QueryReader(request.query as Record<string, unknown>, i18n);
+    const today = localDateTime(deps.now(), deps.config.tz).date;
+    const asOfText = q.text("as_of");
+    const page = q.integer("page", 1, 1, 100_000);
+    if (asOfText !== null && !isValidDate(asOfText)) {
+      q.problems.push(i18n.t("query.notDate", { name: "as_of", value: asOfText }));
+    }
+    const asOf = asOfText !== null && isValidDate(asOfText) ? asOfText : today;
+    const [profile, changed, givenNames] = await Promise.all([
+      readBusinessProfile(sql, taxId),
+      hasChanges(sql, taxId),
+      readGivenNames(sql, [taxId]),
+    ]);
+    const given = givenNames.get(taxId);
+    const lookup = await lookupOffer(request, i18n, taxId, profile, given, lookupProblem);
+    const [lists, alerts, checks] = await Promise.all([
+      readBusinessLists(sql, taxId),
+      readBusinessAlerts(sql, taxId, ALERTS_SHOWN),
+      readBusinessPaymentChecks(sql, taxId, CHECKS_SHOWN),
+    ]);
+    if (!profile && !changed && !given && lists.length === 0 && checks.length === 0) {
+      return kit.render(
+        request,
+        reply,
+        "business-unknown",
+        { title: i18n.t("business.unknown.title"), message: i18n.t("business.unknown", { taxId }), lookup },
+        404,
+      );
+    }
+    const [asOfValues, timeline, unread] = await Promise.all([
+      readBusinessAsOf(sql, taxId, asOf),
+      readBusinessTimeline(sql, taxId, { limit: TIMELINE_PAGE, offset: (page - 1) * TIMELINE_PAGE }),
+      loadUnreadHeadings(sql, [taxId]),
+    ]);
+    const { rows, hasMore } = splitPage(timeline, TIMELINE_PAGE);
+    const reader = readerOf(i18n);
+    const header = businessHeader(taxId, profile, unread, reader);
+    if (!header.name && given) header.name = givenNameLabel(given, givenNameSay(i18n));
+    return kit.render(
+      request,
+      reply,
+      "business",
+      {
+        title: i18n.t("business.title", { name: header.name || i18n.t("name.unknown"), taxId }),
+        header,
+        problems: q.problems,
+        today,
+        asOf,
+        profile: profileLines(profile?.headings ?? {}, unread, reader),
+        asOfLines: asOfLines(asOfValues, reader),
+        timeline: timelineDays(rows, reader),
+        links: pageLinks(`/businesses/${taxId}`, request.query as Record<string, unknown>, page, hasMore),
+        lists: listLines(lists),
+        alerts: alertLines(alerts),
+        checks: paymentCheckLines(checks, i18n),
+        lookup,
+      },
+      q.problems.length > 0 ? 400 : 200,
+    );
+  };
   app.get("/businesses", { schema: SEARCH }, async (request, reply) => {
     const taxId = new QueryReader(request.query as Record<string, unknown>).text("tax_id") ?? "";
     const base = taxBaseOf(taxId);
@@ -59,60 +127,9 @@ export const registerBusinessPages: RegisterAccountPages = (app, kit) => {
       return kit.render(request, reply, "error", { title: i18n.t("business.notTaxId.title"), message }, 400);
     }
     if (taxId !== given) return reply.redirect(`/businesses/${taxId}${queryOf(request.url)}`, 303);
-    const deps = request.deps;
-    const sql = deps.db.sql;
-    const q = new QueryReader(request.query as Record<string, unknown>, i18n);
-    const today = localDateTime(deps.now(), deps.config.tz).date;
-    const asOfText = q.text("as_of");
-    const page = q.integer("page", 1, 1, 100_000);
-    if (asOfText !== null && !isValidDate(asOfText)) {
-      q.problems.push(i18n.t("query.notDate", { name: "as_of", value: asOfText }));
-    }
-    const asOf = asOfText !== null && isValidDate(asOfText) ? asOfText : today;
-    const [profile, changed] = await Promise.all([readBusinessProfile(sql, taxId), hasChanges(sql, taxId)]);
-    const [lists, alerts, checks] = await Promise.all([
-      readBusinessLists(sql, taxId),
-      readBusinessAlerts(sql, taxId, ALERTS_SHOWN),
-      readBusinessPaymentChecks(sql, taxId, CHECKS_SHOWN),
-    ]);
-    if (!profile && !changed && lists.length === 0 && checks.length === 0) {
-      return kit.render(
-        request,
-        reply,
-        "error",
-        { title: i18n.t("business.unknown.title"), message: i18n.t("business.unknown", { taxId }) },
-        404,
-      );
-    }
-    const [asOfValues, timeline, unread] = await Promise.all([
-      readBusinessAsOf(sql, taxId, asOf),
-      readBusinessTimeline(sql, taxId, { limit: TIMELINE_PAGE, offset: (page - 1) * TIMELINE_PAGE }),
-      loadUnreadHeadings(sql, [taxId]),
-    ]);
-    const { rows, hasMore } = splitPage(timeline, TIMELINE_PAGE);
-    const reader = readerOf(i18n);
-    const header = businessHeader(taxId, profile, unread, reader);
-    return kit.render(
-      request,
-      reply,
-      "business",
-      {
-        title: i18n.t("business.title", { name: header.name || i18n.t("name.unknown"), taxId }),
-        header,
-        problems: q.problems,
-        today,
-        asOf,
-        profile: profileLines(profile?.headings ?? {}, unread, reader),
-        asOfLines: asOfLines(asOfValues, reader),
-        timeline: timelineDays(rows, reader),
-        links: pageLinks(`/businesses/${taxId}`, request.query as Record<string, unknown>, page, hasMore),
-        lists: listLines(lists),
-        alerts: alertLines(alerts),
-        checks: paymentCheckLines(checks, i18n),
-      },
-      q.problems.length > 0 ? 400 : 200,
-    );
+    return show(request, reply, taxId);
   });
+  await registerBusinessLookup(show)(app, kit);
 };
 
 function queryOf(url: string): string {

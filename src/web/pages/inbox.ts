@@ -1,15 +1,37 @@
 /**
- * `/`: the inbox (open alerts, newest first, grouped by business, filters in the query string,
- * page by page) and `POST /alerts/bulk` (one action on every selected alert).
+ * `/`: the inbox (one row per change with the rules that matched it, newest first, grouped by
+ * business, filters in the query string, page by page) and `POST /alerts/bulk` (one action on
+ * every alert of each selected change, or on selected alerts). After an action the page comes
+ * back with the filters it had and a sentence saying what was done.
  */
-import { inboxChoices, inboxCounts, inboxPage, listsOfBusinesses } from "../../db/console-inbox.ts";
+
+import type { FastifyInstance } from "fastify";
+import { SEVERITY_RULE } from "../../alerts/severity.ts";
+import type { AlertStatus } from "../../db/alerts-lifecycle.ts";
+import { inboxChoices, listsOfBusinesses } from "../../db/console-inbox.ts";
+import {
+  alertsOfChanges,
+  inboxChangeCounts,
+  inboxChanges,
+  inboxContext,
+} from "../../db/console-inbox-changes.ts";
+import { listConsoleUsers } from "../../db/console-users.ts";
 import { valueText } from "../../i18n/values.ts";
-import { readAction, safeReturn } from "../alert-actions.ts";
-import { filterParams, groupByBusiness, type InboxQuery, readInboxQuery } from "../inbox-view.ts";
-import type { RegisterAccountPages } from "../kit.ts";
+import { type ActionRequest, readAction, safeReturn } from "../alert-actions.ts";
+import { fill } from "../fill-message.ts";
+import { withGivenNames } from "../given-names-view.ts";
+import {
+  filterParams,
+  groupByBusiness,
+  type InboxFilter,
+  type InboxQuery,
+  readInboxQuery,
+} from "../inbox-view.ts";
+import type { PageKit, WebDeps } from "../kit.ts";
 import { roleAtLeast } from "../kit.ts";
 import { DECIMAL_ID, form, line, PAGE, query, typedText } from "../route-schemas.ts";
 import { actOnAlerts, consoleToday, refuseAction, reopenEndedSnoozes } from "./act-on-alerts.ts";
+import { type InboxMessages, inboxMessages } from "./inbox-messages.ts";
 
 const INBOX = {
   querystring: query({
@@ -19,6 +41,14 @@ const INBOX = {
     rule: line(200),
     from: line(40),
     to: line(40),
+    severity: line(20),
+    assigned: line(10),
+    new: line(4),
+    done: line(20),
+    alerts: line(8),
+    changes: line(8),
+    until: line(40),
+    user: line(200),
     page: PAGE,
   }),
 };
@@ -27,64 +57,182 @@ const BULK = {
   body: form({
     action: line(40),
     ids: { type: "array", maxItems: 1000, items: DECIMAL_ID },
+    changes: { type: "array", maxItems: 1000, items: DECIMAL_ID },
+    status: line(40),
     note: typedText(20_000),
     until: line(40),
+    assignee: line(200),
     return: line(2000),
   }),
 };
 
 const DAY_MS = 86_400_000;
 
-export const registerInboxPages: RegisterAccountPages = (app, kit) => {
-  app.get<{ Querystring: InboxQuery }>("/", { schema: INBOX }, async (request, reply) => {
-    const deps = request.deps;
-    const i18n = kit.i18n(request);
-    const { filter, problems } = readInboxQuery(request.query, i18n);
-    await reopenEndedSnoozes(deps);
-    const [page, counts, choices] = await Promise.all([
-      inboxPage(deps.db.sql, filter),
-      inboxCounts(deps.db.sql, new Date(deps.now().getTime() - DAY_MS)),
-      inboxChoices(deps.db.sql),
-    ]);
-    const onLists = await listsOfBusinesses(deps.db.sql, [...new Set(page.alerts.map((a) => a.taxId))]);
-    const params = filterParams(filter);
-    return kit.render(
-      request,
-      reply,
-      "inbox",
-      {
-        title: i18n.t("inbox.title"),
-        filter,
-        problems,
-        counts,
-        choices,
-        groups: groupByBusiness(page.alerts, onLists, (heading, value) => valueText(i18n, heading, value)),
-        shown: page.alerts.length,
-        canAct: roleAtLeast(request.user.role, "reviewer"),
-        today: consoleToday(deps),
-        here: request.url,
-        previous: filter.page > 1 ? { ...params, page: filter.page - 1 } : null,
-        next: page.hasNext ? { ...params, page: filter.page + 1 } : null,
-      },
-      problems.length > 0 ? 400 : 200,
-    );
-  });
+export async function registerInboxPages(app: FastifyInstance, kit: PageKit, home: WebDeps): Promise<void> {
+  const userNames = async () => (await listConsoleUsers(home.db.sql, home.now())).map((u) => u.name);
+
+  app.get<{ Querystring: InboxQuery & Record<string, string | undefined> }>(
+    "/",
+    { schema: INBOX },
+    async (request, reply) => {
+      const deps = request.deps;
+      const i18n = kit.i18n(request);
+      const M = inboxMessages(i18n);
+      const { filter, problems } = readInboxQuery(request.query, i18n);
+      await reopenEndedSnoozes(deps);
+      const since = new Date(deps.now().getTime() - DAY_MS);
+      const canAct = roleAtLeast(request.user.role, "reviewer");
+      const [page, counts, choices, context, users] = await Promise.all([
+        inboxChanges(deps.db.sql, toDbFilter(filter, request.user.name, since), SEVERITY_RULE),
+        inboxChangeCounts(deps.db.sql, { since, me: request.user.name, severity: SEVERITY_RULE }),
+        inboxChoices(deps.db.sql),
+        inboxContext(deps.db.sql),
+        canAct ? userNames() : Promise.resolve([]),
+      ]);
+      const onLists = await listsOfBusinesses(deps.db.sql, [...new Set(page.changes.map((c) => c.taxId))]);
+      const changes = await withGivenNames(deps.db.sql, page.changes, i18n);
+      const params = filterParams(filter);
+      return kit.render(
+        request,
+        reply,
+        "inbox",
+        {
+          title: M.title,
+          m: M,
+          fill,
+          filter,
+          problems,
+          counts,
+          choices,
+          users,
+          groups: groupByBusiness(changes, onLists, (heading, value) => valueText(i18n, heading, value)),
+          shown: page.changes.length,
+          canAct,
+          isAdmin: roleAtLeast(request.user.role, "admin"),
+          empty: emptyReason(filter, context),
+          done: doneMessage(M, request.query),
+          today: consoleToday(deps),
+          here: withoutDone(request.url),
+          previous: filter.page > 1 ? { ...params, page: filter.page - 1 } : null,
+          next: page.hasNext ? { ...params, page: filter.page + 1 } : null,
+        },
+        problems.length > 0 ? 400 : 200,
+      );
+    },
+  );
 
   app.post<{ Body: Record<string, unknown> }>(
     "/alerts/bulk",
     { schema: BULK, preHandler: kit.requireRole("reviewer") },
     async (request, reply) => {
       const deps = request.deps;
+      const i18n = kit.i18n(request);
       const body = request.body ?? {};
+      const changeIds = asList(body.changes).map(Number);
+      const shownStatus = readStatus(body.status);
+      const fromChanges = await alertsOfChanges(deps.db.sql, changeIds, shownStatus);
+      const ids = [...asList(body.ids), ...fromChanges.map(String)];
       const { request: action, problems } = readAction(
         body.action,
-        body,
+        { ...body, ids },
         consoleToday(deps),
-        kit.i18n(request),
+        i18n,
       );
       if (!action) return refuseAction(kit, request, reply, problems);
-      await actOnAlerts(deps, request.user, action);
-      return reply.redirect(safeReturn(body.return, "/"), 303);
+      if (action.action === "assign" && action.assignee !== null) {
+        if (!(await userNames()).includes(action.assignee))
+          return refuseAction(kit, request, reply, [
+            i18n.t("inboxMsg.unknownAssignee", { user: action.assignee }),
+          ]);
+      }
+      const done = await actOnAlerts(deps, request.user, action);
+      const changes = changeIds.length > 0 ? changeIds.length : action.ids.length;
+      return reply.redirect(withDone(safeReturn(body.return, "/"), action, done.length, changes), 303);
     },
   );
-};
+}
+
+function asList(value: unknown): string[] {
+  return value === undefined ? [] : (Array.isArray(value) ? value : [value]).map(String);
+}
+
+/** The status the page showed its rows in: a row acts on its change's alerts in that status. */
+function readStatus(value: unknown): AlertStatus | null {
+  return value === "open" || value === "acknowledged" || value === "snoozed" || value === "resolved"
+    ? value
+    : null;
+}
+
+function toDbFilter(f: InboxFilter, me: string, since: Date) {
+  return {
+    status: f.status,
+    list: f.list,
+    heading: f.heading,
+    rule: f.rule,
+    from: f.from,
+    to: f.to,
+    severity: f.severity,
+    assignedTo: f.assignedToMe ? me : null,
+    raisedSince: f.newOnly ? since : null,
+    page: f.page,
+    pageSize: f.pageSize,
+  };
+}
+
+/** Why the inbox shows nothing: no rule, every rule paused, nothing new since the last run, or the filters. */
+function emptyReason(
+  f: InboxFilter,
+  context: { rules: number; activeRules: number; lastRunAt: Date | null },
+): { kind: "no-rules" | "paused" | "nothing-new" | "no-run" | "filtered"; at?: Date; count?: number } {
+  if (context.rules === 0) return { kind: "no-rules" };
+  if (context.activeRules === 0) return { kind: "paused", count: context.rules };
+  const filtered = Object.values(filterParams(f)).some((v) => v !== null);
+  if (filtered) return { kind: "filtered" };
+  return context.lastRunAt ? { kind: "nothing-new", at: context.lastRunAt } : { kind: "no-run" };
+}
+
+const DONE_KEYS = ["done", "alerts", "changes", "until", "user"] as const;
+
+/** The return address with what was done, for the page to confirm (what it had before is replaced). */
+function withDone(back: string, action: ActionRequest, alerts: number, changes: number): string {
+  const url = new URL(back, "http://console.invalid");
+  for (const key of DONE_KEYS) url.searchParams.delete(key);
+  url.searchParams.set("done", alerts === 0 ? "nothing" : action.action);
+  url.searchParams.set("alerts", String(alerts));
+  url.searchParams.set("changes", String(changes));
+  if (action.until) url.searchParams.set("until", action.until);
+  if (action.action === "assign" && action.assignee) url.searchParams.set("user", action.assignee);
+  return `${url.pathname}${url.search}`;
+}
+
+/** The page's address without a previous confirmation, for the next form's return. */
+function withoutDone(address: string): string {
+  const url = new URL(address, "http://console.invalid");
+  for (const key of DONE_KEYS) url.searchParams.delete(key);
+  return `${url.pathname}${url.search}`;
+}
+
+function doneMessage(M: InboxMessages, q: Record<string, string | undefined>): string | null {
+  const values = {
+    alerts: q.alerts ?? "0",
+    changes: q.changes ?? "0",
+    until: q.until ?? "",
+    user: q.user ?? "",
+  };
+  switch (q.done) {
+    case "ack":
+      return fill(M.doneAck, values);
+    case "resolve":
+      return fill(M.doneResolve, values);
+    case "snooze":
+      return fill(M.doneSnooze, values);
+    case "comment":
+      return fill(M.doneComment, values);
+    case "assign":
+      return fill(q.user ? M.doneAssign : M.doneUnassign, values);
+    case "nothing":
+      return M.doneNothing;
+    default:
+      return null;
+  }
+}

@@ -4,17 +4,27 @@
  * the registry); the page says when each list's items were read.
  */
 import type { RegisterAccountPages } from "../kit.ts";
-import { PLAIN_GET } from "../route-schemas.ts";
+import { roleAtLeast } from "../kit.ts";
+import { line, query } from "../route-schemas.ts";
+import { appliedMessage, applyView } from "./lists-apply.ts";
 import { planFromStored } from "./lists-plan.ts";
 import { listsPageView } from "./lists-view.ts";
 
 export const registerListsPages: RegisterAccountPages = (app, kit) => {
-  app.get("/lists", { schema: PLAIN_GET }, async (request, reply) => {
-    const deps = request.deps;
-    const stored = await planFromStored(deps.db.sql, deps.config, deps.now());
-    return kit.render(request, reply, "lists", {
-      title: kit.i18n(request).t("lists.title"),
-      ...listsPageView(stored),
-    });
-  });
+  app.get<{ Querystring: { applied?: string; status?: string } }>(
+    "/lists",
+    { schema: { querystring: query({ applied: line(20), status: line(20) }) } },
+    async (request, reply) => {
+      const deps = request.deps;
+      const i18n = kit.i18n(request);
+      const stored = await planFromStored(deps.db.sql, deps.config, deps.now());
+      return kit.render(request, reply, "lists", {
+        title: i18n.t("lists.title"),
+        ...listsPageView(stored),
+        ...applyView(stored, deps, i18n),
+        isAdmin: roleAtLeast(request.user.role, "admin"),
+        applied: appliedMessage(request.query, i18n),
+      });
+    },
+  );
 };

@@ -9,10 +9,12 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { claimLoginAttempt, forgetLoginAttempt } from "../../db/console-login-attempts.ts";
 import { createSession, deleteSession } from "../../db/console-sessions.ts";
 import { consoleUserCredentials } from "../../db/console-users.ts";
+import { countConsoleUsers } from "../../db/console-users-admin.ts";
 import type { RegisterPages, WebDeps } from "../kit.ts";
 import { DECOY_HASH, verifyPassword } from "../passwords.ts";
 import { form, line, PLAIN_GET, PLAIN_POST, query, typedText } from "../route-schemas.ts";
 import { LOGIN_CSRF_COOKIE, newToken, SESSION_COOKIE, sessionIdOf, tokensMatch } from "../session-tokens.ts";
+import { usersMessages } from "./users-admin-messages.ts";
 
 /** A user name is one line; a password any text but NUL and the like, no longer than passwords may be. */
 const SIGN_IN = { querystring: query(), body: form({ username: line(200), password: typedText(1024) }) };
@@ -27,7 +29,7 @@ interface LoginBody {
 }
 
 export const registerLoginPages: RegisterPages = (app, deps, kit) => {
-  const showForm = (
+  const showForm = async (
     request: FastifyRequest,
     reply: FastifyReply,
     status: number,
@@ -41,8 +43,16 @@ export const registerLoginPages: RegisterPages = (app, deps, kit) => {
       secure: secureCookies(request, deps),
       maxAge: 3600,
     });
-    const title = kit.i18n(request).t("login.title");
-    return kit.render(request, reply, "login", { title, loginCsrf: token, ...extra }, status);
+    // A console nobody can sign in to yet says how to create the first admin.
+    const i18n = kit.i18n(request);
+    const firstAdmin = (await countConsoleUsers(deps.db.sql)) === 0 ? usersMessages(i18n) : null;
+    return kit.render(
+      request,
+      reply,
+      "login",
+      { title: i18n.t("login.title"), loginCsrf: token, firstAdmin, ...extra },
+      status,
+    );
   };
 
   app.get("/login", { schema: PLAIN_GET }, (request, reply) => showForm(request, reply, 200));

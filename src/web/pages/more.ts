@@ -7,9 +7,13 @@ import type { RegisterAccountPages } from "../kit.ts";
 import { registerBusinessPages } from "./businesses.ts";
 import { registerChangesPages } from "./changes.ts";
 import { registerCoveragePages } from "./coverage.ts";
+import { registerListMembersPages } from "./list-members.ts";
 import { registerListsPages } from "./lists.ts";
+import { registerListsApply } from "./lists-apply.ts";
 import { registerPaymentPages } from "./payments.ts";
+import { registerRulesPages } from "./rules.ts";
 import { registerRunsPages } from "./runs.ts";
+import { registerSearchPages } from "./search.ts";
 
 export const registerMorePages: RegisterAccountPages = async (app, kit) => {
   for (const register of [
@@ -19,6 +23,10 @@ export const registerMorePages: RegisterAccountPages = async (app, kit) => {
     registerCoveragePages,
     registerRunsPages,
     registerListsPages,
+    registerSearchPages,
+    registerListsApply,
+    registerListMembersPages,
+    registerRulesPages,
   ]) {
     await register(app, kit);
   }

@@ -12,11 +12,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { localDateTime } from "../../dates.ts";
 import { type Translator, translatorFor } from "../../i18n/messages.ts";
-import { checkBatch } from "../../payments/pipeline.ts";
 import { encodingOption } from "../../payments/read/encoding.ts";
 import type { PageKit } from "../kit.ts";
+import { checkUploadedFile } from "./payments-check.ts";
 
 /** What the form sent, before it is checked. */
 interface Upload {
@@ -56,6 +55,8 @@ export interface UploadForm {
   holdDays: string;
   encoding: string;
   currency: string;
+  /** "online" ticked: ask the registry as `payments check --online` does. */
+  online?: boolean;
 }
 
 /** The options as the check takes them, or the problems with them, each naming its field. */
@@ -110,6 +111,7 @@ export function uploadHandler(kit: PageKit, showForm: ShowForm) {
       holdDays: upload.fields.hold_days ?? "",
       encoding: upload.fields.encoding ?? "",
       currency: upload.fields.currency ?? "",
+      online: upload.fields.online === "1",
     };
     const options = uploadOptions(upload.fields, { holdDays: deps.config.paymentHoldDays }, i18n);
     const problems = options.ok ? [] : [...options.problems];
@@ -119,32 +121,12 @@ export function uploadHandler(kit: PageKit, showForm: ShowForm) {
     if (problems.length > 0 || !options.ok || !upload.file) {
       return () => showForm(request, reply, 400, { form, problems });
     }
-    const { name } = upload.file;
-    const result = await checkBatch(
-      deps.db,
-      upload.file.path,
-      {
-        read: { currency: options.currency, ...(options.encoding ? { encoding: options.encoding } : {}) },
-        holdDays: options.holdDays,
-        today: localDateTime(deps.now(), deps.config.registryTz).date,
-        recheckDays: deps.config.paymentRecheckDays,
-        acceptUnconfirmed: deps.config.paymentAcceptUnconfirmed,
-        timeZone: deps.config.registryTz,
-        online: null,
-        record: { by: request.user.name, source: "web", fileName: name },
-      },
-      [],
-    );
-    if (!result.ok) {
-      const named = result.problems.map((p) =>
-        p.line > 0
-          ? i18n.t("payments.problem.atLine", { name, line: p.line, message: p.message })
-          : i18n.t("payments.problem.inFile", { name, message: p.message }),
-      );
-      return () => showForm(request, reply, 400, { form, problems: named });
-    }
-    const location = `/payments/${result.summary.batchId}`;
-    return () => reply.redirect(location, 303);
+    return checkUploadedFile(kit, showForm, request, reply, {
+      path: upload.file.path,
+      name: upload.file.name,
+      form,
+      options: { ...options, online: form.online === true },
+    });
   }
 
   return async (request: FastifyRequest, reply: FastifyReply) => {

@@ -16,7 +16,9 @@ import { verifyPayee } from "../../payments/verification.ts";
 import { downloadBody } from "../download.ts";
 import { type PageKit, type RegisterAccountPages, roleAtLeast, type WebDeps } from "../kit.ts";
 import { form, line, PAGE, PLAIN_GET, query, typedText } from "../route-schemas.ts";
+import { COLUMNS, columnsHandler } from "./payments-check.ts";
 import { writeBatchCsv, writeBatchXlsx } from "./payments-export.ts";
+import { RECHECK, recheckHandler } from "./payments-recheck.ts";
 import { type ShowForm, uploadHandler } from "./payments-upload.ts";
 import { batchSummary, paymentCheckLines, verdictWords } from "./payments-view.ts";
 import { pageLinks, QueryReader, splitPage } from "./query-reader.ts";
@@ -73,6 +75,16 @@ export const registerPaymentPages: RegisterAccountPages = (app, kit) => {
     "/payments",
     { schema: PLAIN_GET, config: { multipartCsrf: true }, preHandler: kit.requireRole("reviewer") },
     uploadHandler(kit, showForm),
+  );
+  app.post<{ Body: Record<string, unknown> }>(
+    "/payments/columns",
+    { schema: COLUMNS, preHandler: kit.requireRole("reviewer") },
+    columnsHandler(kit, showForm),
+  );
+  app.post<{ Params: { id: string }; Body: { online?: string } }>(
+    "/payments/:id/recheck",
+    { schema: RECHECK, preHandler: kit.requireRole("reviewer") },
+    recheckHandler(kit),
   );
   app.post<{ Body: Record<string, unknown> }>(
     "/payments/verify",

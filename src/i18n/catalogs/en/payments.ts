@@ -4,7 +4,7 @@ export const payments = {
   "payments.notChecked": "The batch was not checked",
   "payments.check": "Check a payment batch",
   "payments.check.hint":
-    "a CSV or text export with a bank account column (számlaszám, IBAN, bank_account); tax number, amount, currency, reference and name optional. The check is recorded with your name.",
+    "a CSV, text or Excel (.xlsx, first sheet) export with a bank account column (számlaszám, IBAN, bank_account); tax number, amount, currency, reference and name optional. The check is recorded with your name.",
   "payments.file": "File",
   "payments.holdDays": "Hold days",
   "payments.encoding": "Encoding",
@@ -69,4 +69,43 @@ export const payments = {
   "payments.problem.tooLarge": 'file "{name}" is larger than the console accepts (100 MB)',
   "payments.problem.inFile": "{name}: {message}",
   "payments.problem.atLine": "{name} line {line}: {message}",
+
+  "payments.online": "Online (read each payee's current record from the registry; uses monthly searches)",
+  "batch.recheck": "Check again",
+  "batch.recheck.online": "Online",
+  "recheck.refusedTitle": "Not checked again",
+  "recheck.searchNotSet":
+    "The registry's search is not set up for this account (REGWATCH_SEARCH_URL and its key): check again without “online”.",
+
+  "columns.title": "Which column is which?",
+  "columns.intro":
+    "The header of {file} is not one regwatch knows. Say which column holds each field; the choice is kept for every file with this header.",
+  "columns.needAccount":
+    "Choose the column that holds the bank account: it is the one field every check needs.",
+  "columns.sameTwice": "The column “{header}” was chosen for two fields: choose it once.",
+  "columns.notAColumn": "“{header}” is not a column of this file.",
+  "columns.heldGone":
+    "The uploaded file is no longer held (it is kept for a day, for the one who uploaded it): upload it again.",
+  "columns.searchNotSet":
+    "online: the registry's search is not set up for this account (REGWATCH_SEARCH_URL and its key)",
+  "columns.none": "(none)",
+  "columns.submit": "Check with these columns",
+  "columns.field.bank_account": "Bank account",
+  "columns.field.tax_id": "Tax number",
+  "columns.field.amount": "Amount",
+  "columns.field.name": "Payee's name",
+  "columns.field.currency": "Currency",
+  "columns.field.reference": "Reference",
+
+  "xlsx.notZip": "the file is not a readable .xlsx workbook (its zip directory cannot be read)",
+  "xlsx.tooBig":
+    "the workbook unpacks to more than {max} MiB, more than a payment batch holds: it was not read (save the sheet as CSV, or split it)",
+  "xlsx.tooMany": "the workbook holds more than {max} parts: it was not read",
+  "xlsx.unsupported":
+    "the workbook uses a zip feature regwatch does not read ({what}): save it again from Excel, or as CSV",
+  "xlsx.compression":
+    "the workbook uses a zip feature regwatch does not read (compression method {method}): save it again from Excel, or as CSV",
+  "xlsx.longCell":
+    "row {row} has a cell longer than {max} characters, more than a payment's field can hold: the file was not read further",
+  "xlsx.noSheet": "the workbook has no sheet to read",
 } as const;

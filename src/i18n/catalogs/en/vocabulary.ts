@@ -53,6 +53,12 @@ export const vocabulary = {
   "alertEvent.snoozed": "snoozed",
   "alertEvent.reopened": "reopened",
   "alertEvent.commented": "commented",
+  "alertEvent.assigned": "assigned",
+  "alertEvent.rule added": "rule added",
+  "alertEvent.rule edited": "rule edited",
+  "alertEvent.rule paused": "rule paused",
+  "alertEvent.rule resumed": "rule resumed",
+  "alertEvent.rule removed": "rule removed",
 
   "delivery.pending": "waiting to be sent",
   "delivery.sent": "sent",

@@ -6,7 +6,7 @@ export const payments = {
   "payments.notChecked": "A köteget nem ellenőriztük",
   "payments.check": "Kifizetési köteg ellenőrzése",
   "payments.check.hint":
-    "CSV- vagy szöveges export bankszámlaszám-oszloppal (számlaszám, IBAN, bank_account); az adószám, az összeg, a pénznem, a közlemény és a név nem kötelező. Az ellenőrzést az Ön nevével rögzítjük.",
+    "CSV-, szöveges vagy Excel- (.xlsx, első munkalap) export bankszámlaszám-oszloppal (számlaszám, IBAN, bank_account); az adószám, az összeg, a pénznem, a közlemény és a név nem kötelező. Az ellenőrzést az Ön nevével rögzítjük.",
   "payments.file": "Fájl",
   "payments.holdDays": "Visszatartási napok",
   "payments.encoding": "Karakterkódolás",
@@ -72,4 +72,44 @@ export const payments = {
   "payments.problem.tooLarge": "a(z) „{name}” fájl nagyobb, mint amit a konzol elfogad (100 MB)",
   "payments.problem.inFile": "{name}: {message}",
   "payments.problem.atLine": "{name}, {line}. sor: {message}",
+
+  "payments.online":
+    "Online (minden kedvezményezett aktuális adatait lekérdezi a cégnyilvántartásból; a havi keresési keretből fogy)",
+  "batch.recheck": "Újraellenőrzés",
+  "batch.recheck.online": "Online",
+  "recheck.refusedTitle": "Az újraellenőrzés nem történt meg",
+  "recheck.searchNotSet":
+    "A cégnyilvántartás keresője ehhez a fiókhoz nincs beállítva (REGWATCH_SEARCH_URL és a kulcsa): ellenőrizze újra az „Online” bejelölése nélkül.",
+
+  "columns.title": "Melyik oszlopban mi van?",
+  "columns.intro":
+    "A(z) {file} fájl fejléce a regwatch számára ismeretlen. Adja meg, melyik oszlop melyik adatot tartalmazza; a választást megjegyezzük minden ilyen fejlécű fájlhoz.",
+  "columns.needAccount":
+    "Válassza ki a bankszámlaszámot tartalmazó oszlopot: ez az egyetlen adat, amely minden ellenőrzéshez kell.",
+  "columns.sameTwice": "A(z) „{header}” oszlopot két adathoz is kiválasztotta: csak egyszer válassza ki.",
+  "columns.notAColumn": "A(z) „{header}” nem oszlopa ennek a fájlnak.",
+  "columns.heldGone":
+    "A feltöltött fájlt már nem őrizzük (egy napig őrizzük, csak a feltöltő számára): töltse fel újra.",
+  "columns.searchNotSet":
+    "online: a cégnyilvántartás keresője ehhez a fiókhoz nincs beállítva (REGWATCH_SEARCH_URL és a kulcsa)",
+  "columns.none": "(nincs)",
+  "columns.submit": "Ellenőrzés ezekkel az oszlopokkal",
+  "columns.field.bank_account": "Bankszámlaszám",
+  "columns.field.tax_id": "Adószám",
+  "columns.field.amount": "Összeg",
+  "columns.field.name": "Kedvezményezett neve",
+  "columns.field.currency": "Pénznem",
+  "columns.field.reference": "Közlemény",
+
+  "xlsx.notZip": "a fájl nem olvasható .xlsx munkafüzet (a zip-könyvtára nem olvasható)",
+  "xlsx.tooBig":
+    "a munkafüzet kicsomagolva nagyobb {max} MiB-nál, többet tartalmaz, mint egy kifizetési köteg: nem olvastuk be (mentse a munkalapot CSV-ként, vagy ossza fel)",
+  "xlsx.tooMany": "a munkafüzet több mint {max} részből áll: nem olvastuk be",
+  "xlsx.unsupported":
+    "a munkafüzet olyan zip-funkciót használ, amelyet a regwatch nem olvas ({what}): mentse újra Excelből, vagy CSV-ként",
+  "xlsx.compression":
+    "a munkafüzet olyan zip-funkciót használ, amelyet a regwatch nem olvas ({method}. tömörítési módszer): mentse újra Excelből, vagy CSV-ként",
+  "xlsx.longCell":
+    "a(z) {row}. sorban van egy {max} karakternél hosszabb cella, hosszabb, mint amit egy kifizetés mezője elbír: a fájlt nem olvastuk tovább",
+  "xlsx.noSheet": "a munkafüzetben nincs beolvasható munkalap",
 } as const satisfies Record<keyof typeof en, string>;

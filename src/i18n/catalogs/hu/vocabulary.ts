@@ -52,6 +52,12 @@ export const vocabulary = {
   "alertEvent.snoozed": "elhalasztotta",
   "alertEvent.reopened": "újra megnyílt",
   "alertEvent.commented": "megjegyzést írt",
+  "alertEvent.assigned": "hozzárendelte",
+  "alertEvent.rule added": "felvette a szabályt",
+  "alertEvent.rule edited": "módosította a szabályt",
+  "alertEvent.rule paused": "szüneteltette a szabályt",
+  "alertEvent.rule resumed": "újraindította a szabályt",
+  "alertEvent.rule removed": "törölte a szabályt",
 
   "delivery.pending": "küldésre vár",
   "delivery.sent": "elküldve",

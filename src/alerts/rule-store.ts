@@ -1,0 +1,82 @@
+/**
+ * Storing a checked rule, for `alerts rule add|edit` and the console's rules page alike: the
+ * rule's lists and headings are checked against what is known (a list the registry has but no
+ * sync has read yet is asked for once before it is refused), then the rule is stored with its
+ * event. Problems come back as values; each caller says them in its own way.
+ */
+import type { Config } from "../config.ts";
+import {
+  type AlertRuleInput,
+  type AlertRuleRow,
+  insertAlertRule,
+  type RuleActor,
+  updateAlertRule,
+} from "../db/alerts-rules.ts";
+import { knownLists, someSeenHeadings, unseenHeadings } from "../db/alerts-scope.ts";
+import type { Sql } from "../db/connect.ts";
+import type { Logger } from "../logger.ts";
+import { readRegistryLists } from "../run/registry-lists.ts";
+import { scopeProblems, unknownLists } from "./rule-input.ts";
+
+export type RuleStored =
+  | {
+      ok: true;
+      row: AlertRuleRow;
+      /** The rule's headings no stored change has named yet (accepted with newHeading). */
+      unseen: string[];
+      /** Settings the rule's channel needs and lacks, said as a note. */
+      missingConfig: string | undefined;
+    }
+  | { ok: false; problems: string[] };
+
+/**
+ * Checks the lists and headings `given` (on an edit only those given: a list the rule had may
+ * have been dropped since, which is not this edit's doing) and stores `input`.
+ */
+export async function storeCheckedRule(
+  deps: { config: Config; log: Logger; sql: Sql },
+  current: AlertRuleRow | undefined,
+  input: AlertRuleInput,
+  given: { lists: string[]; headings: string[] },
+  newHeading: boolean,
+  actor: RuleActor,
+): Promise<RuleStored> {
+  const { sql } = deps;
+  const [stored, unseen, seen] = await Promise.all([
+    knownLists(sql),
+    unseenHeadings(sql, given.headings),
+    someSeenHeadings(sql, 20),
+  ]);
+  let known = stored;
+  let listsHint: string | undefined;
+  if (unknownLists(given.lists, known).length > 0) {
+    const read = await readRegistryLists(deps.config, deps.log, sql);
+    if (read.ok) known = await knownLists(sql);
+    else
+      listsHint = `the registry's lists could not be read (${read.why}); run \`regwatch sync\` once the registry is reachable, so its lists are known, then add the rule again`;
+  }
+  const refused = scopeProblems(given, { ...known, unseen, seen }, newHeading, listsHint);
+  if (refused.length > 0) return { ok: false, problems: refused };
+  const row = current
+    ? (await updateAlertRule(sql, input.name, input, actor))?.after
+    : await insertAlertRule(sql, input, actor);
+  if (!row)
+    return {
+      ok: false,
+      problems: [
+        current
+          ? `no alert rule named "${input.name}"`
+          : `an alert rule named "${input.name}" exists already`,
+      ],
+    };
+  return { ok: true, row, unseen, missingConfig: missingConfig(deps.config, row.channel) };
+}
+
+/** Settings the channel needs and lacks, in words; undefined when none. */
+export function missingConfig(config: Config, channel: string): string | undefined {
+  if (channel === "webhook" && !config.webhookSecret)
+    return "REGWATCH_WEBHOOK_SECRET is not set; webhook messages wait until it is";
+  if (channel === "email" && !(config.smtpUrl && config.mailFrom))
+    return "REGWATCH_SMTP_URL and REGWATCH_MAIL_FROM are needed to send e-mail";
+  return undefined;
+}

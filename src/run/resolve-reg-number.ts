@@ -1,0 +1,38 @@
+/**
+ * One registration number to the tax base number to watch, through the search interface, for the
+ * console's lists page (the CLI's `watch add --reg-number` resolves many at once). One request of
+ * the monthly quota, refused before it is sent when none is left; the records found are stored as
+ * a lookup stores them, so the business has its name at once.
+ */
+import type { Config } from "../config.ts";
+import type { Sql } from "../db/connect.ts";
+import { RegwatchError } from "../errors.ts";
+import type { Logger } from "../logger.ts";
+import { type Resolution, taxIdForRegistrationNumber } from "../search/resolve.ts";
+import { saveBusinesses } from "../search/save-businesses.ts";
+import { redactError } from "../secrets.ts";
+import { openSearch } from "./open-registry.ts";
+
+export async function resolveRegistrationNumber(
+  config: Config & { searchUrl: string; searchApiKey: string },
+  log: Logger,
+  sql: Sql,
+  regNumber: string,
+): Promise<Resolution> {
+  const search = await openSearch(config, log, sql);
+  try {
+    if (search.quota.remaining < 1)
+      return {
+        ok: false,
+        problem: `no search request of REGWATCH_SEARCH_MONTHLY_QUOTA=${search.quota.limit} is left this month; give the tax number instead`,
+      };
+    const { records } = await search.client.search("reg-number", regNumber);
+    await saveBusinesses(sql, records);
+    return taxIdForRegistrationNumber(regNumber, records);
+  } catch (error) {
+    if (!(error instanceof RegwatchError)) throw error;
+    return { ok: false, problem: `searching ${regNumber} failed: ${redactError(error)}` };
+  } finally {
+    await search.close();
+  }
+}

@@ -1,0 +1,266 @@
+/**
+ * How the console checks an uploaded payment file: an `.xlsx` is read through its first sheet
+ * (payments/read/xlsx.ts); a header the reader does not recognise is read with the columns a
+ * clerk chose for it before (payment_column_choices), else the upload is held and the clerk is
+ * shown its first rows to say which column is which; "online" asks the registry as `payments
+ * check --online` does; next steps are in the console's words. POST /payments/columns takes the
+ * choice and checks the held file.
+ */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { requireSearch } from "../../config.ts";
+import { localDateTime } from "../../dates.ts";
+import { holdUpload, readColumnChoice, saveColumnChoice, takeHeldUpload } from "../../db/payment-uploads.ts";
+import type { Translator } from "../../i18n/messages.ts";
+import type { PaymentField } from "../../payments/batch-row.ts";
+import { startOnline } from "../../payments/check-chunk.ts";
+import { type BatchCheckResult, checkBatch } from "../../payments/pipeline.ts";
+import type { ColumnMapping } from "../../payments/read/columns.ts";
+import { previewHeader } from "../../payments/read/header-preview.ts";
+import { looksLikeZip, XlsxRefusedError, xlsxToCsv } from "../../payments/read/xlsx.ts";
+import { openSearch } from "../../run/open-registry.ts";
+import type { PageKit } from "../kit.ts";
+import { form, line, query } from "../route-schemas.ts";
+import type { ShowForm, UploadForm } from "./payments-upload.ts";
+
+/** The fields a clerk may place, in the order the form asks for them. */
+export const CHOSEN_FIELDS: readonly PaymentField[] = [
+  "bank_account",
+  "tax_id",
+  "amount",
+  "name",
+  "currency",
+  "reference",
+];
+
+/** Each field the form asks about, with its words. */
+function fieldChoices(i18n: Translator): { field: PaymentField; label: string }[] {
+  const words: Partial<Record<PaymentField, string>> = {
+    bank_account: i18n.t("columns.field.bank_account"),
+    tax_id: i18n.t("columns.field.tax_id"),
+    amount: i18n.t("columns.field.amount"),
+    name: i18n.t("columns.field.name"),
+    currency: i18n.t("columns.field.currency"),
+    reference: i18n.t("columns.field.reference"),
+  };
+  return CHOSEN_FIELDS.map((field) => ({ field, label: words[field] ?? field }));
+}
+
+/** The column question's page for a held upload. */
+function columnsPage(i18n: Translator, file: string, held: string, preview: unknown, problems: string[]) {
+  return {
+    title: i18n.t("columns.title"),
+    intro: i18n.t("columns.intro", { file }),
+    held,
+    preview,
+    fields: fieldChoices(i18n),
+    problems,
+  };
+}
+
+export interface CheckInput {
+  path: string;
+  name: string;
+  form: UploadForm;
+  options: { holdDays: number; encoding: string | undefined; currency: string; online: boolean };
+  columns?: ColumnMapping;
+}
+
+export const COLUMNS = {
+  querystring: query(),
+  body: form({ held: line(40), ...Object.fromEntries(CHOSEN_FIELDS.map((f) => [f, line(500)])) }, ["held"]),
+};
+
+export async function checkUploadedFile(
+  kit: PageKit,
+  showForm: ShowForm,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: CheckInput,
+): Promise<() => Promise<FastifyReply> | FastifyReply> {
+  const deps = request.deps;
+  const i18n = kit.i18n(request);
+  const { name, form, options } = input;
+  let file = input.path;
+  if (await looksLikeZip(file)) {
+    const csv = path.join(path.dirname(file), "sheet.csv");
+    try {
+      await xlsxToCsv(file, csv);
+    } catch (error) {
+      if (!(error instanceof XlsxRefusedError)) throw error;
+      const message = xlsxRefusal(i18n, error);
+      return () =>
+        showForm(request, reply, 400, {
+          form,
+          problems: [i18n.t("payments.problem.inFile", { name, message })],
+        });
+    }
+    file = csv;
+  }
+  let columns = input.columns;
+  if (!columns) {
+    const preview = await previewHeader(file, file === input.path ? options.encoding : undefined);
+    if (!preview.recognised) {
+      const remembered = await readColumnChoice(deps.db.sql, preview.signature);
+      if (remembered) columns = remembered as ColumnMapping;
+      else {
+        const held = await holdUpload(deps.db.sql, {
+          fileName: name,
+          body: await readFile(input.path),
+          options: { ...options, form },
+          by: request.user.name,
+        });
+        return () =>
+          kit.render(request, reply, "payment-columns", columnsPage(i18n, name, held, preview, []));
+      }
+    }
+  }
+  if (options.online && (!deps.config.searchUrl || !deps.config.searchApiKey)) {
+    return () => showForm(request, reply, 400, { form, problems: [i18n.t("columns.searchNotSet")] });
+  }
+  const check = {
+    read: {
+      currency: options.currency,
+      ...(options.encoding && file === input.path ? { encoding: options.encoding } : {}),
+      ...(columns ? { columns } : {}),
+    },
+    holdDays: options.holdDays,
+    today: localDateTime(deps.now(), deps.config.registryTz).date,
+    recheckDays: deps.config.paymentRecheckDays,
+    acceptUnconfirmed: deps.config.paymentAcceptUnconfirmed,
+    timeZone: deps.config.registryTz,
+    online: null,
+    voice: "console" as const,
+    record: { by: request.user.name, source: "web" as const, fileName: name },
+  };
+  let result: BatchCheckResult;
+  if (options.online) {
+    requireSearch(deps.config);
+    const search = await openSearch(deps.config, deps.log, deps.db.sql);
+    try {
+      result = await checkBatch(deps.db, file, { ...check, online: startOnline(deps.db, search.client) }, []);
+    } finally {
+      await search.close().catch(() => {});
+    }
+  } else result = await checkBatch(deps.db, file, check, []);
+  if (!result.ok) {
+    const named = result.problems.map((p) =>
+      p.line > 0
+        ? i18n.t("payments.problem.atLine", { name, line: p.line, message: p.message })
+        : i18n.t("payments.problem.inFile", { name, message: p.message }),
+    );
+    return () => showForm(request, reply, 400, { form, problems: named });
+  }
+  const location = `/payments/${result.summary.batchId}`;
+  return () => reply.redirect(location, 303);
+}
+
+/** The clerk's choice read from the form: field -> header, or the problems with it. */
+export function readColumnChoiceForm(
+  body: Record<string, unknown>,
+  headers: readonly string[],
+  i18n: Translator,
+): { ok: true; columns: ColumnMapping } | { ok: false; problems: string[] } {
+  const columns: ColumnMapping = {};
+  const problems: string[] = [];
+  const used = new Set<string>();
+  for (const field of CHOSEN_FIELDS) {
+    const header = typeof body[field] === "string" ? (body[field] as string) : "";
+    if (header === "") continue;
+    if (!headers.includes(header)) problems.push(i18n.t("columns.notAColumn", { header }));
+    else if (used.has(header)) problems.push(i18n.t("columns.sameTwice", { header }));
+    else {
+      used.add(header);
+      columns[field] = header;
+    }
+  }
+  if (!columns.bank_account && problems.length === 0) problems.push(i18n.t("columns.needAccount"));
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, columns };
+}
+
+/** POST /payments/columns: the choice is kept for the header, then the held file is checked with it. */
+export function columnsHandler(kit: PageKit, showForm: ShowForm) {
+  return async (request: FastifyRequest<{ Body: Record<string, unknown> }>, reply: FastifyReply) => {
+    const deps = request.deps;
+    const i18n = kit.i18n(request);
+    const body = request.body ?? {};
+    const heldId = String(body.held ?? "");
+    const held = /^[0-9a-f-]{36}$/.test(heldId)
+      ? await takeHeldUpload(deps.db.sql, heldId, request.user.name)
+      : undefined;
+    if (!held) {
+      return kit.render(
+        request,
+        reply,
+        "error",
+        { title: i18n.t("columns.title"), message: i18n.t("columns.heldGone") },
+        410,
+      );
+    }
+    const dir = await mkdtemp(path.join(tmpdir(), "regwatch-upload-"));
+    let answer: () => Promise<FastifyReply> | FastifyReply;
+    try {
+      const saved = path.join(dir, "batch");
+      await writeFile(saved, held.body, { mode: 0o600 });
+      const options = held.options as unknown as CheckInput["options"] & { form: UploadForm };
+      let file = saved;
+      if (await looksLikeZip(saved)) {
+        file = path.join(dir, "sheet.csv");
+        await xlsxToCsv(saved, file);
+      }
+      const preview = await previewHeader(file, file === saved ? options.encoding : undefined);
+      const choice = readColumnChoiceForm(body, preview.headers, i18n);
+      if (!choice.ok) {
+        const again = await holdUpload(deps.db.sql, { ...held, by: request.user.name });
+        answer = () =>
+          kit.render(
+            request,
+            reply,
+            "payment-columns",
+            columnsPage(i18n, held.fileName, again, preview, choice.problems),
+            400,
+          );
+      } else {
+        await saveColumnChoice(deps.db.sql, {
+          signature: preview.signature,
+          headers: preview.headers,
+          columns: choice.columns,
+          by: request.user.name,
+        });
+        answer = await checkUploadedFile(kit, showForm, request, reply, {
+          path: saved,
+          name: held.fileName,
+          form: options.form,
+          options,
+          columns: choice.columns,
+        });
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    return answer();
+  };
+}
+
+/** Why a workbook was refused, in the reader's language. */
+function xlsxRefusal(i18n: Translator, error: XlsxRefusedError): string {
+  const v = error.values;
+  switch (error.reason) {
+    case "notZip":
+      return i18n.t("xlsx.notZip");
+    case "tooBig":
+      return i18n.t("xlsx.tooBig", v);
+    case "tooMany":
+      return i18n.t("xlsx.tooMany", v);
+    case "unsupported":
+      return i18n.t("xlsx.unsupported", v);
+    case "compression":
+      return i18n.t("xlsx.compression", v);
+    case "longCell":
+      return i18n.t("xlsx.longCell", v);
+    case "noSheet":
+      return i18n.t("xlsx.noSheet");
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * `/users` (admins only): who may sign in, with their role, open sessions and (with an accounts
+ * file) accounts; admins add users, change roles, reset passwords and remove users here. A new or
+ * reset password is generated, stored as a hash and shown once, on the answer to the form that
+ * made it (never in an address, a log or a later page). Neither a role change nor a removal may
+ * leave the console without an admin.
+ */
+import { randomBytes } from "node:crypto";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import {
+  addConsoleUser,
+  CONSOLE_ROLES,
+  type ConsoleRole,
+  listConsoleUsers,
+  setConsoleLocale,
+  setConsolePassword,
+} from "../../db/console-users.ts";
+import {
+  type AdminChange,
+  removeConsoleUserKeepingAdmin,
+  setConsoleRole,
+  USER_NAME,
+} from "../../db/console-users-admin.ts";
+import { fill } from "../fill-message.ts";
+import type { RegisterPages } from "../kit.ts";
+import { hashPassword } from "../passwords.ts";
+import { form, line, query, repeated } from "../route-schemas.ts";
+import { SESSION_COOKIE } from "../session-tokens.ts";
+import { type UsersMessages, usersMessages } from "./users-admin-messages.ts";
+
+const NAME_PARAM = { type: "object", properties: { name: line(200) }, required: ["name"] } as const;
+const SHOWN = { querystring: query({ done: line(20), user: line(200), role: line(20) }) };
+const ADD = {
+  querystring: query(),
+  body: form({ name: line(200), role: line(20), accounts: repeated(200, 200) }, ["name", "role"]),
+};
+const ROLE = { params: NAME_PARAM, querystring: query(), body: form({ role: line(20) }, ["role"]) };
+const PLAIN = { params: NAME_PARAM, querystring: query(), body: form({ confirm: line(4) }) };
+const LANGUAGE = { params: NAME_PARAM, querystring: query(), body: form({ locale: line(20) }, ["locale"]) };
+
+/** A generated password: 120 random bits, 20 characters a person can copy. */
+export function generatePassword(): string {
+  return randomBytes(15).toString("base64url");
+}
+
+interface Shown {
+  done?: string[];
+  problems?: string[];
+  once?: { name: string; password: string };
+}
+
+export const registerUserAdminPages: RegisterPages = (app, deps, kit) => {
+  const admin = kit.requireRole("admin");
+  const fleet = deps.accounts?.map((a) => a.name);
+
+  const words = (request: FastifyRequest) => usersMessages(kit.i18n(request));
+  /** A role as the reader says it ("ellenőr"), for the sentences that name one. */
+  const roleWord = (request: FastifyRequest, role: string) => {
+    const i18n = kit.i18n(request);
+    return role === "admin"
+      ? i18n.t("role.admin")
+      : role === "reviewer"
+        ? i18n.t("role.reviewer")
+        : role === "reader"
+          ? i18n.t("role.reader")
+          : role;
+  };
+  const show = async (request: FastifyRequest, reply: FastifyReply, shown: Shown, status = 200) =>
+    kit.render(
+      request,
+      reply,
+      "users-admin",
+      {
+        title: words(request).title,
+        m: words(request),
+        fill,
+        users: await listConsoleUsers(deps.db.sql, deps.now()),
+        roles: CONSOLE_ROLES,
+        fleet,
+        done: shown.done ?? [],
+        problems: shown.problems ?? [],
+        once: shown.once ?? null,
+      },
+      status,
+    );
+  const refuse = (request: FastifyRequest, reply: FastifyReply, problem: string, status = 400) =>
+    show(request, reply, { problems: [problem] }, status);
+
+  app.get<{ Querystring: { done?: string; user?: string; role?: string } }>(
+    "/users",
+    { schema: SHOWN, preHandler: admin },
+    (request, reply) =>
+      show(request, reply, {
+        done: doneMessage(words(request), {
+          ...request.query,
+          role: request.query.role && roleWord(request, request.query.role),
+        }),
+      }),
+  );
+
+  app.post<{ Body: { name?: string; role?: string; accounts?: string[] } }>(
+    "/users/add",
+    { schema: ADD, preHandler: admin },
+    async (request, reply) => {
+      const M = words(request);
+      const name = (request.body.name ?? "").trim();
+      const role = readRole(request.body.role);
+      if (!USER_NAME.test(name)) return refuse(request, reply, fill(M.badName, { name }));
+      if (!role) return refuse(request, reply, M.badRole);
+      const accounts = [...new Set(request.body.accounts ?? [])];
+      const unknown = accounts.find((a) => !fleet?.includes(a));
+      if (unknown !== undefined) return refuse(request, reply, fill(M.unknownAccount, { name: unknown }));
+      const password = generatePassword();
+      const added = await addConsoleUser(deps.db.sql, {
+        name,
+        role,
+        passwordHash: await hashPassword(password),
+        accounts,
+      });
+      if (!added) return refuse(request, reply, fill(M.taken, { name }), 409);
+      deps.log.info({ user: request.user.name, added: name, role }, "console user added");
+      return show(request, reply, {
+        done: [fill(M.added, { name, role: roleWord(request, role) })],
+        once: { name, password },
+      });
+    },
+  );
+
+  app.post<{ Params: { name: string }; Body: { role?: string } }>(
+    "/users/:name/role",
+    { schema: ROLE, preHandler: admin },
+    async (request, reply) => {
+      const { name } = request.params;
+      const role = readRole(request.body.role);
+      if (!role) return refuse(request, reply, words(request).badRole);
+      const outcome = await setConsoleRole(deps.db.sql, name, role);
+      if (outcome === "done" || outcome === "unchanged") {
+        deps.log.info({ user: request.user.name, changed: name, role }, "console user role set");
+        const done = outcome === "done" ? "role" : "role-unchanged";
+        return reply.redirect(`/users?${new URLSearchParams({ done, user: name, role })}`, 303);
+      }
+      return refuseChange(request, reply, outcome, name);
+    },
+  );
+
+  app.post<{ Params: { name: string } }>(
+    "/users/:name/password",
+    { schema: PLAIN, preHandler: admin },
+    async (request, reply) => {
+      const { name } = request.params;
+      const password = generatePassword();
+      const changed = await setConsolePassword(deps.db.sql, name, await hashPassword(password));
+      const M = words(request);
+      if (!changed) return refuse(request, reply, fill(M.noSuchUser, { name }), 404);
+      deps.log.info({ user: request.user.name, reset: name }, "console password reset");
+      // An admin who resets their own password has ended their own session too: sign in again.
+      if (name === request.user.name) reply.clearCookie(SESSION_COOKIE, { path: "/" });
+      return show(request, reply, { done: [fill(M.reset, { name })], once: { name, password } });
+    },
+  );
+
+  app.post<{ Params: { name: string }; Body: { confirm?: string } }>(
+    "/users/:name/remove",
+    { schema: PLAIN, preHandler: admin },
+    async (request, reply) => {
+      const { name } = request.params;
+      if (request.body.confirm !== "on")
+        return refuse(request, reply, fill(words(request).confirmRemove, { name }));
+      const outcome = await removeConsoleUserKeepingAdmin(deps.db.sql, name);
+      if (outcome !== "done") return refuseChange(request, reply, outcome, name);
+      deps.log.info({ user: request.user.name, removed: name }, "console user removed");
+      return reply.redirect(`/users?${new URLSearchParams({ done: "removed", user: name })}`, 303);
+    },
+  );
+
+  // The language a user reads the console in (as `users set-locale`): hu, en, or the browser's.
+  app.post<{ Params: { name: string }; Body: { locale: string } }>(
+    "/users/:name/language",
+    { schema: LANGUAGE, preHandler: admin },
+    async (request, reply) => {
+      const { name } = request.params;
+      const choice = request.body.locale;
+      if (choice !== "hu" && choice !== "en" && choice !== "browser") {
+        const i18n = kit.i18n(request);
+        return refuse(request, reply, i18n.t("error.language.message", { locale: choice }));
+      }
+      const changed = await setConsoleLocale(deps.db.sql, name, choice === "browser" ? null : choice);
+      if (!changed) return refuse(request, reply, fill(words(request).noSuchUser, { name }), 404);
+      deps.log.info({ user: request.user.name, changed: name, locale: choice }, "console user language set");
+      return reply.redirect(`/users?${new URLSearchParams({ done: "language", user: name })}`, 303);
+    },
+  );
+
+  function refuseChange(request: FastifyRequest, reply: FastifyReply, outcome: AdminChange, name: string) {
+    const M = words(request);
+    return outcome === "last-admin"
+      ? refuse(request, reply, fill(M.lastAdmin, { name }), 409)
+      : refuse(request, reply, fill(M.noSuchUser, { name }), 404);
+  }
+};
+
+function readRole(value: unknown): ConsoleRole | null {
+  return CONSOLE_ROLES.includes(value as ConsoleRole) ? (value as ConsoleRole) : null;
+}
+
+function doneMessage(M: UsersMessages, q: { done?: string; user?: string; role?: string }): string[] {
+  const values = { name: q.user ?? "", role: q.role ?? "" };
+  if (q.done === "language") return [fill(M.doneLanguage, values)];
+  if (q.done === "role") return [fill(M.doneRole, values)];
+  if (q.done === "role-unchanged") return [fill(M.doneRoleUnchanged, values)];
+  if (q.done === "removed") return [fill(M.doneRemoved, values)];
+  return [];
+}
