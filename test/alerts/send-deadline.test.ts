@@ -15,8 +15,11 @@ import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { waitUntil } from "../helpers/wait.ts";
 import { alertConfig, storeRun } from "./harness.ts";
 
-/** Each step's pause at the server: under the 1 s per-step timeout, five of them over the 3 s lease. */
-const STEP_MS = 700;
+/**
+ * Each step's pause at the server: well under the 4 s per-step timeout (a loaded machine must not
+ * make a step outlast it), five of them over the 12 s lease.
+ */
+const STEP_MS = 2800;
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -64,14 +67,16 @@ async function slowSmtp() {
 }
 
 describe("one overall deadline per send", () => {
-  it("aborts an SMTP transfer that would outlast its lease, and no second deliverer sends it meanwhile", async () => {
+  it("aborts an SMTP transfer that would outlast its lease, and no second deliverer sends it meanwhile", {
+    timeout: 90_000,
+  }, async () => {
     const smtp = await slowSmtp();
     try {
       const config: Partial<AlertConfig> = {
         smtpUrl: smtp.url,
         mailFrom: "regwatch@example.com",
-        requestTimeoutMs: 1000,
-        // One message per receiver slot: the lease is three request timeouts (3 s).
+        requestTimeoutMs: 4000,
+        // One message per receiver slot: the lease is three request timeouts (12 s).
         alertTargetConcurrency: 32,
         alertRetryBaseMs: 600_000,
       };
