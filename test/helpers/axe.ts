@@ -27,10 +27,9 @@ export async function blockingViolations(page: Page): Promise<string[]> {
   axeSource ??= readFileSync(AXE_SCRIPT, "utf8");
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async (tags) => {
-    const axe = (
-      globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<unknown> } }
-    ).axe;
-    const result = (await axe.run(document, { runOnly: { type: "tag", values: tags } })) as {
+    const axe = (globalThis as unknown as { axe: { run(options: unknown): Promise<unknown> } }).axe;
+    // Without a context axe checks the whole document.
+    const result = (await axe.run({ runOnly: { type: "tag", values: tags } })) as {
       violations: AxeViolation[];
     };
     return result.violations;

@@ -59,9 +59,10 @@ interface Focused {
 }
 
 function focused(): Promise<Focused> {
-  return page.evaluate(() => {
-    const el = document.activeElement as HTMLElement;
-    const style = getComputedStyle(el);
+  return page.locator("body").evaluate((body) => {
+    const doc = body.ownerDocument;
+    const el = (doc.activeElement ?? body) as typeof body;
+    const style = doc.defaultView!.getComputedStyle(el);
     const box = el.getBoundingClientRect();
     return {
       tag: el.tagName.toLowerCase(),
