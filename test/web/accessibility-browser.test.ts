@@ -11,8 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addConsoleUser } from "../../src/db/console-users.ts";
 import { hashPassword } from "../../src/web/passwords.ts";
 import { blockingViolations } from "../helpers/axe.ts";
-import { launchBrowser, screenshotPath, type TestBrowser } from "../helpers/browser.ts";
-import { postForm, signIn as signInOverHttp, TEST_PASSWORD } from "../helpers/console.ts";
+import {
+  launchBrowser,
+  pageAsking,
+  screenshotPath,
+  signInThroughForm,
+  type TestBrowser,
+} from "../helpers/browser.ts";
+import { postForm, signIn, TEST_PASSWORD } from "../helpers/console.ts";
 import { type PagesWorld, startPagesWorld } from "./pages-fixture.ts";
 
 const LOCALES = [
@@ -47,7 +53,7 @@ beforeAll(async () => {
     select distinct on (tax_id) tax_id, bank_account from regwatch.v_bank_accounts
     where tax_id = any(${w.taxIds}::text[]) order by tax_id, bank_account limit 3`;
   // A desired list with members, added as an admin adds them on the lists page.
-  const ada = await signInOverHttp(w.web.url, "ada");
+  const ada = await signIn(w.web.url, "ada");
   for (const taxId of [w.taxIds[0]!, w.taxIds[25]!]) {
     const added = await postForm(`${w.web.url}/lists/members`, ada, {
       list: "partners",
@@ -83,19 +89,6 @@ afterAll(async () => {
   await w?.close();
 });
 
-async function newPage(acceptLanguage: string): Promise<Page> {
-  const page = await browser.context.newPage();
-  await page.setExtraHTTPHeaders({ "Accept-Language": acceptLanguage });
-  return page;
-}
-
-async function signIn(page: Page, name: string): Promise<void> {
-  await page.goto(`${w.web.url}/login`);
-  await page.fill('input[name="username"]', name);
-  await page.fill('input[name="password"]', TEST_PASSWORD);
-  await Promise.all([page.waitForURL(`${w.web.url}/`), page.click('form[action="/login"] button')]);
-}
-
 /** Checks the open page and names it in the failure: the list printed is what to fix. */
 async function expectAccessible(page: Page, locale: string, shot: string): Promise<void> {
   expect(await page.locator("html").getAttribute("lang")).toBe(locale);
@@ -105,7 +98,7 @@ async function expectAccessible(page: Page, locale: string, shot: string): Promi
 
 describe("the sign-in page", () => {
   it.each(LOCALES)("has no serious or critical WCAG 2.1 AA violation in $locale", async ({ locale }) => {
-    const page = await newPage(locale === "hu" ? "hu-HU,hu;q=0.9" : "en-GB,en;q=0.9");
+    const page = await pageAsking(browser, locale === "hu" ? "hu-HU,hu;q=0.9" : "en-GB,en;q=0.9");
     await page.goto(`${w.web.url}/login`);
     await expectAccessible(page, locale, "login");
     await page.close();
@@ -138,8 +131,8 @@ const PAGES: { name: string; path: () => string; has: string }[] = [
 describe.each(LOCALES)("every console page in $locale", ({ locale, admin }) => {
   let page: Page;
   beforeAll(async () => {
-    page = await newPage(locale === "hu" ? "hu-HU,hu;q=0.9" : "en-GB,en;q=0.9");
-    await signIn(page, admin);
+    page = await pageAsking(browser, locale === "hu" ? "hu-HU,hu;q=0.9" : "en-GB,en;q=0.9");
+    await signInThroughForm(page, w.web.url, admin);
   });
   afterAll(async () => {
     await page?.close();

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/connect.ts";
 import { grantAccounts } from "../../src/db/console-access.ts";
 import { blockingViolations } from "../helpers/axe.ts";
-import { launchBrowser, screenshotPath, type TestBrowser } from "../helpers/browser.ts";
+import { launchBrowser, pageAsking, screenshotPath, type TestBrowser } from "../helpers/browser.ts";
 import { createUser, startTestConsole, TEST_PASSWORD, type TestConsole } from "../helpers/console.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { openAccount, seedAlerts, writeAccountsFile } from "./accounts-fixture.ts";
@@ -35,8 +35,7 @@ beforeAll(async () => {
   await createUser(t.db, "kata", "reviewer");
   await grantAccounts(t.db.sql, "kata", ["north", "south"]);
   browser = await launchBrowser();
-  page = await browser.context.newPage();
-  await page.setExtraHTTPHeaders({ "Accept-Language": "en-GB,en;q=0.9" });
+  page = await pageAsking(browser, "en-GB,en;q=0.9");
   await mkdir(screenshotPath(""), { recursive: true });
 });
 afterAll(async () => {
