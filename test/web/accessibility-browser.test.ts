@@ -101,6 +101,12 @@ describe("the sign-in page", () => {
     const page = await pageAsking(browser, locale === "hu" ? "hu-HU,hu;q=0.9" : "en-GB,en;q=0.9");
     await page.goto(`${w.web.url}/login`);
     await expectAccessible(page, locale, "login");
+    // The form again, saying the name or password was wrong.
+    await page.fill('input[name="username"]', "nobody");
+    await page.fill('input[name="password"]', "wrong");
+    await page.click('form[action="/login"] button');
+    await page.waitForSelector('main [role="alert"]');
+    await expectAccessible(page, locale, "login-refused");
     await page.close();
   });
 });
@@ -108,8 +114,14 @@ describe("the sign-in page", () => {
 /** Every page a signed-in admin reaches by a link, with real data on it. */
 const PAGES: { name: string; path: () => string; has: string }[] = [
   { name: "inbox with alerts", path: () => "/", has: "tr.change-row" },
+  { name: "an inbox filtered to nothing", path: () => "/?status=snoozed", has: "main .empty-reason" },
   { name: "an alert", path: () => `/alerts/${facts.alertId}`, has: "main h1" },
   { name: "a business", path: () => `/businesses/${facts.taxId}`, has: "ul.timeline li" },
+  {
+    name: "a business as of a day",
+    path: () => `/businesses/${facts.taxId}?as_of=2024-02-01`,
+    has: "main h1",
+  },
   { name: "a business the registry has no record of", path: () => "/businesses/12345676", has: "main h1" },
   { name: "changes", path: () => "/changes?since=2024-01-01", has: "table.changes tbody tr" },
   { name: "payments upload form", path: () => "/payments", has: "form.upload" },

@@ -121,6 +121,7 @@ describe("the console from the keyboard", () => {
     const [stored] = await accounts[0]!.sql<{ status: string }[]>`
       select status from alerts where id = ${northAlerts[0]!}`;
     expect(stored?.status).toBe("acknowledged");
+    expect(await blockingViolations(page)).toEqual([]);
   });
 
   it("reaches and uses the account switcher and the language switch from the keyboard", async () => {
