@@ -6,7 +6,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type BrowserContext, chromium } from "playwright-core";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { TEST_PASSWORD } from "./console.ts";
 
 export const CHROMIUM_PATH = process.env.REGWATCH_TEST_CHROMIUM ?? "/usr/bin/chromium";
 
@@ -43,4 +44,19 @@ export async function launchBrowser(): Promise<TestBrowser> {
 /** Where screenshots go (test-output/, not committed). */
 export function screenshotPath(name: string): string {
   return path.join(process.cwd(), "test-output", name);
+}
+
+/** A new tab whose every request asks for these languages (`Accept-Language`). */
+export async function pageAsking(browser: TestBrowser, acceptLanguage: string): Promise<Page> {
+  const page = await browser.context.newPage();
+  await page.setExtraHTTPHeaders({ "Accept-Language": acceptLanguage });
+  return page;
+}
+
+/** Signs in through the console's form, as a person does; resolves on the inbox. */
+export async function signInThroughForm(page: Page, url: string, name: string): Promise<void> {
+  await page.goto(`${url}/login`);
+  await page.fill('input[name="username"]', name);
+  await page.fill('input[name="password"]', TEST_PASSWORD);
+  await Promise.all([page.waitForURL(`${url}/`), page.click('form[action="/login"] button')]);
 }

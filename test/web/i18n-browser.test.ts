@@ -12,7 +12,13 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addConsoleUser } from "../../src/db/console-users.ts";
 import { hashPassword } from "../../src/web/passwords.ts";
-import { launchBrowser, screenshotPath, type TestBrowser } from "../helpers/browser.ts";
+import {
+  launchBrowser,
+  pageAsking,
+  screenshotPath,
+  signInThroughForm,
+  type TestBrowser,
+} from "../helpers/browser.ts";
 import { createUser, startTestConsole, TEST_PASSWORD, type TestConsole } from "../helpers/console.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { NEW_HEADING, seedLanguageWorld, TAX_ID } from "./i18n-fixture.ts";
@@ -42,26 +48,13 @@ afterAll(async () => {
   await t?.drop();
 });
 
-async function pageAsking(acceptLanguage: string): Promise<Page> {
-  const page = await browser.context.newPage();
-  await page.setExtraHTTPHeaders({ "Accept-Language": acceptLanguage });
-  return page;
-}
-
-async function signIn(page: Page, name: string): Promise<void> {
-  await page.goto(`${web.url}/login`);
-  await page.fill('input[name="username"]', name);
-  await page.fill('input[name="password"]', TEST_PASSWORD);
-  await Promise.all([page.waitForURL(`${web.url}/`), page.click('form[action="/login"] button')]);
-}
-
 // biome-ignore lint/performance/useDomNodeTextContent: the text as a reader sees it, spaces between cells included
 const text = async (page: Page) => (await page.locator("main").innerText()).replace(/\s+/g, " ");
 
 describe("a console in the reader's language", () => {
   it("speaks Hungarian to a user whose language is hu, even to an English browser", async () => {
-    const page = await pageAsking("en-GB,en;q=0.9");
-    await signIn(page, "hanna");
+    const page = await pageAsking(browser, "en-GB,en;q=0.9");
+    await signInThroughForm(page, web.url, "hanna");
     expect(await page.locator("html").getAttribute("lang")).toBe("hu");
     expect(await page.locator("header nav").textContent()).toContain("Beérkezett");
     const inbox = await text(page);
@@ -107,8 +100,8 @@ describe("a console in the reader's language", () => {
   });
 
   it("follows the browser's Accept-Language for a user without a language, and switches from the header", async () => {
-    const page = await pageAsking("en-GB,hu;q=0.5");
-    await signIn(page, "edward");
+    const page = await pageAsking(browser, "en-GB,hu;q=0.5");
+    await signInThroughForm(page, web.url, "edward");
     expect(await page.locator("html").getAttribute("lang")).toBe("en");
     const inbox = await text(page);
     expect(inbox).toMatch(/Status: operating\s*→\s*ceased/);
@@ -135,7 +128,7 @@ describe("a console in the reader's language", () => {
   });
 
   it("answers a signed-out browser in its language and keeps the sign-in page's choice", async () => {
-    const page = await pageAsking("hu-HU,hu;q=0.9,en;q=0.5");
+    const page = await pageAsking(browser, "hu-HU,hu;q=0.9,en;q=0.5");
     await page.goto(`${web.url}/login`);
     expect(await page.locator("html").getAttribute("lang")).toBe("hu");
     expect(await page.locator("h1").textContent()).toBe("Bejelentkezés a regwatch-ba");

@@ -1,6 +1,7 @@
 /** The layout, the header and words every page uses (English). */
 export const common = {
   "app.title": "{title} · regwatch",
+  "skip.main": "Skip to the page's content",
   "nav.label": "Sections",
   "nav.inbox": "Inbox",
   "nav.changes": "Changes",

@@ -30,6 +30,7 @@ export const pages = {
 
   "coverage.title": "Coverage",
   "coverage.weeks": "Weeks shown",
+  "coverage.month": "Month",
   "coverage.end": "Ending with the week of",
   "coverage.today":
     "Today {today}; the last complete day is {lastComplete} (the registry publishes a day's changes the next morning).",

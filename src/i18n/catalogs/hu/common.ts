@@ -3,6 +3,7 @@ import type { common as en } from "../en/common.ts";
 
 export const common = {
   "app.title": "{title} · regwatch",
+  "skip.main": "Ugrás az oldal tartalmára",
   "nav.label": "Részek",
   "nav.inbox": "Beérkezett",
   "nav.changes": "Változások",

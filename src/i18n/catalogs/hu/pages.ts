@@ -32,6 +32,7 @@ export const pages = {
 
   "coverage.title": "Lefedettség",
   "coverage.weeks": "Megjelenített hetek",
+  "coverage.month": "Hónap",
   "coverage.end": "Utolsó hét, amely ezt a napot tartalmazza",
   "coverage.today":
     "Ma {today} van; az utolsó teljes nap {lastComplete} (a nyilvántartás egy nap változásait másnap reggel teszi közzé).",
