@@ -84,7 +84,7 @@ export async function registerInboxPages(app: FastifyInstance, kit: PageKit, hom
       const canAct = roleAtLeast(request.user.role, "reviewer");
       const [page, counts, choices, context, users] = await Promise.all([
         inboxChanges(deps.db.sql, toDbFilter(filter, request.user.name, since), SEVERITY_RULE),
-        inboxChangeCounts(deps.db.sql, { since, me: request.user.name, severity: SEVERITY_RULE }),
+        inboxChangeCounts(deps.db.sql, { since, me: request.user.name }),
         inboxChoices(deps.db.sql),
         inboxContext(deps.db.sql),
         canAct ? userNames() : Promise.resolve([]),
