@@ -174,10 +174,10 @@ const HIGH_STATUS = (sql: Sql) => sql`
   where heading in ('status', 'status_code') and (new_value #>> '{}') in ('0', '2')`;
 
 /**
- * The headings that make a change high (SEVERITY_RULE.headings), as migration 0043's partial index
- * changes_high_headings reads them: written out, not bound, so that the index's predicate matches.
+ * Changes of a heading that makes them high (SEVERITY_RULE.headings), as migration 0043's partial
+ * index changes_high_headings reads them: written out, not bound, so that the index's predicate
+ * matches (test/web/inbox-counts.test.ts holds the index to the rule).
  */
-export const HIGH_HEADINGS = ["bank_accounts", "long_name", "short_name", "full_name", "name"] as const;
 const HIGH_HEADING_CHANGES = (sql: Sql) => sql`
   select id from changes
   where changed_headings && array['bank_accounts', 'long_name', 'short_name', 'full_name', 'name']::text[]`;
