@@ -4,7 +4,7 @@
  * lists, values on every heading, one delivered message per alert), the console
  * on a free port, a signed-in user, and the inbox's first page fetched over HTTP 50 times after 5
  * warm-up requests, after a VACUUM ANALYZE (autovacuum's work after a bulk load).
- * `console_inbox_p95_ms` is the 95th percentile of those 50 (target <= 150 ms).
+ * `console_inbox_p95_ms` is the 95th percentile of those 50 (target <= 100 ms).
  */
 import { loadConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/connect.ts";
