@@ -83,19 +83,20 @@ export async function registerInboxPages(app: FastifyInstance, kit: PageKit, hom
       await reopenEndedSnoozes(deps);
       const since = new Date(deps.now().getTime() - DAY_MS);
       const canAct = roleAtLeast(request.user.role, "reviewer");
-      // Two transactions side by side, not one per statement: the counts (the costliest read) on
-      // a connection of their own, and the page with everything shown beside it on another.
-      const [counts, { page, choices, context, onLists, changes }, users] = await Promise.all([
-        inboxChangeCounts(deps.db.sql, { since, me: request.user.name }),
+      // One read-only transaction for the page, its counts and everything shown beside them, not
+      // one per statement: fewer round trips, one state of the database for the cards and the rows.
+      // (Side by side on two connections measured no faster on two busy cores, and its tail slower.)
+      const [{ counts, page, choices, context, onLists, changes }, users] = await Promise.all([
         inOneRead(deps.db.sql, async (sql) => {
-          const [page, choices, context] = await Promise.all([
+          const [page, counts, choices, context] = await Promise.all([
             inboxChanges(sql, toDbFilter(filter, request.user.name, since), SEVERITY_RULE),
+            inboxChangeCounts(sql, { since, me: request.user.name }),
             inboxChoices(sql),
             inboxContext(sql),
           ]);
           const onLists = await listsOfBusinesses(sql, [...new Set(page.changes.map((c) => c.taxId))]);
           const changes = await withGivenNames(sql, page.changes, i18n);
-          return { page, choices, context, onLists, changes };
+          return { counts, page, choices, context, onLists, changes };
         }),
         canAct ? userNames() : Promise.resolve([]),
       ]);
