@@ -4,7 +4,7 @@
  * lists, values on every heading, one delivered message per alert), the console
  * on a free port, a signed-in user, and the inbox's first page fetched over HTTP 50 times after 5
  * warm-up requests, after a VACUUM ANALYZE (autovacuum's work after a bulk load).
- * `console_inbox_p95_ms` is the 95th percentile of those 50 (target <= 150 ms).
+ * `console_inbox_p95_ms` is the 95th percentile of those 50 (target <= 100 ms).
  */
 import { loadConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/connect.ts";
@@ -25,6 +25,11 @@ export async function consoleInbox(p: ConsoleBench): Promise<Record<string, numb
   const db = await openDatabase({ databaseUrl: p.databaseUrl, dataDir: "" });
   try {
     await seed(db.sql, p.alerts);
+    // VACUUM cannot run in a transaction, and every statement of db.sql runs in one
+    // (src/db/scoped-sql.ts): the pool's own connection runs it (what autovacuum does soon after
+    // a bulk load: statistics, the visibility map for index-only counts, and the GIN pending list
+    // of alert_deliveries.alert_ids merged into the index).
+    await db.pool`vacuum analyze`;
     await addConsoleUser(db.sql, {
       name: "bench",
       role: "reviewer",
@@ -42,7 +47,9 @@ export async function consoleInbox(p: ConsoleBench): Promise<Record<string, numb
         const html = await answer.text();
         const ms = performance.now() - started;
         const rows = Math.ceil(p.alerts / RULES);
-        if (answer.status !== 200 || !html.includes(`<strong>${rows}</strong> changes with open alerts`)) {
+        // The console's default language is English, whose numbers group thousands with commas.
+        const count = new Intl.NumberFormat("en").format(rows);
+        if (answer.status !== 200 || !html.includes(`<strong>${count}</strong> changes with open alerts`)) {
           throw new Error(`the inbox answered ${answer.status} without the expected counts`);
         }
         return ms;
@@ -110,7 +117,4 @@ async function seed(sql: Awaited<ReturnType<typeof openDatabase>>["sql"], alerts
     select a.rule_id, a.run_id, 'alert', array[a.id], 'notify', 'regwatch_bench', 'sent', c.change_date, array[c.tax_id]
     from regwatch.alerts a join regwatch.changes c on c.id = a.change_id`;
   await finishRun(sql, runId, "ok", { options: { kind: "sync" } });
-  // What autovacuum does soon after a bulk load: statistics, the visibility map (index-only
-  // counts) and the GIN pending list of alert_deliveries.alert_ids merged into the index.
-  await sql`vacuum analyze`;
 }

@@ -5,6 +5,7 @@
  */
 import { NAME_HEADINGS } from "./business-profiles.ts";
 import type { Sql } from "./connect.ts";
+import { inOneRead } from "./one-read.ts";
 
 export interface BusinessFactsRow {
   taxId: string;
@@ -121,12 +122,8 @@ export async function loadBankAccountsOf(sql: Sql, taxIds: readonly string[]): P
  * without JIT compilation: the account history's estimated cost is far above jit_above_cost, and
  * compiling it took longer than running it (about 2 s of a 5,000-row chunk's 4 s).
  */
-export async function withCheckReads<T>(sql: Sql, fn: (sql: Sql) => Promise<T>): Promise<T> {
-  return sql.begin("read only", async (tx) => {
-    await tx`set local jit = off`;
-    // A transaction's handle runs statements like the pool's; only begin/end are missing, which fn does not use.
-    return fn(tx as unknown as Sql);
-  }) as Promise<T>;
+export function withCheckReads<T>(sql: Sql, fn: (sql: Sql) => Promise<T>): Promise<T> {
+  return inOneRead(sql, fn);
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   inboxContext,
 } from "../../db/console-inbox-changes.ts";
 import { listConsoleUsers } from "../../db/console-users.ts";
+import { inOneRead } from "../../db/one-read.ts";
 import { valueText } from "../../i18n/values.ts";
 import { type ActionRequest, readAction, safeReturn } from "../alert-actions.ts";
 import { fill } from "../fill-message.ts";
@@ -82,15 +83,23 @@ export async function registerInboxPages(app: FastifyInstance, kit: PageKit, hom
       await reopenEndedSnoozes(deps);
       const since = new Date(deps.now().getTime() - DAY_MS);
       const canAct = roleAtLeast(request.user.role, "reviewer");
-      const [page, counts, choices, context, users] = await Promise.all([
-        inboxChanges(deps.db.sql, toDbFilter(filter, request.user.name, since), SEVERITY_RULE),
-        inboxChangeCounts(deps.db.sql, { since, me: request.user.name, severity: SEVERITY_RULE }),
-        inboxChoices(deps.db.sql),
-        inboxContext(deps.db.sql),
+      // One read-only transaction for the page, its counts and everything shown beside them, not
+      // one per statement: fewer round trips, one state of the database for the cards and the rows.
+      // (Side by side on two connections measured no faster on two busy cores, and its tail slower.)
+      const [{ counts, page, choices, context, onLists, changes }, users] = await Promise.all([
+        inOneRead(deps.db.sql, async (sql) => {
+          const [page, counts, choices, context] = await Promise.all([
+            inboxChanges(sql, toDbFilter(filter, request.user.name, since), SEVERITY_RULE),
+            inboxChangeCounts(sql, { since, me: request.user.name }),
+            inboxChoices(sql),
+            inboxContext(sql),
+          ]);
+          const onLists = await listsOfBusinesses(sql, [...new Set(page.changes.map((c) => c.taxId))]);
+          const changes = await withGivenNames(sql, page.changes, i18n);
+          return { counts, page, choices, context, onLists, changes };
+        }),
         canAct ? userNames() : Promise.resolve([]),
       ]);
-      const onLists = await listsOfBusinesses(deps.db.sql, [...new Set(page.changes.map((c) => c.taxId))]);
-      const changes = await withGivenNames(deps.db.sql, page.changes, i18n);
       const params = filterParams(filter);
       return kit.render(
         request,
