@@ -1,6 +1,7 @@
 /**
- * The README as a newcomer meets it (issue 34): it opens with a table of contents that lists
- * every section and subsection in order, each link reaching its heading; its hand tour calls
+ * The README as a newcomer meets it (issue 34): after the two commands a fresh machine needs, a
+ * table of contents that lists every section and subsection in order, each link reaching its
+ * heading; its hand tour calls
  * the command one way (`npx regwatch`, a checkout's way), on the emulator's realistic world,
  * and adds an alert rule before the backfill that raises the inbox's alerts.
  */
@@ -38,7 +39,15 @@ describe("the README's table of contents", () => {
   it("comes first and lists every section and subsection in order, linked to its heading", () => {
     const lines = README.split("\n");
     expect(lines[0]).toBe("# regwatch");
-    expect(lines.slice(1).find((l) => l.trim() !== "")).toBe("## Contents");
+    // The two commands a fresh machine needs come first, then the contents.
+    const body = lines.slice(1).filter((l) => l.trim() !== "");
+    expect(body.slice(0, 4)).toEqual([
+      "```sh",
+      expect.stringMatching(/^npm install && npm run demo\s+#/),
+      expect.stringMatching(/^npm test\s+#/),
+      "```",
+    ]);
+    expect(body[4]).toBe("## Contents");
     const headings = proseLines(README)
       .map((l) => /^(##|###) (.+)$/.exec(l))
       .filter((m): m is RegExpExecArray => m !== null && m[2] !== "Contents")
