@@ -96,18 +96,22 @@ export async function ingest(
     ingestMs += performance.now() - t;
 
     t = performance.now();
-    const writable = await sql`copy regwatch_bench_copy from stdin`.writable();
-    for (let b = first; b < end; b++) {
-      const { items, raw } = syntheticBatch(b, size(b));
-      let chunk = "";
-      items.forEach((item, i) => {
-        const headings = `{${item.changed_headings.join(",")}}`;
-        chunk += `${item.tax_id}\t${item.change}\t${item.chapter}\t${item.path}\t${headings}\t${copyText(JSON.stringify(raw[i]))}\n`;
-      });
-      if (!writable.write(chunk)) await once(writable, "drain");
-    }
-    writable.end();
-    await once(writable, "finish");
+    // Inside a transaction of its own, as every COPY of regwatch is: the pool scopes each bare
+    // statement to its account's schema with a transaction around it, which a COPY stream cannot have.
+    await sql.begin(async (tx) => {
+      const writable = await tx`copy regwatch_bench_copy from stdin`.writable();
+      for (let b = first; b < end; b++) {
+        const { items, raw } = syntheticBatch(b, size(b));
+        let chunk = "";
+        items.forEach((item, i) => {
+          const headings = `{${item.changed_headings.join(",")}}`;
+          chunk += `${item.tax_id}\t${item.change}\t${item.chapter}\t${item.path}\t${headings}\t${copyText(JSON.stringify(raw[i]))}\n`;
+        });
+        if (!writable.write(chunk)) await once(writable, "drain");
+      }
+      writable.end();
+      await once(writable, "finish");
+    });
     copyMs += performance.now() - t;
   }
   await sql`drop table regwatch_bench_copy`;
