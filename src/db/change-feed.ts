@@ -1,5 +1,8 @@
 /** The change feed: heading changes with names and lists, newest first, filtered. */
-import type { Sql } from "./connect.ts";
+import { beyondKey, type FeedKey, type FeedSide, feedOrder } from "./change-feed-order.ts";
+import type { Fragment, Sql } from "./connect.ts";
+
+export type { FeedKey, FeedSide } from "./change-feed-order.ts";
 
 export interface FeedFilter {
   since: string;
@@ -35,37 +38,99 @@ export async function readFeed(sql: Sql, f: FeedFilter): Promise<FeedRow[]> {
 }
 
 /**
- * The feed's statement, not yet run: awaited it gives every row (or one page of them with
- * `page`); `.cursor(n)` streams it n rows at a time, as the console's downloads do. A changed
- * heading whose values regwatch has not read is a row too (valuesRead false), so a change is never
- * left out of the feed for want of its file.
+ * The feed's statement, not yet run: awaited it gives every row; `.cursor(n)` streams it n rows at
+ * a time, as the console's downloads do. A changed heading whose values regwatch has not read is a
+ * row too (valuesRead false), so a change is never left out of the feed for want of its file.
  */
-export function feedQuery(sql: Sql, f: FeedFilter, page?: { limit: number; offset: number }) {
-  return sql<FeedRow[]>`
-    select to_char(h.change_date, 'YYYY-MM-DD') as "changeDate", h.tax_id as "taxId", h.business_name as "businessName",
-           h.list_names as "listNames", h.heading, h.old_value as "oldValue", h.new_value as "newValue",
-           h.change_id::int as "changeId", h.path, h.order_ambiguous as "orderAmbiguous",
-           h.old_value_known as "oldValueKnown", h.values_read as "valuesRead",
-           h.file_status as "fileStatus", h.parse_status as "parseStatus"
+export function feedQuery(sql: Sql, f: FeedFilter) {
+  return sql<FeedRow[]>`${feedStatement(sql, f, null)}`;
+}
+
+export interface FeedSlice {
+  /** Rows wanted (ask one more than shown to learn whether the feed goes on). */
+  limit: number;
+  /** The key the page starts after or ends before; null: from the newest end (after) or the oldest (before). */
+  key: FeedKey | null;
+  side: FeedSide;
+}
+
+/**
+ * One page of the feed by keyset: the `limit` rows next to `slice.key` on its side, in the feed's
+ * order whichever side, each with its key (the next page starts after the last row's). Read in the
+ * order of the index on changes, so the 2,000th page costs what the first does.
+ */
+export async function feedPage(
+  sql: Sql,
+  f: FeedFilter,
+  slice: FeedSlice,
+): Promise<{ rows: FeedRow[]; keys: FeedKey[] }> {
+  const found = await sql<(FeedRow & { dayOrder: number | null })[]>`${feedStatement(sql, f, slice)}`;
+  const rows: FeedRow[] = [];
+  const keys: FeedKey[] = [];
+  for (const { dayOrder, ...row } of found) {
+    rows.push(row);
+    keys.push({
+      changeDate: row.changeDate,
+      taxId: row.taxId,
+      heading: row.heading,
+      dayOrder,
+      changeId: row.changeId,
+    });
+  }
+  return { rows, keys };
+}
+
+/**
+ * Every change's headings, driven from changes in the order of its index: the values read for
+ * the change (whatever heading), then each changed heading it has no values of. Names, lists and
+ * file status are joined to the page only, after the limit.
+ */
+function feedStatement(sql: Sql, f: FeedFilter, slice: FeedSlice | null): Fragment {
+  const where: Fragment[] = [sql`c.change_date >= ${f.since}::date`];
+  if (f.until !== null) where.push(sql`c.change_date <= ${f.until}::date`);
+  if (f.taxId !== null) where.push(sql`c.tax_id = ${f.taxId}::text`);
+  if (f.headings.length > 0) where.push(sql`x.heading = any (${f.headings as string[]}::text[])`);
+  if (f.lists.length > 0) {
+    where.push(sql`exists (
+      select 1 from change_sources s left join watch_lists l on l.list_key = s.list_key
+      where s.change_id = c.id and coalesce(l.list_name, s.list_key) = any (${f.lists as string[]}::text[]))`);
+  }
+  if (slice?.key) where.push(beyondKey(sql, slice.key, slice.side));
+  const backwards = slice?.side === "before";
+  const limited = slice ? sql`order by ${feedOrder(sql, "inner", backwards)} limit ${slice.limit}` : sql``;
+  return sql`
+    select to_char(p.change_date, 'YYYY-MM-DD') as "changeDate", p.tax_id as "taxId",
+           coalesce(bp.name, b.full_name, case when not p.values_read then b.short_name end) as "businessName",
+           coalesce(src.list_names, '{}') as "listNames", p.heading, p.old_value as "oldValue",
+           p.new_value as "newValue", p.change_id::int as "changeId", p.path, p.order_ambiguous as "orderAmbiguous",
+           p.old_value_known as "oldValueKnown", p.values_read as "valuesRead",
+           fl.status as "fileStatus", fl.parse_status as "parseStatus"
+           ${slice ? sql`, p.day_order as "dayOrder"` : sql``}
     from (
-      select v.change_date, v.tax_id, v.business_name, v.list_names, v.heading, v.old_value, v.new_value,
-             v.change_id, v.path, v.order_ambiguous, v.old_value_known, true as values_read,
-             null::text as file_status, null::text as parse_status, v.day_order
-      from v_heading_changes v
-      union all
-      select u.change_date, u.tax_id, u.business_name, u.list_names, u.heading, null, null,
-             u.change_id, u.path, false, false, false, fl.status, fl.parse_status, null
-      from v_change_headings u
-      left join change_files fl on fl.path = u.path
-      where not exists (select 1 from change_values cv where cv.change_id = u.change_id and cv.heading = u.heading)
-    ) h
-    where h.change_date >= ${f.since}::date
-      and (${f.until}::date is null or h.change_date <= ${f.until}::date)
-      and (cardinality(${f.lists as string[]}::text[]) = 0 or h.list_names && ${f.lists as string[]}::text[])
-      and (cardinality(${f.headings as string[]}::text[]) = 0 or h.heading = any(${f.headings as string[]}::text[]))
-      and (${f.taxId}::text is null or h.tax_id = ${f.taxId}::text)
-    order by h.change_date desc, h.tax_id, h.heading, h.day_order desc nulls last, h.change_id desc
-    ${page ? sql`limit ${page.limit} offset ${page.offset}` : sql``}`;
+      select c.id as change_id, c.tax_id, c.change_date, x.path, x.heading, x.old_value, x.new_value, x.day_order,
+             x.order_ambiguous, x.old_value_known, x.values_read
+      from changes c
+      cross join lateral (
+        select cv.heading, cv.old_value, cv.new_value, cv.day_order, cv.order_ambiguous, cv.old_value_known,
+               true as values_read, cv.path
+        from change_values cv where cv.change_id = c.id
+        union all
+        select h.heading, null::jsonb, null::jsonb, null::int, false, false, false, c.path
+        from unnest(c.changed_headings) as h(heading)
+        where not exists (select 1 from change_values v where v.change_id = c.id and v.heading = h.heading)
+      ) x
+      where ${where.reduce((all, one) => sql`${all} and ${one}`)}
+      ${limited}
+    ) p
+    left join business_profiles bp on bp.tax_id = p.tax_id
+    left join businesses b on b.tax_id = p.tax_id
+    left join lateral (
+      select array_agg(distinct coalesce(l.list_name, s.list_key)) as list_names
+      from change_sources s left join watch_lists l on l.list_key = s.list_key
+      where s.change_id = p.change_id
+    ) src on true
+    left join change_files fl on not p.values_read and fl.path = p.path
+    order by ${feedOrder(sql, "outer")}`;
 }
 
 export interface ChangeTotals {

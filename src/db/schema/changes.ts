@@ -70,7 +70,8 @@ export const changes = regwatch.table(
   },
   (t) => [
     unique("changes_identity").on(t.taxId, t.changeDate, t.chapter, t.path),
-    index("changes_change_date").on(t.changeDate),
+    // The feed's order (newest day, then business) and every day range (migration 0044).
+    index("changes_feed_order").on(t.changeDate.desc(), t.taxId),
     // The console's count of open bank-account changes (migration 0024).
     index("changes_bank_accounts").on(t.id).where(sql`'bank_accounts' = any (${t.changedHeadings})`),
   ],

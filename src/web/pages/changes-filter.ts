@@ -1,16 +1,19 @@
 /**
  * The change feed's filters from a query string, checked as `regwatch changes` checks its
  * options: since (default a week ago), until, list (key or name, repeatable), heading
- * (repeatable) and tax_id; every problem named. Shared by /changes and its downloads.
+ * (repeatable) and tax_id; every problem named. Shared by /changes and its downloads. The page
+ * itself is named by a place in the feed (after or before a row's key, or the last page), never
+ * by a number: a page is read from where the one next to it stopped.
  */
 import { addDays, localDateTime } from "../../dates.ts";
-import type { FeedFilter } from "../../db/change-feed.ts";
+import type { FeedFilter, FeedSlice } from "../../db/change-feed.ts";
 import type { Sql } from "../../db/connect.ts";
 import { loadWatchLists } from "../../db/lists.ts";
 import { type Translator, translatorFor } from "../../i18n/messages.ts";
 import { resolveListRefs } from "../../list-ref.ts";
 import { taxBaseOf } from "../../taxid.ts";
-import { line, PAGE, query, repeated } from "../route-schemas.ts";
+import { line, query, repeated } from "../route-schemas.ts";
+import { CURSOR, decodeCursor } from "./changes-cursor.ts";
 import { QueryReader } from "./query-reader.ts";
 
 export const DEFAULT_DAYS = 7;
@@ -23,7 +26,9 @@ export const FEED = {
     list: repeated(200),
     heading: repeated(200),
     tax_id: line(200),
-    page: PAGE,
+    after: CURSOR,
+    before: CURSOR,
+    last: line(5),
   }),
 };
 
@@ -31,7 +36,8 @@ export interface ChangesQuery {
   filter: FeedFilter;
   /** The values as given, for the form to show them again. */
   form: { since: string; until: string; list: string[]; heading: string[]; tax_id: string };
-  page: number;
+  /** Which page: rows after or before a key, or from either end (null key). */
+  position: Omit<FeedSlice, "limit">;
   problems: string[];
 }
 
@@ -62,11 +68,27 @@ export async function readChangesQuery(
   const headings = [...new Set(q.texts("heading").flatMap((h) => h.split(",").map((s) => s.trim())))].filter(
     (h) => h !== "",
   );
-  const page = q.integer("page", 1, 1, 100_000);
+  const position = readPosition(q, i18n);
   return {
     filter: { since, until, lists, headings, taxId },
     form: { since, until: until ?? "", list: listRefs, heading: headings, tax_id: taxIdText ?? "" },
-    page,
+    position,
     problems: q.problems,
   };
+}
+
+/** The page's place: `after=CURSOR` (older rows), `before=CURSOR` (newer), `last` (the oldest), else the first. */
+function readPosition(q: QueryReader, i18n: Translator): Omit<FeedSlice, "limit"> {
+  const given = (["after", "before", "last"] as const).filter((name) => q.text(name) !== null);
+  if (given.length > 1) {
+    q.problems.push(i18n.t("changes.problem.cursors"));
+    return { key: null, side: "after" };
+  }
+  if (given[0] === "last") return { key: null, side: "before" };
+  const side = given[0] ?? "after";
+  const text = q.text(side);
+  if (text === null) return { key: null, side };
+  const key = decodeCursor(text);
+  if (key === null) q.problems.push(i18n.t("changes.problem.cursor", { name: side }));
+  return { key, side };
 }

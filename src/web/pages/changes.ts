@@ -1,10 +1,11 @@
 /**
- * GET /changes: the change feed with the CLI's filters, page by page; GET /changes.csv and
+ * GET /changes: the change feed with the CLI's filters, page by page from where the last page
+ * stopped (keyset: src/web/pages/changes-pager.ts); GET /changes.csv and
  * /changes.xlsx: the same rows, every page, as downloads streamed from a cursor.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FeedRow } from "../../db/change-feed.ts";
-import { feedQuery } from "../../db/change-feed.ts";
+import { feedPage } from "../../db/change-feed.ts";
 import { loadWatchLists } from "../../db/lists.ts";
 import type { Translator } from "../../i18n/messages.ts";
 import { unreadWords } from "../../i18n/unread.ts";
@@ -13,7 +14,7 @@ import { downloadBody } from "../download.ts";
 import type { RegisterAccountPages } from "../kit.ts";
 import { writeChangesCsv, writeChangesXlsx } from "./changes-export.ts";
 import { FEED, readChangesQuery } from "./changes-filter.ts";
-import { pageLinks, splitPage } from "./query-reader.ts";
+import { changesLinks, filtersOf, pageOf } from "./changes-pager.ts";
 
 const PAGE_SIZE = 100;
 
@@ -36,17 +37,19 @@ export const registerChangesPages: RegisterAccountPages = (app, kit) => {
     if (q.problems.length > 0) {
       return kit.render(request, reply, "changes", { ...base, rows: [], links: null, downloads: null }, 400);
     }
-    const fetched = await feedQuery(sql, q.filter, {
-      limit: PAGE_SIZE + 1,
-      offset: (q.page - 1) * PAGE_SIZE,
-    });
-    const { rows, hasMore } = splitPage(fetched, PAGE_SIZE);
-    const query = request.query as Record<string, unknown>;
-    const { page: _page, ...filters } = query;
+    let position = q.position;
+    let found = await feedPage(sql, q.filter, { ...position, limit: PAGE_SIZE + 1 });
+    if (position.side === "before" && position.key !== null && found.rows.length < PAGE_SIZE) {
+      // Newer rows ran out before a page was full: the newest page, full, rather than a short one.
+      position = { key: null, side: "after" };
+      found = await feedPage(sql, q.filter, { ...position, limit: PAGE_SIZE + 1 });
+    }
+    const page = pageOf(found, position, PAGE_SIZE);
+    const filters = filtersOf(request.query as Record<string, unknown>);
     return kit.render(request, reply, "changes", {
       ...base,
-      rows: rows.map((r) => ({ ...r, name: r.businessName?.trim() || "", ...cellsOf(i18n, r) })),
-      links: pageLinks("/changes", query, q.page, hasMore),
+      rows: page.rows.map((r) => ({ ...r, name: r.businessName?.trim() || "", ...cellsOf(i18n, r) })),
+      links: changesLinks(filters, page),
       downloads: filters,
     });
   });

@@ -27,6 +27,12 @@ export const pages = {
   "changes.badFilter": "Nothing to download: {problems}.",
   "changes.problem.untilBefore": "until {until} is before since {since}",
   "changes.problem.taxId": 'tax_id "{value}" is neither an 8-digit tax base number nor a tax number',
+  "changes.problem.cursor":
+    "{name} is not a place in this list of changes: follow the page's links, or set the dates",
+  "changes.problem.cursors": "after, before and last each name a page: give one of them",
+  "changes.newest": "« Newest",
+  "changes.oldest": "Oldest »",
+  "changes.jump": "To reach an earlier day, set “To”.",
 
   "coverage.title": "Coverage",
   "coverage.weeks": "Weeks shown",

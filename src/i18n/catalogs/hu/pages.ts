@@ -29,6 +29,12 @@ export const pages = {
   "changes.badFilter": "Nincs mit letölteni: {problems}.",
   "changes.problem.untilBefore": "a záró nap ({until}) korábbi a kezdőnapnál ({since})",
   "changes.problem.taxId": "a(z) „{value}” se nem nyolcjegyű adótörzsszám, se nem adószám",
+  "changes.problem.cursor":
+    "a(z) {name} mező értéke nem hely a változások listájában: kövesse az oldal hivatkozásait, vagy adja meg a napokat",
+  "changes.problem.cursors": "az after, a before és a last egy-egy oldalt jelöl: közülük egyet adjon meg",
+  "changes.newest": "« Legújabbak",
+  "changes.oldest": "Legrégebbiek »",
+  "changes.jump": "Korábbi naphoz az „Eddig” mezőt állítsa be.",
 
   "coverage.title": "Lefedettség",
   "coverage.weeks": "Megjelenített hetek",
