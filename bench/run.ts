@@ -7,6 +7,8 @@
  * --files-lists N --files-items N --files-weeks N, or --skip-files; delivery throughput (bench/delivery.ts)
  * --skip-delivery, or --delivery-only to run just it and merge its keys into results.json; the console's
  * inbox with 50,000 open alerts (bench/console.ts) --skip-console, or --console-only likewise; the
+ * console's /changes over three years at 1,000,000 heading changes (bench/console-changes.ts)
+ * --skip-console-changes, or --console-changes-only likewise; the
  * payment check on 200,000 rows (bench/payments.ts) --skip-payments, or --payments-only likewise;
  * the fleet (bench/fleet.ts: 20 keys, 1, 2 and 4 `regwatch worker` processes) only with --fleet,
  * which runs just it and merges its keys (--quick, --fleet-keys N, --fleet-lists N, --fleet-items N,
@@ -25,6 +27,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { type BenchServer, benchServer } from "./bench-database.ts";
 import { consoleInbox } from "./console.ts";
+import { consoleChanges } from "./console-changes.ts";
 import { deliveryThroughput } from "./delivery.ts";
 import { FLEET_FULL, FLEET_QUICK, fleetBench } from "./fleet.ts";
 import { FLEET_SCALE_FULL, FLEET_SCALE_QUICK, fleetScaleBench } from "./fleet-scale.ts";
@@ -62,6 +65,9 @@ const { values } = parseArgs({
     // The console's inbox (issue 28, bench/console.ts); --console-only merges its keys into results.json.
     "skip-console": { type: "boolean", default: false },
     "console-only": { type: "boolean", default: false },
+    // /changes by keyset over three years (issue 38, bench/console-changes.ts); merges its keys likewise.
+    "skip-console-changes": { type: "boolean", default: false },
+    "console-changes-only": { type: "boolean", default: false },
     // The payment check on 200,000 rows (issue 27, bench/payments.ts); --payments-only merges its keys.
     "skip-payments": { type: "boolean", default: false },
     "payments-only": { type: "boolean", default: false },
@@ -80,7 +86,14 @@ const { values } = parseArgs({
 const num = (v: string | undefined, fallback: number) => (v === undefined ? fallback : Number(v));
 const quick = values.quick;
 const smoke = values.smoke;
-const ONLY = ["startup-only", "console-only", "payments-only", "delivery-only", "fleet"] as const;
+const ONLY = [
+  "startup-only",
+  "console-only",
+  "console-changes-only",
+  "payments-only",
+  "delivery-only",
+  "fleet",
+] as const;
 if (smoke && ONLY.some((option) => values[option])) {
   process.stderr.write(`--smoke runs every scenario; it does not go with --${ONLY.join(", --")}\n`);
   process.exit(64);
@@ -97,6 +110,14 @@ if (values["console-only"]) {
   await onServer(async (server) => {
     const url = await server.database("regwatch_bench_console");
     await mergeResults(await consoleInbox({ alerts: 50_000, requests: 50, databaseUrl: url }));
+  });
+  process.exit(0);
+}
+
+if (values["console-changes-only"]) {
+  await onServer(async (server) => {
+    const url = await server.database("regwatch_bench_console_changes");
+    await mergeResults(await consoleChanges({ ...benchSize("full").consoleChanges, databaseUrl: url }));
   });
   process.exit(0);
 }

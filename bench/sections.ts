@@ -11,6 +11,7 @@ import { answerRss } from "./answer-rss.ts";
 import { apiBudget } from "./api-budget.ts";
 import type { BenchServer } from "./bench-database.ts";
 import { consoleInbox } from "./console.ts";
+import { consoleChanges } from "./console-changes.ts";
 import { daily } from "./daily.ts";
 import { deliveryThroughput } from "./delivery.ts";
 import { filesPipeline } from "./files-pipeline.ts";
@@ -157,6 +158,15 @@ export function defaultSections(size: BenchSize, server: BenchServer, smoke: boo
       name: "console",
       run: async () =>
         consoleInbox({ ...size.console, databaseUrl: await server.database("regwatch_bench_console") }),
+    },
+    {
+      // Issue 38: /changes over three years, its first, 100th and 2,000th page.
+      name: "console-changes",
+      run: async () =>
+        consoleChanges({
+          ...size.consoleChanges,
+          databaseUrl: await server.database("regwatch_bench_console_changes"),
+        }),
     },
   ];
   // The fleet takes minutes per round at its own size (`--fleet`); the smoke run has one tiny round.

@@ -22,6 +22,8 @@ export interface BenchSize {
   delivery: { alerts: number; latencyMs: number };
   payments: { rows: number; payees: number };
   console: { alerts: number; requests: number };
+  /** /changes: heading changes over three years, timed requests per page, the pages timed (1-based). */
+  consoleChanges: { headingChanges: number; requests: number; pages: readonly number[] };
 }
 
 const FULL: BenchSize = {
@@ -35,6 +37,7 @@ const FULL: BenchSize = {
   delivery: { alerts: 1000, latencyMs: 50 },
   payments: { rows: 200_000, payees: 2_000 },
   console: { alerts: 50_000, requests: 50 },
+  consoleChanges: { headingChanges: 1_000_000, requests: 50, pages: [1, 100, 2000] },
 };
 
 const QUICK: BenchSize = {
@@ -57,6 +60,7 @@ const SMOKE: BenchSize = {
   delivery: { alerts: 20, latencyMs: 50 },
   payments: { rows: 500, payees: 50 },
   console: { alerts: 200, requests: 3 },
+  consoleChanges: { headingChanges: 2_000, requests: 3, pages: [1, 5, 20] },
 };
 
 export function benchSize(mode: BenchMode): BenchSize {

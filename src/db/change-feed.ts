@@ -129,7 +129,10 @@ function feedStatement(sql: Sql, f: FeedFilter, slice: FeedSlice | null): Fragme
       from change_sources s left join watch_lists l on l.list_key = s.list_key
       where s.change_id = p.change_id
     ) src on true
-    left join change_files fl on not p.values_read and fl.path = p.path
+    left join lateral (
+      -- Per row by its key (a hash of every file would read them all): only unread rows show a file.
+      select f.status, f.parse_status from change_files f where not p.values_read and f.path = p.path limit 1
+    ) fl on true
     order by ${feedOrder(sql, "outer")}`;
 }
 

@@ -28,8 +28,12 @@ export function decodeCursor(text: string): FeedKey | null {
   }
   if (!Array.isArray(parts) || parts.length !== 5) return null;
   const [changeDate, taxId, heading, dayOrder, changeId] = parts as unknown[];
+  // No control character: Postgres refuses NUL in text, and none belongs in a key.
   const oneLine = (v: unknown, max: number): v is string =>
-    typeof v === "string" && v.length > 0 && v.length <= max && !/[\u0000-\u001f\u007f]/.test(v);
+    typeof v === "string" &&
+    v.length > 0 &&
+    v.length <= max &&
+    [...v].every((ch) => ch.charCodeAt(0) >= 0x20 && ch.charCodeAt(0) !== 0x7f);
   if (typeof changeDate !== "string" || !isValidDate(changeDate)) return null;
   if (!oneLine(taxId, 40) || !oneLine(heading, 200)) return null;
   if (dayOrder !== null && !(Number.isInteger(dayOrder) && Math.abs(dayOrder as number) <= MAX_INT4))
