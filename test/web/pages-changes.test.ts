@@ -1,6 +1,6 @@
 /**
  * /changes and its downloads over HTTP against a database filled by a sync against the emulator:
- * the CLI's filters (checked, named when wrong), paging, the CSV (`;`, BOM, formula cells
+ * the CLI's filters (checked, named when wrong), paging by the links' cursors, the CSV (`;`, BOM, formula cells
  * neutralised, same filters) and the workbook (one row per changed heading, days as dates).
  */
 import ExcelJS from "exceljs";
@@ -10,6 +10,17 @@ import { getPage } from "../helpers/console.ts";
 import { type PagesWorld, startPagesWorld } from "./pages-fixture.ts";
 
 const SINCE = "2024-01-01";
+
+/** The href of the pager's link `rel` (entities decoded), or null. */
+function linkOf(html: string, rel: string): string | null {
+  const found = html.match(new RegExp(`<a rel="${rel}" href="([^"]*)"`));
+  return found ? found[1]!.replaceAll("&amp;", "&") : null;
+}
+
+/** The table's rows as text, to compare two pages. */
+function rowsOf(html: string): string[] {
+  return [...html.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((m) => m[1]!.replace(/\s+/g, " "));
+}
 
 describe("GET /changes, /changes.csv, /changes.xlsx", () => {
   let w: PagesWorld;
@@ -40,10 +51,14 @@ describe("GET /changes, /changes.csv, /changes.xlsx", () => {
     expect(first.status).toBe(200);
     const html = await first.text();
     expect(html).toContain(`/businesses/${all[0]!.taxId}`);
-    expect(html).toContain(`href="/changes?since=${SINCE}&amp;page=2"`);
-    const second = await (await get(`/changes?since=${SINCE}&page=2`)).text();
+    const older = linkOf(html, "next");
+    expect(older).toMatch(new RegExp(`^/changes\\?since=${SINCE}&after=[A-Za-z0-9_-]+$`));
+    expect(linkOf(html, "prev")).toBeNull();
+    const second = await (await get(older!)).text();
     expect(second).toContain(`/businesses/${all[100]!.taxId}`);
-    expect(second).toContain(`href="/changes?since=${SINCE}"`);
+    expect(linkOf(second, "first")).toBe(`/changes?since=${SINCE}`);
+    const back = await (await get(linkOf(second, "prev")!)).text();
+    expect(rowsOf(back)).toEqual(rowsOf(html));
   });
 
   it("filters by list, heading and tax id as `regwatch changes` does", async () => {
