@@ -6,15 +6,17 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FeedRow } from "../../db/change-feed.ts";
 import { feedPage } from "../../db/change-feed.ts";
+import type { Sql } from "../../db/connect.ts";
 import { loadWatchLists } from "../../db/lists.ts";
+import { inOneRead } from "../../db/one-read.ts";
 import type { Translator } from "../../i18n/messages.ts";
 import { unreadWords } from "../../i18n/unread.ts";
 import { valueText } from "../../i18n/values.ts";
 import { downloadBody } from "../download.ts";
 import type { RegisterAccountPages } from "../kit.ts";
 import { writeChangesCsv, writeChangesXlsx } from "./changes-export.ts";
-import { FEED, readChangesQuery } from "./changes-filter.ts";
-import { changesLinks, filtersOf, pageOf } from "./changes-pager.ts";
+import { type ChangesQuery, FEED, readChangesQuery } from "./changes-filter.ts";
+import { type ChangesPage, changesLinks, filtersOf, pageOf } from "./changes-pager.ts";
 
 const PAGE_SIZE = 100;
 
@@ -29,22 +31,20 @@ export const registerChangesPages: RegisterAccountPages = (app, kit) => {
     });
 
   app.get("/changes", { schema: FEED }, async (request, reply) => {
-    const sql = request.deps.db.sql;
     const q = await readQuery(request);
-    const lists = await loadWatchLists(sql, { includeDeleted: true });
     const i18n = kit.i18n(request);
+    // The lists of the form and the page's rows in one read-only transaction (one begin, one commit).
+    const { lists, page } = await inOneRead(request.deps.db.sql, async (sql) => {
+      const [lists, page] = await Promise.all([
+        loadWatchLists(sql, { includeDeleted: true }),
+        q.problems.length > 0 ? null : readPage(sql, q),
+      ]);
+      return { lists, page };
+    });
     const base = { title: i18n.t("changes.title"), form: q.form, lists, problems: q.problems };
-    if (q.problems.length > 0) {
+    if (page === null) {
       return kit.render(request, reply, "changes", { ...base, rows: [], links: null, downloads: null }, 400);
     }
-    let position = q.position;
-    let found = await feedPage(sql, q.filter, { ...position, limit: PAGE_SIZE + 1 });
-    if (position.side === "before" && position.key !== null && found.rows.length < PAGE_SIZE) {
-      // Newer rows ran out before a page was full: the newest page, full, rather than a short one.
-      position = { key: null, side: "after" };
-      found = await feedPage(sql, q.filter, { ...position, limit: PAGE_SIZE + 1 });
-    }
-    const page = pageOf(found, position, PAGE_SIZE);
     const filters = filtersOf(request.query as Record<string, unknown>);
     return kit.render(request, reply, "changes", {
       ...base,
@@ -79,6 +79,18 @@ export const registerChangesPages: RegisterAccountPages = (app, kit) => {
   app.get("/changes.csv", { schema: FEED }, (request, reply) => download(request, reply, "csv"));
   app.get("/changes.xlsx", { schema: FEED }, (request, reply) => download(request, reply, "xlsx"));
 };
+
+/** The page the query names, read by keyset (one row more than shown, to know whether the feed goes on). */
+async function readPage(sql: Sql, q: ChangesQuery): Promise<ChangesPage> {
+  let position = q.position;
+  let found = await feedPage(sql, q.filter, { ...position, limit: PAGE_SIZE + 1 });
+  if (position.side === "before" && position.key !== null && found.rows.length < PAGE_SIZE) {
+    // Newer rows ran out before a page was full: the newest page, full, rather than a short one.
+    position = { key: null, side: "after" };
+    found = await feedPage(sql, q.filter, { ...position, limit: PAGE_SIZE + 1 });
+  }
+  return pageOf(found, position, PAGE_SIZE);
+}
 
 /**
  * A row's before and after in the reader's language: an old value the file did not give says so,
