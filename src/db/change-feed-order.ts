@@ -3,7 +3,9 @@
  * chained order (last value first, unordered values last) and change id, newest first. The last
  * two make it total: a change has at most one row per heading. A page starts after (or ends
  * before) a row's key, written out column by column because the order mixes directions, with the
- * day alone as a range the index on changes (change_date desc, tax_id) reads from (migration 0044).
+ * day alone as a range the index on changes (change_date desc, tax_id) reads from (migration 0044),
+ * and day and tax id checked again on the change alone, so the changes of the key's day before it
+ * are passed over in the index scan, before their headings are read.
  */
 import type { Fragment, Sql } from "./connect.ts";
 
@@ -43,13 +45,15 @@ export function beyondKey(sql: Sql, key: FeedKey, side: FeedSide): Fragment {
         ? sql`x.day_order is null and c.id < ${key.changeId}`
         : sql`(x.day_order < ${key.dayOrder} or x.day_order is null
                or (x.day_order = ${key.dayOrder} and c.id < ${key.changeId}))`;
-    return sql`c.change_date <= ${date} and (c.change_date < ${date} or c.tax_id > ${key.taxId}
+    return sql`c.change_date <= ${date} and (c.change_date < ${date} or c.tax_id >= ${key.taxId})
+      and (c.change_date < ${date} or c.tax_id > ${key.taxId}
       or (c.tax_id = ${key.taxId} and (x.heading > ${key.heading} or (x.heading = ${key.heading} and ${sameHeading}))))`;
   }
   const sameHeading =
     key.dayOrder === null
       ? sql`(x.day_order is not null or c.id > ${key.changeId})`
       : sql`(x.day_order > ${key.dayOrder} or (x.day_order = ${key.dayOrder} and c.id > ${key.changeId}))`;
-  return sql`c.change_date >= ${date} and (c.change_date > ${date} or c.tax_id < ${key.taxId}
+  return sql`c.change_date >= ${date} and (c.change_date > ${date} or c.tax_id <= ${key.taxId})
+    and (c.change_date > ${date} or c.tax_id < ${key.taxId}
     or (c.tax_id = ${key.taxId} and (x.heading < ${key.heading} or (x.heading = ${key.heading} and ${sameHeading}))))`;
 }
