@@ -14,8 +14,10 @@
  */
 import { checkRegistrationNumber, type SearchKind } from "../api/search-query.ts";
 import { addDays } from "../dates.ts";
+import type { Said } from "../said.ts";
 import { searchValueOf } from "./accounts.ts";
 import type { PaymentRow } from "./batch-row.ts";
+import { detailSaid } from "./detail-said.ts";
 import { type ChangeEvidence, unknownReason } from "./evidence.ts";
 import { indexKnowledge, parseAccountOnce, payeeOf, validRowTaxBase } from "./knowledge-index.ts";
 import { JUDGED_HEADINGS, type Knowledge, payeeKey, type UnreadHeading } from "./verdicts.ts";
@@ -120,21 +122,21 @@ export function planAsks(
 }
 
 /** What came of one request: the tax base numbers its answer held, or why there is none. */
-export type AskResult = { ok: true; taxIds: readonly string[] } | { ok: false; why: string };
+export type AskResult = { ok: true; taxIds: readonly string[] } | { ok: false; why: Said };
 
 /** Notes for the rows whose request was not answered, or whose answer missed their payee. */
-export function onlineNotes(asks: readonly Ask[], results: readonly AskResult[]): Map<string, string> {
-  const notes = new Map<string, string>();
+export function onlineNotes(asks: readonly Ask[], results: readonly AskResult[]): Map<string, Said> {
+  const notes = new Map<string, Said>();
   asks.forEach((ask, i) => {
     const result = results[i];
     if (!result) return;
-    const stale = ask.stale ? ` (${ask.stale})` : "";
-    let note: string | null = null;
-    if (!result.ok) note = `not checked online: ${result.why}${stale}`;
+    const stale = ask.stale ?? "";
+    let note: Said | null = null;
+    if (!result.ok) note = detailSaid.notCheckedOnline(result.why, stale);
     else if (ask.taxId && !result.taxIds.includes(ask.taxId)) {
-      note = `asked online by registration number ${ask.value}, but the answer holds no record of this tax id${stale}`;
+      note = detailSaid.askedNoRecord(ask.value, stale);
     } else if (ask.forHolder && result.taxIds.length === 0) {
-      note = "the registry's bank-account search (companies only) found no business holding it";
+      note = detailSaid.searchFoundNone();
     }
     if (note === null) return;
     for (const key of ask.keys) if (!notes.has(key)) notes.set(key, note);

@@ -11,6 +11,7 @@ import { errors as enErrors } from "./en/errors.ts";
 import { inbox as enInbox } from "./en/inbox.ts";
 import { names as enNames } from "./en/names.ts";
 import { pages as enPages } from "./en/pages.ts";
+import { paymentTexts as enPaymentTexts } from "./en/payment-texts.ts";
 import { payments as enPayments } from "./en/payments.ts";
 import { vocabulary as enVocabulary } from "./en/vocabulary.ts";
 import { admin as huAdmin } from "./hu/admin.ts";
@@ -21,6 +22,7 @@ import { errors as huErrors } from "./hu/errors.ts";
 import { inbox as huInbox } from "./hu/inbox.ts";
 import { names as huNames } from "./hu/names.ts";
 import { pages as huPages } from "./hu/pages.ts";
+import { paymentTexts as huPaymentTexts } from "./hu/payment-texts.ts";
 import { payments as huPayments } from "./hu/payments.ts";
 import { vocabulary as huVocabulary } from "./hu/vocabulary.ts";
 
@@ -31,6 +33,7 @@ const en = {
   ...enBusiness,
   ...enPages,
   ...enPayments,
+  ...enPaymentTexts,
   ...enAlerts,
   ...enVocabulary,
   ...enNames,
@@ -46,6 +49,7 @@ const hu: Record<MessageKey, string> = {
   ...huBusiness,
   ...huPages,
   ...huPayments,
+  ...huPaymentTexts,
   ...huAlerts,
   ...huVocabulary,
   ...huNames,

@@ -1,0 +1,93 @@
+/**
+ * A sentence kept as a code and values (src/said.ts) said in the reader's language, pure: lists
+ * joined as the language joins them, days as the reader writes days, a change file's reason, a
+ * status and a heading as words. A code the catalog does not have (or no code at all: rows
+ * stored before codes were kept) gives the stored English.
+ */
+import type { SaidValue, StoredSaid } from "../said.ts";
+import { INTL_TAG } from "./locales.ts";
+import type { MessageKey, MessageValues, Translator } from "./messages.ts";
+import { wordOf } from "./words.ts";
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export interface SaidFormats {
+  day(value: string): string;
+}
+
+const lists = new Map<string, Intl.ListFormat>();
+
+function listIn(locale: string): Intl.ListFormat {
+  let format = lists.get(locale);
+  if (!format) {
+    format = new Intl.ListFormat(INTL_TAG[locale as keyof typeof INTL_TAG], {
+      style: "long",
+      type: "conjunction",
+    });
+    lists.set(locale, format);
+  }
+  return format;
+}
+
+function isStoredSaid(value: unknown): value is StoredSaid {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as StoredSaid).code === "string" &&
+    typeof (value as StoredSaid).values === "object"
+  );
+}
+
+/** The values a catalog message reads, from the stored ones. */
+function valuesFor(i18n: Translator, formats: SaidFormats, values: Record<string, SaidValue>): MessageValues {
+  const quote = (text: string) => (i18n.locale === "hu" ? `„${text}”` : `“${text}”`);
+  const out: MessageValues = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (Array.isArray(value)) {
+      const items = key === "names" ? value.map(quote) : value.map((v) => (DAY.test(v) ? formats.day(v) : v));
+      out[key] = listIn(i18n.locale).format(items);
+      out[`${key}Given`] = value.length > 0 ? "yes" : "no";
+    } else if (typeof value === "string") {
+      out[key] = DAY.test(value) ? formats.day(value) : value;
+      out[`${key}Given`] = value === "" ? "no" : "yes";
+    } else out[key] = value as number;
+  }
+  const heading = typeof values.heading === "string" ? values.heading : "";
+  if (heading) out.headingWord = wordOf(i18n, "heading", heading);
+  if (typeof values.reason === "string" && i18n.has(`reason.${values.reason}`)) {
+    out.why = i18n.t(`reason.${values.reason}` as MessageKey, {
+      error: String(values.error ?? ""),
+      heading: out.headingWord ?? heading,
+    });
+  }
+  if (typeof values.status === "string" && values.status !== "none") {
+    out.statusWord = wordOf(i18n, "businessStatus", values.status);
+  }
+  if (typeof values.cause === "string" && i18n.has(values.cause)) {
+    out.cause = i18n.t(values.cause as MessageKey, { error: String(values.error ?? "") });
+  }
+  return out;
+}
+
+/** One sentence in the reader's language; undefined when its code has no message. */
+export function saidWords(i18n: Translator, formats: SaidFormats, said: unknown): string | undefined {
+  if (!isStoredSaid(said) || !i18n.has(said.code)) return undefined;
+  return i18n.t(said.code, valuesFor(i18n, formats, said.values as Record<string, SaidValue>));
+}
+
+/**
+ * A stored detail (its sentences, joined as the CLI joins them) or next step in the reader's
+ * language, else `english` as stored.
+ */
+export function storedWords(
+  i18n: Translator,
+  formats: SaidFormats,
+  stored: unknown,
+  english: string | null,
+): string | null {
+  const parts = Array.isArray(stored) ? stored : stored === null || stored === undefined ? [] : [stored];
+  if (parts.length === 0) return english;
+  const said = parts.map((p) => saidWords(i18n, formats, p));
+  if (said.some((s) => s === undefined)) return english;
+  return [...new Set(said as string[])].join("; ");
+}
