@@ -4,7 +4,8 @@
  * status and a heading as words. A code the catalog does not have (or no code at all: rows
  * stored before codes were kept) gives the stored English.
  */
-import type { SaidValue, StoredSaid } from "../said.ts";
+import type { Said, SaidValue, StoredSaid } from "../said.ts";
+import { formatsFor } from "./format.ts";
 import { INTL_TAG } from "./locales.ts";
 import type { MessageKey, MessageValues, Translator } from "./messages.ts";
 import { wordOf } from "./words.ts";
@@ -17,14 +18,12 @@ export interface SaidFormats {
 
 const lists = new Map<string, Intl.ListFormat>();
 
-function listIn(locale: string): Intl.ListFormat {
-  let format = lists.get(locale);
+/** "a, b and c"; a list of choices (`allowed`) as "a, b or c". */
+function listIn(locale: string, type: "conjunction" | "disjunction"): Intl.ListFormat {
+  let format = lists.get(`${locale} ${type}`);
   if (!format) {
-    format = new Intl.ListFormat(INTL_TAG[locale as keyof typeof INTL_TAG], {
-      style: "long",
-      type: "conjunction",
-    });
-    lists.set(locale, format);
+    format = new Intl.ListFormat(INTL_TAG[locale as keyof typeof INTL_TAG], { style: "long", type });
+    lists.set(`${locale} ${type}`, format);
   }
   return format;
 }
@@ -45,8 +44,9 @@ function valuesFor(i18n: Translator, formats: SaidFormats, values: Record<string
   for (const [key, value] of Object.entries(values)) {
     if (Array.isArray(value)) {
       const items = key === "names" ? value.map(quote) : value.map((v) => (DAY.test(v) ? formats.day(v) : v));
-      out[key] = listIn(i18n.locale).format(items);
+      out[key] = listIn(i18n.locale, key === "allowed" ? "disjunction" : "conjunction").format(items);
       out[`${key}Given`] = value.length > 0 ? "yes" : "no";
+      out[`${key}Count`] = value.length;
     } else if (typeof value === "string") {
       out[key] = DAY.test(value) ? formats.day(value) : value;
       out[`${key}Given`] = value === "" ? "no" : "yes";
@@ -90,4 +90,9 @@ export function storedWords(
   const said = parts.map((p) => saidWords(i18n, formats, p));
   if (said.some((s) => s === undefined)) return english;
   return [...new Set(said as string[])].join("; ");
+}
+
+/** A sentence made now (a validation's refusal) in the reader's language, else its English. */
+export function saidIn(i18n: Translator, said: Said): string {
+  return saidWords(i18n, formatsFor(i18n.locale, "UTC"), said) ?? said.text;
 }

@@ -13,6 +13,7 @@ import { names as enNames } from "./en/names.ts";
 import { pages as enPages } from "./en/pages.ts";
 import { paymentTexts as enPaymentTexts } from "./en/payment-texts.ts";
 import { payments as enPayments } from "./en/payments.ts";
+import { validation as enValidation } from "./en/validation.ts";
 import { vocabulary as enVocabulary } from "./en/vocabulary.ts";
 import { admin as huAdmin } from "./hu/admin.ts";
 import { alerts as huAlerts } from "./hu/alerts.ts";
@@ -24,6 +25,7 @@ import { names as huNames } from "./hu/names.ts";
 import { pages as huPages } from "./hu/pages.ts";
 import { paymentTexts as huPaymentTexts } from "./hu/payment-texts.ts";
 import { payments as huPayments } from "./hu/payments.ts";
+import { validation as huValidation } from "./hu/validation.ts";
 import { vocabulary as huVocabulary } from "./hu/vocabulary.ts";
 
 const en = {
@@ -38,6 +40,7 @@ const en = {
   ...enVocabulary,
   ...enNames,
   ...enAdmin,
+  ...enValidation,
 };
 
 export type MessageKey = keyof typeof en;
@@ -54,6 +57,7 @@ const hu: Record<MessageKey, string> = {
   ...huVocabulary,
   ...huNames,
   ...huAdmin,
+  ...huValidation,
 };
 
 export const CATALOGS: Record<"en" | "hu", Record<MessageKey, string>> = { en, hu };

@@ -4,8 +4,8 @@
  * verdicts themselves are src/payments/verdicts.ts's.
  */
 import type { BatchTotal, PaymentBatchRow, PaymentCheckRow } from "../../db/console-payments.ts";
-import { type MessageKey, type MessageValues, type Translator, translatorFor } from "../../i18n/messages.ts";
 import { formatsFor } from "../../i18n/format.ts";
+import { type MessageKey, type MessageValues, type Translator, translatorFor } from "../../i18n/messages.ts";
 import { storedWords } from "../../i18n/said-words.ts";
 import { wordOf } from "../../i18n/words.ts";
 import { PASSING, type Verdict } from "../../payments/verdicts.ts";

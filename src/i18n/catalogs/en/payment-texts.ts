@@ -3,7 +3,7 @@
  * step in the console's words, said again from the codes payment_checks keeps (src/said.ts), and
  * the tax id and account problems. Values: {why} is a change file's reason in words, {statusWord}
  * and {headingWord} a status and heading as words, lists and days as the reader writes them;
- * `<name>Given` is yes/no for whether a value is there.
+ * `<name>Given` is yes/no for whether a value is there, `<name>Count` a list's length.
  */
 const CONFIRM =
   "confirm the account with the supplier by phone on a number you already hold, not one from the invoice or from a letter announcing a new account";

@@ -7,7 +7,8 @@ const CONFIRM =
 export const paymentTexts = {
   "taxid.format": "a(z) „{value}” adószámnak pontosan 8 számjegyből kell állnia",
   "taxid.checkDigit": "a(z) „{value}” adószám ellenőrző számjegye hibás ({expected} lenne a helyes)",
-  "account.firstGroup": "a(z) „{raw}” bankszámlaszám első csoportjának (bank és fiók) ellenőrző számjegye hibás",
+  "account.firstGroup":
+    "a(z) „{raw}” bankszámlaszám első csoportjának (bank és fiók) ellenőrző számjegye hibás",
   "account.accountPart": "a(z) „{raw}” bankszámlaszám számlarészének ellenőrző számjegye hibás",
   "account.foreignIban": "a(z) „{raw}” bankszámlaszám külföldi IBAN; csak magyar számlákat ellenőrzünk",
   "account.ibanShape": "a(z) „{raw}” IBAN formája: HU, két ellenőrző számjegy és 24 számjegy",
@@ -59,7 +60,8 @@ export const paymentTexts = {
   "pay.detail.amountUnreadable": "a(z) „{written}” összeg nem olvasható",
   "pay.detail.amountZero": "a(z) „{written}” összeg nulla",
   "pay.detail.amountNegative": "a(z) „{written}” összeg negatív",
-  "pay.detail.notCheckedOnline": "online nincs ellenőrizve: {cause}{staleGiven, select, yes { ({stale})} other {}}",
+  "pay.detail.notCheckedOnline":
+    "online nincs ellenőrizve: {cause}{staleGiven, select, yes { ({stale})} other {}}",
   "pay.online.quotaSpent": "a havi keresési keret elfogyott",
   "pay.online.searchFailed": "a keresés nem sikerült: {error}",
   "pay.detail.askedNoRecord":
