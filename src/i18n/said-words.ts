@@ -85,7 +85,9 @@ export function storedWords(
   stored: unknown,
   english: string | null,
 ): string | null {
-  const parts = Array.isArray(stored) ? stored : stored === null || stored === undefined ? [] : [stored];
+  // jsonb may arrive as its text (a client whose JSON parsing drizzle switched off).
+  const value = typeof stored === "string" ? parseJson(stored) : stored;
+  const parts = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
   if (parts.length === 0) return english;
   const said = parts.map((p) => saidWords(i18n, formats, p));
   if (said.some((s) => s === undefined)) return english;
@@ -95,4 +97,12 @@ export function storedWords(
 /** A sentence made now (a validation's refusal) in the reader's language, else its English. */
 export function saidIn(i18n: Translator, said: Said): string {
   return saidWords(i18n, formatsFor(i18n.locale, "UTC"), said) ?? said.text;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
