@@ -44,4 +44,8 @@ export const validation = {
   "rule.exists": "an alert rule named “{name}” exists already",
   "rule.noWebhookSecret": "REGWATCH_WEBHOOK_SECRET is not set; webhook messages wait until it is",
   "rule.noSmtp": "REGWATCH_SMTP_URL and REGWATCH_MAIL_FROM are needed to send e-mail",
+  "guard.maxRemovals":
+    "the plan removes {removals, plural, one {# item} other {# items}}{deleted, plural, =0 {} other { (# of them by deleting {lists, plural, one {# dropped list} other {# dropped lists}})}}, more than the {max} a run removes unasked; check the desired items: applying it needs reconcile with --max-removals",
+  "guard.emptied":
+    "the plan removes all {count, plural, one {# item} other {# items}} of list “{list}” and leaves it empty: applying it needs reconcile with --allow-empty (or prune = false on the desired list keeps them)",
 } as const;

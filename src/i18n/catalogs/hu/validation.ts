@@ -43,4 +43,8 @@ export const validation = {
   "rule.exists": "már van „{name}” nevű riasztási szabály",
   "rule.noWebhookSecret": "a REGWATCH_WEBHOOK_SECRET nincs beállítva; a webhook-üzenetek addig várnak",
   "rule.noSmtp": "e-mail küldéséhez a REGWATCH_SMTP_URL és a REGWATCH_MAIL_FROM kell",
+  "guard.maxRemovals":
+    "a terv {removals, plural, other {# tételt}} töröl{deleted, plural, =0 {} other { (ebből #-t {lists, plural, other {# elhagyott lista}} törlésével)}}, többet, mint amennyit egy futás kérés nélkül töröl ({max}); ellenőrizze a kívánt tételeket: az alkalmazásához a reconcile --max-removals kapcsolója kell",
+  "guard.emptied":
+    "a terv a(z) „{list}” lista mind a(z) {count, plural, other {# tételét}} törli, és üresen hagyja: az alkalmazásához a reconcile --allow-empty kapcsolója kell (vagy a kívánt listán a prune = false megtartja őket)",
 } as const satisfies Record<keyof typeof en, string>;
