@@ -242,20 +242,24 @@ function doneAddress(base: string, done: Done, rule: string, count: number): str
 /** The sentences confirming what the last action did, with what the rule still waits for. */
 async function confirmation(request: FastifyRequest, M: RulesMessages, i18n: Translator): Promise<string[]> {
   const q = request.query as Record<string, string | undefined>;
-  return [...doneMessage(q, M), ...(await notesOf(request, q, M, i18n))];
+  return [...doneMessage(q, M, i18n), ...(await notesOf(request, q, M, i18n))];
 }
 
-function doneMessage(q: Record<string, string | undefined>, M: RulesMessages): string[] {
+function doneMessage(q: Record<string, string | undefined>, M: RulesMessages, i18n: Translator): string[] {
   const name = q.rule ?? "";
   const sentence: Record<Done, string> = {
     added: M.doneAdded,
     edited: M.doneEdited,
     paused: M.donePaused,
     resumed: M.doneResumed,
-    removed: q.count ? M.doneRemovedMessages : M.doneRemoved,
+    removed: M.doneRemoved,
     "already-paused": M.alreadyPaused,
     "already-active": M.alreadyActive,
   };
+  // A count of messages not sent is said with its plural (ICU, through the catalog).
+  const unsent = Number(q.count ?? "0");
+  if (q.done === "removed" && Number.isInteger(unsent) && unsent > 0)
+    return [i18n.t("rulesMsg.doneRemovedMessages", { name, count: unsent })];
   const template = q.done ? sentence[q.done as Done] : undefined;
   if (!template) return [];
   return [fill(template, { name, count: q.count ?? "0" })];
