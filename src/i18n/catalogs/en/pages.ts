@@ -28,6 +28,7 @@ export const pages = {
   "changes.problem.untilBefore": "until {until} is before since {since}",
   "changes.problem.taxId": 'tax_id "{value}" is neither an 8-digit tax base number nor a tax number',
 
+  "coverage.legend": "What the marks and colours mean",
   "coverage.title": "Coverage",
   "coverage.weeks": "Weeks shown",
   "coverage.month": "Month",

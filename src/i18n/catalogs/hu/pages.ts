@@ -30,6 +30,7 @@ export const pages = {
   "changes.problem.untilBefore": "a záró nap ({until}) korábbi a kezdőnapnál ({since})",
   "changes.problem.taxId": "a(z) „{value}” se nem nyolcjegyű adótörzsszám, se nem adószám",
 
+  "coverage.legend": "A jelek és színek jelentése",
   "coverage.title": "Lefedettség",
   "coverage.weeks": "Megjelenített hetek",
   "coverage.month": "Hónap",
