@@ -99,14 +99,12 @@ describe("the coverage calendar reads without colour", () => {
       expect(cells.find((c) => c.state === "covered")!.spoken).toBe(`: ${words.covered}`);
       // The legend names itself and pairs each mark with its words.
       const legend = page.getByRole("list", { name: words.legend });
-      const items = await legend
-        .locator("li")
-        .evaluateAll((lis) =>
-          lis.map((li) => ({
-            mark: li.querySelector(".day")?.textContent ?? "",
-            text: li.textContent ?? "",
-          })),
-        );
+      const items = await legend.locator("li").evaluateAll((lis) =>
+        lis.map((li) => ({
+          mark: li.querySelector(".day")?.textContent ?? "",
+          text: li.textContent ?? "",
+        })),
+      );
       expect(items).toHaveLength(6);
       const gapItem = items.find((i) => i.text.includes(words.gap))!;
       expect(gapItem.mark).toBe([...marks.get("gap")!][0]);
