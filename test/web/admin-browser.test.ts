@@ -87,7 +87,7 @@ describe("the rules page", () => {
     await page.fill('form[action="/rules"] input[name="target"]', "not a url");
     await page.click('form[action="/rules"] button[type="submit"]');
     await page.waitForLoadState("load");
-    expect(await page.locator('[role="alert"]').textContent()).toContain("is not a URL");
+    expect(await page.locator('[role="alert"]').textContent()).toContain("is not a web address");
     expect(await page.inputValue('form[action="/rules"] input[name="name"]')).toBe("bad");
   });
 
