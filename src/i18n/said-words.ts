@@ -63,6 +63,14 @@ function valuesFor(i18n: Translator, formats: SaidFormats, values: Record<string
   if (typeof values.status === "string" && values.status !== "none") {
     out.statusWord = wordOf(i18n, "businessStatus", values.status);
   }
+  if (typeof values.staleCode === "string" && i18n.has(values.staleCode)) {
+    const staleHeading = typeof values.staleHeading === "string" ? values.staleHeading : "";
+    out.stale = i18n.t(values.staleCode as MessageKey, {
+      day: typeof values.staleDay === "string" ? formats.day(values.staleDay) : "",
+      days: typeof values.staleDays === "number" ? values.staleDays : 0,
+      heading: staleHeading ? wordOf(i18n, "heading", staleHeading) : "",
+    });
+  }
   if (typeof values.cause === "string" && i18n.has(values.cause)) {
     out.cause = i18n.t(values.cause as MessageKey, { error: String(values.error ?? "") });
   }

@@ -173,19 +173,19 @@ export const detailSaid = {
     said("pay.detail.amountZero", { written }, `the amount "${written}" is zero`),
   amountNegative: (written: string) =>
     said("pay.detail.amountNegative", { written }, `the amount "${written}" is negative`),
-  notCheckedOnline: (why: Said, stale: string) =>
+  notCheckedOnline: (why: Said, stale: Said | null) =>
     said(
       "pay.detail.notCheckedOnline",
-      { cause: why.code, error: String(why.values.error ?? ""), stale },
-      `not checked online: ${why.text}${stale ? ` (${stale})` : ""}`,
+      { cause: why.code, error: String(why.values.error ?? ""), ...staleValues(stale) },
+      `not checked online: ${why.text}${stale ? ` (${stale.text})` : ""}`,
     ),
   quotaSpent: () => said("pay.online.quotaSpent", {}, "the monthly search quota is used up"),
   searchFailed: (error: string) => said("pay.online.searchFailed", { error }, `the search failed: ${error}`),
-  askedNoRecord: (value: string, stale: string) =>
+  askedNoRecord: (value: string, stale: Said | null) =>
     said(
       "pay.detail.askedNoRecord",
-      { value, stale },
-      `asked online by registration number ${value}, but the answer holds no record of this tax id${stale ? ` (${stale})` : ""}`,
+      { value, ...staleValues(stale) },
+      `asked online by registration number ${value}, but the answer holds no record of this tax id${stale ? ` (${stale.text})` : ""}`,
     ),
   searchFoundNone: () =>
     said(
@@ -200,6 +200,16 @@ const ADDED_SOURCE: Record<string, string> = {
   profile: "the business profile as of",
   baseline: "a search record read",
 };
+
+/** Why a record was asked for again, kept as its code and values (said-words.ts says it as `stale`). */
+function staleValues(stale: Said | null): Record<string, string | number> {
+  if (stale === null) return { stale: "" };
+  const out: Record<string, string | number> = { stale: stale.text, staleCode: stale.code };
+  for (const [key, value] of Object.entries(stale.values)) {
+    if (typeof value !== "object") out[`stale${key[0]!.toUpperCase()}${key.slice(1)}`] = value;
+  }
+  return out;
+}
 
 function quoted(names: readonly string[]): string {
   return names.map((n) => `"${n}"`).join(", ");

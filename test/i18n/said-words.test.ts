@@ -10,7 +10,7 @@ import { detailSaid } from "../../src/payments/detail-said.ts";
 import type { UnverifiedChange } from "../../src/payments/evidence.ts";
 import { nextStepSaid } from "../../src/payments/next-step.ts";
 import { VERDICTS } from "../../src/payments/verdicts.ts";
-import { type Said, storedSaid } from "../../src/said.ts";
+import { type Said, said, storedSaid } from "../../src/said.ts";
 
 const change: UnverifiedChange = {
   changeDate: "2026-11-20",
@@ -19,6 +19,12 @@ const change: UnverifiedChange = {
   error: ": HTTP 500",
   withinHold: true,
 };
+
+const STALE = said(
+  "pay.stale.old",
+  { day: "2026-10-01", days: 30 },
+  "its newest record was read on 2026-10-01, more than 30 day(s) ago",
+);
 
 const made: Said[] = [
   detailSaid.holdersSeveral(["10000001 (Egy Kft.)", "10000002"]),
@@ -55,11 +61,17 @@ const made: Said[] = [
   detailSaid.amountUnreadable("abc"),
   detailSaid.amountZero("0"),
   detailSaid.amountNegative("-5"),
-  detailSaid.notCheckedOnline(
-    detailSaid.searchFailed("HTTP 503"),
-    "no search record of the business is kept",
+  detailSaid.notCheckedOnline(detailSaid.searchFailed("HTTP 503"), STALE),
+  detailSaid.notCheckedOnline(detailSaid.quotaSpent(), null),
+  detailSaid.askedNoRecord(
+    "01-09-123456",
+    said(
+      "pay.stale.unread",
+      { day: "2026-11-20", heading: "status" },
+      "its status change of 2026-11-20 could not be read",
+    ),
   ),
-  detailSaid.askedNoRecord("01-09-123456", ""),
+  detailSaid.askedNoRecord("01-09-123456", null),
   detailSaid.searchFoundNone(),
   ...VERDICTS.filter((v) => v !== "ok").flatMap((v) =>
     [true, false].map(
@@ -98,6 +110,16 @@ describe("sentences kept as codes", () => {
     );
     expect(saidWords(hu, formats, storedSaid(detailSaid.nameMismatch("Egy", "10000001", ["A", "B"])))).toBe(
       "a fájl „Egy” néven nevezi a kedvezményezettet; a(z) 10000001 adószámú vállalkozás nevei a cégnyilvántartásban: „A” és „B”",
+    );
+  });
+
+  it("say why a record was asked for again in the reader's language", () => {
+    const note = detailSaid.notCheckedOnline(detailSaid.quotaSpent(), STALE);
+    expect(note.text).toBe(
+      "not checked online: the monthly search quota is used up (its newest record was read on 2026-10-01, more than 30 day(s) ago)",
+    );
+    expect(saidWords(translatorFor("hu"), formatsFor("hu", "UTC"), storedSaid(note))).toBe(
+      "online nincs ellenőrizve: a havi keresési keret elfogyott (a legújabb rekordját 2026. 10. 01. dátummal olvastuk be, több mint 30 napja)",
     );
   });
 

@@ -115,6 +115,7 @@ describe("planAsks", () => {
         value: "11773016-22222222",
         keys: [payeeKey("", unknownAccount)],
         stale: null,
+        staleSaid: null,
         taxId: null,
         forHolder: true,
       },
@@ -155,6 +156,10 @@ describe("planAsks", () => {
         value: "01-09-123456",
         keys: [payeeKey("12345676", ACCOUNT), payeeKey("12345676", OTHER)],
         stale: "its newest record was read on 2024-05-01, more than 30 day(s) ago",
+        staleSaid: expect.objectContaining({
+          code: "pay.stale.old",
+          values: { day: "2024-05-01", days: 30 },
+        }),
         taxId: "12345676",
       },
     ]);

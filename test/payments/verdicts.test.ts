@@ -113,7 +113,7 @@ describe("payment verdicts", () => {
     expect(judgeRow(row("12345676"), k, { today: TODAY, holdDays: 30 }).verdict).toBe("not_watched");
     const watched = knowledge([], [held("12345676")], new Map(), ["12345676"]);
     expect(judgeRow(row("12345676"), watched, { today: TODAY, holdDays: 30 }).verdict).toBe("ok");
-    const note = detailSaid.notCheckedOnline(detailSaid.quotaSpent(), "");
+    const note = detailSaid.notCheckedOnline(detailSaid.quotaSpent(), null);
     const unknown = knowledge([], [], new Map([[payeeKey("12345676", ACCOUNT), note]]));
     expect(judgeRow(row("12345676"), unknown, { today: TODAY, holdDays: 30 })).toMatchObject({
       verdict: "unknown_business",

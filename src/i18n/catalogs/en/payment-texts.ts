@@ -62,6 +62,12 @@ export const paymentTexts = {
   "pay.detail.amountZero": "the amount “{written}” is zero",
   "pay.detail.amountNegative": "the amount “{written}” is negative",
   "pay.detail.notCheckedOnline": "not checked online: {cause}{staleGiven, select, yes { ({stale})} other {}}",
+  "pay.stale.noRecord": "no search record of the business is kept",
+  "pay.stale.old":
+    "its newest record was read on {day}, more than {days, plural, one {# day} other {# days}} ago",
+  "pay.stale.accountsChange": "its bank accounts change of {day} is newer than its newest record",
+  "pay.stale.unread":
+    "its change of “{heading}” on {day} could not be read and is newer than its newest record",
   "pay.online.quotaSpent": "the monthly search quota is used up",
   "pay.online.searchFailed": "the search failed: {error}",
   "pay.detail.askedNoRecord":

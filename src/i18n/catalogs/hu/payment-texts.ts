@@ -62,6 +62,12 @@ export const paymentTexts = {
   "pay.detail.amountNegative": "a(z) „{written}” összeg negatív",
   "pay.detail.notCheckedOnline":
     "online nincs ellenőrizve: {cause}{staleGiven, select, yes { ({stale})} other {}}",
+  "pay.stale.noRecord": "a vállalkozásról nincs tárolt keresési rekord",
+  "pay.stale.old":
+    "a legújabb rekordját {day} dátummal olvastuk be, több mint {days, plural, other {# napja}}",
+  "pay.stale.accountsChange": "a bankszámlák {day} dátumú változása újabb a legújabb rekordjánál",
+  "pay.stale.unread":
+    "a(z) „{heading}” {day} dátumú változását nem sikerült beolvasni, és újabb a legújabb rekordjánál",
   "pay.online.quotaSpent": "a havi keresési keret elfogyott",
   "pay.online.searchFailed": "a keresés nem sikerült: {error}",
   "pay.detail.askedNoRecord":
