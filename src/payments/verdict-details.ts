@@ -5,7 +5,7 @@
 import type { Said } from "../said.ts";
 import type { PaymentRow } from "./batch-row.ts";
 import { detailSaid } from "./detail-said.ts";
-import type { Knowledge, KnownAccount, Verification } from "./verdicts.ts";
+import type { Knowledge, KnownAccount, UnreadHeading, Verification } from "./verdicts.ts";
 
 /** Why the row's amount cannot be paid, naming it as written; undefined when it can (or none is given). */
 export function amountProblem(row: PaymentRow): Said | undefined {
@@ -35,4 +35,38 @@ export function describeHolder(taxId: string, knowledge: Knowledge): string {
 
 export function describeVerification(v: Verification): Said {
   return detailSaid.verified(v.by, v.on, v.note);
+}
+
+export function describeUnreadStatus(unread: UnreadHeading, statusCode: number | null | undefined): Said {
+  return detailSaid.statusUnread(
+    unread.since,
+    unread.reason ?? "",
+    unread.error ?? "",
+    unread.why,
+    statusCode,
+  );
+}
+
+export function describeRemoved(removed: KnownAccount, registered: readonly KnownAccount[]): Said {
+  return detailSaid.removed(
+    removed.removedOn,
+    registered.map((a) => a.account),
+  );
+}
+
+export function describeNameUnread(
+  name: string,
+  taxId: string,
+  names: readonly string[],
+  unread: UnreadHeading,
+): Said {
+  return detailSaid.nameUnread(
+    name,
+    taxId,
+    names,
+    unread.since,
+    unread.reason ?? "",
+    unread.error ?? "",
+    unread.why,
+  );
 }

@@ -14,7 +14,15 @@ import { type ChangeEvidence, unverifiedChanges } from "./evidence.ts";
 import { indexKnowledge, type KnowledgeIndex, parseAccountOnce, payeeOf } from "./knowledge-index.ts";
 import { findMatchingName } from "./names.ts";
 import type { StepVoice } from "./next-step.ts";
-import { amountProblem, describeAdded, describeHolder, describeVerification } from "./verdict-details.ts";
+import {
+  amountProblem,
+  describeAdded,
+  describeHolder,
+  describeNameUnread,
+  describeRemoved,
+  describeUnreadStatus,
+  describeVerification,
+} from "./verdict-details.ts";
 import { finish, type Judging, withAlso } from "./verdict-row.ts";
 
 export const VERDICTS = [
@@ -219,7 +227,11 @@ export function judgeRow(
     );
   const statusUnread = unreadAmong(business, STATUS_HEADINGS);
   if (statusUnread) {
-    return finish(j, "status_unverified", withAlso(j, describeUnreadStatus(statusUnread, business)));
+    return finish(
+      j,
+      "status_unverified",
+      withAlso(j, describeUnreadStatus(statusUnread, business?.statusCode)),
+    );
   }
   if (business?.statusCode === 0) return finish(j, "business_ceased", withAlso(j, detailSaid.ceased()));
   if (business?.statusCode === 2) {
@@ -265,18 +277,7 @@ export function judgeRow(
         return finish(
           j,
           "name_unverified",
-          withAlso(
-            j,
-            detailSaid.nameUnread(
-              row.name,
-              payeeTax,
-              names,
-              nameUnread.since,
-              nameUnread.reason ?? "",
-              nameUnread.error ?? "",
-              nameUnread.why,
-            ),
-          ),
+          withAlso(j, describeNameUnread(row.name, payeeTax, names, nameUnread)),
         );
       }
       return finish(j, "name_mismatch", withAlso(j, detailSaid.nameMismatch(row.name, payeeTax, names)));
@@ -323,23 +324,6 @@ export function judgeRow(
   if (!known) return finish(j, "unknown_business", detailSaid.unknownBusiness(payeeTax));
   if (!knowledge.watched.has(payeeTax)) return finish(j, "not_watched", detailSaid.notWatched());
   return finish(j, "ok", []);
-}
-
-function describeUnreadStatus(unread: UnreadHeading, business: KnownBusiness | undefined): Said {
-  return detailSaid.statusUnread(
-    unread.since,
-    unread.reason ?? "",
-    unread.error ?? "",
-    unread.why,
-    business?.statusCode,
-  );
-}
-
-function describeRemoved(removed: KnownAccount, registered: readonly KnownAccount[]): Said {
-  return detailSaid.removed(
-    removed.removedOn,
-    registered.map((a) => a.account),
-  );
 }
 
 export function judgeBatch(
