@@ -4,6 +4,7 @@
  * system with plain SQL. One set of rules, so `reconcile` refuses exactly what the CLI refuses
  * and never sends the registry a name nobody could have typed.
  */
+import { type Said, said } from "./said.ts";
 import { normaliseTaxId } from "./taxid.ts";
 
 /** Longest list name accepted. */
@@ -20,9 +21,11 @@ function codePoint(c: string): string {
   return `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
 }
 
-function hiddenProblem(value: string): string | undefined {
+function hiddenProblem(value: string): Said | undefined {
   const found = HIDDEN.exec(value);
-  return found ? `holds a control or invisible character (${codePoint(found[0])})` : undefined;
+  if (!found) return undefined;
+  const character = codePoint(found[0]);
+  return said("names.hidden", { character }, `holds a control or invisible character (${character})`);
 }
 
 /**
@@ -31,11 +34,18 @@ function hiddenProblem(value: string): string | undefined {
  * remote list named "suppliers " would look like "suppliers" in every report.
  */
 export function listNameProblem(name: string): string | undefined {
-  if (name.trim().length === 0) return "is empty";
+  return listNameProblemSaid(name)?.text;
+}
+
+/** listNameProblem as a sentence the console says in its reader's language. */
+export function listNameProblemSaid(name: string): Said | undefined {
+  if (name.trim().length === 0) return said("names.empty", {}, "is empty");
   const hidden = hiddenProblem(name);
   if (hidden) return hidden;
-  if (name.trim() !== name) return "has blanks before or after it";
-  if (name.length > LIST_NAME_MAX) return `is longer than ${LIST_NAME_MAX} characters`;
+  if (name.trim() !== name) return said("names.blanks", {}, "has blanks before or after it");
+  if (name.length > LIST_NAME_MAX) {
+    return said("names.tooLong", { max: LIST_NAME_MAX }, `is longer than ${LIST_NAME_MAX} characters`);
+  }
   return undefined;
 }
 
@@ -44,6 +54,7 @@ export type DesiredTaxIdReading =
   | {
       ok: false;
       problem: string;
+      said: Said;
       /** The tax base number the row most likely stands for, when one can be made out. */
       meant?: string;
     };
@@ -57,16 +68,19 @@ export type DesiredTaxIdReading =
  */
 export function readDesiredTaxId(raw: string): DesiredTaxIdReading {
   const hidden = hiddenProblem(raw);
-  if (hidden) return { ok: false, problem: hidden, ...meantBy(raw) };
+  if (hidden) return { ok: false, problem: hidden.text, said: hidden, ...meantBy(raw) };
   if (/[^\P{Nd}0-9]/u.test(raw)) {
-    return { ok: false, problem: "holds digits other than 0-9", ...meantBy(raw) };
+    const digits = said("names.otherDigits", {}, "holds digits other than 0-9");
+    return { ok: false, problem: digits.text, said: digits, ...meantBy(raw) };
   }
   const taxId = normaliseTaxId(raw);
   if (taxId === undefined) {
-    return {
-      ok: false,
-      problem: "is neither a tax base number (8 digits) nor a tax number (xxxxxxxx-y-zz)",
-    };
+    const shape = said(
+      "names.taxIdShape",
+      {},
+      "is neither a tax base number (8 digits) nor a tax number (xxxxxxxx-y-zz)",
+    );
+    return { ok: false, problem: shape.text, said: shape };
   }
   return { ok: true, taxId };
 }

@@ -3,6 +3,8 @@
  * seven with weights 9, 7, 3, 1, 9, 7, 3 (docs/registry.md, "Watch interface").
  */
 
+import { type Said, said } from "./said.ts";
+
 const WEIGHTS = [9, 7, 3, 1, 9, 7, 3] as const;
 
 export function checkDigit(firstSeven: string): number {
@@ -24,11 +26,22 @@ export function isValidTaxId(value: string): boolean {
 }
 
 export function describeTaxIdProblem(value: string): string | undefined {
+  return taxIdProblemSaid(value)?.text;
+}
+
+/** Why a tax base number cannot exist, as a sentence the console says in its reader's language. */
+export function taxIdProblemSaid(value: string): Said | undefined {
   switch (taxIdProblem(value)) {
     case "format":
-      return `tax id "${value}" must be exactly 8 digits`;
-    case "check-digit":
-      return `tax id "${value}" has a wrong check digit (expected ${checkDigit(value.slice(0, 7))})`;
+      return said("taxid.format", { value }, `tax id "${value}" must be exactly 8 digits`);
+    case "check-digit": {
+      const expected = checkDigit(value.slice(0, 7));
+      return said(
+        "taxid.checkDigit",
+        { value, expected: String(expected) },
+        `tax id "${value}" has a wrong check digit (expected ${expected})`,
+      );
+    }
     default:
       return undefined;
   }

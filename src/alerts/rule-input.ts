@@ -1,6 +1,7 @@
 /** Validation of `alerts rule add` arguments: every problem named, before anything is stored. */
 import type { AlertChannel, AlertRuleInput } from "../db/alerts-rules.ts";
 import { terminalSafe } from "../feed/terminal-text.ts";
+import { type Said, said } from "../said.ts";
 
 export const CHANNELS: readonly AlertChannel[] = ["webhook", "email", "notify"];
 
@@ -11,19 +12,25 @@ export function validateRule(input: {
   lists: string[];
   headings: string[];
   digest: boolean;
-}): { rule?: AlertRuleInput; problems: string[] } {
-  const problems: string[] = [];
+}): { rule?: AlertRuleInput; problems: Said[] } {
+  const problems: Said[] = [];
   const name = input.name.trim();
-  if (name === "") problems.push("NAME must not be empty");
+  if (name === "") problems.push(said("rule.emptyName", {}, "NAME must not be empty"));
   const target = input.target.trim();
   if (!CHANNELS.includes(input.channel as AlertChannel)) {
-    problems.push(`--channel "${input.channel}" is not one of ${CHANNELS.join(", ")}`);
+    problems.push(
+      said(
+        "rule.badChannel",
+        { channel: input.channel, allowed: [...CHANNELS] },
+        `--channel "${input.channel}" is not one of ${CHANNELS.join(", ")}`,
+      ),
+    );
   } else {
     const problem = targetProblem(input.channel as AlertChannel, target);
     if (problem) problems.push(problem);
   }
   const blank = [...input.lists, ...input.headings].some((v) => v.trim() === "");
-  if (blank) problems.push("--list and --heading values must not be empty");
+  if (blank) problems.push(said("rule.blankScope", {}, "--list and --heading values must not be empty"));
   if (problems.length > 0) return { problems };
   return {
     problems,
@@ -38,27 +45,43 @@ export function validateRule(input: {
   };
 }
 
-function targetProblem(channel: AlertChannel, target: string): string | undefined {
+function targetProblem(channel: AlertChannel, target: string): Said | undefined {
   if (channel === "webhook") {
     let url: URL;
     try {
       url = new URL(target);
     } catch {
-      return `--target "${target}" is not a URL (a webhook needs http:// or https://)`;
+      return said(
+        "rule.targetNotUrl",
+        { target },
+        `--target "${target}" is not a URL (a webhook needs http:// or https://)`,
+      );
     }
     if (url.protocol !== "http:" && url.protocol !== "https:")
-      return `--target "${target}" must be an http:// or https:// URL`;
+      return said(
+        "rule.targetNotHttp",
+        { target },
+        `--target "${target}" must be an http:// or https:// URL`,
+      );
     return undefined;
   }
   if (channel === "email") {
     const addresses = target.split(",").map((a) => a.trim());
     const bad = addresses.filter((a) => !/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(a));
     return bad.length > 0
-      ? `--target: not an e-mail address: ${bad.map((b) => `"${b}"`).join(", ")}`
+      ? said(
+          "rule.targetNotEmail",
+          { addresses: bad },
+          `--target: not an e-mail address: ${bad.map((b) => `"${b}"`).join(", ")}`,
+        )
       : undefined;
   }
   if (target === "" || Buffer.byteLength(target) > 63)
-    return `--target "${target}" must be a NOTIFY channel name of 1 to 63 bytes`;
+    return said(
+      "rule.targetNotChannel",
+      { target },
+      `--target "${target}" must be a NOTIFY channel name of 1 to 63 bytes`,
+    );
   return undefined;
 }
 
@@ -97,9 +120,9 @@ export function scopeProblems(
   facts: RuleScopeFacts,
   newHeading: boolean,
   /** Said after an unknown list: why the registry's lists could not be read, and how to make them known. */
-  listsHint?: string,
-): string[] {
-  const problems: string[] = [];
+  listsHint?: Said,
+): Said[] {
+  const problems: Said[] = [];
   const unknown = unknownLists(rule.lists, facts);
   if (unknown.length > 0) {
     const known = [
@@ -107,16 +130,38 @@ export function scopeProblems(
       ...facts.desired.filter((d) => !facts.remote.some((l) => l.listName === d)),
     ];
     problems.push(
-      `--list ${unknown.map((u) => JSON.stringify(u)).join(", ")}: no such list, remote (by key or name) or desired (known: ${named(known, 0)})${listsHint ? `; ${listsHint}` : ""}`,
+      said(
+        listsHint ? "rule.unknownListHint" : "rule.unknownList",
+        {
+          lists: unknown,
+          known: known.slice(0, NAMED),
+          more: Math.max(0, known.length - NAMED),
+          ...(listsHint ? { why: String(listsHint.values.why ?? "") } : {}),
+        },
+        terminalSafe(
+          `--list ${unknown.map((u) => JSON.stringify(u)).join(", ")}: no such list, remote (by key or name) or desired (known: ${named(known, 0)})${listsHint ? `; ${listsHint.text}` : ""}`,
+        ),
+      ),
     );
   }
   if (facts.unseen.length > 0 && !newHeading) {
+    const seen = facts.seen.headings.slice(0, NAMED);
     problems.push(
-      `--heading ${facts.unseen.map((h) => JSON.stringify(h)).join(", ")}: no stored change has named this heading (seen: ${named(facts.seen.headings, facts.seen.more)}); check the spelling, or add --new-heading to wait for a heading the registry has not reported yet`,
+      said(
+        "rule.unseenHeading",
+        {
+          headings: [...facts.unseen],
+          seen,
+          more: facts.seen.more + facts.seen.headings.length - seen.length,
+        },
+        terminalSafe(
+          `--heading ${facts.unseen.map((h) => JSON.stringify(h)).join(", ")}: no stored change has named this heading (seen: ${named(facts.seen.headings, facts.seen.more)}); check the spelling, or add --new-heading to wait for a heading the registry has not reported yet`,
+        ),
+      ),
     );
   }
-  // List names and headings come from the registry and other systems: shown escaped.
-  return problems.map(terminalSafe);
+  // List names and headings come from the registry and other systems: the English is escaped for a terminal.
+  return problems;
 }
 
 function named(names: readonly string[], more: number): string {

@@ -16,6 +16,7 @@ import { knownLists, someSeenHeadings, unseenHeadings } from "../db/alerts-scope
 import type { Sql } from "../db/connect.ts";
 import type { Logger } from "../logger.ts";
 import { readRegistryLists } from "../run/registry-lists.ts";
+import { type Said, said } from "../said.ts";
 import { scopeProblems, unknownLists } from "./rule-input.ts";
 
 export type RuleStored =
@@ -25,9 +26,9 @@ export type RuleStored =
       /** The rule's headings no stored change has named yet (accepted with newHeading). */
       unseen: string[];
       /** Settings the rule's channel needs and lacks, said as a note. */
-      missingConfig: string | undefined;
+      missingConfig: Said | undefined;
     }
-  | { ok: false; problems: string[] };
+  | { ok: false; problems: Said[] };
 
 /**
  * Checks the lists and headings `given` (on an edit only those given: a list the rule had may
@@ -48,12 +49,16 @@ export async function storeCheckedRule(
     someSeenHeadings(sql, 20),
   ]);
   let known = stored;
-  let listsHint: string | undefined;
+  let listsHint: Said | undefined;
   if (unknownLists(given.lists, known).length > 0) {
     const read = await readRegistryLists(deps.config, deps.log, sql);
     if (read.ok) known = await knownLists(sql);
     else
-      listsHint = `the registry's lists could not be read (${read.why}); run \`regwatch sync\` once the registry is reachable, so its lists are known, then add the rule again`;
+      listsHint = said(
+        "rule.listsUnread",
+        { why: read.why },
+        `the registry's lists could not be read (${read.why}); run \`regwatch sync\` once the registry is reachable, so its lists are known, then add the rule again`,
+      );
   }
   const refused = scopeProblems(given, { ...known, unseen, seen }, newHeading, listsHint);
   if (refused.length > 0) return { ok: false, problems: refused };
@@ -65,18 +70,22 @@ export async function storeCheckedRule(
       ok: false,
       problems: [
         current
-          ? `no alert rule named "${input.name}"`
-          : `an alert rule named "${input.name}" exists already`,
+          ? said("rule.noSuchRule", { name: input.name }, `no alert rule named "${input.name}"`)
+          : said("rule.exists", { name: input.name }, `an alert rule named "${input.name}" exists already`),
       ],
     };
   return { ok: true, row, unseen, missingConfig: missingConfig(deps.config, row.channel) };
 }
 
 /** Settings the channel needs and lacks, in words; undefined when none. */
-export function missingConfig(config: Config, channel: string): string | undefined {
+export function missingConfig(config: Config, channel: string): Said | undefined {
   if (channel === "webhook" && !config.webhookSecret)
-    return "REGWATCH_WEBHOOK_SECRET is not set; webhook messages wait until it is";
+    return said(
+      "rule.noWebhookSecret",
+      {},
+      "REGWATCH_WEBHOOK_SECRET is not set; webhook messages wait until it is",
+    );
   if (channel === "email" && !(config.smtpUrl && config.mailFrom))
-    return "REGWATCH_SMTP_URL and REGWATCH_MAIL_FROM are needed to send e-mail";
+    return said("rule.noSmtp", {}, "REGWATCH_SMTP_URL and REGWATCH_MAIL_FROM are needed to send e-mail");
   return undefined;
 }

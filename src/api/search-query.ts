@@ -3,6 +3,7 @@
  * counts toward the monthly quota, so a value the registry would reject must never cost one).
  * Pure: returns the value as it should be sent, or a message naming the problem.
  */
+import { type Said, said } from "../said.ts";
 
 export const SEARCH_KINDS = ["reg-number", "name", "bank-account"] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
@@ -24,7 +25,11 @@ export const REGISTRATION_FORMATS = [
   { pattern: /^\d{5}$/, shape: "xxxxx", kind: "budget organisation identifier" },
 ] as const;
 
-export type Checked = { ok: true; value: string } | { ok: false; problem: string };
+export type Checked = { ok: true; value: string } | { ok: false; problem: string; said: Said };
+
+function refused(s: Said): Checked {
+  return { ok: false, problem: s.text, said: s };
+}
 
 export function checkSearchValue(kind: SearchKind, raw: string): Checked {
   switch (kind) {
@@ -42,10 +47,13 @@ export function checkRegistrationNumber(raw: string): Checked {
   const value = raw.trim();
   if (REGISTRATION_FORMATS.some((f) => f.pattern.test(value))) return { ok: true, value };
   const shapes = REGISTRATION_FORMATS.map((f) => f.shape).join(", ");
-  return {
-    ok: false,
-    problem: `registration number "${raw}" matches none of the formats ${shapes} (x, y, z are digits)`,
-  };
+  return refused(
+    said(
+      "search.badRegNumber",
+      { raw, shapes },
+      `registration number "${raw}" matches none of the formats ${shapes} (x, y, z are digits)`,
+    ),
+  );
 }
 
 /**
@@ -55,7 +63,13 @@ export function checkRegistrationNumber(raw: string): Checked {
 export function checkName(raw: string): Checked {
   const value = raw.trim().replace(/\s+/g, " ");
   if (value.replace(/ /g, "").length < MIN_NAME_LENGTH) {
-    return { ok: false, problem: `name "${raw}" is too short: give at least ${MIN_NAME_LENGTH} characters` };
+    return refused(
+      said(
+        "search.shortName",
+        { raw, min: MIN_NAME_LENGTH },
+        `name "${raw}" is too short: give at least ${MIN_NAME_LENGTH} characters`,
+      ),
+    );
   }
   return { ok: true, value };
 }
@@ -70,10 +84,12 @@ export function checkBankAccount(raw: string): Checked {
   const digitsOnly = /^\d+$/.test(compact) && (compact.length === 16 || compact.length === 24);
   const value = digitsOnly ? (compact.match(/\d{8}/g) ?? []).join("-") : compact;
   if (/^\d{8}-\d{8}(-\d{8})?$/.test(value)) return { ok: true, value };
-  return {
-    ok: false,
-    problem:
+  return refused(
+    said(
+      "search.badAccount",
+      { raw },
       `bank account "${raw}" must be xxxxxxxx-xxxxxxxx-xxxxxxxx or its first 17 characters ` +
-      "xxxxxxxx-xxxxxxxx (x are digits)",
-  };
+        "xxxxxxxx-xxxxxxxx (x are digits)",
+    ),
+  );
 }

@@ -73,7 +73,7 @@ export function checkedRule(
       ? opts.heading
       : current.headings;
   const { rule, problems } = validateRule(build({ lists, headings }));
-  if (!rule) throw new UsageError(problems.join("; "));
+  if (!rule) throw new UsageError(problems.map((p) => p.text).join("; "));
   return rule;
 }
 
@@ -100,14 +100,14 @@ export async function storeRule(
     Boolean(opts.newHeading),
     actor,
   );
-  if (!stored.ok) throw new UsageError(stored.problems.join("; "));
+  if (!stored.ok) throw new UsageError(stored.problems.map((p) => p.text).join("; "));
   const { row, unseen, missingConfig } = stored;
   process.stdout.write(`rule ${row.name} ${current ? "changed" : "added"}: ${describeRule(row)}\n`);
   if (unseen.length > 0)
     process.stderr.write(
       `regwatch: note: no stored change has named ${unseen.join(", ")} yet; the rule fires once the registry reports it\n`,
     );
-  if (missingConfig) process.stderr.write(`regwatch: note: ${missingConfig}\n`);
+  if (missingConfig) process.stderr.write(`regwatch: note: ${missingConfig.text}\n`);
   return EXIT.ok;
 }
 

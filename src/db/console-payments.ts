@@ -80,13 +80,17 @@ export interface PaymentCheckRow {
   reference: string | null;
   verifiedBy: string | null;
   verifiedOn: string | null;
+  /** The detail's sentences and the next step as codes and values; null on rows recorded before 0045. */
+  detailSaid: unknown;
+  nextStepSaid: unknown;
 }
 
 const CHECK_COLUMNS = (sql: Sql) => sql`
   c.batch_id as "batchId", c.checked_at as "checkedAt", c.line, c.tax_id as "taxId", c.tax_base as "taxBase",
   c.payee_found_by as "payeeFoundBy", c.name, c.registry_name as "registryName", c.bank_account as "bankAccount",
   c.verdict, c.detail, c.next_step as "nextStep", c.amount::text as amount, c.amount_raw as "amountRaw",
-  c.currency, c.reference, c.verified_by as "verifiedBy", to_char(c.verified_on, 'YYYY-MM-DD') as "verifiedOn"`;
+  c.currency, c.reference, c.verified_by as "verifiedBy", to_char(c.verified_on, 'YYYY-MM-DD') as "verifiedOn",
+  c.detail_said as "detailSaid", c.next_step_said as "nextStepSaid"`;
 
 /**
  * The batch's rows in file order (`held` first: every verdict but ok and not_watched), not yet

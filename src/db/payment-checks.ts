@@ -50,6 +50,9 @@ export interface PaymentCheckRecord {
   amountRaw: string | null;
   verifiedBy: string | null;
   verifiedOn: string | null;
+  /** The detail's sentences and the next step as codes and values, JSON text (migration 0045). */
+  detailSaid?: string | null;
+  nextStepSaid?: string | null;
 }
 
 /**
@@ -91,11 +94,12 @@ export async function insertPaymentChecks(
   rows: readonly PaymentCheckRecord[],
 ): Promise<void> {
   if (rows.length === 0) return;
-  const column = <K extends keyof PaymentCheckRecord>(key: K) => rows.map((r) => r[key]);
+  const column = <K extends keyof PaymentCheckRecord>(key: K) => rows.map((r) => r[key] ?? null);
   await sql`
     insert into payment_checks
       (batch_id, line, tax_id, bank_account, verdict, detail, next_step, amount, currency, reference,
-       tax_base, payee_found_by, name, registry_name, amount_raw, verified_by, verified_on)
+       tax_base, payee_found_by, name, registry_name, amount_raw, verified_by, verified_on,
+       detail_said, next_step_said)
     select ${batchId}::uuid, * from unnest(
       ${column("line") as number[]}::int[], ${column("taxId") as string[]}::text[],
       ${column("bankAccount")}::text[], ${column("verdict")}::text[], ${column("detail") as string[]}::text[],
@@ -104,7 +108,8 @@ export async function insertPaymentChecks(
       ${column("taxBase") as string[]}::text[], ${column("payeeFoundBy") as string[]}::text[],
       ${column("name") as string[]}::text[], ${column("registryName") as string[]}::text[],
       ${column("amountRaw") as string[]}::text[], ${column("verifiedBy") as string[]}::text[],
-      ${column("verifiedOn") as string[]}::date[])`;
+      ${column("verifiedOn") as string[]}::date[], ${column("detailSaid") as string[]}::jsonb[],
+      ${column("nextStepSaid") as string[]}::jsonb[])`;
 }
 
 /** Closes a batch with its counts and totals. */

@@ -22,7 +22,9 @@ export type Vocabulary =
   | "listState"
   | "verdict"
   | "dayState"
-  | "role";
+  | "role"
+  | "memberSource"
+  | "channel";
 
 /** A code and how it is said; `known` false: no word yet, `label` is the code. */
 export interface Term {

@@ -7,13 +7,15 @@
  * digits in three hyphenated groups, so a payment file's IBAN meets the registry's domestic form.
  */
 
+import { type Said, said } from "../said.ts";
+
 const WEIGHTS = [9, 7, 3, 1] as const;
 
 export type AccountForm = "domestic" | "iban";
 
 export type ParsedAccount =
   | { ok: true; account: string; iban: string; form: AccountForm }
-  | { ok: false; problem: string };
+  | { ok: false; problem: string; said: Said };
 
 function weightedSum(digits: string): number {
   let sum = 0;
@@ -71,14 +73,26 @@ export function domesticOfIban(iban: string): string | undefined {
   return /^HU\d{26}$/.test(compact) ? groupDigits(compact.slice(4)) : undefined;
 }
 
-function checkParts(digits24: string, raw: string): string | undefined {
+function checkParts(digits24: string, raw: string): Said | undefined {
   if (!partIsValid(digits24.slice(0, 8))) {
-    return `bank account "${raw}" has a wrong check digit in its first group (bank and branch)`;
+    return said(
+      "account.firstGroup",
+      { raw },
+      `bank account "${raw}" has a wrong check digit in its first group (bank and branch)`,
+    );
   }
   if (!partIsValid(digits24.slice(8))) {
-    return `bank account "${raw}" has a wrong check digit in its account part`;
+    return said(
+      "account.accountPart",
+      { raw },
+      `bank account "${raw}" has a wrong check digit in its account part`,
+    );
   }
   return undefined;
+}
+
+function refused(problem: Said): ParsedAccount {
+  return { ok: false, problem: problem.text, said: problem };
 }
 
 /**
@@ -89,32 +103,42 @@ export function parseAccount(raw: string): ParsedAccount {
   const compact = raw.replace(/[\s-]/g, "").toUpperCase();
   if (/^[A-Z]{2}/.test(compact)) {
     if (!compact.startsWith("HU")) {
-      return {
-        ok: false,
-        problem: `bank account "${raw}" is a foreign IBAN; only Hungarian accounts are checked`,
-      };
+      return refused(
+        said(
+          "account.foreignIban",
+          { raw },
+          `bank account "${raw}" is a foreign IBAN; only Hungarian accounts are checked`,
+        ),
+      );
     }
     if (!/^HU\d{26}$/.test(compact)) {
-      return { ok: false, problem: `IBAN "${raw}" must be HU, two check digits and 24 digits` };
+      return refused(
+        said("account.ibanShape", { raw }, `IBAN "${raw}" must be HU, two check digits and 24 digits`),
+      );
     }
-    if (!ibanIsValid(compact)) return { ok: false, problem: `IBAN "${raw}" has wrong check digits (mod 97)` };
+    if (!ibanIsValid(compact)) {
+      return refused(said("account.ibanCheck", { raw }, `IBAN "${raw}" has wrong check digits (mod 97)`));
+    }
     const digits = compact.slice(4);
     const problem = checkParts(digits, raw);
-    if (problem) return { ok: false, problem };
+    if (problem) return refused(problem);
     return { ok: true, account: groupDigits(digits), iban: compact, form: "iban" };
   }
   // Hyphens only between groups of eight; blanks anywhere (statements print groups of four).
   const written = raw.replace(/\s+/g, "");
   const grouped = /^\d{8}(-\d{8}){1,2}$/.test(written) || /^\d+$/.test(written);
   if (!grouped || (compact.length !== 16 && compact.length !== 24)) {
-    return {
-      ok: false,
-      problem: `bank account "${raw}" must be 16 or 24 digits (groups of eight, hyphens optional) or a Hungarian IBAN`,
-    };
+    return refused(
+      said(
+        "account.shape",
+        { raw },
+        `bank account "${raw}" must be 16 or 24 digits (groups of eight, hyphens optional) or a Hungarian IBAN`,
+      ),
+    );
   }
   const digits = compact.length === 16 ? `${compact}00000000` : compact;
   const problem = checkParts(digits, raw);
-  if (problem) return { ok: false, problem };
+  if (problem) return refused(problem);
   return { ok: true, account: groupDigits(digits), iban: ibanOf(digits), form: "domestic" };
 }
 

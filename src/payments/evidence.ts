@@ -46,6 +46,8 @@ export interface UnverifiedChange {
   reason: UnknownReason;
   /** Why the values are unknown, in words (file errors included as stored). */
   why: string;
+  /** The stored error `why` quotes (shortError's form), "" when none. */
+  error: string;
   /** Within the hold period; otherwise it holds only because nothing later supersedes it. */
   withinHold: boolean;
 }
@@ -116,6 +118,15 @@ export function describeReason(
   }
 }
 
+/** The stored error a reason's words quote, in shortError's form; "" for the others. */
+export function reasonError(
+  reason: UnknownReason,
+  e: Pick<ChangeEvidence, "fileError" | "parseError">,
+): string {
+  if (reason === "failed") return shortError(e.fileError);
+  return reason === "parse_failed" ? shortError(e.parseError) : "";
+}
+
 /**
  * The business's changes that hold its payments, newest first: those within the hold period
  * (on or after today - holdDays, future dates included) whose values are unknown, and older
@@ -135,7 +146,13 @@ export function unverifiedChanges(
     if (reason === null) continue;
     const withinHold = e.changeDate >= cutoff;
     if (!withinHold && e.superseded) continue;
-    out.push({ changeDate: e.changeDate, reason, why: describeReason(reason, e), withinHold });
+    out.push({
+      changeDate: e.changeDate,
+      reason,
+      why: describeReason(reason, e),
+      error: reasonError(reason, e),
+      withinHold,
+    });
   }
   return out.sort((a, b) => b.changeDate.localeCompare(a.changeDate));
 }

@@ -6,6 +6,7 @@
  * --online). A row without a tax number brings in the businesses holding its account, since one
  * of them is its payee.
  */
+
 import { addDays } from "../dates.ts";
 import type { Database } from "../db/connect.ts";
 import { loadLatestVerifications } from "../db/payee-verifications.ts";
@@ -20,9 +21,10 @@ import {
   withCheckReads,
 } from "../db/payments.ts";
 import { loadUnreadHeadings } from "../db/unread-headings.ts";
-import { unreadWhy } from "../feed/unread.ts";
+import { unreadReason, unreadWhy } from "../feed/unread.ts";
+import type { Said } from "../said.ts";
 import type { PaymentRow } from "./batch-row.ts";
-import type { ChangeEvidence } from "./evidence.ts";
+import { type ChangeEvidence, reasonError } from "./evidence.ts";
 import { parseAccountOnce, validRowTaxBase } from "./knowledge-index.ts";
 import type { PayeeRecord } from "./recheck.ts";
 import {
@@ -60,7 +62,7 @@ export interface KnowledgeOptions {
   holdDays: number;
   timeZone: string;
   /** --online ran: what it could not settle, by payee key. */
-  online: { notes: ReadonlyMap<string, string> } | null;
+  online: { notes: ReadonlyMap<string, Said> } | null;
 }
 
 /** What is known of one business, as the check reads it. */
@@ -175,7 +177,13 @@ async function fill(
   }
   for (const c of changes) entry(c.taxId)?.changes.push(c);
   for (const u of unread)
-    entry(u.taxId)?.unread.push({ heading: u.heading, since: u.since, why: unreadWhy(u.heading, u) });
+    entry(u.taxId)?.unread.push({
+      heading: u.heading,
+      since: u.since,
+      why: unreadWhy(u.heading, u),
+      reason: unreadReason(u),
+      error: reasonError(unreadReason(u), u),
+    });
   for (const v of verifications) {
     entry(v.taxId)?.verifications.push({
       taxId: v.taxId,

@@ -5,6 +5,7 @@
  * letter that announces a new account.
  */
 import { addDays } from "../dates.ts";
+import { type Said, said } from "../said.ts";
 import type { UnknownReason, UnverifiedChange } from "./evidence.ts";
 import { consoleStep } from "./next-step-console.ts";
 import type { Verdict } from "./verdicts.ts";
@@ -73,6 +74,24 @@ function verifyCommand(context: StepContext): string {
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * The next step with its code (src/said.ts): `step.<verdict>` and what the console's words need
+ * (whether the check ran online; the day a hold ends), so a stored step is said again in the
+ * console's words and its reader's language; `text` is this voice's English.
+ */
+export function nextStepSaid(verdict: Verdict, context: StepContext): Said | null {
+  const text = nextStep(verdict, context);
+  if (text === null) return null;
+  let day = "";
+  if (verdict === "account_recently_changed" && context.addedOn) {
+    day = addDays(context.addedOn, context.holdDays + 1);
+  } else if (verdict === "account_change_unverified") {
+    const held = context.unverified.find((c) => c.withinHold);
+    if (held) day = addDays(held.changeDate, context.holdDays);
+  }
+  return said(`step.${verdict}`, { online: context.online ? "yes" : "no", day }, text);
 }
 
 export function nextStep(verdict: Verdict, context: StepContext): string | null {

@@ -8,6 +8,7 @@ import { SearchQuotaError } from "../api/search-client.ts";
 import type { BusinessRecord } from "../api/search-schemas.ts";
 import { redactError } from "../secrets.ts";
 import { taxBaseOf } from "../taxid.ts";
+import { detailSaid } from "./detail-said.ts";
 import type { Ask, AskResult } from "./recheck.ts";
 
 export interface OnlineOutcome {
@@ -24,8 +25,6 @@ export interface OnlineOutcome {
 /** Sends one request (and keeps what it returns); the records of its answer. */
 export type SendAsk = (ask: Ask) => Promise<BusinessRecord[]>;
 
-const QUOTA_SPENT = "the monthly search quota is used up";
-
 /** `quotaMessage`: a refusal earlier in the batch, after which nothing more is sent. */
 export async function askOnline(
   asks: readonly Ask[],
@@ -35,7 +34,7 @@ export async function askOnline(
   const outcome: OnlineOutcome = { results: [], asked: 0, notChecked: 0, quotaMessage };
   for (const ask of asks) {
     if (outcome.quotaMessage !== null) {
-      outcome.results.push({ ok: false, why: QUOTA_SPENT });
+      outcome.results.push({ ok: false, why: detailSaid.quotaSpent() });
       outcome.notChecked++;
       continue;
     }
@@ -51,11 +50,11 @@ export async function askOnline(
       outcome.notChecked++;
       if (error instanceof SearchQuotaError) {
         outcome.quotaMessage = redactError(error);
-        outcome.results.push({ ok: false, why: QUOTA_SPENT });
+        outcome.results.push({ ok: false, why: detailSaid.quotaSpent() });
       } else {
         // The request was sent (and counted) even though it failed.
         outcome.asked++;
-        outcome.results.push({ ok: false, why: `the search failed: ${redactError(error)}` });
+        outcome.results.push({ ok: false, why: detailSaid.searchFailed(redactError(error)) });
       }
     }
   }

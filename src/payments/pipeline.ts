@@ -9,6 +9,7 @@ import path from "node:path";
 import type { Database } from "../db/connect.ts";
 import { type PaymentCheckRecord, recordPaymentBatch } from "../db/payment-checks.ts";
 import { safeCell, safeCellOrNull } from "../feed/export/safe-cell.ts";
+import { storedSaid } from "../said.ts";
 import { redactSecrets } from "../secrets.ts";
 import type { FileProblem, PaymentRow } from "./batch-row.ts";
 import { checkChunk, createKnowledgeCache, type OnlineSession, warmKnowledge } from "./check-chunk.ts";
@@ -65,6 +66,9 @@ export function checkRecord(r: CheckedRow): PaymentCheckRecord {
     amountRaw: safeCellOrNull(r.amountRaw),
     verifiedBy: safeCellOrNull(r.verifiedBy),
     verifiedOn: r.verifiedOn,
+    detailSaid:
+      r.detailSaid.length === 0 ? null : redactSecrets(JSON.stringify(r.detailSaid.map(storedSaid))),
+    nextStepSaid: r.nextStepSaid === null ? null : redactSecrets(JSON.stringify(storedSaid(r.nextStepSaid))),
   };
 }
 

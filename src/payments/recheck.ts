@@ -14,8 +14,10 @@
  */
 import { checkRegistrationNumber, type SearchKind } from "../api/search-query.ts";
 import { addDays } from "../dates.ts";
+import { type Said, said } from "../said.ts";
 import { searchValueOf } from "./accounts.ts";
 import type { PaymentRow } from "./batch-row.ts";
+import { detailSaid } from "./detail-said.ts";
 import { type ChangeEvidence, unknownReason } from "./evidence.ts";
 import { indexKnowledge, parseAccountOnce, payeeOf, validRowTaxBase } from "./knowledge-index.ts";
 import { JUDGED_HEADINGS, type Knowledge, payeeKey, type UnreadHeading } from "./verdicts.ts";
@@ -35,6 +37,8 @@ export interface Ask {
   keys: string[];
   /** Why the payee needs a fresh record, when that is why it is asked. */
   stale: string | null;
+  /** The same as a sentence the console says in its reader's language. */
+  staleSaid?: Said | null;
   /** The payee asked by registration number (its record must come back). */
   taxId: string | null;
   /** Asked to find the holder of a row without a tax number. */
@@ -48,17 +52,30 @@ function staleness(
   unread: readonly UnreadHeading[],
   today: string,
   recheckDays: number,
-): string | null {
+): Said | null {
   const open = changes.find((c) => c.taxId === taxBase && !c.superseded && unknownReason(c));
   // A status or name change that could not be read: only a record read after it says what holds.
   const unreadJudged = unread.find((u) => JUDGED_HEADINGS.has(u.heading));
-  if (!record?.readOn) return "no search record of the business is kept";
+  if (!record?.readOn) return said("pay.stale.noRecord", {}, "no search record of the business is kept");
   if (record.readOn < addDays(today, -recheckDays)) {
-    return `its newest record was read on ${record.readOn}, more than ${recheckDays} day(s) ago`;
+    return said(
+      "pay.stale.old",
+      { day: record.readOn, days: recheckDays },
+      `its newest record was read on ${record.readOn}, more than ${recheckDays} day(s) ago`,
+    );
   }
-  if (open) return `its bank_accounts change of ${open.changeDate} is newer than its newest record`;
+  if (open)
+    return said(
+      "pay.stale.accountsChange",
+      { day: open.changeDate },
+      `its bank_accounts change of ${open.changeDate} is newer than its newest record`,
+    );
   if (unreadJudged)
-    return `its ${unreadJudged.heading} change of ${unreadJudged.since} could not be read and is newer than its newest record`;
+    return said(
+      "pay.stale.unread",
+      { day: unreadJudged.since, heading: unreadJudged.heading },
+      `its ${unreadJudged.heading} change of ${unreadJudged.since} could not be read and is newer than its newest record`,
+    );
   return null;
 }
 
@@ -72,9 +89,16 @@ export function planAsks(
 ): Ask[] {
   const asks = new Map<string, Ask>();
   const index = indexKnowledge(knowledge);
-  const add = (kind: Ask["kind"], value: string, key: string, stale: string | null, taxId: string | null) => {
+  const add = (kind: Ask["kind"], value: string, key: string, stale: Said | null, taxId: string | null) => {
     const id = `${kind} ${value}`;
-    const ask = asks.get(id) ?? { kind, value, keys: [], stale, taxId };
+    const ask = asks.get(id) ?? {
+      kind,
+      value,
+      keys: [],
+      stale: stale?.text ?? null,
+      staleSaid: stale,
+      taxId,
+    };
     if (!ask.keys.includes(key)) ask.keys.push(key);
     asks.set(id, ask);
     return ask;
@@ -120,21 +144,21 @@ export function planAsks(
 }
 
 /** What came of one request: the tax base numbers its answer held, or why there is none. */
-export type AskResult = { ok: true; taxIds: readonly string[] } | { ok: false; why: string };
+export type AskResult = { ok: true; taxIds: readonly string[] } | { ok: false; why: Said };
 
 /** Notes for the rows whose request was not answered, or whose answer missed their payee. */
-export function onlineNotes(asks: readonly Ask[], results: readonly AskResult[]): Map<string, string> {
-  const notes = new Map<string, string>();
+export function onlineNotes(asks: readonly Ask[], results: readonly AskResult[]): Map<string, Said> {
+  const notes = new Map<string, Said>();
   asks.forEach((ask, i) => {
     const result = results[i];
     if (!result) return;
-    const stale = ask.stale ? ` (${ask.stale})` : "";
-    let note: string | null = null;
-    if (!result.ok) note = `not checked online: ${result.why}${stale}`;
+    const stale = ask.staleSaid ?? null;
+    let note: Said | null = null;
+    if (!result.ok) note = detailSaid.notCheckedOnline(result.why, stale);
     else if (ask.taxId && !result.taxIds.includes(ask.taxId)) {
-      note = `asked online by registration number ${ask.value}, but the answer holds no record of this tax id${stale}`;
+      note = detailSaid.askedNoRecord(ask.value, stale);
     } else if (ask.forHolder && result.taxIds.length === 0) {
-      note = "the registry's bank-account search (companies only) found no business holding it";
+      note = detailSaid.searchFoundNone();
     }
     if (note === null) return;
     for (const key of ask.keys) if (!notes.has(key)) notes.set(key, note);

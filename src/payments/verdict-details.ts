@@ -1,39 +1,31 @@
 /**
- * The words of the verdicts' details (pure): a bad amount as written, when an account was added,
- * who holds an account, and who verified one.
+ * The verdicts' details (pure): a bad amount as written, when an account was added, who holds an
+ * account, and who verified one, each as a sentence with its code (src/payments/detail-said.ts).
  */
+import type { Said } from "../said.ts";
 import type { PaymentRow } from "./batch-row.ts";
-import type { Knowledge, KnownAccount, Verification } from "./verdicts.ts";
+import { detailSaid } from "./detail-said.ts";
+import type { Knowledge, KnownAccount, UnreadHeading, Verification } from "./verdicts.ts";
 
 /** Why the row's amount cannot be paid, naming it as written; undefined when it can (or none is given). */
-export function amountProblem(row: PaymentRow): string | undefined {
+export function amountProblem(row: PaymentRow): Said | undefined {
   const written = row.amountRaw ?? row.amount ?? "";
-  if (row.amountProblem) return `the amount "${written}" cannot be paid: ${row.amountProblem}`;
+  if (row.amountProblem) return detailSaid.amountCannotPay(written, row.amountProblem);
   if (row.amount === null) {
     return row.amountRaw !== null && row.amountRaw.trim() === ""
-      ? "the amount cell is empty"
+      ? detailSaid.amountEmpty()
       : row.amountRaw !== null
-        ? `the amount "${written}" cannot be read`
+        ? detailSaid.amountUnreadable(written)
         : undefined;
   }
   const value = Number(row.amount);
-  if (value === 0) return `the amount "${written}" is zero`;
-  if (value < 0 || row.amount.startsWith("-")) return `the amount "${written}" is negative`;
+  if (value === 0) return detailSaid.amountZero(written);
+  if (value < 0 || row.amount.startsWith("-")) return detailSaid.amountNegative(written);
   return undefined;
 }
 
-const SOURCE_WORDS: Record<string, string> = {
-  search: "a search record read",
-  profile: "the business profile as of",
-  baseline: "a search record read",
-};
-
-export function describeAdded(match: KnownAccount, holdDays: number): string {
-  const first = match.addedSource ? SOURCE_WORDS[match.addedSource] : undefined;
-  const how = first
-    ? ` (${first} that day is the first to list it; the business's record before did not)`
-    : "";
-  return `the account was added on ${match.addedOn}${how}, within the ${holdDays}-day hold`;
+export function describeAdded(match: KnownAccount, holdDays: number): Said {
+  return detailSaid.added(match.addedOn ?? "", match.addedSource, holdDays);
 }
 
 export function describeHolder(taxId: string, knowledge: Knowledge): string {
@@ -41,6 +33,40 @@ export function describeHolder(taxId: string, knowledge: Knowledge): string {
   return name ? `${taxId} (${name})` : taxId;
 }
 
-export function describeVerification(v: Verification): string {
-  return `verified by ${v.by} on ${v.on}${v.note ? ` (${v.note})` : ""}`;
+export function describeVerification(v: Verification): Said {
+  return detailSaid.verified(v.by, v.on, v.note);
+}
+
+export function describeUnreadStatus(unread: UnreadHeading, statusCode: number | null | undefined): Said {
+  return detailSaid.statusUnread(
+    unread.since,
+    unread.reason ?? "",
+    unread.error ?? "",
+    unread.why,
+    statusCode,
+  );
+}
+
+export function describeRemoved(removed: KnownAccount, registered: readonly KnownAccount[]): Said {
+  return detailSaid.removed(
+    removed.removedOn,
+    registered.map((a) => a.account),
+  );
+}
+
+export function describeNameUnread(
+  name: string,
+  taxId: string,
+  names: readonly string[],
+  unread: UnreadHeading,
+): Said {
+  return detailSaid.nameUnread(
+    name,
+    taxId,
+    names,
+    unread.since,
+    unread.reason ?? "",
+    unread.error ?? "",
+    unread.why,
+  );
 }

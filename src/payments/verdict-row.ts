@@ -4,9 +4,11 @@
  * Module-level functions rather than closures made per row: a batch judges hundreds of thousands.
  */
 
+import type { Said } from "../said.ts";
 import type { PaymentRow } from "./batch-row.ts";
-import { describeUnverified, type UnverifiedChange } from "./evidence.ts";
-import { nextStep, type StepVoice } from "./next-step.ts";
+import { detailSaid, detailText } from "./detail-said.ts";
+import type { UnverifiedChange } from "./evidence.ts";
+import { nextStepSaid, type StepVoice } from "./next-step.ts";
 import type { CheckedRow, Knowledge, KnownBusiness, Verdict, Verification } from "./verdicts.ts";
 
 /** What judging one row has found so far, for finish and withAlso. */
@@ -19,10 +21,10 @@ export interface Judging {
   foundBy: "tax_id" | "account" | null;
   business: KnownBusiness | undefined;
   unverified: readonly UnverifiedChange[];
-  badAmount: string | undefined;
+  badAmount: Said | undefined;
   /** Said after the verdict's own detail (how the payee was found, a verification, ...). */
-  notes: string[];
-  onlineNote: string;
+  notes: Said[];
+  onlineNote: Said | null;
   verified: Verification | null;
   voice: StepVoice;
 }
@@ -31,10 +33,28 @@ export interface Judging {
 export function finish(
   j: Judging,
   verdict: Verdict,
-  detail: string,
+  said: Said | readonly Said[],
   addedOn: string | null = null,
 ): CheckedRow {
   const { row } = j;
+  const own: readonly Said[] = Array.isArray(said) ? said : [said as Said];
+  // Most rows have nothing to add: their detail is the verdict's own words, with no arrays made.
+  const parts =
+    j.notes.length === 0 && j.onlineNote === null
+      ? own
+      : [...own, ...j.notes, ...(j.onlineNote ? [j.onlineNote] : [])];
+  const step =
+    verdict === "ok"
+      ? null
+      : nextStepSaid(verdict, {
+          taxBase: j.readableBase,
+          account: j.account,
+          holdDays: j.holdDays,
+          addedOn,
+          unverified: j.unverified,
+          online: j.knowledge.online ?? false,
+          voice: j.voice,
+        });
   return {
     line: row.line,
     taxId: row.taxId,
@@ -46,23 +66,10 @@ export function finish(
     reference: row.reference,
     name: row.name,
     verdict,
-    detail:
-      // Most rows have nothing to add: their detail is the verdict's own words, with no arrays made.
-      j.notes.length === 0 && j.onlineNote === ""
-        ? detail
-        : [detail, ...j.notes, j.onlineNote].filter((part) => part !== "").join("; "),
-    nextStep:
-      verdict === "ok"
-        ? null
-        : nextStep(verdict, {
-            taxBase: j.readableBase,
-            account: j.account,
-            holdDays: j.holdDays,
-            addedOn,
-            unverified: j.unverified,
-            online: j.knowledge.online ?? false,
-            voice: j.voice,
-          }),
+    detail: parts.length === 0 ? "" : detailText(parts),
+    detailSaid: parts,
+    nextStep: step?.text ?? null,
+    nextStepSaid: step,
     taxBase: j.readableBase,
     payeeFoundBy: j.foundBy,
     account: j.account,
@@ -76,10 +83,9 @@ export function finish(
  * A worse verdict's detail still names the unverified change (it may be why the account looks
  * wrong) and a bad amount, so the file is fixed in one pass.
  */
-export function withAlso(j: Judging, text: string): string {
-  const extra = [
-    j.unverified.length > 0 ? describeUnverified(j.unverified, j.holdDays) : "",
-    j.badAmount ?? "",
-  ];
-  return [...new Set([text, ...extra])].filter((part) => part !== "").join("; ");
+export function withAlso(j: Judging, said: Said): Said[] {
+  if (j.unverified.length === 0 && j.badAmount === undefined) return [said];
+  const out = [said, ...j.unverified.map((c) => detailSaid.unverifiedChange(c, j.holdDays))];
+  if (j.badAmount && j.badAmount.text !== said.text) out.push(j.badAmount);
+  return out;
 }

@@ -6,13 +6,23 @@
  */
 
 import { addDays } from "../dates.ts";
-import { describeTaxIdProblem } from "../taxid.ts";
+import type { Said } from "../said.ts";
+import { taxIdProblemSaid } from "../taxid.ts";
 import type { PaymentRow } from "./batch-row.ts";
-import { type ChangeEvidence, describeUnverified, unverifiedChanges } from "./evidence.ts";
+import { detailSaid } from "./detail-said.ts";
+import { type ChangeEvidence, unverifiedChanges } from "./evidence.ts";
 import { indexKnowledge, type KnowledgeIndex, parseAccountOnce, payeeOf } from "./knowledge-index.ts";
 import { findMatchingName } from "./names.ts";
 import type { StepVoice } from "./next-step.ts";
-import { amountProblem, describeAdded, describeHolder, describeVerification } from "./verdict-details.ts";
+import {
+  amountProblem,
+  describeAdded,
+  describeHolder,
+  describeNameUnread,
+  describeRemoved,
+  describeUnreadStatus,
+  describeVerification,
+} from "./verdict-details.ts";
 import { finish, type Judging, withAlso } from "./verdict-row.ts";
 
 export const VERDICTS = [
@@ -46,6 +56,9 @@ export interface UnreadHeading {
   since: string;
   /** Why its values are not known, in words. */
   why: string;
+  /** The same as a reason code (src/payments/evidence.ts) and the stored error it quotes. */
+  reason?: string;
+  error?: string;
 }
 
 /** Headings whose values the guard judges by: an unread change of one holds the payment as unverified. */
@@ -99,7 +112,7 @@ export interface Knowledge {
   /** bank_accounts changes of the batch's businesses whose values are not known. */
   changes: readonly ChangeEvidence[];
   /** What --online could not settle for a row ("not checked online: ..."), by payeeKey(tax base, account). */
-  onlineNotes: ReadonlyMap<string, string>;
+  onlineNotes: ReadonlyMap<string, Said>;
   /** The check asked the search interface (--online). */
   online?: boolean;
   /** Newest verification of each payee and account, by payeeKey(tax base, account). */
@@ -109,8 +122,12 @@ export interface Knowledge {
 export interface CheckedRow extends PaymentRow {
   verdict: Verdict;
   detail: string;
+  /** The detail's sentences as codes and values (the console says them in its reader's language). */
+  detailSaid: readonly Said[];
   /** What to do before the payment may go; null for ok. */
   nextStep: string | null;
+  /** The next step's code and values (src/payments/next-step.ts nextStepSaid); null for ok. */
+  nextStepSaid: Said | null;
   /** The payee's tax base: the file's when readable, else the business found holding the account. */
   taxBase: string | null;
   payeeFoundBy: "tax_id" | "account" | null;
@@ -160,7 +177,7 @@ export function judgeRow(
   const formerOnly = found.by === "none" && found.holders.length === 0 && found.former.length === 1;
   const payee = formerOnly ? { by: "account" as const, taxBase: found.former[0]! } : found;
   const taxBase = payee.by === "none" ? null : payee.taxBase;
-  const readableBase = taxBase !== null && describeTaxIdProblem(taxBase) === undefined ? taxBase : null;
+  const readableBase = taxBase !== null && taxIdProblemSaid(taxBase) === undefined ? taxBase : null;
   const business = readableBase ? knowledge.businesses.get(readableBase) : undefined;
   const evidence = readableBase ? (index.changesByTaxId.get(readableBase) ?? []) : [];
   const unverified = evidence.length > 0 ? unverifiedChanges(evidence, readableBase!, today, holdDays) : [];
@@ -169,7 +186,7 @@ export function judgeRow(
     (account &&
       knowledge.onlineNotes.size > 0 &&
       knowledge.onlineNotes.get(payeeKey(readableBase ?? "", account))) ||
-    "";
+    null;
   const badAmount = amountProblem(row);
   const j: Judging = {
     row,
@@ -187,35 +204,38 @@ export function judgeRow(
     voice: options.voice ?? "cli",
   };
   if (payee.by === "tax_id") {
-    const taxProblem = describeTaxIdProblem(payee.taxBase);
+    const taxProblem = taxIdProblemSaid(payee.taxBase);
     if (taxProblem) return finish(j, "invalid_tax_id", taxProblem);
   }
-  if (!parsed.ok) return finish(j, "invalid_account", parsed.problem);
+  if (!parsed.ok) return finish(j, "invalid_account", parsed.said);
   const acct = parsed.account;
   if (payee.by === "none") {
     const why =
       payee.holders.length > 1
-        ? `the file gives no tax number and the account is registered to several businesses: ${payee.holders.map((t) => describeHolder(t, knowledge)).join(" and ")}`
+        ? detailSaid.holdersSeveral(payee.holders.map((t) => describeHolder(t, knowledge)))
         : payee.former.length > 0
-          ? `the file gives no tax number and no business holds the account now (it was registered to ${payee.former.map((t) => describeHolder(t, knowledge)).join(", ")})`
-          : "the file gives no tax number and no source regwatch has (search records, profiles, change values) knows who holds the account";
-    return finish(j, "unknown_account_holder", badAmount ? `${why}; ${badAmount}` : why);
+          ? detailSaid.holdersFormer(payee.former.map((t) => describeHolder(t, knowledge)))
+          : detailSaid.holderUnknown();
+    return finish(j, "unknown_account_holder", badAmount ? [why, badAmount] : why);
   }
   const payeeTax = payee.taxBase;
   if (payee.by === "account")
     j.notes.push(
       formerOnly
-        ? `the file gives no tax number; the account was registered to ${describeHolder(payeeTax, knowledge)}`
-        : `payee found by its account: ${describeHolder(payeeTax, knowledge)}`,
+        ? detailSaid.formerHolder(describeHolder(payeeTax, knowledge))
+        : detailSaid.foundByAccount(describeHolder(payeeTax, knowledge)),
     );
   const statusUnread = unreadAmong(business, STATUS_HEADINGS);
   if (statusUnread) {
-    return finish(j, "status_unverified", withAlso(j, describeUnreadStatus(statusUnread, business)));
+    return finish(
+      j,
+      "status_unverified",
+      withAlso(j, describeUnreadStatus(statusUnread, business?.statusCode)),
+    );
   }
-  if (business?.statusCode === 0)
-    return finish(j, "business_ceased", withAlso(j, "the registry shows the business as ceased"));
+  if (business?.statusCode === 0) return finish(j, "business_ceased", withAlso(j, detailSaid.ceased()));
   if (business?.statusCode === 2) {
-    return finish(j, "business_suspended", withAlso(j, "the registry shows the business as suspended"));
+    return finish(j, "business_suspended", withAlso(j, detailSaid.suspended()));
   }
   const own = index.byTaxId.get(payeeTax) ?? [];
   const known = business !== undefined || own.length > 0;
@@ -234,42 +254,33 @@ export function judgeRow(
     if (holders.length > 0 || !listsNoAccounts) {
       const why =
         holders.length > 0
-          ? `the account is registered to ${[...new Set(holders.map((h) => h.taxId))].map((t) => describeHolder(t, knowledge)).join(", ")}`
+          ? detailSaid.registeredTo(
+              [...new Set(holders.map((h) => h.taxId))].map((t) => describeHolder(t, knowledge)),
+            )
           : formerly
-            ? "the account was registered to this business before, but no longer is"
+            ? detailSaid.formerlyOwn()
             : registered.length === 0
-              ? "the registry shows no bank account for this business"
-              : `the business's registered account(s): ${registered.map((a) => a.account).join(", ")}`;
+              ? detailSaid.noAccounts()
+              : detailSaid.registeredAccounts(registered.map((a) => a.account));
       return finish(j, "account_not_registered", withAlso(j, why));
     }
-    j.notes.push(
-      "the registry lists no bank accounts for this kind of business (sole proprietor or similar)",
-    );
+    j.notes.push(detailSaid.kindListsNoAccounts());
   }
   // Nothing ever showed the account: not the registry (it lists none for this kind of business), nor any other source.
   const unconfirmed = known && !match && !index.byAccount.has(acct);
   const names = business?.names ?? [];
   if (row.name !== null && row.name.trim() !== "") {
     const nameUnread = unreadAmong(business, NAME_HEADINGS);
-    if (names.length === 0)
-      j.notes.push("the name could not be compared: the registry gives no name for the business");
+    if (names.length === 0) j.notes.push(detailSaid.nameNotCompared());
     else if (findMatchingName(row.name, names) === null) {
-      const shown = names.map((n) => `"${n}"`).join(", ");
       if (nameUnread) {
         return finish(
           j,
           "name_unverified",
-          withAlso(
-            j,
-            `the file names the payee "${row.name}", none of the names known of ${payeeTax} (${shown}); but its name changed on ${nameUnread.since} and regwatch could not read that change (${nameUnread.why}), so the file's may be its new name`,
-          ),
+          withAlso(j, describeNameUnread(row.name, payeeTax, names, nameUnread)),
         );
       }
-      return finish(
-        j,
-        "name_mismatch",
-        withAlso(j, `the file names the payee "${row.name}"; the registry's names of ${payeeTax}: ${shown}`),
-      );
+      return finish(j, "name_mismatch", withAlso(j, detailSaid.nameMismatch(row.name, payeeTax, names)));
     }
   }
   if (badAmount) return finish(j, "invalid_amount", withAlso(j, badAmount));
@@ -284,19 +295,22 @@ export function judgeRow(
     j.verified = verification;
     j.notes.unshift(describeVerification(verification));
   } else {
-    const older = verification
-      ? `; ${describeVerification(verification)}, before the change of ${newest}`
-      : "";
+    const older: Said[] = verification
+      ? [detailSaid.verifiedBefore(verification.by, verification.on, verification.note, newest!)]
+      : [];
     if (recent) {
       return finish(
         j,
         "account_recently_changed",
-        withAlso(j, describeAdded(match!, holdDays)) + older,
+        [...withAlso(j, describeAdded(match!, holdDays)), ...older],
         recent,
       );
     }
     if (unverified.length > 0) {
-      return finish(j, "account_change_unverified", describeUnverified(unverified, holdDays) + older);
+      return finish(j, "account_change_unverified", [
+        ...unverified.map((c) => detailSaid.unverifiedChange(c, holdDays)),
+        ...older,
+      ]);
     }
   }
   if (unconfirmed && j.verified === null) {
@@ -304,32 +318,12 @@ export function judgeRow(
       j.verified = verification;
       j.notes.unshift(describeVerification(verification));
     } else if (options.acceptUnconfirmed) {
-      j.notes.push(`warning: ${UNCONFIRMED}; passed because REGWATCH_PAYMENT_ACCEPT_UNCONFIRMED is set`);
-    } else return finish(j, "account_unconfirmed", withAlso(j, UNCONFIRMED));
+      j.notes.push(detailSaid.unconfirmedAccepted());
+    } else return finish(j, "account_unconfirmed", withAlso(j, detailSaid.unconfirmed()));
   }
-  if (!known) return finish(j, "unknown_business", `no record of tax id ${payeeTax}`);
-  if (!knowledge.watched.has(payeeTax)) {
-    return finish(j, "not_watched", "on no watch list: a change of its account would go unseen");
-  }
-  return finish(j, "ok", "");
-}
-
-const UNCONFIRMED =
-  "no source regwatch has (search records, profiles, change values) has ever shown this account: nothing confirms it is the payee's";
-
-function describeUnreadStatus(unread: UnreadHeading, business: KnownBusiness | undefined): string {
-  const code = business?.statusCode;
-  const last = code === 0 ? "ceased" : code === 1 ? "operating" : code === 2 ? "suspended" : null;
-  return `the business's status is not verified: it changed on ${unread.since} and regwatch could not read the change (${unread.why})${last ? `; the status known before it (${last}) may no longer hold` : ""}`;
-}
-
-function describeRemoved(removed: KnownAccount, registered: readonly KnownAccount[]): string {
-  const when = removed.removedOn ? ` on ${removed.removedOn}` : "";
-  const now =
-    registered.length > 0
-      ? `; its registered account(s) now: ${registered.map((a) => a.account).join(", ")}`
-      : "";
-  return `this business removed this account${when}: do not pay it; confirm the new account${now}`;
+  if (!known) return finish(j, "unknown_business", detailSaid.unknownBusiness(payeeTax));
+  if (!knowledge.watched.has(payeeTax)) return finish(j, "not_watched", detailSaid.notWatched());
+  return finish(j, "ok", []);
 }
 
 export function judgeBatch(

@@ -3,6 +3,7 @@
  * create, add and remove, what is recorded without being sent, and whether the removal guards
  * allow the plan. No I/O here, so every rule is unit-tested without a database or a registry.
  */
+import { type Said, said } from "../said.ts";
 import { describeTaxIdProblem } from "../taxid.ts";
 import { normaliseDesired } from "./desired-rows.ts";
 import type { DropPlan } from "./drop-plan.ts";
@@ -248,7 +249,12 @@ export interface GuardOptions {
 
 /** Why the plan must not be applied as it stands; each message says how to allow it. Empty when it may. */
 export function guardProblems(plan: ReconcilePlan, options: GuardOptions): string[] {
-  const problems: string[] = [];
+  return guardSaid(plan, options).map((p) => p.text);
+}
+
+/** guardProblems as sentences the console says in its reader's language. */
+export function guardSaid(plan: ReconcilePlan, options: GuardOptions): Said[] {
+  const problems: Said[] = [];
   // Deleting a dropped list removes its items: they count like removals.
   const deleted = itemsDeleted(plan.drops);
   const removals = plan.totals.remove + deleted;
@@ -256,15 +262,23 @@ export function guardProblems(plan: ReconcilePlan, options: GuardOptions): strin
     const lists = plan.drops?.delete.length ?? 0;
     const what = deleted > 0 ? ` (${deleted} of them by deleting ${lists} dropped list(s))` : "";
     problems.push(
-      `the plan removes ${removals} items${what}, more than the ${options.maxRemovals} allowed; ` +
-        `check desired_items, then rerun with --max-removals ${removals} to allow it`,
+      said(
+        "guard.maxRemovals",
+        { removals, deleted, lists, max: options.maxRemovals },
+        `the plan removes ${removals} items${what}, more than the ${options.maxRemovals} allowed; ` +
+          `check desired_items, then rerun with --max-removals ${removals} to allow it`,
+      ),
     );
   }
   if (!options.allowEmpty) {
     for (const list of plan.lists.filter((l) => l.emptied)) {
       problems.push(
-        `the plan removes all ${list.remoteCount} items of list "${list.listName}" and leaves it empty; ` +
-          `rerun with --allow-empty to allow it (or set prune = false in desired_lists to keep them)`,
+        said(
+          "guard.emptied",
+          { count: list.remoteCount, list: list.listName },
+          `the plan removes all ${list.remoteCount} items of list "${list.listName}" and leaves it empty; ` +
+            `rerun with --allow-empty to allow it (or set prune = false in desired_lists to keep them)`,
+        ),
       );
     }
   }

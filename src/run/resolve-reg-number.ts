@@ -8,7 +8,8 @@ import type { Config } from "../config.ts";
 import type { Sql } from "../db/connect.ts";
 import { RegwatchError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
-import { type Resolution, taxIdForRegistrationNumber } from "../search/resolve.ts";
+import { said } from "../said.ts";
+import { type Resolution, taxIdForRegistrationNumber, unresolved } from "../search/resolve.ts";
 import { saveBusinesses } from "../search/save-businesses.ts";
 import { redactError } from "../secrets.ts";
 import { openSearch } from "./open-registry.ts";
@@ -22,16 +23,20 @@ export async function resolveRegistrationNumber(
   const search = await openSearch(config, log, sql);
   try {
     if (search.quota.remaining < 1)
-      return {
-        ok: false,
-        problem: `no search request of REGWATCH_SEARCH_MONTHLY_QUOTA=${search.quota.limit} is left this month; give the tax number instead`,
-      };
+      return unresolved(
+        said(
+          "resolve.quota",
+          { limit: search.quota.limit },
+          `no search request of REGWATCH_SEARCH_MONTHLY_QUOTA=${search.quota.limit} is left this month; give the tax number instead`,
+        ),
+      );
     const { records } = await search.client.search("reg-number", regNumber);
     await saveBusinesses(sql, records);
     return taxIdForRegistrationNumber(regNumber, records);
   } catch (error) {
     if (!(error instanceof RegwatchError)) throw error;
-    return { ok: false, problem: `searching ${regNumber} failed: ${redactError(error)}` };
+    const why = redactError(error);
+    return unresolved(said("resolve.failed", { regNumber, why }, `searching ${regNumber} failed: ${why}`));
   } finally {
     await search.close();
   }

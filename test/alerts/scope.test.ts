@@ -68,13 +68,19 @@ describe("what an alert rule may name", () => {
         false,
       ),
     ).toEqual([]);
-    expect(scopeProblems({ lists: ["suplliers", "x\u001b[2J"], headings: ["sete"] }, facts, false)).toEqual([
+    expect(
+      scopeProblems({ lists: ["suplliers", "x\u001b[2J"], headings: ["sete"] }, facts, false).map(
+        (p) => p.text,
+      ),
+    ).toEqual([
       '--list "suplliers", "x\\u001b[2J": no such list, remote (by key or name) or desired (known: suppliers (wl_1), partners)',
       '--heading "sete": no stored change has named this heading (seen: name, seat); check the spelling, or add --new-heading to wait for a heading the registry has not reported yet',
     ]);
     expect(scopeProblems({ lists: [], headings: ["sete"] }, facts, true)).toEqual([]);
     const many = { ...facts, seen: { headings: Array.from({ length: 20 }, (_, i) => `h${i}`), more: 5 } };
-    expect(scopeProblems({ lists: [], headings: ["sete"] }, many, false)[0]).toMatch(/h19 and 5 more\)/);
+    expect(scopeProblems({ lists: [], headings: ["sete"] }, many, false)[0]?.text).toMatch(
+      /h19 and 5 more\)/,
+    );
   });
 
   it("refuses an unknown list or an unseen heading with 64; takes a list by key or desired name; stored rules stay", async () => {

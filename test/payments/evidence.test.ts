@@ -1,6 +1,7 @@
 /** Which changes leave accounts unknown, what a held verdict says to do, and what --online asks (pure). */
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
+import { detailSaid } from "../../src/payments/detail-said.ts";
 import { type ChangeEvidence, unknownReason, unverifiedChanges } from "../../src/payments/evidence.ts";
 import { nextStep } from "../../src/payments/next-step.ts";
 import { onlineNotes, type PayeeRecord, planAsks } from "../../src/payments/recheck.ts";
@@ -114,6 +115,7 @@ describe("planAsks", () => {
         value: "11773016-22222222",
         keys: [payeeKey("", unknownAccount)],
         stale: null,
+        staleSaid: null,
         taxId: null,
         forHolder: true,
       },
@@ -154,6 +156,10 @@ describe("planAsks", () => {
         value: "01-09-123456",
         keys: [payeeKey("12345676", ACCOUNT), payeeKey("12345676", OTHER)],
         stale: "its newest record was read on 2024-05-01, more than 30 day(s) ago",
+        staleSaid: expect.objectContaining({
+          code: "pay.stale.old",
+          values: { day: "2024-05-01", days: 30 },
+        }),
         taxId: "12345676",
       },
     ]);
@@ -174,10 +180,10 @@ describe("planAsks", () => {
     const asks = planAsks([row("12345676")], knowledge(), records("2024-05-01"), TODAY, 30);
     const key = payeeKey("12345676", ACCOUNT);
     expect(onlineNotes(asks, [{ ok: true, taxIds: ["12345676"] }])).toEqual(new Map());
-    expect(onlineNotes(asks, [{ ok: false, why: "the monthly search quota is used up" }]).get(key)).toBe(
+    expect(onlineNotes(asks, [{ ok: false, why: detailSaid.quotaSpent() }]).get(key)?.text).toBe(
       "not checked online: the monthly search quota is used up (its newest record was read on 2024-05-01, more than 30 day(s) ago)",
     );
-    expect(onlineNotes(asks, [{ ok: true, taxIds: ["10000001"] }]).get(key)).toContain(
+    expect(onlineNotes(asks, [{ ok: true, taxIds: ["10000001"] }]).get(key)?.text).toContain(
       "asked online by registration number 01-09-123456, but the answer holds no record of this tax id",
     );
   });

@@ -25,6 +25,8 @@ function row(line: number, verdict: Verdict, extra: Partial<CheckedRow> = {}): C
     name: null,
     verdict,
     detail: verdict === "ok" ? "" : `why ${line}`,
+    detailSaid: [],
+    nextStepSaid: null,
     nextStep: verdict === "ok" || verdict === "not_watched" ? null : `do ${line}`,
     taxBase: "12345676",
     payeeFoundBy: "tax_id",

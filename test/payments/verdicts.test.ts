@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PaymentRow } from "../../src/payments/batch-row.ts";
+import { detailSaid } from "../../src/payments/detail-said.ts";
 import {
   judgeRow,
   type Knowledge,
@@ -7,6 +8,7 @@ import {
   type KnownBusiness,
   payeeKey,
 } from "../../src/payments/verdicts.ts";
+import type { Said } from "../../src/said.ts";
 import { account } from "./fixtures.ts";
 
 const ACCOUNT = "11773016-11111018-00000000";
@@ -30,7 +32,7 @@ function row(taxId: string, bankAccount = ACCOUNT): PaymentRow {
 function knowledge(
   businesses: KnownBusiness[],
   accounts: KnownAccount[],
-  onlineNotes = new Map<string, string>(),
+  onlineNotes = new Map<string, Said>(),
   watched = businesses.map((b) => b.taxId),
 ): Knowledge {
   return {
@@ -111,7 +113,7 @@ describe("payment verdicts", () => {
     expect(judgeRow(row("12345676"), k, { today: TODAY, holdDays: 30 }).verdict).toBe("not_watched");
     const watched = knowledge([], [held("12345676")], new Map(), ["12345676"]);
     expect(judgeRow(row("12345676"), watched, { today: TODAY, holdDays: 30 }).verdict).toBe("ok");
-    const note = "not checked online: the monthly search quota is used up";
+    const note = detailSaid.notCheckedOnline(detailSaid.quotaSpent(), null);
     const unknown = knowledge([], [], new Map([[payeeKey("12345676", ACCOUNT), note]]));
     expect(judgeRow(row("12345676"), unknown, { today: TODAY, holdDays: 30 })).toMatchObject({
       verdict: "unknown_business",

@@ -87,7 +87,7 @@ describe("the rules page", () => {
     await page.fill('form[action="/rules"] input[name="target"]', "not a url");
     await page.click('form[action="/rules"] button[type="submit"]');
     await page.waitForLoadState("load");
-    expect(await page.locator('[role="alert"]').textContent()).toContain("is not a URL");
+    expect(await page.locator('[role="alert"]').textContent()).toContain("is not a web address");
     expect(await page.inputValue('form[action="/rules"] input[name="name"]')).toBe("bad");
   });
 
@@ -156,7 +156,7 @@ describe("the inbox for people", () => {
     await page.selectOption('select[name="assignee"]', "ada");
     await Promise.all([page.waitForURL(/done=assign/), page.click("button:has-text('Apply to selected')")]);
     expect(await page.locator('[role="status"]').textContent()).toContain(
-      "3 alerts of 1 changes assigned to ada",
+      "3 alerts of 1 change assigned to ada",
     );
     await Promise.all([
       page.waitForURL(`${web.url}/?assigned=me`),
@@ -172,7 +172,7 @@ describe("the inbox for people", () => {
     await page.selectOption('select[name="action"]', "ack");
     await Promise.all([page.waitForURL(/done=ack/), page.click("button:has-text('Apply to selected')")]);
     expect(await page.locator('[role="status"]').textContent()).toContain(
-      "Done: 3 alerts of 1 changes acknowledged",
+      "Done: 3 alerts of 1 change acknowledged",
     );
     expect(await page.locator(`tr[data-change="${changeId}"]`).count()).toBe(0);
     const events = await t.db.sql<{ n: number }[]>`

@@ -109,7 +109,7 @@ describe("the rules page", () => {
   it("refuses what the CLI refuses, naming each problem, and stores nothing", async () => {
     const bad = await postForm(`${web.url}/rules`, ada, { name: "r", channel: "sms", target: "x" });
     expect(bad.status).toBe(400);
-    expect(await bad.text()).toContain("is not one of webhook, email, notify");
+    expect(await bad.text()).toContain("must be webhook, email or notify");
     const unknown = await postForm(`${web.url}/rules`, ada, {
       name: "r",
       channel: "email",

@@ -128,7 +128,7 @@ describe("one row per change", () => {
       where a.change_id = ${change!.id} order by e.id`;
     expect(events).toEqual(Array(3).fill({ by: "viktor", action: "acknowledged" }));
     const html = await (await getPage(`${web.url}${location}`, viktor)).text();
-    expect(html).toContain("Done: 3 alerts of 1 changes acknowledged");
+    expect(html).toContain("Done: 3 alerts of 1 change acknowledged");
     expect(rowsOf(html)).not.toContain(change!.id);
   });
 

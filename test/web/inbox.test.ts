@@ -77,7 +77,7 @@ describe("the inbox", () => {
     expect(html).toContain("changed (values not read yet)");
     expect(html).toMatch(/<strong>3<\/strong> changes with open alerts/);
     expect(html).toMatch(/<strong>3<\/strong> new since yesterday/);
-    expect(html).toMatch(/<strong>1<\/strong> bank-account changes/);
+    expect(html).toMatch(/<strong>1<\/strong> bank-account change</);
     // A new bank account and a status to suspended are high; the seat change is normal.
     expect(html).toMatch(/<strong>2<\/strong> of high severity/);
     expect(html).toContain("suppliers");

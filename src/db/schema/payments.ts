@@ -91,6 +91,13 @@ export const paymentChecks = regwatch.table(
     amountRaw: text("amount_raw"),
     verifiedBy: text("verified_by"),
     verifiedOn: day("verified_on"),
+    /**
+     * The detail's sentences as [{ code, values }] and the next step as { code, values }
+     * (migration 0045): the console says them in its reader's language; detail and next_step
+     * keep the English. Null on rows recorded before.
+     */
+    detailSaid: jsonb("detail_said"),
+    nextStepSaid: jsonb("next_step_said"),
   },
   (t) => [
     check("payment_checks_payee_found_by", sql`${t.payeeFoundBy} in ('tax_id', 'account')`),

@@ -11,7 +11,9 @@ import { errors as enErrors } from "./en/errors.ts";
 import { inbox as enInbox } from "./en/inbox.ts";
 import { names as enNames } from "./en/names.ts";
 import { pages as enPages } from "./en/pages.ts";
+import { paymentTexts as enPaymentTexts } from "./en/payment-texts.ts";
 import { payments as enPayments } from "./en/payments.ts";
+import { validation as enValidation } from "./en/validation.ts";
 import { vocabulary as enVocabulary } from "./en/vocabulary.ts";
 import { admin as huAdmin } from "./hu/admin.ts";
 import { alerts as huAlerts } from "./hu/alerts.ts";
@@ -21,7 +23,9 @@ import { errors as huErrors } from "./hu/errors.ts";
 import { inbox as huInbox } from "./hu/inbox.ts";
 import { names as huNames } from "./hu/names.ts";
 import { pages as huPages } from "./hu/pages.ts";
+import { paymentTexts as huPaymentTexts } from "./hu/payment-texts.ts";
 import { payments as huPayments } from "./hu/payments.ts";
+import { validation as huValidation } from "./hu/validation.ts";
 import { vocabulary as huVocabulary } from "./hu/vocabulary.ts";
 
 const en = {
@@ -31,10 +35,12 @@ const en = {
   ...enBusiness,
   ...enPages,
   ...enPayments,
+  ...enPaymentTexts,
   ...enAlerts,
   ...enVocabulary,
   ...enNames,
   ...enAdmin,
+  ...enValidation,
 };
 
 export type MessageKey = keyof typeof en;
@@ -46,10 +52,12 @@ const hu: Record<MessageKey, string> = {
   ...huBusiness,
   ...huPages,
   ...huPayments,
+  ...huPaymentTexts,
   ...huAlerts,
   ...huVocabulary,
   ...huNames,
   ...huAdmin,
+  ...huValidation,
 };
 
 export const CATALOGS: Record<"en" | "hu", Record<MessageKey, string>> = { en, hu };

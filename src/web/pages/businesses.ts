@@ -3,6 +3,7 @@
  * (?as_of=YYYY-MM-DD, business_as_of), every change with its values, the lists it is on, its
  * alerts and its payment checks. GET /businesses?tax_id= (the layout's search box) leads there.
  */
+
 import { isValidDate, localDateTime } from "../../dates.ts";
 import {
   hasChanges,
@@ -16,7 +17,8 @@ import { readBusinessPaymentChecks } from "../../db/console-payments.ts";
 import { readGivenNames } from "../../db/given-names.ts";
 import { loadUnreadHeadings } from "../../db/unread-headings.ts";
 import { givenNameLabel } from "../../feed/given-name.ts";
-import { describeTaxIdProblem, taxBaseOf } from "../../taxid.ts";
+import { saidIn } from "../../i18n/said-words.ts";
+import { taxBaseOf, taxIdProblemSaid } from "../../taxid.ts";
 import { givenNameSay } from "../given-names-view.ts";
 import type { RegisterAccountPages } from "../kit.ts";
 import { line, PAGE, query } from "../route-schemas.ts";
@@ -121,7 +123,8 @@ export const registerBusinessPages: RegisterAccountPages = async (app, kit) => {
     const given = request.params.taxId;
     const taxId = taxBaseOf(given);
     const i18n = kit.i18n(request);
-    const problem = taxId === undefined ? i18n.t("business.notTaxId.shape") : describeTaxIdProblem(taxId);
+    const said = taxId === undefined ? undefined : taxIdProblemSaid(taxId);
+    const problem = taxId === undefined ? i18n.t("business.notTaxId.shape") : said && saidIn(i18n, said);
     if (taxId === undefined || problem) {
       const message = i18n.t("business.notTaxId", { value: given, problem });
       return kit.render(request, reply, "error", { title: i18n.t("business.notTaxId.title"), message }, 400);

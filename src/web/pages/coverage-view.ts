@@ -15,6 +15,19 @@ export type DayState = "covered" | "accepted" | "invalid" | "gap" | "future" | "
 /** The day states in the order the legend lists them. */
 export const DAY_STATES: readonly DayState[] = ["covered", "accepted", "invalid", "gap", "future", "before"];
 
+/**
+ * Each state's mark, shown in its cells and the legend beside the colour, so the calendar reads
+ * without telling colours apart (WCAG 1.4.1); screen readers get the state in words instead.
+ */
+export const DAY_MARKS: Readonly<Record<DayState, string>> = {
+  covered: "✓",
+  accepted: "✎",
+  invalid: "!",
+  gap: "✗",
+  future: "·",
+  before: "–",
+};
+
 /** The reader's words and formats (English, UTC by default). */
 interface Words {
   i18n: Translator;
@@ -26,6 +39,9 @@ export interface CalendarDay {
   state: DayState;
   /** What the day's cell says when pointed at: the state in words and, where known, why. */
   title: string;
+  /** The state's mark (DAY_MARKS) and its words, for a reader who does not see the colour. */
+  mark: string;
+  words: string;
 }
 
 export interface CalendarWeek {
@@ -109,11 +125,15 @@ export function listCalendar(
 function dayOf(list: ListCoverageDetail, day: string, lastComplete: string, words: Words): CalendarDay {
   const { i18n } = words;
   const shown = words.formats.day(day);
-  const plain = (state: DayState): CalendarDay => ({
+  const marked = (state: DayState, title: string): CalendarDay => ({
     day,
     state,
-    title: i18n.t("coverage.dayTitle", { day: shown, state: wordOf(i18n, "dayState", state) }),
+    title,
+    mark: DAY_MARKS[state],
+    words: wordOf(i18n, "dayState", state),
   });
+  const plain = (state: DayState): CalendarDay =>
+    marked(state, i18n.t("coverage.dayTitle", { day: shown, state: wordOf(i18n, "dayState", state) }));
   const invalid = list.invalid.find((w) => w.start <= day && day <= w.end);
   if (invalid) {
     const state = wordOf(i18n, "dayState", "invalid");
@@ -123,14 +143,14 @@ function dayOf(list: ListCoverageDetail, day: string, lastComplete: string, word
       items: invalid.items,
       example: invalid.example,
     });
-    return { day, state: "invalid", title };
+    return marked("invalid", title);
   }
   const covering = list.intervals.filter((i) => i.start <= day && day <= i.end);
   if (covering.some((i) => i.acceptedReason === null)) return plain("covered");
   const accepted = covering.find((i) => i.acceptedReason !== null);
   if (accepted) {
     const title = i18n.t("coverage.dayAccepted", { day: shown, reason: accepted.acceptedReason });
-    return { day, state: "accepted", title };
+    return marked("accepted", title);
   }
   if (day > lastComplete) return plain("future");
   if (list.createdAt !== null && day < list.createdAt) return plain("before");

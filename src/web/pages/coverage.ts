@@ -11,7 +11,7 @@ import { line, PAGE, query } from "../route-schemas.ts";
 const COVERAGE = { querystring: query({ weeks: PAGE, end: line(40) }) };
 
 import { formatsFor } from "../../i18n/format.ts";
-import { DAY_STATES, listCalendar } from "./coverage-view.ts";
+import { DAY_MARKS, DAY_STATES, listCalendar } from "./coverage-view.ts";
 import { QueryReader } from "./query-reader.ts";
 
 const DEFAULT_WEEKS = 12;
@@ -39,7 +39,7 @@ export const registerCoveragePages: RegisterAccountPages = (app, kit) => {
         end,
         today,
         lastComplete,
-        legend: DAY_STATES,
+        legend: DAY_STATES.map((state) => ({ state, mark: DAY_MARKS[state] })),
         calendars: lists.map((l) => listCalendar(l, { lastComplete, today, weeks, end, words })),
       },
       q.problems.length > 0 ? 400 : 200,

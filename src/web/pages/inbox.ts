@@ -17,6 +17,8 @@ import {
 } from "../../db/console-inbox-changes.ts";
 import { listConsoleUsers } from "../../db/console-users.ts";
 import { inOneRead } from "../../db/one-read.ts";
+import { formatsFor } from "../../i18n/format.ts";
+import type { Translator } from "../../i18n/messages.ts";
 import { valueText } from "../../i18n/values.ts";
 import { type ActionRequest, readAction, safeReturn } from "../alert-actions.ts";
 import { fill } from "../fill-message.ts";
@@ -32,7 +34,7 @@ import type { PageKit, WebDeps } from "../kit.ts";
 import { roleAtLeast } from "../kit.ts";
 import { DECIMAL_ID, form, line, PAGE, query, typedText } from "../route-schemas.ts";
 import { actOnAlerts, consoleToday, refuseAction, reopenEndedSnoozes } from "./act-on-alerts.ts";
-import { type InboxMessages, inboxMessages } from "./inbox-messages.ts";
+import { inboxMessages } from "./inbox-messages.ts";
 
 const INBOX = {
   querystring: query({
@@ -119,7 +121,7 @@ export async function registerInboxPages(app: FastifyInstance, kit: PageKit, hom
           canAct,
           isAdmin: roleAtLeast(request.user.role, "admin"),
           empty: emptyReason(filter, context),
-          done: doneMessage(M, request.query),
+          done: doneMessage(i18n, request.query),
           today: consoleToday(deps),
           here: withoutDone(request.url),
           previous: filter.page > 1 ? { ...params, page: filter.page - 1 } : null,
@@ -221,26 +223,31 @@ function withoutDone(address: string): string {
   return `${url.pathname}${url.search}`;
 }
 
-function doneMessage(M: InboxMessages, q: Record<string, string | undefined>): string | null {
+/** The confirmation of the last action, its counts said with their plurals (ICU, through the catalog). */
+function doneMessage(i18n: Translator, q: Record<string, string | undefined>): string | null {
+  const count = (text: string | undefined) => {
+    const n = Number(text ?? "0");
+    return Number.isInteger(n) && n >= 0 ? n : 0;
+  };
   const values = {
-    alerts: q.alerts ?? "0",
-    changes: q.changes ?? "0",
-    until: q.until ?? "",
+    alerts: count(q.alerts),
+    changes: count(q.changes),
+    until: formatsFor(i18n.locale, "UTC").day(q.until ?? ""),
     user: q.user ?? "",
   };
   switch (q.done) {
     case "ack":
-      return fill(M.doneAck, values);
+      return i18n.t("inboxMsg.doneAck", values);
     case "resolve":
-      return fill(M.doneResolve, values);
+      return i18n.t("inboxMsg.doneResolve", values);
     case "snooze":
-      return fill(M.doneSnooze, values);
+      return i18n.t("inboxMsg.doneSnooze", values);
     case "comment":
-      return fill(M.doneComment, values);
+      return i18n.t("inboxMsg.doneComment", values);
     case "assign":
-      return fill(q.user ? M.doneAssign : M.doneUnassign, values);
+      return i18n.t(q.user ? "inboxMsg.doneAssign" : "inboxMsg.doneUnassign", values);
     case "nothing":
-      return M.doneNothing;
+      return i18n.t("inboxMsg.doneNothing");
     default:
       return null;
   }

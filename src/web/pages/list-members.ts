@@ -13,9 +13,10 @@ import {
   removeDesiredItem,
 } from "../../db/desired-edit.ts";
 import { loadWatchLists } from "../../db/lists.ts";
-import { listNameProblem, readDesiredTaxId } from "../../desired-names.ts";
+import { listNameProblemSaid, readDesiredTaxId } from "../../desired-names.ts";
+import { saidIn } from "../../i18n/said-words.ts";
 import { resolveRegistrationNumber } from "../../run/resolve-reg-number.ts";
-import { describeTaxIdProblem } from "../../taxid.ts";
+import { taxIdProblemSaid } from "../../taxid.ts";
 import { fill } from "../fill-message.ts";
 import type { RegisterAccountPages } from "../kit.ts";
 import { roleAtLeast } from "../kit.ts";
@@ -78,9 +79,14 @@ export const registerListMembersPages: RegisterAccountPages = (app, kit) => {
       const M = words(request);
       const body = request.body;
       const listName = await listNameOf(deps.db.sql, body.list.trim());
-      const listProblem = listNameProblem(listName);
+      const i18n = kit.i18n(request);
+      const listProblem = listNameProblemSaid(listName);
       if (listProblem)
-        return refuse(request, reply, fill(M.badListName, { name: listName, problem: listProblem }));
+        return refuse(
+          request,
+          reply,
+          fill(M.badListName, { name: listName, problem: saidIn(i18n, listProblem) }),
+        );
       const taxText = body.tax_id?.trim() ?? "";
       const regText = body.reg_number?.trim() ?? "";
       if ((taxText === "") === (regText === "")) return refuse(request, reply, M.giveOne);
@@ -88,13 +94,17 @@ export const registerListMembersPages: RegisterAccountPages = (app, kit) => {
       if (taxText !== "") {
         const reading = readDesiredTaxId(taxText);
         if (!reading.ok)
-          return refuse(request, reply, fill(M.badTaxId, { value: taxText, problem: reading.problem }));
-        const checkDigit = describeTaxIdProblem(reading.taxId);
-        if (checkDigit) return refuse(request, reply, checkDigit);
+          return refuse(
+            request,
+            reply,
+            fill(M.badTaxId, { value: taxText, problem: saidIn(i18n, reading.said) }),
+          );
+        const checkDigit = taxIdProblemSaid(reading.taxId);
+        if (checkDigit) return refuse(request, reply, saidIn(i18n, checkDigit));
         taxId = reading.taxId;
       } else {
         const checked = checkRegistrationNumber(regText);
-        if (!checked.ok) return refuse(request, reply, checked.problem);
+        if (!checked.ok) return refuse(request, reply, saidIn(i18n, checked.said));
         const { config } = deps;
         if (!config.searchUrl || !config.searchApiKey) return refuse(request, reply, M.noSearch);
         const resolved = await resolveRegistrationNumber(
@@ -103,7 +113,8 @@ export const registerListMembersPages: RegisterAccountPages = (app, kit) => {
           deps.db.sql,
           checked.value,
         );
-        if (!resolved.ok) return refuse(request, reply, resolved.problem);
+        if (!resolved.ok)
+          return refuse(request, reply, resolved.said ? saidIn(i18n, resolved.said) : resolved.problem);
         taxId = resolved.taxId;
       }
       const note = body.note?.trim() || null;
@@ -129,7 +140,7 @@ export const registerListMembersPages: RegisterAccountPages = (app, kit) => {
         return refuse(
           request,
           reply,
-          fill(M.badTaxId, { value: request.body.tax_id, problem: reading.problem }),
+          fill(M.badTaxId, { value: request.body.tax_id, problem: saidIn(kit.i18n(request), reading.said) }),
         );
       if (!(await desiredListExists(sql, listName)))
         return refuse(request, reply, fill(M.noList, { name: listName }), 404);

@@ -13,8 +13,9 @@ import { loadManaged } from "../../db/managed-items.ts";
 import { planAdoptions, withAdopted, withAdoptedManaged } from "../../reconcile/adopt.ts";
 import { checkDesiredLists, type RefusedList } from "../../reconcile/desired-rows.ts";
 import { planDrops } from "../../reconcile/drop-plan.ts";
-import { guardProblems, planReconcile, type ReconcilePlan } from "../../reconcile/plan.ts";
+import { guardSaid, planReconcile, type ReconcilePlan } from "../../reconcile/plan.ts";
 import { DEFAULT_MAX_REMOVALS } from "../../reconcile/reconcile.ts";
+import type { Said } from "../../said.ts";
 
 /** How long a refusal holds an id back (reconcile's default). */
 const REFUSAL_HOLD_MS = 12 * 3600_000;
@@ -27,7 +28,7 @@ export interface StoredPlan {
   adoptions: Map<string, string[]>;
   refused: RefusedList[];
   /** What a real run would refuse (removal guards at their defaults). */
-  guards: string[];
+  guards: Said[];
   states: WatchStateCount[];
 }
 
@@ -73,7 +74,7 @@ export async function planFromStored(
     remote: stored,
     adoptions: new Map(adoptions.filter((a) => a.taxIds.length > 0).map((a) => [a.listName, a.taxIds])),
     refused: checked.refused,
-    guards: guardProblems(plan, { maxRemovals: DEFAULT_MAX_REMOVALS, allowEmpty: false }),
+    guards: guardSaid(plan, { maxRemovals: DEFAULT_MAX_REMOVALS, allowEmpty: false }),
     states,
   };
 }

@@ -3,7 +3,8 @@
  * would do to it, the remote lists regwatch does not manage, dropped lists left in place, and
  * the item states of v_watch_status per list.
  */
-import type { MessageKey } from "../../i18n/messages.ts";
+import type { MessageKey, Translator } from "../../i18n/messages.ts";
+import { saidIn } from "../../i18n/said-words.ts";
 import type { ListPlan } from "../../reconcile/plan.ts";
 import type { StoredPlan } from "./lists-plan.ts";
 
@@ -61,12 +62,12 @@ export function listPlanView(list: ListPlan, stored: StoredPlan) {
   };
 }
 
-export function listsPageView(stored: StoredPlan) {
+export function listsPageView(stored: StoredPlan, i18n: Translator) {
   const desiredNames = new Set(stored.plan.lists.map((l) => l.listName));
   return {
     totals: stored.plan.totals,
     notes: stored.plan.notes,
-    guards: stored.guards,
+    guards: stored.guards.map((g) => saidIn(i18n, g)),
     refused: stored.refused,
     lists: stored.plan.lists.map((l) => listPlanView(l, stored)),
     unmanaged: stored.remote

@@ -20,7 +20,7 @@ export const registerListsPages: RegisterAccountPages = (app, kit) => {
       const stored = await planFromStored(deps.db.sql, deps.config, deps.now());
       return kit.render(request, reply, "lists", {
         title: i18n.t("lists.title"),
-        ...listsPageView(stored),
+        ...listsPageView(stored, i18n),
         ...applyView(stored, deps, i18n),
         isAdmin: roleAtLeast(request.user.role, "admin"),
         applied: appliedMessage(request.query, i18n),

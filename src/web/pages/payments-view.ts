@@ -4,7 +4,9 @@
  * verdicts themselves are src/payments/verdicts.ts's.
  */
 import type { BatchTotal, PaymentBatchRow, PaymentCheckRow } from "../../db/console-payments.ts";
+import { formatsFor } from "../../i18n/format.ts";
 import { type MessageKey, type MessageValues, type Translator, translatorFor } from "../../i18n/messages.ts";
+import { storedWords } from "../../i18n/said-words.ts";
 import { wordOf } from "../../i18n/words.ts";
 import { PASSING, type Verdict } from "../../payments/verdicts.ts";
 
@@ -47,8 +49,13 @@ export function paymentCheckLines<T extends PaymentCheckRow>(
   rows: readonly T[],
   i18n: Translator = translatorFor("en"),
 ) {
+  // Days have no zone: any zone's formats say them alike.
+  const formats = formatsFor(i18n.locale, "UTC");
   return rows.map((r) => ({
     ...r,
+    // Said in the reader's language from the stored codes; rows recorded before keep their English.
+    detail: storedWords(i18n, formats, r.detailSaid, r.detail),
+    nextStep: storedWords(i18n, formats, r.nextStepSaid, r.nextStep),
     ...verdictWords(r.verdict, i18n),
     payee: r.registryName ?? r.name ?? "",
     amountText: amountText(r.amount, r.currency, r.amountRaw),

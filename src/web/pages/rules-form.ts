@@ -6,6 +6,7 @@
  */
 import { validateRule } from "../../alerts/rule-input.ts";
 import type { AlertRuleInput, AlertRuleRow } from "../../db/alerts-rules.ts";
+import type { Said } from "../../said.ts";
 
 export interface RuleFormBody {
   name?: string;
@@ -26,7 +27,7 @@ export interface RuleForm {
   given: { lists: string[]; headings: string[] };
   newHeading: boolean;
   note: string | null;
-  problems: string[];
+  problems: Said[];
   /** What was typed, to show the form again. */
   values: {
     name: string;

@@ -11,6 +11,9 @@ import { ruleEvents } from "../../db/alerts-history.ts";
 import { type AlertRuleRow, findAlertRule, listAlertRules, switchAlertRule } from "../../db/alerts-rules.ts";
 import { knownLists, someSeenHeadings, unseenHeadings } from "../../db/alerts-scope.ts";
 import type { Sql } from "../../db/connect.ts";
+import type { Translator } from "../../i18n/messages.ts";
+import { saidIn } from "../../i18n/said-words.ts";
+import type { Said } from "../../said.ts";
 import { fill } from "../fill-message.ts";
 import type { RegisterAccountPages } from "../kit.ts";
 import { roleAtLeast } from "../kit.ts";
@@ -59,7 +62,7 @@ export const registerRulesPages: RegisterAccountPages = (app, kit) => {
   const showList = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    extra: { form?: RuleForm; problems?: string[] } = {},
+    extra: { form?: RuleForm; problems?: readonly Said[] } = {},
     status = 200,
   ) => {
     const sql = request.deps.db.sql;
@@ -76,7 +79,7 @@ export const registerRulesPages: RegisterAccountPages = (app, kit) => {
         rules,
         choices: offered,
         isAdmin: roleAtLeast(request.user.role, "admin"),
-        done: await confirmation(request, M),
+        done: await confirmation(request, M, kit.i18n(request)),
         values: extra.form?.values ?? {
           name: "",
           channel: "webhook",
@@ -85,7 +88,7 @@ export const registerRulesPages: RegisterAccountPages = (app, kit) => {
           headings: [],
           digest: false,
         },
-        problems: extra.problems ?? [],
+        problems: (extra.problems ?? []).map((p) => saidIn(kit.i18n(request), p)),
       },
       status,
     );
@@ -95,7 +98,7 @@ export const registerRulesPages: RegisterAccountPages = (app, kit) => {
     request: FastifyRequest,
     reply: FastifyReply,
     rule: AlertRuleRow,
-    extra: { form?: RuleForm; problems?: string[] } = {},
+    extra: { form?: RuleForm; problems?: readonly Said[] } = {},
     status = 200,
   ) => {
     const sql = request.deps.db.sql;
@@ -113,9 +116,9 @@ export const registerRulesPages: RegisterAccountPages = (app, kit) => {
         events: events.filter((e) => e.ruleId === rule.id),
         choices: offered,
         isAdmin: roleAtLeast(request.user.role, "admin"),
-        done: await confirmation(request, M),
+        done: await confirmation(request, M, kit.i18n(request)),
         values: extra.form?.values ?? rule,
-        problems: extra.problems ?? [],
+        problems: (extra.problems ?? []).map((p) => saidIn(kit.i18n(request), p)),
       },
       status,
     );
@@ -217,6 +220,7 @@ async function notesOf(
   request: FastifyRequest,
   q: Record<string, string | undefined>,
   M: RulesMessages,
+  i18n: Translator,
 ): Promise<string[]> {
   if ((q.done !== "added" && q.done !== "edited") || !q.rule) return [];
   const rule = await findAlertRule(request.deps.db.sql, q.rule);
@@ -225,7 +229,7 @@ async function notesOf(
   const missing = missingConfig(request.deps.config, rule.channel);
   return [
     ...(unseen.length > 0 ? [fill(M.noteUnseen, { headings: unseen.join(", ") })] : []),
-    ...(missing ? [fill(M.noteConfig, { what: missing })] : []),
+    ...(missing ? [fill(M.noteConfig, { what: saidIn(i18n, missing) })] : []),
   ];
 }
 
@@ -236,22 +240,26 @@ function doneAddress(base: string, done: Done, rule: string, count: number): str
 }
 
 /** The sentences confirming what the last action did, with what the rule still waits for. */
-async function confirmation(request: FastifyRequest, M: RulesMessages): Promise<string[]> {
+async function confirmation(request: FastifyRequest, M: RulesMessages, i18n: Translator): Promise<string[]> {
   const q = request.query as Record<string, string | undefined>;
-  return [...doneMessage(q, M), ...(await notesOf(request, q, M))];
+  return [...doneMessage(q, M, i18n), ...(await notesOf(request, q, M, i18n))];
 }
 
-function doneMessage(q: Record<string, string | undefined>, M: RulesMessages): string[] {
+function doneMessage(q: Record<string, string | undefined>, M: RulesMessages, i18n: Translator): string[] {
   const name = q.rule ?? "";
   const sentence: Record<Done, string> = {
     added: M.doneAdded,
     edited: M.doneEdited,
     paused: M.donePaused,
     resumed: M.doneResumed,
-    removed: q.count ? M.doneRemovedMessages : M.doneRemoved,
+    removed: M.doneRemoved,
     "already-paused": M.alreadyPaused,
     "already-active": M.alreadyActive,
   };
+  // A count of messages not sent is said with its plural (ICU, through the catalog).
+  const unsent = Number(q.count ?? "0");
+  if (q.done === "removed" && Number.isInteger(unsent) && unsent > 0)
+    return [i18n.t("rulesMsg.doneRemovedMessages", { name, count: unsent })];
   const template = q.done ? sentence[q.done as Done] : undefined;
   if (!template) return [];
   return [fill(template, { name, count: q.count ?? "0" })];

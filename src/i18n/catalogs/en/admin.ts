@@ -1,37 +1,40 @@
 /** The inbox per change, the rules, users and list members pages (English). */
 export const admin = {
   "inboxMsg.title": "Inbox",
-  "inboxMsg.countOpen": "{count} changes with open alerts",
-  "inboxMsg.countNew": "{count} new since yesterday",
-  "inboxMsg.countHigh": "{count} of high severity",
-  "inboxMsg.countBank": "{count} bank-account changes",
-  "inboxMsg.countMine": "{count} assigned to me",
+  "inboxMsg.countOpen":
+    "{count, plural, one {{shown} change with open alerts} other {{shown} changes with open alerts}}",
+  "inboxMsg.countNew": "{shown} new since yesterday",
+  "inboxMsg.countHigh": "{shown} of high severity",
+  "inboxMsg.countBank":
+    "{count, plural, one {{shown} bank-account change} other {{shown} bank-account changes}}",
+  "inboxMsg.countMine": "{shown} assigned to me",
   "inboxMsg.severityHigh": "High",
   "inboxMsg.severityNormal": "Normal",
   "inboxMsg.severityHighWhy": "High: a bank account, a name, or a status to ceased or suspended changed.",
-  "inboxMsg.rowSummary": "{alerts} alerts, one per matching rule",
+  "inboxMsg.rowSummary": "{alerts, plural, one {# alert} other {# alerts, one per matching rule}}",
   "inboxMsg.emptyNoRules":
     "The inbox is empty because no alert rule exists yet: nothing a sync stores can raise an alert. An admin adds one on the Rules page.",
   "inboxMsg.emptyNoRulesNotAdmin":
     "The inbox is empty because no alert rule exists yet: nothing a sync stores can raise an alert. Ask an admin to add one on the Rules page.",
   "inboxMsg.emptyAllPaused":
-    "The inbox is empty and every alert rule ({count}) is paused: paused rules raise nothing. An admin resumes them on the Rules page.",
+    "{count, plural, one {The inbox is empty and the one alert rule is paused: a paused rule raises nothing. An admin resumes it on the Rules page.} other {The inbox is empty and all # alert rules are paused: paused rules raise nothing. An admin resumes them on the Rules page.}}",
   "inboxMsg.emptyNothingNew":
     "Nothing is waiting for you: no change since the last run, which finished at {at}, matched a rule.",
   "inboxMsg.emptyNoRun":
     "Nothing is waiting for you: no sync has finished yet, so no change has been checked against the rules.",
   "inboxMsg.emptyFiltered": "No change matches these filters.",
   "inboxMsg.doneAck":
-    "Done: {alerts} alerts of {changes} changes acknowledged; each alert's history records it.",
+    "Done: {alerts, plural, one {# alert} other {# alerts}} of {changes, plural, one {# change} other {# changes}} acknowledged; {alerts, plural, one {the alert's history records it} other {each alert's history records it}}.",
   "inboxMsg.doneResolve":
-    "Done: {alerts} alerts of {changes} changes resolved; each alert's history records it.",
+    "Done: {alerts, plural, one {# alert} other {# alerts}} of {changes, plural, one {# change} other {# changes}} resolved; {alerts, plural, one {the alert's history records it} other {each alert's history records it}}.",
   "inboxMsg.doneSnooze":
-    "Done: {alerts} alerts of {changes} changes snoozed until {until}; each alert's history records it.",
-  "inboxMsg.doneComment": "Done: your comment was added to {alerts} alerts of {changes} changes.",
+    "Done: {alerts, plural, one {# alert} other {# alerts}} of {changes, plural, one {# change} other {# changes}} snoozed until {until}; {alerts, plural, one {the alert's history records it} other {each alert's history records it}}.",
+  "inboxMsg.doneComment":
+    "Done: your comment was added to {alerts, plural, one {# alert} other {# alerts}} of {changes, plural, one {# change} other {# changes}}.",
   "inboxMsg.doneAssign":
-    "Done: {alerts} alerts of {changes} changes assigned to {user}; each alert's history records it.",
+    "Done: {alerts, plural, one {# alert} other {# alerts}} of {changes, plural, one {# change} other {# changes}} assigned to {user}; {alerts, plural, one {the alert's history records it} other {each alert's history records it}}.",
   "inboxMsg.doneUnassign":
-    "Done: {alerts} alerts of {changes} changes are assigned to nobody now; each alert's history records it.",
+    "Done: {alerts, plural, one {# alert} other {# alerts}} of {changes, plural, one {# change} other {# changes}} {alerts, plural, one {is} other {are}} assigned to nobody now; {alerts, plural, one {the alert's history records it} other {each alert's history records it}}.",
   "inboxMsg.doneNothing": "Nothing changed: the selected alerts were in that state already.",
   "inboxMsg.unknownAssignee": 'There is no console user named "{user}" to assign alerts to.',
   "inboxMsg.nothingSelected": "Select at least one change.",
@@ -53,7 +56,7 @@ export const admin = {
   "rulesMsg.doneRemoved":
     "Rule {name} was removed: it raises nothing more, and its alerts and their history stay.",
   "rulesMsg.doneRemovedMessages":
-    "Rule {name} was removed: it raises nothing more, {count} messages not sent yet will not be sent, and its alerts and their history stay.",
+    "Rule {name} was removed: it raises nothing more, {count, plural, one {the message not sent yet will not be sent} other {# messages not sent yet will not be sent}}, and its alerts and their history stay.",
   "rulesMsg.alreadyPaused": "Rule {name} was paused already; nothing changed.",
   "rulesMsg.alreadyActive": "Rule {name} was active already; nothing changed.",
   "rulesMsg.noteUnseen":

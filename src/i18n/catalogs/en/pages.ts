@@ -34,6 +34,7 @@ export const pages = {
   "changes.oldest": "Oldest »",
   "changes.jump": "To reach an earlier day, set “To”.",
 
+  "coverage.legend": "What the marks and colours mean",
   "coverage.title": "Coverage",
   "coverage.weeks": "Weeks shown",
   "coverage.month": "Month",

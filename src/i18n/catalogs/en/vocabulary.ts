@@ -41,6 +41,14 @@ export const vocabulary = {
   "source.operator": "entered by an operator",
   "source.change_file": "change file",
 
+  "memberSource.cli": "added by hand (command line or console)",
+  "memberSource.import": "imported from a file (watch import)",
+  "memberSource.demo": "demo data",
+
+  "channel.webhook": "webhook (HTTP POST)",
+  "channel.email": "e-mail",
+  "channel.notify": "Postgres listener (NOTIFY)",
+
   "alertStatus.open": "open",
   "alertStatus.acknowledged": "acknowledged",
   "alertStatus.snoozed": "snoozed",

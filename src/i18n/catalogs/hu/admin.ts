@@ -3,38 +3,41 @@ import type { admin as en } from "../en/admin.ts";
 
 export const admin = {
   "inboxMsg.title": "Beérkezett riasztások",
-  "inboxMsg.countOpen": "{count} változás nyitott riasztással",
-  "inboxMsg.countNew": "{count} új tegnap óta",
-  "inboxMsg.countHigh": "{count} magas súlyosságú",
-  "inboxMsg.countBank": "{count} bankszámla-változás",
-  "inboxMsg.countMine": "{count} hozzám rendelve",
+  "inboxMsg.countOpen":
+    "{count, plural, one {{shown} változás nyitott riasztással} other {{shown} változás nyitott riasztásokkal}}",
+  "inboxMsg.countNew": "{shown} új tegnap óta",
+  "inboxMsg.countHigh": "{shown} magas súlyosságú",
+  "inboxMsg.countBank": "{count, plural, other {{shown} bankszámla-változás}}",
+  "inboxMsg.countMine": "{shown} hozzám rendelve",
   "inboxMsg.severityHigh": "Magas",
   "inboxMsg.severityNormal": "Normál",
   "inboxMsg.severityHighWhy":
     "Magas: bankszámlaszám, név vagy a működési állapot (megszűnt vagy szünetel) változott.",
-  "inboxMsg.rowSummary": "{alerts} riasztás, egy minden illeszkedő szabályhoz",
+  "inboxMsg.rowSummary":
+    "{alerts, plural, one {# riasztás} other {# riasztás, egy minden illeszkedő szabályhoz}}",
   "inboxMsg.emptyNoRules":
     "A beérkezett lista azért üres, mert még nincs riasztási szabály: semmi, amit a szinkronizálás rögzít, nem vált ki riasztást. Adminisztrátor a Szabályok oldalon vehet fel egyet.",
   "inboxMsg.emptyNoRulesNotAdmin":
     "A beérkezett lista azért üres, mert még nincs riasztási szabály: semmi, amit a szinkronizálás rögzít, nem vált ki riasztást. Kérje meg az adminisztrátort, hogy vegyen fel egyet a Szabályok oldalon.",
   "inboxMsg.emptyAllPaused":
-    "A beérkezett lista üres, és minden riasztási szabály ({count}) szüneteltetve van: a szüneteltetett szabályok nem váltanak ki riasztást. Adminisztrátor a Szabályok oldalon folytathatja őket.",
+    "{count, plural, one {A beérkezett lista üres, és az egyetlen riasztási szabály szüneteltetve van: a szüneteltetett szabály nem vált ki riasztást. Adminisztrátor a Szabályok oldalon folytathatja.} other {A beérkezett lista üres, és mind a # riasztási szabály szüneteltetve van: a szüneteltetett szabályok nem váltanak ki riasztást. Adminisztrátor a Szabályok oldalon folytathatja őket.}}",
   "inboxMsg.emptyNothingNew":
     "Nincs teendője: a legutóbbi futás ({at}) óta egyetlen változás sem illeszkedett szabályra.",
   "inboxMsg.emptyNoRun":
     "Nincs teendője: még egyetlen szinkronizálás sem fejeződött be, így egyetlen változást sem vetettünk még össze a szabályokkal.",
   "inboxMsg.emptyFiltered": "Egyetlen változás sem felel meg ezeknek a szűrőknek.",
   "inboxMsg.doneAck":
-    "Kész: {changes} változás {alerts} riasztását tudomásul vette; minden riasztás előzményei rögzítik.",
+    "Kész: {changes, plural, one {# változás} other {# változás}} {alerts, plural, one {# riasztását} other {# riasztását}} tudomásul vette; {alerts, plural, one {a riasztás előzményei rögzítik} other {minden riasztás előzményei rögzítik}}.",
   "inboxMsg.doneResolve":
-    "Kész: {changes} változás {alerts} riasztását lezárta; minden riasztás előzményei rögzítik.",
+    "Kész: {changes, plural, one {# változás} other {# változás}} {alerts, plural, one {# riasztását} other {# riasztását}} lezárta; {alerts, plural, one {a riasztás előzményei rögzítik} other {minden riasztás előzményei rögzítik}}.",
   "inboxMsg.doneSnooze":
-    "Kész: {changes} változás {alerts} riasztását elhalasztotta eddig: {until}; minden riasztás előzményei rögzítik.",
-  "inboxMsg.doneComment": "Kész: megjegyzését {changes} változás {alerts} riasztásához hozzáadtuk.",
+    "Kész: {changes, plural, one {# változás} other {# változás}} {alerts, plural, one {# riasztását} other {# riasztását}} elhalasztotta eddig: {until}; {alerts, plural, one {a riasztás előzményei rögzítik} other {minden riasztás előzményei rögzítik}}.",
+  "inboxMsg.doneComment":
+    "Kész: megjegyzését {changes, plural, other {# változás}} {alerts, plural, other {# riasztásához}} hozzáadtuk.",
   "inboxMsg.doneAssign":
-    "Kész: {changes} változás {alerts} riasztását {user} felhasználóhoz rendelte; minden riasztás előzményei rögzítik.",
+    "Kész: {changes, plural, one {# változás} other {# változás}} {alerts, plural, one {# riasztását} other {# riasztását}} {user} felhasználóhoz rendelte; {alerts, plural, one {a riasztás előzményei rögzítik} other {minden riasztás előzményei rögzítik}}.",
   "inboxMsg.doneUnassign":
-    "Kész: {changes} változás {alerts} riasztása most senkihez sincs rendelve; minden riasztás előzményei rögzítik.",
+    "Kész: {changes, plural, other {# változás}} {alerts, plural, other {# riasztása}} most senkihez sincs rendelve; {alerts, plural, one {a riasztás előzményei rögzítik} other {minden riasztás előzményei rögzítik}}.",
   "inboxMsg.doneNothing": "Nem változott semmi: a kiválasztott riasztások már ilyen állapotban voltak.",
   "inboxMsg.unknownAssignee": "Nincs „{user}” nevű konzolfelhasználó, akihez riasztásokat lehetne rendelni.",
   "inboxMsg.nothingSelected": "Válasszon ki legalább egy változást.",
@@ -60,7 +63,7 @@ export const admin = {
   "rulesMsg.doneRemoved":
     "A(z) {name} szabályt töröltük: több riasztást nem vált ki, a riasztásai és azok előzményei megmaradnak.",
   "rulesMsg.doneRemovedMessages":
-    "A(z) {name} szabályt töröltük: több riasztást nem vált ki, {count} még el nem küldött üzenetét nem küldjük el, a riasztásai és azok előzményei megmaradnak.",
+    "A(z) {name} szabályt töröltük: több riasztást nem vált ki, {count, plural, one {egyetlen még el nem küldött üzenetét} other {# még el nem küldött üzenetét}} nem küldjük el, a riasztásai és azok előzményei megmaradnak.",
   "rulesMsg.alreadyPaused": "A(z) {name} szabály már szüneteltetve volt; nem változott semmi.",
   "rulesMsg.alreadyActive": "A(z) {name} szabály már aktív volt; nem változott semmi.",
   "rulesMsg.noteUnseen":

@@ -36,6 +36,7 @@ export const pages = {
   "changes.oldest": "Legrégebbiek »",
   "changes.jump": "Korábbi naphoz az „Eddig” mezőt állítsa be.",
 
+  "coverage.legend": "A jelek és színek jelentése",
   "coverage.title": "Lefedettség",
   "coverage.weeks": "Megjelenített hetek",
   "coverage.month": "Hónap",

@@ -40,6 +40,14 @@ export const vocabulary = {
   "source.operator": "kezelő adta meg",
   "source.change_file": "változásfájl",
 
+  "memberSource.cli": "kézzel felvéve (parancssor vagy konzol)",
+  "memberSource.import": "fájlból importálva (watch import)",
+  "memberSource.demo": "bemutató adat",
+
+  "channel.webhook": "webhook (HTTP POST)",
+  "channel.email": "e-mail",
+  "channel.notify": "Postgres-figyelő (NOTIFY)",
+
   "alertStatus.open": "nyitott",
   "alertStatus.acknowledged": "tudomásul vett",
   "alertStatus.snoozed": "elhalasztott",
