@@ -3,6 +3,7 @@
  * .ci/run when missing) driven by playwright-core, headless, with a fresh profile per launch and
  * every background request Chromium makes on its own switched off.
  */
+import { mkdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -41,9 +42,11 @@ export async function launchBrowser(): Promise<TestBrowser> {
   };
 }
 
-/** Where screenshots go (test-output/, not committed). */
+/** Where screenshots and the files a browser test uploads go (test-output/, made when missing; not committed). */
 export function screenshotPath(name: string): string {
-  return path.join(process.cwd(), "test-output", name);
+  const dir = path.join(process.cwd(), "test-output");
+  mkdirSync(dir, { recursive: true });
+  return path.join(dir, name);
 }
 
 /** A new tab whose every request asks for these languages (`Accept-Language`). */
