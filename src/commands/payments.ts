@@ -28,7 +28,6 @@ import { redactSecrets } from "../secrets.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
 import { actorName } from "./actor.ts";
 import { type Context, parseNonNegativeInt, runAction, withDatabase } from "./context.ts";
-import { withSearch } from "./lookup.ts";
 import { registerPaymentsVerify } from "./payments-verify.ts";
 
 interface CheckOptions extends AccountFlag {
@@ -142,6 +141,8 @@ async function checkPayments(ctx: Context, file: string, options: CheckOptions) 
   const result = await withDatabase(ctx, async (db): Promise<BatchCheckResult> => {
     const sinks = await outputs(options, today, holdDays);
     if (!options.online) return checkBatch(db, file, check, sinks);
+    // The registry's client (undici with it, about 1 MB of code) is loaded only for --online.
+    const { withSearch } = await import("./lookup.ts");
     return withSearch(ctx, db, (client) =>
       checkBatch(db, file, { ...check, online: startOnline(db, client) }, sinks),
     );
