@@ -9,11 +9,11 @@
 import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import path from "node:path";
-import { setFlagsFromString } from "node:v8";
 import type { Command } from "commander";
 import { requireSearch } from "../config.ts";
 import { localDateTime } from "../dates.ts";
 import { EXIT, UsageError } from "../errors.ts";
+import { favourMemoryOverCollections } from "../heap-growth.ts";
 import { startOnline } from "../payments/check-chunk.ts";
 import {
   type BatchCheckOptions,
@@ -120,21 +120,9 @@ async function outputs(options: CheckOptions, today: string, holdDays: number): 
   return [main, new XlsxSink(options.xlsx)];
 }
 
-/**
- * How far V8 lets the old generation grow past what the last full collection kept, for the
- * check's process only. A check keeps little (one chunk, the batch's caches: about 20 MB) but
- * allocates about 1 GB per 200,000 rows, and by default V8 let the old generation reach about 4
- * times the live heap (70 MB here) before collecting it; at 1.5 times the peak is about 25 MB
- * lower, for about 40 more full collections of a few milliseconds each (measured on 200,000
- * rows). A factor of V8's heuristics, not a cap: a heap that needs to grow still grows. Set at
- * run time since it is read at every collection (unlike the young generation's size, which
- * bin/regwatch.js sets when Node starts).
- */
-const CHECK_HEAP_GROWING = "--heap-growing-percent=50";
-
 async function checkPayments(ctx: Context, file: string, options: CheckOptions) {
   await checkArguments(file, options);
-  setFlagsFromString(CHECK_HEAP_GROWING);
+  favourMemoryOverCollections();
   if (options.online) requireSearch(ctx.config);
   const holdDays = options.holdDays ?? ctx.config.paymentHoldDays;
   const today = localDateTime(new Date(), ctx.config.registryTz).date;
