@@ -13,6 +13,7 @@ import type { Command } from "commander";
 import { requireSearch } from "../config.ts";
 import { localDateTime } from "../dates.ts";
 import { EXIT, UsageError } from "../errors.ts";
+import { favourMemoryOverCollections } from "../heap-growth.ts";
 import { startOnline } from "../payments/check-chunk.ts";
 import {
   type BatchCheckOptions,
@@ -28,7 +29,6 @@ import { redactSecrets } from "../secrets.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
 import { actorName } from "./actor.ts";
 import { type Context, parseNonNegativeInt, runAction, withDatabase } from "./context.ts";
-import { withSearch } from "./lookup.ts";
 import { registerPaymentsVerify } from "./payments-verify.ts";
 
 interface CheckOptions extends AccountFlag {
@@ -122,6 +122,7 @@ async function outputs(options: CheckOptions, today: string, holdDays: number): 
 
 async function checkPayments(ctx: Context, file: string, options: CheckOptions) {
   await checkArguments(file, options);
+  favourMemoryOverCollections();
   if (options.online) requireSearch(ctx.config);
   const holdDays = options.holdDays ?? ctx.config.paymentHoldDays;
   const today = localDateTime(new Date(), ctx.config.registryTz).date;
@@ -142,6 +143,8 @@ async function checkPayments(ctx: Context, file: string, options: CheckOptions) 
   const result = await withDatabase(ctx, async (db): Promise<BatchCheckResult> => {
     const sinks = await outputs(options, today, holdDays);
     if (!options.online) return checkBatch(db, file, check, sinks);
+    // The registry's client (undici with it, about 1 MB of code) is loaded only for --online.
+    const { withSearch } = await import("./lookup.ts");
     return withSearch(ctx, db, (client) =>
       checkBatch(db, file, { ...check, online: startOnline(db, client) }, sinks),
     );

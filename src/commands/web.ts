@@ -7,6 +7,7 @@ import { loadAccounts } from "../accounts.ts";
 import { secretsOf } from "../config.ts";
 import { runMigrations } from "../db/migrate.ts";
 import { EXIT } from "../errors.ts";
+import { favourMemoryOverCollections } from "../heap-growth.ts";
 import { createLogger } from "../logger.ts";
 import { startConsole } from "../web/server.ts";
 import { parseNonNegativeInt, runAction, withDatabase } from "./context.ts";
@@ -32,6 +33,7 @@ export function registerWeb(program: Command): void {
     )
     .action((opts: { host?: string; port?: number }) =>
       runAction(({ config }) => {
+        favourMemoryOverCollections();
         const log = createLogger({ level: config.logLevel, secrets: secretsOf(config), fd: 1 });
         // A bad accounts file stops the console before it listens (78, naming the file).
         const accounts = loadAccounts(config);

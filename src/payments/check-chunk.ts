@@ -8,7 +8,6 @@
 
 import type { SearchClient } from "../api/search-client.ts";
 import type { Database } from "../db/connect.ts";
-import { saveBusinesses } from "../search/save-businesses.ts";
 import type { PaymentRow } from "./batch-row.ts";
 import {
   batchTaxIds,
@@ -18,8 +17,7 @@ import {
   readableAccounts,
 } from "./knowledge.ts";
 import type { StepVoice } from "./next-step.ts";
-import { askOnline } from "./online.ts";
-import { type Ask, type AskResult, onlineNotes, planAsks } from "./recheck.ts";
+import type { Ask, AskResult } from "./recheck.ts";
 import { type CheckedRow, judgeBatch } from "./verdicts.ts";
 
 /** One per batch: the requests sent, those not sent or failed, and the quota refusal, across chunks. */
@@ -44,6 +42,10 @@ class OnlineAsker implements OnlineSession {
   async ask(asks: readonly Ask[]): Promise<AskResult[]> {
     const id = (ask: Ask) => `${ask.kind} ${ask.value}`;
     const fresh = asks.filter((ask) => !this.answered.has(id(ask)));
+    const [{ askOnline }, { saveBusinesses }] = await Promise.all([
+      import("./online.ts"),
+      import("../search/save-businesses.ts"),
+    ]);
     const outcome = await askOnline(
       fresh,
       async (ask) => {
@@ -114,6 +116,9 @@ export async function checkChunk(
   if (options.online) {
     if (!(options.online instanceof OnlineAsker))
       throw new TypeError("online session not made by startOnline");
+    // What only --online needs (the search interface's errors and query rules, and with them the
+    // registry's HTTP client in the build's shared chunk) is loaded when it is asked for.
+    const { onlineNotes, planAsks } = await import("./recheck.ts");
     const payees = [...new Set([...batchTaxIds(rows), ...knowledge.accounts.map((a) => a.taxId)])];
     const records = await loadPayeeRecordMap(db, payees, timeZone);
     const asks = planAsks(rows, knowledge, records, today, options.recheckDays);

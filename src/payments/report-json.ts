@@ -11,6 +11,8 @@ import { jsonLayout, jsonRow, jsonTotals } from "./report-rows.ts";
 import type { BatchSummary, RowSink } from "./sink.ts";
 import type { CheckedRow } from "./verdicts.ts";
 
+const PIECE = 32 * 1024;
+
 export class JsonSink implements RowSink {
   private started = false;
   private first = true;
@@ -32,11 +34,19 @@ export class JsonSink implements RowSink {
 
   async rows(rows: readonly CheckedRow[]): Promise<void> {
     let text = this.opening();
+    let full = false;
     for (const r of rows) {
       text += `${this.first ? "\n" : ",\n"}${JSON.stringify(jsonRow(r))}`;
       this.first = false;
+      // Written in pieces: a chunk's text as one string would be a large object of V8's old
+      // generation (over 64 Ki UTF-16 units), given back only by a full collection.
+      if (text.length >= PIECE) {
+        full = !this.out.write(text) || full;
+        text = "";
+      }
     }
-    await this.write(text);
+    if (text !== "") full = !this.out.write(text) || full;
+    if (full) await once(this.out, "drain");
   }
 
   async end(summary: BatchSummary): Promise<void> {

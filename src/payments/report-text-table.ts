@@ -4,8 +4,7 @@
  * line is copied byte by byte, each tab becoming the padding its column needs. Decoding the
  * spool to strings, splitting and encoding the padded lines again cost several times as much.
  */
-import { once } from "node:events";
-import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
 import type { Writable } from "node:stream";
 
 const TAB = 0x09;
@@ -14,10 +13,60 @@ const SPACE = 0x20;
 /** Bytes gathered before they are written out. */
 const WRITE_AT = 64 * 1024;
 /**
- * The spool is read in pieces this large: each read is a round trip to the thread pool that the
- * process only waits for, and a batch's table runs to tens of megabytes.
+ * The spool is read in pieces this large, into one buffer reused for the whole file: each read is
+ * a round trip to the thread pool that the process only waits for, and a buffer per piece (as a
+ * read stream makes) is memory outside the heap that waits for a collection to be given back:
+ * a batch's table runs to tens of megabytes.
  */
-export const SPOOL_READ = 1024 * 1024;
+const SPOOL_READ = 256 * 1024;
+
+/** Writes `bytes` and waits until `out` has taken them (so their buffer may be used again). */
+function writeOut(out: Writable, bytes: Uint8Array): Promise<void> {
+  return new Promise((resolve, reject) => {
+    out.write(bytes, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
+/**
+ * The bytes of `file` in pieces ending at a line feed (the last one as it ends), each a view of
+ * one buffer that the next piece overwrites.
+ */
+async function* linesOf(file: string): AsyncGenerator<Buffer> {
+  const handle = await open(file, "r");
+  try {
+    let input = Buffer.allocUnsafe(SPOOL_READ);
+    let held = 0;
+    for (;;) {
+      if (held === input.length) {
+        // A line longer than the buffer: room for it.
+        const grown = Buffer.allocUnsafe(2 * input.length);
+        input.copy(grown, 0, 0, held);
+        input = grown;
+      }
+      const { bytesRead } = await handle.read(input, held, input.length - held, null);
+      const end = held + bytesRead;
+      if (bytesRead === 0) {
+        if (end > 0) yield input.subarray(0, end);
+        return;
+      }
+      const last = input.lastIndexOf(LF, end - 1);
+      if (last < 0) {
+        held = end;
+        continue;
+      }
+      yield input.subarray(0, last + 1);
+      input.copyWithin(0, last + 1, end);
+      held = end - last - 1;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Copies `file` to `out` as it is. */
+export async function copySpool(file: string, out: Writable): Promise<void> {
+  for await (const piece of linesOf(file)) await writeOut(out, piece);
+}
 
 /**
  * Copies the line `line[from, end)` padded to `widths` into `out` from `at`; returns where it
@@ -63,20 +112,19 @@ export async function writePaddedTable(
   widths: readonly number[],
   out: Writable,
 ): Promise<void> {
+  // Written out and then filled again: out has taken the bytes before the next line is padded.
   let buffer = Buffer.allocUnsafe(WRITE_AT * 2);
   let used = 0;
   const send = async () => {
     if (used === 0) return;
-    const full = buffer.subarray(0, used);
-    buffer = Buffer.allocUnsafe(buffer.length);
+    await writeOut(out, buffer.subarray(0, used));
     used = 0;
-    if (!out.write(full)) await once(out, "drain");
   };
-  let carry: Buffer | null = null;
-  for await (const piece of createReadStream(file, { highWaterMark: SPOOL_READ })) {
-    const bytes: Buffer = carry ? Buffer.concat([carry, piece as Buffer]) : (piece as Buffer);
+  for await (const bytes of linesOf(file)) {
     let from = 0;
-    for (let end = bytes.indexOf(LF, from); end >= 0; end = bytes.indexOf(LF, from)) {
+    while (from < bytes.length) {
+      const lf = bytes.indexOf(LF, from);
+      const end = lf < 0 ? bytes.length : lf;
       const room = roomFor(end - from, widths);
       if (used + room > buffer.length) {
         await send();
@@ -85,16 +133,7 @@ export async function writePaddedTable(
       used = padLine(bytes, from, end, widths, buffer, used);
       from = end + 1;
     }
-    carry = from < bytes.length ? Buffer.from(bytes.subarray(from)) : null;
     if (used >= WRITE_AT) await send();
-  }
-  if (carry) {
-    const room = roomFor(carry.length, widths);
-    if (used + room > buffer.length) {
-      await send();
-      if (room > buffer.length) buffer = Buffer.allocUnsafe(room);
-    }
-    used = padLine(carry, 0, carry.length, widths, buffer, used);
   }
   await send();
 }

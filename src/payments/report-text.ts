@@ -9,17 +9,14 @@
  * deleted. Memory holds one chunk, whatever the batch's size.
  */
 import { once } from "node:events";
-import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { Writable } from "node:stream";
 import { hasUnsafeCharacters, terminalSafe } from "../feed/terminal-text.ts";
 import { redactSecrets } from "../secrets.ts";
-import { SPOOL_READ, writePaddedTable } from "./report-text-table.ts";
+import { type SpoolPart, VerdictSpools } from "./report-text-spool.ts";
+import { copySpool, writePaddedTable } from "./report-text-table.ts";
 import type { BatchSummary, RowSink } from "./sink.ts";
 import { formatMoney } from "./totals.ts";
-import { type CheckedRow, VERDICTS, type Verdict } from "./verdicts.ts";
+import { type CheckedRow, VERDICTS } from "./verdicts.ts";
 
 const HEADERS = ["VERDICT", "LINE", "TAX ID", "NAME", "ACCOUNT", "AMOUNT", "REFERENCE"] as const;
 /** Longest cell shown in full; longer ones are shortened so a row stays on one line. */
@@ -63,59 +60,31 @@ function describeLayout(layout: BatchSummary["layout"]): string {
 }
 
 export class TextSink implements RowSink {
-  private dir: string | null = null;
   /** Per verdict: its table rows (tab-separated cells) and its detail lines, ready to print. */
-  private readonly spools = new Map<string, WriteStream>();
+  private readonly spools = new VerdictSpools();
   private readonly widths: number[] = HEADERS.map((h) => h.length);
+  private readonly cells = new Array<string>(HEADERS.length);
   private output = "";
   private details = false;
-  /** A spool file's write error (disk full), said at the next write or at the end, never lost. */
-  private spoolError: Error | null = null;
 
   constructor(private readonly out: Writable) {}
 
-  private spoolPath(verdict: Verdict, part: "table" | "details"): string {
-    return path.join(this.dir!, `${verdict}.${part}`);
-  }
-
-  private async spool(verdict: Verdict, part: "table" | "details", text: string): Promise<void> {
-    this.dir ??= await mkdtemp(path.join(tmpdir(), "regwatch-payments-"));
-    const key = `${verdict}.${part}`;
-    let stream = this.spools.get(key);
-    if (!stream) {
-      stream = createWriteStream(this.spoolPath(verdict, part));
-      // Errors are kept rather than thrown from an event: an aborted check destroys its spools
-      // while a write may still wait for the file to open.
-      stream.on("error", (error) => {
-        this.spoolError ??= error;
-      });
-      this.spools.set(key, stream);
-    }
-    if (this.spoolError) throw this.spoolError;
-    if (!stream.write(text)) await once(stream, "drain");
-  }
-
   async rows(rows: readonly CheckedRow[]): Promise<void> {
-    const tables = new Map<Verdict, string>();
-    const details = new Map<Verdict, string>();
-    const cells = new Array<string>(HEADERS.length);
+    const { cells, widths, spools } = this;
     for (const r of rows) {
       tableCells(r, cells);
-      let line = "";
       for (let i = 0; i < cells.length; i++) {
-        const text = cells[i]!;
-        if (text.length > this.widths[i]!) this.widths[i] = text.length;
-        line += i === 0 ? text : `\t${text}`;
+        const width = (cells[i] as string).length;
+        if (width > (widths[i] as number)) widths[i] = width;
       }
-      tables.set(r.verdict, `${tables.get(r.verdict) ?? ""}${line}\n`);
+      spools.cells(r.verdict, cells);
       if (r.detail === "" && r.nextStep === null) continue;
       let text = `line ${r.line}: ${terminalSafe(redactSecrets(r.detail || r.verdict))}\n`;
       if (r.nextStep !== null) text += `  next step: ${terminalSafe(redactSecrets(r.nextStep))}\n`;
-      details.set(r.verdict, (details.get(r.verdict) ?? "") + text);
+      spools.text(r.verdict, "details", text);
+      this.details = true;
     }
-    for (const [verdict, text] of tables) await this.spool(verdict, "table", text);
-    for (const [verdict, text] of details) await this.spool(verdict, "details", text);
-    if (details.size > 0) this.details = true;
+    await spools.flush();
   }
 
   private async print(line: string): Promise<void> {
@@ -131,8 +100,8 @@ export class TextSink implements RowSink {
   }
 
   /** The spooled files of one part, worst verdict first. */
-  private parts(part: "table" | "details"): string[] {
-    return VERDICTS.filter((v) => this.spools.has(`${v}.${part}`)).map((v) => this.spoolPath(v, part));
+  private parts(part: SpoolPart): string[] {
+    return VERDICTS.filter((v) => this.spools.has(v, part)).map((v) => this.spools.path(v, part));
   }
 
   private tableLine(cells: readonly string[]): string {
@@ -144,11 +113,7 @@ export class TextSink implements RowSink {
 
   async end(summary: BatchSummary): Promise<void> {
     try {
-      for (const stream of this.spools.values()) {
-        stream.end();
-        await once(stream, "close");
-      }
-      if (this.spoolError) throw this.spoolError;
+      await this.spools.close();
       await this.print(describeLayout(summary.layout));
       await this.print(this.tableLine(HEADERS));
       await this.flush();
@@ -157,9 +122,7 @@ export class TextSink implements RowSink {
       await this.flush();
       // Detail lines were formatted when spooled: copied as they are.
       for (const file of this.parts("details")) {
-        for await (const chunk of createReadStream(file, { highWaterMark: SPOOL_READ })) {
-          if (!this.out.write(chunk)) await once(this.out, "drain");
-        }
+        await copySpool(file, this.out);
       }
       if (this.details) await this.print("");
       for (const line of summaryLines(summary)) await this.print(line);
@@ -170,10 +133,7 @@ export class TextSink implements RowSink {
   }
 
   async abort(): Promise<void> {
-    for (const stream of this.spools.values()) stream.destroy();
-    this.spools.clear();
-    if (this.dir) await rm(this.dir, { recursive: true, force: true });
-    this.dir = null;
+    await this.spools.remove();
   }
 }
 

@@ -7,9 +7,23 @@
  * header row is bold and frozen.
  */
 import { once } from "node:events";
+import { createRequire } from "node:module";
 import type { Writable } from "node:stream";
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import { assertOpen, closedBeforeFinish, drainOrClose } from "./drain.ts";
+
+let excel: typeof ExcelJS | undefined;
+
+/**
+ * exceljs, loaded at the first workbook rather than when this module is: with its zip libraries
+ * it holds about 26 MB, which the console and the payment check otherwise carried from their
+ * start whether or not anyone asked for a workbook. Synchronous (a CommonJS package, required),
+ * so a writer is still made with `new`.
+ */
+export function loadExcel(): typeof ExcelJS {
+  excel ??= createRequire(import.meta.url)("exceljs") as typeof ExcelJS;
+  return excel;
+}
 
 export type XlsxColumnType = "text" | "number" | "date";
 
@@ -80,7 +94,7 @@ export class XlsxWriter {
       typeof destination === "string"
         ? null
         : { stream: destination, closed: closedBeforeFinish(destination) };
-    this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    this.workbook = new (loadExcel().stream.xlsx.WorkbookWriter)({
       ...(typeof destination === "string" ? { filename: destination } : { stream: destination }),
       useStyles: true,
       useSharedStrings: false,

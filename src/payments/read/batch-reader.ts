@@ -13,7 +13,7 @@ import { encodingOf, readSample } from "./detect-file.ts";
 import { decodeSample, encodingOption } from "./encoding.ts";
 import { findHeaderLine } from "./header.ts";
 import { problemOfError, recordsOf, type Source } from "./records.ts";
-import { parseSpoolRows, RowSpool, spoolLine } from "./row-spool.ts";
+import { detachedRow, RowSpool } from "./row-spool.ts";
 import { type RowPlan, readRow } from "./rows.ts";
 
 export { type ColumnMapping, parseColumnsOption } from "./columns.ts";
@@ -76,36 +76,32 @@ async function validate(
   let firstMore = 0;
   let rowCount = 0;
   let given = 0;
-  // The early rows as spool lines: parsed back, they hold no view of the file's decoded text.
-  let group = "";
-  let grouped = 0;
+  // The early rows as the spool gives rows back: they hold no view of the file's decoded text.
+  let group: PaymentRow[] = [];
   const note = (problem: FileProblem) => {
     if (problems.length < MAX_PROBLEMS) problems.push(problem);
     else if (more++ === 0) firstMore = problem.line;
   };
   try {
     for await (const batch of recordsOf(source)) {
-      let spooled = "";
       for (const { fields, line } of batch) {
         const reading = readRow(fields, line, plan);
         if (!reading.ok) note(reading.problem);
         else {
           rowCount++;
           if (problems.length > 0) continue;
-          const spooledRow = spoolLine(reading.row);
-          spooled += spooledRow;
+          spool.add(reading.row);
           if (early && given < early.count) {
-            group += spooledRow;
-            if (++grouped >= early.size) {
-              early.take(parseSpoolRows(`[${group.slice(0, -2)}]`));
-              group = "";
-              grouped = 0;
+            group.push(detachedRow(reading.row));
+            if (group.length >= early.size) {
+              early.take(group);
+              group = [];
               given++;
             }
           }
         }
       }
-      if (problems.length === 0) await spool.write(spooled);
+      if (problems.length === 0) await spool.flush();
     }
   } catch (error) {
     note(problemOfError(error));

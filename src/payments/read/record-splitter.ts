@@ -177,7 +177,7 @@ export class CsvLineError extends Error {
  * A line without quotes: its fields, trimmed; null when every field is empty. V8 keeps a
  * substring of 13 characters or more as a view of the string it was cut from, here a whole
  * decoded piece of the file (~100 KiB). Nothing keeps these fields: the reader spools each row
- * as JSON and hands on only rows parsed back from it (read/row-spool.ts), which are fresh strings.
+ * and hands on only rows read back from the spool (read/row-spool.ts), whose strings are their own.
  */
 function splitPlain(line: string, delimiter: string): string[] | null {
   const fields = line.split(delimiter);

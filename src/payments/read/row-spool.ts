@@ -1,9 +1,15 @@
 /**
  * The rows a validation pass found good, kept in a temporary file so the check does not read and
- * decode the payment file a second time: one JSON array per row and line, its fields in
- * PaymentRow's order, followed by a comma (so a run of lines in brackets is one JSON array). JSON keeps every string exactly (a line break in a quoted field included)
- * and is parsed natively a whole piece at a time, which costs far less than decoding, splitting
- * and reading the original records again.
+ * decode the payment file a second time. Each row is written as bytes: its line (6 bytes, little
+ * endian), a byte whose bits mark the fields that are null, then its eight text fields in
+ * PaymentRow's order, each in UTF-8 and ended by a zero byte. A field never holds a NUL (the
+ * reader refuses the line: limits.ts), so a zero byte only ever ends a field.
+ *
+ * Why bytes rather than JSON lines (measured on 200,000 rows): no JSON text is built, escaped,
+ * parsed or held as a string of a megabyte (such strings go straight to the old generation and
+ * made most of the garbage a check left there), and every field read back is a string of its own,
+ * copied out of the buffer: no view of a larger string, so a cache that keeps a row's tax number
+ * or account never keeps a piece of the spool with it.
  */
 import { once } from "node:events";
 import { createReadStream, createWriteStream, rmSync, type WriteStream } from "node:fs";
@@ -12,17 +18,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { PaymentRow } from "../batch-row.ts";
 
-type SpooledRow = [
-  number,
-  string | null,
-  string,
-  string | null,
-  string | null,
-  string | null,
-  string | null,
-  string | null,
-  string | null,
-];
+/** Bytes before a row's fields: its line (6) and its null bits (1). */
+const HEAD = 7;
+const LINE_BYTES = 6;
+const FIELDS = 8;
+/** Encoded rows gathered before they are written out. */
+const FLUSH_BYTES = 64 * 1024;
+/** Pieces the spool is read back in. */
+const READ_BYTES = 64 * 1024;
 
 /** Spool folders not yet removed, so a process that exits early still leaves none behind. */
 const live = new Set<string>();
@@ -42,46 +45,78 @@ async function removeDir(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
 }
 
-/** One row as its spool line: `[...],` and a line feed. */
-export function spoolLine(r: PaymentRow): string {
-  const fields: SpooledRow = [
-    r.line,
-    r.taxId,
-    r.bankAccount,
-    r.amount,
-    r.amountRaw,
-    r.amountProblem,
-    r.currency,
-    r.reference,
-    r.name,
-  ];
-  return `${JSON.stringify(fields)},\n`;
+function fieldsOf(r: PaymentRow): (string | null)[] {
+  return [r.taxId, r.bankAccount, r.amount, r.amountRaw, r.amountProblem, r.currency, r.reference, r.name];
 }
 
-/** The rows of `json`: complete spool lines, the last one's comma dropped, in brackets. */
-export function parseSpoolRows(json: string): PaymentRow[] {
-  const parsed = JSON.parse(json) as SpooledRow[];
-  const rows: PaymentRow[] = new Array(parsed.length);
-  for (let i = 0; i < parsed.length; i++) {
-    const f = parsed[i] as SpooledRow;
-    rows[i] = {
-      line: f[0],
-      taxId: f[1],
-      bankAccount: f[2],
-      amount: f[3],
-      amountRaw: f[4],
-      amountProblem: f[5],
-      currency: f[6],
-      reference: f[7],
-      name: f[8],
-    };
+/** The most bytes `r` can take: three of UTF-8 per UTF-16 unit at most, and the zero bytes. */
+function roomFor(fields: readonly (string | null)[]): number {
+  let units = 0;
+  for (const f of fields) units += f === null ? 0 : f.length;
+  return HEAD + 3 * units + FIELDS;
+}
+
+/** Writes `r` into `buffer` at `at` (room for it checked by the caller); where it ends. */
+function encodeRow(fields: readonly (string | null)[], line: number, buffer: Buffer, at: number): number {
+  buffer.writeUIntLE(line, at, LINE_BYTES);
+  let nulls = 0;
+  let o = at + HEAD;
+  for (let i = 0; i < FIELDS; i++) {
+    const f = fields[i] as string | null;
+    if (f === null) nulls |= 1 << i;
+    else if (f !== "") o += buffer.write(f, o, "utf8");
+    buffer[o++] = 0;
   }
-  return rows;
+  buffer[at + LINE_BYTES] = nulls;
+  return o;
+}
+
+/**
+ * The row starting at `at` of `bytes`, and where the next one starts; null when `bytes` ends
+ * inside it.
+ */
+function decodeRow(bytes: Buffer, at: number): { row: PaymentRow; next: number } | null {
+  if (at + HEAD > bytes.length) return null;
+  const line = bytes.readUIntLE(at, LINE_BYTES);
+  const nulls = bytes[at + LINE_BYTES] as number;
+  const values: (string | null)[] = new Array(FIELDS);
+  let from = at + HEAD;
+  for (let i = 0; i < FIELDS; i++) {
+    const end = bytes.indexOf(0, from);
+    if (end < 0) return null;
+    values[i] = nulls & (1 << i) ? null : end === from ? "" : bytes.toString("utf8", from, end);
+    from = end + 1;
+  }
+  const row: PaymentRow = {
+    line,
+    taxId: values[0] as string | null,
+    bankAccount: values[1] as string,
+    amount: values[2] as string | null,
+    amountRaw: values[3] as string | null,
+    amountProblem: values[4] as string | null,
+    currency: values[5] as string | null,
+    reference: values[6] as string | null,
+    name: values[7] as string | null,
+  };
+  return { row, next: from };
+}
+
+/**
+ * A copy of `r` as the spool gives it back: its strings are its own, not views of the file's
+ * decoded text (the check may keep them while the rest of the file is read).
+ */
+export function detachedRow(r: PaymentRow): PaymentRow {
+  const fields = fieldsOf(r);
+  const buffer = Buffer.allocUnsafe(roomFor(fields));
+  encodeRow(fields, r.line, buffer, 0);
+  return (decodeRow(buffer, 0) as { row: PaymentRow }).row;
 }
 
 export class RowSpool {
   private stream: WriteStream | null = null;
   private failed: Error | null = null;
+  private buffer = Buffer.allocUnsafe(2 * FLUSH_BYTES);
+  private used = 0;
 
   private constructor(private readonly dir: string) {}
 
@@ -92,12 +127,24 @@ export class RowSpool {
   }
 
   private get file(): string {
-    return path.join(this.dir, "rows.jsonl");
+    return path.join(this.dir, "rows.bin");
   }
 
-  /** Appends spool lines (spoolLine's output, concatenated). */
-  async write(text: string): Promise<void> {
-    if (text === "") return;
+  /** Adds a row to what is written at the next `flush`. */
+  add(r: PaymentRow): void {
+    const fields = fieldsOf(r);
+    const room = roomFor(fields);
+    if (this.used + room > this.buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.max(2 * this.buffer.length, this.used + room));
+      this.buffer.copy(grown, 0, 0, this.used);
+      this.buffer = grown;
+    }
+    this.used = encodeRow(fields, r.line, this.buffer, this.used);
+  }
+
+  /** Writes the rows added so far once they fill a piece (all of them when `all`). */
+  async flush(all = false): Promise<void> {
+    if (this.used === 0 || (!all && this.used < FLUSH_BYTES)) return;
     if (!this.stream) {
       this.stream = createWriteStream(this.file);
       this.stream.on("error", (error) => {
@@ -105,11 +152,15 @@ export class RowSpool {
       });
     }
     if (this.failed) throw this.failed;
-    if (!this.stream.write(text)) await once(this.stream, "drain");
+    const full = this.buffer.subarray(0, this.used);
+    this.buffer = Buffer.allocUnsafe(2 * FLUSH_BYTES);
+    this.used = 0;
+    if (!this.stream.write(full)) await once(this.stream, "drain");
   }
 
-  /** Finishes writing; a write that failed (a full disk) is thrown here. */
+  /** Writes what is left and finishes; a write that failed (a full disk) is thrown here. */
   async close(): Promise<void> {
+    await this.flush(true);
     if (this.stream && !this.stream.closed) {
       this.stream.end();
       await once(this.stream, "close");
@@ -126,27 +177,21 @@ export class RowSpool {
   async *chunks(size: number): AsyncGenerator<PaymentRow[]> {
     try {
       let chunk: PaymentRow[] = [];
-      let carry = "";
-      for await (const piece of createReadStream(this.file, { encoding: "utf8" })) {
-        // JSON writes a line break inside a string as an escape, so "\n" only ever ends a row.
-        const text = piece as string;
-        const end = text.lastIndexOf("\n");
-        if (end < 0) {
-          carry += text;
-          continue;
-        }
-        // The rows up to that line feed, without the comma before it.
-        const json = end === 0 ? `[${carry.slice(0, -1)}]` : `[${carry}${text.slice(0, end - 1)}]`;
-        carry = text.slice(end + 1);
-        for (const row of parseSpoolRows(json)) {
-          chunk.push(row);
+      let carry: Buffer | null = null;
+      for await (const piece of createReadStream(this.file, { highWaterMark: READ_BYTES })) {
+        const bytes: Buffer = carry ? Buffer.concat([carry, piece as Buffer]) : (piece as Buffer);
+        let at = 0;
+        for (let read = decodeRow(bytes, at); read !== null; read = decodeRow(bytes, at)) {
+          chunk.push(read.row);
+          at = read.next;
           if (chunk.length >= size) {
             yield chunk;
             chunk = [];
           }
         }
+        carry = at < bytes.length ? bytes.subarray(at) : null;
       }
-      if (carry !== "") throw new Error("the spool of checked rows ends inside a row");
+      if (carry !== null) throw new Error("the spool of checked rows ends inside a row");
       if (chunk.length > 0) yield chunk;
     } finally {
       await removeDir(this.dir);

@@ -8,7 +8,8 @@
 
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
+import { loadExcel } from "../../feed/export/xlsx-writer.ts";
 import { MAX_RECORD_CHARS } from "./limits.ts";
 import { checkZipBounds, XlsxRefusedError } from "./zip-bounds.ts";
 
@@ -41,7 +42,8 @@ export async function xlsxToCsv(path: string, csvPath: string): Promise<void> {
   let written = 0;
   let sheets = 0;
   try {
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
+    // exceljs is loaded only when a workbook is read (xlsx-writer.ts says why).
+    const reader = new (loadExcel().stream.xlsx.WorkbookReader)(path, {
       worksheets: "emit",
       sharedStrings: "cache",
       hyperlinks: "ignore",
