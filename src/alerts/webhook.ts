@@ -3,7 +3,6 @@
  * webhook-signature over `id.timestamp.body`). Redirects are not followed (undici's request does
  * not follow them), every attempt has a time limit, and the receiver's answer is classified.
  */
-import { Webhook } from "standardwebhooks";
 import { request } from "undici";
 import { redactError, redactSecrets } from "../secrets.ts";
 import { type AttemptOutcome, classifyHttpStatus, parseRetryAfter } from "./retry-policy.ts";
@@ -26,6 +25,8 @@ export interface WebhookOptions {
 }
 
 export async function sendWebhook(message: WebhookMessage, options: WebhookOptions): Promise<AttemptOutcome> {
+  // Loaded at the first webhook a process sends (a sync without webhook rules never needs it).
+  const { Webhook } = await import("standardwebhooks");
   const signature = new Webhook(options.secret).sign(message.messageId, message.now, message.body);
   let response: Awaited<ReturnType<typeof request>>;
   try {
