@@ -3,6 +3,7 @@
  * webhook-signature over `id.timestamp.body`). Redirects are not followed (undici's request does
  * not follow them), every attempt has a time limit, and the receiver's answer is classified.
  */
+import "../api/wasm-baseline.ts";
 import { request } from "undici";
 import { redactError, redactSecrets } from "../secrets.ts";
 import { type AttemptOutcome, classifyHttpStatus, parseRetryAfter } from "./retry-policy.ts";
