@@ -38,7 +38,7 @@ try {
 const builtinsThroughRequire = {
   name: "builtins-through-require",
   setup(build) {
-    build.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => {
+    build.onResolve({ filter: /^[a-z0-9_:/]+$/ }, (args) => {
       if (!isBuiltin(args.path)) return undefined;
       if (args.path.endsWith("child_process") && /[\\/]commander[\\/]/.test(args.importer))
         return { path: args.path, namespace: "lazy-builtin" };
