@@ -48,8 +48,9 @@ function newerSource() {
 
 /**
  * The first file under `dir` modified after `time`. A walk of its own (one listing per folder,
- * one stat per file, names joined by hand) takes about a third of what `readdirSync`'s
- * `recursive` option with `path.join` per entry does, and it runs before every command.
+ * one stat per file, names joined by hand) took less than half the time of `readdirSync`'s
+ * `recursive` option with `path.join` per entry (measured: 10 against 23 ms on a busy machine, 450
+ * files), and it runs before every command.
  */
 function newerThan(dir, time) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
