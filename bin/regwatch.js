@@ -14,9 +14,12 @@
 // `node bin/regwatch.js` (`npm run demo`, the Docker image, which sets the flag in NODE_OPTIONS)
 // reads this file as JavaScript only. bin/regwatch-src.js starts the same way; a test keeps the
 // two lines equal.
-import { existsSync, readdirSync, statSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+// Built-in modules through process.getBuiltinModule rather than `import`: an ES module's import
+// of node:fs builds its full namespace, which loads fs/promises and the stream classes, a few
+// milliseconds of a start that `regwatch --help` should spend on nothing.
+const { existsSync, readdirSync, statSync } = process.getBuiltinModule("node:fs");
+const path = process.getBuiltinModule("node:path");
+const { fileURLToPath } = process.getBuiltinModule("node:url");
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const compiled = new URL("../dist/cli.js", import.meta.url);
@@ -39,11 +42,23 @@ await import(compiled.href);
 function newerSource() {
   const sources = path.join(root, "src");
   if (!existsSync(sources)) return undefined; // a packed or published copy, or the Docker image
-  const built = statSync(compiled).mtimeMs;
-  for (const entry of readdirSync(sources, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath ?? entry.path, entry.name);
-    if (statSync(file).mtimeMs > built) return path.relative(root, file);
+  const file = newerThan(sources, statSync(compiled).mtimeMs);
+  return file && path.relative(root, file);
+}
+
+/**
+ * The first file under `dir` modified after `time`. A walk of its own (one listing per folder,
+ * one stat per file, names joined by hand) took less than half the time of `readdirSync`'s
+ * `recursive` option with `path.join` per entry (measured: 10 against 23 ms on a busy machine, 450
+ * files), and it runs before every command.
+ */
+function newerThan(dir, time) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = dir + path.sep + entry.name;
+    const found = entry.isDirectory()
+      ? newerThan(file, time)
+      : entry.isFile() && statSync(file).mtimeMs > time && file;
+    if (found) return found;
   }
   return undefined;
 }

@@ -13,6 +13,7 @@
 // fails and says how to get it. The web console's templates (src/web/views) and static files
 // (src/web/static) are copied to dist/web/, where the bundle looks for them.
 import { cpSync, existsSync, rmSync } from "node:fs";
+import { isBuiltin } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -26,6 +27,39 @@ try {
   );
   process.exit(1);
 }
+/**
+ * Node's built-in modules reach the bundle through `require`, never `import`: Node builds an ES
+ * module's namespace of a built-in by reading every export, and node:fs's getters load
+ * fs/promises, readline and all the stream classes on the spot (node:util's load parseArgs and
+ * MIME types), about a tenth of `regwatch --help`'s start. Through require, each is loaded when
+ * used. Commander's child_process (needed only for executable subcommands, which regwatch has
+ * none of) is loaded at its first use: at its import it would bring net, dgram and streams.
+ */
+const builtinsThroughRequire = {
+  name: "builtins-through-require",
+  setup(build) {
+    build.onResolve({ filter: /^[a-z0-9_:/]+$/ }, (args) => {
+      if (!isBuiltin(args.path)) return undefined;
+      if (args.path.endsWith("child_process") && /[\\/]commander[\\/]/.test(args.importer))
+        return { path: args.path, namespace: "lazy-builtin" };
+      // A require stays one, and so does an import() (bundled, a CommonJS module's import()
+      // would answer with its exports under `default` only); both run when the code needs them.
+      if (args.kind === "require-call" || args.kind === "dynamic-import")
+        return { path: args.path, external: true };
+      return { path: args.path, namespace: "builtin" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: "js",
+    }));
+    build.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => ({
+      contents: `let loaded;
+module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require(${JSON.stringify(args.path)}))[key] });`,
+      loader: "js",
+    }));
+  },
+};
+
 rmSync(`${root}/dist`, { recursive: true, force: true });
 try {
   await esbuild.build({
@@ -44,6 +78,7 @@ try {
     banner: {
       js: 'import { createRequire as regwatchCreateRequire } from "node:module"; const require = regwatchCreateRequire(import.meta.url);',
     },
+    plugins: [builtinsThroughRequire],
     logLevel: "warning",
   });
   // The console's templates and static files are read at run time (src/web/paths.ts finds them).

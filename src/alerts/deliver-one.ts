@@ -52,7 +52,7 @@ export interface Pass {
   now: () => Date;
   token: string;
   gates: TargetGates;
-  mailer: ReturnType<typeof createMailer> | undefined;
+  mailer: Awaited<ReturnType<typeof createMailer>> | undefined;
   report: DeliveryReport;
 }
 

@@ -31,7 +31,7 @@ import { type Claimed, type DeliveryReport, deliverOne, type Pass } from "./deli
 import { type AlertConfig, targetGates } from "./delivery-settings.ts";
 import { type BoundedInput, boundDigest, boundEmailContent, boundWebhookBody } from "./digest-bound.ts";
 import { createMailer } from "./email.ts";
-import { emailContent, type MessageInput, webhookBody } from "./message.ts";
+import type { MessageInput } from "./message.ts";
 import { notifyPayload } from "./notify.ts";
 import type { TargetGates } from "./target-gate.ts";
 
@@ -90,7 +90,11 @@ export async function deliverAlerts(
   const { config } = deps;
   const mailer =
     config.smtpUrl && config.mailFrom
-      ? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, timeoutMs: config.requestTimeoutMs })
+      ? await createMailer({
+          smtpUrl: config.smtpUrl,
+          from: config.mailFrom,
+          timeoutMs: config.requestTimeoutMs,
+        })
       : undefined;
   const pass: Pass = {
     deps,
@@ -180,7 +184,8 @@ async function claimAndFreeze(
     // each channel froze its own) is built once more, for the last time.
     if (!payload || !isFrozenFor(row.channel, payload)) {
       const bound = boundDigest(await messageInput(tx, row, options.now, locale));
-      payload = (await savePayload(tx, row.id, frozenBody(row, bound))) as Record<string, unknown>;
+      const body = frozenBody(row, bound, await import("./message.ts"));
+      payload = (await savePayload(tx, row.id, body)) as Record<string, unknown>;
     }
     claimed.push({ row, payload });
   }
@@ -191,8 +196,16 @@ async function claimAndFreeze(
   };
 }
 
-/** What every attempt of a message sends, per channel: the webhook body, the e-mail, the NOTIFY text. */
-function frozenBody(row: DeliveryRow, bound: BoundedInput): Record<string, unknown> {
+/**
+ * What every attempt of a message sends, per channel: the webhook body, the e-mail, the NOTIFY
+ * text. The message texts (message.ts, with the catalogues and their ICU formatter) are loaded
+ * at the first body to freeze, so a pass with nothing to send, as after most syncs, never loads them.
+ */
+function frozenBody(
+  row: DeliveryRow,
+  bound: BoundedInput,
+  { emailContent, webhookBody }: typeof import("./message.ts"),
+): Record<string, unknown> {
   if (row.channel === "email")
     return {
       timestamp: bound.input.createdAt.toISOString(),

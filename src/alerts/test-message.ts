@@ -33,7 +33,7 @@ export async function sendTestMessage(
     return { messageId, outcome };
   }
   if (rule.channel === "email") {
-    const mailer = createMailer({
+    const mailer = await createMailer({
       smtpUrl: config.smtpUrl!,
       from: config.mailFrom!,
       timeoutMs: config.requestTimeoutMs,

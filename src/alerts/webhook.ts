@@ -3,7 +3,7 @@
  * webhook-signature over `id.timestamp.body`). Redirects are not followed (undici's request does
  * not follow them), every attempt has a time limit, and the receiver's answer is classified.
  */
-import { Webhook } from "standardwebhooks";
+import "../api/wasm-baseline.ts";
 import { request } from "undici";
 import { redactError, redactSecrets } from "../secrets.ts";
 import { type AttemptOutcome, classifyHttpStatus, parseRetryAfter } from "./retry-policy.ts";
@@ -26,6 +26,8 @@ export interface WebhookOptions {
 }
 
 export async function sendWebhook(message: WebhookMessage, options: WebhookOptions): Promise<AttemptOutcome> {
+  // Loaded at the first webhook a process sends (a sync without webhook rules never needs it).
+  const { Webhook } = await import("standardwebhooks");
   const signature = new Webhook(options.secret).sign(message.messageId, message.now, message.body);
   let response: Awaited<ReturnType<typeof request>>;
   try {

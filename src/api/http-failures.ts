@@ -1,4 +1,5 @@
 /** How a failed exchange becomes an ApiError: by status, by transport fault, by a too-long Retry-After. */
+import "./wasm-baseline.ts";
 import { errors as undiciErrors } from "undici";
 import { ApiError, describeBody } from "./errors.ts";
 import type { HttpResponse, RequestSpec } from "./http-types.ts";

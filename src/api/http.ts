@@ -9,6 +9,7 @@
  * (limiter, pause, backoff, transfer) ends at once when the stop signal aborts.
  */
 import { setMaxListeners } from "node:events";
+import "./wasm-baseline.ts";
 import { Agent, type Dispatcher } from "undici";
 import { type BodyCap, type BodyStream, checkDeclaredLength, decodeJson, discard } from "./body.ts";
 import { type Clock, systemClock } from "./clock.ts";

@@ -22,8 +22,8 @@ export function readFullStatus(
   now = new Date(),
 ): Promise<Status> {
   const { schedule } = config;
-  return readStatus(sql, config, now, async () =>
-    schedule ? await readResumeState(sql, { schedule, tz: config.tz }, now) : null,
+  return readStatus(sql, config, now, async (read) =>
+    schedule ? await readResumeState(read, { schedule, tz: config.tz }, now) : null,
   );
 }
 

@@ -11,6 +11,7 @@ import { scanCounts } from "../db/alerts-raise.ts";
 import { exitCodeOf, type Outcome, UsageError } from "../errors.ts";
 import { terminalSafe } from "../feed/terminal-text.ts";
 import { openRegistry } from "../run/open-registry.ts";
+import { preferSmallHeap } from "../run/small-heap.ts";
 import { redactJson, redactSecrets } from "../secrets.ts";
 import { runSyncJob, type SyncJobResult } from "../sync/sync-job.ts";
 import type { SyncPassOptions, SyncReport } from "../sync/sync-pass.ts";
@@ -109,6 +110,7 @@ export async function syncCommand(
 ): Promise<Outcome> {
   const { config, log } = ctx;
   requireWatch(config);
+  preferSmallHeap();
   return withDatabase(ctx, async (db) => {
     const controller = new AbortController();
     setMaxListeners(0, controller.signal); // every window, file and request in flight listens to it

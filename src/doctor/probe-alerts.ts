@@ -13,7 +13,7 @@ export type Reach =
   | { reached: false; message: string; code?: string; responseCode?: number };
 
 export async function verifySmtp(smtpUrl: string, timeoutMs: number): Promise<Reach> {
-  const mailer = createMailer({ smtpUrl, from: "", timeoutMs });
+  const mailer = await createMailer({ smtpUrl, from: "", timeoutMs });
   try {
     await mailer.verify();
     const login = new URL(smtpUrl).username ? " and accepted the login" : "";

@@ -5,6 +5,7 @@
  * watch interface's origin; a recording dispatcher notes which origins a key was actually sent
  * to, so the report states what happened rather than what should happen.
  */
+import "../api/wasm-baseline.ts";
 import { Agent, type Dispatcher } from "undici";
 import type { Clock } from "../api/clock.ts";
 import { systemClock } from "../api/clock.ts";

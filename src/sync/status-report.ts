@@ -15,6 +15,7 @@ import {
 } from "../dates.ts";
 import { outboxCounts } from "../db/alerts-outbox.ts";
 import type { Sql } from "../db/connect.ts";
+import { inOneRead } from "../db/one-read.ts";
 import { parseStatusCounts, unparsedExamples } from "../db/parse-status.ts";
 import { settledFiles } from "../db/settled-files.ts";
 import {
@@ -54,19 +55,22 @@ export type StatusReport<S = null> = Awaited<ReturnType<typeof readStatus<S>>>;
 
 /**
  * Everything `regwatch status` shows, from the database alone. `readSchedule` gives the daemon's
- * view of its schedule (the daemon's rule, read by the caller's choice), or null without one.
+ * view of its schedule (the daemon's rule, read by the caller's choice), or null without one; it
+ * reads through the `sql` it is given, the report's own transaction.
  */
 export async function readStatus<S = null>(
   sql: Sql,
   config: Pick<Config, "tz" | "searchMonthlyQuota"> & Partial<Pick<Config, "registryTz">>,
   now = new Date(),
-  readSchedule?: () => Promise<S>,
+  readSchedule?: (sql: Sql) => Promise<S>,
 ) {
   const local = localDateTime(now, config.tz);
   // Completeness follows the registry's 07:00 load in its own zone.
   const complete = lastCompleteDay(now, config.registryTz ?? config.tz);
-  // All at once, pipelined on the connection. The statements with parameters go last: on a fresh
-  // connection each waits for the server to describe it, and whatever is queued behind it waits too.
+  // All at once, pipelined on the connection, in one read-only transaction (one begin and one
+  // commit, not one of each per statement; one state of the database). The statements with
+  // parameters go last: on a fresh connection each waits for the server to describe it, and
+  // whatever is queued behind it waits too.
   const [
     lists,
     runs,
@@ -80,20 +84,22 @@ export async function readStatus<S = null>(
     invalid,
     usage,
     schedule,
-  ] = await Promise.all([
-    coverageByList(sql),
-    recentRuns(sql, RECENT_RUNS),
-    fileCounts(sql),
-    openFiles(sql, OPEN_FILES_SHOWN),
-    settledFiles(sql, OPEN_FILES_SHOWN),
-    outcomeCounts(sql),
-    outboxCounts(sql),
-    parseStatusCounts(sql),
-    unparsedExamples(sql, OPEN_FILES_SHOWN),
-    openInvalidItems(sql, INVALID_ITEMS_SHOWN),
-    usageSummary(sql, local.date, local.date.slice(0, 7)),
-    readSchedule ? readSchedule() : null,
-  ]);
+  ] = await inOneRead(sql, (read) =>
+    Promise.all([
+      coverageByList(read),
+      recentRuns(read, RECENT_RUNS),
+      fileCounts(read),
+      openFiles(read, OPEN_FILES_SHOWN),
+      settledFiles(read, OPEN_FILES_SHOWN),
+      outcomeCounts(read),
+      outboxCounts(read),
+      parseStatusCounts(read),
+      unparsedExamples(read, OPEN_FILES_SHOWN),
+      openInvalidItems(read, INVALID_ITEMS_SHOWN),
+      usageSummary(read, local.date, local.date.slice(0, 7)),
+      readSchedule ? readSchedule(read) : null,
+    ]),
+  );
   const searchThisMonth = usage.month.find((u) => u.api === "search")?.requests ?? 0;
   return {
     // With the zone's offset, as every instant of `status --json` is written.

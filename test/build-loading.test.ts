@@ -1,0 +1,85 @@
+/**
+ * What the bundled build (`npm run build`) loads, for start time and memory (issue 38): Node's
+ * built-in modules reach it through require (an ES import of one builds its whole namespace, and
+ * node:fs's loads fs/promises and the stream classes), `regwatch --help` never loads
+ * child_process (commander needs it only for executable subcommands), and a sync or backfill
+ * loads the code that sends alert messages (nodemailer, the webhook signer, the message
+ * catalogues) only when a pass has something to send.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const DIST = path.join(ROOT, "dist");
+
+beforeAll(() => {
+  const build = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, encoding: "utf8" });
+  expect(build.status, build.stderr).toBe(0);
+});
+
+/** The files of dist/ that `file` imports statically, itself included (not its import() calls). */
+function staticClosure(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const text = readFileSync(file, "utf8");
+  for (const m of text.matchAll(/^import\s+(?:[^"']*?from\s+)?["'](\.[^"']+)["']/gm))
+    staticClosure(path.resolve(path.dirname(file), m[1]!), seen);
+  return seen;
+}
+
+function bundledFiles(): string[] {
+  const chunks = readdirSync(path.join(DIST, "chunks")).map((f) => path.join(DIST, "chunks", f));
+  return [path.join(DIST, "cli.js"), ...chunks.filter((f) => f.endsWith(".js"))];
+}
+
+describe("the build", () => {
+  it("imports no built-in module with an ES import but node:module (its require)", () => {
+    const imports = bundledFiles().flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/^import\s+[^;]*?from\s+"(node:[^"]+)"/gm)].map((m) => m[1]),
+    );
+    expect(imports.length).toBeGreaterThan(0);
+    expect(new Set(imports)).toEqual(new Set(["node:module"]));
+  });
+
+  it("answers --help without loading child_process", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "regwatch-loaded-"));
+    const out = path.join(dir, "modules.json");
+    const preload = path.join(dir, "record.cjs");
+    writeFileSync(
+      preload,
+      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList)));\n`,
+    );
+    const run = spawnSync(
+      process.execPath,
+      ["--require", preload, path.join(ROOT, "bin", "regwatch.js"), "--help"],
+      {
+        cwd: ROOT,
+        encoding: "utf8",
+      },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain("Usage: regwatch");
+    const loaded = JSON.parse(readFileSync(out, "utf8")) as string[];
+    expect(loaded).toContain("NativeModule internal/modules/esm/loader");
+    expect(loaded).not.toContain("NativeModule child_process");
+    expect(loaded).not.toContain("NativeModule dgram");
+  });
+
+  it("loads no alert-sending code with sync and backfill", () => {
+    const sync = readdirSync(path.join(DIST, "chunks")).find((f) => /^sync-[A-Z0-9]+\.js$/.test(f));
+    expect(sync).toBeDefined();
+    const text = [...staticClosure(path.join(DIST, "chunks", sync!))]
+      .map((f) => readFileSync(f, "utf8"))
+      .join("\n");
+    // esbuild names each bundled source in a comment: the sync's own files are there, these are not.
+    expect(text).toMatch(/^\/\/ src\/sync\/sync-job\.ts$/m);
+    expect(text).not.toMatch(/node_modules\/nodemailer\//);
+    expect(text).not.toMatch(/node_modules\/standardwebhooks\//);
+    expect(text).not.toMatch(/node_modules\/intl-messageformat\//);
+    expect(text).not.toMatch(/^\/\/ src\/alerts\/message\.ts$/m);
+  });
+});
