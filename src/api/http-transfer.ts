@@ -66,9 +66,3 @@ export async function collect(body: AsyncIterable<Buffer>): Promise<Buffer> {
   }
   return Buffer.concat(chunks, size);
 }
-
-export function combine(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
-  const present = signals.filter((s): s is AbortSignal => s !== undefined);
-  if (present.length <= 1) return present[0];
-  return AbortSignal.any(present);
-}

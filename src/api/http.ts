@@ -15,8 +15,9 @@ import { type BodyCap, type BodyStream, checkDeclaredLength, decodeJson, discard
 import { type Clock, systemClock } from "./clock.ts";
 import { ApiError } from "./errors.ts";
 import { retryAfterTooLong, statusError, toApiError } from "./http-failures.ts";
-import { ConsumerFailure, cappedBody, collect, combine, type TransferState } from "./http-transfer.ts";
+import { ConsumerFailure, cappedBody, collect, type TransferState } from "./http-transfer.ts";
 import type { HttpClientOptions, HttpResponse, RequestSpec, StreamedResponse } from "./http-types.ts";
+import { linkSignals } from "./linked-signal.ts";
 import { OriginPauses } from "./pauses.ts";
 import { type ApiErrorCode, backoffDelay, isRetryable } from "./retry.ts";
 import { withSendTime } from "./send-time.ts";
@@ -98,10 +99,32 @@ export class HttpClient {
       seen: { status?: number },
     ) => Promise<T>,
   ): Promise<T> {
+    const linked = linkSignals(
+      this.options.signal,
+      spec.signal,
+      this.closing.signal,
+      this.options.refusal?.signal,
+    );
+    try {
+      return await this.attempts(spec, attemptOnce, linked.signal);
+    } finally {
+      linked.release();
+    }
+  }
+
+  private async attempts<T>(
+    spec: RequestSpec,
+    attemptOnce: (
+      attempt: number,
+      stop: AbortSignal | undefined,
+      timing: SendTiming,
+      seen: { status?: number },
+    ) => Promise<T>,
+    stop: AbortSignal | undefined,
+  ): Promise<T> {
     const origin = spec.url.origin;
     const limiter = this.options.limiterFor(origin);
     const refusal = this.options.refusal;
-    const stop = combine(this.options.signal, spec.signal, this.closing.signal, refusal?.signal);
     for (let attempt = 1; ; attempt++) {
       let slot: number;
       try {
@@ -231,7 +254,8 @@ export class HttpClient {
     const total = setTimeout(expire(`no complete answer within ${totalMs} ms`), totalMs);
     let idle = setTimeout(expire(`no response headers within ${timeoutMs} ms`), timeoutMs);
     const bodyIdle = expire(`response body stalled for more than ${timeoutMs} ms`);
-    const signal = combine(attemptAbort.signal, stop);
+    const linked = linkSignals(attemptAbort.signal, stop);
+    const signal = linked.signal;
     const transfer: TransferState = { ended: false };
     let responseBody: BodyStream | undefined;
     try {
@@ -293,6 +317,7 @@ export class HttpClient {
     } finally {
       clearTimeout(total);
       clearTimeout(idle);
+      linked.release();
       if (responseBody && !transfer.ended) discard(responseBody);
     }
   }
