@@ -5,12 +5,16 @@
  * would refuse is recorded as refused (422) and never sent, and the tax id it most likely means
  * stays on the list rather than being removed for want of a readable row.
  */
-import { listNameProblem, readDesiredTaxId } from "../desired-names.ts";
+import { listNameProblemSaid, readDesiredTaxId } from "../desired-names.ts";
+import type { Said } from "../said.ts";
 import type { DesiredList, LocalRefusal } from "./plan.ts";
 
 export interface RefusedList {
   listName: string;
+  /** Why, in the CLI's English. */
   problem: string;
+  /** The same, for the console to say in its reader's language. */
+  problemSaid: Said;
 }
 
 /** Desired lists reconcile works on, and those whose name it refuses. */
@@ -21,8 +25,8 @@ export function checkDesiredLists(desired: readonly DesiredList[]): {
   const accepted: DesiredList[] = [];
   const refused: RefusedList[] = [];
   for (const list of desired) {
-    const problem = listNameProblem(list.listName);
-    if (problem) refused.push({ listName: list.listName, problem });
+    const problem = listNameProblemSaid(list.listName);
+    if (problem) refused.push({ listName: list.listName, problem: problem.text, problemSaid: problem });
     else accepted.push(list);
   }
   return { accepted, refused };

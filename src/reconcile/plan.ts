@@ -82,8 +82,10 @@ export interface ListPlan {
 
 export interface ReconcilePlan {
   lists: ListPlan[];
-  /** Remarks worth an operator's attention (duplicate remote lists, ...). */
+  /** Remarks worth an operator's attention (duplicate remote lists, ...), in the CLI's English. */
   notes: string[];
+  /** The same remarks, for the console to say in its reader's language. */
+  notesSaid: Said[];
   totals: PlanTotals;
   /** Dropped desired lists: remote lists to delete, left in place, or gone (see drop-plan.ts). */
   drops?: DropPlan;
@@ -119,15 +121,20 @@ export function chooseRemoteList(
 
 export function planReconcile(input: PlanInput, options: PlanOptions): ReconcilePlan {
   const capacity = options.capacity ?? LIST_CAPACITY;
-  const notes: string[] = [];
+  const notesSaid: Said[] = [];
   const lists = [...input.desired]
     .sort((a, b) => compareText(a.listName, b.listName))
     .map((desired) => {
       const { chosen, ignored } = chooseRemoteList(desired.listName, input.remoteLists);
       if (chosen && ignored.length > 0) {
-        notes.push(
-          `list "${desired.listName}" exists ${ignored.length + 1} times remotely; using ${chosen.listKey} ` +
-            `(the oldest) and leaving ${ignored.map((l) => l.listKey).join(", ")} untouched`,
+        const left = ignored.map((l) => l.listKey);
+        notesSaid.push(
+          said(
+            "plan.duplicateRemote",
+            { list: desired.listName, times: ignored.length + 1, used: chosen.listKey, left },
+            `list "${desired.listName}" exists ${ignored.length + 1} times remotely; using ${chosen.listKey} ` +
+              `(the oldest) and leaving ${left.join(", ")} untouched`,
+          ),
         );
       }
       const remote = chosen ? (input.remoteItems.get(chosen.listKey) ?? []) : [];
@@ -139,7 +146,12 @@ export function planReconcile(input: PlanInput, options: PlanOptions): Reconcile
         ignoredKeys: ignored.map((l) => l.listKey),
       });
     });
-  return { lists, notes, totals: totalsOf(lists, options.chunkSize) };
+  return {
+    lists,
+    notes: notesSaid.map((n) => n.text),
+    notesSaid,
+    totals: totalsOf(lists, options.chunkSize),
+  };
 }
 
 function planList(

@@ -1,5 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { translatorFor } from "../../src/i18n/messages.ts";
+import { saidIn } from "../../src/i18n/said-words.ts";
+import { checkDesiredLists } from "../../src/reconcile/desired-rows.ts";
 import {
   chooseRemoteList,
   chunk,
@@ -171,6 +174,18 @@ describe("reconcile plan", () => {
     expect(plan.lists[0]!.listKey).toBe("k1");
     expect(plan.lists[0]!.ignoredKeys).toEqual(["k2", "k3", "k0"]);
     expect(plan.notes[0]).toMatch(/using k1/);
+    // The console says the same remark in its reader's language, every value in place.
+    const hu = saidIn(translatorFor("hu"), plan.notesSaid[0]!);
+    expect(hu).toBe(
+      "a(z) „a” lista 4 példányban van meg a nyilvántartásban; a legrégebbit (k1) tartjuk szinkronban, k2, k3 és k0 érintetlenek maradnak",
+    );
+    expect(saidIn(translatorFor("en"), plan.notesSaid[0]!)).toContain("k2, k3 and k0 are left untouched");
+  });
+
+  it("says a desired list's refused name in the console's language, the CLI's English kept", () => {
+    const { refused } = checkDesiredLists([{ listName: " szallitok", prune: true, taxIds: [] }]);
+    expect(refused[0]!.problem).toBe("has blanks before or after it");
+    expect(saidIn(translatorFor("hu"), refused[0]!.problemSaid)).not.toBe("has blanks before or after it");
   });
 });
 

@@ -66,9 +66,9 @@ export function listsPageView(stored: StoredPlan, i18n: Translator) {
   const desiredNames = new Set(stored.plan.lists.map((l) => l.listName));
   return {
     totals: stored.plan.totals,
-    notes: stored.plan.notes,
+    notes: stored.plan.notesSaid.map((n) => saidIn(i18n, n)),
     guards: stored.guards.map((g) => saidIn(i18n, g)),
-    refused: stored.refused,
+    refused: stored.refused.map((r) => ({ listName: r.listName, problem: saidIn(i18n, r.problemSaid) })),
     lists: stored.plan.lists.map((l) => listPlanView(l, stored)),
     unmanaged: stored.remote
       .filter((r) => !desiredNames.has(r.listName))

@@ -46,6 +46,8 @@ export const validation = {
   "rule.noSmtp": "REGWATCH_SMTP_URL and REGWATCH_MAIL_FROM are needed to send e-mail",
   "guard.maxRemovals":
     "the plan removes {removals, plural, one {# item} other {# items}}{deleted, plural, =0 {} other { (# of them by deleting {lists, plural, one {# dropped list} other {# dropped lists}})}}, more than the {max} a run removes unasked; check the desired items: applying it needs reconcile with --max-removals",
+  "plan.duplicateRemote":
+    "list “{list}” exists {times} times at the registry; the oldest, {used}, is the one kept in step, and {left} {leftCount, plural, one {is} other {are}} left untouched",
   "guard.emptied":
     "the plan removes all {count, plural, one {# item} other {# items}} of list “{list}” and leaves it empty: applying it needs reconcile with --allow-empty (or prune = false on the desired list keeps them)",
 } as const;

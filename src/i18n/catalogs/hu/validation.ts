@@ -45,6 +45,8 @@ export const validation = {
   "rule.noSmtp": "e-mail küldéséhez a REGWATCH_SMTP_URL és a REGWATCH_MAIL_FROM kell",
   "guard.maxRemovals":
     "a terv {removals, plural, other {# tételt}} töröl{deleted, plural, =0 {} other { (ebből #-t {lists, plural, other {# elhagyott lista}} törlésével)}}, többet, mint amennyit egy futás kérés nélkül töröl ({max}); ellenőrizze a kívánt tételeket: az alkalmazásához a reconcile --max-removals kapcsolója kell",
+  "plan.duplicateRemote":
+    "a(z) „{list}” lista {times} példányban van meg a nyilvántartásban; a legrégebbit ({used}) tartjuk szinkronban, {left} {leftCount, plural, one {érintetlen marad} other {érintetlenek maradnak}}",
   "guard.emptied":
     "a terv a(z) „{list}” lista mind a(z) {count, plural, other {# tételét}} törli, és üresen hagyja: az alkalmazásához a reconcile --allow-empty kapcsolója kell (vagy a kívánt listán a prune = false megtartja őket)",
 } as const satisfies Record<keyof typeof en, string>;
