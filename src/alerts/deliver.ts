@@ -109,26 +109,40 @@ export async function deliverAlerts(
   try {
     const stopped = () =>
       Boolean(deps.signal?.aborted) || (deps.deadline !== undefined && Date.now() >= deps.deadline);
+    // The message texts, loaded at the first body to freeze (see frozenBody).
+    let messages: MessageTexts | undefined;
     const claim = async (after: OutboxPlace, onlyIds?: number[]) => {
       // Read before the claim's transaction starts, so the deadline is never later than the
       // lease the database writes (from its own now(), at least this late).
       const sendBy = performance.now() + leaseMs - sendMarginMs(leaseMs);
-      const batch = await deps.sql.begin((tx) =>
-        claimAndFreeze(
-          tx,
-          {
-            now: now(),
-            ignoreBackoff: Boolean(options.ignoreBackoff),
-            after,
-            limit: BATCH_SIZE,
-            leaseMs,
-            token: pass.token,
-            skipTargets: options.ignoreBackoff ? [] : pass.gates.pausedTargets(),
-            onlyIds,
-          },
-          deps.config.locale,
-        ),
-      );
+      const inTransaction = () =>
+        deps.sql.begin((tx) =>
+          claimAndFreeze(
+            tx,
+            {
+              now: now(),
+              ignoreBackoff: Boolean(options.ignoreBackoff),
+              after,
+              limit: BATCH_SIZE,
+              leaseMs,
+              token: pass.token,
+              skipTargets: options.ignoreBackoff ? [] : pass.gates.pausedTargets(),
+              onlyIds,
+            },
+            deps.config.locale,
+            messages,
+          ),
+        );
+      let batch: Awaited<ReturnType<typeof inTransaction>>;
+      try {
+        batch = await inTransaction();
+      } catch (thrown) {
+        if (!(thrown instanceof MessagesNotLoaded)) throw thrown;
+        // Loaded outside the claim's transaction (a managed Postgres may end one left idle while
+        // a module loads), then claimed again: the rolled-back claim changed nothing.
+        messages = await import("./message.ts");
+        batch = await inTransaction();
+      }
       return { ...batch, claimed: batch.claimed.map((c) => ({ ...c, sendBy })) };
     };
     let after: OutboxPlace = OUTBOX_START;
@@ -168,11 +182,17 @@ async function settle(pass: Pass, claimed: Claimed[]): Promise<void> {
   if (failure) throw failure.reason;
 }
 
+type MessageTexts = typeof import("./message.ts");
+
+/** A claim found a body to freeze before the message texts were loaded: it is rolled back. */
+class MessagesNotLoaded extends Error {}
+
 /** Claims a batch and freezes the body of each message claimed for its first attempt. */
 async function claimAndFreeze(
   tx: TransactionSql,
   options: Parameters<typeof claimBatch>[1],
   locale: MessageInput["locale"],
+  messages: MessageTexts | undefined,
 ): Promise<{ claimed: Omit<Claimed, "sendBy">[]; waitingIds: number[]; last?: OutboxPlace }> {
   const rows = await claimBatch(tx, options);
   const lastRow = rows.at(-1);
@@ -183,8 +203,9 @@ async function claimAndFreeze(
     // Frozen before the first attempt; a body frozen as a webhook's for another channel (before
     // each channel froze its own) is built once more, for the last time.
     if (!payload || !isFrozenFor(row.channel, payload)) {
+      if (messages === undefined) throw new MessagesNotLoaded();
       const bound = boundDigest(await messageInput(tx, row, options.now, locale));
-      const body = frozenBody(row, bound, await import("./message.ts"));
+      const body = frozenBody(row, bound, messages);
       payload = (await savePayload(tx, row.id, body)) as Record<string, unknown>;
     }
     claimed.push({ row, payload });
@@ -204,7 +225,7 @@ async function claimAndFreeze(
 function frozenBody(
   row: DeliveryRow,
   bound: BoundedInput,
-  { emailContent, webhookBody }: typeof import("./message.ts"),
+  { emailContent, webhookBody }: MessageTexts,
 ): Record<string, unknown> {
   if (row.channel === "email")
     return {
