@@ -42,6 +42,14 @@ const DEFAULT_MAX_RETRY_AFTER_MS = 300_000;
 /** How long close() lets requests in flight finish before they are aborted. */
 const CLOSE_GRACE_MS = 2000;
 
+/** One attempt of a request: sent under `stop`, its send and answer times told to `timing`. */
+type AttemptOnce<T> = (
+  attempt: number,
+  stop: AbortSignal | undefined,
+  timing: SendTiming,
+  seen: { status?: number },
+) => Promise<T>;
+
 export class HttpClient {
   private readonly clock: Clock;
   private readonly random: () => number;
@@ -90,15 +98,7 @@ export class HttpClient {
     );
   }
 
-  private async withRetries<T>(
-    spec: RequestSpec,
-    attemptOnce: (
-      attempt: number,
-      stop: AbortSignal | undefined,
-      timing: SendTiming,
-      seen: { status?: number },
-    ) => Promise<T>,
-  ): Promise<T> {
+  private async withRetries<T>(spec: RequestSpec, attemptOnce: AttemptOnce<T>): Promise<T> {
     const linked = linkSignals(
       this.options.signal,
       spec.signal,
@@ -114,12 +114,7 @@ export class HttpClient {
 
   private async attempts<T>(
     spec: RequestSpec,
-    attemptOnce: (
-      attempt: number,
-      stop: AbortSignal | undefined,
-      timing: SendTiming,
-      seen: { status?: number },
-    ) => Promise<T>,
+    attemptOnce: AttemptOnce<T>,
     stop: AbortSignal | undefined,
   ): Promise<T> {
     const origin = spec.url.origin;
