@@ -117,7 +117,9 @@ describe("the console from the keyboard", () => {
     await tabUntil((f) => f.tag === "button" && f.text === "Apply to selected", "Shift+Tab");
     expect(await page.locator('select[name="action"]').inputValue()).toBe("ack");
     await Promise.all([page.waitForURL(/done=ack/), page.keyboard.press("Enter")]);
-    expect(await page.locator('main [role="status"]').textContent()).toContain("1 alert of 1 change acknowledged");
+    expect(await page.locator('main [role="status"]').textContent()).toContain(
+      "1 alert of 1 change acknowledged",
+    );
     const [stored] = await accounts[0]!.sql<{ status: string }[]>`
       select status from alerts where id = ${northAlerts[0]!}`;
     expect(stored?.status).toBe("acknowledged");
