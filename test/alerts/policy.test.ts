@@ -86,11 +86,11 @@ describe("rule arguments", () => {
       validateRule({ ...base, channel: "email", target: "a@example.com, b@example.org" }).problems,
     ).toEqual([]);
     expect(validateRule({ ...base, channel: "notify", target: "regwatch_alerts" }).problems).toEqual([]);
-    expect(validateRule({ ...base, target: "ftp://example.com" }).problems).toEqual([
+    expect(validateRule({ ...base, target: "ftp://example.com" }).problems.map((p) => p.text)).toEqual([
       '--target "ftp://example.com" must be an http:// or https:// URL',
     ]);
     expect(validateRule({ ...base, name: " ", channel: "sms", lists: [""] }).problems).toHaveLength(3);
-    expect(validateRule({ ...base, channel: "notify", target: "x".repeat(64) }).problems[0]).toMatch(
+    expect(validateRule({ ...base, channel: "notify", target: "x".repeat(64) }).problems[0]?.text).toMatch(
       /1 to 63 bytes/,
     );
   });
