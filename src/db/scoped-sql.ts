@@ -6,15 +6,11 @@
  * body. Nothing outlives the transaction, so a connection handed to another account next (by this
  * pool, or by PgBouncer in transaction mode between transactions) carries nothing of this one.
  *
- *   statement  → [begin + set_config] → statement → commit, written back to back (one round trip)
- *   cursor, COPY → begin → set_config + statement → … → commit (the commit waits for its last row)
- *   begin(fn)  → begin → set_config + fn(tx)'s first statement → … → commit
+ *   statement  → begin → set_config + statement (pipelined) → commit → the caller's promise settles
+ *   begin(fn)  → begin → set_config → fn(tx) → commit
  *
- * A bare statement is the common case (most of a sync's), so it costs one round trip as it would
- * without a schema to set: the server runs the four in order, and the statement's own failure
- * turns the commit into a rollback. The caller's promise settles after the commit: a statement
- * whose commit failed is not reported as done. Cursors and COPY hold their connection between
- * messages, so nothing may be queued behind them: their commit is sent when they end.
+ * The caller's promise settles after the commit: a statement whose commit failed is not reported as
+ * done. Cursors and `forEach` stream inside the transaction, which ends with their last row.
  */
 import type postgres from "postgres";
 
@@ -35,25 +31,9 @@ function isQuery(value: unknown): value is QueryInternals {
   return value instanceof Promise && typeof (value as Partial<QueryInternals>).handler === "function";
 }
 
-/**
- * The statement that puts a transaction in `schema` (a name SCHEMA_NAME has checked, so it is
- * written into the text: without a parameter it is never described first, which would hold back
- * what follows it on the connection).
- */
+/** The statement that puts a transaction in `schema`. */
 function setSchema(tx: TxSql, schema: string): postgres.PendingQuery<postgres.Row[]> {
-  return tx.unsafe(`select set_config('search_path', '${schema}', true)`);
-}
-
-/**
- * Sends a query built on a connection's Sql now, in the order of the calls (postgres.js itself
- * sends a query a microtask after it is awaited). Marked as sent, so that awaiting it later does
- * not send it twice.
- */
-function sendNow<Q>(built: Q): Q {
-  const query = built as unknown as QueryInternals & { executed: boolean };
-  query.executed = true;
-  query.handler(query);
-  return built;
+  return tx`select set_config('search_path', ${schema}, true)`;
 }
 
 /**
@@ -62,7 +42,10 @@ function sendNow<Q>(built: Q): Q {
  * the caller's own query object, with its cursor, forEach or values mode, is what runs.
  */
 function sendAfterSchema(tx: TxSql, schema: string, query: QueryInternals): void {
-  const set = sendNow(setSchema(tx, schema)) as unknown as QueryInternals;
+  const set = setSchema(tx, schema) as unknown as QueryInternals & { executed: boolean };
+  // Marked as sent, so that awaiting it (the transaction does, to catch its error) does not send it twice.
+  set.executed = true;
+  set.handler(set);
   set.handler(query);
 }
 
@@ -90,79 +73,28 @@ function deferSettle(query: QueryInternals, onSettle: (ok: boolean, value: unkno
   return current;
 }
 
-/** A query whose settling is held back: `ran` settles when postgres.js is done with it. */
-function held(query: QueryInternals) {
-  let seen: { ok: boolean; value: unknown } | undefined;
-  let settled: () => void = () => {};
-  const ran = new Promise<void>((resolve) => {
-    settled = resolve;
-  });
-  const caller = deferSettle(query, (ok, value) => {
-    seen = { ok, value };
-    settled();
-  });
-  return { caller, ran, seen: () => seen };
-}
-
-/** Whether the connection must wait for `query`'s end before anything else is sent on it. */
-function holdsConnection(query: QueryInternals & { cursorFn?: unknown; streaming?: boolean }): boolean {
-  return Boolean(query.cursorFn || query.streaming);
-}
-
-/** A bare statement: begin, schema, statement and commit written at once on a reserved connection. */
-async function runPipelined(pool: Pool, schema: string, query: QueryInternals): Promise<void> {
-  const { caller, ran, seen } = held(query);
-  let connection: postgres.ReservedSql;
-  try {
-    connection = await pool.reserve();
-  } catch (error) {
-    caller.reject(error);
-    return;
-  }
-  try {
-    // One simple-protocol message for both (the name is checked, see setSchema).
-    const open = sendNow(connection.unsafe(`begin; select set_config('search_path', '${schema}', true)`));
-    (open as unknown as QueryInternals).handler(query);
-    // After a failed statement the server answers this commit with a rollback, not an error.
-    const commit = sendNow(connection.unsafe("commit"));
-    const failure = (error: unknown) => ({ error });
-    const opened = open.then(() => undefined, failure);
-    const committed = commit.then(() => undefined, failure);
-    const [openFailed, , commitFailed] = await Promise.all([opened, ran, committed]);
-    const outcome = seen();
-    if (openFailed) caller.reject(openFailed.error);
-    else if (outcome && !outcome.ok) caller.reject(outcome.value);
-    else if (commitFailed) caller.reject(commitFailed.error);
-    else caller.resolve(outcome?.value);
-  } finally {
-    connection.release();
-  }
-}
-
-/** A cursor or COPY: in a transaction whose commit is sent once the statement has ended. */
-function runHeld(pool: Pool, schema: string, query: QueryInternals): void {
-  const { caller, ran, seen } = held(query);
-  pool
-    .begin(async (tx) => {
-      sendAfterSchema(tx, schema, query);
-      await ran;
-      // A failed statement rolls its transaction back; its error reaches the caller below.
-      const outcome = seen();
-      if (outcome && !outcome.ok) throw outcome.value;
-    })
-    .then(
-      () => caller.resolve(seen()?.value),
-      (error: unknown) => {
-        const outcome = seen();
-        caller.reject(outcome && !outcome.ok ? outcome.value : error);
-      },
-    );
-}
-
 function scopedHandler(pool: Pool, schema: string, original: Handler): Handler {
   const handler: Handler = (query) => {
-    if (holdsConnection(query)) runHeld(pool, schema, query);
-    else void runPipelined(pool, schema, query);
+    let seen: { ok: boolean; value: unknown } | undefined;
+    let settled: () => void = () => {};
+    const ran = new Promise<void>((resolve) => {
+      settled = resolve;
+    });
+    const caller = deferSettle(query, (ok, value) => {
+      seen = { ok, value };
+      settled();
+    });
+    pool
+      .begin(async (tx) => {
+        sendAfterSchema(tx, schema, query);
+        await ran;
+        // A failed statement rolls its transaction back; its error reaches the caller below.
+        if (seen && !seen.ok) throw seen.value;
+      })
+      .then(
+        () => caller.resolve(seen?.value),
+        (error: unknown) => caller.reject(seen && !seen.ok ? seen.value : error),
+      );
   };
   handler.debug = original.debug;
   return handler;
@@ -182,13 +114,9 @@ export function scopedSql(pool: Pool, schema: string): Pool {
   const begin = (...args: unknown[]) => {
     const body = args.pop() as (tx: TxSql) => unknown;
     const wrapped = async (tx: TxSql) => {
-      // Sent ahead of the body's first statement, not awaited before it: the connection runs
-      // them in order, so the body is in its schema without a round trip of its own.
-      const set = sendNow(setSchema(tx, schema));
+      await setSchema(tx, schema);
       const result = body(tx);
-      const value = await (Array.isArray(result) ? Promise.all(result) : result);
-      await set;
-      return value;
+      return Array.isArray(result) ? Promise.all(result) : result;
     };
     return (pool.begin as (...a: unknown[]) => Promise<unknown>)(...args, wrapped);
   };

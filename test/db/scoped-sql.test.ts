@@ -4,7 +4,6 @@
  * a statement whose commit fails is reported failed; a cursor streams inside its transaction and
  * gives the connection back when left early; a transaction's body is in its schema throughout.
  */
-import net from "node:net";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scopedSql } from "../../src/db/scoped-sql.ts";
@@ -82,43 +81,4 @@ describe("statements scoped to a schema over a shared pool", () => {
     expect(row!.status).not.toMatch(/sa/);
     expect((await a<{ n: number }[]>`select count(*)::int as n from t`)[0]!.n).toBe(11);
   });
-
-  it("sends a bare statement with its begin, schema and commit in one write (one round trip)", async () => {
-    const proxy = await countingProxy(database.url);
-    const own = postgres(proxy.url, { max: 1, onnotice: () => {} });
-    try {
-      const a = scopedSql(own, "sa");
-      // The first run of a statement with a parameter waits for the server to describe it.
-      await a`select x from t where x = ${1}`;
-      const before = proxy.writes();
-      for (let i = 0; i < 10; i++) await a`select x from t where x = ${i}`;
-      // Three (begin, schema + statement, commit) each when they waited for one another.
-      expect(proxy.writes() - before).toBe(10);
-    } finally {
-      await own.end();
-      proxy.close();
-    }
-  });
 });
-
-/** A TCP relay to the database's server that counts the chunks the client sends. */
-async function countingProxy(url: string): Promise<{ url: string; writes(): number; close(): void }> {
-  const target = new URL(url);
-  let writes = 0;
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    client.on("data", (chunk) => {
-      writes += 1;
-      upstream.write(chunk);
-    });
-    upstream.pipe(client);
-    client.on("error", () => upstream.destroy());
-    upstream.on("error", () => client.destroy());
-    client.on("close", () => upstream.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const proxied = new URL(url);
-  proxied.hostname = "127.0.0.1";
-  proxied.port = String((server.address() as net.AddressInfo).port);
-  return { url: proxied.toString(), writes: () => writes, close: () => server.close() };
-}

@@ -2,9 +2,10 @@
  * Issue 26: what postgres.js itself does when Postgres stops with `pg_ctl -m fast` while a COPY is
  * streaming a body in (the file phase's write), reproduced with the bare driver in a child process
  * (no regwatch code). It explains the handling in src/db/connect.ts and src/db/lock.ts:
- * - the driver lets go of the socket's listeners when the connection closes, so the reset that
- *   follows is raised by Node as an uncaught ECONNRESET with only Node's own frames on its stack
- *   (which crashed the process with a stack trace and no regwatch message);
+ * - the driver lets go of the socket's listeners when the connection closes, so a reset that
+ *   follows (when one does: it is a race) is raised by Node as an uncaught ECONNRESET with only
+ *   Node's own frames on its stack (which crashed the process with a stack trace and no regwatch
+ *   message);
  * - the promise of the transaction around the COPY is not guaranteed to settle; a top-level await
  *   on it ends the process with exit 13 ("unsettled top-level await") once nothing else is left.
  */
@@ -44,10 +45,10 @@ describe.skipIf(unavailable !== undefined)("postgres.js alone during a fast stop
     await cluster.fastStop();
     await exited;
     const report = JSON.parse(out.split("\n").find((l) => l.startsWith("{"))!) as Report;
-    // At least one error escapes every query: a write to the socket the driver has just dropped
-    // (TypeError in nextWrite), or the reset of a socket with no listener left (only Node's frames).
-    // connect.ts's guard recognises exactly these two; anything else still crashes loudly.
-    expect(report.uncaught.length).toBeGreaterThan(0);
+    // Errors may escape every query: a write to the socket the driver has just dropped (TypeError
+    // in nextWrite), or the reset of a socket with no listener left (only Node's frames). Whether
+    // one does is a race inside the driver (some runs raise none), but those two are the only
+    // kinds: connect.ts's guard recognises exactly these; anything else still crashes loudly.
     for (const error of report.uncaught) {
       const droppedSocketWrite = error.name === "TypeError" && /nextWrite/.test(error.driverFunction ?? "");
       const bareReset =
