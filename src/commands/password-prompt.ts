@@ -25,9 +25,10 @@ export class TerminalPrompt {
 
   /** One line typed after `question`, nothing of it echoed; at most `maxChars` kept. */
   async hidden(question: string, maxChars: number): Promise<HiddenLine> {
-    this.output.write(question);
+    // Echo off before the question shows: what is typed once it is seen is never echoed.
     const wasRaw = this.input.isRaw;
     this.input.setRawMode(true);
+    this.output.write(question);
     this.input.resume();
     try {
       const line = await this.collect(maxChars);

@@ -53,6 +53,8 @@ export class JobRunner {
   private held: string | undefined;
   /** A run whose database went away before its end could be written: written once it answers. */
   private unfinished: { runId: number; stats: Record<string, unknown>; error: string } | undefined;
+  /** This process's run lock whose release did not reach the database. */
+  private leftLease: RunLock | undefined;
 
   constructor(private readonly deps: JobDeps) {
     setMaxListeners(0, this.controller.signal); // every window, file and request in flight listens to it
@@ -144,6 +146,9 @@ export class JobRunner {
     const { db, log } = this.deps;
     const now = this.deps.now ?? (() => new Date());
     await this.finishUnfinished();
+    // This process's own lease, left when the database went away during its release: given back
+    // now, or the next run would wait for it to expire.
+    if (this.leftLease && (await this.leftLease.release())) this.leftLease = undefined;
     let lock: Awaited<ReturnType<typeof acquireRunLock>>;
     try {
       lock = await acquireRunLock(db.sql, { waitSeconds: 0 });
@@ -166,9 +171,12 @@ export class JobRunner {
       await this.run(trigger, slot, lock, decision.reason);
       return "ran";
     } finally {
-      await lock
-        .release()
-        .catch((error) => log.warn({ err: coerceError(error).message }, "releasing the run lock failed"));
+      if (!(await lock.release())) {
+        this.leftLease = lock;
+        log.warn(
+          "the run lock could not be given back (the database is away); it is when the database answers",
+        );
+      }
     }
   }
 

@@ -26,7 +26,11 @@ import { currentRun, failAbandonedRuns } from "./runs.ts";
 export const LEASE_SECONDS = 30;
 
 export interface RunLock {
-  release(): Promise<void>;
+  /**
+   * Stops renewing and gives the lease back: true once its row is gone; false when the database
+   * could not be reached, the lease then ending at its expiry or at a later call that reaches it.
+   */
+  release(): Promise<boolean>;
   /**
    * Renews the lease (on `sql`, a transaction's connection when given, so a commit and the lease's
    * renewal go together) and throws unless it is still held.
@@ -141,6 +145,7 @@ export async function acquireRunLock(sql: Sql, options: AcquireOptions = {}): Pr
     await sleep(Math.min(1000, Math.max(50, deadline - Date.now())));
   }
   let released = false;
+  let givenBack = false;
   try {
     // Holding the lock, any run still marked running was left by a process that died.
     await failAbandonedRuns(sql);
@@ -195,13 +200,20 @@ export async function acquireRunLock(sql: Sql, options: AcquireOptions = {}): Pr
       if (lost.signal.aborted) throw lost.signal.reason as Error;
     },
     async release() {
-      if (released) return;
-      released = true;
-      clearInterval(timer);
-      stopListening();
-      await renewing?.catch(() => {});
-      // With the database gone the lease expires on its own.
-      await sql`delete from run_lease where holder = ${token}`.catch(() => {});
+      if (!released) {
+        released = true;
+        clearInterval(timer);
+        stopListening();
+        await renewing?.catch(() => {});
+      }
+      if (!givenBack) {
+        // Only this holder's row: a lease taken over since is someone else's token.
+        givenBack = await sql`delete from run_lease where holder = ${token}`.then(
+          () => true,
+          () => false,
+        );
+      }
+      return givenBack;
     },
   };
 }

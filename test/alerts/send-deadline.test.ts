@@ -33,12 +33,16 @@ async function slowSmtp() {
   let mostAtOnce = 0;
   let transfers = 0;
   let accepted = 0;
+  let connections = 0;
   const pause = (then: () => void) => setTimeout(then, STEP_MS);
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
-    onConnect: (_session, callback) => pause(() => callback()),
+    onConnect: (_session, callback) => {
+      connections++;
+      pause(() => callback());
+    },
     onMailFrom(_address, session, callback) {
       transfers++;
       inFlight.add(session.id);
@@ -62,6 +66,7 @@ async function slowSmtp() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     stats: () => ({ mostAtOnce, transfers, accepted }),
+    connections: () => connections,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -95,6 +100,9 @@ describe("one overall deadline per send", () => {
       ]);
 
       const first = deliver();
+      // The first deliverer has claimed the message once its transfer has begun (before, the row
+      // may be unclaimed: a claim made before the message texts were loaded is rolled back and made again).
+      await waitUntil(() => smtp.connections() > 0, { what: "the first deliverer's transfer" });
       // Once the first deliverer's lease has ended (run out, or given back with its outcome), a
       // second deliverer looks.
       await waitUntil(
