@@ -99,8 +99,10 @@ function installDriverGuard(): void {
 export function isStrayDriverError(error: Error): boolean {
   const stack = error.stack ?? "";
   const fromDriver = /postgres[\\/]src[\\/]connection\.js/.test(stack);
-  // A buffered write scheduled for the next tick meets the socket the driver has just dropped.
-  if (error instanceof TypeError && fromDriver && /nextWrite/.test(stack)) return true;
+  // A buffered write scheduled for the next tick meets the socket the driver has just dropped, or
+  // one the server has just reset (the write's error is raised with no listener left on it).
+  if (fromDriver && /nextWrite/.test(stack) && (error instanceof TypeError || isResetOrPipe(error)))
+    return true;
   // The server ended the connection (terminated backend, shutdown, failover) while a COPY stream
   // or a finished statement still hung on it: the driver reports it once more outside any query.
   if (fromDriver && isConnectionEnded(error)) return true;
@@ -112,10 +114,14 @@ export function isStrayDriverError(error: Error): boolean {
 
 /** A socket error raised by Node itself with no caller of ours on its stack. */
 function isBareSocketError(error: Error): boolean {
-  const code = (error as { code?: unknown }).code;
-  if (code !== "ECONNRESET" && code !== "EPIPE") return false;
+  if (!isResetOrPipe(error)) return false;
   const frames = (error.stack ?? "").split("\n").filter((line) => /^\s+at /.test(line));
   return frames.every((line) => /\(node:|at node:/.test(line));
+}
+
+function isResetOrPipe(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === "ECONNRESET" || code === "EPIPE";
 }
 
 /** Class 57P (operator intervention: terminated, shutting down, cannot connect now) or a lost socket. */

@@ -6,6 +6,12 @@
  * postgres.js upgrades a socket of our making to TLS itself and takes the handshake's server name
  * (SNI) from the socket's `host` property, as it does for its own sockets; so each socket carries
  * the host it was opened to, or providers that route by SNI would refuse the connection.
+ *
+ * A connection to a port of this machine on which nothing listens can connect to itself: when
+ * the port is in the ephemeral range (the embedded server's is), the kernel may pick that same
+ * port as the connection's own, and TCP's simultaneous open then joins the socket to itself.
+ * postgres.js would read its own startup message back and wait out its connect timeout (30 s);
+ * such a socket is closed at once and refused as the server being down would be.
  */
 import net from "node:net";
 
@@ -35,12 +41,14 @@ export async function connectNoDelay(options: ConnectOptions): Promise<net.Socke
 /** A socket as postgres.js expects it: the host name it was opened to, for TLS's SNI. */
 type HostSocket = net.Socket & { host?: string };
 
-function open(
-  target: { path: string } | { host: string; port: number },
-  timeoutSeconds = 30,
-): Promise<net.Socket> {
+/** A TCP target, or a Unix socket's path; `localPort` only for the test of a socket joined to itself. */
+export type SocketTarget = { path: string } | { host: string; port: number; localPort?: number };
+
+export function open(target: SocketTarget, timeoutSeconds = 30): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
-    const socket: HostSocket = net.connect(target);
+    const socket: HostSocket = net.connect(
+      "path" in target ? target : { ...target, ...(target.localPort ? { localAddress: target.host } : {}) },
+    );
     if ("host" in target) socket.host = target.host;
     const timer = setTimeout(() => {
       socket.destroy();
@@ -48,6 +56,14 @@ function open(
     }, timeoutSeconds * 1000);
     socket.once("connect", () => {
       clearTimeout(timer);
+      if (joinedToItself(socket)) {
+        const refused = new Error(
+          `connect ECONNREFUSED ${socket.remoteAddress}:${socket.remotePort} (nothing listens there: the connection joined itself)`,
+        );
+        socket.destroy();
+        reject(Object.assign(refused, { code: "ECONNREFUSED" }));
+        return;
+      }
       socket.removeAllListeners("error");
       socket.setNoDelay(true);
       resolve(socket);
@@ -57,6 +73,14 @@ function open(
       reject(error);
     });
   });
+}
+
+function joinedToItself(socket: net.Socket): boolean {
+  return (
+    socket.localPort !== undefined &&
+    socket.localPort === socket.remotePort &&
+    socket.localAddress === socket.remoteAddress
+  );
 }
 
 /**

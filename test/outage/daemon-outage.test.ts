@@ -2,8 +2,9 @@
  * Issue 26: the daemon and a Postgres stopped with `pg_ctl -m fast` in the middle of its run's file
  * phase. The job ends with the database named, /readyz answers 503 while the database is away, the
  * run is recorded failed as soon as it is back and the next run starts then (not after the
- * 15-minute backoff), and SIGTERM during an outage ends the daemon within --stop-timeout (before,
- * the job never ended, /readyz said ready, and a first SIGTERM did not end the process).
+ * 15-minute backoff, nor after the 30 s lease the failed run could not give back), and SIGTERM
+ * during an outage ends the daemon within --stop-timeout (before, the job never ended, /readyz
+ * said ready, and a first SIGTERM did not end the process).
  */
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -80,6 +81,8 @@ describe.skipIf(unavailable !== undefined)("the daemon when Postgres stops durin
       // The next check after the database answers: no 15-minute backoff.
       const starts = (lines: LogLine[]) => lines.filter((l) => RUN_START.test(l.msg)).length;
       await waitUntil(() => starts(daemon.lines) >= 2, { what: "the next run", process: daemon.child });
+      // Nor after its own lease's expiry: the lease its release could not give back is given back then.
+      expect(daemon.lines.filter((l) => l.msg === "run skipped: lock held")).toEqual([]);
       const sql = postgres(cluster.url, {
         max: 1,
         onnotice: () => {},

@@ -34,6 +34,24 @@ describe("isStrayDriverError", () => {
     expect(isStrayDriverError(write)).toBe(true);
   });
 
+  it("recognises that write meeting a socket the server has just reset", () => {
+    const write = withStack(
+      new Error("write ECONNRESET"),
+      [
+        "afterWriteDispatched (node:internal/stream_base_commons:161:15)",
+        "Socket._write (node:net:970:8)",
+        "Writable.write (node:internal/streams/writable:510:10)",
+        "Immediate.nextWrite [as _onImmediate] (/app/node_modules/postgres/src/connection.js:255:22)",
+        "process.processImmediate (node:internal/timers:483:21)",
+      ],
+      "ECONNRESET",
+    );
+    expect(isStrayDriverError(write)).toBe(true);
+    // The same error raised from a write of the driver's other than the buffered one is not.
+    write.stack = write.stack!.replace("Immediate.nextWrite [as _onImmediate]", "Connection.execute");
+    expect(isStrayDriverError(write)).toBe(false);
+  });
+
   it("lets everything else crash as Node would", () => {
     const ours = withStack(
       new Error("read ECONNRESET"),
