@@ -5,6 +5,9 @@ FROM node:20.20.2-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
+# The driver's fix of patches/ (see README, "Dependencies"), applied as `prepare` does in a checkout.
+COPY patches ./patches
+RUN npx patch-package --error-on-fail
 COPY tsconfig.json ./
 COPY scripts ./scripts
 COPY src ./src
@@ -20,6 +23,7 @@ ENV NODE_OPTIONS=--max-semi-space-size=2
 COPY package.json package-lock.json ./
 # --omit=optional leaves out the embedded Postgres binaries; --ignore-scripts skips `prepare`.
 RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund
+COPY --from=build /app/node_modules/postgres ./node_modules/postgres
 COPY bin/regwatch.js bin/regwatch-container.js ./bin/
 COPY migrations ./migrations
 COPY --from=build /app/dist ./dist

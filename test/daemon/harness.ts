@@ -30,6 +30,10 @@ export function startDaemon(env: Record<string, string>, args: string[] = []): D
     env: { PATH: process.env.PATH, HOME: process.env.HOME, REGWATCH_HTTP_PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  // A test that times out never reaches its own clean-up: the daemon ends with the test's process.
+  const killOnExit = () => child.kill("SIGKILL");
+  process.once("exit", killOnExit);
+  child.once("exit", () => process.off("exit", killOnExit));
   const lines: LogLine[] = [];
   const waiters: Array<{ test: (l: LogLine) => boolean; resolve: (l: LogLine) => void }> = [];
   let buffer = "";
