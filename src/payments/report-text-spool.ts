@@ -28,6 +28,11 @@ interface PartFile {
 export class VerdictSpools {
   private dir: string | null = null;
   private readonly files = new Map<string, PartFile>();
+  /** The same files by part and verdict: looked up for every row without a key string made each time. */
+  private readonly byPart: Record<SpoolPart, Map<Verdict, PartFile>> = {
+    table: new Map(),
+    details: new Map(),
+  };
   /** A file's write error (disk full), said at the next write or at the end, never lost. */
   private failed: Error | null = null;
 
@@ -40,9 +45,9 @@ export class VerdictSpools {
   }
 
   private file(verdict: Verdict, part: SpoolPart): PartFile {
-    const key = `${verdict}.${part}`;
-    let file = this.files.get(key);
+    let file = this.byPart[part].get(verdict);
     if (!file) {
+      const key = `${verdict}.${part}`;
       this.dir ??= mkdtempSync(path.join(tmpdir(), "regwatch-payments-"));
       const stream = createWriteStream(this.path(verdict, part));
       // Errors are kept rather than thrown from an event: an aborted check destroys its files
@@ -52,6 +57,7 @@ export class VerdictSpools {
       });
       file = { stream, buffer: Buffer.allocUnsafe(2 * WRITE_AT), used: 0 };
       this.files.set(key, file);
+      this.byPart[part].set(verdict, file);
     }
     if (this.failed) throw this.failed;
     return file;
@@ -117,6 +123,8 @@ export class VerdictSpools {
   async remove(): Promise<void> {
     for (const file of this.files.values()) file.stream.destroy();
     this.files.clear();
+    this.byPart.table.clear();
+    this.byPart.details.clear();
     if (this.dir) await rm(this.dir, { recursive: true, force: true });
     this.dir = null;
   }
