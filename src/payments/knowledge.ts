@@ -113,9 +113,10 @@ function dropOldest<K, V>(map: Map<K, V>, limit: number): void {
 const SPLIT_ABOVE = 1000;
 
 /**
- * Reads into the cache what it lacks of these accounts' holders and of the payees. The account
- * histories, by far the dearest read, go in parallel with the rest (and in two halves when large),
- * each in a read-only transaction of its own (withCheckReads).
+ * Reads into the cache what it lacks of these accounts' holders and of the payees, and returns
+ * the payees (the tax ids and the accounts' holders). The account histories, by far the dearest
+ * read, go in parallel with the rest (and in two halves when large), each in a read-only
+ * transaction of its own (withCheckReads).
  */
 async function fill(
   db: Database,
@@ -123,7 +124,7 @@ async function fill(
   taxIds: string[],
   accounts: string[],
   options: KnowledgeOptions,
-) {
+): Promise<Set<string>> {
   const since = addDays(options.today, -options.holdDays);
   const newAccounts = accounts.filter((a) => !cache.holders.has(a));
   if (newAccounts.length > 0) {
@@ -137,7 +138,7 @@ async function fill(
   // Businesses holding a row's account are named in its verdict, or are its payee when the file gives no tax number.
   const payees = new Set([...taxIds, ...accounts.flatMap((a) => cache.holders.get(a) ?? [])]);
   const missing = [...payees].filter((t) => !cache.businesses.has(t));
-  if (missing.length === 0) return;
+  if (missing.length === 0) return payees;
   const halves =
     missing.length > SPLIT_ABOVE
       ? [missing.slice(0, missing.length >> 1), missing.slice(missing.length >> 1)]
@@ -194,6 +195,7 @@ async function fill(
     });
   }
   for (const [t, e] of entries) cache.businesses.set(t, e);
+  return payees;
 }
 
 /**
@@ -208,8 +210,7 @@ export async function loadKnowledge(
 ): Promise<Knowledge> {
   const taxIds = batchTaxIds(rows);
   const accounts = readableAccounts(rows);
-  await fill(db, cache, taxIds, accounts, options);
-  const payees = new Set([...taxIds, ...accounts.flatMap((a) => cache.holders.get(a) ?? [])]);
+  const payees = await fill(db, cache, taxIds, accounts, options);
   const businesses = new Map<string, KnownBusiness>();
   const watched = new Set<string>();
   const known: KnownAccount[] = [];

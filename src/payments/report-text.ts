@@ -10,7 +10,7 @@
  */
 import { once } from "node:events";
 import type { Writable } from "node:stream";
-import { hasUnsafeCharacters, terminalSafe } from "../feed/terminal-text.ts";
+import { terminalSafe, UNSAFE_CLASS } from "../feed/terminal-text.ts";
 import { redactSecrets } from "../secrets.ts";
 import { type SpoolPart, VerdictSpools } from "./report-text-spool.ts";
 import { copySpool, writePaddedTable } from "./report-text-table.ts";
@@ -25,29 +25,12 @@ const FLUSH_AT = 64 * 1024;
 
 /** Whitespace cell() flattens: anything but single spaces between words. */
 const UNEVEN_SPACE = /[^\S ]| {2}|^ | $/;
-
-/**
- * Whether `text` is surely plain, by its code units: printable ASCII and letters beyond it with
- * single spaces between words. False for anything either expression could find (controls,
- * Latin-1's no-break space, U+1680, U+2000-U+206F, U+3000, U+FEFF, spaces at the ends or
- * doubled), which the expressions then judge: two searches per cell cost more than this loop.
- */
-function surelyPlain(text: string): boolean {
-  const last = text.length - 1;
-  for (let i = 0; i <= last; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x20) {
-      if (i === 0 || i === last || text.charCodeAt(i + 1) === 0x20) return false;
-    } else if (c < 0x20 || (c >= 0x7f && c <= 0xa0) || c === 0x1680 || c === 0x3000 || c === 0xfeff) {
-      return false;
-    } else if (c >= 0x2000 && c <= 0x206f) return false;
-  }
-  return true;
-}
+/** The same or a character terminalSafe escapes: one search per cell rather than two. */
+const UNEVEN_OR_UNSAFE = new RegExp(`${UNEVEN_SPACE.source}|${UNSAFE_CLASS}`);
 
 function cell(text: string): string {
   // Most cells are plain already and skip the rewriting.
-  const plain = surelyPlain(text) || (!UNEVEN_SPACE.test(text) && !hasUnsafeCharacters(text));
+  const plain = !UNEVEN_OR_UNSAFE.test(text);
   const flat = plain ? text : terminalSafe(text.replace(/\s+/g, " ").trim());
   return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
 }

@@ -156,8 +156,11 @@ export interface JudgeOptions {
 
 /** The newest of the business's unread headings among `headings`. */
 function unreadAmong(business: KnownBusiness | undefined, headings: readonly string[]): UnreadHeading | null {
+  const unread = business?.unread;
+  // Nearly every business has none: no loop is set up for them (twice per row).
+  if (unread === undefined || unread.length === 0) return null;
   let newest: UnreadHeading | null = null;
-  for (const u of business?.unread ?? [])
+  for (const u of unread)
     if (headings.includes(u.heading) && (newest === null || u.since > newest.since)) newest = u;
   return newest;
 }
