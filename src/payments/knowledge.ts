@@ -136,8 +136,11 @@ async function fill(
     }
   }
   // Businesses holding a row's account are named in its verdict, or are its payee when the file gives no tax number.
-  const payees = new Set([...taxIds, ...accounts.flatMap((a) => cache.holders.get(a) ?? [])]);
-  const missing = [...payees].filter((t) => !cache.businesses.has(t));
+  // Built by loops rather than spread arrays: this runs for every chunk, mostly on what the cache holds.
+  const payees = new Set(taxIds);
+  for (const a of accounts) for (const holder of cache.holders.get(a) ?? []) payees.add(holder);
+  const missing: string[] = [];
+  for (const t of payees) if (!cache.businesses.has(t)) missing.push(t);
   if (missing.length === 0) return payees;
   const halves =
     missing.length > SPLIT_ABOVE
@@ -221,8 +224,8 @@ export async function loadKnowledge(
     if (!e) continue;
     if (e.facts) businesses.set(taxId, e.facts);
     if (e.watched) watched.add(taxId);
-    known.push(...e.accounts);
-    changes.push(...e.changes);
+    for (const a of e.accounts) known.push(a);
+    for (const c of e.changes) changes.push(c);
     for (const v of e.verifications) verifications.set(payeeKey(v.taxId, v.account), v);
   }
   cache.trim();
