@@ -180,7 +180,8 @@ export function judgeRow(
   const formerOnly = found.by === "none" && found.holders.length === 0 && found.former.length === 1;
   const payee = formerOnly ? { by: "account" as const, taxBase: found.former[0]! } : found;
   const taxBase = payee.by === "none" ? null : payee.taxBase;
-  const readableBase = taxBase !== null && taxIdProblemSaid(taxBase) === undefined ? taxBase : null;
+  const taxProblem = taxBase === null ? undefined : taxIdProblemSaid(taxBase);
+  const readableBase = taxBase !== null && taxProblem === undefined ? taxBase : null;
   const business = readableBase ? knowledge.businesses.get(readableBase) : undefined;
   const evidence = readableBase ? (index.changesByTaxId.get(readableBase) ?? []) : [];
   const unverified = evidence.length > 0 ? unverifiedChanges(evidence, readableBase!, today, holdDays) : [];
@@ -206,10 +207,8 @@ export function judgeRow(
     verified: null,
     voice: options.voice ?? "cli",
   };
-  if (payee.by === "tax_id") {
-    const taxProblem = taxIdProblemSaid(payee.taxBase);
-    if (taxProblem) return finish(j, "invalid_tax_id", taxProblem);
-  }
+  // taxProblem is the payee's: with a tax number, taxBase is the one it names.
+  if (payee.by === "tax_id" && taxProblem) return finish(j, "invalid_tax_id", taxProblem);
   if (!parsed.ok) return finish(j, "invalid_account", parsed.said);
   const acct = parsed.account;
   if (payee.by === "none") {
