@@ -85,24 +85,6 @@ describe("the published bin", () => {
     });
   });
 
-  it("gives `payments check` a larger young generation, and no other command nor a workbook's check", async () => {
-    const dir = copyOf("regwatch.js", { "dist/cli.js": FAKE_CLI });
-    const bin = path.join(dir, "bin", "regwatch.js");
-    const started = async (args: string[]) => JSON.parse((await runProcess(bin, args, {}, 30_000)).stdout);
-    expect(await started(["payments", "check", "batch.csv", "--json"])).toEqual({
-      ran: "dist",
-      execArgv: ["--max-semi-space-size=8"],
-      argv: ["payments", "check", "batch.csv", "--json"],
-    });
-    for (const args of [
-      ["payments", "verify", "x"],
-      ["payments"],
-      ["check", "payments"],
-      ["payments", "check", "batch.csv", "--xlsx", "out.xlsx"],
-    ])
-      expect((await started(args)).execArgv).toEqual(["--max-semi-space-size=2"]);
-  });
-
   it("runs the build even when a source is newer, and says so", async () => {
     const dir = copyOf("regwatch.js", { "dist/cli.js": FAKE_CLI, "src/commands/status.ts": "export {};\n" });
     const later = new Date(Date.now() + 60_000);
