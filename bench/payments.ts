@@ -43,7 +43,8 @@ async function highWaterMb(pid: number): Promise<number> {
 async function runCheck(args: string[], outFile: string, env: Record<string, string>): Promise<Run> {
   const out = await open(outFile, "w");
   const timed = existsSync(GNU_TIME);
-  const node = [...binNodeFlags(), PRODUCT_BIN, "payments", "check", ...args];
+  const checkArgs = ["payments", "check", ...args];
+  const node = [...binNodeFlags(checkArgs), PRODUCT_BIN, ...checkArgs];
   const [command, argv] = timed
     ? [GNU_TIME, ["-f", "peak_kb %M", process.execPath, ...node]]
     : [process.execPath, node];

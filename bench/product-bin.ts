@@ -21,12 +21,28 @@ export function buildProduct(): void {
   built = true;
 }
 
-/** The Node flags bin/regwatch.js starts Node with: its `exec node FLAGS "$0"` line. */
-export function binNodeFlags(): string[] {
+/**
+ * The Node flags bin/regwatch.js starts Node with for `args` (a command line such as
+ * ["payments", "check", "batch.csv", "--json"]): its `exec node FLAGS "$0"` line, whose
+ * `case "$1 $2 $*" in PATTERN) ...;; esac` branches (shell patterns, `*` for any text) come
+ * before the line's last `exec node`; a branch without one falls through to it.
+ */
+export function binNodeFlags(args: readonly string[] = []): string[] {
   const exec = readFileSync(PRODUCT_BIN, "utf8")
     .split("\n", 3)
     .find((line) => line.includes("exec node "));
   if (!exec) throw new Error(`${PRODUCT_BIN} has no \`exec node\` line`);
-  const words = exec.slice(exec.indexOf("exec node ") + "exec node ".length).split(/\s+/);
-  return words.filter((w) => w.startsWith("--"));
+  const flagsOf = (text: string) => text.split(/\s+/).filter((w) => w.startsWith("--"));
+  const subject = `${args[0] ?? ""} ${args[1] ?? ""} ${args.join(" ")}`;
+  const cases = /case "\$1 \$2 \$\*" in (.*?) esac;/.exec(exec)?.[1] ?? "";
+  for (const [, pattern, body] of cases.matchAll(/\s*((?:"[^"]*"|[^\s")])+)\)(.*?);;/g)) {
+    const glob = pattern!.replace(/"([^"]*)"|\*|[^"*]/g, (part, quoted?: string) =>
+      part === "*" ? ".*" : (quoted ?? part).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+    );
+    if (!new RegExp(`^${glob}$`, "s").test(subject)) continue;
+    if (body!.includes("exec node ")) return flagsOf(body!.slice(0, body!.indexOf('"$0"')));
+    break;
+  }
+  const last = exec.slice(exec.lastIndexOf("exec node ") + "exec node ".length);
+  return flagsOf(last.slice(0, last.indexOf('"$0"')));
 }

@@ -18,7 +18,8 @@ export type TaxIdProblem = "format" | "check-digit";
 /** Why a tax base number cannot exist, or undefined when it is well-formed. */
 export function taxIdProblem(value: string): TaxIdProblem | undefined {
   if (!/^\d{8}$/.test(value)) return "format";
-  return checkDigit(value.slice(0, 7)) === Number(value[7]) ? undefined : "check-digit";
+  // checkDigit reads the first seven digits only: no slice of them is made (it runs for every row of a payment batch).
+  return checkDigit(value) === Number(value[7]) ? undefined : "check-digit";
 }
 
 export function isValidTaxId(value: string): boolean {

@@ -9,6 +9,9 @@
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
 
+/** UNSAFE's character class, for a pattern that looks for these among other things in one search. */
+export const UNSAFE_CLASS = UNSAFE.source;
+
 const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t", "\u001b": "\\e" };
 
 /** The text with every unsafe character written as `\n`, `\e` or `\u{XXXX}`. */

@@ -113,9 +113,10 @@ function dropOldest<K, V>(map: Map<K, V>, limit: number): void {
 const SPLIT_ABOVE = 1000;
 
 /**
- * Reads into the cache what it lacks of these accounts' holders and of the payees. The account
- * histories, by far the dearest read, go in parallel with the rest (and in two halves when large),
- * each in a read-only transaction of its own (withCheckReads).
+ * Reads into the cache what it lacks of these accounts' holders and of the payees, and returns
+ * the payees (the tax ids and the accounts' holders). The account histories, by far the dearest
+ * read, go in parallel with the rest (and in two halves when large), each in a read-only
+ * transaction of its own (withCheckReads).
  */
 async function fill(
   db: Database,
@@ -123,7 +124,7 @@ async function fill(
   taxIds: string[],
   accounts: string[],
   options: KnowledgeOptions,
-) {
+): Promise<Set<string>> {
   const since = addDays(options.today, -options.holdDays);
   const newAccounts = accounts.filter((a) => !cache.holders.has(a));
   if (newAccounts.length > 0) {
@@ -135,9 +136,12 @@ async function fill(
     }
   }
   // Businesses holding a row's account are named in its verdict, or are its payee when the file gives no tax number.
-  const payees = new Set([...taxIds, ...accounts.flatMap((a) => cache.holders.get(a) ?? [])]);
-  const missing = [...payees].filter((t) => !cache.businesses.has(t));
-  if (missing.length === 0) return;
+  // Built by loops rather than spread arrays: this runs for every chunk, mostly on what the cache holds.
+  const payees = new Set(taxIds);
+  for (const a of accounts) for (const holder of cache.holders.get(a) ?? []) payees.add(holder);
+  const missing: string[] = [];
+  for (const t of payees) if (!cache.businesses.has(t)) missing.push(t);
+  if (missing.length === 0) return payees;
   const halves =
     missing.length > SPLIT_ABOVE
       ? [missing.slice(0, missing.length >> 1), missing.slice(missing.length >> 1)]
@@ -194,6 +198,7 @@ async function fill(
     });
   }
   for (const [t, e] of entries) cache.businesses.set(t, e);
+  return payees;
 }
 
 /**
@@ -208,8 +213,7 @@ export async function loadKnowledge(
 ): Promise<Knowledge> {
   const taxIds = batchTaxIds(rows);
   const accounts = readableAccounts(rows);
-  await fill(db, cache, taxIds, accounts, options);
-  const payees = new Set([...taxIds, ...accounts.flatMap((a) => cache.holders.get(a) ?? [])]);
+  const payees = await fill(db, cache, taxIds, accounts, options);
   const businesses = new Map<string, KnownBusiness>();
   const watched = new Set<string>();
   const known: KnownAccount[] = [];
@@ -220,8 +224,8 @@ export async function loadKnowledge(
     if (!e) continue;
     if (e.facts) businesses.set(taxId, e.facts);
     if (e.watched) watched.add(taxId);
-    known.push(...e.accounts);
-    changes.push(...e.changes);
+    for (const a of e.accounts) known.push(a);
+    for (const c of e.changes) changes.push(c);
     for (const v of e.verifications) verifications.set(payeeKey(v.taxId, v.account), v);
   }
   cache.trim();

@@ -103,7 +103,9 @@ export class BatchTotals {
       };
       this.sums.set(currency, sum);
     }
-    const fraction = row.amount.split(".")[1]?.length ?? 0;
+    // The digits after the first point (up to a second one): what split(".")[1] held, without the array per row.
+    const dot = row.amount.indexOf(".");
+    const fraction = dot < 0 ? 0 : fractionEnd(row.amount, dot) - dot - 1;
     if (fraction > sum.scale) {
       // The reader refuses more decimals than a currency has; an unknown code may still bring them.
       settle(sum);

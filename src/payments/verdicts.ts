@@ -156,8 +156,11 @@ export interface JudgeOptions {
 
 /** The newest of the business's unread headings among `headings`. */
 function unreadAmong(business: KnownBusiness | undefined, headings: readonly string[]): UnreadHeading | null {
+  const unread = business?.unread;
+  // Nearly every business has none: no loop is set up for them (twice per row).
+  if (unread === undefined || unread.length === 0) return null;
   let newest: UnreadHeading | null = null;
-  for (const u of business?.unread ?? [])
+  for (const u of unread)
     if (headings.includes(u.heading) && (newest === null || u.since > newest.since)) newest = u;
   return newest;
 }
@@ -177,7 +180,8 @@ export function judgeRow(
   const formerOnly = found.by === "none" && found.holders.length === 0 && found.former.length === 1;
   const payee = formerOnly ? { by: "account" as const, taxBase: found.former[0]! } : found;
   const taxBase = payee.by === "none" ? null : payee.taxBase;
-  const readableBase = taxBase !== null && taxIdProblemSaid(taxBase) === undefined ? taxBase : null;
+  const taxProblem = taxBase === null ? undefined : taxIdProblemSaid(taxBase);
+  const readableBase = taxBase !== null && taxProblem === undefined ? taxBase : null;
   const business = readableBase ? knowledge.businesses.get(readableBase) : undefined;
   const evidence = readableBase ? (index.changesByTaxId.get(readableBase) ?? []) : [];
   const unverified = evidence.length > 0 ? unverifiedChanges(evidence, readableBase!, today, holdDays) : [];
@@ -203,10 +207,8 @@ export function judgeRow(
     verified: null,
     voice: options.voice ?? "cli",
   };
-  if (payee.by === "tax_id") {
-    const taxProblem = taxIdProblemSaid(payee.taxBase);
-    if (taxProblem) return finish(j, "invalid_tax_id", taxProblem);
-  }
+  // taxProblem is the payee's: with a tax number, taxBase is the one it names.
+  if (payee.by === "tax_id" && taxProblem) return finish(j, "invalid_tax_id", taxProblem);
   if (!parsed.ok) return finish(j, "invalid_account", parsed.said);
   const acct = parsed.account;
   if (payee.by === "none") {

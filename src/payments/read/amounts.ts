@@ -107,13 +107,27 @@ function currencyOf(text: string): CurrencyReading {
 }
 
 const BLANKS = /[\u00a0\u202f\u2007\u2009]/g;
+
+/**
+ * `text` with its no-break, narrow no-break, figure and thin spaces made plain spaces. Most cells
+ * have none: a loop over their few characters finds that several times faster than the
+ * expression's search, which ran for every cell of every row.
+ */
+export function plainSpaces(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0xa0 || c === 0x202f || c === 0x2007 || c === 0x2009) return text.replace(BLANKS, " ");
+  }
+  return text;
+}
+
 const CURRENCY = String.raw`(?:[A-Za-z]{3}|[Ff][Tt]\.?|€|\$|£)`;
 const PREFIXED = new RegExp(String.raw`^([-−+]?)\s*(${CURRENCY})\s*(.*)$`);
 const SUFFIXED = new RegExp(String.raw`^(.*?)\s*(${CURRENCY})$`);
 
 /** The amount cell without its currency word or symbol, and that currency as written. */
 export function splitCurrency(raw: string): { text: string; currency: string | null } {
-  const text = raw.replace(BLANKS, " ").trim();
+  const text = plainSpaces(raw).trim();
   // A digit first (after a sign or bracket) and a digit, bracket or dash last: no word to take off.
   if (NUMBER_FIRST.test(text) && NUMBER_LAST.test(text)) return { text, currency: null };
   const prefixed = PREFIXED.exec(text);
@@ -164,7 +178,7 @@ export function readAmount(text: string, currency: string, shown = text): Amount
   if (SHORT_DIGITS.test(text)) return { kind: "amount", amount: plain(false, text, "") };
   // Made only when needed: most cells are numbers, and a message per cell was most of this function's garbage.
   const notANumber = (): AmountReading => ({ kind: "problem", problem: `amount "${shown}" is not a number` });
-  let body = text.replace(BLANKS, " ").trim();
+  let body = plainSpaces(text).trim();
   let negative = false;
   const bracketed = BRACKETED.exec(body);
   if (bracketed) {

@@ -56,18 +56,19 @@ function roomFor(fields: readonly (string | null)[]): number {
   return HEAD + 3 * units + FIELDS;
 }
 
-/** Writes `r` into `buffer` at `at` (room for it checked by the caller); where it ends. */
+/**
+ * Writes `r` into `buffer` at `at` (room for it checked by the caller); where it ends. The fields
+ * are encoded as one string joined by zero bytes (join writes a null as "", the null bits tell
+ * it from an empty field): one encoding call per row, where a call per field cost more.
+ */
 function encodeRow(fields: readonly (string | null)[], line: number, buffer: Buffer, at: number): number {
   buffer.writeUIntLE(line, at, LINE_BYTES);
   let nulls = 0;
-  let o = at + HEAD;
-  for (let i = 0; i < FIELDS; i++) {
-    const f = fields[i] as string | null;
-    if (f === null) nulls |= 1 << i;
-    else if (f !== "") o += buffer.write(f, o, "utf8");
-    buffer[o++] = 0;
-  }
+  for (let i = 0; i < FIELDS; i++) if (fields[i] === null) nulls |= 1 << i;
   buffer[at + LINE_BYTES] = nulls;
+  let o = at + HEAD;
+  o += buffer.write(fields.join("\0"), o, "utf8");
+  buffer[o++] = 0;
   return o;
 }
 

@@ -5,7 +5,7 @@
  * left on the row for its verdict.
  */
 import type { FileProblem, PaymentRow } from "../batch-row.ts";
-import { readAmount, readCurrency, splitCurrency } from "./amounts.ts";
+import { plainSpaces, readAmount, readCurrency, splitCurrency } from "./amounts.ts";
 import type { ColumnLayout } from "./columns.ts";
 
 export interface RowPlan {
@@ -18,11 +18,9 @@ export interface RowPlan {
 
 export type RowReading = { ok: true; row: PaymentRow } | { ok: false; problem: FileProblem };
 
-const SPACES = /[\u00a0\u202f\u2007\u2009]/g;
-
 function cell(fields: readonly string[], at: number | undefined): string | null {
   if (at === undefined) return null;
-  const value = (fields[at] ?? "").replace(SPACES, " ").trim();
+  const value = plainSpaces(fields[at] ?? "").trim();
   return value === "" ? null : value;
 }
 
