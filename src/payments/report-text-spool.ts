@@ -26,8 +26,7 @@ interface PartFile {
 
 export class VerdictSpools {
   private dir: string | null = null;
-  private readonly files = new Map<string, PartFile>();
-  /** The same files by part and verdict: looked up for every row without a key string made each time. */
+  /** The files by part and verdict: looked up for every row without a key string made each time. */
   private readonly byPart: Record<SpoolPart, Map<Verdict, PartFile>> = {
     table: new Map(),
     details: new Map(),
@@ -40,13 +39,17 @@ export class VerdictSpools {
   }
 
   has(verdict: Verdict, part: SpoolPart): boolean {
-    return this.files.has(`${verdict}.${part}`);
+    return this.byPart[part].has(verdict);
+  }
+
+  private *allFiles(): Iterable<PartFile> {
+    yield* this.byPart.table.values();
+    yield* this.byPart.details.values();
   }
 
   private file(verdict: Verdict, part: SpoolPart): PartFile {
     let file = this.byPart[part].get(verdict);
     if (!file) {
-      const key = `${verdict}.${part}`;
       this.dir ??= mkdtempSync(path.join(tmpdir(), "regwatch-payments-"));
       const stream = createWriteStream(this.path(verdict, part));
       // Errors are kept rather than thrown from an event: an aborted check destroys its files
@@ -55,7 +58,6 @@ export class VerdictSpools {
         this.failed ??= error;
       });
       file = { stream, buffer: Buffer.allocUnsafe(2 * WRITE_AT), used: 0 };
-      this.files.set(key, file);
       this.byPart[part].set(verdict, file);
     }
     if (this.failed) throw this.failed;
@@ -92,7 +94,7 @@ export class VerdictSpools {
 
   /** Writes out the files whose buffers are full (after each chunk). */
   async flush(): Promise<void> {
-    for (const file of this.files.values()) if (file.used >= WRITE_AT) await this.send(file);
+    for (const file of this.allFiles()) if (file.used >= WRITE_AT) await this.send(file);
   }
 
   private async send(file: PartFile): Promise<void> {
@@ -106,7 +108,7 @@ export class VerdictSpools {
 
   /** Writes what is gathered and closes every file; a failed write is thrown here. */
   async close(): Promise<void> {
-    for (const file of this.files.values()) {
+    for (const file of this.allFiles()) {
       await this.send(file);
       file.stream.end();
       await once(file.stream, "close");
@@ -116,8 +118,7 @@ export class VerdictSpools {
 
   /** Closes and removes every file. */
   async remove(): Promise<void> {
-    for (const file of this.files.values()) file.stream.destroy();
-    this.files.clear();
+    for (const file of this.allFiles()) file.stream.destroy();
     this.byPart.table.clear();
     this.byPart.details.clear();
     if (this.dir) await rm(this.dir, { recursive: true, force: true });
