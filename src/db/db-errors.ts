@@ -61,7 +61,10 @@ function neverConnected(error: unknown, code: string): string | undefined {
     hostname?: unknown;
     cause?: unknown;
   };
-  for (let depth = 0; e && depth < 3 && e.syscall === undefined; depth++) e = e.cause as typeof e;
+  for (let depth = 0; e && depth < 3 && e.syscall === undefined; depth++) {
+    if ((e as { during?: unknown }).during === "startup") return closedAtStartup(e, code);
+    e = e.cause as typeof e;
+  }
   if (!e) return undefined;
   if (e.syscall === "getaddrinfo" && typeof e.hostname === "string")
     return `could not connect to the database: the host ${e.hostname} was not found (${code}); check the host in DATABASE_URL`;
@@ -75,6 +78,18 @@ function neverConnected(error: unknown, code: string): string | undefined {
       ? "check that Postgres is running there and that DATABASE_URL names the right host and port"
       : "check that the host is reachable from here (a firewall, a VPN, the port) and that DATABASE_URL names it";
   return `could not connect to the database at ${where} (${code}): ${hint}`;
+}
+
+/**
+ * Every try ended by the other side before the connection was ready, until connect_timeout: what
+ * a proxy does in front of a database that is down (Docker's published port of a stopped
+ * container, a TCP load balancer with no healthy backend). The driver (patched, see
+ * patches/postgres+3.4.9.patch) marks that error `during: "startup"`.
+ */
+function closedAtStartup(error: { address?: unknown; port?: unknown }, code: string): string {
+  const one = (v: unknown) => (Array.isArray(v) ? v.join(",") : v === undefined ? "" : String(v));
+  const where = `${one(error.address)}${error.port === undefined ? "" : `:${one(error.port)}`}`;
+  return `could not connect to the database at ${where} (${code}): every connection was closed by the other side before Postgres answered; check that Postgres is running behind that address (a proxy or a published container port accepts connections while the database behind it is down)`;
 }
 
 /** Deadlock or serialisation failure: the transaction can be run again as it is. */

@@ -7,13 +7,20 @@
  * wrote again: its next connect sent no startup message until `connect_timeout` (30 s) ended it,
  * which test/outage/daemon-outage.test.ts met as a run 30 to 60 s late after Postgres restarted.
  * Patched, a teardown drops the held write with its mark, and a flush that finds no socket fails
- * the connection's queries as closed. Both builds of the driver are checked: ours imports the ES
- * module one, graphile-worker's chain the CommonJS one.
+ * the connection's queries as closed. A third path: a server (or a proxy with nothing behind it)
+ * that ends every connection without a word while it starts up was tried again at once and for
+ * ever, thousands of connections a second, and the query never ended; patched, the tries follow
+ * the backoff and the query fails as closed, marked `during: "startup"`, once connect_timeout has
+ * passed. Both builds of the driver are checked: ours imports the ES module one, graphile-worker's
+ * chain the CommonJS one.
  */
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import esmPostgres from "postgres";
 import { describe, expect, it } from "vitest";
+import { closingProxy } from "../helpers/closing-proxy.ts";
 
 const root = fileURLToPath(new URL("../../node_modules/postgres/", import.meta.url));
 
@@ -39,6 +46,38 @@ describe("the installed postgres.js", () => {
     "%s forgets a buffered write on teardown",
     (file) => {
       expect(teardowns(file)).toEqual(["chunk = nextWriteTimer = null", "chunk = nextWriteTimer = null"]);
+    },
+  );
+
+  it.each([
+    ["ES module", esmPostgres],
+    ["CommonJS", createRequire(import.meta.url)("postgres") as typeof esmPostgres],
+  ])(
+    "(%s) gives up on a server that closes every start-up, after connect_timeout, with few tries",
+    async (_, postgres) => {
+      const proxy = await closingProxy();
+      const sql = postgres({
+        host: "127.0.0.1",
+        port: proxy.port,
+        user: "nobody",
+        database: "none",
+        connect_timeout: 1,
+        max: 1,
+      });
+      try {
+        const error = (await sql`select 1`.then(
+          () => undefined,
+          (e: unknown) => e,
+        )) as { code?: string; during?: string } | undefined;
+        expect(error?.code).toBe("CONNECTION_CLOSED");
+        expect(error?.during).toBe("startup");
+        // Unpatched: the query never ends, and a second holds thousands of connections.
+        expect(proxy.accepted()).toBeGreaterThan(1);
+        expect(proxy.accepted()).toBeLessThan(30);
+      } finally {
+        await sql.end({ timeout: 0 });
+        await proxy.close();
+      }
     },
   );
 });

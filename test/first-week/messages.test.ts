@@ -6,6 +6,7 @@
 import { createServer, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.ts";
+import { closingProxy } from "../helpers/closing-proxy.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
 let test: TestDatabase;
@@ -36,6 +37,25 @@ describe("a database that never answered", () => {
     expect(result.stderr).toContain("check that Postgres is running there");
     expect(result.stderr).not.toContain("was lost");
     expect(result.stderr).not.toContain("sup3r-secret");
+  });
+
+  it("says so when every connection is closed before Postgres answers (a proxy with no database behind it)", async () => {
+    const proxy = await closingProxy();
+    const { port } = proxy;
+    try {
+      const result = await runCli(["status"], {
+        DATABASE_URL: `postgres://regwatch:sup3r-secret@127.0.0.1:${port}/regwatch?connect_timeout=1`,
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        `could not connect to the database at 127.0.0.1:${port} (CONNECTION_CLOSED)`,
+      );
+      expect(result.stderr).toContain("check that Postgres is running behind that address");
+      expect(result.stderr).not.toContain("sup3r-secret");
+      expect(proxy.accepted()).toBeLessThan(30);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it("names a host that does not resolve", async () => {
