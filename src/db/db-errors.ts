@@ -5,6 +5,7 @@
  * statement's window.
  */
 import { RegwatchError } from "../errors.ts";
+import { NOT_POSTGRES } from "./socket.ts";
 
 /** The database is gone, failed over or refuses writes: nothing more can be done in this run. */
 export class DatabaseUnavailableError extends RegwatchError {
@@ -26,6 +27,13 @@ const CONNECTION_CODES = new Set([
   "CONNECT_TIMEOUT",
 ]);
 
+/** The message of the error, or of the cause, that carries `code`. */
+function messageOf(error: unknown, code: string): string | undefined {
+  for (let e = error, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++)
+    if ((e as { code?: unknown }).code === code) return (e as { message?: string }).message;
+  return undefined;
+}
+
 /** The SQLSTATE or driver code, also when a wrapper (drizzle's "Failed query") holds it as the cause. */
 function codeOf(error: unknown): string | undefined {
   for (let e = error, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
@@ -39,6 +47,7 @@ function codeOf(error: unknown): string | undefined {
 export function databaseGone(error: unknown): string | undefined {
   const code = codeOf(error);
   if (!code) return undefined;
+  if (code === NOT_POSTGRES) return messageOf(error, code);
   if (code === "25006")
     return "the database is read-only (a standby, or default_transaction_read_only is on)";
   if (code === "57P01" || code === "57P02" || code === "57P03")
@@ -63,6 +72,8 @@ function neverConnected(error: unknown, code: string): string | undefined {
   };
   for (let depth = 0; e && depth < 3 && e.syscall === undefined; depth++) {
     if ((e as { during?: unknown }).during === "startup") return closedAtStartup(e, code);
+    if ((e as { code?: unknown }).code === "CONNECT_TIMEOUT")
+      return `could not connect to the database at ${driverWhere(e)} (${code}): nothing answered as Postgres within connect_timeout (30 s unless DATABASE_URL sets it); check that DATABASE_URL names Postgres's host and port, and that the server is not overloaded`;
     e = e.cause as typeof e;
   }
   if (!e) return undefined;
@@ -87,9 +98,17 @@ function neverConnected(error: unknown, code: string): string | undefined {
  * patches/postgres+3.4.9.patch) marks that error `during: "startup"`.
  */
 function closedAtStartup(error: { address?: unknown; port?: unknown }, code: string): string {
-  const one = (v: unknown) => (Array.isArray(v) ? v.join(",") : v === undefined ? "" : String(v));
-  const where = `${one(error.address)}${error.port === undefined ? "" : `:${one(error.port)}`}`;
-  return `could not connect to the database at ${where} (${code}): every connection was closed by the other side before Postgres answered; check that Postgres is running behind that address (a proxy or a published container port accepts connections while the database behind it is down)`;
+  return `could not connect to the database at ${driverWhere(error)} (${code}): every connection was closed by the other side before Postgres answered; check that Postgres is running behind that address (a proxy or a published container port accepts connections while the database behind it is down)`;
+}
+
+/** Host and port of a postgres.js connection error: one of each, or the lists of a multi-host URL. */
+function driverWhere(error: { address?: unknown; port?: unknown }): string {
+  const one = (v: unknown) => (Array.isArray(v) ? v.join(",") : String(v));
+  const port =
+    error.port === undefined || (Array.isArray(error.port) && !error.port.length)
+      ? ""
+      : `:${one(error.port)}`;
+  return error.address === undefined ? "its address" : `${one(error.address)}${port}`;
 }
 
 /** Deadlock or serialisation failure: the transaction can be run again as it is. */

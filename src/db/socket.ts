@@ -12,8 +12,28 @@
  * port as the connection's own, and TCP's simultaneous open then joins the socket to itself.
  * postgres.js would read its own startup message back and wait out its connect timeout (30 s);
  * such a socket is closed at once and refused as the server being down would be.
+ *
+ * Postgres never speaks first, and its first answer to a client starts with one of a few message
+ * types. A DATABASE_URL that names another service's port (the console's HTTP, Redis, MySQL, SSH)
+ * got an answer postgres.js read as the start of a message it waited to complete, until the other
+ * side closed or connect_timeout (30 s) passed, then a word about a lost connection; such a
+ * socket is now ended at its first byte with an error that quotes what the other side said.
  */
 import net from "node:net";
+
+/** The message types a Postgres server's first answer can start with. */
+const FIRST_ANSWERS = new Set(
+  [
+    "R", // authentication request (or OK)
+    "E", // error (too many connections, no such database, ...)
+    "S", // TLS accepted (after SSLRequest)
+    "N", // TLS refused (after SSLRequest)
+    "v", // protocol version negotiation
+  ].map((c) => c.charCodeAt(0)),
+);
+
+/** The code of the error a socket ends with when the other side is not Postgres. */
+export const NOT_POSTGRES = "ENOTPOSTGRES";
 
 interface ConnectOptions {
   host: string[];
@@ -38,8 +58,8 @@ export async function connectNoDelay(options: ConnectOptions): Promise<net.Socke
   throw lastError ?? new Error("no Postgres host to connect to");
 }
 
-/** A socket as postgres.js expects it: the host name it was opened to, for TLS's SNI. */
-type HostSocket = net.Socket & { host?: string };
+/** A socket as postgres.js expects it: the host name it was opened to (for TLS's SNI) and port. */
+type HostSocket = net.Socket & { host?: string; port?: number };
 
 /** A TCP target, or a Unix socket's path; `localPort` only for the test of a socket joined to itself. */
 export type SocketTarget = { path: string } | { host: string; port: number; localPort?: number };
@@ -49,7 +69,8 @@ export function open(target: SocketTarget, timeoutSeconds = 30): Promise<net.Soc
     const socket: HostSocket = net.connect(
       "path" in target ? target : { ...target, ...(target.localPort ? { localAddress: target.host } : {}) },
     );
-    if ("host" in target) socket.host = target.host;
+    // Also named in the driver's connection errors, as on the sockets it opens itself.
+    if ("host" in target) Object.assign(socket, { host: target.host, port: target.port });
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new Error(`connecting to Postgres timed out after ${timeoutSeconds} s`));
@@ -66,6 +87,9 @@ export function open(target: SocketTarget, timeoutSeconds = 30): Promise<net.Soc
       }
       socket.removeAllListeners("error");
       socket.setNoDelay(true);
+      socket.once("data", (chunk: Buffer) => {
+        if (!FIRST_ANSWERS.has(chunk[0]!)) socket.destroy(notPostgres(socket, chunk));
+      });
       resolve(socket);
     });
     socket.once("error", (error) => {
@@ -73,6 +97,21 @@ export function open(target: SocketTarget, timeoutSeconds = 30): Promise<net.Soc
       reject(error);
     });
   });
+}
+
+function notPostgres(socket: HostSocket, chunk: Buffer): Error {
+  const where = socket.host ? `${socket.host}:${socket.remotePort}` : "the socket's path";
+  // What the other side said, as printable ASCII: it is an unknown server's bytes.
+  const said = chunk
+    .subarray(0, 40)
+    .toString("latin1")
+    .replace(/[^\x20-\x7e]/g, ".");
+  return Object.assign(
+    new Error(
+      `the server at ${where} does not speak Postgres's protocol (it answered "${said}"): check that DATABASE_URL names Postgres's port`,
+    ),
+    { code: NOT_POSTGRES },
+  );
 }
 
 function joinedToItself(socket: net.Socket): boolean {
