@@ -13,26 +13,15 @@
  * postgres.js would read its own startup message back and wait out its connect timeout (30 s);
  * such a socket is closed at once and refused as the server being down would be.
  *
- * Postgres never speaks first, and its first answer to a client starts with one of a few message
- * types. A DATABASE_URL that names another service's port (the console's HTTP, Redis, MySQL, SSH)
- * got an answer postgres.js read as the start of a message it waited to complete, until the other
- * side closed or connect_timeout (30 s) passed, then a word about a lost connection; such a
- * socket is now ended at its first byte with an error that quotes what the other side said.
+ * The other side's first answer is looked at (src/db/first-answer.ts): a port where another
+ * service listens, or a server that refuses the TLS the URL requires, ends the socket at once
+ * with an error saying so, instead of a wait for connect_timeout and a word about a lost
+ * connection.
  */
 import net from "node:net";
+import { firstAnswerProblem, type TlsAsk, tlsAsk } from "./first-answer.ts";
 
-/** The message types a Postgres server's first answer can start with. */
-const FIRST_ANSWERS = new Set(
-  [
-    "R", // authentication request (or OK)
-    "E", // error (too many connections, no such database, ...)
-    "S", // TLS accepted (after SSLRequest)
-    "N", // TLS refused (after SSLRequest)
-    "v", // protocol version negotiation
-  ].map((c) => c.charCodeAt(0)),
-);
-
-/** The code of the error a socket ends with when the other side is not Postgres. */
+/** The code of the error a socket ends with when its first answer is not Postgres's. */
 export const NOT_POSTGRES = "ENOTPOSTGRES";
 
 interface ConnectOptions {
@@ -40,16 +29,20 @@ interface ConnectOptions {
   port: number[];
   path?: string | false;
   connect_timeout?: number;
+  ssl?: unknown;
+  sslnegotiation?: unknown;
 }
 
 export async function connectNoDelay(options: ConnectOptions): Promise<net.Socket> {
-  if (options.path) return open({ path: options.path }, options.connect_timeout);
+  const tls = tlsAsk(options.ssl, options.sslnegotiation);
+  if (options.path) return open({ path: options.path }, options.connect_timeout, tls);
   let lastError: unknown;
   for (let i = 0; i < options.host.length; i++) {
     try {
       return await open(
         { host: options.host[i]!, port: options.port[i] ?? options.port[0] ?? 5432 },
         options.connect_timeout,
+        tls,
       );
     } catch (error) {
       lastError = error;
@@ -64,7 +57,7 @@ type HostSocket = net.Socket & { host?: string; port?: number };
 /** A TCP target, or a Unix socket's path; `localPort` only for the test of a socket joined to itself. */
 export type SocketTarget = { path: string } | { host: string; port: number; localPort?: number };
 
-export function open(target: SocketTarget, timeoutSeconds = 30): Promise<net.Socket> {
+export function open(target: SocketTarget, timeoutSeconds = 30, tls: TlsAsk = "none"): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const socket: HostSocket = net.connect(
       "path" in target ? target : { ...target, ...(target.localPort ? { localAddress: target.host } : {}) },
@@ -87,8 +80,9 @@ export function open(target: SocketTarget, timeoutSeconds = 30): Promise<net.Soc
       }
       socket.removeAllListeners("error");
       socket.setNoDelay(true);
-      socket.once("data", (chunk: Buffer) => {
-        if (!FIRST_ANSWERS.has(chunk[0]!)) socket.destroy(notPostgres(socket, chunk));
+      socket.once("data", (first: Buffer) => {
+        const problem = firstAnswerProblem(first, tls);
+        if (problem) socket.destroy(notPostgres(socket, problem));
       });
       resolve(socket);
     });
@@ -99,19 +93,9 @@ export function open(target: SocketTarget, timeoutSeconds = 30): Promise<net.Soc
   });
 }
 
-function notPostgres(socket: HostSocket, chunk: Buffer): Error {
+function notPostgres(socket: HostSocket, problem: string): Error {
   const where = socket.host ? `${socket.host}:${socket.remotePort}` : "the socket's path";
-  // What the other side said, as printable ASCII: it is an unknown server's bytes.
-  const said = chunk
-    .subarray(0, 40)
-    .toString("latin1")
-    .replace(/[^\x20-\x7e]/g, ".");
-  return Object.assign(
-    new Error(
-      `the server at ${where} does not speak Postgres's protocol (it answered "${said}"): check that DATABASE_URL names Postgres's port`,
-    ),
-    { code: NOT_POSTGRES },
-  );
+  return Object.assign(new Error(`the server at ${where} ${problem}`), { code: NOT_POSTGRES });
 }
 
 function joinedToItself(socket: net.Socket): boolean {

@@ -51,6 +51,18 @@ describe("a DATABASE_URL that names another service's port", () => {
     expect(result.stderr).not.toContain("\x1b");
   });
 
+  it("names a server that refuses the TLS the URL requires", async () => {
+    // Answers Postgres's SSLRequest with "no", as a Postgres with ssl = off does.
+    const port = await listen(createServer((socket) => socket.once("data", () => socket.write("N"))));
+    const result = await runCli(["status"], {
+      DATABASE_URL: `postgres://regwatch@127.0.0.1:${port}/regwatch?sslmode=require&connect_timeout=20`,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `the server at 127.0.0.1:${port} does not accept TLS, which DATABASE_URL requires`,
+    );
+  });
+
   it("names a side that accepts and never answers, once connect_timeout has passed", async () => {
     const port = await listen(createServer((socket) => socket.resume()));
     const result = await runCli(["status"], {
