@@ -1,6 +1,7 @@
 /** How a failed exchange becomes an ApiError: by status, by transport fault, by a too-long Retry-After. */
 import "./wasm-baseline.ts";
 import { errors as undiciErrors } from "undici";
+import { UNTRUSTED_CERTIFICATE } from "../tls-trust.ts";
 import { ApiError, describeBody } from "./errors.ts";
 import type { HttpResponse, RequestSpec } from "./http-types.ts";
 import { type ApiErrorCode, parseRetryAfter } from "./retry.ts";
@@ -78,17 +79,6 @@ const NOT_TLS = new Set([
   "ERR_SSL_HTTP_REQUEST",
 ]);
 
-/** Node's codes for a certificate it will not trust. */
-const CERTIFICATE = new Set([
-  "DEPTH_ZERO_SELF_SIGNED_CERT",
-  "SELF_SIGNED_CERT_IN_CHAIN",
-  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
-  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
-  "CERT_HAS_EXPIRED",
-  "CERT_NOT_YET_VALID",
-  "ERR_TLS_CERT_ALTNAME_INVALID",
-]);
-
 /**
  * A handshake that cannot succeed however often it is tried, said in words (not OpenSSL's
  * string): https to a plain-HTTP server, or a certificate this machine does not trust.
@@ -99,7 +89,7 @@ function tlsProblem(thrown: unknown): string | undefined {
     if (typeof code !== "string") continue;
     if (NOT_TLS.has(code))
       return `the server does not speak TLS at this address (it answered an https request in plain HTTP, ${code}): use its http:// address if it is meant to be plain HTTP (a local emulator), else check the port`;
-    if (CERTIFICATE.has(code))
+    if (UNTRUSTED_CERTIFICATE.has(code))
       return `the server's TLS certificate is not trusted (${code}): check the address, or give Node the certificate authority with NODE_EXTRA_CA_CERTS`;
   }
   return undefined;

@@ -5,6 +5,7 @@
  * statement's window.
  */
 import { RegwatchError } from "../errors.ts";
+import { UNTRUSTED_CERTIFICATE } from "../tls-trust.ts";
 import { NOT_POSTGRES } from "./socket.ts";
 
 /** The database is gone, failed over or refuses writes: nothing more can be done in this run. */
@@ -48,6 +49,8 @@ export function databaseGone(error: unknown): string | undefined {
   const code = codeOf(error);
   if (!code) return undefined;
   if (code === NOT_POSTGRES) return messageOf(error, code);
+  if (UNTRUSTED_CERTIFICATE.has(code))
+    return `could not connect to the database: its TLS certificate is not trusted (${code}, with sslmode=verify-full or verify-ca): check the host name in DATABASE_URL, or give Node the certificate authority with NODE_EXTRA_CA_CERTS`;
   if (code === "25006")
     return "the database is read-only (a standby, or default_transaction_read_only is on)";
   if (code === "57P01" || code === "57P02" || code === "57P03")

@@ -12,6 +12,7 @@ import path from "node:path";
 import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openDatabase } from "../../src/db/connect.ts";
+import { databaseGone } from "../../src/db/db-errors.ts";
 
 /** Postgres's SSLRequest: length 8, then the code 1234.5679. */
 const SSL_REQUEST = Buffer.from([0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f]);
@@ -132,5 +133,24 @@ describe("TLS to Postgres", () => {
       await db.close();
     }
     expect(front.serverNames.slice(before)).toEqual([false]);
+  });
+
+  it("sslmode=verify-full refuses the self-signed certificate, and says so in words", async () => {
+    const failure = await openDatabase({ databaseUrl: urlVia("localhost", "verify-full"), dataDir: "" }).then(
+      async (db) => {
+        try {
+          await db.sql`select 1`;
+          return undefined;
+        } catch (error) {
+          return error;
+        } finally {
+          await db.close();
+        }
+      },
+      (error: unknown) => error,
+    );
+    expect(databaseGone(failure)).toBe(
+      "could not connect to the database: its TLS certificate is not trusted (DEPTH_ZERO_SELF_SIGNED_CERT, with sslmode=verify-full or verify-ca): check the host name in DATABASE_URL, or give Node the certificate authority with NODE_EXTRA_CA_CERTS",
+    );
   });
 });
