@@ -82,7 +82,7 @@ export function open(target: SocketTarget, timeoutSeconds = 30, tls: TlsAsk = "n
       socket.setNoDelay(true);
       socket.once("data", (first: Buffer) => {
         const problem = firstAnswerProblem(first, tls);
-        if (problem) socket.destroy(notPostgres(socket, problem));
+        if (problem) socket.destroy(notPostgres(target, problem));
       });
       resolve(socket);
     });
@@ -93,8 +93,8 @@ export function open(target: SocketTarget, timeoutSeconds = 30, tls: TlsAsk = "n
   });
 }
 
-function notPostgres(socket: HostSocket, problem: string): Error {
-  const where = socket.host ? `${socket.host}:${socket.remotePort}` : "the socket's path";
+function notPostgres(target: SocketTarget, problem: string): Error {
+  const where = "path" in target ? target.path : `${target.host}:${target.port}`;
   return Object.assign(new Error(`the server at ${where} ${problem}`), { code: NOT_POSTGRES });
 }
 
