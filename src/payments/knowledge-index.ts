@@ -57,6 +57,12 @@ export function currentHolders(index: KnowledgeIndex, account: string): string[]
   return [...new Set(holders.map((a) => a.taxId))];
 }
 
+/** The account `acct` among a business's own, when registered to it now (a loop: no closure per row). */
+export function registeredOwn(own: readonly KnownAccount[], acct: string): KnownAccount | undefined {
+  for (const a of own) if (a.currentlyRegistered && a.account === acct) return a;
+  return undefined;
+}
+
 /** Businesses that held the account once but no longer do. */
 export function formerHolders(index: KnowledgeIndex, account: string): string[] {
   const current = new Set(currentHolders(index, account));

@@ -17,6 +17,7 @@ import {
   type PreparedRow,
   payeeByBase,
   prepareRow,
+  registeredOwn,
 } from "./knowledge-index.ts";
 import { findMatchingName } from "./names.ts";
 import type { StepVoice } from "./next-step.ts";
@@ -163,6 +164,9 @@ export interface JudgeOptions {
   voice?: StepVoice;
 }
 
+/** One empty list for every row without changes, accounts, names or detail, not one made per row. */
+const NONE: readonly never[] = [];
+
 /** `today` and the hold period decide what counts as recently added. */
 export function judgeRow(
   row: PaymentRow,
@@ -186,8 +190,8 @@ export function judgeRow(
       : taxIdProblemSaid(taxBase);
   const readableBase = taxBase !== null && taxProblem === undefined ? taxBase : null;
   const business = readableBase ? knowledge.businesses.get(readableBase) : undefined;
-  const evidence = readableBase ? (index.changesByTaxId.get(readableBase) ?? []) : [];
-  const unverified = evidence.length > 0 ? unverifiedChanges(evidence, readableBase!, today, holdDays) : [];
+  const evidence = readableBase ? (index.changesByTaxId.get(readableBase) ?? NONE) : NONE;
+  const unverified = evidence.length > 0 ? unverifiedChanges(evidence, readableBase!, today, holdDays) : NONE;
   // A key is made only where there is something to look up: most batches have no notes or verifications.
   const onlineNote =
     (account &&
@@ -242,9 +246,9 @@ export function judgeRow(
   if (business?.statusCode === 2) {
     return finish(j, "business_suspended", withAlso(j, detailSaid.suspended()));
   }
-  const own = index.byTaxId.get(payeeTax) ?? [];
+  const own = index.byTaxId.get(payeeTax) ?? NONE;
   const known = business !== undefined || own.length > 0;
-  const match = own.find((a) => a.currentlyRegistered && a.account === acct);
+  const match = registeredOwn(own, acct);
   // Sole proprietors (and other non-companies) have no accounts in the registry's data: that alone holds nothing.
   const listsNoAccounts = own.length === 0 && business?.type != null && business.type !== "companies";
   if (known && !match) {
@@ -273,7 +277,7 @@ export function judgeRow(
   }
   // Nothing ever showed the account: not the registry (it lists none for this kind of business), nor any other source.
   const unconfirmed = known && !match && !index.byAccount.has(acct);
-  const names = business?.names ?? [];
+  const names = business?.names ?? NONE;
   if (row.name !== null && row.name.trim() !== "") {
     const nameUnread = unreadAmong(business, NAME_HEADINGS);
     if (names.length === 0) j.notes.push(detailSaid.nameNotCompared());
@@ -328,7 +332,7 @@ export function judgeRow(
   }
   if (!known) return finish(j, "unknown_business", detailSaid.unknownBusiness(payeeTax));
   if (!knowledge.watched.has(payeeTax)) return finish(j, "not_watched", detailSaid.notWatched());
-  return finish(j, "ok", []);
+  return finish(j, "ok", NONE);
 }
 
 export function judgeBatch(
