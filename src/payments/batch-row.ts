@@ -3,7 +3,7 @@
  * problems that make a file unreadable. The reader only reads; whether a row may be paid is the
  * verdicts' business (src/payments/verdicts.ts).
  */
-import { taxBaseOf } from "../taxid.ts";
+import { isValidTaxId, taxBaseOf } from "../taxid.ts";
 
 /** The fields a payment file can give, whatever its own column names are. */
 export const PAYMENT_FIELDS = ["tax_id", "bank_account", "amount", "currency", "reference", "name"] as const;
@@ -34,21 +34,34 @@ export interface FileProblem {
   message: string;
 }
 
+/** A row's tax number read: the base it names, and whether such a base can exist. */
+export interface RowTaxBase {
+  base: string;
+  valid: boolean;
+}
+
 /**
- * Tax numbers as written, to the base they name: a batch pays the same payees again and again,
- * and each row's base is asked for several times (its reads, its payee, its verdict), each a
- * regular expression's match otherwise. Bounded like the accounts parsed once.
+ * Tax numbers as written, to the base they name and its validity: a batch pays the same payees
+ * again and again, and each row's base is asked for several times (its reads, its payee, its
+ * verdict), each a regular expression's match and a check digit otherwise. Bounded like the
+ * accounts parsed once.
  */
-const bases = new Map<string, string>();
+const bases = new Map<string, RowTaxBase>();
 const BASES_LIMIT = 20_000;
+
+/** The tax base number a row names (a tax number's first eight digits, else the value itself), and whether it is valid. */
+export function rowTaxBase(taxId: string): RowTaxBase {
+  let read = bases.get(taxId);
+  if (read === undefined) {
+    if (bases.size >= BASES_LIMIT) bases.clear();
+    const base = taxBaseOf(taxId) ?? taxId;
+    read = { base, valid: isValidTaxId(base) };
+    bases.set(taxId, read);
+  }
+  return read;
+}
 
 /** The tax base number a row names: a tax number's first eight digits, else the value itself. */
 export function taxBaseOfRow(taxId: string): string {
-  let base = bases.get(taxId);
-  if (base === undefined) {
-    if (bases.size >= BASES_LIMIT) bases.clear();
-    base = taxBaseOf(taxId) ?? taxId;
-    bases.set(taxId, base);
-  }
-  return base;
+  return rowTaxBase(taxId).base;
 }

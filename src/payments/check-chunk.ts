@@ -16,6 +16,7 @@ import {
   loadPayeeRecordMap,
   readableAccounts,
 } from "./knowledge.ts";
+import { prepareRows } from "./knowledge-index.ts";
 import type { StepVoice } from "./next-step.ts";
 import type { Ask, AskResult } from "./recheck.ts";
 import { type CheckedRow, judgeBatch } from "./verdicts.ts";
@@ -101,7 +102,7 @@ export async function warmKnowledge(
   options: ChunkOptions & { cache: KnowledgeCache },
 ): Promise<void> {
   const { today, holdDays, timeZone, cache } = options;
-  await loadKnowledge(db, rows, { today, holdDays, timeZone, online: null }, cache);
+  await loadKnowledge(db, prepareRows(rows), { today, holdDays, timeZone, online: null }, cache);
 }
 
 /** Verdicts for one chunk of rows (at most a few thousand), all database reads batched. */
@@ -112,14 +113,16 @@ export async function checkChunk(
 ): Promise<CheckedRow[]> {
   const { today, holdDays, timeZone } = options;
   const cache = options.cache ?? new KnowledgeCache();
-  let knowledge = await loadKnowledge(db, rows, { today, holdDays, timeZone, online: null }, cache);
+  // Each row's tax base and account are read once, for the knowledge reads and the verdict alike.
+  const prepared = prepareRows(rows);
+  let knowledge = await loadKnowledge(db, prepared, { today, holdDays, timeZone, online: null }, cache);
   if (options.online) {
     if (!(options.online instanceof OnlineAsker))
       throw new TypeError("online session not made by startOnline");
     // What only --online needs (the search interface's errors and query rules, and with them the
     // registry's HTTP client in the build's shared chunk) is loaded when it is asked for.
     const { onlineNotes, planAsks } = await import("./recheck.ts");
-    const payees = [...new Set([...batchTaxIds(rows), ...knowledge.accounts.map((a) => a.taxId)])];
+    const payees = [...new Set([...batchTaxIds(prepared), ...knowledge.accounts.map((a) => a.taxId)])];
     const records = await loadPayeeRecordMap(db, payees, timeZone);
     const asks = planAsks(rows, knowledge, records, today, options.recheckDays);
     const results = await options.online.ask(asks);
@@ -127,11 +130,11 @@ export async function checkChunk(
     if (asks.length > 0) {
       // What the answers saved changes what is known of the chunk's payees and accounts: read them again.
       const saved = results.flatMap((r) => (r.ok ? r.taxIds : []));
-      cache.forget([...payees, ...saved], readableAccounts(rows));
-      knowledge = await loadKnowledge(db, rows, { today, holdDays, timeZone, online: { notes } }, cache);
+      cache.forget([...payees, ...saved], readableAccounts(prepared));
+      knowledge = await loadKnowledge(db, prepared, { today, holdDays, timeZone, online: { notes } }, cache);
     } else knowledge = { ...knowledge, online: true };
   }
-  return judgeBatch(rows, knowledge, {
+  return judgeBatch(prepared, knowledge, {
     today,
     holdDays,
     acceptUnconfirmed: options.acceptUnconfirmed ?? false,

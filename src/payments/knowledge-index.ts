@@ -4,9 +4,8 @@
  * large the chunk. Also who a row pays: the business its tax number names, or, when the file
  * gives none, the business that holds its account in the data regwatch has.
  */
-import { isValidTaxId } from "../taxid.ts";
 import { type ParsedAccount, parseAccount } from "./accounts.ts";
-import { type PaymentRow, taxBaseOfRow } from "./batch-row.ts";
+import { type PaymentRow, rowTaxBase, taxBaseOfRow } from "./batch-row.ts";
 import type { ChangeEvidence } from "./evidence.ts";
 import type { Knowledge, KnownAccount } from "./verdicts.ts";
 
@@ -27,7 +26,9 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
   return out;
 }
 
+/** The index `knowledge` came with (loadKnowledge builds it from the batch's cache), else one made from its lists. */
 export function indexKnowledge(knowledge: Knowledge): KnowledgeIndex {
+  if (knowledge.index) return knowledge.index;
   return {
     byTaxId: groupBy(knowledge.accounts, (a) => a.taxId),
     byAccount: groupBy(knowledge.accounts, (a) => a.account),
@@ -56,6 +57,12 @@ export function currentHolders(index: KnowledgeIndex, account: string): string[]
   return [...new Set(holders.map((a) => a.taxId))];
 }
 
+/** The account `acct` among a business's own, when registered to it now (a loop: no closure per row). */
+export function registeredOwn(own: readonly KnownAccount[], acct: string): KnownAccount | undefined {
+  for (const a of own) if (a.currentlyRegistered && a.account === acct) return a;
+  return undefined;
+}
+
 /** Businesses that held the account once but no longer do. */
 export function formerHolders(index: KnowledgeIndex, account: string): string[] {
   const current = new Set(currentHolders(index, account));
@@ -74,7 +81,12 @@ export type Payee =
  * the one business currently holding the (canonical) account; `account` null when unreadable.
  */
 export function payeeOf(row: PaymentRow, account: string | null, index: KnowledgeIndex): Payee {
-  if (row.taxId !== null) return { by: "tax_id", taxBase: taxBaseOfRow(row.taxId) };
+  return payeeByBase(row.taxId === null ? null : taxBaseOfRow(row.taxId), account, index);
+}
+
+/** payeeOf for a row whose tax number's base is known already (null: the row gives none). */
+export function payeeByBase(taxBase: string | null, account: string | null, index: KnowledgeIndex): Payee {
+  if (taxBase !== null) return { by: "tax_id", taxBase };
   if (account === null) return { by: "none", holders: [], former: [] };
   const holders = currentHolders(index, account);
   if (holders.length === 1) return { by: "account", taxBase: holders[0]! };
@@ -84,6 +96,33 @@ export function payeeOf(row: PaymentRow, account: string | null, index: Knowledg
 /** The tax base a row's tax number names, when it is valid; null without a tax number. */
 export function validRowTaxBase(row: PaymentRow): string | null {
   if (row.taxId === null) return null;
-  const base = taxBaseOfRow(row.taxId);
-  return isValidTaxId(base) ? base : null;
+  const read = rowTaxBase(row.taxId);
+  return read.valid ? read.base : null;
+}
+
+/**
+ * What the knowledge reads and the verdict ask of a row, worked out once per row of a chunk
+ * rather than looked up again by each (the tax base, its validity, the account parsed).
+ */
+export interface PreparedRow {
+  readonly row: PaymentRow;
+  /** The base the row's tax number names, valid or not; null when the row gives none. */
+  readonly taxBase: string | null;
+  /** The same when it is a valid tax base number, else null. */
+  readonly validBase: string | null;
+  readonly account: ParsedAccount;
+}
+
+export function prepareRow(row: PaymentRow): PreparedRow {
+  const read = row.taxId === null ? null : rowTaxBase(row.taxId);
+  return {
+    row,
+    taxBase: read === null ? null : read.base,
+    validBase: read?.valid ? read.base : null,
+    account: parseAccountOnce(row.bankAccount),
+  };
+}
+
+export function prepareRows(rows: readonly PaymentRow[]): PreparedRow[] {
+  return rows.map(prepareRow);
 }

@@ -23,9 +23,8 @@ import {
 import { loadUnreadHeadings } from "../db/unread-headings.ts";
 import { unreadReason, unreadWhy } from "../feed/unread.ts";
 import type { Said } from "../said.ts";
-import type { PaymentRow } from "./batch-row.ts";
 import { type ChangeEvidence, reasonError } from "./evidence.ts";
-import { parseAccountOnce, validRowTaxBase } from "./knowledge-index.ts";
+import type { KnowledgeIndex, PreparedRow } from "./knowledge-index.ts";
 import type { PayeeRecord } from "./recheck.ts";
 import {
   type Knowledge,
@@ -37,23 +36,19 @@ import {
 } from "./verdicts.ts";
 
 /** Canonical accounts of the rows whose payee can be found (a valid tax number, or none), without repeats. */
-export function readableAccounts(rows: readonly PaymentRow[]): string[] {
+export function readableAccounts(rows: readonly PreparedRow[]): string[] {
   const accounts = new Set<string>();
-  for (const row of rows) {
-    if (row.taxId !== null && validRowTaxBase(row) === null) continue;
-    const parsed = parseAccountOnce(row.bankAccount);
-    if (parsed.ok) accounts.add(parsed.account);
+  for (const p of rows) {
+    if (p.taxBase !== null && p.validBase === null) continue;
+    if (p.account.ok) accounts.add(p.account.account);
   }
   return [...accounts];
 }
 
 /** Tax base numbers of the rows that have a valid one, without repeats. */
-export function batchTaxIds(rows: readonly PaymentRow[]): string[] {
+export function batchTaxIds(rows: readonly PreparedRow[]): string[] {
   const out = new Set<string>();
-  for (const row of rows) {
-    const base = validRowTaxBase(row);
-    if (base !== null) out.add(base);
-  }
+  for (const p of rows) if (p.validBase !== null) out.add(p.validBase);
   return [...out];
 }
 
@@ -203,11 +198,13 @@ async function fill(
 
 /**
  * What is known of a chunk's payees and accounts: read in a fixed handful of statements for what
- * `cache` does not already hold (a fresh cache when none is given), then put together for the chunk.
+ * `cache` does not already hold (a fresh cache when none is given), then put together for the
+ * chunk, indexed: a business's accounts and changes are the lists the cache keeps for it, not
+ * regrouped chunk after chunk.
  */
 export async function loadKnowledge(
   db: Database,
-  rows: readonly PaymentRow[],
+  rows: readonly PreparedRow[],
   options: KnowledgeOptions,
   cache: KnowledgeCache = new KnowledgeCache(),
 ): Promise<Knowledge> {
@@ -219,12 +216,23 @@ export async function loadKnowledge(
   const known: KnownAccount[] = [];
   const changes: ChangeEvidence[] = [];
   const verifications = new Map<string, Verification>();
+  const byTaxId = new Map<string, readonly KnownAccount[]>();
+  const byAccount = new Map<string, KnownAccount[]>();
+  const changesByTaxId = new Map<string, readonly ChangeEvidence[]>();
   for (const taxId of payees) {
     const e = cache.businesses.get(taxId);
     if (!e) continue;
     if (e.facts) businesses.set(taxId, e.facts);
     if (e.watched) watched.add(taxId);
-    for (const a of e.accounts) known.push(a);
+    // Every account and change of the entry is the business's own (fill groups them so).
+    if (e.accounts.length > 0) byTaxId.set(taxId, e.accounts);
+    for (const a of e.accounts) {
+      known.push(a);
+      const holders = byAccount.get(a.account);
+      if (holders) holders.push(a);
+      else byAccount.set(a.account, [a]);
+    }
+    if (e.changes.length > 0) changesByTaxId.set(taxId, e.changes);
     for (const c of e.changes) changes.push(c);
     for (const v of e.verifications) verifications.set(payeeKey(v.taxId, v.account), v);
   }
@@ -237,6 +245,7 @@ export async function loadKnowledge(
     onlineNotes: options.online?.notes ?? new Map(),
     online: options.online !== null,
     verifications,
+    index: { byTaxId, byAccount, changesByTaxId } satisfies KnowledgeIndex,
   };
 }
 

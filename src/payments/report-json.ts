@@ -7,7 +7,7 @@
  */
 import { once } from "node:events";
 import type { Writable } from "node:stream";
-import { jsonLayout, jsonRow, jsonTotals } from "./report-rows.ts";
+import { jsonLayout, jsonRowText, jsonTotals } from "./report-rows.ts";
 import type { BatchSummary, RowSink } from "./sink.ts";
 import type { CheckedRow } from "./verdicts.ts";
 
@@ -36,7 +36,7 @@ export class JsonSink implements RowSink {
     let text = this.opening();
     let full = false;
     for (const r of rows) {
-      text += `${this.first ? "\n" : ",\n"}${JSON.stringify(jsonRow(r))}`;
+      text += `${this.first ? "\n" : ",\n"}${jsonRowText(r)}`;
       this.first = false;
       // Written in pieces: a chunk's text as one string would be a large object of V8's old
       // generation (over 64 Ki UTF-16 units), given back only by a full collection.

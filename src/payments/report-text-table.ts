@@ -4,7 +4,7 @@
  * line is copied byte by byte, each tab becoming the padding its column needs. Decoding the
  * spool to strings, splitting and encoding the padded lines again cost several times as much.
  */
-import { open } from "node:fs/promises";
+import { closeSync, openSync, readSync } from "node:fs";
 import type { Writable } from "node:stream";
 
 const TAB = 0x09;
@@ -13,10 +13,12 @@ const SPACE = 0x20;
 /** Bytes gathered before they are written out. */
 const WRITE_AT = 64 * 1024;
 /**
- * The spool is read in pieces this large, into one buffer reused for the whole file: each read is
- * a round trip to the thread pool that the process only waits for, and a buffer per piece (as a
- * read stream makes) is memory outside the heap that waits for a collection to be given back:
- * a batch's table runs to tens of megabytes.
+ * The spool is read in pieces this large, into one buffer reused for the whole file: a buffer per
+ * piece (as a read stream makes) is memory outside the heap that waits for a collection to be
+ * given back: a batch's table runs to tens of megabytes. The reads are synchronous: the file is
+ * our own, just written (the page cache has it), and the table is all the process does by then;
+ * through the thread pool each read was a round trip it only waited for (about 80 ms idle on
+ * 200,000 rows).
  */
 const SPOOL_READ = 256 * 1024;
 
@@ -31,8 +33,8 @@ function writeOut(out: Writable, bytes: Uint8Array): Promise<void> {
  * The bytes of `file` in pieces ending at a line feed (the last one as it ends), each a view of
  * one buffer that the next piece overwrites.
  */
-async function* linesOf(file: string): AsyncGenerator<Buffer> {
-  const handle = await open(file, "r");
+function* linesOf(file: string): Generator<Buffer> {
+  const fd = openSync(file, "r");
   try {
     let input = Buffer.allocUnsafe(SPOOL_READ);
     let held = 0;
@@ -43,7 +45,7 @@ async function* linesOf(file: string): AsyncGenerator<Buffer> {
         input.copy(grown, 0, 0, held);
         input = grown;
       }
-      const { bytesRead } = await handle.read(input, held, input.length - held, null);
+      const bytesRead = readSync(fd, input, held, input.length - held, null);
       const end = held + bytesRead;
       if (bytesRead === 0) {
         if (end > 0) yield input.subarray(0, end);
@@ -59,13 +61,13 @@ async function* linesOf(file: string): AsyncGenerator<Buffer> {
       held = end - last - 1;
     }
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
 /** Copies `file` to `out` as it is. */
 export async function copySpool(file: string, out: Writable): Promise<void> {
-  for await (const piece of linesOf(file)) await writeOut(out, piece);
+  for (const piece of linesOf(file)) await writeOut(out, piece);
 }
 
 /**
@@ -120,7 +122,7 @@ export async function writePaddedTable(
     await writeOut(out, buffer.subarray(0, used));
     used = 0;
   };
-  for await (const bytes of linesOf(file)) {
+  for (const bytes of linesOf(file)) {
     let from = 0;
     while (from < bytes.length) {
       const lf = bytes.indexOf(LF, from);

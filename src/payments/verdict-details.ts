@@ -1,11 +1,12 @@
 /**
  * The verdicts' details (pure): a bad amount as written, when an account was added, who holds an
- * account, and who verified one, each as a sentence with its code (src/payments/detail-said.ts).
+ * account, and who verified one, each as a sentence with its code (src/payments/detail-said.ts);
+ * and which of a business's unread headings a verdict names.
  */
 import type { Said } from "../said.ts";
 import type { PaymentRow } from "./batch-row.ts";
 import { detailSaid } from "./detail-said.ts";
-import type { Knowledge, KnownAccount, UnreadHeading, Verification } from "./verdicts.ts";
+import type { Knowledge, KnownAccount, KnownBusiness, UnreadHeading, Verification } from "./verdicts.ts";
 
 /** Why the row's amount cannot be paid, naming it as written; undefined when it can (or none is given). */
 export function amountProblem(row: PaymentRow): Said | undefined {
@@ -69,4 +70,18 @@ export function describeNameUnread(
     unread.error ?? "",
     unread.why,
   );
+}
+
+/** The newest of the business's unread headings among `headings`. */
+export function unreadAmong(
+  business: KnownBusiness | undefined,
+  headings: readonly string[],
+): UnreadHeading | null {
+  const unread = business?.unread;
+  // Nearly every business has none: no loop is set up for them (twice per row).
+  if (unread === undefined || unread.length === 0) return null;
+  let newest: UnreadHeading | null = null;
+  for (const u of unread)
+    if (headings.includes(u.heading) && (newest === null || u.since > newest.since)) newest = u;
+  return newest;
 }

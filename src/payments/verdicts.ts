@@ -11,7 +11,14 @@ import { taxIdProblemSaid } from "../taxid.ts";
 import type { PaymentRow } from "./batch-row.ts";
 import { detailSaid } from "./detail-said.ts";
 import { type ChangeEvidence, unverifiedChanges } from "./evidence.ts";
-import { indexKnowledge, type KnowledgeIndex, parseAccountOnce, payeeOf } from "./knowledge-index.ts";
+import {
+  indexKnowledge,
+  type KnowledgeIndex,
+  type PreparedRow,
+  payeeByBase,
+  prepareRow,
+  registeredOwn,
+} from "./knowledge-index.ts";
 import { findMatchingName } from "./names.ts";
 import type { StepVoice } from "./next-step.ts";
 import {
@@ -22,6 +29,7 @@ import {
   describeRemoved,
   describeUnreadStatus,
   describeVerification,
+  unreadAmong,
 } from "./verdict-details.ts";
 import { finish, type Judging, withAlso } from "./verdict-row.ts";
 
@@ -117,6 +125,8 @@ export interface Knowledge {
   online?: boolean;
   /** Newest verification of each payee and account, by payeeKey(tax base, account). */
   verifications?: ReadonlyMap<string, Verification>;
+  /** The accounts and changes above indexed already (loadKnowledge); made from them when absent. */
+  index?: KnowledgeIndex;
 }
 
 export interface CheckedRow extends PaymentRow {
@@ -154,16 +164,8 @@ export interface JudgeOptions {
   voice?: StepVoice;
 }
 
-/** The newest of the business's unread headings among `headings`. */
-function unreadAmong(business: KnownBusiness | undefined, headings: readonly string[]): UnreadHeading | null {
-  const unread = business?.unread;
-  // Nearly every business has none: no loop is set up for them (twice per row).
-  if (unread === undefined || unread.length === 0) return null;
-  let newest: UnreadHeading | null = null;
-  for (const u of unread)
-    if (headings.includes(u.heading) && (newest === null || u.since > newest.since)) newest = u;
-  return newest;
-}
+/** One empty list for every row without changes, accounts, names or detail, not one made per row. */
+const NONE: readonly never[] = [];
 
 /** `today` and the hold period decide what counts as recently added. */
 export function judgeRow(
@@ -171,20 +173,25 @@ export function judgeRow(
   knowledge: Knowledge,
   options: JudgeOptions,
   index: KnowledgeIndex = indexKnowledge(knowledge),
+  prepared: PreparedRow = prepareRow(row),
 ): CheckedRow {
   const { today, holdDays } = options;
-  const parsed = parseAccountOnce(row.bankAccount);
+  const parsed = prepared.account;
   const account = parsed.ok ? parsed.account : null;
-  const found = payeeOf(row, account, index);
+  const found = payeeByBase(prepared.taxBase, account, index);
   // No tax number and nobody holds the account now, but one business did: the payment is to it, and the account is its removed one.
   const formerOnly = found.by === "none" && found.holders.length === 0 && found.former.length === 1;
   const payee = formerOnly ? { by: "account" as const, taxBase: found.former[0]! } : found;
   const taxBase = payee.by === "none" ? null : payee.taxBase;
-  const taxProblem = taxBase === null ? undefined : taxIdProblemSaid(taxBase);
+  // The file's own tax base was checked when the row was prepared: only a problem is worded here.
+  const taxProblem =
+    taxBase === null || (payee.by === "tax_id" && prepared.validBase !== null)
+      ? undefined
+      : taxIdProblemSaid(taxBase);
   const readableBase = taxBase !== null && taxProblem === undefined ? taxBase : null;
   const business = readableBase ? knowledge.businesses.get(readableBase) : undefined;
-  const evidence = readableBase ? (index.changesByTaxId.get(readableBase) ?? []) : [];
-  const unverified = evidence.length > 0 ? unverifiedChanges(evidence, readableBase!, today, holdDays) : [];
+  const evidence = readableBase ? (index.changesByTaxId.get(readableBase) ?? NONE) : NONE;
+  const unverified = evidence.length > 0 ? unverifiedChanges(evidence, readableBase!, today, holdDays) : NONE;
   // A key is made only where there is something to look up: most batches have no notes or verifications.
   const onlineNote =
     (account &&
@@ -239,9 +246,9 @@ export function judgeRow(
   if (business?.statusCode === 2) {
     return finish(j, "business_suspended", withAlso(j, detailSaid.suspended()));
   }
-  const own = index.byTaxId.get(payeeTax) ?? [];
+  const own = index.byTaxId.get(payeeTax) ?? NONE;
   const known = business !== undefined || own.length > 0;
-  const match = own.find((a) => a.currentlyRegistered && a.account === acct);
+  const match = registeredOwn(own, acct);
   // Sole proprietors (and other non-companies) have no accounts in the registry's data: that alone holds nothing.
   const listsNoAccounts = own.length === 0 && business?.type != null && business.type !== "companies";
   if (known && !match) {
@@ -270,7 +277,7 @@ export function judgeRow(
   }
   // Nothing ever showed the account: not the registry (it lists none for this kind of business), nor any other source.
   const unconfirmed = known && !match && !index.byAccount.has(acct);
-  const names = business?.names ?? [];
+  const names = business?.names ?? NONE;
   if (row.name !== null && row.name.trim() !== "") {
     const nameUnread = unreadAmong(business, NAME_HEADINGS);
     if (names.length === 0) j.notes.push(detailSaid.nameNotCompared());
@@ -325,16 +332,16 @@ export function judgeRow(
   }
   if (!known) return finish(j, "unknown_business", detailSaid.unknownBusiness(payeeTax));
   if (!knowledge.watched.has(payeeTax)) return finish(j, "not_watched", detailSaid.notWatched());
-  return finish(j, "ok", []);
+  return finish(j, "ok", NONE);
 }
 
 export function judgeBatch(
-  rows: readonly PaymentRow[],
+  rows: readonly PreparedRow[],
   knowledge: Knowledge,
   options: JudgeOptions,
 ): CheckedRow[] {
   const index = indexKnowledge(knowledge);
-  return rows.map((row) => judgeRow(row, knowledge, options, index));
+  return rows.map((p) => judgeRow(p.row, knowledge, options, index, p));
 }
 
 export function severity(verdict: Verdict): number {

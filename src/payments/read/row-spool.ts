@@ -72,15 +72,22 @@ function encodeRow(fields: readonly (string | null)[], line: number, buffer: Buf
   return o;
 }
 
+/** Where the row decodeRow read last ends: the next one's start. */
+interface Cursor {
+  next: number;
+}
+
+/** The fields of the row being decoded: one array for every row, not one made per row. */
+const values: (string | null)[] = new Array(FIELDS);
+
 /**
- * The row starting at `at` of `bytes`, and where the next one starts; null when `bytes` ends
- * inside it.
+ * The row starting at `at` of `bytes` (`cursor.next` set to where the next one starts); null when
+ * `bytes` ends inside it.
  */
-function decodeRow(bytes: Buffer, at: number): { row: PaymentRow; next: number } | null {
+function decodeRow(bytes: Buffer, at: number, cursor: Cursor): PaymentRow | null {
   if (at + HEAD > bytes.length) return null;
   const line = bytes.readUIntLE(at, LINE_BYTES);
   const nulls = bytes[at + LINE_BYTES] as number;
-  const values: (string | null)[] = new Array(FIELDS);
   let from = at + HEAD;
   for (let i = 0; i < FIELDS; i++) {
     const end = bytes.indexOf(0, from);
@@ -99,7 +106,8 @@ function decodeRow(bytes: Buffer, at: number): { row: PaymentRow; next: number }
     reference: values[6] as string | null,
     name: values[7] as string | null,
   };
-  return { row, next: from };
+  cursor.next = from;
+  return row;
 }
 
 /**
@@ -110,7 +118,7 @@ export function detachedRow(r: PaymentRow): PaymentRow {
   const fields = fieldsOf(r);
   const buffer = Buffer.allocUnsafe(roomFor(fields));
   encodeRow(fields, r.line, buffer, 0);
-  return (decodeRow(buffer, 0) as { row: PaymentRow }).row;
+  return decodeRow(buffer, 0, { next: 0 }) as PaymentRow;
 }
 
 export class RowSpool {
@@ -179,12 +187,13 @@ export class RowSpool {
     try {
       let chunk: PaymentRow[] = [];
       let carry: Buffer | null = null;
+      const cursor: Cursor = { next: 0 };
       for await (const piece of createReadStream(this.file, { highWaterMark: READ_BYTES })) {
         const bytes: Buffer = carry ? Buffer.concat([carry, piece as Buffer]) : (piece as Buffer);
         let at = 0;
-        for (let read = decodeRow(bytes, at); read !== null; read = decodeRow(bytes, at)) {
-          chunk.push(read.row);
-          at = read.next;
+        for (let row = decodeRow(bytes, at, cursor); row !== null; row = decodeRow(bytes, at, cursor)) {
+          chunk.push(row);
+          at = cursor.next;
           if (chunk.length >= size) {
             yield chunk;
             chunk = [];
