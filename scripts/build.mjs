@@ -1,9 +1,8 @@
 // `npm run build` (and `prepare` on install in a checkout): bundles src/ into dist/ with esbuild
-// (a dev dependency). dist/cli.js is the entry (and dist/description-worker.js a worker thread's);
-// each command, loaded only when it runs, and the code shared between them are chunks under
-// dist/chunks/. Libraries are bundled in too (without their comments: see compactLibraries): Node
-// loads a few large files much faster than the hundreds of small ones zod or undici are made of, which
-// is most of what a short command like `regwatch status` waits for. Left outside: pino (loaded
+// (a dev dependency). dist/cli.js is the entry; each command, loaded only when it runs, and the code
+// shared between them are chunks under dist/chunks/. Libraries are bundled in too (without their
+// comments: see compactLibraries): Node loads a few large files much faster than the hundreds of
+// small ones zod or undici are made of, which is most of what a short command like `regwatch status` waits for. Left outside: pino (loaded
 // at the first log line, with its worker files), postgres (the driver guard in src/db/connect.ts
 // knows the driver's own failures by its file names in their stacks), exceljs (loaded only for a
 // workbook; bundled, its zip library's `new Buffer()` calls would print Node's deprecation warning,
@@ -74,6 +73,14 @@ module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require(${JSON.str
 const compactLibraries = {
   name: "compact-libraries",
   setup(build) {
+    // iconv-lite's tables of the East Asian double-byte charsets (420 kB of the bundle's text, held
+    // on the heap by every sync, which loads iconv-lite) are required only to decode such a
+    // charset: left in the package (a dependency), they are read from there if one ever comes.
+    build.onResolve({ filter: /^\.\/tables\/[\w-]+\.json$/ }, (args) =>
+      /[\\/]iconv-lite[\\/]encodings$/.test(args.resolveDir)
+        ? { path: `iconv-lite/encodings/${args.path.slice(2)}`, external: true }
+        : undefined,
+    );
     build.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/ }, async (args) => {
       const source = await readFile(args.path, "utf8");
       const { code } = await esbuild.transform(source, {
@@ -89,11 +96,7 @@ const compactLibraries = {
 rmSync(`${root}/dist`, { recursive: true, force: true });
 try {
   await esbuild.build({
-    // The description parser's worker thread (src/api/description-parse.ts) starts from a file of its own.
-    entryPoints: {
-      cli: `${root}/src/cli.ts`,
-      "description-worker": `${root}/src/api/description-worker.ts`,
-    },
+    entryPoints: [`${root}/src/cli.ts`],
     outdir: `${root}/dist`,
     chunkNames: "chunks/[name]-[hash]",
     bundle: true,

@@ -1,14 +1,14 @@
 /**
  * What a description says of the changes operation (GET /v2/lists/{list_key}/changes), read
- * with @readme/openapi-parser, in a thread of its own (description-parse.ts): the document is
- * validated against the OpenAPI (or Swagger) specification and its internal references resolved
- * (never an external one: a description could point them at any address), then the operation's
- * query parameters are read. Also the addresses a Swagger UI or ReDoc page loads its description
- * from.
+ * with @readme/openapi-parser: the document is validated against the OpenAPI (or Swagger)
+ * specification and its internal references resolved (never an external one: a description
+ * could point them at any address), then the operation's query parameters are read. Also the
+ * addresses a Swagger UI or ReDoc page loads its description from.
  */
 import type { ChangesParams } from "./description.ts";
-import { parseDescription } from "./description-parse.ts";
 
+/** Longest the parser may spend resolving one document's references. */
+const PARSE_TIME_MS = 10_000;
 /** What a query parameter's name may be before it is put into requests (as REGWATCH_CHANGES_*_PARAM). */
 const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_.\-[\]]{0,99}$/;
 /** Names of a page-number parameter; a page size (`page_size`, `per_page`) is not one. */
@@ -23,9 +23,39 @@ type Json = Record<string, unknown>;
 export async function extractChangesParams(document: unknown): Promise<Extracted> {
   if (!isObject(document) || (typeof document.openapi !== "string" && typeof document.swagger !== "string"))
     return { ok: false, problem: "is not an OpenAPI description (no openapi or swagger version field)" };
-  const parsed = await parseDescription(document);
-  if (!parsed.ok) return parsed;
-  return readOperation(parsed.resolved as Json);
+  const options = {
+    resolve: { external: false, file: false },
+    dereference: { circular: "ignore" as const },
+    timeoutMs: PARSE_TIME_MS,
+    // Checks beyond the specification's own schema say nothing about the parameters read here.
+    validate: {
+      rules: {
+        openapi: {
+          "array-without-items": "warning",
+          "duplicate-operation-id": "warning",
+          "path-parameters-not-in-parameters": "warning",
+          "path-parameters-not-in-path": "warning",
+        },
+      },
+    },
+  } as const;
+  let resolved: unknown;
+  try {
+    // Loaded only when a description is read (at most daily): the parser and its schema
+    // validator are most of a run's code by size.
+    const { dereference, validate } = await import("@readme/openapi-parser");
+    // Both calls change the object they are given: each gets its own copy.
+    const checked = await validate(structuredClone(document) as never, options);
+    if (!checked.valid) {
+      const first = checked.errors[0]?.message.split("\n")[0] ?? "invalid";
+      return { ok: false, problem: `is not a valid OpenAPI description (${first.slice(0, 200)})` };
+    }
+    resolved = await dereference(structuredClone(document) as never, options);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, problem: `could not be parsed (${message.replace(/\s+/g, " ").slice(0, 200)})` };
+  }
+  return readOperation(resolved as Json);
 }
 
 function readOperation(document: Json): Extracted {
