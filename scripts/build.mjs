@@ -1,17 +1,17 @@
-// `npm run build` (and `prepare` on install in a checkout): bundles src/ into dist/ with esbuild
-// (a dev dependency). dist/cli.js is the entry; each command, loaded only when it runs, and the code
+// `npm run build` (and `prepare` on install in a checkout): bundles src/ into dist/ with esbuild (a
+// dev dependency). dist/cli.js is the entry; each command, loaded only when it runs, and the code
 // shared between them are chunks under dist/chunks/. Libraries are bundled in too (without their
 // comments: see compactLibraries): Node loads a few large files much faster than the hundreds of
-// small ones zod or undici are made of, which is most of what a short command like `regwatch status` waits for. Left outside: pino (loaded
-// at the first log line, with its worker files), postgres (the driver guard in src/db/connect.ts
-// knows the driver's own failures by its file names in their stacks), exceljs (loaded only for a
-// workbook; bundled, its zip library's `new Buffer()` calls would print Node's deprecation warning,
-// which Node keeps quiet for code under node_modules), graphile-worker (it reads its own SQL
-// migrations from its package folder at run time) and the embedded Postgres binaries
-// (optional, found by package name at run time). Types are checked by
-// `npm run typecheck`, not here. bin/regwatch.js runs only this build, so without esbuild this
-// fails and says how to get it. The web console's templates (src/web/views) and static files
-// (src/web/static) are copied to dist/web/, where the bundle looks for them.
+// small ones zod or undici are made of, which is most of what a short command like `regwatch
+// status` waits for. Left outside: pino (loaded at the first log line, with its worker files),
+// postgres (the driver guard in src/db/connect.ts knows the driver's own failures by its file names
+// in their stacks), exceljs (loaded only for a workbook; bundled, its zip library's `new Buffer()`
+// calls would print Node's deprecation warning, which Node keeps quiet for code under
+// node_modules), graphile-worker (it reads its own SQL migrations from its package folder at run
+// time) and the embedded Postgres binaries (optional, found by package name at run time). Types are
+// checked by `npm run typecheck`, not here. bin/regwatch.js runs only this build, so without
+// esbuild this fails and says how to get it. The web console's templates (src/web/views) and static
+// files (src/web/static) are copied to dist/web/, where the bundle looks for them.
 import { cpSync, existsSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { isBuiltin } from "node:module";
