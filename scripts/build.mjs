@@ -1,18 +1,19 @@
-// `npm run build` (and `prepare` on install in a checkout): bundles src/ into dist/ with esbuild
-// (a dev dependency). dist/cli.js is the entry; each command, loaded only when it runs, and the code
-// shared between them are chunks under dist/chunks/. Libraries are bundled in too: Node loads
-// a few large files much faster than the hundreds of small ones zod or undici are made of, which
-// is most of what a short command like `regwatch status` waits for. Left outside: pino (loaded
-// at the first log line, with its worker files), postgres (the driver guard in src/db/connect.ts
-// knows the driver's own failures by its file names in their stacks), exceljs (loaded only for a
-// workbook; bundled, its zip library's `new Buffer()` calls would print Node's deprecation warning,
-// which Node keeps quiet for code under node_modules), graphile-worker (it reads its own SQL
-// migrations from its package folder at run time) and the embedded Postgres binaries
-// (optional, found by package name at run time). Types are checked by
-// `npm run typecheck`, not here. bin/regwatch.js runs only this build, so without esbuild this
-// fails and says how to get it. The web console's templates (src/web/views) and static files
-// (src/web/static) are copied to dist/web/, where the bundle looks for them.
+// `npm run build` (and `prepare` on install in a checkout): bundles src/ into dist/ with esbuild (a
+// dev dependency). dist/cli.js is the entry; each command, loaded only when it runs, and the code
+// shared between them are chunks under dist/chunks/. Libraries are bundled in too (without their
+// comments: see compactLibraries): Node loads a few large files much faster than the hundreds of
+// small ones zod or undici are made of, which is most of what a short command like `regwatch
+// status` waits for. Left outside: pino (loaded at the first log line, with its worker files),
+// postgres (the driver guard in src/db/connect.ts knows the driver's own failures by its file names
+// in their stacks), exceljs (loaded only for a workbook; bundled, its zip library's `new Buffer()`
+// calls would print Node's deprecation warning, which Node keeps quiet for code under
+// node_modules), graphile-worker (it reads its own SQL migrations from its package folder at run
+// time) and the embedded Postgres binaries (optional, found by package name at run time). Types are
+// checked by `npm run typecheck`, not here. bin/regwatch.js runs only this build, so without
+// esbuild this fails and says how to get it. The web console's templates (src/web/views) and static
+// files (src/web/static) are copied to dist/web/, where the bundle looks for them.
 import { cpSync, existsSync, rmSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { isBuiltin } from "node:module";
 import { fileURLToPath } from "node:url";
 
@@ -60,6 +61,38 @@ module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require(${JSON.str
   },
 };
 
+/**
+ * Libraries' files reach the bundle without their comments (esbuild's whitespace minification of
+ * each file, which changes no code; the bundle lays the code out again). A module's source text
+ * stays on V8's heap for as long as the process runs (functions are compiled from it when first
+ * called), and a text holding one character beyond Latin-1, even in a comment (undici's say
+ * "response’s"), is kept at two bytes a character: undici's chunk took 2.2 MB of a backfill's
+ * heap, 1.0 MB without its comments (measured on Node 20, issue 38). regwatch's own files keep
+ * theirs, and the bundle the names of the files it holds.
+ */
+const compactLibraries = {
+  name: "compact-libraries",
+  setup(build) {
+    // iconv-lite's tables of the East Asian double-byte charsets (420 kB of the bundle's text, held
+    // on the heap by every sync, which loads iconv-lite) are required only to decode such a
+    // charset: left in the package (a dependency), they are read from there if one ever comes.
+    build.onResolve({ filter: /^\.\/tables\/[\w-]+\.json$/ }, (args) =>
+      /[\\/]iconv-lite[\\/]encodings$/.test(args.resolveDir)
+        ? { path: `iconv-lite/encodings/${args.path.slice(2)}`, external: true }
+        : undefined,
+    );
+    build.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/ }, async (args) => {
+      const source = await readFile(args.path, "utf8");
+      const { code } = await esbuild.transform(source, {
+        loader: "js",
+        minifyWhitespace: true,
+        charset: "ascii",
+      });
+      return { contents: code, loader: "js" };
+    });
+  },
+};
+
 rmSync(`${root}/dist`, { recursive: true, force: true });
 try {
   await esbuild.build({
@@ -78,7 +111,7 @@ try {
     banner: {
       js: 'import { createRequire as regwatchCreateRequire } from "node:module"; const require = regwatchCreateRequire(import.meta.url);',
     },
-    plugins: [builtinsThroughRequire],
+    plugins: [builtinsThroughRequire, compactLibraries],
     logLevel: "warning",
   });
   // The console's templates and static files are read at run time (src/web/paths.ts finds them).

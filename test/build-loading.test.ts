@@ -4,7 +4,9 @@
  * node:fs's loads fs/promises and the stream classes), `regwatch --help` never loads
  * child_process (commander needs it only for executable subcommands), and a sync or backfill
  * loads the code that sends alert messages (nodemailer, the webhook signer, the message
- * catalogues) only when a pass has something to send.
+ * catalogues) only when a pass has something to send. What a sync or backfill loads is text that
+ * V8 keeps at one byte a character (no character beyond Latin-1, even in a library's comment),
+ * without iconv-lite's double-byte tables.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -81,5 +83,18 @@ describe("the build", () => {
     expect(text).not.toMatch(/node_modules\/standardwebhooks\//);
     expect(text).not.toMatch(/node_modules\/intl-messageformat\//);
     expect(text).not.toMatch(/^\/\/ src\/alerts\/message\.ts$/m);
+  });
+
+  it("keeps the text a sync or backfill loads at one byte a character, without iconv-lite's tables", () => {
+    const sync = readdirSync(path.join(DIST, "chunks")).find((f) => /^sync-[A-Z0-9]+\.js$/.test(f));
+    const files = [...staticClosure(path.join(DIST, "chunks", sync!))];
+    const text = files.map((f) => readFileSync(f, "utf8")).join("\n");
+    expect(text).toMatch(/node_modules\/undici\//);
+    expect(text).toMatch(/node_modules\/iconv-lite\//);
+    // A character above U+00FF anywhere makes V8 keep the whole text at two bytes a character.
+    const wide = files.filter((f) => [...readFileSync(f, "utf8")].some((c) => c.charCodeAt(0) > 0xff));
+    expect(wide.map((f) => path.basename(f))).toEqual([]);
+    expect(text).not.toMatch(/^\/\/ [^\n]*iconv-lite\/encodings\/tables\//m);
+    expect(text).toContain('require("iconv-lite/encodings/tables/cp936.json")');
   });
 });
