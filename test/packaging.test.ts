@@ -2,37 +2,18 @@
  * The package as it is installed and started: the published bin runs dist/ only (a missing build
  * is an error naming `npm run build`, a newer source a warning), starts Node with its flag through
  * any POSIX shell, the image's entry puts the password secret into DATABASE_URL, the embedded
- * Postgres is optional and loaded only without DATABASE_URL, build tools are dev dependencies,
- * and one Node line runs through engines, the Dockerfile and CI.
+ * Postgres is optional and loaded only without DATABASE_URL. Dependencies and the Node line:
+ * dependencies.test.ts.
  */
 import { spawnSync } from "node:child_process";
-import {
-  chmodSync,
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nodeProblems } from "../scripts/check-node.mjs";
 import { loadBinaries } from "../src/db/embedded-binaries.ts";
 import { BIN, runProcess } from "./helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "./helpers/db.ts";
-
-const ROOT = path.resolve(import.meta.dirname, "..");
-const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
-const pkg = JSON.parse(read("package.json")) as {
-  engines: { node: string };
-  dependencies: Record<string, string>;
-  devDependencies: Record<string, string>;
-  optionalDependencies: Record<string, string>;
-  scripts: Record<string, string>;
-};
+import { pkg, ROOT, read } from "./helpers/package-manifest.ts";
 
 const temps: string[] = [];
 afterAll(() => {
@@ -235,141 +216,3 @@ describe("the embedded Postgres is optional", () => {
     });
   });
 });
-
-describe("dependencies", () => {
-  it("build and source-running tools are dev dependencies only", () => {
-    for (const tool of ["tsx", "esbuild", "typescript", "vitest", "@biomejs/biome", "drizzle-kit"]) {
-      expect(pkg.dependencies[tool], tool).toBeUndefined();
-      expect(pkg.devDependencies[tool], tool).toBeDefined();
-    }
-  });
-
-  it("what the build leaves outside the bundle is a runtime or optional dependency", () => {
-    const build = read("scripts/build.mjs");
-    const external = JSON.parse(/external: (\[[^\]]*\])/.exec(build)![1]!) as string[];
-    for (const name of external) {
-      const declared = name.endsWith("/*")
-        ? Object.keys(pkg.optionalDependencies).some((d) => d.startsWith(name.slice(0, -1)))
-        : name in pkg.dependencies;
-      expect(declared, name).toBe(true);
-    }
-  });
-
-  it("young majors are pinned to a minor (~) or exactly", () => {
-    for (const name of ["typescript", "nodemailer", "csv-parse"]) {
-      const spec = pkg.dependencies[name] ?? pkg.devDependencies[name];
-      expect(spec, name).toMatch(/^(~|)\d+\.\d+\.\d+$/);
-    }
-  });
-
-  it("npm run demo builds before it runs the bin", () => {
-    expect(pkg.scripts.demo).toBe("node scripts/build.mjs && node bin/regwatch.js demo");
-  });
-});
-
-describe("CI", () => {
-  it("runs the benchmark's smoke run after the tests, so a bench that no longer runs fails it", () => {
-    const commands = read(".ci/run")
-      .split("\n")
-      .map((line) => line.trim())
-      .filter((line) => line !== "" && !line.startsWith("#"));
-    const tests = commands.indexOf("npm test");
-    expect(tests).toBeGreaterThanOrEqual(0);
-    expect(commands.indexOf("npm run bench -- --smoke")).toBeGreaterThan(tests);
-  });
-});
-
-describe("one Node line", () => {
-  it("this Node, engines and the Dockerfile agree (the check .ci/run makes)", () => {
-    expect(nodeProblems(process.version, pkg.engines.node, read("Dockerfile"))).toEqual([]);
-    expect(read(".ci/run")).toContain("node scripts/check-node.mjs");
-  });
-
-  it("the check names each disagreement", () => {
-    const dockerfile = "FROM node:22.20.0-bookworm-slim AS build\n";
-    expect(nodeProblems("v20.20.2", ">=20.19", dockerfile)).toEqual([
-      "Node v20.20.2 is not of the Dockerfile's line (node:22.20.0): test on the Node the image runs",
-    ]);
-    expect(nodeProblems("v20.18.0", ">=20.19", "FROM node:20.18.0-slim\n")).toEqual([
-      'Node v20.18.0 does not satisfy package.json engines.node ">=20.19"',
-      `the Dockerfile's node:20.18.0 does not satisfy engines.node ">=20.19"`,
-    ]);
-    expect(nodeProblems("v20.20.2", "^20", dockerfile)[0]).toMatch(/reads only ">=X.Y.Z"/);
-  });
-});
-
-describe("dependencies run on the Node the project declares", () => {
-  it("every package in the lockfile accepts the oldest Node of engines (no EBADENGINE at install)", () => {
-    const oldest = /^>=\s*(\d+(?:\.\d+){0,2})$/.exec(pkg.engines.node)?.[1] ?? "";
-    expect(oldest).not.toBe("");
-    const lock = JSON.parse(read("package-lock.json")) as {
-      packages: Record<string, { engines?: { node?: string } | string[] }>;
-    };
-    const refused = Object.entries(lock.packages)
-      .filter(([, p]) => !Array.isArray(p.engines) && typeof p.engines?.node === "string")
-      .filter(([, p]) => !satisfies(oldest, (p.engines as { node: string }).node))
-      .map(([where, p]) => `${where} (${(p.engines as { node: string }).node})`);
-    expect(refused).toEqual([]);
-  });
-
-  it("reads the range forms the lockfile uses", () => {
-    expect(satisfies("20.19.0", ">=22")).toBe(false);
-    expect(satisfies("20.19.0", "^20.19.0 || >=22.12.0")).toBe(true);
-    expect(satisfies("20.19.0", "^20.0.0 || ^22.0.0 || >=24.0.0")).toBe(true);
-    expect(satisfies("20.19.0", ">=20.18.1")).toBe(true);
-    expect(satisfies("20.19.0", "18 || 20 || >=22")).toBe(true);
-    expect(satisfies("20.19.0", ">=16 || 14 >=14.17")).toBe(true);
-    expect(satisfies("20.19.0", "^16 || ^18")).toBe(false);
-    expect(satisfies("20.19.0", "6.* || 8.* || >= 10.*")).toBe(true);
-  });
-});
-
-/**
- * Whether `version` satisfies an npm engines range: alternatives joined by `||`, each a list of
- * comparators (`>=`, `>`, `<`, `<=`, `^`, `~`, a bare or wildcard version). Enough for engines.
- */
-function satisfies(version: string, range: string): boolean {
-  const v = parts(version);
-  return range.split("||").some((alternative) =>
-    alternative
-      .trim()
-      .replace(/(>=|<=|>|<|\^|~|=)\s+/g, "$1")
-      .split(/\s+/)
-      .filter((c) => c !== "")
-      .every((comparator) => {
-        const [, op = "", raw = ""] = /^(>=|<=|>|<|\^|~|=)?(.*)$/.exec(comparator) ?? [];
-        if (raw === "*" || raw === "x") return true;
-        const given = raw.split(".").filter((p) => p !== "*" && p !== "x" && p !== "");
-        const w = parts(raw);
-        const cmp = compare(v, w);
-        switch (op) {
-          case ">=":
-            return cmp >= 0;
-          case ">":
-            return cmp > 0;
-          case "<":
-            return cmp < 0;
-          case "<=":
-            return cmp <= 0;
-          case "^":
-            return cmp >= 0 && v[0] === w[0];
-          case "~":
-            return cmp >= 0 && v[0] === w[0] && v[1] === w[1];
-          default:
-            // A bare version matches the parts it gives: "20" is any 20.x.y.
-            return given.every((p, i) => v[i] === Number(p));
-        }
-      }),
-  );
-}
-
-function parts(version: string): number[] {
-  const found = version.split(".").map((p) => (/^\d+$/.test(p) ? Number(p) : 0));
-  while (found.length < 3) found.push(0);
-  return found.slice(0, 3);
-}
-
-function compare(a: number[], b: number[]): number {
-  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return 0;
-}
