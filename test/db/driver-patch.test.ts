@@ -11,7 +11,10 @@
  * that ends every connection without a word while it starts up was tried again at once and for
  * ever, thousands of connections a second, and the query never ended; patched, the tries follow
  * the backoff and the query fails as closed, marked `during: "startup"`, once connect_timeout has
- * passed. Both builds of the driver are checked: ours imports the ES module one, graphile-worker's
+ * passed. A fourth: a connection lost while the driver reads the array types (its own first query
+ * on a new connection) failed the caller's query, and also the read, whose rejection no one
+ * caught: an unhandled rejection that ended the process (a sync crashed that way when Postgres
+ * stopped under it); patched, the read's rejection is caught. Both builds of the driver are checked: ours imports the ES module one, graphile-worker's
  * chain the CommonJS one.
  */
 import { readFileSync } from "node:fs";
@@ -20,9 +23,20 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import esmPostgres from "postgres";
 import { describe, expect, it } from "vitest";
-import { closingProxy } from "../helpers/closing-proxy.ts";
+import { closingProxy, resetAtFirstQuery } from "../helpers/closing-proxy.ts";
 
 const root = fileURLToPath(new URL("../../node_modules/postgres/", import.meta.url));
+
+/** Both builds of the installed driver. */
+const BOTH_BUILDS = [
+  ["ES module", esmPostgres],
+  ["CommonJS", createRequire(import.meta.url)("postgres") as typeof esmPostgres],
+] as const;
+
+/** One connection to a test server on this machine's `port`. */
+function client(postgres: typeof esmPostgres, port: number, options: { connect_timeout?: number } = {}) {
+  return postgres({ host: "127.0.0.1", port, user: "nobody", database: "none", max: 1, ...options });
+}
 
 function teardowns(file: string): string[] {
   const source = readFileSync(path.join(root, file), "utf8");
@@ -49,21 +63,11 @@ describe("the installed postgres.js", () => {
     },
   );
 
-  it.each([
-    ["ES module", esmPostgres],
-    ["CommonJS", createRequire(import.meta.url)("postgres") as typeof esmPostgres],
-  ])(
+  it.each(BOTH_BUILDS)(
     "(%s) gives up on a server that closes every start-up, after connect_timeout, with few tries",
     async (_, postgres) => {
       const proxy = await closingProxy();
-      const sql = postgres({
-        host: "127.0.0.1",
-        port: proxy.port,
-        user: "nobody",
-        database: "none",
-        connect_timeout: 1,
-        max: 1,
-      });
+      const sql = client(postgres, proxy.port, { connect_timeout: 1 });
       try {
         const error = (await sql`select 1`.then(
           () => undefined,
@@ -77,6 +81,32 @@ describe("the installed postgres.js", () => {
       } finally {
         await sql.end({ timeout: 0 });
         await proxy.close();
+      }
+    },
+  );
+
+  it.each(BOTH_BUILDS)(
+    "(%s) fails the query, and leaves no rejection unhandled, when the connection is lost as it reads the array types",
+    async (_, postgres) => {
+      const unhandled: unknown[] = [];
+      const record = (reason: unknown) => unhandled.push(reason);
+      process.on("unhandledRejection", record);
+      const server = await resetAtFirstQuery();
+      const sql = client(postgres, server.port);
+      try {
+        const error = (await sql`select 1`.then(
+          () => undefined,
+          (e: unknown) => e,
+        )) as { code?: string } | undefined;
+        expect(error?.code).toBe("ECONNRESET");
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        // Unpatched: the driver's own read of the types rejects with no one to catch it, which
+        // ends a process (Node's default for an unhandled rejection).
+        expect(unhandled).toEqual([]);
+      } finally {
+        process.off("unhandledRejection", record);
+        await sql.end({ timeout: 0 });
+        await server.close();
       }
     },
   );
