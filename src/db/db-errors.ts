@@ -28,27 +28,28 @@ const CONNECTION_CODES = new Set([
   "CONNECT_TIMEOUT",
 ]);
 
-/** The message of the error, or of the cause, that carries `code`. */
-function messageOf(error: unknown, code: string): string | undefined {
-  for (let e = error, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++)
-    if ((e as { code?: unknown }).code === code) return (e as { message?: string }).message;
-  return undefined;
-}
-
-/** The SQLSTATE or driver code, also when a wrapper (drizzle's "Failed query") holds it as the cause. */
-function codeOf(error: unknown): string | undefined {
+/**
+ * The error that carries a SQLSTATE or driver code: the one thrown, or its cause when a wrapper
+ * (drizzle's "Failed query") holds it.
+ */
+function coded(error: unknown): { code: string; message?: string } | undefined {
   for (let e = error, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && code !== "DATABASE") return code;
+    if (typeof code === "string" && code !== "DATABASE") return e as { code: string; message?: string };
   }
   return undefined;
 }
 
+function codeOf(error: unknown): string | undefined {
+  return coded(error)?.code;
+}
+
 /** Why the database cannot be used any more, or undefined when the error is about one statement. */
 export function databaseGone(error: unknown): string | undefined {
-  const code = codeOf(error);
-  if (!code) return undefined;
-  if (code === NOT_POSTGRES) return messageOf(error, code);
+  const found = coded(error);
+  if (!found) return undefined;
+  const { code } = found;
+  if (code === NOT_POSTGRES) return found.message;
   if (UNTRUSTED_CERTIFICATE.has(code))
     return `could not connect to the database: its TLS certificate is not trusted (${code}, with sslmode=verify-full or verify-ca): check the host name in DATABASE_URL, or give Node the certificate authority with NODE_EXTRA_CA_CERTS`;
   if (code === "25006")
