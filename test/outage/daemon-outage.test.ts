@@ -46,7 +46,10 @@ describe.skipIf(unavailable !== undefined)("the daemon when Postgres stops durin
     await cluster?.destroy();
   });
 
-  it("ends the job, answers 503, runs again once the database is back, and stops on SIGTERM", async () => {
+  it("ends the job, answers 503, runs again once the database is back, and stops on SIGTERM", async ({
+    onTestFailed,
+  }) => {
+    let step = "starting the daemon";
     const daemon = startDaemon(
       {
         ...hostileEnv(registry, {
@@ -61,23 +64,33 @@ describe.skipIf(unavailable !== undefined)("the daemon when Postgres stops durin
       },
       ["--check-every", "1", "--stop-timeout", "3"],
     );
+    // A failure (a timeout above all) names the step it stopped in and shows what the daemon said.
+    onTestFailed(() => {
+      const tail = daemon.lines.slice(-40).map((l) => JSON.stringify(l));
+      process.stderr.write(`[daemon-outage] stopped while ${step}; the daemon's last lines:\n${tail.join("\n")}\n`);
+    });
     try {
       const port = await daemon.port();
       const readyz = async () => {
         const response = await fetch(`http://127.0.0.1:${port}/readyz`);
         return { status: response.status, body: await response.text() };
       };
+      step = "waiting for a file request";
       await waitUntil(() => files.requests() > 0, { what: "a file request", process: daemon.child });
       const seenBefore = files.requests();
+      step = "stopping Postgres";
       await cluster.fastStop();
 
+      step = "waiting for the job to end";
       const ended = await daemon.waitFor((l) => /^job (finished|failed)$/.test(l.msg));
       expect(String(ended.err)).toMatch(/database/);
       const during = await readyz();
       expect(during.status).toBe(503);
       expect(during.body).toMatch(/database/);
 
+      step = "starting Postgres again";
       await cluster.start();
+      step = "waiting for the next run";
       // The next check after the database answers: no 15-minute backoff.
       const starts = (lines: LogLine[]) => lines.filter((l) => RUN_START.test(l.msg)).length;
       await waitUntil(() => starts(daemon.lines) >= 2, { what: "the next run", process: daemon.child });
@@ -98,8 +111,11 @@ describe.skipIf(unavailable !== undefined)("the daemon when Postgres stops durin
       }
 
       // Again in the middle of a run's files, and a stop while the database is away.
+      step = "waiting for files again";
       await waitUntil(() => files.requests() > seenBefore, { what: "files again", process: daemon.child });
+      step = "stopping Postgres a second time";
       await cluster.fastStop();
+      step = "waiting for the daemon to exit after SIGTERM";
       const { code } = await daemon.stop();
       expect(code === 0 || code === 1).toBe(true);
       expect(daemon.lines.some((l) => l.msg === "stopped")).toBe(true);

@@ -62,13 +62,14 @@ describe("backfill --wait", () => {
         stdout += c;
       });
       const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-      // The process is up and asking for the lock (its connections carry its pid in their name).
+      // The process is up and asking for the lock (its connections carry its pid in their name):
+      // between its tries, its last statement is one of the two that look at the lease.
       await waitUntil(
         async () => {
           const [row] = await t.db.sql<{ waiting: boolean }[]>`
             select exists (
               select 1 from pg_stat_activity
-              where application_name = ${`regwatch/${child.pid}`} and query ilike '%insert into run_lease%'
+              where application_name = ${`regwatch/${child.pid}`} and query ilike '%run_lease%'
             ) as waiting`;
           return row?.waiting;
         },
