@@ -67,7 +67,9 @@ describe.skipIf(unavailable !== undefined)("the daemon when Postgres stops durin
     // A failure (a timeout above all) names the step it stopped in and shows what the daemon said.
     onTestFailed(() => {
       const tail = daemon.lines.slice(-40).map((l) => JSON.stringify(l));
-      process.stderr.write(`[daemon-outage] stopped while ${step}; the daemon's last lines:\n${tail.join("\n")}\n`);
+      process.stderr.write(
+        `[daemon-outage] stopped while ${step}; the daemon's last lines:\n${tail.join("\n")}\n`,
+      );
     });
     try {
       const port = await daemon.port();
