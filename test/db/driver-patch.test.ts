@@ -14,7 +14,9 @@
  * passed. A fourth: a connection lost while the driver reads the array types (its own first query
  * on a new connection) failed the caller's query, and also the read, whose rejection no one
  * caught: an unhandled rejection that ended the process (a sync crashed that way when Postgres
- * stopped under it); patched, the read's rejection is caught. Both builds of the driver are checked: ours imports the ES module one, graphile-worker's
+ * stopped under it); patched, the read's rejection is caught. A fifth: a reconnect waiting out its
+ * backoff when the pool ended (sql.end with a timeout, during an outage) still ran, and its
+ * connection stayed open in the ended pool; patched, ending the connection cancels it. Both builds of the driver are checked: ours imports the ES module one, graphile-worker's
  * chain the CommonJS one.
  */
 import { readFileSync } from "node:fs";
@@ -34,7 +36,11 @@ const BOTH_BUILDS = [
 ] as const;
 
 /** One connection to a test server on this machine's `port`. */
-function client(postgres: typeof esmPostgres, port: number, options: { connect_timeout?: number } = {}) {
+function client(
+  postgres: typeof esmPostgres,
+  port: number,
+  options: { connect_timeout?: number; backoff?: number } = {},
+) {
   return postgres({ host: "127.0.0.1", port, user: "nobody", database: "none", max: 1, ...options });
 }
 
@@ -80,6 +86,31 @@ describe("the installed postgres.js", () => {
         expect(proxy.accepted()).toBeLessThan(30);
       } finally {
         await sql.end({ timeout: 0 });
+        await proxy.close();
+      }
+    },
+  );
+
+  it.each(BOTH_BUILDS)(
+    "(%s) opens no connection after sql.end() for a reconnect that was waiting out its backoff",
+    async (_, postgres) => {
+      const proxy = await closingProxy();
+      const sql = client(postgres, proxy.port, { backoff: 2 });
+      try {
+        const query = sql`select 1`.then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        // The first try is closed; the next waits out the 2 s backoff when the pool ends.
+        while (proxy.accepted() === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await sql.end({ timeout: 0 });
+        expect(((await query) as { code?: string } | undefined)?.code).toBe("CONNECTION_DESTROYED");
+        await new Promise((resolve) => setTimeout(resolve, 2500));
+        // Unpatched: the waiting reconnect ran anyway, and against a server that answers, the
+        // connection it opened stayed in the ended pool and kept the process alive.
+        expect(proxy.accepted()).toBe(1);
+      } finally {
         await proxy.close();
       }
     },
