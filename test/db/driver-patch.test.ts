@@ -39,9 +39,17 @@ const BOTH_BUILDS = [
 function client(
   postgres: typeof esmPostgres,
   port: number,
-  options: { connect_timeout?: number; backoff?: number } = {},
+  options: { connect_timeout?: number; backoff?: (attempt: number) => number } = {},
 ) {
   return postgres({ host: "127.0.0.1", port, user: "nobody", database: "none", max: 1, ...options });
+}
+
+/** The error `select 1` ends with, or undefined when it succeeds. */
+function failureOf(sql: ReturnType<typeof client>): Promise<{ code?: string; during?: string } | undefined> {
+  return sql`select 1`.then(
+    () => undefined,
+    (e: unknown) => e as { code?: string; during?: string },
+  );
 }
 
 function teardowns(file: string): string[] {
@@ -75,10 +83,7 @@ describe("the installed postgres.js", () => {
       const proxy = await closingProxy();
       const sql = client(postgres, proxy.port, { connect_timeout: 1 });
       try {
-        const error = (await sql`select 1`.then(
-          () => undefined,
-          (e: unknown) => e,
-        )) as { code?: string; during?: string } | undefined;
+        const error = await failureOf(sql);
         expect(error?.code).toBe("CONNECTION_CLOSED");
         expect(error?.during).toBe("startup");
         // Unpatched: the query never ends, and a second holds thousands of connections.
@@ -95,17 +100,14 @@ describe("the installed postgres.js", () => {
     "(%s) opens no connection after sql.end() for a reconnect that was waiting out its backoff",
     async (_, postgres) => {
       const proxy = await closingProxy();
-      const sql = client(postgres, proxy.port, { backoff: 2 });
+      const sql = client(postgres, proxy.port, { backoff: () => 2 });
       try {
-        const query = sql`select 1`.then(
-          () => undefined,
-          (e: unknown) => e,
-        );
+        const query = failureOf(sql);
         // The first try is closed; the next waits out the 2 s backoff when the pool ends.
         while (proxy.accepted() === 0) await new Promise((resolve) => setTimeout(resolve, 10));
         await new Promise((resolve) => setTimeout(resolve, 200));
         await sql.end({ timeout: 0 });
-        expect(((await query) as { code?: string } | undefined)?.code).toBe("CONNECTION_DESTROYED");
+        expect((await query)?.code).toBe("CONNECTION_DESTROYED");
         await new Promise((resolve) => setTimeout(resolve, 2500));
         // Unpatched: the waiting reconnect ran anyway, and against a server that answers, the
         // connection it opened stayed in the ended pool and kept the process alive.
@@ -125,10 +127,7 @@ describe("the installed postgres.js", () => {
       const server = await resetAtFirstQuery();
       const sql = client(postgres, server.port);
       try {
-        const error = (await sql`select 1`.then(
-          () => undefined,
-          (e: unknown) => e,
-        )) as { code?: string } | undefined;
+        const error = await failureOf(sql);
         expect(error?.code).toBe("ECONNRESET");
         await new Promise((resolve) => setTimeout(resolve, 50));
         // Unpatched: the driver's own read of the types rejects with no one to catch it, which
