@@ -1,7 +1,6 @@
 import postgres from "postgres";
 import { DEFAULT_SCHEMA } from "../account-name.ts";
 import type { Config } from "../config.ts";
-import { startEmbedded } from "./embedded.ts";
 import { scopedSql } from "./scoped-sql.ts";
 import { withNoDelay } from "./socket.ts";
 
@@ -55,6 +54,8 @@ export async function openDatabase(
   if (config.databaseUrl) {
     return connect(config.databaseUrl, schema, "DATABASE_URL", options, async () => {});
   }
+  // Loaded only here: a command given DATABASE_URL never loads child_process and the rest.
+  const { startEmbedded } = await import("./embedded.ts");
   const embedded = await startEmbedded(
     config.dataDir,
     config.embeddedPort === undefined ? {} : { port: config.embeddedPort },
