@@ -26,13 +26,15 @@ export function readFullStatus(
   );
 }
 
+/** The command's description (the same as its summary in commands/table.ts). */
+export const STATUS_SUMMARY =
+  "coverage per list, last runs, change files, item outcomes and API usage (reads the database only)";
+
 export function registerStatus(program: Command): void {
   program
     .command("status")
     .addOption(accountOption())
-    .description(
-      "coverage per list, last runs, change files, item outcomes and API usage (reads the database only)",
-    )
+    .description(STATUS_SUMMARY)
     .option("--json", "print the status as JSON")
     .option(
       "--fleet",
