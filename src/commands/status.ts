@@ -70,7 +70,8 @@ export function registerStatus(program: Command): void {
                   );
                   return EXIT.ok;
                 },
-                { max: 1 },
+                // The report's statements send and read no arrays (json, text, numbers, dates).
+                { max: 1, fetchTypes: false },
               ),
             opts,
           ),
