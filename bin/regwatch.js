@@ -39,7 +39,10 @@ if (stale) {
     `regwatch: ${stale} changed after dist/ was built; \`npm run build\` brings the build up to date\n`,
   );
 }
-await import(compiled.href);
+// `regwatch status` runs from its own build, one file (scripts/build.mjs); every other command,
+// and a build made before that file existed, from dist/cli.js.
+const statusBuild = new URL("../dist/cli-status.js", import.meta.url);
+await import((process.argv[2] === "status" && existsSync(statusBuild) ? statusBuild : compiled).href);
 
 /** A file of src/ changed after dist/cli.js was built, if this copy has its sources at all. */
 function newerSource() {

@@ -50,15 +50,15 @@ const entrySchema = z.strictObject({
   search_url: baseUrl("v1").optional(),
   api_key_env: envVarName,
   search_api_key_env: envVarName.optional(),
-  file_origins: z.array(originOnly).min(1, "must list at least one origin").optional(),
+  file_origins: z.array(originOnly()).min(1, "must list at least one origin").optional(),
   rate_limit: z
     .number("must be a number")
     .int("must be a whole number")
     .positive("must be greater than 0")
     .max(CONTRACT_RATE_LIMIT, `must be at most ${CONTRACT_RATE_LIMIT} (the registry's limit per key)`)
     .optional(),
-  schedule: cronExpression.optional(),
-  timezone: timeZone.optional(),
+  schedule: cronExpression().optional(),
+  timezone: timeZone().optional(),
 });
 
 type Entry = z.output<typeof entrySchema>;

@@ -51,143 +51,188 @@ export const DEFAULTS = {
   jobMaxAttempts: 5,
 } as const satisfies Record<string, string | number>;
 
-const wholeNumber = z.string().regex(/^\d+$/, "must be a whole number").transform(Number);
-const positiveInt = wholeNumber.pipe(z.number().positive("must be greater than 0"));
-const nonNegativeInt = wholeNumber.pipe(z.number());
+/**
+ * Builds a schema the first time it is asked for, once. Building zod schemas is most of what
+ * loading the configuration costs (each one's methods are bound at construction), and a variable
+ * left unset needs none: `regwatch status` builds the schemas of the variables that are set.
+ */
+function once<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => {
+    built ??= { value: build() };
+    return built.value;
+  };
+}
+
+const wholeNumber = once(() => z.string().regex(/^\d+$/, "must be a whole number").transform(Number));
+const positiveInt = once(() => wholeNumber().pipe(z.number().positive("must be greater than 0")));
+const nonNegativeInt = once(() => wholeNumber().pipe(z.number()));
 /** A whole number in [min, max]. */
-const intRange = (min: number, max: number) =>
-  wholeNumber.pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
-const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+const intRange = (min: number, max: number) => () =>
+  wholeNumber().pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+const httpUrl = once(() => z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }));
 /** An interface's base address: with or without its version segment, never another version's. */
 export const baseUrl = (version: InterfaceVersion) =>
-  httpUrl.superRefine((value, ctx) => {
+  httpUrl().superRefine((value, ctx) => {
     const problem = baseUrlProblem(value, version);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
-const paramName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_.\-[\]]*$/, "must be a query parameter name");
-
-export const timeZone = z
-  .string()
-  .refine(isKnownTimeZone, "is not a known IANA time zone (e.g. Europe/Budapest)");
-export const cronExpression = z
-  .string()
-  .refine((s) => nodeCron().validate(s), "is not a valid cron expression");
-const date = z.string().refine(isValidDate, "must be a real date as YYYY-MM-DD");
-export const logLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
-/** scheme://host[:port] and nothing else: a path, query or credentials would be silently dropped. */
-export const originOnly = httpUrl
-  .refine((u) => {
-    const url = new URL(u);
-    return (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash && !url.username;
-  }, "must list origins only (scheme://host[:port]), without a path, query or credentials")
-  .transform((u) => new URL(u).origin);
-/** A comma list, each part trimmed, empty parts dropped. */
-const commaList = z.string().transform((s) =>
-  s
-    .split(",")
-    .map((part) => part.trim())
-    .filter((part) => part.length > 0),
+const paramName = once(() =>
+  z.string().regex(/^[A-Za-z_][A-Za-z0-9_.\-[\]]*$/, "must be a query parameter name"),
 );
-const originList = commaList.pipe(z.array(originOnly).min(1, "must list at least one origin"));
 
-const booleanFlag = z
-  .string()
-  .regex(/^(true|false|1|0|yes|no)$/i, "must be true or false")
-  .transform((s) => /^(true|1|yes)$/i.test(s));
+export const timeZone = once(() =>
+  z.string().refine(isKnownTimeZone, "is not a known IANA time zone (e.g. Europe/Budapest)"),
+);
+export const cronExpression = once(() =>
+  z.string().refine((s) => nodeCron().validate(s), "is not a valid cron expression"),
+);
+const date = once(() => z.string().refine(isValidDate, "must be a real date as YYYY-MM-DD"));
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+/** scheme://host[:port] and nothing else: a path, query or credentials would be silently dropped. */
+export const originOnly = once(() =>
+  httpUrl()
+    .refine((u) => {
+      const url = new URL(u);
+      return (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash && !url.username;
+    }, "must list origins only (scheme://host[:port]), without a path, query or credentials")
+    .transform((u) => new URL(u).origin),
+);
+/** A comma list, each part trimmed, empty parts dropped. */
+const commaList = () =>
+  z.string().transform((s) =>
+    s
+      .split(",")
+      .map((part) => part.trim())
+      .filter((part) => part.length > 0),
+  );
+const originList = () => commaList().pipe(z.array(originOnly()).min(1, "must list at least one origin"));
+
+const booleanFlag = () =>
+  z
+    .string()
+    .regex(/^(true|false|1|0|yes|no)$/i, "must be true or false")
+    .transform((s) => /^(true|1|yes)$/i.test(s));
 /** No proxy, a hop count, or the proxies' addresses and networks (never `true`). */
-const trustProxy = z.string().transform((s, ctx) => {
-  const parsed = parseTrustProxy(s);
-  if (parsed.ok) return parsed.value;
-  ctx.addIssue({ code: "custom", message: parsed.problem });
-  return z.NEVER;
-});
-/** `all`, `none`, or a comma list of heading names whose change files are fetched. */
-const fetchPolicy = commaList
-  .pipe(
-    z
-      .array(z.string().regex(/^[A-Za-z0-9_.-]+$/, "must be all, none or a comma list of heading names"))
-      .min(1, "must be all, none or a comma list of heading names"),
-  )
-  .transform((parts): FetchFilesPolicy => {
-    if (parts.length === 1 && parts[0] === "all") return { kind: "all" };
-    if (parts.length === 1 && parts[0] === "none") return { kind: "none" };
-    return { kind: "headings", headings: parts };
+const trustProxy = () =>
+  z.string().transform((s, ctx) => {
+    const parsed = parseTrustProxy(s);
+    if (parsed.ok) return parsed.value;
+    ctx.addIssue({ code: "custom", message: parsed.problem });
+    return z.NEVER;
   });
+/** `all`, `none`, or a comma list of heading names whose change files are fetched. */
+const fetchPolicy = () =>
+  commaList()
+    .pipe(
+      z
+        .array(z.string().regex(/^[A-Za-z0-9_.-]+$/, "must be all, none or a comma list of heading names"))
+        .min(1, "must be all, none or a comma list of heading names"),
+    )
+    .transform((parts): FetchFilesPolicy => {
+      if (parts.length === 1 && parts[0] === "all") return { kind: "all" };
+      if (parts.length === 1 && parts[0] === "none") return { kind: "none" };
+      return { kind: "headings", headings: parts };
+    });
 
 /** Which change files a sync fetches (`REGWATCH_FETCH_FILES`). */
 export type FetchFilesPolicy = { kind: "all" } | { kind: "none" } | { kind: "headings"; headings: string[] };
 
-/** Variable name → schema. Unset and empty variables take the default. */
+/**
+ * One variable: the value it takes when unset or empty (taken as is, without building its schema)
+ * and its schema, built on first use, whose own default is that same value.
+ */
+export interface EnvVariable<S extends z.ZodType = z.ZodType> {
+  unset: z.output<S>;
+  schema: () => S;
+}
+
+function optional<S extends z.ZodType>(build: () => S): EnvVariable<z.ZodOptional<S>> {
+  return { unset: undefined, schema: once(() => build().optional()) };
+}
+
+function withDefault<S extends z.ZodType>(
+  value: z.util.NoUndefined<z.output<S>>,
+  build: () => S,
+): EnvVariable<z.ZodDefault<S>> {
+  return { unset: value, schema: once(() => build().default(value)) };
+}
+
+/**
+ * Variable name → what it may hold. Unset and empty variables take the default (`unset`), and only
+ * the schemas of the variables that are set are built.
+ */
 export const ENV = {
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
-    .optional(),
-  REGWATCH_DATA_DIR: z.string().min(1).default(DEFAULTS.dataDir),
-  REGWATCH_WATCH_URL: baseUrl("v2").optional(),
-  REGWATCH_SEARCH_URL: baseUrl("v1").optional(),
-  REGWATCH_API_KEY: z.string().min(1).optional(),
-  REGWATCH_SEARCH_API_KEY: z.string().min(1).optional(),
-  REGWATCH_CLIENT_ID: z.string().min(1).optional(),
-  REGWATCH_FILE_ORIGINS: originList.optional(),
-  REGWATCH_RATE_LIMIT: positiveInt.default(DEFAULTS.rateLimit),
-  REGWATCH_FILE_RATE_LIMIT: positiveInt.default(DEFAULTS.fileRateLimit),
-  REGWATCH_SCHEDULE: cronExpression.default(DEFAULTS.schedule),
-  REGWATCH_TZ: timeZone.default(DEFAULTS.tz),
-  REGWATCH_START_DATE: date.optional(),
-  REGWATCH_LOOKBACK_DAYS: intRange(0, 365).default(DEFAULTS.lookbackDays),
-  REGWATCH_CHANGES_FROM_PARAM: paramName.default(DEFAULTS.changesFromParam),
-  REGWATCH_CHANGES_TO_PARAM: paramName.default(DEFAULTS.changesToParam),
-  REGWATCH_SEARCH_MONTHLY_QUOTA: nonNegativeInt.default(DEFAULTS.searchMonthlyQuota),
-  REGWATCH_HTTP_PORT: wholeNumber
-    .pipe(z.number().max(65535, "must be a port number"))
-    .default(DEFAULTS.httpPort),
-  REGWATCH_LOG_LEVEL: logLevel.default(DEFAULTS.logLevel),
-  REGWATCH_REQUEST_TIMEOUT_MS: positiveInt.default(DEFAULTS.requestTimeoutMs),
-  REGWATCH_MAX_ATTEMPTS: intRange(1, 20).default(DEFAULTS.maxAttempts),
-  REGWATCH_RETRY_BASE_MS: intRange(1, 60_000).default(DEFAULTS.retryBaseMs),
-  REGWATCH_BULK_CHUNK_SIZE: intRange(1, 2000).default(DEFAULTS.bulkChunkSize),
-  REGWATCH_CONCURRENCY: intRange(1, 256).default(DEFAULTS.concurrency),
-  REGWATCH_SEARCH_VALUE_PARAM: paramName.default(DEFAULTS.searchValueParam),
-  REGWATCH_SEARCH_LIMIT_PARAM: paramName.default(DEFAULTS.searchLimitParam),
-  REGWATCH_SEARCH_PAGE_PARAM: paramName.default(DEFAULTS.searchPageParam),
-  REGWATCH_HTTP_HOST: z.string().min(1).default(DEFAULTS.httpHost),
-  REGWATCH_MAX_RETRY_AFTER_S: positiveInt.default(DEFAULTS.maxRetryAfterS),
-  REGWATCH_MAX_FILE_BYTES: positiveInt.default(DEFAULTS.maxFileBytes),
-  REGWATCH_MAX_RESPONSE_BYTES: positiveInt.default(DEFAULTS.maxResponseBytes),
-  REGWATCH_FETCH_FILES: fetchPolicy.default({ kind: DEFAULTS.fetchFiles }),
-  REGWATCH_WEBHOOK_SECRET: z
-    .string()
-    .regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, "must be whsec_ followed by base64")
-    .optional(),
-  REGWATCH_SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
-  REGWATCH_MAIL_FROM: z.string().min(3).optional(),
-  REGWATCH_ALERT_RETRY_BASE_MS: positiveInt.default(DEFAULTS.alertRetryBaseMs),
-  REGWATCH_ALERT_MAX_ATTEMPTS: intRange(1, 50).default(DEFAULTS.alertMaxAttempts),
-  REGWATCH_ALERT_RETRY_CAP_MS: intRange(1000, 7 * 24 * 3_600_000).default(DEFAULTS.alertRetryCapMs),
-  REGWATCH_ALERT_GIVE_UP_HOURS: intRange(1, 24 * 30).default(DEFAULTS.alertGiveUpHours),
-  REGWATCH_ALERT_TARGET_CONCURRENCY: intRange(1, 64).default(DEFAULTS.alertTargetConcurrency),
-  REGWATCH_PAYMENT_HOLD_DAYS: intRange(0, 3650).default(DEFAULTS.paymentHoldDays),
-  REGWATCH_PAYMENT_RECHECK_DAYS: intRange(0, 3650).default(DEFAULTS.paymentRecheckDays),
-  REGWATCH_PAYMENT_ACCEPT_UNCONFIRMED: booleanFlag.default(false),
-  REGWATCH_CHANGES_PAGE_PARAM: paramName.default(DEFAULTS.changesPageParam),
-  REGWATCH_CHANGES_END_INCLUSIVE: booleanFlag.default(true),
-  REGWATCH_REGISTRY_TZ: timeZone.default(DEFAULTS.registryTz),
-  REGWATCH_LOCALE: z.enum(["en", "hu"], "must be en or hu").default(DEFAULTS.locale),
-  REGWATCH_WEB_HOST: z.string().min(1).default(DEFAULTS.webHost),
-  REGWATCH_WEB_PORT: wholeNumber
-    .pipe(z.number().max(65535, "must be a port number"))
-    .default(DEFAULTS.webPort),
-  REGWATCH_WEB_SECURE_COOKIES: booleanFlag.default(false),
-  REGWATCH_WEB_SESSION_HOURS: intRange(1, 24 * 30).default(DEFAULTS.webSessionHours),
-  REGWATCH_WEB_TRUST_PROXY: trustProxy.default(false),
-  REGWATCH_ACCOUNTS_FILE: z.string().min(1).optional(),
-  REGWATCH_JOB_LEASE_S: intRange(2, 86_400).default(DEFAULTS.jobLeaseS),
-  REGWATCH_JOB_MAX_ATTEMPTS: intRange(1, 100).default(DEFAULTS.jobMaxAttempts),
-} satisfies Record<string, z.ZodType>;
+  DATABASE_URL: optional(() => z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")),
+  REGWATCH_DATA_DIR: withDefault(DEFAULTS.dataDir, () => z.string().min(1)),
+  REGWATCH_WATCH_URL: optional(() => baseUrl("v2")),
+  REGWATCH_SEARCH_URL: optional(() => baseUrl("v1")),
+  REGWATCH_API_KEY: optional(() => z.string().min(1)),
+  REGWATCH_SEARCH_API_KEY: optional(() => z.string().min(1)),
+  REGWATCH_CLIENT_ID: optional(() => z.string().min(1)),
+  REGWATCH_FILE_ORIGINS: optional(originList),
+  REGWATCH_RATE_LIMIT: withDefault(DEFAULTS.rateLimit, positiveInt),
+  REGWATCH_FILE_RATE_LIMIT: withDefault(DEFAULTS.fileRateLimit, positiveInt),
+  REGWATCH_SCHEDULE: withDefault(DEFAULTS.schedule, cronExpression),
+  REGWATCH_TZ: withDefault(DEFAULTS.tz, timeZone),
+  REGWATCH_START_DATE: optional(date),
+  REGWATCH_LOOKBACK_DAYS: withDefault(DEFAULTS.lookbackDays, intRange(0, 365)),
+  REGWATCH_CHANGES_FROM_PARAM: withDefault(DEFAULTS.changesFromParam, paramName),
+  REGWATCH_CHANGES_TO_PARAM: withDefault(DEFAULTS.changesToParam, paramName),
+  REGWATCH_SEARCH_MONTHLY_QUOTA: withDefault(DEFAULTS.searchMonthlyQuota, nonNegativeInt),
+  REGWATCH_HTTP_PORT: withDefault(DEFAULTS.httpPort, () =>
+    wholeNumber().pipe(z.number().max(65535, "must be a port number")),
+  ),
+  REGWATCH_LOG_LEVEL: withDefault(DEFAULTS.logLevel, () => z.enum(LOG_LEVELS)),
+  REGWATCH_REQUEST_TIMEOUT_MS: withDefault(DEFAULTS.requestTimeoutMs, positiveInt),
+  REGWATCH_MAX_ATTEMPTS: withDefault(DEFAULTS.maxAttempts, intRange(1, 20)),
+  REGWATCH_RETRY_BASE_MS: withDefault(DEFAULTS.retryBaseMs, intRange(1, 60_000)),
+  REGWATCH_BULK_CHUNK_SIZE: withDefault(DEFAULTS.bulkChunkSize, intRange(1, 2000)),
+  REGWATCH_CONCURRENCY: withDefault(DEFAULTS.concurrency, intRange(1, 256)),
+  REGWATCH_SEARCH_VALUE_PARAM: withDefault(DEFAULTS.searchValueParam, paramName),
+  REGWATCH_SEARCH_LIMIT_PARAM: withDefault(DEFAULTS.searchLimitParam, paramName),
+  REGWATCH_SEARCH_PAGE_PARAM: withDefault(DEFAULTS.searchPageParam, paramName),
+  REGWATCH_HTTP_HOST: withDefault(DEFAULTS.httpHost, () => z.string().min(1)),
+  REGWATCH_MAX_RETRY_AFTER_S: withDefault(DEFAULTS.maxRetryAfterS, positiveInt),
+  REGWATCH_MAX_FILE_BYTES: withDefault(DEFAULTS.maxFileBytes, positiveInt),
+  REGWATCH_MAX_RESPONSE_BYTES: withDefault(DEFAULTS.maxResponseBytes, positiveInt),
+  REGWATCH_FETCH_FILES: withDefault({ kind: DEFAULTS.fetchFiles }, fetchPolicy),
+  REGWATCH_WEBHOOK_SECRET: optional(() =>
+    z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, "must be whsec_ followed by base64"),
+  ),
+  REGWATCH_SMTP_URL: optional(() =>
+    z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }),
+  ),
+  REGWATCH_MAIL_FROM: optional(() => z.string().min(3)),
+  REGWATCH_ALERT_RETRY_BASE_MS: withDefault(DEFAULTS.alertRetryBaseMs, positiveInt),
+  REGWATCH_ALERT_MAX_ATTEMPTS: withDefault(DEFAULTS.alertMaxAttempts, intRange(1, 50)),
+  REGWATCH_ALERT_RETRY_CAP_MS: withDefault(DEFAULTS.alertRetryCapMs, intRange(1000, 7 * 24 * 3_600_000)),
+  REGWATCH_ALERT_GIVE_UP_HOURS: withDefault(DEFAULTS.alertGiveUpHours, intRange(1, 24 * 30)),
+  REGWATCH_ALERT_TARGET_CONCURRENCY: withDefault(DEFAULTS.alertTargetConcurrency, intRange(1, 64)),
+  REGWATCH_PAYMENT_HOLD_DAYS: withDefault(DEFAULTS.paymentHoldDays, intRange(0, 3650)),
+  REGWATCH_PAYMENT_RECHECK_DAYS: withDefault(DEFAULTS.paymentRecheckDays, intRange(0, 3650)),
+  REGWATCH_PAYMENT_ACCEPT_UNCONFIRMED: withDefault(false, booleanFlag),
+  REGWATCH_CHANGES_PAGE_PARAM: withDefault(DEFAULTS.changesPageParam, paramName),
+  REGWATCH_CHANGES_END_INCLUSIVE: withDefault(true, booleanFlag),
+  REGWATCH_REGISTRY_TZ: withDefault(DEFAULTS.registryTz, timeZone),
+  REGWATCH_LOCALE: withDefault(DEFAULTS.locale, () => z.enum(["en", "hu"], "must be en or hu")),
+  REGWATCH_WEB_HOST: withDefault(DEFAULTS.webHost, () => z.string().min(1)),
+  REGWATCH_WEB_PORT: withDefault(DEFAULTS.webPort, () =>
+    wholeNumber().pipe(z.number().max(65535, "must be a port number")),
+  ),
+  REGWATCH_WEB_SECURE_COOKIES: withDefault(false, booleanFlag),
+  REGWATCH_WEB_SESSION_HOURS: withDefault(DEFAULTS.webSessionHours, intRange(1, 24 * 30)),
+  REGWATCH_WEB_TRUST_PROXY: withDefault(false, trustProxy),
+  REGWATCH_ACCOUNTS_FILE: optional(() => z.string().min(1)),
+  REGWATCH_JOB_LEASE_S: withDefault(DEFAULTS.jobLeaseS, intRange(2, 86_400)),
+  REGWATCH_JOB_MAX_ATTEMPTS: withDefault(DEFAULTS.jobMaxAttempts, intRange(1, 100)),
+} satisfies Record<string, EnvVariable>;
 
 export type EnvName = keyof typeof ENV;
-export type Parsed = { [K in EnvName]: z.output<(typeof ENV)[K]> };
+export type Parsed = {
+  [K in EnvName]: (typeof ENV)[K]["unset"] | z.output<ReturnType<(typeof ENV)[K]["schema"]>>;
+};
 
 /** Variables sent as HTTP header values. */
 export const HEADER_VARS: ReadonlySet<string> = new Set([

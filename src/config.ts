@@ -2,7 +2,6 @@
  * The validated configuration the program reads, built once at start from the environment (each
  * variable's schema and default: config-schema.ts).
  */
-import type * as z from "zod";
 import type { TrustProxy } from "./config-proxy.ts";
 import {
   CONTROL_CHARS,
@@ -10,9 +9,10 @@ import {
   describeIssue,
   ENV,
   type EnvName,
+  type EnvVariable,
   type FetchFilesPolicy,
   HEADER_VARS,
-  type logLevel,
+  type LogLevel,
   type Parsed,
 } from "./config-schema.ts";
 import { ConfigError } from "./errors.ts";
@@ -60,7 +60,7 @@ export interface Config {
   changesToParam: string;
   searchMonthlyQuota: number;
   httpPort: number;
-  logLevel: z.output<typeof logLevel>;
+  logLevel: LogLevel;
   requestTimeoutMs: number;
   maxAttempts: number;
   /** First backoff step; later ones double, with jitter, up to 30 s. */
@@ -129,7 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const parsed: Partial<Record<EnvName, unknown>> = {};
   const explicit = new Set<EnvName>();
-  for (const [name, schema] of Object.entries(ENV) as [EnvName, z.ZodType][]) {
+  for (const [name, variable] of Object.entries(ENV) as [EnvName, EnvVariable][]) {
     const raw = env[name];
     // Checked before trimming: a key ending in a newline must be refused, not quietly repaired,
     // and one with a newline inside would split the header it is sent in.
@@ -138,8 +138,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       continue;
     }
     const given = raw === undefined || raw.trim() === "" ? undefined : raw.trim();
-    if (given !== undefined) explicit.add(name);
-    const result = schema.safeParse(given);
+    if (given === undefined) {
+      // The schema's own default, without building the schema (a copy, as zod gives one).
+      const { unset } = variable;
+      parsed[name] = typeof unset === "object" && unset !== null ? { ...unset } : unset;
+      continue;
+    }
+    explicit.add(name);
+    const result = variable.schema().safeParse(given);
     if (result.success) parsed[name] = result.data;
     else problems.push(`${name}: ${describeIssue(result.error, name, raw)}`);
   }

@@ -35,7 +35,11 @@ function staticClosure(file: string, seen = new Set<string>()): Set<string> {
 
 function bundledFiles(): string[] {
   const chunks = readdirSync(path.join(DIST, "chunks")).map((f) => path.join(DIST, "chunks", f));
-  return [path.join(DIST, "cli.js"), ...chunks.filter((f) => f.endsWith(".js"))];
+  return [
+    path.join(DIST, "cli.js"),
+    path.join(DIST, "cli-status.js"),
+    ...chunks.filter((f) => f.endsWith(".js")),
+  ];
 }
 
 describe("the build", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULTS, loadConfig, requireWatch } from "../src/config.ts";
+import { ENV, type EnvVariable } from "../src/config-schema.ts";
 import { ConfigError } from "../src/errors.ts";
 
 function problemsOf(env: Record<string, string>): string[] {
@@ -57,5 +58,15 @@ describe("configuration", () => {
 
   it("names what a command needs when it is missing", () => {
     expect(() => requireWatch(loadConfig({}))).toThrow(/REGWATCH_WATCH_URL[\s\S]*REGWATCH_API_KEY/);
+  });
+});
+
+describe("the variables' table", () => {
+  it("gives an unset variable its schema's own default, without building the schema", () => {
+    for (const [name, variable] of Object.entries(ENV) as [string, EnvVariable][]) {
+      const parsed = variable.schema().safeParse(undefined);
+      expect(parsed.success, name).toBe(true);
+      expect(variable.unset, name).toEqual(parsed.data);
+    }
   });
 });

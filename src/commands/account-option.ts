@@ -4,7 +4,6 @@
  * command's body receives the chosen account's configuration and opens that account's schema.
  */
 import { Option } from "commander";
-import { chooseAccount } from "../accounts.ts";
 import type { Config } from "../config.ts";
 
 /** The options of a command that takes `--account`: what `runAction` is handed. */
@@ -30,7 +29,10 @@ export interface AccountScope extends AccountFlag {
  * The configuration a command runs with; `scope` undefined means the command is not one
  * account's (migrate, users, web, ...) and keeps the global configuration.
  */
-export function configForCommand(base: Config, scope: AccountScope | undefined): Config {
-  if (scope === undefined) return base;
+export async function configForCommand(base: Config, scope: AccountScope | undefined): Promise<Config> {
+  // Without an accounts file and without --account there is nothing to choose: the accounts
+  // code (and the YAML parser it reads the file with) is not loaded.
+  if (scope === undefined || (base.accountsFile === undefined && scope.account === undefined)) return base;
+  const { chooseAccount } = await import("../accounts.ts");
   return chooseAccount(base, scope.account, process.env, { withoutKeys: scope.withoutKeys });
 }

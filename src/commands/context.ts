@@ -8,7 +8,7 @@ import { unknownVariables, unknownVariableText } from "../config-unknown.ts";
 import { isValidDate } from "../dates.ts";
 import { type Database, type OpenOptions, openDatabase } from "../db/connect.ts";
 import { classifyDatabaseError } from "../db/db-errors.ts";
-import { migrationsCurrent, runMigrations } from "../db/migrate.ts";
+import { migrationsCurrent } from "../db/migration-journal.ts";
 import { coerceError, EXIT, type ExitCode, exitCodeOf, type Outcome, RegwatchError } from "../errors.ts";
 import { terminalSafeLines } from "../feed/terminal-text.ts";
 import { createLogger, type Logger } from "../logger.ts";
@@ -34,7 +34,7 @@ export async function runAction(
   let secrets: string[] = [];
   try {
     // A command of one account (`account` given, even without a name) gets that account's config.
-    const config = configForCommand(loadConfig(), account);
+    const config = await configForCommand(loadConfig(), account);
     secrets = secretsOf(config);
     warnUnknownVariables();
     // Through the router: while a progress bar is drawn, lines go above it.
@@ -86,7 +86,7 @@ export function commandLogLevel(
 
 /**
  * Opens the database, applies pending migrations, runs `fn`, and always closes it. A schema
- * already current is found with one query, without the migrator and its own connection. A short
+ * already current is found with one query, without the migrator (its code or its connection). A short
  * command that only reads asks for `{ max: 1 }`: its queries are pipelined on one connection
  * instead of each opening a connection of its own (a new backend costs more than the query).
  */
@@ -97,7 +97,10 @@ export async function withDatabase<T>(
 ): Promise<T> {
   const db = await openDatabase(ctx.config, options);
   try {
-    if (!(await migrationsCurrent(db.sql, db.schema))) await runMigrations(db.url, db.schema);
+    // On the pool (the journal is named with its schema): one statement, not a transaction of
+    // its own. The migrator is loaded only when something is pending.
+    if (!(await migrationsCurrent(db.pool, db.schema)))
+      await (await import("../db/migrate.ts")).runMigrations(db.url, db.schema);
     return await fn(db);
   } finally {
     await db.close();

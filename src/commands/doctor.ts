@@ -106,7 +106,7 @@ async function doctor(flag: AccountFlag): Promise<CheckResult[]> {
   const dotenv = path.join(process.cwd(), ".env");
   const options = { env: process.env, ...(existsSync(dotenv) ? { dotenv } : {}) };
   // Without an accounts file the one configuration (and --account is refused, 64).
-  if (!accounts) return runDoctor(configForCommand(base, flag), options);
+  if (!accounts) return runDoctor(await configForCommand(base, flag), options);
   // With one, the chosen account's configuration, its keys' variables and its jobs; a key
   // variable unset is a failed line, and the checks that do not need it still run.
   const account = pickAccount(accounts, flag.account, "or --all to check every account");

@@ -10,7 +10,6 @@ import { redactJson, redactSecrets } from "../secrets.ts";
 import { CALENDAR_WEEKS, readStatus, type StatusReport } from "../sync/status-report.ts";
 import { accountOption } from "./account-option.ts";
 import { runAction, withDatabase } from "./context.ts";
-import { statusFleet } from "./status-fleet.ts";
 
 /** `account`: the account of an accounts file the status is of (absent for a plain install). */
 export type Status = StatusReport<ResumeState | null> & { account?: string };
@@ -27,13 +26,15 @@ export function readFullStatus(
   );
 }
 
+/** The command's description (the same as its summary in commands/table.ts). */
+export const STATUS_SUMMARY =
+  "coverage per list, last runs, change files, item outcomes and API usage (reads the database only)";
+
 export function registerStatus(program: Command): void {
   program
     .command("status")
     .addOption(accountOption())
-    .description(
-      "coverage per list, last runs, change files, item outcomes and API usage (reads the database only)",
-    )
+    .description(STATUS_SUMMARY)
     .option("--json", "print the status as JSON")
     .option(
       "--fleet",
@@ -47,9 +48,10 @@ export function registerStatus(program: Command): void {
         "  # covered   . missing (due, not covered)   - not yet due   (blank) before the list existed",
       ].join("\n"),
     )
-    .action((opts: { json?: boolean; fleet?: boolean; account?: string }) =>
+    .action(async (opts: { json?: boolean; fleet?: boolean; account?: string }) =>
+      // The fleet's view reads the accounts file: its code is loaded only for --fleet.
       opts.fleet
-        ? statusFleet(opts)
+        ? (await import("./status-fleet.ts")).statusFleet(opts)
         : runAction(
             (ctx) =>
               withDatabase(
@@ -68,7 +70,8 @@ export function registerStatus(program: Command): void {
                   );
                   return EXIT.ok;
                 },
-                { max: 1 },
+                // The report's statements send and read no arrays (json, text, numbers, dates).
+                { max: 1, fetchTypes: false },
               ),
             opts,
           ),

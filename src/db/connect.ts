@@ -1,7 +1,6 @@
 import postgres from "postgres";
 import { DEFAULT_SCHEMA } from "../account-name.ts";
 import type { Config } from "../config.ts";
-import { startEmbedded } from "./embedded.ts";
 import { scopedSql } from "./scoped-sql.ts";
 import { withNoDelay } from "./socket.ts";
 
@@ -41,6 +40,12 @@ export interface OpenOptions {
   max?: number;
   /** Seconds after which a connection nobody uses is closed (kept open when not given). */
   idleTimeoutS?: number;
+  /**
+   * false: the driver does not read the server's array types when it connects (one round trip
+   * less on each new connection). Only for a command none of whose statements sends or reads an
+   * array: without those types the driver neither parses array columns nor knows array parameters.
+   */
+  fetchTypes?: boolean;
 }
 
 /**
@@ -55,6 +60,8 @@ export async function openDatabase(
   if (config.databaseUrl) {
     return connect(config.databaseUrl, schema, "DATABASE_URL", options, async () => {});
   }
+  // Loaded only here: a command given DATABASE_URL never loads child_process and the rest.
+  const { startEmbedded } = await import("./embedded.ts");
   const embedded = await startEmbedded(
     config.dataDir,
     config.embeddedPort === undefined ? {} : { port: config.embeddedPort },
@@ -174,6 +181,7 @@ function connect(
     ...common,
     max: options.max ?? 10,
     ...(options.idleTimeoutS === undefined ? {} : { idle_timeout: options.idleTimeoutS }),
+    ...(options.fetchTypes === false ? { fetch_types: false } : {}),
   });
   const sql = scopedSql(pool, schema);
   let closed = false;

@@ -1,27 +1,20 @@
-import path from "node:path";
 import postgres from "postgres";
-import { packageRoot } from "../package-root.ts";
 import { DEFAULT_SCHEMA, type Sql } from "./connect.ts";
 import { reapplyReaderGrantsIn } from "./grants.ts";
 import { type Migration, pendingMigrations, readMigrations } from "./migration-files.ts";
+import { JOURNAL_SCHEMA, MIGRATIONS_FOLDER, migrationsTableOf } from "./migration-journal.ts";
 import { retargetMigration } from "./schema-name.ts";
 import { withNoDelay } from "./socket.ts";
 
-export const MIGRATIONS_FOLDER = path.join(packageRoot(), "migrations");
+export {
+  appliedCount,
+  MIGRATIONS_FOLDER,
+  migrationsCurrent,
+  migrationsTableOf,
+} from "./migration-journal.ts";
 
 /** Arbitrary but fixed: with the schema's hash, serialises the migrators of one schema. */
 const MIGRATION_LOCK = 0x72_77_6d_67; // "rwmg"
-
-/** Schema of the migrator's journals (drizzle's own, whose table layout is kept). */
-const JOURNAL_SCHEMA = "drizzle";
-
-/**
- * The journal table of one schema's migrations: drizzle's default for schema regwatch (as before
- * accounts existed), one of its own for each account's schema.
- */
-export function migrationsTableOf(schema: string): string {
-  return schema === DEFAULT_SCHEMA ? "__drizzle_migrations" : `__drizzle_migrations_${schema}`;
-}
 
 /**
  * Applies pending migrations to one schema (`regwatch`, or an account's `regwatch_<name>`, which
@@ -89,16 +82,6 @@ async function ensureJournalSchema(pool: Sql): Promise<void> {
   });
 }
 
-/** How many migrations the schema's journal records as applied (0 before the first). */
-export async function appliedCount(client: postgres.Sql, schema = DEFAULT_SCHEMA): Promise<number> {
-  const table = `${JOURNAL_SCHEMA}.${migrationsTableOf(schema)}`;
-  const [found] = await client<{ exists: boolean }[]>`select to_regclass(${table}) is not null as exists`;
-  if (!found?.exists) return 0;
-  const [row] = await client<{ n: number }[]>`
-    select count(*)::int as n from ${client(JOURNAL_SCHEMA)}.${client(migrationsTableOf(schema))}`;
-  return row?.n ?? 0;
-}
-
 /**
  * The newest migration each schema's journal records (its `created_at`), in one statement over
  * every journal: a schema absent from the answer has none. What `migrate` of many accounts reads
@@ -122,15 +105,4 @@ export async function newestApplied(sql: Sql, schemas: readonly string[]): Promi
   for (const row of await sql<{ schema: string; at: string | null }[]>`${union}`)
     if (row.at !== null) newest.set(row.schema, Number(row.at));
   return newest;
-}
-
-/** True when every migration shipped with this build has been applied to the schema (for /readyz). */
-export async function migrationsCurrent(sql: postgres.Sql, schema = DEFAULT_SCHEMA): Promise<boolean> {
-  const { readFile } = await import("node:fs/promises");
-  // The journal is read while the database answers (the first query also opens the connection).
-  const [journal, applied] = await Promise.all([
-    readFile(`${MIGRATIONS_FOLDER}/meta/_journal.json`, "utf8"),
-    appliedCount(sql, schema),
-  ]);
-  return applied >= (JSON.parse(journal) as { entries: unknown[] }).entries.length;
 }
