@@ -161,7 +161,7 @@ describe("a name for every business in the console", () => {
     await saveGivenNames(t.db.sql, [{ taxId, name: "Kézi Név Kft.", source: "user anna" }]);
     const before = await (await getPage(`${web.url}/businesses/${taxId}`, reviewer)).text();
     expect(before).toContain("Kézi Név Kft. (as given by anna)");
-    expect(before).toContain('action="/businesses/' + taxId + '/lookup"');
+    expect(before).toContain(`action="/businesses/${taxId}/lookup"`);
     expect(before).toContain('name="_account"');
     emulator.resetLog();
     const refused = await postForm(`${web.url}/businesses/${taxId}/lookup`, reader, {
