@@ -20,7 +20,7 @@
 // Built-in modules through process.getBuiltinModule rather than `import`: an ES module's import
 // of node:fs builds its full namespace, which loads fs/promises and the stream classes, a few
 // milliseconds of a start that `regwatch --help` should spend on nothing.
-const { existsSync, readdirSync, statSync } = process.getBuiltinModule("node:fs");
+const { existsSync, readdirSync, readFileSync, statSync } = process.getBuiltinModule("node:fs");
 const path = process.getBuiltinModule("node:path");
 const { fileURLToPath } = process.getBuiltinModule("node:url");
 
@@ -41,8 +41,31 @@ if (stale) {
 }
 // `regwatch status` runs from its own build, one file (scripts/build.mjs); every other command,
 // and a build made before that file existed, from dist/cli.js.
-const statusBuild = new URL("../dist/cli-status.js", import.meta.url);
-await import((process.argv[2] === "status" && existsSync(statusBuild) ? statusBuild : compiled).href);
+const statusBuild = path.join(root, "dist", "cli-status.cjs");
+if (process.argv[2] === "status" && existsSync(statusBuild)) await runStatusBuild(statusBuild);
+else await import(compiled.href);
+
+/**
+ * The status build, a CommonJS file, compiled as Node compiles one (its module wrapper) but with
+ * the V8 code cache the build made beside it: the functions its start runs come compiled. V8
+ * checks that the cache fits this Node, its flags and the file, and compiles without it otherwise
+ * (`cachedDataRejected`), as it does when there is no cache. The file's import() of a package
+ * (code compiled this way has none) is this module's.
+ */
+async function runStatusBuild(file) {
+  const { Script } = process.getBuiltinModule("node:vm");
+  const { createRequire, wrap } = process.getBuiltinModule("node:module");
+  let cachedData;
+  try {
+    cachedData = readFileSync(`${file}.cache`);
+  } catch {
+    // No cache (a build that could not write it): compiled as any file.
+  }
+  const script = new Script(wrap(readFileSync(file, "utf8")), { filename: file, cachedData });
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(file), module, file, path.dirname(file));
+  await module.exports.main(process.argv, (specifier) => import(specifier));
+}
 
 /** A file of src/ changed after dist/cli.js was built, if this copy has its sources at all. */
 function newerSource() {

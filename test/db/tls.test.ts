@@ -1,113 +1,27 @@
 /**
- * TLS to Postgres through regwatch's own socket factory (Nagle off). A Postgres-speaking TLS
- * front, with a self-signed certificate made here by openssl, answers the SSLRequest, terminates
- * TLS, records the server name of the ClientHello, and relays to the test Postgres in clear: it
- * stands for a managed Postgres that routes connections by SNI.
+ * TLS to Postgres through regwatch's own socket factory (Nagle off), against a Postgres-speaking
+ * TLS front (test/helpers/tls-front.ts) that records the server name of each ClientHello and
+ * relays to the test Postgres in clear.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import net from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openDatabase } from "../../src/db/connect.ts";
 import { databaseGone } from "../../src/db/db-errors.ts";
-
-/** Postgres's SSLRequest: length 8, then the code 1234.5679. */
-const SSL_REQUEST = Buffer.from([0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f]);
-
-interface TlsFront {
-  port: number;
-  serverNames: (string | false)[];
-  close(): Promise<void>;
-}
-
-async function startTlsFront(upstream: URL, key: Buffer, cert: Buffer): Promise<TlsFront> {
-  const serverNames: (string | false)[] = [];
-  const context = tls.createSecureContext({ key, cert });
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((raw) => {
-    sockets.add(raw);
-    raw.on("close", () => sockets.delete(raw));
-    raw.on("error", () => raw.destroy());
-    raw.once("data", (first: Buffer) => {
-      if (!first.subarray(0, 8).equals(SSL_REQUEST)) {
-        raw.end(); // a client without TLS: refused, as a provider that requires it would
-        return;
-      }
-      raw.write("S");
-      const secure = new tls.TLSSocket(raw, { isServer: true, secureContext: context });
-      secure.on("error", () => raw.destroy());
-      secure.once("secure", () => {
-        serverNames.push((secure as tls.TLSSocket & { servername: string | false }).servername);
-        const back = net.connect(Number(upstream.port || 5432), upstream.hostname);
-        sockets.add(back);
-        back.on("close", () => sockets.delete(back));
-        back.on("error", () => secure.destroy());
-        secure.pipe(back).pipe(secure);
-      });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address() as net.AddressInfo;
-  return {
-    port: address.port,
-    serverNames,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
+import { startTlsFront, type TlsFront, viaFront } from "../helpers/tls-front.ts";
 
 describe("TLS to Postgres", () => {
-  let dir: string;
   let front: TlsFront;
   let upstream: URL;
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "regwatch-tls-"));
-    execFileSync(
-      "openssl",
-      [
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-days",
-        "1",
-        "-subj",
-        "/CN=pg.regwatch.test",
-        "-keyout",
-        path.join(dir, "key.pem"),
-        "-out",
-        path.join(dir, "cert.pem"),
-      ],
-      { stdio: "ignore" },
-    );
     upstream = new URL(inject("pgServerUrl"));
-    front = await startTlsFront(
-      upstream,
-      readFileSync(path.join(dir, "key.pem")),
-      readFileSync(path.join(dir, "cert.pem")),
-    );
+    front = await startTlsFront(upstream);
   });
 
   afterAll(async () => {
     await front?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
-  function urlVia(host: string, sslmode: string): string {
-    const url = new URL(upstream.href);
-    url.hostname = host;
-    url.port = String(front.port);
-    url.searchParams.set("sslmode", sslmode);
-    return url.href;
-  }
+  const urlVia = (host: string, sslmode: string) => viaFront(upstream.href, front, host, sslmode);
 
   it("sslmode=require connects, and the handshake carries the host name", async () => {
     const before = front.serverNames.length;

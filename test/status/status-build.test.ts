@@ -1,21 +1,90 @@
 /**
- * `regwatch status` from the build runs from a file of its own (dist/cli-status.js, which bin/regwatch.js
- * picks for it): that file imports no other file of dist/, and prints what the sources print.
+ * `regwatch status` from the build runs from a file of its own (dist/cli-status.cjs, which
+ * bin/regwatch.js compiles with the V8 code cache the build made beside it): that file requires no
+ * other file of dist/, its cache is one Node takes when started as bin/regwatch.js starts it for
+ * `status`, a cache Node refuses only costs time, the command loads neither child_process nor tls
+ * (unless the database asks for TLS, which it then speaks), and it prints what the sources print.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runProcess } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { startTlsFront, type TlsFront, viaFront } from "../helpers/tls-front.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BUILT = path.join(ROOT, "bin", "regwatch.js");
 const SOURCES = path.join(ROOT, "bin", "regwatch-src.js");
+const STATUS_FILE = path.join(ROOT, "dist", "cli-status.cjs");
+const scratch = mkdtempSync(path.join(tmpdir(), "regwatch-status-build-"));
+
+/** The report without the lines that hold the moment it was made. */
+function steady(out: string): string {
+  return out
+    .split("\n")
+    .filter((line, i) => i > 0 && !line.includes('"generatedAt"'))
+    .join("\n");
+}
+
+/** The Node flags bin/regwatch.js starts `regwatch status` with: its shell line, run beside a build that prints them. */
+async function statusNodeFlags(): Promise<string[]> {
+  const dir = path.join(scratch, "flags");
+  mkdirSync(path.join(dir, "bin"), { recursive: true });
+  mkdirSync(path.join(dir, "dist"), { recursive: true });
+  writeFileSync(path.join(dir, "package.json"), '{ "type": "module" }\n');
+  const bin = path.join(dir, "bin", "regwatch.js");
+  copyFileSync(BUILT, bin);
+  chmodSync(bin, 0o755);
+  writeFileSync(path.join(dir, "dist", "cli.js"), "console.log(JSON.stringify(process.execArgv));\n");
+  const run = await runProcess(bin, ["status"], {}, 30_000);
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as string[];
+}
+
+/** Whether Node, started with `flags`, takes `cache` for the status file (as bin/regwatch.js compiles it). */
+function cacheTaken(flags: string[], cache: string): boolean {
+  const probe = `
+    const { readFileSync } = require("node:fs");
+    const { Script } = require("node:vm");
+    const { wrap } = require("node:module");
+    const [file, cache] = process.argv.slice(1);
+    const script = new Script(wrap(readFileSync(file, "utf8")), { filename: file, cachedData: readFileSync(cache) });
+    console.log(script.cachedDataRejected ? "refused" : "taken");`;
+  const run = spawnSync(process.execPath, [...flags, "-e", probe, STATUS_FILE, cache], { encoding: "utf8" });
+  expect(run.status, run.stderr).toBe(0);
+  return run.stdout.trim() === "taken";
+}
+
+/** bin/regwatch.js with the status file, and `cache` as its cache, in a folder of their own (no src/). */
+function installWithCache(name: string, cache: Buffer): string {
+  const dir = path.join(scratch, name);
+  mkdirSync(path.join(dir, "bin"), { recursive: true });
+  mkdirSync(path.join(dir, "dist"), { recursive: true });
+  copyFileSync(path.join(ROOT, "package.json"), path.join(dir, "package.json"));
+  symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
+  symlinkSync(path.join(ROOT, "migrations"), path.join(dir, "migrations"));
+  copyFileSync(BUILT, path.join(dir, "bin", "regwatch.js"));
+  copyFileSync(path.join(ROOT, "dist", "cli.js"), path.join(dir, "dist", "cli.js"));
+  copyFileSync(STATUS_FILE, path.join(dir, "dist", "cli-status.cjs"));
+  writeFileSync(path.join(dir, "dist", "cli-status.cjs.cache"), cache);
+  return path.join(dir, "bin", "regwatch.js");
+}
 
 describe("status from the build", () => {
   let t: TestDatabase;
+  let front: TlsFront | undefined;
   beforeAll(async () => {
     const build = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, encoding: "utf8" });
     expect(build.status, build.stderr).toBe(0);
@@ -31,14 +100,26 @@ describe("status from the build", () => {
       values ('sync', 'cli', now() - interval '1 hour', now() - interval '59 minutes', 'ok', '{"changesWritten": 4}')`;
   });
   afterAll(async () => {
+    await front?.close();
     await t?.drop();
+    rmSync(scratch, { recursive: true, force: true });
   });
 
-  it("is one file that imports no other file of dist/", () => {
-    const text = readFileSync(path.join(ROOT, "dist", "cli-status.js"), "utf8");
+  it("is one CommonJS file that requires no other file of dist/", () => {
+    const text = readFileSync(STATUS_FILE, "utf8");
     expect(text).toMatch(/^\/\/ src\/commands\/status\.ts$/m);
-    expect(text).not.toMatch(/\bfrom\s+["']\.\.?\//);
-    expect(text).not.toMatch(/\bimport\(\s*["']\.\.?\//);
+    expect(text).toMatch(/^module\.exports = __toCommonJS\(/m);
+    expect(text).not.toMatch(/\brequire\(\s*["']\.\.?\//);
+    expect(text).not.toMatch(/\bimport\(\s*["']/);
+  });
+
+  it("has a code cache that Node takes when started as bin/regwatch.js starts `regwatch status`", async () => {
+    const cache = `${STATUS_FILE}.cache`;
+    const flags = await statusNodeFlags();
+    expect(flags.length).toBeGreaterThan(0);
+    expect(cacheTaken(flags, cache)).toBe(true);
+    // The check can fail: V8 refuses the cache under other flags.
+    expect(cacheTaken([], cache)).toBe(false);
   });
 
   it("prints what the sources print, as text and as JSON", async () => {
@@ -51,13 +132,58 @@ describe("status from the build", () => {
       expect(built.code, built.stderr).toBe(0);
       expect(sources.code, sources.stderr).toBe(0);
       // The moment of the report (its first line, its generatedAt) is each run's own.
-      const steady = (out: string) =>
-        out
-          .split("\n")
-          .filter((line, i) => i > 0 && !line.includes('"generatedAt"'))
-          .join("\n");
       expect(steady(built.stdout)).toBe(steady(sources.stdout));
       expect(built.stdout).toContain("a list");
     }
+  });
+
+  it("prints the same with a cache Node refuses (another file's, or not a cache at all)", async () => {
+    const env = { DATABASE_URL: t.url, REGWATCH_LOG_LEVEL: "warn" };
+    const expected = await runProcess(BUILT, ["status"], env, 60_000);
+    expect(expected.code, expected.stderr).toBe(0);
+    for (const [name, cache] of [
+      ["garbage", Buffer.from("not a code cache, whatever its name says".repeat(100))],
+      ["empty", Buffer.alloc(0)],
+    ] as const) {
+      const run = await runProcess(installWithCache(name, cache), ["status"], env, 60_000);
+      expect(run.code, `${name}: ${run.stderr}`).toBe(0);
+      expect(run.stderr).toBe("");
+      expect(steady(run.stdout)).toBe(steady(expected.stdout));
+    }
+  });
+
+  it("loads neither child_process nor tls for a status over a plain connection", async () => {
+    const out = path.join(scratch, "modules.json");
+    const preload = path.join(scratch, "record.cjs");
+    writeFileSync(
+      preload,
+      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList)));\n`,
+    );
+    const run = await runProcess(
+      process.execPath,
+      ["--require", preload, BUILT, "status"],
+      { DATABASE_URL: t.url, REGWATCH_LOG_LEVEL: "warn" },
+      60_000,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("a list");
+    const loaded = JSON.parse(readFileSync(out, "utf8")) as string[];
+    expect(loaded).toContain("NativeModule net");
+    expect(loaded).not.toContain("NativeModule child_process");
+    expect(loaded).not.toContain("NativeModule tls");
+  });
+
+  it("speaks TLS to a database that asks for it", async () => {
+    front = await startTlsFront(new URL(t.url));
+    const before = front.serverNames.length;
+    const run = await runProcess(
+      BUILT,
+      ["status"],
+      { DATABASE_URL: viaFront(t.url, front, "localhost", "require"), REGWATCH_LOG_LEVEL: "warn" },
+      60_000,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("a list");
+    expect(front.serverNames.slice(before)).toContain("localhost");
   });
 });
