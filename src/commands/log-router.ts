@@ -27,5 +27,9 @@ export class LogRouter implements LineStream {
   }
 }
 
-/** The one router of a command process: the logger writes to it, the progress bar takes it over. */
-export const commandLog = new LogRouter(process.stderr);
+/**
+ * The one router of a command process: the logger writes to it, the progress bar takes it over.
+ * Node makes process.stderr's stream when it is first read (a few milliseconds of loading), which
+ * a command that logs nothing never pays.
+ */
+export const commandLog = new LogRouter({ write: (line) => process.stderr.write(line) });
