@@ -24,7 +24,7 @@ COPY package.json package-lock.json ./
 # --omit=optional leaves out the embedded Postgres binaries; --ignore-scripts skips `prepare`.
 RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund
 COPY --from=build /app/node_modules/postgres ./node_modules/postgres
-COPY bin/regwatch.js bin/regwatch-container.js ./bin/
+COPY bin/package.json bin/regwatch.js bin/regwatch-container.js ./bin/
 COPY migrations ./migrations
 COPY --from=build /app/dist ./dist
 # `regwatch` on the PATH puts DATABASE_URL together from the password secret for every command.

@@ -6,7 +6,8 @@
 // file but the secret and no command has to be wrapped in a shell. The password is URL-encoded
 // on the way (a generated one has / and +). Then it runs bin/regwatch.js; Node's young-generation
 // flag comes from NODE_OPTIONS, set in the Dockerfile.
-import { readFileSync } from "node:fs";
+// CommonJS, as every file of bin/ (bin/package.json).
+const { readFileSync } = require("node:fs");
 
 const passwordFile = process.env.DATABASE_PASSWORD_FILE;
 if (passwordFile && process.env.DATABASE_URL) {
@@ -30,7 +31,7 @@ if (passwordFile && process.env.DATABASE_URL) {
     process.env.DATABASE_URL = url.href;
   }
 }
-await import("./regwatch.js");
+require("./regwatch.js");
 
 function fail(message) {
   process.stderr.write(`regwatch: ${message}\n`);

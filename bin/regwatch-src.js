@@ -4,7 +4,9 @@
 // benchmarks, so they run the code as it is now and never an older build. Not the published
 // command (that is bin/regwatch.js, which runs dist/ only); it starts Node the same way (the two
 // lines above, explained there).
-import { register } from "tsx/esm/api";
-
-register();
-await import("../src/cli.ts");
+// CommonJS, as every file of bin/ (bin/package.json); tsx's hooks (its ES module API: the
+// CommonJS one does not find its own files) and then the sources are loaded with import().
+import("tsx/esm/api").then(({ register }) => {
+  register();
+  return import("../src/cli.ts");
+});

@@ -20,6 +20,7 @@ function binWithFakeBuild(): string {
   mkdirSync(path.join(dir, "dist"), { recursive: true });
   const bin = path.join(dir, "bin", "regwatch.js");
   copyFileSync(path.join(ROOT, "bin", "regwatch.js"), bin);
+  copyFileSync(path.join(ROOT, "bin", "package.json"), path.join(dir, "bin", "package.json"));
   chmodSync(bin, 0o755);
   writeFileSync(
     path.join(dir, "dist", "cli.js"),

@@ -27,6 +27,7 @@ function copyOf(name: string, files: Record<string, string>): string {
   writeFileSync(path.join(dir, "package.json"), '{ "type": "module" }\n');
   mkdirSync(path.join(dir, "bin"));
   copyFileSync(path.join(ROOT, "bin", name), path.join(dir, "bin", name));
+  copyFileSync(path.join(ROOT, "bin", "package.json"), path.join(dir, "bin", "package.json"));
   chmodSync(path.join(dir, "bin", name), 0o755);
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
@@ -91,7 +92,7 @@ describe("the published bin", () => {
 
   it("the tests' entry runs the sources", () => {
     expect(path.basename(BIN)).toBe("regwatch-src.js");
-    expect(read("bin/regwatch-src.js")).toContain('await import("../src/cli.ts")');
+    expect(read("bin/regwatch-src.js")).toContain('return import("../src/cli.ts")');
   });
 
   it("works under BusyBox's shell when the machine has one", () => {

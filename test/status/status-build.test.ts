@@ -46,6 +46,7 @@ async function statusNodeFlags(): Promise<string[]> {
   writeFileSync(path.join(dir, "package.json"), '{ "type": "module" }\n');
   const bin = path.join(dir, "bin", "regwatch.js");
   copyFileSync(BUILT, bin);
+  copyFileSync(path.join(ROOT, "bin", "package.json"), path.join(dir, "bin", "package.json"));
   chmodSync(bin, 0o755);
   writeFileSync(path.join(dir, "dist", "cli.js"), "console.log(JSON.stringify(process.execArgv));\n");
   const run = await runProcess(bin, ["status"], {}, 30_000);
@@ -76,6 +77,7 @@ function installWithCache(name: string, cache: Buffer): string {
   symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
   symlinkSync(path.join(ROOT, "migrations"), path.join(dir, "migrations"));
   copyFileSync(BUILT, path.join(dir, "bin", "regwatch.js"));
+  copyFileSync(path.join(ROOT, "bin", "package.json"), path.join(dir, "bin", "package.json"));
   copyFileSync(path.join(ROOT, "dist", "cli.js"), path.join(dir, "dist", "cli.js"));
   copyFileSync(STATUS_FILE, path.join(dir, "dist", "cli-status.cjs"));
   writeFileSync(path.join(dir, "dist", "cli-status.cjs.cache"), cache);
