@@ -16,7 +16,7 @@ export default defineConfig({
           name: "product",
           include: ["test/**/*.test.ts"],
           exclude: [...configDefaults.exclude, "test/emulator/**"],
-          globalSetup: ["test/setup/database.ts"],
+          globalSetup: ["test/setup/database.ts", "test/setup/build.ts"],
         },
       },
       {

@@ -39,33 +39,53 @@ if (stale) {
     `regwatch: ${stale} changed after dist/ was built; \`npm run build\` brings the build up to date\n`,
   );
 }
-// `regwatch status` runs from its own build, one file (scripts/build.mjs); every other command,
-// and a build made before that file existed, from dist/cli.js.
-const statusBuild = path.join(root, "dist", "cli-status.cjs");
-// A failure of either is an unhandled rejection: Node prints it and exits with status 1.
-if (process.argv[2] === "status" && existsSync(statusBuild)) runStatusBuild(statusBuild);
+// `regwatch status`, and the overview, help and version of the command line, run from a file of
+// their own (scripts/one-file-builds.mjs); every other command line, and a build made before those
+// files existed, from dist/cli.js. A failure of either is an unhandled rejection: Node prints it
+// and exits with status 1.
+const oneFile = oneFileOf(process.argv.slice(2));
+if (oneFile && existsSync(oneFile)) runOneFile(oneFile);
 else import(pathToFileURL(compiled).href);
 
+/** The file of its own that runs `args`, if one does. */
+function oneFileOf(args) {
+  if (args[0] === "status") return path.join(root, "dist", "cli-status.cjs");
+  const overview =
+    args.length === 0 || (args.length === 1 && ["--help", "-h", "--version", "-V", "help"].includes(args[0]));
+  return overview ? path.join(root, "dist", "cli-overview.cjs") : undefined;
+}
+
 /**
- * The status build, a CommonJS file, compiled as Node compiles one (its module wrapper) but with
- * the V8 code cache the build made beside it: the functions its start runs come compiled. V8
- * checks that the cache fits this Node, its flags and the file, and compiles without it otherwise
+ * A file of its own, CommonJS, compiled as Node compiles one (its module wrapper) but with the V8
+ * code cache the build made of it: the functions its start runs come compiled. V8 checks that
+ * the cache fits this Node, its flags and the file, and compiles without it otherwise
  * (`cachedDataRejected`), as it does when there is no cache. The file's import() of a package
  * (code compiled this way has none) is this module's.
  */
-async function runStatusBuild(file) {
+async function runOneFile(file) {
   const { Script } = process.getBuiltinModule("node:vm");
   const { createRequire, wrap } = process.getBuiltinModule("node:module");
-  let cachedData;
-  try {
-    cachedData = readFileSync(`${file}.cache`);
-  } catch {
-    // No cache (a build that could not write it): compiled as any file.
-  }
-  const script = new Script(wrap(readFileSync(file, "utf8")), { filename: file, cachedData });
+  const source = readFileSync(file, "utf8");
+  const script = new Script(wrap(source), { filename: file, cachedData: cacheOf(file, source) });
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, path.dirname(file));
   await module.exports.main(process.argv, (specifier) => import(specifier));
+}
+
+/**
+ * The code cache beside `file`, when it was made of this file: it starts with the file's first
+ * line, which names the build. Undefined without one (a build that could not write it), or for
+ * another build's: the file is then compiled as any file.
+ */
+function cacheOf(file, source) {
+  let cache;
+  try {
+    cache = readFileSync(`${file}.cache`);
+  } catch {
+    return undefined;
+  }
+  const stamp = source.slice(0, source.indexOf("\n") + 1);
+  return cache.toString("latin1", 0, stamp.length) === stamp ? cache.subarray(stamp.length) : undefined;
 }
 
 /** A file of src/ changed after dist/cli.js was built, if this copy has its sources at all. */

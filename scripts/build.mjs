@@ -12,11 +12,11 @@
 // checked by `npm run typecheck`, not here. bin/regwatch.js runs only this build, so without
 // esbuild this fails and says how to get it. The web console's templates (src/web/views) and static
 // files (src/web/static) are copied to dist/web/, where the bundle looks for them.
-import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { isBuiltin } from "node:module";
 import { fileURLToPath } from "node:url";
+import { buildOneFiles } from "./one-file-builds.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 if (!existsSync(`${root}/src`)) process.exit(0); // a packed copy: it ships its build
@@ -115,68 +115,6 @@ const common = {
   logLevel: "warning",
 };
 
-/**
- * src/cron.ts in the status file: node-cron bundled in (its CommonJS build, whose child_process
- * the plugin above defers) rather than required from node_modules at run time, where loading it
- * loads child_process, 20 ms of the command's start (issue 38).
- */
-const nodeCronInside = {
-  name: "node-cron-inside",
-  setup(build) {
-    build.onLoad({ filter: /[\\/]src[\\/]cron\.ts$/ }, () => ({
-      contents: 'export function nodeCron() { return require("node-cron").default; }',
-      loader: "js",
-    }));
-  },
-};
-
-/**
- * `regwatch status` in one CommonJS file, nothing shared with the build above (its code, the code
- * it imports when it runs, and its libraries, one copy of each), and a V8 code cache of it. Node
- * resolves, reads and links one file instead of some thirty chunks, and bin/regwatch.js compiles
- * it with the cache, so the functions its start runs are not compiled again (issue 38).
- */
-async function buildStatus() {
-  const file = `${root}/dist/cli-status.cjs`;
-  await esbuild.build({
-    ...common,
-    format: "cjs",
-    entryPoints: [`${root}/src/cli-status.ts`],
-    outfile: file,
-    banner: { js: 'const regwatchModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
-    define: { "import.meta.url": "regwatchModuleUrl" },
-    plugins: [builtinsThroughRequire, compactLibraries, nodeCronInside],
-  });
-  makeCodeCache(file);
-}
-
-/**
- * `file`'s code cache, `file`.cache: made by a Node started with the flags bin/regwatch.js starts
- * `regwatch status` with (V8 refuses a cache made under other flags), which compiles the file as
- * bin/regwatch.js does (Node's CommonJS wrapper), runs its top level (what a status runs first:
- * the libraries' and modules' setup) and writes the cache of what it compiled. A cache V8 refuses
- * at run time (another Node, other flags) costs nothing but the time it saves: the file is then
- * compiled without it.
- */
-function makeCodeCache(file) {
-  const shellLine = readFileSync(`${root}/bin/regwatch.js`, "utf8").split("\n")[1];
-  const flags = /exec node ((?:--\S+ )*)"\$0" "\$@"$/.exec(shellLine)?.[1].trim().split(/\s+/) ?? [];
-  const maker = `
-    const { readFileSync, writeFileSync, renameSync } = require("node:fs");
-    const { Script } = require("node:vm");
-    const { createRequire, wrap } = require("node:module");
-    const path = require("node:path");
-    const [file] = process.argv.slice(1);
-    const script = new Script(wrap(readFileSync(file, "utf8")), { filename: file });
-    script.runInThisContext()({}, createRequire(file), { exports: {} }, file, path.dirname(file));
-    writeFileSync(file + ".cache.tmp", script.createCachedData());
-    renameSync(file + ".cache.tmp", file + ".cache");`;
-  const made = spawnSync(process.execPath, [...flags.filter(Boolean), "-e", maker, file], {
-    stdio: "inherit",
-  });
-  if (made.status !== 0) throw new Error(`the code cache of ${file} was not made`);
-}
-
 rmSync(`${root}/dist`, { recursive: true, force: true });
 try {
   await esbuild.build({
@@ -186,7 +124,7 @@ try {
     chunkNames: "chunks/[name]-[hash]",
     splitting: true,
   });
-  await buildStatus();
+  await buildOneFiles(esbuild, { root, common, plugins: [builtinsThroughRequire, compactLibraries] });
   // The console's templates and static files are read at run time (src/web/paths.ts finds them).
   for (const kind of ["views", "static"]) {
     cpSync(`${root}/src/web/${kind}`, `${root}/dist/web/${kind}`, { recursive: true });

@@ -1,13 +1,4 @@
-/**
- * `regwatch status` from the build runs from a file of its own (dist/cli-status.cjs, which
- * bin/regwatch.js compiles with the V8 code cache the build made beside it): that file requires no
- * other file of dist/, its cache is one Node takes when started as bin/regwatch.js starts it for
- * `status`, a cache Node refuses only costs time, the command loads neither child_process nor tls
- * (unless the database asks for TLS, which it then speaks), and it prints what the sources print.
- */
-import { spawnSync } from "node:child_process";
 import {
-  chmodSync,
   copyFileSync,
   mkdirSync,
   mkdtempSync,
@@ -22,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runProcess } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { binNodeFlags, cacheTaken } from "../helpers/one-file.ts";
 import { startTlsFront, type TlsFront, viaFront } from "../helpers/tls-front.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -36,36 +28,6 @@ function steady(out: string): string {
     .split("\n")
     .filter((line, i) => i > 0 && !line.includes('"generatedAt"'))
     .join("\n");
-}
-
-/** The Node flags bin/regwatch.js starts `regwatch status` with: its shell line, run beside a build that prints them. */
-async function statusNodeFlags(): Promise<string[]> {
-  const dir = path.join(scratch, "flags");
-  mkdirSync(path.join(dir, "bin"), { recursive: true });
-  mkdirSync(path.join(dir, "dist"), { recursive: true });
-  writeFileSync(path.join(dir, "package.json"), '{ "type": "module" }\n');
-  const bin = path.join(dir, "bin", "regwatch.js");
-  copyFileSync(BUILT, bin);
-  copyFileSync(path.join(ROOT, "bin", "package.json"), path.join(dir, "bin", "package.json"));
-  chmodSync(bin, 0o755);
-  writeFileSync(path.join(dir, "dist", "cli.js"), "console.log(JSON.stringify(process.execArgv));\n");
-  const run = await runProcess(bin, ["status"], {}, 30_000);
-  expect(run.code, run.stderr).toBe(0);
-  return JSON.parse(run.stdout) as string[];
-}
-
-/** Whether Node, started with `flags`, takes `cache` for the status file (as bin/regwatch.js compiles it). */
-function cacheTaken(flags: string[], cache: string): boolean {
-  const probe = `
-    const { readFileSync } = require("node:fs");
-    const { Script } = require("node:vm");
-    const { wrap } = require("node:module");
-    const [file, cache] = process.argv.slice(1);
-    const script = new Script(wrap(readFileSync(file, "utf8")), { filename: file, cachedData: readFileSync(cache) });
-    console.log(script.cachedDataRejected ? "refused" : "taken");`;
-  const run = spawnSync(process.execPath, [...flags, "-e", probe, STATUS_FILE, cache], { encoding: "utf8" });
-  expect(run.status, run.stderr).toBe(0);
-  return run.stdout.trim() === "taken";
 }
 
 /** bin/regwatch.js with the status file, and `cache` as its cache, in a folder of their own (no src/). */
@@ -88,8 +50,6 @@ describe("status from the build", () => {
   let t: TestDatabase;
   let front: TlsFront | undefined;
   beforeAll(async () => {
-    const build = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, encoding: "utf8" });
-    expect(build.status, build.stderr).toBe(0);
     t = await createTestDatabase();
     await t.db.sql`
       insert into regwatch.watch_lists (list_key, list_name, created_at, watch_count)
@@ -117,11 +77,11 @@ describe("status from the build", () => {
 
   it("has a code cache that Node takes when started as bin/regwatch.js starts `regwatch status`", async () => {
     const cache = `${STATUS_FILE}.cache`;
-    const flags = await statusNodeFlags();
+    const flags = await binNodeFlags(["status"]);
     expect(flags.length).toBeGreaterThan(0);
-    expect(cacheTaken(flags, cache)).toBe(true);
+    expect(cacheTaken(flags, STATUS_FILE, cache)).toBe(true);
     // The check can fail: V8 refuses the cache under other flags.
-    expect(cacheTaken([], cache)).toBe(false);
+    expect(cacheTaken([], STATUS_FILE, cache)).toBe(false);
   });
 
   it("prints what the sources print, as text and as JSON", async () => {

@@ -1,8 +1,3 @@
-/**
- * The console from the bundled build (`npm run build`, then the published bin/regwatch.js): its
- * templates and static files are found under dist/web/, where scripts/build.mjs copies them.
- */
-import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,8 +9,6 @@ let t: TestDatabase;
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  const build = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, encoding: "utf8" });
-  expect(build.status, build.stderr).toBe(0);
 });
 afterAll(async () => {
   await t?.drop();

@@ -1,0 +1,97 @@
+// The command lines that bin/regwatch.js runs from a file of their own rather than from dist/cli.js
+// (issue 38): `regwatch status` (dist/cli-status.cjs), which an operator or a monitor runs often,
+// and the overview, `--help` and `--version` (dist/cli-overview.cjs). Each is one CommonJS file,
+// nothing shared with the main build (its code, the code it imports when it runs, and its
+// libraries, one copy of each), with a V8 code cache beside it: Node reads one file instead of
+// resolving, reading and linking a dozen or more chunks, and bin/regwatch.js compiles it with the
+// cache, so the functions its start runs are not compiled again.
+import { spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+
+/**
+ * src/cron.ts in the status file: node-cron bundled in (its CommonJS build, whose child_process
+ * the build's built-in plugin defers) rather than required from node_modules at run time, where
+ * loading it loads child_process, 20 ms of the command's start.
+ */
+const nodeCronInside = {
+  name: "node-cron-inside",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]cron\.ts$/ }, () => ({
+      contents: 'export function nodeCron() { return require("node-cron").default; }',
+      loader: "js",
+    }));
+  },
+};
+
+/**
+ * The commands' modules stay out of the overview's file: it lists their summaries and loads none
+ * (bin/regwatch.js runs dist/cli.js for a command line that names a command). Should one be asked
+ * for all the same, its import() fails, as code compiled the way the file is has none.
+ */
+const commandsOutside = {
+  name: "commands-outside",
+  setup(build) {
+    build.onResolve({ filter: /^\.\// }, (args) =>
+      args.kind === "dynamic-import" && /[\\/]src[\\/]commands[\\/]table\.ts$/.test(args.importer)
+        ? { path: args.path, external: true }
+        : undefined,
+    );
+  },
+};
+
+/** Both files, each with its code cache. */
+export async function buildOneFiles(esbuild, { root, common, plugins }) {
+  for (const [name, own] of [
+    ["cli-status", [nodeCronInside]],
+    ["cli-overview", [commandsOutside]],
+  ]) {
+    const file = `${root}/dist/${name}.cjs`;
+    // The file's first line names its build, and its cache starts with the same line:
+    // bin/regwatch.js takes a cache only beside the file it was made of (V8's own check of the
+    // source is its length alone).
+    const stamp = `// regwatch build ${randomUUID()}`;
+    await esbuild.build({
+      ...common,
+      format: "cjs",
+      entryPoints: [`${root}/src/${name}.ts`],
+      outfile: file,
+      banner: {
+        js: `${stamp}\nconst regwatchModuleUrl = require("node:url").pathToFileURL(__filename).href;`,
+      },
+      define: { "import.meta.url": "regwatchModuleUrl" },
+      plugins: [...plugins, ...own],
+    });
+    makeCodeCache(root, file);
+  }
+}
+
+/**
+ * `file`'s code cache, `file`.cache: made by a Node started with the flags bin/regwatch.js starts
+ * these command lines with (V8 refuses a cache made under other flags), which compiles the file
+ * as bin/regwatch.js does (Node's CommonJS wrapper), runs its top level (what the command runs
+ * first: the libraries' and modules' setup) and writes the cache of what it compiled, after the
+ * file's first line. A cache V8
+ * refuses at run time (another Node, other flags) costs nothing but the time it saves: the file is
+ * then compiled without it.
+ */
+function makeCodeCache(root, file) {
+  const shellLine = readFileSync(`${root}/bin/regwatch.js`, "utf8").split("\n")[1];
+  const flags = /exec node ((?:--\S+ )*)"\$0" "\$@"$/.exec(shellLine)?.[1].trim().split(/\s+/) ?? [];
+  const maker = `
+    const { readFileSync, writeFileSync, renameSync } = require("node:fs");
+    const { Script } = require("node:vm");
+    const { createRequire, wrap } = require("node:module");
+    const path = require("node:path");
+    const [file] = process.argv.slice(1);
+    const script = new Script(wrap(readFileSync(file, "utf8")), { filename: file });
+    script.runInThisContext()({}, createRequire(file), { exports: {} }, file, path.dirname(file));
+    const source = readFileSync(file, "latin1");
+    const stamp = Buffer.from(source.slice(0, source.indexOf("\\n") + 1), "latin1");
+    writeFileSync(file + ".cache.tmp", Buffer.concat([stamp, script.createCachedData()]));
+    renameSync(file + ".cache.tmp", file + ".cache");`;
+  const made = spawnSync(process.execPath, [...flags.filter(Boolean), "-e", maker, file], {
+    stdio: "inherit",
+  });
+  if (made.status !== 0) throw new Error(`the code cache of ${file} was not made`);
+}

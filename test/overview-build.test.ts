@@ -1,0 +1,76 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { runProcess } from "./helpers/cli.ts";
+import { binNodeFlags, cacheTaken } from "./helpers/one-file.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const BUILT = path.join(ROOT, "bin", "regwatch.js");
+const SOURCES = path.join(ROOT, "bin", "regwatch-src.js");
+const OVERVIEW = path.join(ROOT, "dist", "cli-overview.cjs");
+const scratch = mkdtempSync(path.join(tmpdir(), "regwatch-overview-"));
+
+/** The modules Node loaded for `args` run by the published bin. */
+async function loadedFor(args: string[]): Promise<{ stdout: string; loaded: string[] }> {
+  const out = path.join(scratch, `modules-${args.join("_") || "none"}.json`);
+  const preload = path.join(scratch, "record.cjs");
+  writeFileSync(
+    preload,
+    `process.on("exit", () => require("node:fs").writeFileSync(process.env.RECORD_TO, JSON.stringify(process.moduleLoadList)));\n`,
+  );
+  const run = await runProcess(
+    process.execPath,
+    ["--require", preload, BUILT, ...args],
+    { RECORD_TO: out },
+    30_000,
+  );
+  expect(run.code, run.stderr).toBe(0);
+  return { stdout: run.stdout, loaded: JSON.parse(readFileSync(out, "utf8")) as string[] };
+}
+
+describe("the overview from the build", () => {
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it("is one CommonJS file that holds no command's module", () => {
+    const text = readFileSync(OVERVIEW, "utf8");
+    expect(text).toMatch(/^\/\/ src\/commands\/table\.ts$/m);
+    expect(text).toMatch(/^\/\/ node_modules\/commander\//m);
+    expect(text).not.toMatch(/^\/\/ src\/commands\/(sync|status|migrate|payments)\.ts$/m);
+    expect(text).toContain('import("./sync.ts")');
+  });
+
+  it("has a code cache that Node takes when started as bin/regwatch.js starts `regwatch --help`", async () => {
+    const flags = await binNodeFlags(["--help"]);
+    expect(cacheTaken(flags, OVERVIEW, `${OVERVIEW}.cache`)).toBe(true);
+    expect(cacheTaken([], OVERVIEW, `${OVERVIEW}.cache`)).toBe(false);
+  });
+
+  it("prints what the sources print", async () => {
+    for (const args of [[], ["--help"], ["-h"], ["--version"], ["-V"], ["help"]]) {
+      const [built, sources] = await Promise.all([
+        runProcess(process.execPath, [BUILT, ...args], {}, 30_000),
+        runProcess(process.execPath, [SOURCES, ...args], {}, 30_000),
+      ]);
+      expect({ args, code: built.code, stdout: built.stdout, stderr: built.stderr }).toEqual({
+        args,
+        code: sources.code,
+        stdout: sources.stdout,
+        stderr: sources.stderr,
+      });
+    }
+  });
+
+  it("runs --help from its file, and a command line naming a command from the main build", async () => {
+    const help = await loadedFor(["--help"]);
+    expect(help.stdout).toContain("Usage: regwatch");
+    // The main build is ES modules: its loader is what a command's line loads and --help does not.
+    expect(help.loaded).toContain("NativeModule vm");
+    expect(help.loaded).not.toContain("NativeModule internal/modules/esm/module_job");
+    expect(help.loaded).not.toContain("NativeModule child_process");
+    const syncHelp = await loadedFor(["sync", "--help"]);
+    expect(syncHelp.stdout).toContain("Usage: regwatch sync");
+    expect(syncHelp.loaded).toContain("NativeModule internal/modules/esm/module_job");
+  });
+});
