@@ -73,19 +73,35 @@ async function runOneFile(file) {
 }
 
 /**
- * The code cache beside `file`, when it was made of this file: it starts with the file's first
- * line, which names the build. Undefined without one (a build that could not write it), or for
- * another build's: the file is then compiled as any file.
+ * The code cache beside `file` for this process's Node flags, when it was made of this file: it
+ * starts with the file's first line, which names the build. Undefined without one (other flags,
+ * a build that could not write it), or for another build's: the file is then compiled as any file.
  */
 function cacheOf(file, source) {
+  const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)].filter(Boolean);
   let cache;
   try {
-    cache = readFileSync(`${file}.cache`);
+    cache = readFileSync(`${file}.${cacheKey(flags)}.cache`);
   } catch {
     return undefined;
   }
   const stamp = source.slice(0, source.indexOf("\n") + 1);
   return cache.toString("latin1", 0, stamp.length) === stamp ? cache.subarray(stamp.length) : undefined;
+}
+
+/**
+ * The part of a code cache's name that says which Node flags it was made under: V8 takes a cache
+ * only under the flags it was made with. The build makes one for no flags (`node
+ * bin/regwatch.js`) and one for line 2's (the shell's start, and the image's NODE_OPTIONS), with
+ * this function, which it reads from this file.
+ */
+function cacheKey(flags) {
+  return (
+    flags
+      .map((flag) => flag.replace(/^-+/, ""))
+      .join("+")
+      .replace(/[^\w=.+-]/g, "_") || "plain"
+  );
 }
 
 /** A file of src/ changed after dist/cli.js was built, if this copy has its sources at all. */

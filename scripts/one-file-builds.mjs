@@ -62,36 +62,44 @@ export async function buildOneFiles(esbuild, { root, common, plugins }) {
       define: { "import.meta.url": "regwatchModuleUrl" },
       plugins: [...plugins, ...own],
     });
-    makeCodeCache(root, file);
+    makeCodeCaches(root, file);
   }
 }
 
 /**
- * `file`'s code cache, `file`.cache: made by a Node started with the flags bin/regwatch.js starts
- * these command lines with (V8 refuses a cache made under other flags), which compiles the file
- * as bin/regwatch.js does (Node's CommonJS wrapper), runs its top level (what the command runs
- * first: the libraries' and modules' setup) and writes the cache of what it compiled, after the
- * file's first line. A cache V8
- * refuses at run time (another Node, other flags) costs nothing but the time it saves: the file is
- * then compiled without it.
+ * `file`'s code caches, one for each way bin/regwatch.js is started (V8 refuses a cache made under
+ * other flags): `node bin/regwatch.js`, with no flags, and through its shell line, with the flags
+ * of its last `exec node` (these command lines'). Each is made by a Node so started, which
+ * compiles the file as bin/regwatch.js does (Node's CommonJS wrapper), runs its top level (what the
+ * command runs first: the libraries' and modules' setup) and writes the cache of what it compiled,
+ * after the file's first line. A cache V8 refuses at run time (another Node) costs nothing but the
+ * time it saves: the file is then compiled without it.
  */
-function makeCodeCache(root, file) {
-  const shellLine = readFileSync(`${root}/bin/regwatch.js`, "utf8").split("\n")[1];
-  const flags = /exec node ((?:--\S+ )*)"\$0" "\$@"$/.exec(shellLine)?.[1].trim().split(/\s+/) ?? [];
+function makeCodeCaches(root, file) {
+  const bin = readFileSync(`${root}/bin/regwatch.js`, "utf8");
+  const shellFlags =
+    /exec node ((?:--\S+ )*)"\$0" "\$@"$/.exec(bin.split("\n")[1])?.[1].trim().split(/\s+/) ?? [];
+  const keySource = /^function cacheKey\([\s\S]*?^}/m.exec(bin)?.[0];
+  if (!keySource) throw new Error("bin/regwatch.js has no function cacheKey");
+  const cacheKey = new Function(`${keySource}\nreturn cacheKey;`)();
+  for (const flags of [[], shellFlags.filter(Boolean)])
+    makeCodeCache(file, flags, `${file}.${cacheKey(flags)}.cache`);
+}
+
+/** `file`'s code cache made by a Node started with `flags`, written to `cacheFile`. */
+function makeCodeCache(file, flags, cacheFile) {
   const maker = `
     const { readFileSync, writeFileSync, renameSync } = require("node:fs");
     const { Script } = require("node:vm");
     const { createRequire, wrap } = require("node:module");
     const path = require("node:path");
-    const [file] = process.argv.slice(1);
+    const [file, cacheFile] = process.argv.slice(1);
     const script = new Script(wrap(readFileSync(file, "utf8")), { filename: file });
     script.runInThisContext()({}, createRequire(file), { exports: {} }, file, path.dirname(file));
     const source = readFileSync(file, "latin1");
     const stamp = Buffer.from(source.slice(0, source.indexOf("\\n") + 1), "latin1");
-    writeFileSync(file + ".cache.tmp", Buffer.concat([stamp, script.createCachedData()]));
-    renameSync(file + ".cache.tmp", file + ".cache");`;
-  const made = spawnSync(process.execPath, [...flags.filter(Boolean), "-e", maker, file], {
-    stdio: "inherit",
-  });
+    writeFileSync(cacheFile + ".tmp", Buffer.concat([stamp, script.createCachedData()]));
+    renameSync(cacheFile + ".tmp", cacheFile);`;
+  const made = spawnSync(process.execPath, [...flags, "-e", maker, file, cacheFile], { stdio: "inherit" });
   if (made.status !== 0) throw new Error(`the code cache of ${file} was not made`);
 }

@@ -4,7 +4,15 @@
  * file's code cache.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,6 +39,15 @@ export async function binNodeFlags(args: string[]): Promise<string[]> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The code cache bin/regwatch.js reads for `file` under Node `flags` (its own function cacheKey names it). */
+export function cacheFileFor(file: string, flags: string[]): string {
+  const bin = readFileSync(path.join(ROOT, "bin", "regwatch.js"), "utf8");
+  const keySource = /^function cacheKey\([\s\S]*?^}/m.exec(bin)?.[0];
+  expect(keySource).toBeDefined();
+  const cacheKey = new Function(`${keySource}\nreturn cacheKey;`)() as (flags: string[]) => string;
+  return `${file}.${cacheKey(flags)}.cache`;
 }
 
 /**

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runProcess } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { binNodeFlags, cacheTaken } from "../helpers/one-file.ts";
+import { binNodeFlags, cacheFileFor, cacheTaken } from "../helpers/one-file.ts";
 import { startTlsFront, type TlsFront, viaFront } from "../helpers/tls-front.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -42,7 +42,8 @@ function installWithCache(name: string, cache: Buffer): string {
   copyFileSync(path.join(ROOT, "bin", "package.json"), path.join(dir, "bin", "package.json"));
   copyFileSync(path.join(ROOT, "dist", "cli.js"), path.join(dir, "dist", "cli.js"));
   copyFileSync(STATUS_FILE, path.join(dir, "dist", "cli-status.cjs"));
-  writeFileSync(path.join(dir, "dist", "cli-status.cjs.cache"), cache);
+  const status = path.join(dir, "dist", "cli-status.cjs");
+  for (const flags of [[], ["--max-semi-space-size=2"]]) writeFileSync(cacheFileFor(status, flags), cache);
   return path.join(dir, "bin", "regwatch.js");
 }
 
@@ -75,13 +76,13 @@ describe("status from the build", () => {
     expect(text).not.toMatch(/\bimport\(\s*["']/);
   });
 
-  it("has a code cache that Node takes when started as bin/regwatch.js starts `regwatch status`", async () => {
-    const cache = `${STATUS_FILE}.cache`;
-    const flags = await binNodeFlags(["status"]);
-    expect(flags.length).toBeGreaterThan(0);
-    expect(cacheTaken(flags, STATUS_FILE, cache)).toBe(true);
-    // The check can fail: V8 refuses the cache under other flags.
-    expect(cacheTaken([], STATUS_FILE, cache)).toBe(false);
+  it("has code caches that Node takes when started as `node bin/regwatch.js` and as the bin's shell line starts it", async () => {
+    const shell = await binNodeFlags(["status"]);
+    expect(shell.length).toBeGreaterThan(0);
+    for (const flags of [[], shell])
+      expect(cacheTaken(flags, STATUS_FILE, cacheFileFor(STATUS_FILE, flags))).toBe(true);
+    // The check can fail: V8 refuses a cache under other flags than it was made with.
+    expect(cacheTaken([], STATUS_FILE, cacheFileFor(STATUS_FILE, shell))).toBe(false);
   });
 
   it("prints what the sources print, as text and as JSON", async () => {
@@ -99,13 +100,18 @@ describe("status from the build", () => {
     }
   });
 
-  it("prints the same with a cache Node refuses (another file's, or not a cache at all)", async () => {
+  it("prints the same with a cache that is not of its build, not V8's, or made under other flags", async () => {
     const env = { DATABASE_URL: t.url, REGWATCH_LOG_LEVEL: "warn" };
     const expected = await runProcess(BUILT, ["status"], env, 60_000);
     expect(expected.code, expected.stderr).toBe(0);
+    const stamp = Buffer.from(`${readFileSync(STATUS_FILE, "latin1").split("\n")[0]}\n`, "latin1");
+    const garbage = Buffer.from("not a code cache, whatever its name says".repeat(100));
     for (const [name, cache] of [
-      ["garbage", Buffer.from("not a code cache, whatever its name says".repeat(100))],
+      ["another build's", garbage],
       ["empty", Buffer.alloc(0)],
+      ["not V8's", Buffer.concat([stamp, garbage])],
+      // Written under the shell line's name too, where V8 refuses it: made without flags.
+      ["other flags'", readFileSync(cacheFileFor(STATUS_FILE, []))],
     ] as const) {
       const run = await runProcess(installWithCache(name, cache), ["status"], env, 60_000);
       expect(run.code, `${name}: ${run.stderr}`).toBe(0);
