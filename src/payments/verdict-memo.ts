@@ -10,9 +10,9 @@
  * with the same day, hold period and wording throughout; a change of those empties it, and so
  * does the cache forgetting what it read. Bounded: past LIMIT entries it starts again.
  */
-import type { PaymentRow } from "./batch-row.ts";
 import { indexKnowledge, type KnowledgeIndex, type PreparedRow } from "./knowledge-index.ts";
 import { amountProblem } from "./verdict-details.ts";
+import { checkedRow } from "./verdict-row.ts";
 import {
   type CheckedRow,
   type JudgeOptions,
@@ -75,7 +75,7 @@ export class VerdictMemo {
     const business = p.taxBase === null ? undefined : knowledge.businesses.get(p.taxBase);
     const earlier = this.judged.get(key);
     if (earlier !== undefined && earlier.business === business && sameItems(earlier.holders, holders)) {
-      return withRow(row, earlier.checked);
+      return checkedRow(row, earlier.checked);
     }
     const checked = judgeRow(row, knowledge, options, index, p);
     if (this.judged.size >= LIMIT) this.judged.clear();
@@ -96,30 +96,4 @@ export class VerdictMemo {
     this.judged.clear();
     this.options = { ...options };
   }
-}
-
-/** `row` with the verdict of `earlier` (the fields in finish's order, so every checked row has one shape). */
-function withRow(row: PaymentRow, earlier: CheckedRow): CheckedRow {
-  return {
-    line: row.line,
-    taxId: row.taxId,
-    bankAccount: row.bankAccount,
-    amount: row.amount,
-    amountRaw: row.amountRaw,
-    amountProblem: row.amountProblem,
-    currency: row.currency,
-    reference: row.reference,
-    name: row.name,
-    verdict: earlier.verdict,
-    detail: earlier.detail,
-    detailSaid: earlier.detailSaid,
-    nextStep: earlier.nextStep,
-    nextStepSaid: earlier.nextStepSaid,
-    taxBase: earlier.taxBase,
-    payeeFoundBy: earlier.payeeFoundBy,
-    account: earlier.account,
-    registryName: earlier.registryName,
-    verifiedBy: earlier.verifiedBy,
-    verifiedOn: earlier.verifiedOn,
-  };
 }
