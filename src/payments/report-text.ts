@@ -12,6 +12,7 @@ import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { terminalSafe, UNSAFE_CLASS } from "../feed/terminal-text.ts";
 import { redactSecrets } from "../secrets.ts";
+import { remembered } from "./memo.ts";
 import { type SpoolPart, VerdictSpools } from "./report-text-spool.ts";
 import { copySpool, writePaddedTable } from "./report-text-table.ts";
 import type { BatchSummary, RowSink } from "./sink.ts";
@@ -42,14 +43,8 @@ const MEMO_LIMIT = 10_000;
  * `make(text)`, kept in `memo`: a batch names the same payees and accounts, and repeats the same
  * verdict texts (verdict-memo.ts gives repeated rows the very same strings), row after row.
  */
-function remembered(memo: Map<string, string>, text: string, make: (text: string) => string): string {
-  let made = memo.get(text);
-  if (made === undefined) {
-    if (memo.size >= MEMO_LIMIT) memo.clear();
-    made = make(text);
-    memo.set(text, made);
-  }
-  return made;
+function memoText(memo: Map<string, string>, text: string, make: (text: string) => string): string {
+  return remembered(memo, MEMO_LIMIT, text, make);
 }
 
 /** The row's cells, written into `cells` (one array reused for every row of a batch). */
@@ -58,9 +53,9 @@ function tableCells(r: CheckedRow, cells: string[], memo: Map<string, string>): 
   // The verdict and the line number are plain by construction; the payee's cells repeat.
   cells[0] = r.verdict;
   cells[1] = String(r.line);
-  cells[2] = remembered(memo, payee, cell);
-  cells[3] = remembered(memo, r.registryName ?? r.name ?? "", cell);
-  cells[4] = remembered(memo, r.account ?? r.bankAccount, cell);
+  cells[2] = memoText(memo, payee, cell);
+  cells[3] = memoText(memo, r.registryName ?? r.name ?? "", cell);
+  cells[4] = memoText(memo, r.account ?? r.bankAccount, cell);
   cells[5] = cell(r.amount === null ? (r.amountRaw ?? "") : formatMoney(r.amount, r.currency ?? ""));
   cells[6] = cell(r.reference ?? "");
   return cells;
@@ -83,7 +78,7 @@ export class TextSink implements RowSink {
   private readonly spools = new VerdictSpools();
   private readonly widths: number[] = HEADERS.map((h) => h.length);
   private readonly cells = new Array<string>(HEADERS.length);
-  /** Cells of payees and accounts, and detail texts, already made terminal-safe (remembered()). */
+  /** Cells of payees and accounts, and detail texts, already made terminal-safe (memoText()). */
   private readonly cellMemo = new Map<string, string>();
   private readonly textMemo = new Map<string, string>();
   private output = "";
@@ -102,9 +97,9 @@ export class TextSink implements RowSink {
       spools.cells(r.verdict, cells);
       if (r.detail === "" && r.nextStep === null) continue;
       // Secrets are taken out before the memo: one registered later is still taken out.
-      let text = `line ${r.line}: ${remembered(textMemo, redactSecrets(r.detail || r.verdict), terminalSafe)}\n`;
+      let text = `line ${r.line}: ${memoText(textMemo, redactSecrets(r.detail || r.verdict), terminalSafe)}\n`;
       if (r.nextStep !== null)
-        text += `  next step: ${remembered(textMemo, redactSecrets(r.nextStep), terminalSafe)}\n`;
+        text += `  next step: ${memoText(textMemo, redactSecrets(r.nextStep), terminalSafe)}\n`;
       spools.text(r.verdict, "details", text);
       this.details = true;
     }
