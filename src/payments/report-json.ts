@@ -7,24 +7,15 @@
  */
 import { once } from "node:events";
 import type { Writable } from "node:stream";
-import { writeUtf8 } from "./read/utf8-bytes.ts";
 import { jsonLayout, jsonRowText, jsonTotals } from "./report-rows.ts";
 import type { BatchSummary, RowSink } from "./sink.ts";
 import type { CheckedRow } from "./verdicts.ts";
 
-/** Bytes gathered before they are written out. */
-const PIECE = 64 * 1024;
+const PIECE = 32 * 1024;
 
 export class JsonSink implements RowSink {
   private started = false;
   private first = true;
-  /**
-   * The rows' UTF-8, each row encoded into it as it is made: no string of a whole piece is built
-   * by concatenation and then turned into bytes by the stream (the --json output's main cost
-   * after the rows' own text). Handed to the stream when full, and a new one started.
-   */
-  private buffer = Buffer.allocUnsafe(2 * PIECE);
-  private used = 0;
 
   constructor(
     private readonly out: Writable,
@@ -41,32 +32,20 @@ export class JsonSink implements RowSink {
     return `{"checked_on":${JSON.stringify(this.head.today)},"hold_days":${this.head.holdDays},"rows":[`;
   }
 
-  /** Appends `text` to the buffer; false when the stream asked to wait for what it was given. */
-  private add(text: string): boolean {
-    if (this.used + 3 * text.length > this.buffer.length) {
-      const grown = Buffer.allocUnsafe(Math.max(2 * PIECE, this.used + 3 * text.length));
-      this.buffer.copy(grown, 0, 0, this.used);
-      this.buffer = grown;
-    }
-    this.used += writeUtf8(this.buffer, text, this.used);
-    return this.used < PIECE || this.send();
-  }
-
-  private send(): boolean {
-    if (this.used === 0) return true;
-    const full = this.buffer.subarray(0, this.used);
-    this.buffer = Buffer.allocUnsafe(2 * PIECE);
-    this.used = 0;
-    return this.out.write(full);
-  }
-
   async rows(rows: readonly CheckedRow[]): Promise<void> {
-    let full = !this.add(this.opening());
+    let text = this.opening();
+    let full = false;
     for (const r of rows) {
-      full = !this.add(`${this.first ? "\n" : ",\n"}${jsonRowText(r)}`) || full;
+      text += `${this.first ? "\n" : ",\n"}${jsonRowText(r)}`;
       this.first = false;
+      // Written in pieces: a chunk's text as one string would be a large object of V8's old
+      // generation (over 64 Ki UTF-16 units), given back only by a full collection.
+      if (text.length >= PIECE) {
+        full = !this.out.write(text) || full;
+        text = "";
+      }
     }
-    // What a chunk leaves in the buffer waits for the next one (or the end).
+    if (text !== "") full = !this.out.write(text) || full;
     if (full) await once(this.out, "drain");
   }
 
@@ -82,7 +61,6 @@ export class JsonSink implements RowSink {
       batch_id: summary.batchId,
     };
     // The closing fields follow the rows: a reader streaming the rows sees them first.
-    if (!this.send()) await once(this.out, "drain");
     await this.write(`${this.opening()}\n],${JSON.stringify(rest).slice(1)}\n`);
   }
 }
