@@ -10,7 +10,6 @@ import { createWriteStream, mkdtempSync, type WriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { writeUtf8 } from "./read/utf8-bytes.ts";
 import type { Verdict } from "./verdicts.ts";
 
 export type SpoolPart = "table" | "details";
@@ -81,7 +80,7 @@ export class VerdictSpools {
     VerdictSpools.reserve(file, 3 * units + cells.length);
     // One encoding call for the line: a call per cell cost more than the joined string's garbage.
     let at = file.used;
-    at += writeUtf8(file.buffer, cells.join("\t"), at);
+    at += file.buffer.write(cells.join("\t"), at, "utf8");
     file.buffer[at++] = LF;
     file.used = at;
   }
@@ -90,7 +89,7 @@ export class VerdictSpools {
   text(verdict: Verdict, part: SpoolPart, text: string): void {
     const file = this.file(verdict, part);
     VerdictSpools.reserve(file, 3 * text.length);
-    file.used += writeUtf8(file.buffer, text, file.used);
+    file.used += file.buffer.write(text, file.used, "utf8");
   }
 
   /** Writes out the files whose buffers are full (after each chunk). */

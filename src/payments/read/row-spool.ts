@@ -17,7 +17,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { PaymentRow } from "../batch-row.ts";
-import { utf8Text, writeUtf8 } from "./utf8-bytes.ts";
+import { utf8Text } from "./utf8-bytes.ts";
 
 /** Bytes before a row's fields: its line (6) and its null bits (1). */
 const HEAD = 7;
@@ -68,7 +68,7 @@ function encodeRow(fields: readonly (string | null)[], line: number, buffer: Buf
   for (let i = 0; i < FIELDS; i++) if (fields[i] === null) nulls |= 1 << i;
   buffer[at + LINE_BYTES] = nulls;
   let o = at + HEAD;
-  o += writeUtf8(buffer, fields.join("\0"), o);
+  o += buffer.write(fields.join("\0"), o, "utf8");
   buffer[o++] = 0;
   return o;
 }
