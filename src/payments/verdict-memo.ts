@@ -10,6 +10,7 @@
  * with the same day, hold period and wording throughout; a change of those empties it, and so
  * does the cache forgetting what it read. Bounded: past LIMIT entries it starts again.
  */
+import type { ParsedAccount } from "./accounts.ts";
 import { indexKnowledge, type KnowledgeIndex, type PreparedRow } from "./knowledge-index.ts";
 import { amountProblem } from "./verdict-details.ts";
 import { checkedRow } from "./verdict-row.ts";
@@ -45,16 +46,33 @@ function sameItems<T>(a: readonly T[] | undefined, b: readonly T[] | undefined):
   return true;
 }
 
+/** The map under `key` in `outer`, made when missing. */
+function inner<K, K2, V>(outer: Map<K, Map<K2, V>>, key: K): Map<K2, V> {
+  let map = outer.get(key);
+  if (map === undefined) {
+    map = new Map();
+    outer.set(key, map);
+  }
+  return map;
+}
+
 export class VerdictMemo {
-  private readonly judged = new Map<string, Judged>();
+  /**
+   * By account as parsed (parseAccountOnce gives one object per account as written), tax base
+   * and name: objects and strings the batch's caches hold already, so a lookup makes no key
+   * string and hashes little more than the row's name.
+   */
+  private readonly judged = new Map<ParsedAccount, Map<string, Map<string, Judged>>>();
+  private count = 0;
   private options: JudgeOptions | null = null;
 
   clear(): void {
     this.judged.clear();
+    this.count = 0;
   }
 
   get size(): number {
-    return this.judged.size;
+    return this.count;
   }
 
   /** judgeBatch with the memo: each row's verdict, reusing an earlier row's where it may. */
@@ -63,23 +81,29 @@ export class VerdictMemo {
     return rows.map((p) => this.judge(p, knowledge, options, index));
   }
 
-  /** judgeRow(p.row, ...), or the verdict of an earlier row with the same payee, account and name. */
+  /**
+   * judgeRow(p.row, ...), or the verdict of an earlier row with the same account, tax base and
+   * name (the row's tax number enters its verdict only through its base).
+   */
   judge(p: PreparedRow, knowledge: Knowledge, options: JudgeOptions, index: KnowledgeIndex): CheckedRow {
     const { row } = p;
     if (knowledge.online || knowledge.onlineNotes.size > 0 || amountProblem(row) !== undefined) {
       return judgeRow(row, knowledge, options, index, p);
     }
     this.sameOptions(options);
-    const key = `${row.taxId ?? NULL}\t${row.bankAccount}\t${row.name ?? NULL}`;
+    const base = p.taxBase ?? NULL;
+    const name = row.name ?? NULL;
     const holders = p.account.ok ? index.byAccount.get(p.account.account) : undefined;
     const business = p.taxBase === null ? undefined : knowledge.businesses.get(p.taxBase);
-    const earlier = this.judged.get(key);
+    const earlier = this.judged.get(p.account)?.get(base)?.get(name);
     if (earlier !== undefined && earlier.business === business && sameItems(earlier.holders, holders)) {
       return checkedRow(row, earlier.checked);
     }
     const checked = judgeRow(row, knowledge, options, index, p);
-    if (this.judged.size >= LIMIT) this.judged.clear();
-    this.judged.set(key, { checked, holders, business });
+    if (this.count >= LIMIT) this.clear();
+    const byName = inner(inner(this.judged, p.account), base);
+    if (!byName.has(name)) this.count++;
+    byName.set(name, { checked, holders, business });
     return checked;
   }
 
