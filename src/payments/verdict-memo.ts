@@ -1,7 +1,7 @@
 /**
  * Verdicts kept per payee for the rest of a batch (pure): real batches pay the same suppliers
  * again and again, and when nothing particular to a row enters its verdict, a row with the same
- * tax number, account and name as an earlier one gets the same verdict, detail and next step.
+ * tax base, account and name as an earlier one gets the same verdict, detail and next step.
  * What the memo keys on is everything judgeRow reads of a row but its amount; rows whose amount
  * has something to say (its detail names the amount) are judged afresh, and so is every row
  * of a check with --online (what it asked and could not settle belongs to the chunk).
