@@ -7,7 +7,6 @@
 import { type ParsedAccount, parseAccount } from "./accounts.ts";
 import { type PaymentRow, rowTaxBase, taxBaseOfRow } from "./batch-row.ts";
 import type { ChangeEvidence } from "./evidence.ts";
-import { remembered } from "./memo.ts";
 import type { Knowledge, KnownAccount } from "./verdicts.ts";
 
 export interface KnowledgeIndex {
@@ -43,7 +42,13 @@ const PARSED_LIMIT = 100_000;
 
 /** parseAccount, remembered per account as written. */
 export function parseAccountOnce(raw: string): ParsedAccount {
-  return remembered(parsedAccounts, PARSED_LIMIT, raw, parseAccount);
+  let parsed = parsedAccounts.get(raw);
+  if (parsed === undefined) {
+    if (parsedAccounts.size >= PARSED_LIMIT) parsedAccounts.clear();
+    parsed = parseAccount(raw);
+    parsedAccounts.set(raw, parsed);
+  }
+  return parsed;
 }
 
 /** Businesses that currently hold the account, each once, in the order found. */

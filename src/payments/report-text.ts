@@ -12,7 +12,6 @@ import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { terminalSafe, UNSAFE_CLASS } from "../feed/terminal-text.ts";
 import { redactSecrets } from "../secrets.ts";
-import { remembered } from "./memo.ts";
 import { type SpoolPart, VerdictSpools } from "./report-text-spool.ts";
 import { copySpool, writePaddedTable } from "./report-text-table.ts";
 import type { BatchSummary, RowSink } from "./sink.ts";
@@ -36,26 +35,15 @@ function cell(text: string): string {
   return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
 }
 
-/** Texts made per distinct text at most this many at a time (then the memo starts again). */
-const MEMO_LIMIT = 10_000;
-
-/**
- * `make(text)`, kept in `memo`: a batch names the same payees and accounts, and repeats the same
- * verdict texts (verdict-memo.ts gives repeated rows the very same strings), row after row.
- */
-function memoText(memo: Map<string, string>, text: string, make: (text: string) => string): string {
-  return remembered(memo, MEMO_LIMIT, text, make);
-}
-
 /** The row's cells, written into `cells` (one array reused for every row of a batch). */
-function tableCells(r: CheckedRow, cells: string[], memo: Map<string, string>): string[] {
+function tableCells(r: CheckedRow, cells: string[]): string[] {
   const payee = r.taxId ?? (r.taxBase ? `${r.taxBase} (by account)` : "");
-  // The verdict and the line number are plain by construction; the payee's cells repeat.
+  // The verdict and the line number are plain by construction.
   cells[0] = r.verdict;
   cells[1] = String(r.line);
-  cells[2] = memoText(memo, payee, cell);
-  cells[3] = memoText(memo, r.registryName ?? r.name ?? "", cell);
-  cells[4] = memoText(memo, r.account ?? r.bankAccount, cell);
+  cells[2] = cell(payee);
+  cells[3] = cell(r.registryName ?? r.name ?? "");
+  cells[4] = cell(r.account ?? r.bankAccount);
   cells[5] = cell(r.amount === null ? (r.amountRaw ?? "") : formatMoney(r.amount, r.currency ?? ""));
   cells[6] = cell(r.reference ?? "");
   return cells;
@@ -78,28 +66,23 @@ export class TextSink implements RowSink {
   private readonly spools = new VerdictSpools();
   private readonly widths: number[] = HEADERS.map((h) => h.length);
   private readonly cells = new Array<string>(HEADERS.length);
-  /** Cells of payees and accounts, and detail texts, already made terminal-safe (memoText()). */
-  private readonly cellMemo = new Map<string, string>();
-  private readonly textMemo = new Map<string, string>();
   private output = "";
   private details = false;
 
   constructor(private readonly out: Writable) {}
 
   async rows(rows: readonly CheckedRow[]): Promise<void> {
-    const { cells, widths, spools, cellMemo, textMemo } = this;
+    const { cells, widths, spools } = this;
     for (const r of rows) {
-      tableCells(r, cells, cellMemo);
+      tableCells(r, cells);
       for (let i = 0; i < cells.length; i++) {
         const width = (cells[i] as string).length;
         if (width > (widths[i] as number)) widths[i] = width;
       }
       spools.cells(r.verdict, cells);
       if (r.detail === "" && r.nextStep === null) continue;
-      // Secrets are taken out before the memo: one registered later is still taken out.
-      let text = `line ${r.line}: ${memoText(textMemo, redactSecrets(r.detail || r.verdict), terminalSafe)}\n`;
-      if (r.nextStep !== null)
-        text += `  next step: ${memoText(textMemo, redactSecrets(r.nextStep), terminalSafe)}\n`;
+      let text = `line ${r.line}: ${terminalSafe(redactSecrets(r.detail || r.verdict))}\n`;
+      if (r.nextStep !== null) text += `  next step: ${terminalSafe(redactSecrets(r.nextStep))}\n`;
       spools.text(r.verdict, "details", text);
       this.details = true;
     }
