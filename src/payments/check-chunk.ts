@@ -134,10 +134,13 @@ export async function checkChunk(
       knowledge = await loadKnowledge(db, prepared, { today, holdDays, timeZone, online: { notes } }, cache);
     } else knowledge = { ...knowledge, online: true };
   }
-  return judgeBatch(prepared, knowledge, {
+  const judging = {
     today,
     holdDays,
     acceptUnconfirmed: options.acceptUnconfirmed ?? false,
     voice: options.voice ?? "cli",
-  });
+  };
+  // A payee's repeated rows reuse its verdict, but not with --online: its questions are the chunk's.
+  if (options.online) return judgeBatch(prepared, knowledge, judging);
+  return cache.verdicts.judgeBatch(prepared, knowledge, judging);
 }

@@ -26,6 +26,7 @@ import type { Said } from "../said.ts";
 import { type ChangeEvidence, reasonError } from "./evidence.ts";
 import type { KnowledgeIndex, PreparedRow } from "./knowledge-index.ts";
 import type { PayeeRecord } from "./recheck.ts";
+import { VerdictMemo } from "./verdict-memo.ts";
 import {
   type Knowledge,
   type KnownAccount,
@@ -80,6 +81,8 @@ interface BusinessEntry {
 export class KnowledgeCache {
   readonly holders = new Map<string, string[]>();
   readonly businesses = new Map<string, BusinessEntry>();
+  /** The verdicts given from what is kept here, for rows that repeat a payee (verdict-memo.ts). */
+  readonly verdicts = new VerdictMemo();
 
   constructor(readonly limit = 10_000) {}
 
@@ -87,6 +90,7 @@ export class KnowledgeCache {
   forget(taxIds: Iterable<string>, accounts: Iterable<string>): void {
     for (const t of taxIds) this.businesses.delete(t);
     for (const a of accounts) this.holders.delete(a);
+    this.verdicts.clear();
   }
 
   trim(): void {

@@ -55,16 +55,7 @@ export function finish(
           online: j.knowledge.online ?? false,
           voice: j.voice,
         });
-  return {
-    line: row.line,
-    taxId: row.taxId,
-    bankAccount: row.bankAccount,
-    amount: row.amount,
-    amountRaw: row.amountRaw,
-    amountProblem: row.amountProblem,
-    currency: row.currency,
-    reference: row.reference,
-    name: row.name,
+  return checkedRow(row, {
     verdict,
     detail: parts.length === 0 ? "" : detailText(parts),
     detailSaid: parts,
@@ -76,6 +67,38 @@ export function finish(
     registryName: j.business?.name ?? null,
     verifiedBy: j.verified?.by ?? null,
     verifiedOn: j.verified?.on ?? null,
+  });
+}
+
+/** What a verdict adds to its row. */
+export type VerdictFields = Omit<CheckedRow, keyof PaymentRow>;
+
+/**
+ * `row` with a verdict's fields: every checked row is made here, its fields listed in one order
+ * (one shape for V8), whether judged or taken from an earlier row's verdict (verdict-memo.ts).
+ */
+export function checkedRow(row: PaymentRow, v: VerdictFields): CheckedRow {
+  return {
+    line: row.line,
+    taxId: row.taxId,
+    bankAccount: row.bankAccount,
+    amount: row.amount,
+    amountRaw: row.amountRaw,
+    amountProblem: row.amountProblem,
+    currency: row.currency,
+    reference: row.reference,
+    name: row.name,
+    verdict: v.verdict,
+    detail: v.detail,
+    detailSaid: v.detailSaid,
+    nextStep: v.nextStep,
+    nextStepSaid: v.nextStepSaid,
+    taxBase: v.taxBase,
+    payeeFoundBy: v.payeeFoundBy,
+    account: v.account,
+    registryName: v.registryName,
+    verifiedBy: v.verifiedBy,
+    verifiedOn: v.verifiedOn,
   };
 }
 

@@ -11,6 +11,7 @@ import { analyse } from "chardet";
 import iconv from "iconv-lite";
 import { UsageError } from "../../errors.ts";
 import { MAX_PENDING_UTF8_BYTES, RecordTooLongError } from "./limits.ts";
+import { SingleByteDecoder } from "./single-byte.ts";
 
 export interface DetectedEncoding {
   encoding: string;
@@ -204,12 +205,15 @@ function countNewlines(bytes: Buffer): number {
  */
 class TextDecoderStream extends Transform {
   private readonly decoder: ReturnType<typeof iconv.getDecoder>;
+  /** The same decoding for a single-byte encoding (single-byte.ts): most files are Windows-1250. */
+  private readonly singleByte: SingleByteDecoder | null;
   constructor(encoding: string) {
     super({ readableObjectMode: true, readableHighWaterMark: 2 });
     this.decoder = iconv.getDecoder(encoding);
+    this.singleByte = SingleByteDecoder.of(this.decoder);
   }
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    const text = this.decoder.write(chunk);
+    const text = this.singleByte ? this.singleByte.write(chunk) : this.decoder.write(chunk);
     done(null, text === "" ? undefined : text);
   }
   override _flush(done: TransformCallback): void {
