@@ -3,6 +3,7 @@
  * both sides waiting, turns alternate; a backlog of 10,000 files holds a window back by at most
  * one file turn. On the simulated clock, counting grants, not time.
  */
+import { setMaxListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { FairShare } from "../../src/api/fair-share.ts";
 import { RateLimiter } from "../../src/api/rate-limiter.ts";
@@ -55,6 +56,9 @@ describe("fair share of one origin between windows and files", () => {
   it("a backlog of 10,000 files delays a window by at most one file turn", async () => {
     const { clock, fair, windows, files } = setup();
     const stop = new AbortController();
+    // Every waiting file listens to it, as every request in flight listens to a run's stop signal
+    // (src/api/http.ts raises the limit the same way).
+    setMaxListeners(0, stop.signal);
     let fileGrants = 0;
     const backlog = Array.from({ length: 10_000 }, () =>
       files.acquire(stop.signal).then(
