@@ -28,7 +28,7 @@ const root = path.join(__dirname, "..");
 const compiled = path.join(root, "dist", "cli.js");
 if (!existsSync(compiled)) {
   process.stderr.write(
-    `regwatch: there is no build to run (${path.join(root, "dist", "cli.js")} is missing): run \`npm run build\` in ${root} (it needs the dev dependencies: \`npm ci\` or \`npm install\` first)\n`,
+    `regwatch: there is no build to run (${compiled} is missing): run \`npm run build\` in ${root} (it needs the dev dependencies: \`npm ci\` or \`npm install\` first)\n`,
   );
   process.exit(1);
 }

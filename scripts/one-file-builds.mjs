@@ -94,9 +94,9 @@ function makeCodeCache(file, flags, cacheFile) {
     const { createRequire, wrap } = require("node:module");
     const path = require("node:path");
     const [file, cacheFile] = process.argv.slice(1);
-    const script = new Script(wrap(readFileSync(file, "utf8")), { filename: file });
+    const source = readFileSync(file, "utf8");
+    const script = new Script(wrap(source), { filename: file });
     script.runInThisContext()({}, createRequire(file), { exports: {} }, file, path.dirname(file));
-    const source = readFileSync(file, "latin1");
     const stamp = Buffer.from(source.slice(0, source.indexOf("\\n") + 1), "latin1");
     writeFileSync(cacheFile + ".tmp", Buffer.concat([stamp, script.createCachedData()]));
     renameSync(cacheFile + ".tmp", cacheFile);`;

@@ -8,12 +8,11 @@
  * V8 keeps at one byte a character (no character beyond Latin-1, even in a library's comment),
  * without iconv-lite's double-byte tables.
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { runBuiltRecordingLoads } from "./helpers/module-loads.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = path.join(ROOT, "dist");
@@ -46,28 +45,13 @@ describe("the build", () => {
     expect(new Set(imports)).toEqual(new Set(["node:module"]));
   });
 
-  it("answers a command's --help without loading child_process", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "regwatch-loaded-"));
-    const out = path.join(dir, "modules.json");
-    const preload = path.join(dir, "record.cjs");
-    writeFileSync(
-      preload,
-      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList)));\n`,
-    );
-    const run = spawnSync(
-      process.execPath,
-      ["--require", preload, path.join(ROOT, "bin", "regwatch.js"), "sync", "--help"],
-      {
-        cwd: ROOT,
-        encoding: "utf8",
-      },
-    );
-    expect(run.status, run.stderr).toBe(0);
+  it("answers a command's --help without loading child_process", async () => {
+    const run = await runBuiltRecordingLoads(["sync", "--help"]);
+    expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("Usage: regwatch sync");
-    const loaded = JSON.parse(readFileSync(out, "utf8")) as string[];
-    expect(loaded).toContain("NativeModule internal/modules/esm/loader");
-    expect(loaded).not.toContain("NativeModule child_process");
-    expect(loaded).not.toContain("NativeModule dgram");
+    expect(run.loaded).toContain("NativeModule internal/modules/esm/loader");
+    expect(run.loaded).not.toContain("NativeModule child_process");
+    expect(run.loaded).not.toContain("NativeModule dgram");
   });
 
   it("loads no alert-sending code with sync and backfill", () => {

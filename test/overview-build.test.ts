@@ -1,38 +1,24 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+/**
+ * `regwatch` without a command, with only --help, -h, --version, -V or `help`, runs from a file
+ * of its own (dist/cli-overview.cjs, compiled by bin/regwatch.js with the code caches the build made
+ * beside it): it holds no command's module, Node takes its caches when started as the bin is
+ * started, and each of those command lines prints what the sources print; a command line that
+ * names a command still runs the main build.
+ */
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runProcess } from "./helpers/cli.ts";
+import { runBuiltRecordingLoads } from "./helpers/module-loads.ts";
 import { binNodeFlags, cacheFileFor, cacheTaken } from "./helpers/one-file.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BUILT = path.join(ROOT, "bin", "regwatch.js");
 const SOURCES = path.join(ROOT, "bin", "regwatch-src.js");
 const OVERVIEW = path.join(ROOT, "dist", "cli-overview.cjs");
-const scratch = mkdtempSync(path.join(tmpdir(), "regwatch-overview-"));
-
-/** The modules Node loaded for `args` run by the published bin. */
-async function loadedFor(args: string[]): Promise<{ stdout: string; loaded: string[] }> {
-  const out = path.join(scratch, `modules-${args.join("_") || "none"}.json`);
-  const preload = path.join(scratch, "record.cjs");
-  writeFileSync(
-    preload,
-    `process.on("exit", () => require("node:fs").writeFileSync(process.env.RECORD_TO, JSON.stringify(process.moduleLoadList)));\n`,
-  );
-  const run = await runProcess(
-    process.execPath,
-    ["--require", preload, BUILT, ...args],
-    { RECORD_TO: out },
-    30_000,
-  );
-  expect(run.code, run.stderr).toBe(0);
-  return { stdout: run.stdout, loaded: JSON.parse(readFileSync(out, "utf8")) as string[] };
-}
 
 describe("the overview from the build", () => {
-  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
   it("is one CommonJS file that holds no command's module", () => {
     const text = readFileSync(OVERVIEW, "utf8");
     expect(text).toMatch(/^\/\/ src\/commands\/table\.ts$/m);
@@ -63,13 +49,15 @@ describe("the overview from the build", () => {
   });
 
   it("runs --help from its file, and a command line naming a command from the main build", async () => {
-    const help = await loadedFor(["--help"]);
+    const help = await runBuiltRecordingLoads(["--help"]);
+    expect(help.code, help.stderr).toBe(0);
     expect(help.stdout).toContain("Usage: regwatch");
     // The main build is ES modules: its loader is what a command's line loads and --help does not.
     expect(help.loaded).toContain("NativeModule vm");
     expect(help.loaded).not.toContain("NativeModule internal/modules/esm/module_job");
     expect(help.loaded).not.toContain("NativeModule child_process");
-    const syncHelp = await loadedFor(["sync", "--help"]);
+    const syncHelp = await runBuiltRecordingLoads(["sync", "--help"]);
+    expect(syncHelp.code, syncHelp.stderr).toBe(0);
     expect(syncHelp.stdout).toContain("Usage: regwatch sync");
     expect(syncHelp.loaded).toContain("NativeModule internal/modules/esm/module_job");
   });

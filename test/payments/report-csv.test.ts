@@ -1,3 +1,7 @@
+/**
+ * The CSV report's cells come in CSV_COLUMNS' order, each the value its column names, as the
+ * JSON report gives it.
+ */
 import { describe, expect, it } from "vitest";
 import { CSV_COLUMNS, csvCells } from "../../src/payments/report-csv.ts";
 import { jsonRow } from "../../src/payments/report-rows.ts";

@@ -1,3 +1,8 @@
+/**
+ * The verdicts a payee's repeated rows reuse (src/payments/verdict-memo.ts) are exactly those the
+ * rows get judged one by one; what is particular to a row (its amount, its name, another holder of
+ * its account in the chunk) still changes its verdict, and nothing is reused with --online.
+ */
 import { describe, expect, it } from "vitest";
 import type { PaymentRow } from "../../src/payments/batch-row.ts";
 import { prepareRows } from "../../src/payments/knowledge-index.ts";

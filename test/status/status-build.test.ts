@@ -1,3 +1,11 @@
+/**
+ * `regwatch status` from the build runs from a file of its own (dist/cli-status.cjs, which
+ * bin/regwatch.js compiles with the V8 code caches the build made beside it): that file requires
+ * no other file of dist/, Node takes its caches when started as bin/regwatch.js is started for
+ * `status`, a cache that is not its build's, not V8's or of other flags only costs time, the
+ * command loads neither child_process nor tls (unless the database asks for TLS, which it then
+ * speaks), and it prints what the sources print.
+ */
 import {
   copyFileSync,
   mkdirSync,
@@ -13,6 +21,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runProcess } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { runBuiltRecordingLoads } from "../helpers/module-loads.ts";
 import { binNodeFlags, cacheFileFor, cacheTaken } from "../helpers/one-file.ts";
 import { startTlsFront, type TlsFront, viaFront } from "../helpers/tls-front.ts";
 
@@ -121,24 +130,12 @@ describe("status from the build", () => {
   });
 
   it("loads neither child_process nor tls for a status over a plain connection", async () => {
-    const out = path.join(scratch, "modules.json");
-    const preload = path.join(scratch, "record.cjs");
-    writeFileSync(
-      preload,
-      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList)));\n`,
-    );
-    const run = await runProcess(
-      process.execPath,
-      ["--require", preload, BUILT, "status"],
-      { DATABASE_URL: t.url, REGWATCH_LOG_LEVEL: "warn" },
-      60_000,
-    );
+    const run = await runBuiltRecordingLoads(["status"], { DATABASE_URL: t.url, REGWATCH_LOG_LEVEL: "warn" });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("a list");
-    const loaded = JSON.parse(readFileSync(out, "utf8")) as string[];
-    expect(loaded).toContain("NativeModule net");
-    expect(loaded).not.toContain("NativeModule child_process");
-    expect(loaded).not.toContain("NativeModule tls");
+    expect(run.loaded).toContain("NativeModule net");
+    expect(run.loaded).not.toContain("NativeModule child_process");
+    expect(run.loaded).not.toContain("NativeModule tls");
   });
 
   it("speaks TLS to a database that asks for it", async () => {

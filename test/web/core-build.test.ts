@@ -1,3 +1,7 @@
+/**
+ * The console from the bundled build (`npm run build`, then the published bin/regwatch.js): its
+ * templates and static files are found under dist/web/, where scripts/build.mjs copies them.
+ */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
