@@ -1,3 +1,4 @@
+import { analyse } from "chardet";
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.ts";
@@ -57,6 +58,70 @@ describe("encoding detection", () => {
     const detected = detectEncoding(bytes, true);
     expect(detected.encoding).toBe("windows-1250");
     expect(detected.note).toMatch(/no clear sign.*windows-1250.*--encoding/);
+  });
+});
+
+describe("the 8-bit judgement", () => {
+  /** What detectEncoding answered when it asked all of chardet's recognisers (its way before issue 38). */
+  function throughAnalyse(bytes: Buffer): string {
+    const best = analyse(bytes).find(
+      (m) => m.confidence > 0 && ["windows-1250", "iso-8859-2"].includes(m.name.toLowerCase()),
+    );
+    if (!best) return "windows-1250 (no clear sign)";
+    const differs = bytes.some(
+      (b) =>
+        b >= 0x80 &&
+        b <= 0xbf &&
+        iconv.decode(Buffer.from([b]), "windows-1250") !== iconv.decode(Buffer.from([b]), "iso-8859-2"),
+    );
+    return differs ? best.name.toLowerCase() : "windows-1250";
+  }
+
+  function asked(bytes: Buffer): string {
+    const { encoding, note } = detectEncoding(bytes, true);
+    return note === null ? encoding : `${encoding} (no clear sign)`;
+  }
+
+  // Seeded: the same bytes on every run.
+  let seed = 38;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const texts: [string, string][] = [
+    [HUNGARIAN.repeat(40), "windows-1250"],
+    [HUNGARIAN.repeat(40), "iso-8859-2"],
+    ["Nazwa;Konto\nŁódź Spółka z o.o.;1\nŚwiętochłowice Żabka;2\n".repeat(30), "iso-8859-2"],
+    ["Nazwa;Konto\nŁódź Spółka z o.o.;1\nŚwiętochłowice Żabka;2\n".repeat(30), "windows-1250"],
+    ["Název;Účet\nŠkoda Transportation a.s.;1\nŽďárské strojírny;2\n".repeat(30), "windows-1250"],
+    ["Name;Konto\nMüller & Söhne GmbH;1\nCafé „Zur Börse“ – Köln;2\n".repeat(30), "windows-1252"],
+    ["Имя;Счёт\nОбщество с ограниченной ответственностью;1\n".repeat(30), "windows-1251"],
+    ["Név;Összeg\n„Kővári” – Bt.;1 000 Ft\n".repeat(30), "windows-1250"],
+  ];
+
+  it.each(texts.map(([text, encoding], i) => [i, encoding, text] as const))(
+    "answers as all of chardet's recognisers did (sample %i, %s)",
+    (_i, encoding, text) => {
+      const bytes = iconv.encode(text, encoding);
+      expect(asked(bytes)).toBe(throughAnalyse(bytes));
+    },
+  );
+
+  it("answers as all of chardet's recognisers did on random 8-bit bytes", () => {
+    for (let round = 0; round < 200; round++) {
+      const length = 16 + Math.floor(random() * 2000);
+      // Mostly letters and separators, with 8-bit bytes mixed in at a rate that varies by round.
+      const rate = random();
+      const bytes = Buffer.from(
+        Array.from({ length }, () =>
+          random() < rate * 0.3
+            ? 0x80 + Math.floor(random() * 128)
+            : [0x20, 0x3b, 0x0a, 0x61 + Math.floor(random() * 26)][Math.floor(random() * 4)]!,
+        ),
+      );
+      if (bytes.every((b) => b < 0x80)) continue;
+      expect(asked(bytes), `round ${round}`).toBe(throughAnalyse(bytes));
+    }
   });
 });
 

@@ -7,7 +7,8 @@
  */
 import { isAscii, isUtf8 } from "node:buffer";
 import { Transform, type TransformCallback } from "node:stream";
-import { analyse } from "chardet";
+import type { Context } from "chardet/lib/encoding/index.js";
+import { ISO_8859_2 } from "chardet/lib/encoding/sbcs.js";
 import iconv from "iconv-lite";
 import { UsageError } from "../../errors.ts";
 import { MAX_PENDING_UTF8_BYTES, RecordTooLongError } from "./limits.ts";
@@ -109,6 +110,35 @@ function withoutCutCharacter(sample: Buffer): Buffer {
   return sample;
 }
 
+const recogniser = new ISO_8859_2();
+
+/**
+ * chardet's judgement of `sample` as Central European 8-bit text: its ISO-8859-2 recogniser, the
+ * only one of its recognisers that answers with a name ACCEPTED holds (Windows-1250 when bytes
+ * 0x80-0x9F occur, else ISO-8859-2). Asked alone rather than through analyse(), which runs all 27
+ * recognisers on the sample, the answer is the same (a test compares them) for a fifth of the
+ * time: about 20 ms instead of 115 on 64 KiB, the largest part of opening a small batch. Null
+ * when it sees no such text.
+ */
+function centralEuropean(sample: Uint8Array): { name: string; confidence: number } | null {
+  const byteStats = new Array<number>(256).fill(0);
+  for (const byte of sample) byteStats[byte]!++;
+  let c1Bytes = false;
+  for (let byte = 0x80; byte <= 0x9f && !c1Bytes; byte++) c1Bytes = byteStats[byte]! > 0;
+  const context: Context = {
+    byteStats,
+    c1Bytes,
+    rawInput: sample,
+    rawLen: sample.length,
+    inputBytes: sample,
+    inputLen: sample.length,
+  };
+  const match = recogniser.match(context);
+  return match !== null && match.confidence > 0 && ACCEPTED[match.name.toLowerCase()] !== undefined
+    ? match
+    : null;
+}
+
 /**
  * The encoding of a file from the first bytes of it. `complete` says the sample is the whole
  * file; otherwise it may end inside a character, which is then left out.
@@ -118,9 +148,7 @@ export function detectEncoding(sample: Buffer, complete: boolean): DetectedEncod
   if (marked) return { encoding: marked, note: null };
   const judged = complete ? sample : withoutCutCharacter(sample);
   if (isUtf8(judged)) return { encoding: "utf-8", note: null };
-  const best = analyse(judged).find(
-    (match) => match.confidence > 0 && ACCEPTED[match.name.toLowerCase()] !== undefined,
-  );
+  const best = centralEuropean(judged);
   if (best) {
     const encoding = ACCEPTED[best.name.toLowerCase()]!;
     // Without a byte where the two differ, both read the sample alike; chardet then says ISO-8859-2,
