@@ -66,7 +66,7 @@ try {
           i % 10 === 9 ? [] : [{ bank_account: account(i) }, { bank_account: account(1_000_000 + i) }],
       } as BusinessRecord;
     });
-    await saveBusinesses(db.sql, records);
+    await saveBusinesses(db.sql, records, "Europe/Budapest");
   }
   await db.sql`insert into regwatch.watch_lists (list_key, list_name) values ('bench', 'suppliers')`;
   await db.sql`

@@ -96,9 +96,14 @@ export function lastCompleteDay(instant: Date, timeZone: string): string {
   return addDays(local.date, local.hour >= DATA_COMPLETE_HOUR ? -1 : -2);
 }
 
-/** The UTC date of an instant, as YYYY-MM-DD: the day a record is read or a name given. */
-export function todayUtc(now = new Date()): string {
-  return now.toISOString().slice(0, 10);
+/**
+ * The day of an instant in the registry's calendar (`timeZone`, REGWATCH_REGISTRY_TZ), as
+ * YYYY-MM-DD: the day a record is read or a name given, counted as the registry counts the days of
+ * its changes and the payment check its hold period (in UTC, a record read at 00:30 in Budapest
+ * would fall on the day before).
+ */
+export function registryDay(timeZone: string, now = new Date()): string {
+  return localDateTime(now, timeZone).date;
 }
 
 /**

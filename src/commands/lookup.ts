@@ -72,7 +72,7 @@ export function registerLookup(program: Command): void {
               all: options.all,
               limit: options.limit,
               onPage: async (page) => {
-                const { skipped } = await saveBusinesses(db.sql, page.results);
+                const { skipped } = await saveBusinesses(db.sql, page.results, ctx.config.registryTz);
                 for (const record of skipped) {
                   ctx.log.warn(
                     { tax_number: record.tax_number },

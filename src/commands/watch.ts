@@ -23,7 +23,7 @@ import { readGivenNames, saveGivenNames } from "../db/given-names.ts";
 import { EXIT, InputError, RegwatchError, UsageError } from "../errors.ts";
 import { fileSource, givenNameLabel, userSource } from "../feed/given-name.ts";
 import { terminalSafe } from "../feed/terminal-text.ts";
-import { factsFromOperator, todayUtc } from "../parse/profile-facts.ts";
+import { factsFromOperator, registryDay } from "../parse/profile-facts.ts";
 import { formatTable } from "../search/format.ts";
 import { describeImportProblems, type ImportProblem, parseImportCsv } from "../search/import-csv.ts";
 import { type ImportText, readImportFile } from "../search/import-file.ts";
@@ -88,7 +88,9 @@ export function registerWatch(program: Command): void {
             created: (await ensureDesiredList(tx, listName, options.prune)).created,
             added: await addDesiredItems(tx, listName, [entry], "cli"),
             named: name
-              ? await writeProfiles(tx, [factsFromOperator(entry.taxId, name, todayUtc())])
+              ? await writeProfiles(tx, [
+                  factsFromOperator(entry.taxId, name, registryDay(ctx.config.registryTz)),
+                ])
               : undefined,
             given: name
               ? await saveGivenNames(tx, [
@@ -224,7 +226,7 @@ async function importFile(ctx: Context, file: string, listRef: string, prune?: b
       if (row.name && !names.has(taxId)) names.set(taxId, row.name);
     }
     if (problems.length > 0) throw new InputError(describeImportProblems(file, problems));
-    const today = todayUtc();
+    const today = registryDay(ctx.config.registryTz);
     const { created, added } = await db.sql.begin(async (tx) => {
       const result = {
         created: (await ensureDesiredList(tx, listName, prune)).created,
@@ -288,7 +290,7 @@ async function resolveRegNumbers(
         }),
       ),
     );
-    await saveBusinesses(db.sql, found);
+    await saveBusinesses(db.sql, found, ctx.config.registryTz);
     return new Map(pairs);
   });
 }

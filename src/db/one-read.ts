@@ -8,14 +8,24 @@
  */
 import type { Sql } from "./connect.ts";
 
-export async function inOneRead<T>(sql: Sql, fn: (sql: Sql) => Promise<T>): Promise<T> {
+export async function inOneRead<T>(
+  sql: Sql,
+  fn: (sql: Sql) => Promise<T>,
+  settings: { timeZone?: string } = {},
+): Promise<T> {
   return sql.begin("read only", async (tx) => {
     // Sent ahead of fn's first statement and not waited for apart: a connection runs its
     // statements in the order they were sent.
     const noJit = tx`set local jit = off`.execute();
+    // The day of a timestamp (`::date`) in this zone, for this transaction only.
+    const zone =
+      settings.timeZone === undefined
+        ? null
+        : tx`select set_config('TimeZone', ${settings.timeZone}, true)`.execute();
     // A transaction's handle runs statements like the pool's; only begin/end are missing, which fn does not use.
     const result = await fn(tx as unknown as Sql);
     await noJit;
+    await zone;
     return result;
   }) as Promise<T>;
 }

@@ -119,11 +119,14 @@ export async function loadBankAccountsOf(sql: Sql, taxIds: readonly string[]): P
 
 /**
  * Runs some of the payment check's reads in one read-only transaction (one state of the database)
- * without JIT compilation: the account history's estimated cost is far above jit_above_cost, and
- * compiling it took longer than running it (about 2 s of a 5,000-row chunk's 4 s).
+ * without JIT compilation (the account history's estimated cost is far above jit_above_cost, and
+ * compiling it took longer than running it: about 2 s of a 5,000-row chunk's 4 s), with the days
+ * of timestamps counted in the registry's time zone: when a search record was read, and so when an
+ * account was added or removed, is a day of the registry's calendar, as the check's own day is (in
+ * the server's zone, UTC say, a record read at 00:30 in Budapest fell on the day before).
  */
-export function withCheckReads<T>(sql: Sql, fn: (sql: Sql) => Promise<T>): Promise<T> {
-  return inOneRead(sql, fn);
+export function withCheckReads<T>(sql: Sql, timeZone: string, fn: (sql: Sql) => Promise<T>): Promise<T> {
+  return inOneRead(sql, fn, { timeZone });
 }
 
 /**

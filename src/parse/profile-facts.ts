@@ -7,7 +7,7 @@
 
 import type { HeadingFact, ProfileFacts } from "../db/business-profiles.ts";
 
-export { todayUtc } from "../dates.ts";
+export { registryDay } from "../dates.ts";
 export type { HeadingFact, ProfileFacts, ProfileSource } from "../db/business-profiles.ts";
 
 /** Search record fields under the heading names change files use, so both feed the same keys. */

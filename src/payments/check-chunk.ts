@@ -40,7 +40,8 @@ class OnlineAsker implements OnlineSession {
     private readonly client: SearchClient,
   ) {}
 
-  async ask(asks: readonly Ask[]): Promise<AskResult[]> {
+  /** Asks what is not answered yet; records found are saved, read on today of `timeZone` (the registry's). */
+  async ask(asks: readonly Ask[], timeZone: string): Promise<AskResult[]> {
     const id = (ask: Ask) => `${ask.kind} ${ask.value}`;
     const fresh = asks.filter((ask) => !this.answered.has(id(ask)));
     const [{ askOnline }, { saveBusinesses }] = await Promise.all([
@@ -51,7 +52,7 @@ class OnlineAsker implements OnlineSession {
       fresh,
       async (ask) => {
         const result = await this.client.search(ask.kind, ask.value);
-        await saveBusinesses(this.db.sql, result.records);
+        await saveBusinesses(this.db.sql, result.records, timeZone);
         return result.records;
       },
       this.quotaMessage,
@@ -125,7 +126,7 @@ export async function checkChunk(
     const payees = [...new Set([...batchTaxIds(prepared), ...knowledge.accounts.map((a) => a.taxId)])];
     const records = await loadPayeeRecordMap(db, payees, timeZone);
     const asks = planAsks(rows, knowledge, records, today, options.recheckDays);
-    const results = await options.online.ask(asks);
+    const results = await options.online.ask(asks, timeZone);
     const notes = onlineNotes(asks, results);
     if (asks.length > 0) {
       // What the answers saved changes what is known of the chunk's payees and accounts: read them again.

@@ -31,7 +31,7 @@ export async function resolveRegistrationNumber(
         ),
       );
     const { records } = await search.client.search("reg-number", regNumber);
-    await saveBusinesses(sql, records);
+    await saveBusinesses(sql, records, config.registryTz);
     return taxIdForRegistrationNumber(regNumber, records);
   } catch (error) {
     if (!(error instanceof RegwatchError)) throw error;

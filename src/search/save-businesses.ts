@@ -4,7 +4,7 @@
  * of each number feeds its business profile, all in one transaction.
  */
 import type { BusinessRecord } from "../api/search-schemas.ts";
-import { todayUtc } from "../dates.ts";
+import { registryDay } from "../dates.ts";
 import { writeProfiles } from "../db/business-profiles.ts";
 import { lockStoredRecords, writeBusinesses } from "../db/businesses.ts";
 import type { Sql } from "../db/connect.ts";
@@ -18,8 +18,15 @@ export interface SavedBusinesses {
   skipped: BusinessRecord[];
 }
 
-/** Merges fresh search records into the cache, in one transaction. */
-export async function saveBusinesses(sql: Sql, records: readonly BusinessRecord[]): Promise<SavedBusinesses> {
+/**
+ * Merges fresh search records into the cache, in one transaction; their profile facts hold from
+ * today in the registry's calendar (`timeZone`, REGWATCH_REGISTRY_TZ).
+ */
+export async function saveBusinesses(
+  sql: Sql,
+  records: readonly BusinessRecord[],
+  timeZone: string,
+): Promise<SavedBusinesses> {
   const { groups, unkeyed } = groupByTaxBase(records);
   if (groups.size === 0) return { taxIds: [], skipped: unkeyed };
   const taxIds = [...groups.keys()].sort();
@@ -30,7 +37,7 @@ export async function saveBusinesses(sql: Sql, records: readonly BusinessRecord[
       records: mergeRecords((stored.get(taxId) ?? []) as BusinessRecord[], groups.get(taxId) ?? []),
     }));
     await writeBusinesses(tx, merged);
-    const today = todayUtc();
+    const today = registryDay(timeZone);
     await writeProfiles(
       tx,
       merged.map(({ taxId, records }) =>

@@ -52,7 +52,7 @@ export async function searchRegistry(
   const search = await openSearch(config, deps.log, deps.db.sql);
   try {
     const { records } = await search.client.search(kind, value);
-    await saveBusinesses(deps.db.sql, records);
+    await saveBusinesses(deps.db.sql, records, config.registryTz);
     return { ok: true, records };
   } catch (error) {
     if (!(error instanceof RegwatchError)) throw error;

@@ -55,26 +55,30 @@ const check = (rows: PaymentRow[]) => checkRows(test.db, rows);
 beforeAll(async () => {
   test = await createTestDatabase();
   const sql = test.db.sql;
-  await saveBusinesses(sql, [
-    company(PAYEE, [acct.payee], {
-      full_name: "PÉLDA Kereskedelmi és Szolgáltató Korlátolt Felelősségű Társaság",
-      short_name: "Példa Kft.",
-    }),
-    company(CEASED, [acct.ceased], { status_code: 0 }),
-    company(SUSPENDED, [acct.suspended], { status_code: 2 }),
-    company(CHANGED, [acct.changedOld, acct.changedNew]),
-    company(UNVERIFIED, [acct.unverified]),
-    company(UNWATCHED, [acct.unwatched]),
-    {
-      type: "self_employed",
-      status_code: 1,
-      tax_number: `${SOLE}-1-33`,
-      full_name: "Kovács János",
-    } as BusinessRecord,
-    company(TWIN_A, [acct.shared]),
-    company(TWIN_B, [acct.shared]),
-    company(RENAMED, [acct.renamed], { full_name: "Új Név Kft.", short_name: null }),
-  ]);
+  await saveBusinesses(
+    sql,
+    [
+      company(PAYEE, [acct.payee], {
+        full_name: "PÉLDA Kereskedelmi és Szolgáltató Korlátolt Felelősségű Társaság",
+        short_name: "Példa Kft.",
+      }),
+      company(CEASED, [acct.ceased], { status_code: 0 }),
+      company(SUSPENDED, [acct.suspended], { status_code: 2 }),
+      company(CHANGED, [acct.changedOld, acct.changedNew]),
+      company(UNVERIFIED, [acct.unverified]),
+      company(UNWATCHED, [acct.unwatched]),
+      {
+        type: "self_employed",
+        status_code: 1,
+        tax_number: `${SOLE}-1-33`,
+        full_name: "Kovács János",
+      } as BusinessRecord,
+      company(TWIN_A, [acct.shared]),
+      company(TWIN_B, [acct.shared]),
+      company(RENAMED, [acct.renamed], { full_name: "Új Név Kft.", short_name: null }),
+    ],
+    "Europe/Budapest",
+  );
   await watch(sql, "k1", PAYEE, CEASED, SUSPENDED, CHANGED, UNVERIFIED, SOLE, TWIN_A, TWIN_B, RENAMED);
   // CHANGED took a new account five days ago: the change file was read and gives the new list.
   await seedChange(sql, {

@@ -39,11 +39,11 @@ beforeAll(async () => {
   test = await createTestDatabase();
   env = { DATABASE_URL: test.url };
   const sql = test.db.sql;
-  await saveBusinesses(sql, [
-    record(CHANGED, [OLD, NEW]),
-    record(UNVERIFIED, [UNVERIFIED_ACCOUNT]),
-    record(OTHER, [OTHERS]),
-  ]);
+  await saveBusinesses(
+    sql,
+    [record(CHANGED, [OLD, NEW]), record(UNVERIFIED, [UNVERIFIED_ACCOUNT]), record(OTHER, [OTHERS])],
+    "Europe/Budapest",
+  );
   await watch(sql, "k1", CHANGED, UNVERIFIED, OTHER);
   await seedChange(sql, {
     taxId: CHANGED,

@@ -127,7 +127,7 @@ describe("a name for every business in the console", () => {
     // A search record regwatch keeps (as a lookup leaves it) is found by its registration number.
     const [record] = emulator.sampleBusinesses({ type: "companies", limit: 5 }).slice(4);
     const { tax_id, ...fields } = record!;
-    await saveBusinesses(t.db.sql, [fields as BusinessRecord]);
+    await saveBusinesses(t.db.sql, [fields as BusinessRecord], "Europe/Budapest");
     const known = { tax_id: String(tax_id), registration_number: String(record!.registration_number) };
     const byReg = await getPage(`${web.url}/search?q=${known!.registration_number}`, reader);
     expect(byReg.status).toBe(303);
