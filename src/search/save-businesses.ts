@@ -31,6 +31,9 @@ export async function saveBusinesses(
   if (groups.size === 0) return { taxIds: [], skipped: unkeyed };
   const taxIds = [...groups.keys()].sort();
   await sql.begin(async (tx) => {
+    // The history of listed accounts (migration 0016's trigger) compares the days of reads and
+    // changes: in the registry's calendar, as the payment check reads them.
+    await tx`select set_config('TimeZone', ${timeZone}, true)`;
     const stored = await lockStoredRecords(tx, taxIds);
     const merged = taxIds.map((taxId) => ({
       taxId,
