@@ -7,6 +7,7 @@
  * spend longer compiling than running.
  */
 import type { Sql } from "./connect.ts";
+import { countDaysIn } from "./time-zone.ts";
 
 export async function inOneRead<T>(
   sql: Sql,
@@ -18,10 +19,7 @@ export async function inOneRead<T>(
     // statements in the order they were sent.
     const noJit = tx`set local jit = off`.execute();
     // The day of a timestamp (`::date`) in this zone, for this transaction only.
-    const zone =
-      settings.timeZone === undefined
-        ? null
-        : tx`select set_config('TimeZone', ${settings.timeZone}, true)`.execute();
+    const zone = settings.timeZone === undefined ? null : countDaysIn(tx, settings.timeZone);
     // A transaction's handle runs statements like the pool's; only begin/end are missing, which fn does not use.
     const result = await fn(tx as unknown as Sql);
     await noJit;

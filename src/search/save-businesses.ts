@@ -8,6 +8,7 @@ import { registryDay } from "../dates.ts";
 import { writeProfiles } from "../db/business-profiles.ts";
 import { lockStoredRecords, writeBusinesses } from "../db/businesses.ts";
 import type { Sql } from "../db/connect.ts";
+import { countDaysIn } from "../db/time-zone.ts";
 import { factsFromRecord } from "../parse/profile-facts.ts";
 import { groupByTaxBase, mergeRecords } from "./records.ts";
 
@@ -33,7 +34,7 @@ export async function saveBusinesses(
   await sql.begin(async (tx) => {
     // The history of listed accounts (migration 0016's trigger) compares the days of reads and
     // changes: in the registry's calendar, as the payment check reads them.
-    await tx`select set_config('TimeZone', ${timeZone}, true)`;
+    await countDaysIn(tx, timeZone);
     const stored = await lockStoredRecords(tx, taxIds);
     const merged = taxIds.map((taxId) => ({
       taxId,
