@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, localDateTime } from "../../src/dates.ts";
 import { insertAlertRule } from "../../src/db/alerts-rules.ts";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
+import { childBaseEnv } from "../helpers/child-env.ts";
 import { BIN, runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { sampleTaxIds, seedList } from "../helpers/sync.ts";
@@ -62,7 +63,7 @@ describe("a sync killed between its commit and delivery", () => {
     // The receiver holds the first message without answering; the sync is killed right then.
     receiver.answer({ status: 0 });
     const child = spawn(process.execPath, [BIN, "sync", "--json"], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      env: { ...childBaseEnv(), ...env },
       stdio: "ignore",
     });
     receiver.onRequest = () => child.kill("SIGKILL");

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderSchemaDoc, SCHEMA_DOC } from "../../scripts/schema-doc.ts";
+import { childBaseEnv } from "../helpers/child-env.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
 let test: TestDatabase;
@@ -23,7 +24,7 @@ function runScript(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["bin/run-ts.js", "scripts/schema-doc.ts", ...args], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      env: { ...childBaseEnv(), ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";

@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { addDays, localDateTime } from "../../src/dates.ts";
 import type { RunningEmulator } from "../../src/emulator/index.ts";
+import { childBaseEnv } from "../helpers/child-env.ts";
 import { BIN } from "../helpers/cli.ts";
 import type { TestDatabase } from "../helpers/db.ts";
 import { sampleTaxIds, seedList } from "../helpers/sync.ts";
@@ -27,7 +28,7 @@ export interface DaemonProcess {
 
 export function startDaemon(env: Record<string, string>, args: string[] = []): DaemonProcess {
   const child = spawn(process.execPath, [BIN, "daemon", ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, REGWATCH_HTTP_PORT: "0", ...env },
+    env: { ...childBaseEnv(), REGWATCH_HTTP_PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   // A test that times out never reaches its own clean-up: the daemon ends with the test's process.

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { childBaseEnv } from "../helpers/child-env.ts";
 import { BIN, type CliResult, runProcess } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
@@ -85,7 +86,7 @@ describe("npm run demo", () => {
       process.execPath,
       [BIN, "demo", "--keep", "--port", String(port), "--pg-port", String(pgPort)],
       {
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, REGWATCH_DATA_DIR: dataDir },
+        env: { ...childBaseEnv(), REGWATCH_DATA_DIR: dataDir },
         stdio: ["ignore", "pipe", "pipe"],
       },
     );

@@ -5,6 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { childBaseEnv } from "../helpers/child-env.ts";
 import { BIN, runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
@@ -21,8 +22,7 @@ function onTerminal(args: string[], lines: string[]): Promise<{ code: number | n
   const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
   const child = spawn("script", ["-qec", command, "/dev/null"], {
     env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
+      ...childBaseEnv(),
       DATABASE_URL: test.url,
       REGWATCH_LOG_LEVEL: "warn",
     },

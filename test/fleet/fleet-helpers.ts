@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Sql } from "../../src/db/connect.ts";
+import { childBaseEnv } from "../helpers/child-env.ts";
 import { BIN } from "../helpers/cli.ts";
 
 export interface AccountEntry {
@@ -56,7 +57,7 @@ export interface WorkerProcess {
 
 export function spawnWorker(args: string[], env: Record<string, string>): WorkerProcess {
   const child = spawn(process.execPath, [BIN, "worker", ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, REGWATCH_LOG_LEVEL: "info", ...env },
+    env: { ...childBaseEnv(), REGWATCH_LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const lines: Record<string, unknown>[] = [];

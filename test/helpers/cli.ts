@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { childBaseEnv } from "./child-env.ts";
 
 /**
  * `regwatch` from the sources (bin/regwatch-src.js, started like the published bin), so the tests
@@ -54,7 +55,7 @@ export function runProcess(
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      env: { ...childBaseEnv(), ...env },
       stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });
     if (input !== undefined) child.stdin!.end(input);

@@ -11,6 +11,7 @@ import { type Logger, silentLogger } from "../../src/logger.ts";
 import type { WebDeps } from "../../src/web/kit.ts";
 import { hashPassword } from "../../src/web/passwords.ts";
 import { type ConsoleTimeouts, type RunningConsole, startConsole } from "../../src/web/server.ts";
+import { childBaseEnv } from "./child-env.ts";
 
 export const TEST_PASSWORD = "correct horse battery";
 
@@ -130,7 +131,7 @@ export async function startWebProcess(
   env: Record<string, string>,
 ): Promise<{ url: string; child: ChildProcess; stop(): Promise<number | null> }> {
   const child = spawn(process.execPath, [bin, "web", "--port", "0"], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, REGWATCH_LOG_LEVEL: "info", ...env },
+    env: { ...childBaseEnv(), REGWATCH_LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const exited = new Promise<number | null>((resolve) => child.on("close", resolve));

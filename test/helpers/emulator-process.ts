@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { childBaseEnv } from "./child-env.ts";
 import { BIN } from "./cli.ts";
 
 /** The emulator in a process of its own, so its clock of arrivals is not our event loop's. */
@@ -20,7 +21,7 @@ export interface EmulatorProcess {
 export async function startEmulatorProcess(args: string[]): Promise<EmulatorProcess> {
   const child: ChildProcess = spawn(process.execPath, [BIN, "emulator", "--port", "0", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    env: { ...childBaseEnv() },
   });
   let output = "";
   const url = await new Promise<string>((resolve, reject) => {

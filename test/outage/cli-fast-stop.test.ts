@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { acquireRunLock } from "../../src/db/lock.ts";
+import { childBaseEnv } from "../helpers/child-env.ts";
 import { BIN } from "../helpers/cli.ts";
 import {
   changesAnswer,
@@ -53,8 +54,7 @@ describe.skipIf(unavailable !== undefined)("a fast stop of Postgres during the f
   ): Promise<{ code: number | null; stderr: string }> {
     const child = spawn(process.execPath, [BIN, "sync"], {
       env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
+        ...childBaseEnv(),
         REGWATCH_LOG_LEVEL: "warn",
         ...hostileEnv(registry, {
           REGWATCH_REQUEST_TIMEOUT_MS: requestTimeoutMs,

@@ -15,6 +15,7 @@ import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectedVerdict, seedPayees, writeLargeBatch } from "../../bench/payments-batch.ts";
 import { severity, type Verdict } from "../../src/payments/verdicts.ts";
+import { childBaseEnv } from "../helpers/child-env.ts";
 import { BIN } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { today } from "./fixtures.ts";
@@ -36,8 +37,7 @@ async function check(
   const handle = await open(out, "w");
   const child = spawn(process.execPath, [BIN, "payments", "check", file, ...args], {
     env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
+      ...childBaseEnv(),
       DATABASE_URL: test.url,
       REGWATCH_LOG_LEVEL: "warn",
     },

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { childBaseEnv } from "../helpers/child-env.ts";
 import { BIN, runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
@@ -69,7 +70,7 @@ describe("search quota accounting", () => {
   it("has counted every request a killed lookup --all sent, the one in flight included", async () => {
     hang.add(3);
     const child = spawn(process.execPath, [BIN, "lookup", "name", "cég", "--all"], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, REGWATCH_LOG_LEVEL: "warn", ...env() },
+      env: { ...childBaseEnv(), REGWATCH_LOG_LEVEL: "warn", ...env() },
       stdio: "ignore",
     });
     const exited = new Promise((resolve) => child.on("close", resolve));

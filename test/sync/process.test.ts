@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, daysBetween, localDateTime } from "../../src/dates.ts";
 import type { RequestLogEntry } from "../../src/emulator/index.ts";
+import { childBaseEnv } from "../helpers/child-env.ts";
 import { BIN, runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type EmulatorProcess, startEmulatorProcess } from "../helpers/emulator-process.ts";
@@ -110,8 +111,7 @@ describe("a backfill killed at any moment", () => {
       const before = await coverageCount(killed);
       const child = spawn(process.execPath, [BIN, "backfill", ...range], {
         env: {
-          PATH: process.env.PATH,
-          HOME: process.env.HOME,
+          ...childBaseEnv(),
           REGWATCH_LOG_LEVEL: "silent",
           ...env(emulator, killed, extra),
         },

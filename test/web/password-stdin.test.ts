@@ -5,6 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { childBaseEnv } from "../helpers/child-env.ts";
 import { BIN } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
@@ -23,8 +24,7 @@ describe("users add --password-stdin", () => {
       [BIN, "users", "add", "huge", "--role", "reader", "--password-stdin"],
       {
         env: {
-          PATH: process.env.PATH,
-          HOME: process.env.HOME,
+          ...childBaseEnv(),
           DATABASE_URL: t.url,
           REGWATCH_LOG_LEVEL: "warn",
         },
@@ -69,8 +69,7 @@ describe("users add --password-stdin", () => {
       [BIN, "users", "add", "long", "--role", "reader", "--password-stdin"],
       {
         env: {
-          PATH: process.env.PATH,
-          HOME: process.env.HOME,
+          ...childBaseEnv(),
           DATABASE_URL: t.url,
           REGWATCH_LOG_LEVEL: "warn",
         },

@@ -4,6 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { childBaseEnv } from "../helpers/child-env.ts";
 import { BIN } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type HostileRegistry, hostileEnv, startHostileRegistry } from "../helpers/hostile-registry.ts";
@@ -33,8 +34,7 @@ describe("a stop while a request hangs", () => {
       const askedBefore = registry.asked.length;
       const child = spawn(process.execPath, [BIN, ...args], {
         env: {
-          PATH: process.env.PATH,
-          HOME: process.env.HOME,
+          ...childBaseEnv(),
           REGWATCH_LOG_LEVEL: "warn",
           ...hostileEnv(registry, { REGWATCH_REQUEST_TIMEOUT_MS: "600000" }),
           DATABASE_URL: t.url,

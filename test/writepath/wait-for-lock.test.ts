@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { acquireRunLock } from "../../src/db/lock.ts";
+import { childBaseEnv } from "../helpers/child-env.ts";
 import { BIN, runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import {
@@ -54,7 +55,7 @@ describe("backfill --wait", () => {
     let released = false;
     try {
       const child = spawn(process.execPath, [BIN, ...backfill, "--wait", "600"], {
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, REGWATCH_LOG_LEVEL: "warn", ...env },
+        env: { ...childBaseEnv(), REGWATCH_LOG_LEVEL: "warn", ...env },
         stdio: ["ignore", "pipe", "pipe"],
       });
       let stdout = "";
