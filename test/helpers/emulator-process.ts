@@ -21,7 +21,7 @@ export interface EmulatorProcess {
 export async function startEmulatorProcess(args: string[]): Promise<EmulatorProcess> {
   const child: ChildProcess = spawn(process.execPath, [BIN, "emulator", "--port", "0", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...childBaseEnv() },
+    env: childBaseEnv(),
   });
   let output = "";
   const url = await new Promise<string>((resolve, reject) => {
