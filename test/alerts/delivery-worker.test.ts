@@ -1,6 +1,6 @@
 /**
  * The deliverer as its own worker, against a real Postgres and receivers in the test: one that
- * stalls, one slower than idle_in_transaction_session_timeout, one that fails each message twice,
+ * stalls, one that looks for the deliverer's open transactions while it answers, one that fails each message twice,
  * one that fails at random (seeded), a deliverer whose database connection dies between send and
  * record, and two deliverers at once (e-mail recipients: delivery-email.test.ts).
  * Time is a simulated clock wherever backoff, leases or ages matter.
@@ -132,27 +132,34 @@ describe("the deliverer as its own worker", () => {
     await t.db.sql`delete from regwatch.alert_deliveries`;
   });
 
-  it("sends with no transaction open: a receiver slower than idle_in_transaction_session_timeout is delivered once", async () => {
+  it("sends with no transaction open: while a receiver holds each request, none of the deliverer's sessions is in a transaction", async () => {
+    // The deliverer's own sessions carry a name of their own, so the receiver can look at them in
+    // pg_stat_activity at the moment each request arrives: a transaction left open across a send
+    // (which a managed Postgres's idle_in_transaction_session_timeout would end) shows there.
+    const seenInTransaction: number[] = [];
     const hook = await startHook(async () => {
-      await delay(700);
+      const [{ open }] = await t.db.sql<{ open: number }[]>`
+        select count(*)::int as open from pg_stat_activity
+        where application_name = 'regwatch-deliverer-under-test' and xact_start is not null`;
+      seenInTransaction.push(open);
       return 200;
     });
     closers.push(hook.close);
-    // The deliverer's own sessions end any transaction left idle for 200 ms, as managed Postgres does.
-    const strict = postgres(t.url, {
+    const watched = postgres(t.url, {
       max: 4,
       onnotice: () => {},
-      connection: { idle_in_transaction_session_timeout: 200, search_path: "regwatch" },
+      connection: { application_name: "regwatch-deliverer-under-test", search_path: "regwatch" },
     }) as unknown as Sql;
-    closers.push(() => strict.end());
+    closers.push(() => watched.end());
     await rule(hook.url);
     await changes(2);
-    expect(await deliver({}, false, strict)).toMatchObject({ sent: 2, retrying: 0, dead: 0 });
+    expect(await deliver({}, false, watched)).toMatchObject({ sent: 2, retrying: 0, dead: 0 });
+    expect(seenInTransaction).toEqual([0, 0]);
     expect((await rows()).map((r) => [r.status, r.attempts])).toEqual([
       ["sent", 1],
       ["sent", 1],
     ]);
-    expect(await deliver({}, true, strict)).toMatchObject({ attempted: 0 });
+    expect(await deliver({}, true, watched)).toMatchObject({ attempted: 0 });
     expect(hook.hits).toHaveLength(2);
   });
 

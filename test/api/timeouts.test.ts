@@ -87,13 +87,14 @@ describe("timeouts bound the whole exchange", () => {
       res.write("[");
     };
     const stop = new AbortController();
-    const { http } = testClient(server.origin, { timeoutMs: 60_000, signal: stop.signal });
+    // No time limit would end it within the test's own (an hour, more than the test is given):
+    // only the stop signal can, so the ABORTED failure proves the transfer was stopped by it.
+    const { http } = testClient(server.origin, { timeoutMs: 3_600_000, signal: stop.signal });
     const before = server.seen.length;
     const pending = http.request(get("/stop"));
     await server.requests(before + 1);
-    const { ms, error } = await timeToFail(pending, () => stop.abort(new Error("SIGTERM")));
+    const { error } = await timeToFail(pending, () => stop.abort(new Error("SIGTERM")));
     expect((error as ApiError).code).toBe("ABORTED");
-    expect(ms).toBeLessThan(1_000);
     expect(server.seen.length).toBe(before + 1); // not retried
     await http.close();
   });

@@ -98,7 +98,15 @@ describe("npm run demo", () => {
       out += chunk.toString();
     });
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    await expect.poll(() => out, { timeout: 240_000, interval: 200 }).toContain("stays up until Ctrl-C");
+    // Waits for the line, or fails at once with what it printed if the demo ends before it.
+    await new Promise<void>((resolve, reject) => {
+      const look = () => {
+        if (out.includes("stays up until Ctrl-C")) resolve();
+      };
+      child.stdout.on("data", look);
+      child.stderr.on("data", look);
+      void exited.then((code) => reject(new Error(`the demo exited (${code}) before it stayed up:\n${out}`)));
+    });
     expect(out).toContain(`Emulator (seed 2024) on http://127.0.0.1:${port}`);
     expect(out).toContain(`psql -h 127.0.0.1 -p ${pgPort} -U postgres postgres`);
     expect(out).toContain(path.join(dataDir, "demo", "embedded.json"));
