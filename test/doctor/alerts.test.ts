@@ -180,7 +180,7 @@ describe("regwatch doctor and the alert targets", () => {
         expect(hook.message).toMatch(
           /^its TLS certificate does not verify: self[- ]signed certificate \(rule\(s\) tls-hook\)$/,
         );
-        expect(hook.next).toMatch(/NODE_EXTRA_CA_CERTS/);
+        expect(hook.next).toMatch(/NODE_EXTRA_CA_CERTS.*--use-system-ca/);
       });
       expect(requests).toBe(0);
     } finally {

@@ -12,11 +12,15 @@ import { type CliResult, runProcess } from "./cli.ts";
 const BUILT = fileURLToPath(new URL("../../bin/regwatch.js", import.meta.url));
 const RECORD = `process.on("exit", () => require("node:fs").writeFileSync(process.env.REGWATCH_TEST_LOADS_TO, JSON.stringify(process.moduleLoadList)));\n`;
 
-/** `regwatch ARGS` from the build, with `env` (plus PATH and HOME), and the modules it loaded. */
+/**
+ * `regwatch ARGS` from the build (or the copy of the bin at `bin`), with `env` (plus PATH and
+ * HOME), and the modules it loaded.
+ */
 export async function runBuiltRecordingLoads(
   args: string[],
   env: Record<string, string | undefined> = {},
   timeoutMs = 60_000,
+  bin = BUILT,
 ): Promise<CliResult & { loaded: string[] }> {
   const dir = mkdtempSync(path.join(tmpdir(), "regwatch-loads-"));
   try {
@@ -25,7 +29,7 @@ export async function runBuiltRecordingLoads(
     writeFileSync(preload, RECORD);
     const run = await runProcess(
       process.execPath,
-      ["--require", preload, BUILT, ...args],
+      ["--require", preload, bin, ...args],
       { ...env, REGWATCH_TEST_LOADS_TO: out },
       timeoutMs,
     );

@@ -1,9 +1,10 @@
 /**
- * 200,000 payments through each output of `payments check` against a real database: every row
+ * 20,000 payments through each output of `payments check` against a real database: every row
  * ends with its verdict (counted in the JSON rows, the CSV lines, the text table and the
  * workbook's rows), the exit code says some are held, and the JSON document stays valid. The
- * output goes to a file, not through the test's memory. Speed and memory are the benchmark's
- * (bench/payments.ts), not asserted here.
+ * output goes to a file, not through the test's memory. Twenty thousand rows cross the reader's
+ * chunks and the spool many times over; the 200,000-row batch, with its speed and memory, is the
+ * benchmark's (bench/payments.ts), not asserted here.
  */
 import { spawn } from "node:child_process";
 import { createReadStream } from "node:fs";
@@ -20,7 +21,7 @@ import { BIN } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { today } from "./fixtures.ts";
 
-const ROWS = 200_000;
+const ROWS = 20_000;
 const PAYEES = 2_000;
 const TIMEOUT = 900_000;
 
@@ -57,6 +58,21 @@ function lines(file: string) {
 }
 
 const expected = (line: number) => expectedVerdict(line - 2, PAYEES);
+
+/** How many rows of the batch end with each verdict, in the order the summary names them. */
+const VERDICT_ORDER = [
+  "account_not_registered",
+  "name_mismatch",
+  "invalid_amount",
+  "account_recently_changed",
+  "not_watched",
+  "ok",
+] as const;
+function expectedCounts(): Record<string, number> {
+  const counts: Record<string, number> = Object.fromEntries(VERDICT_ORDER.map((v) => [v, 0]));
+  for (let i = 0; i < ROWS; i++) counts[expectedVerdict(i, PAYEES)]!++;
+  return counts;
+}
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "regwatch-large-"));
@@ -96,14 +112,7 @@ describe(`payments check on ${ROWS.toLocaleString("en")} rows`, () => {
       const document = JSON.parse(`${head}${tail}`) as { rows: unknown[]; row_count: number; counts: object };
       expect(document.rows).toEqual([]);
       expect(document.row_count).toBe(ROWS);
-      expect(document.counts).toEqual({
-        account_not_registered: 4000,
-        name_mismatch: 2000,
-        invalid_amount: 2000,
-        account_recently_changed: 4000,
-        not_watched: 34000,
-        ok: 154000,
-      });
+      expect(document.counts).toEqual(expectedCounts());
     },
     TIMEOUT,
   );
@@ -158,10 +167,8 @@ describe(`payments check on ${ROWS.toLocaleString("en")} rows`, () => {
         } else if (line.startsWith(`${ROWS} row(s)`)) summary = line;
       }
       expect(rows).toBe(ROWS);
-      expect(summary).toBe(
-        `${ROWS} row(s): 4000 account_not_registered, 2000 name_mismatch, 2000 invalid_amount, ` +
-          "4000 account_recently_changed, 34000 not_watched, 154000 ok",
-      );
+      const counts = expectedCounts();
+      expect(summary).toBe(`${ROWS} row(s): ${VERDICT_ORDER.map((v) => `${counts[v]} ${v}`).join(", ")}`);
     },
     TIMEOUT,
   );
