@@ -28,6 +28,7 @@ export default defineConfig({
           // The registry twin's own behaviour; it needs no database.
           name: "emulator",
           include: ["test/emulator/**/*.test.ts"],
+          globalSetup: ["test/setup/build.ts"],
         },
       },
     ],

@@ -18,13 +18,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { runProcess } from "./helpers/cli.ts";
+import { runProcess, SOURCE_BIN } from "./helpers/cli.ts";
 import { runBuiltRecordingLoads } from "./helpers/module-loads.ts";
 import { binNodeFlags, cacheFileFor, cacheTaken } from "./helpers/one-file.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BUILT = path.join(ROOT, "bin", "regwatch.js");
-const SOURCES = path.join(ROOT, "bin", "regwatch-src.js");
+// The build must print what the sources print: the one reason these tests start the sources.
+const SOURCES = SOURCE_BIN;
 const OVERVIEW = path.join(ROOT, "dist", "cli-overview.cjs");
 
 describe("the overview from the build", () => {

@@ -162,7 +162,7 @@ describe("regwatch emulator command", () => {
     const child = spawn(
       process.execPath,
       [
-        "bin/regwatch-src.js",
+        "bin/regwatch.js",
         "emulator",
         "--port",
         "0",
@@ -179,7 +179,12 @@ describe("regwatch emulator command", () => {
       out += chunk.toString();
     });
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    while (!out.includes("REGWATCH_FILE_ORIGINS")) await new Promise((r) => setTimeout(r, 50));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on("data", () => {
+        if (out.includes("REGWATCH_FILE_ORIGINS")) resolve();
+      });
+      void exited.then((code) => reject(new Error(`the emulator exited (${code}) before it printed its lines: ${out}`)));
+    });
     const watchUrl = /REGWATCH_WATCH_URL=(\S+)/.exec(out)![1]!;
     expect(watchUrl).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*\/v2$/);
     const url = watchUrl.replace(/\/v2$/, "");
@@ -192,7 +197,7 @@ describe("regwatch emulator command", () => {
   }, 30_000);
 
   it("exits 64 on a bad argument", async () => {
-    const child = spawn(process.execPath, ["bin/regwatch-src.js", "emulator", "--now", "soon"], {
+    const child = spawn(process.execPath, ["bin/regwatch.js", "emulator", "--now", "soon"], {
       stdio: "ignore",
     });
     expect(await new Promise((resolve) => child.on("exit", resolve))).toBe(64);

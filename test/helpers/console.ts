@@ -123,8 +123,8 @@ function cookiePairs(setCookies: string[]): string[] {
 }
 
 /**
- * `regwatch web --port 0` as a process of its own (`bin` is bin/regwatch-src.js or the built
- * bin/regwatch.js), resolved once it logs the address it listens on.
+ * `regwatch web --port 0` as a process of its own (`bin` is the published
+ * bin/regwatch.js or a copy of it), resolved once it logs the address it listens on.
  */
 export async function startWebProcess(
   bin: string,

@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runProcess } from "../helpers/cli.ts";
+import { runProcess, SOURCE_BIN } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { runBuiltRecordingLoads } from "../helpers/module-loads.ts";
 import { binNodeFlags, cacheFileFor, cacheTaken } from "../helpers/one-file.ts";
@@ -27,7 +27,8 @@ import { startTlsFront, type TlsFront, viaFront } from "../helpers/tls-front.ts"
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BUILT = path.join(ROOT, "bin", "regwatch.js");
-const SOURCES = path.join(ROOT, "bin", "regwatch-src.js");
+// The build must print what the sources print: the one reason these tests start the sources.
+const SOURCES = SOURCE_BIN;
 const STATUS_FILE = path.join(ROOT, "dist", "cli-status.cjs");
 const scratch = mkdtempSync(path.join(tmpdir(), "regwatch-status-build-"));
 
