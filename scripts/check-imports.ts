@@ -1,16 +1,17 @@
 /**
- * Every `import()` of a CommonJS package in src/ reads the package through `default`, the one
- * shape that works both from the sources and from the build:
+ * No `import()` of a CommonJS package in src/: such a package is loaded when needed with
+ * `requirePackage` (src/require-package.ts), which answers alike wherever regwatch runs.
  *
- *   const { default: standardWebhooks } = await import("standardwebhooks");  // allowed
- *   const { Webhook } = await import("standardwebhooks");                    // refused
+ *   const { Webhook } = requirePackage<typeof import("standardwebhooks")>("standardwebhooks"); // allowed
+ *   const { Webhook } = await import("standardwebhooks");                                       // refused
  *
- * Why: from the sources (tsx) Node's own loader answers an import() of a CommonJS module with its
- * exports by name as well as under `default`; the build (esbuild, one chunk per lazily loaded
- * package) answers with `default` only, so a name read from it is undefined there and nowhere
- * else (`Webhook is not a constructor` sent no webhook from the built command, issue 46). Whether
- * a package is CommonJS is Node's own answer: the file its `import` resolves to, and the nearest
- * package.json's "type" above it. ES module packages may be read by name.
+ * Why: an import() of CommonJS answers with the package's exports by name and under `default`
+ * from Node's own loader, under `default` only from the build (esbuild's chunk), and by name only
+ * from the sources under tsx (the package says `__esModule`): a name read from the answer was
+ * undefined in the build alone, and the build sent no webhook (issue 46). Whether a package is
+ * CommonJS is Node's own answer: the file its `import` condition resolves to, and the nearest
+ * package.json's "type" above it. An ES module package may be imported; a type (`typeof
+ * import("pkg")`) is not an import.
  *
  *   node bin/run-ts.js scripts/check-imports.ts [dir]   # exit 1 listing every such import
  *
@@ -28,34 +29,24 @@ export interface ImportProblem {
   reason: string;
 }
 
-/** `import("pkg")` of a package (not a relative path, not a built-in), with what precedes it. */
-const DYNAMIC_IMPORT = /import\(\s*["']([^"'./][^"']*)["']\s*\)/g;
-/** The only accepted use: `{ default: name } = await import(...)` or `(await import(...)).default`. */
-const DEFAULT_ONLY = /(?:\{\s*default\s*:\s*[\w$]+\s*\}\s*=\s*await\s*$)/;
+/** `import("pkg")` of a package (not a relative path): built-ins are told apart by their `node:`. */
+const DYNAMIC_IMPORT = /(typeof\s+)?import\(\s*["']([^"'./][^"']*)["']\s*\)/g;
 
-/**
- * Every dynamic import of a CommonJS package among `files` (paths relative to src/, with their
- * text) that reads it other than through `default`; `isCommonJs` says which packages are.
- */
-export function findNamedCommonJsImports(
+/** Every import() of a CommonJS package among `files` (paths relative to src/, with their text). */
+export function findCommonJsImports(
   files: ReadonlyMap<string, string>,
   isCommonJs: (specifier: string) => boolean,
 ): ImportProblem[] {
   const problems: ImportProblem[] = [];
   for (const [file, text] of files) {
     for (const match of text.matchAll(DYNAMIC_IMPORT)) {
-      const specifier = match[1]!;
-      if (specifier.startsWith("node:") || !isCommonJs(specifier)) continue;
-      const before = text.slice(Math.max(0, match.index - 200), match.index);
-      const after = text.slice(match.index + match[0].length, match.index + match[0].length + 12);
-      const defaultOnly =
-        DEFAULT_ONLY.test(before) || (/\(\s*await\s*$/.test(before) && /^\)\.default\b/.test(after));
-      if (defaultOnly) continue;
+      const specifier = match[2]!;
+      if (match[1] !== undefined || specifier.startsWith("node:") || !isCommonJs(specifier)) continue;
       problems.push({
         file: `src/${file}`,
         line: text.slice(0, match.index).split("\n").length,
         specifier,
-        reason: `"${specifier}" is CommonJS: read its import() as \`const { default: name } = await import("${specifier}")\` (the build answers with \`default\` only)`,
+        reason: `"${specifier}" is CommonJS: load it with requirePackage("${specifier}") (src/require-package.ts), not import(), whose answer differs between the build and the sources`,
       });
     }
   }
@@ -82,15 +73,15 @@ async function main(): Promise<void> {
   const root = process.argv[2]
     ? path.resolve(process.argv[2])
     : fileURLToPath(new URL("../src", import.meta.url));
-  const problems = findNamedCommonJsImports(await readSources(root), (specifier) =>
+  const problems = findCommonJsImports(await readSources(root), (specifier) =>
     resolvesToCommonJs(specifier, root),
   );
   if (problems.length === 0) {
-    process.stdout.write("check-imports: every CommonJS package's import() is read through default\n");
+    process.stdout.write("check-imports: no import() of a CommonJS package\n");
     return;
   }
   for (const p of problems) process.stderr.write(`${p.file}:${p.line}: ${p.reason}\n`);
-  process.stderr.write(`check-imports: ${problems.length} import() of CommonJS read by name\n`);
+  process.stderr.write(`check-imports: ${problems.length} import() of a CommonJS package\n`);
   process.exitCode = 1;
 }
 

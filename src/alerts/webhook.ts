@@ -5,6 +5,7 @@
  */
 import "../api/wasm-baseline.ts";
 import { request } from "undici";
+import { requirePackage } from "../require-package.ts";
 import { redactError, redactSecrets } from "../secrets.ts";
 import { type AttemptOutcome, classifyHttpStatus, parseRetryAfter } from "./retry-policy.ts";
 
@@ -27,13 +28,8 @@ export interface WebhookOptions {
 
 export async function sendWebhook(message: WebhookMessage, options: WebhookOptions): Promise<AttemptOutcome> {
   // Loaded at the first webhook a process sends (a sync without webhook rules never needs it).
-  // A CommonJS package: its import() is read through `default` (npm run check:imports says why).
-  const { default: standardWebhooks } = await import("standardwebhooks");
-  const signature = new standardWebhooks.Webhook(options.secret).sign(
-    message.messageId,
-    message.now,
-    message.body,
-  );
+  const { Webhook } = requirePackage<typeof import("standardwebhooks")>("standardwebhooks");
+  const signature = new Webhook(options.secret).sign(message.messageId, message.now, message.body);
   let response: Awaited<ReturnType<typeof request>>;
   try {
     response = await request(message.url, {

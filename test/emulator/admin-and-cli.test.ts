@@ -183,7 +183,9 @@ describe("regwatch emulator command", () => {
       child.stdout.on("data", () => {
         if (out.includes("REGWATCH_FILE_ORIGINS")) resolve();
       });
-      void exited.then((code) => reject(new Error(`the emulator exited (${code}) before it printed its lines: ${out}`)));
+      void exited.then((code) =>
+        reject(new Error(`the emulator exited (${code}) before it printed its lines: ${out}`)),
+      );
     });
     const watchUrl = /REGWATCH_WATCH_URL=(\S+)/.exec(out)![1]!;
     expect(watchUrl).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*\/v2$/);
