@@ -23,16 +23,3 @@ export const SEVERITY_RULE: SeverityRule = {
   statusHeadings: ["status", "status_code"],
   statusCodes: ["0", "2"],
 };
-
-/** The severity of one change from its headings and new values (for a page that has them already). */
-export function severityOf(
-  headings: readonly string[],
-  values: readonly { heading: string; newValue?: unknown }[],
-  rule: SeverityRule = SEVERITY_RULE,
-): Severity {
-  if (headings.some((h) => rule.headings.includes(h))) return "high";
-  const ceased = values.some(
-    (v) => rule.statusHeadings.includes(v.heading) && rule.statusCodes.includes(String(v.newValue ?? "")),
-  );
-  return ceased ? "high" : "normal";
-}

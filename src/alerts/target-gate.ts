@@ -30,8 +30,6 @@ interface TargetState {
   probing: boolean;
 }
 
-export type GateVerdict = "go" | "paused";
-
 export class TargetGates {
   private readonly targets = new Map<string, TargetState>();
 

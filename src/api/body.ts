@@ -42,10 +42,7 @@ export function checkDeclaredLength(
   if (declared > cap.bytes) throw tooLarge(context, cap, `of ${declared} bytes (declared)`);
 }
 
-/**
- * Collects a body stream, stopping as soon as it passes the cap: memory held is at most the cap
- * plus one chunk. `onChunk` lets the caller reset an idle timer per chunk.
- */
+/** A response body as it arrives: read chunk by chunk, or dropped. */
 export interface BodyStream extends AsyncIterable<Uint8Array> {
   destroy(error?: Error): unknown;
   on(event: "error", listener: (error: Error) => void): unknown;
@@ -55,26 +52,6 @@ export interface BodyStream extends AsyncIterable<Uint8Array> {
 export function discard(body: BodyStream): void {
   body.on("error", () => {});
   body.destroy();
-}
-
-export async function readCapped(
-  body: BodyStream,
-  cap: BodyCap,
-  context: ErrorContext,
-  onChunk?: () => void,
-): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    onChunk?.();
-    size += chunk.length;
-    if (size > cap.bytes) {
-      discard(body);
-      throw tooLarge(context, cap, `passed ${cap.bytes} bytes while reading and`);
-    }
-    chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
-  }
-  return Buffer.concat(chunks, size);
 }
 
 /** Decodes UTF-8 strictly: an invalid sequence is an error, never a silent U+FFFD. */

@@ -24,8 +24,6 @@ import {
   type ResumeDecision,
 } from "./schedule.ts";
 
-export { MAX_ATTEMPTS_PER_SLOT, MAX_RETRY_BACKOFF_MS, RETRY_AFTER_FAILURE_MS } from "./schedule.ts";
-
 export type JobOutcome = "ran" | "not-due" | "lock-held" | "busy" | "stopping" | "error";
 
 export interface JobDeps {

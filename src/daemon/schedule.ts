@@ -1,7 +1,8 @@
 /**
  * When the daemon should run: the most recent scheduled instant of a cron expression in a time
- * zone, and whether a catch-up is due. Pure: the caller supplies the instant and what the
- * database says, so the rules are unit-tested without a clock, a database or a timer.
+ * zone, and whether a run is due for it (missed, stopped or failed: resumeDecision). Pure: the
+ * caller supplies the instant and what the database says, so the rules are unit-tested without a
+ * clock, a database or a timer.
  *
  * node-cron 4 computes the next run but not the previous one. Rather than a second cron library
  * (a second reading of the same expression that could disagree with the scheduler), the
@@ -135,30 +136,6 @@ function offsetMs(epochMs: number, timeZone: string): number {
   const local = localWallTime(instant, timeZone);
   const wallAsUtc = Date.parse(`${local.date}T00:00:00Z`) + local.seconds * 1000;
   return wallAsUtc - instant.getTime();
-}
-
-export interface CatchUpInput {
-  /** The most recent scheduled instant (previousScheduledTime). */
-  slot: Date | undefined;
-  /** Start of the newest scheduled or catch-up sync that finished ok or partial. */
-  lastSuccess: Date | undefined;
-  /** When this daemon's last attempt failed, if it did; holds retries back. */
-  lastFailure?: Date;
-  now: Date;
-  /** Least time between a failed attempt and the next one. */
-  retryAfterMs: number;
-}
-
-/**
- * A run is due when the schedule has fired since the last successful run started. After a failed
- * attempt the next waits `retryAfterMs`, so a registry that is down is not asked every minute.
- */
-export function catchUpDue(input: CatchUpInput): boolean {
-  if (!input.slot) return false;
-  if (input.lastSuccess && input.lastSuccess.getTime() >= input.slot.getTime()) return false;
-  if (input.lastFailure && input.now.getTime() - input.lastFailure.getTime() < input.retryAfterMs)
-    return false;
-  return true;
 }
 
 /** A scheduled or catch-up sync that started after the slot, as the resume rule needs it. */

@@ -28,26 +28,3 @@ export async function readWatchStateCounts(sql: Sql): Promise<WatchStateCount[]>
     select list_name as "listName", state, count(*)::int as count
     from v_watch_status group by list_name, state order by list_name, state`;
 }
-
-export interface WatchStateItem {
-  taxId: string;
-  businessName: string | null;
-  state: string;
-  lastCode: number | null;
-  lastMessage: string | null;
-}
-
-/** The items of one list that are not in sync (pending, failed, not requested, unmanaged), at most `limit`. */
-export async function readOutOfSyncItems(
-  sql: Sql,
-  listName: string,
-  limit: number,
-): Promise<WatchStateItem[]> {
-  return sql<WatchStateItem[]>`
-    select tax_id as "taxId", business_name as "businessName", state, last_code as "lastCode",
-           last_message as "lastMessage"
-    from v_watch_status
-    where list_name = ${listName} and state <> 'in_sync'
-    order by state, tax_id
-    limit ${limit}`;
-}

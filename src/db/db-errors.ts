@@ -21,6 +21,8 @@ const CONNECTION_CODES = new Set([
   "EPIPE",
   "ETIMEDOUT",
   "ENOTFOUND",
+  "EAI_AGAIN",
+  "EAI_FAIL",
   "EHOSTUNREACH",
   "CONNECTION_CLOSED",
   "CONNECTION_ENDED",
@@ -82,7 +84,7 @@ function neverConnected(error: unknown, code: string): string | undefined {
   }
   if (!e) return undefined;
   if (e.syscall === "getaddrinfo" && typeof e.hostname === "string")
-    return `could not connect to the database: the host ${e.hostname} was not found (${code}); check the host in DATABASE_URL`;
+    return `could not connect to the database: ${lookupFailed(e.hostname, code)}`;
   if (e.syscall !== "connect") return undefined;
   const where =
     typeof e.address === "string"
@@ -93,6 +95,17 @@ function neverConnected(error: unknown, code: string): string | undefined {
       ? "check that Postgres is running there and that DATABASE_URL names the right host and port"
       : "check that the host is reachable from here (a firewall, a VPN, the port) and that DATABASE_URL names it";
   return `could not connect to the database at ${where} (${code}): ${hint}`;
+}
+
+/**
+ * Why the host's name gave no address. ENOTFOUND is an answer (no such name); EAI_AGAIN is no
+ * answer at all (no network, or a DNS server that does not reply), EAI_FAIL a DNS server that
+ * failed: there the name may well be right, and the network or DNS settings are what to check.
+ */
+function lookupFailed(host: string, code: string): string {
+  if (code === "ENOTFOUND") return `the host ${host} was not found (${code}); check the host in DATABASE_URL`;
+  const why = code === "EAI_AGAIN" ? "no DNS server answered" : "the DNS server failed";
+  return `the name of the host ${host} could not be looked up: ${why} (${code}); check this machine's network and DNS settings, then the host in DATABASE_URL`;
 }
 
 /**

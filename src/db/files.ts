@@ -64,17 +64,6 @@ export async function openFilesPage(
     limit ${limit}`;
 }
 
-export async function countOpenFiles(
-  sql: Sql,
-  maxAttempts: number,
-  policy: FetchFilesPolicy = { kind: "all" },
-): Promise<number> {
-  const [row] = await sql<{ n: number }[]>`
-    select count(*)::int as n from change_files f
-    where ${OPEN(sql, maxAttempts)} and ${wanted(sql, policy)}`;
-  return row?.n ?? 0;
-}
-
 export type FileOutcome =
   | {
       path: string;

@@ -34,14 +34,9 @@ export async function requireRole(sql: Sql, role: string): Promise<void> {
 }
 
 /**
- * Applies the grants of every recorded reader role that still exists (after migrations). Returns
- * the roles it applied them to.
+ * Applies the grants of every recorded reader role that still exists, inside the caller's
+ * transaction (the migrator's, after migrations). Returns the roles it applied them to.
  */
-export async function reapplyReaderGrants(sql: Sql, schema = DEFAULT_SCHEMA): Promise<string[]> {
-  return sql.begin((tx) => reapplyReaderGrantsIn(tx as unknown as Sql, schema));
-}
-
-/** The same, inside the caller's transaction (the migrator's). */
 export async function reapplyReaderGrantsIn(tx: Sql, schema: string): Promise<string[]> {
   const roles = await tx<{ role: string }[]>`
     select r.role from ${tx(schema)}.reader_roles r join pg_roles p on p.rolname = r.role order by r.role`;

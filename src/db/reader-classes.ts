@@ -92,11 +92,6 @@ export function readerClassOf(relation: string): ReaderClass {
   return "private";
 }
 
-/** True when this file names the relation (as data, partial or private). */
-export function isClassified(relation: string): boolean {
-  return DATA.has(relation) || relation in PRIVATE_COLUMNS || relation in PRIVATE_TABLES;
-}
-
 export interface ReaderGrantPlan {
   /** Tables and views granted SELECT in full. */
   full: string[];

@@ -41,10 +41,6 @@ export function headingValue(heading: string, value: unknown): string {
 /** What a business is called where no source knows its name. */
 export const NAME_UNKNOWN = "(name unknown)";
 
-/** Said once where a name is unknown: how to learn it. */
-export const NAME_UNKNOWN_HINT =
-  "(name unknown): no search record or change has named the business yet; `regwatch lookup` finds it by registration number, name or bank account and stores the name for the next messages";
-
 /** The business as a person reads it: its name (or that it is unknown), then the tax id. */
 export function businessLabel(name: string | null | undefined, taxId: string): string {
   return `${name?.trim() || NAME_UNKNOWN} (${taxId})`;

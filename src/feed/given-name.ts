@@ -1,9 +1,8 @@
 /**
- * A business's name as people read it (pure): the registry's own name when one is known, else the
- * newest name a person or a file gave, saying where it came from, else that the name is unknown.
- * The sentences are whole, with placeholders, for the message catalogues.
+ * A name a person or a file gave a business, as people read it (pure): the name and where it came
+ * from, shown where the registry has not named the business. The sentences are whole, with
+ * placeholders, for the message catalogues.
  */
-import { NAME_UNKNOWN } from "./format.ts";
 
 /** User-visible sentences of this module ({name}, {file}, {user} are filled in). */
 export const GIVEN_NAME_TEXT = {
@@ -32,13 +31,6 @@ export function givenNameLabel(given: GivenNameLike, say: GivenNameSay = english
   if (given.source.startsWith("file ")) return say("fromFile", { name, file: given.source.slice(5) });
   if (given.source.startsWith("user ")) return say("fromUser", { name, user: given.source.slice(5) });
   return say("earlier", { name });
-}
-
-/** The registry's name, else the given one marked as given, else NAME_UNKNOWN. */
-export function shownName(registryName: string | null | undefined, given: GivenNameLike | undefined): string {
-  const known = registryName?.trim();
-  if (known) return known;
-  return given ? givenNameLabel(given) : NAME_UNKNOWN;
 }
 
 /** The source a file gives its names under: `file <base name>`. */

@@ -26,11 +26,3 @@ export function terminalSafe(text: string): string {
 export function terminalSafeLines(text: string): string {
   return text.split("\n").map(terminalSafe).join("\n");
 }
-
-/** Whether the text holds anything terminalSafe would escape. */
-export function hasUnsafeCharacters(text: string): boolean {
-  UNSAFE.lastIndex = 0;
-  const found = UNSAFE.test(text);
-  UNSAFE.lastIndex = 0;
-  return found;
-}

@@ -38,8 +38,3 @@ export function unreadWhy(heading: string, file: UnreadFile): string {
     heading,
   );
 }
-
-/** How a heading whose latest change was not read is shown: "unknown since <day> (changed, not read)". */
-export function unknownSince(day: string): string {
-  return `unknown since ${day} (changed, not read)`;
-}

@@ -104,9 +104,3 @@ export function parsePayload(kind: JobKind, payload: unknown): JobPayload {
   if (problems.length > 0) throw new Error(`${kind} job: ${problems.join("; ")}`);
   return p.manual === true ? { ...job, manual: true } : job;
 }
-
-/** The kind a task name stands for; undefined for a task that is not regwatch's. */
-export function kindOfTask(task: string): JobKind | undefined {
-  const kind = task.startsWith(TASK_PREFIX) ? task.slice(TASK_PREFIX.length) : "";
-  return (JOB_KINDS as readonly string[]).includes(kind) ? (kind as JobKind) : undefined;
-}

@@ -67,12 +67,6 @@ export function ibanOf(domestic24: string): string {
   return `HU${ibanCheckDigits(domestic24)}${domestic24}`;
 }
 
-/** The domestic number an IBAN carries (its last 24 digits), grouped; undefined when not Hungarian. */
-export function domesticOfIban(iban: string): string | undefined {
-  const compact = iban.replace(/[\s-]/g, "").toUpperCase();
-  return /^HU\d{26}$/.test(compact) ? groupDigits(compact.slice(4)) : undefined;
-}
-
 function checkParts(digits24: string, raw: string): Said | undefined {
   if (!partIsValid(digits24.slice(0, 8))) {
     return said(

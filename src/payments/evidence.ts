@@ -156,16 +156,3 @@ export function unverifiedChanges(
   }
   return out.sort((a, b) => b.changeDate.localeCompare(a.changeDate));
 }
-
-/** The detail of account_change_unverified (or the note added to a worse verdict). */
-export function describeUnverified(changes: readonly UnverifiedChange[], holdDays: number): string {
-  return changes
-    .map(
-      (c) =>
-        `the bank_accounts change of ${c.changeDate} is not verified: ${c.why}` +
-        (c.withinHold
-          ? ` (within the ${holdDays}-day hold)`
-          : "; no search record read since, nor a later change, says which accounts hold"),
-    )
-    .join("; ");
-}

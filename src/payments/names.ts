@@ -131,11 +131,6 @@ function matchNormalised(file: Normalised, registry: Normalised): NameMatch | nu
   return shorter && inOrder(file.words, registry.words) ? "shortened" : null;
 }
 
-/** How the file's name matches one registry name; null when it does not. */
-export function matchName(fileName: string, registryName: string): NameMatch | null {
-  return matchNormalised(normalisedName(fileName), normalisedName(registryName));
-}
-
 /** The registry name the file's name matches (one it equals before one it shortens), or null. */
 export function findMatchingName(fileName: string, registryNames: readonly string[]): string | null {
   const file = normalisedName(fileName);

@@ -175,13 +175,6 @@ function fractionEnd(amount: string, dot: number): number {
   return next < 0 ? amount.length : next;
 }
 
-/** "2499502.50" as "2 499 502.50": thousands grouped by a space, the decimal point kept. */
-export function groupThousands(amount: string): string {
-  const dot = amount.indexOf(".");
-  if (dot < 0) return groupWhole(amount);
-  return `${groupWhole(amount.slice(0, dot))}.${amount.slice(dot + 1, fractionEnd(amount, dot))}`;
-}
-
 /** An amount for people: the currency's decimals, grouped, with its code ("2 499 502.50 HUF"). */
 export function formatMoney(amount: string, currency: string): string {
   const dot = amount.indexOf(".");

@@ -58,8 +58,6 @@ export const viewHelpers = (locale: Locale, timeZone: string) => {
   };
 };
 
-export type ViewHelpers = ReturnType<typeof viewHelpers>;
-
 export function templateLocals(locale: Locale, timeZone: string) {
   const i18n = translatorFor(locale);
   return { locale, i18n, t: i18n.t, h: viewHelpers(locale, timeZone), w: wordHelpers(i18n) };

@@ -1,11 +1,6 @@
 import cron from "node-cron";
 import { describe, expect, it } from "vitest";
-import {
-  catchUpDue,
-  cronSchedule,
-  previousScheduledTime,
-  wallTimeInstants,
-} from "../../src/daemon/schedule.ts";
+import { cronSchedule, previousScheduledTime, wallTimeInstants } from "../../src/daemon/schedule.ts";
 
 function schedule(expression: string, timeZone: string) {
   const task = cron.createTask(expression, () => {}, { timezone: timeZone });
@@ -61,30 +56,5 @@ describe("wallTimeInstants", () => {
       "2026-10-25T00:30:00.000Z",
       "2026-10-25T01:30:00.000Z",
     ]);
-  });
-});
-
-describe("catchUpDue", () => {
-  const slot = at("2026-11-22T06:15:00Z");
-  const now = at("2026-11-22T09:00:00Z");
-  const base = { slot, now, retryAfterMs: 15 * 60_000 };
-  it("is due when nothing succeeded since the slot", () => {
-    expect(catchUpDue({ ...base, lastSuccess: undefined })).toBe(true);
-    expect(catchUpDue({ ...base, lastSuccess: at("2026-11-21T06:15:01Z") })).toBe(true);
-  });
-  it("is not due once a run started at or after the slot", () => {
-    expect(catchUpDue({ ...base, lastSuccess: slot })).toBe(false);
-    expect(catchUpDue({ ...base, lastSuccess: at("2026-11-22T08:00:00Z") })).toBe(false);
-  });
-  it("waits after a failure, then tries again", () => {
-    expect(catchUpDue({ ...base, lastSuccess: undefined, lastFailure: at("2026-11-22T08:50:00Z") })).toBe(
-      false,
-    );
-    expect(catchUpDue({ ...base, lastSuccess: undefined, lastFailure: at("2026-11-22T08:40:00Z") })).toBe(
-      true,
-    );
-  });
-  it("is never due for a schedule that has not fired", () => {
-    expect(catchUpDue({ ...base, slot: undefined, lastSuccess: undefined })).toBe(false);
   });
 });

@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  accountDay,
-  accountOfQueue,
-  jobFor,
-  jobKey,
-  kindOfTask,
-  parsePayload,
-  queueName,
-  taskName,
-} from "../../src/fleet/jobs.ts";
+import { accountDay, accountOfQueue, jobFor, jobKey, parsePayload, queueName } from "../../src/fleet/jobs.ts";
 import { heartbeatEveryMs } from "../../src/fleet/leases.ts";
 
 describe("fleet jobs", () => {
@@ -29,12 +20,6 @@ describe("fleet jobs", () => {
     const instant = new Date("2026-11-24T23:30:00Z");
     expect(accountDay(instant, "Europe/Budapest")).toBe("2026-11-25");
     expect(accountDay(instant, "America/New_York")).toBe("2026-11-24");
-  });
-
-  it("maps task names to kinds and back", () => {
-    expect(kindOfTask(taskName("backfill"))).toBe("backfill");
-    expect(kindOfTask("regwatch_nothing")).toBeUndefined();
-    expect(kindOfTask("sync")).toBeUndefined();
   });
 
   it("checks payloads read back from the queue, naming what is wrong", () => {

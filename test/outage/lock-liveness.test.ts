@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { hostname } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sql } from "../../src/db/connect.ts";
-import { acquireRunLock, RunLockLostError } from "../../src/db/lock.ts";
+import { acquireRunLock, LEASE_SECONDS, RunLockLostError } from "../../src/db/lock.ts";
 import { fetchOpenFiles } from "../../src/sync/file-fetch.ts";
 import { noProgress } from "../../src/sync/progress.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
@@ -77,14 +77,37 @@ describe("the run lock's liveness", () => {
     expect(await sql`select 1 from regwatch.run_lease`).toHaveLength(0);
   });
 
-  it("a holder of this host whose process has ended is taken over at once", async () => {
+  it("a holder of this host whose process has ended is taken over at once; one still running is not", async () => {
     const { sql } = test.db;
+    const lease = async () => {
+      const [row] = await sql<{ holder: string; pid: number; left: number }[]>`
+        select holder, pid, extract(epoch from expires_at - clock_timestamp())::float8 as left
+        from regwatch.run_lease`;
+      return row;
+    };
+    // A running process of this host (the one that started this test's) keeps its lease.
+    await sql`insert into regwatch.run_lease (holder, pid, host, expires_at)
+              values ('alive', ${process.ppid}, ${hostname()}, clock_timestamp() + interval '1 hour')`;
+    const refused = await acquireRunLock(sql).then(
+      (wrongly) => wrongly.release(),
+      (error: unknown) => error,
+    );
+    expect(refused).toMatchObject({ code: "LOCKED" });
+    expect((await lease())?.holder).toBe("alive");
+    await sql`delete from regwatch.run_lease`;
+
+    // One whose process has ended holds nothing: its lease is taken an hour before it would end.
     const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
     const deadPid = Number(child.stdout.toString());
     await sql`insert into regwatch.run_lease (holder, pid, host, expires_at)
               values ('gone', ${deadPid}, ${hostname()}, clock_timestamp() + interval '1 hour')`;
     const lock = await acquireRunLock(sql);
-    await lock.release();
+    const taken = await lease();
+    expect(taken).toMatchObject({ pid: process.pid });
+    expect(taken!.holder).not.toBe("gone");
+    expect(taken!.left).toBeLessThanOrEqual(LEASE_SECONDS);
+    expect(await lock.release()).toBe(true);
+    expect(await lease()).toBeUndefined();
   });
 
   it("stops the file phase from starting requests once it is lost", async () => {

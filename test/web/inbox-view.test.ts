@@ -1,6 +1,5 @@
 /** The inbox's pure parts: filters read from the query string, headings in words, groups by business. */
 import { describe, expect, it } from "vitest";
-import { severityOf } from "../../src/alerts/severity.ts";
 import type { InboxChange } from "../../src/db/console-inbox-changes.ts";
 import { filterParams, groupByBusiness, headingLines, readInboxQuery } from "../../src/web/inbox-view.ts";
 
@@ -129,16 +128,5 @@ describe("groupByBusiness", () => {
       new Map([["22222222", ["x", "y"]]]),
     );
     expect(groups[0]!.lists).toEqual(["x", "y"]);
-  });
-});
-
-describe("severityOf", () => {
-  it("makes bank accounts, names and a status to ceased or suspended high; the rest normal", () => {
-    expect(severityOf(["bank_accounts"], [])).toBe("high");
-    expect(severityOf(["long_name"], [])).toBe("high");
-    expect(severityOf(["status"], [{ heading: "status", newValue: "0" }])).toBe("high");
-    expect(severityOf(["status"], [{ heading: "status", newValue: 2 }])).toBe("high");
-    expect(severityOf(["status"], [{ heading: "status", newValue: "1" }])).toBe("normal");
-    expect(severityOf(["address", "main_activities"], [])).toBe("normal");
   });
 });

@@ -20,8 +20,3 @@ export function safeCell(text: string): string {
 export function safeCellOrNull(text: string | null): string | null {
   return text === null ? null : safeCell(text);
 }
-
-/** Whether safeCell would change the text. */
-export function needsNeutralising(text: string): boolean {
-  return safeCell(text) !== text;
-}
