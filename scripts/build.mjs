@@ -12,7 +12,7 @@
 // checked by `npm run typecheck`, not here. bin/regwatch.js runs only this build, so without
 // esbuild this fails and says how to get it. The web console's templates (src/web/views) and static
 // files (src/web/static) are copied to dist/web/, where the bundle looks for them.
-import { cpSync, existsSync, rmSync } from "node:fs";
+import { cpSync, existsSync, renameSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { isBuiltin } from "node:module";
 import { fileURLToPath } from "node:url";
@@ -115,23 +115,35 @@ const common = {
   logLevel: "warning",
 };
 
-rmSync(`${root}/dist`, { recursive: true, force: true });
+// Built beside dist/ and put in its place by two renames, so a regwatch running from the old build
+// (a test's, while `npm run demo` builds again) never finds dist/ missing or half made.
+const building = `${root}/dist.building-${process.pid}`;
+const replaced = `${root}/dist.replaced-${process.pid}`;
+rmSync(building, { recursive: true, force: true });
 try {
   await esbuild.build({
     ...common,
     entryPoints: [`${root}/src/cli.ts`],
-    outdir: `${root}/dist`,
+    outdir: building,
     chunkNames: "chunks/[name]-[hash]",
     splitting: true,
   });
-  await buildOneFiles(esbuild, { root, common, plugins: [builtinsThroughRequire, compactLibraries] });
+  await buildOneFiles(esbuild, {
+    root,
+    outDir: building,
+    common,
+    plugins: [builtinsThroughRequire, compactLibraries],
+  });
   // The console's templates and static files are read at run time (src/web/paths.ts finds them).
   for (const kind of ["views", "static"]) {
-    cpSync(`${root}/src/web/${kind}`, `${root}/dist/web/${kind}`, { recursive: true });
+    cpSync(`${root}/src/web/${kind}`, `${building}/web/${kind}`, { recursive: true });
   }
+  if (existsSync(`${root}/dist`)) renameSync(`${root}/dist`, replaced);
+  renameSync(building, `${root}/dist`);
+  rmSync(replaced, { recursive: true, force: true });
 } catch (error) {
   // esbuild has printed its errors; anything else is said here.
   if (!Array.isArray(error?.errors)) console.error(`regwatch build: ${error?.message ?? error}`);
-  rmSync(`${root}/dist`, { recursive: true, force: true }); // never leave a half build to be run
+  rmSync(building, { recursive: true, force: true }); // never leave a half build to be run
   process.exit(1);
 }

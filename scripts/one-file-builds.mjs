@@ -41,12 +41,12 @@ const commandsOutside = {
 };
 
 /** Both files, each with its code cache. */
-export async function buildOneFiles(esbuild, { root, common, plugins }) {
+export async function buildOneFiles(esbuild, { root, outDir, common, plugins }) {
   for (const [name, own] of [
     ["cli-status", [nodeCronInside]],
     ["cli-overview", [commandsOutside]],
   ]) {
-    const file = `${root}/dist/${name}.cjs`;
+    const file = `${outDir}/${name}.cjs`;
     // The file's first line names its build, and its cache starts with the same line:
     // bin/regwatch.js takes a cache only beside the file it was made of (V8's own check of the
     // source is its length alone).
