@@ -1,8 +1,9 @@
 /**
  * One claimed message: given up when too old, held while its channel lacks configuration, else
  * sent through its receiver's gate (concurrency, circuit breaker) within one deadline inside its
- * lease, and its outcome recorded under the claim's lease. Nothing here holds a transaction while
- * a receiver answers.
+ * lease, and its outcome recorded under the claim's lease. A send that throws instead of
+ * answering (an error of regwatch's own) is charged as a failed attempt (pass-failures.ts).
+ * Nothing here holds a transaction while a receiver answers.
  */
 import type { DeliveryRow } from "../db/alerts-outbox.ts";
 import { recordAttempt, releaseLease } from "../db/alerts-outbox.ts";
@@ -10,9 +11,10 @@ import type { Sql } from "../db/connect.ts";
 import type { Logger } from "../logger.ts";
 import { redactSecrets } from "../secrets.ts";
 import { type AlertConfig, retryPolicy } from "./delivery-settings.ts";
-import { type createMailer, recipientsDue, sendEmail } from "./email.ts";
+import { type MailerOnDemand, recipientsDue, sendEmail } from "./email.ts";
 import type { EmailContent } from "./message.ts";
 import { sendNotify } from "./notify.ts";
+import { chargeAttempt, describeThrown } from "./pass-failures.ts";
 import { type AttemptOutcome, isTooOld, nextState, tooOldReason } from "./retry-policy.ts";
 import type { TargetGates } from "./target-gate.ts";
 import { sendWebhook } from "./webhook.ts";
@@ -33,6 +35,27 @@ export interface DeliveryReport {
    * still pending, or the receiver is paused after failing several messages in a row.
    */
   deferred: number;
+  /**
+   * Messages charged a failed attempt for an error of regwatch's own (a send that threw, a body
+   * that could not be built, a failure while the pass held them); also counted as attempted.
+   */
+  unexpected: number;
+  /** The pass's first error of its own, secrets scrubbed; absent when it had none. */
+  error?: string;
+}
+
+export function emptyDeliveryReport(): DeliveryReport {
+  return {
+    raised: 0,
+    reopened: 0,
+    attempted: 0,
+    sent: 0,
+    retrying: 0,
+    dead: 0,
+    blocked: 0,
+    deferred: 0,
+    unexpected: 0,
+  };
 }
 
 /** A claimed message with what its channels send. */
@@ -47,13 +70,28 @@ export interface Claimed {
 /** A send not started: its receiver's slot came too late to finish inside the lease. */
 const LATE = "late" as const;
 
+/** A send that threw rather than returning the receiver's answer. */
+interface Thrown {
+  thrown: unknown;
+}
+
 export interface Pass {
-  deps: { sql: Sql; config: AlertConfig; log: Logger; random?: () => number; signal?: AbortSignal };
+  deps: {
+    sql: Sql;
+    config: AlertConfig;
+    log: Logger;
+    random?: () => number;
+    signal?: AbortSignal;
+    /** Wall-clock instant after which no new batch is claimed. */
+    deadline?: number;
+  };
   now: () => Date;
   token: string;
   gates: TargetGates;
-  mailer: Awaited<ReturnType<typeof createMailer>> | undefined;
+  mailer: MailerOnDemand | undefined;
   report: DeliveryReport;
+  /** Claimed and not recorded yet, by delivery id: what a failing pass charges an attempt. */
+  held: Map<number, DeliveryRow>;
 }
 
 export async function deliverOne(pass: Pass, { row, payload, sendBy }: Claimed): Promise<void> {
@@ -72,6 +110,7 @@ export async function deliverOne(pass: Pass, { row, payload, sendBy }: Claimed):
       error,
       attempted: false,
     });
+    pass.held.delete(row.id);
     report.dead++;
     log.error({ ...fields, err: error }, "alert message dead: not retried");
     return;
@@ -83,6 +122,7 @@ export async function deliverOne(pass: Pass, { row, payload, sendBy }: Claimed):
       retryAt: new Date(now().getTime() + BLOCKED_RETRY_MS),
       error: blocked,
     });
+    pass.held.delete(row.id);
     log.warn(fields, blocked);
     return;
   }
@@ -91,24 +131,42 @@ export async function deliverOne(pass: Pass, { row, payload, sendBy }: Claimed):
   const gated = await pass.gates.run(
     key,
     row.id,
-    (): Promise<AttemptOutcome | typeof LATE> => {
+    async (): Promise<AttemptOutcome | typeof LATE | Thrown> => {
       at = now();
       // One deadline for the whole send, inside the lease: a transfer still going is aborted.
       const budgetMs = Math.min(config.requestTimeoutMs, Math.floor(sendBy - performance.now()));
-      if (budgetMs <= 0) return Promise.resolve(LATE);
-      return send(pass, row, payload, at, AbortSignal.timeout(budgetMs));
+      if (budgetMs <= 0) return LATE;
+      try {
+        return await send(pass, row, payload, at, AbortSignal.timeout(budgetMs));
+      } catch (thrown) {
+        return { thrown };
+      }
     },
-    (o) => (o === LATE ? "neutral" : o.kind === "sent" ? "ok" : o.kind === "retry" ? "failed" : "neutral"),
+    // A send that threw says nothing of the receiver: its breaker does not count it.
+    (o) =>
+      o === LATE || "thrown" in o
+        ? "neutral"
+        : o.kind === "sent"
+          ? "ok"
+          : o.kind === "retry"
+            ? "failed"
+            : "neutral",
     deps.signal,
   );
   if (gated === "paused" || gated.result === LATE) {
     report.deferred++;
     await releaseLease(sql, row.id, token);
+    pass.held.delete(row.id);
     if (gated !== "paused")
       log.warn(fields, "alert message not sent: too little of its lease was left; the next pass sends it");
     return;
   }
   const outcome = gated.result;
+  if ("thrown" in outcome) {
+    const error = `the ${row.channel} send failed inside regwatch, not at the receiver: ${describeThrown(outcome.thrown)}`;
+    await chargeAttempt(sql, pass, row, error, at);
+    return;
+  }
   if (gated.pausedUntil)
     log.warn(
       { target: redactSecrets(key), until: gated.pausedUntil },
@@ -134,6 +192,7 @@ export async function deliverOne(pass: Pass, { row, payload, sendBy }: Claimed):
     error,
     recipients,
   });
+  pass.held.delete(row.id);
   if (!recorded) {
     // The lease ran out during the send and another deliverer holds the message now: its record wins.
     log.warn(fields, "alert message outcome not recorded: its lease ran out during the attempt");
@@ -169,7 +228,7 @@ async function send(
     const to = recipientsDue(row.target, row.recipients);
     if (to.length === 0) return { kind: "sent", reply: "every recipient accepted it before" };
     return sendEmail(
-      pass.mailer!,
+      await pass.mailer!.get(),
       { to, from: config.mailFrom!, messageId: row.messageId, content: payload.email as EmailContent },
       deadline,
     );

@@ -29,6 +29,31 @@ export async function createMailer(options: EmailOptions): Promise<Transporter> 
   } as Parameters<typeof nodemailer.createTransport>[0]);
 }
 
+/**
+ * A delivery pass's mailer, made at its first e-mail: a pass with none never makes one, and a
+ * mailer that cannot be made fails each e-mail of the pass (each charged a failed attempt).
+ */
+export interface MailerOnDemand {
+  get(): Promise<Transporter>;
+  close(): void;
+}
+
+export function mailerOnDemand(options: EmailOptions): MailerOnDemand {
+  let made: Promise<Transporter> | undefined;
+  return {
+    get: () => {
+      made ??= createMailer(options);
+      return made;
+    },
+    close: () => {
+      void made?.then(
+        (mailer) => mailer.close(),
+        () => {},
+      );
+    },
+  };
+}
+
 /** What one attempt did for each recipient: "sent", or the server's refusal. */
 export type RecipientOutcomes = Record<string, string>;
 

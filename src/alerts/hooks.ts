@@ -2,25 +2,42 @@
  * Where alerting joins the rest of regwatch. A run only raises its alerts and queues their
  * messages (under its lock, in its own transactions: fast, database only); sending happens after
  * the lock is released: one bounded pass after a command-line run, and the daemon's deliverer loop.
- * No alerting problem fails a run or stops the daemon: the outbox keeps the work for the next pass.
+ * No alerting problem fails a run or stops the daemon: the outbox keeps the work for the next pass,
+ * the messages a failing pass held are charged an attempt, and the failure is recorded where
+ * `status`, `doctor`, the console and /metrics show it.
  */
-import { coerceError } from "../errors.ts";
-import { redactSecrets } from "../secrets.ts";
-import { type DeliverDeps, type DeliveryReport, deliverAlerts, targetGates } from "./deliver.ts";
+import {
+  type DeliverDeps,
+  type DeliveryReport,
+  deliverAlerts,
+  emptyDeliveryReport,
+  targetGates,
+} from "./deliver.ts";
+import { describeThrown } from "./pass-failures.ts";
 
-/** Raise (and deliver unless `raiseOnly`); failures are logged, the outbox keeps the work. */
+/**
+ * Raise (and deliver unless `raiseOnly`). A pass that failed is logged and its report carries the
+ * error (`error`); one that could not go on at all reports only that.
+ */
 export async function alertsAfterRun(
   deps: DeliverDeps,
   options: { raiseOnly?: boolean } = {},
-): Promise<DeliveryReport | undefined> {
+): Promise<DeliveryReport> {
   try {
-    return await deliverAlerts(deps, options);
+    const report = await deliverAlerts(deps, options);
+    if (report.error !== undefined)
+      deps.log.error(
+        { err: report.error, charged: report.unexpected },
+        "alert delivery pass failed: the messages it concerned were charged a failed attempt; `regwatch status` shows it",
+      );
+    return report;
   } catch (error) {
+    const report = { ...emptyDeliveryReport(), error: `the delivery pass failed: ${describeThrown(error)}` };
     deps.log.error(
-      { err: redactSecrets(coerceError(error).message) },
-      "alert delivery pass failed; the next pass retries",
+      { err: report.error },
+      "alert delivery pass failed; what it held is charged where the database allows, the next pass retries",
     );
-    return undefined;
+    return report;
   }
 }
 

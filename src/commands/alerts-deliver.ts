@@ -1,10 +1,12 @@
 /**
  * `regwatch alerts deliver`: raise what is unscanned and send every pending message now, with the
  * same leases as the daemon's deliverer (the two never send one message at once). Backoff and
- * the receivers' circuit breakers are ignored: the operator asked for an attempt now.
+ * the receivers' circuit breakers are ignored: the operator asked for an attempt now. A pass that
+ * hit an error of regwatch's own says it on stderr and exits 1.
  */
 import { deliverAlerts } from "../alerts/deliver.ts";
 import { EXIT, type ExitCode } from "../errors.ts";
+import { terminalSafe } from "../feed/terminal-text.ts";
 import { type Context, withDatabase } from "./context.ts";
 
 export async function runDeliverCommand(ctx: Context, opts: { json?: boolean }): Promise<ExitCode> {
@@ -18,6 +20,11 @@ export async function runDeliverCommand(ctx: Context, opts: { json?: boolean }):
       process.stdout.write(
         `alerts raised ${report.raised}, reopened ${report.reopened}; messages attempted ${report.attempted}: sent ${report.sent}, retrying ${report.retrying}, dead ${report.dead}, waiting for configuration ${report.blocked}, left for a later pass (an older message to the same receiver still pending) ${report.deferred}\n`,
       );
-    return report.retrying + report.dead + report.blocked + report.deferred > 0 ? EXIT.failed : EXIT.ok;
+    if (report.error !== undefined)
+      process.stderr.write(
+        `${terminalSafe(`regwatch: alert delivery failed: ${report.error} (${report.unexpected} message(s) charged a failed attempt)`)}\n`,
+      );
+    const unfinished = report.retrying + report.dead + report.blocked + report.deferred;
+    return unfinished > 0 || report.error !== undefined ? EXIT.failed : EXIT.ok;
   });
 }

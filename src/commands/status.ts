@@ -1,5 +1,6 @@
 /** `regwatch status`: arguments and printing; the report itself is src/sync/status-report.ts. */
 import type { Command } from "commander";
+import { FAILING_NEXT, failingText, recoveredText, roughAge } from "../alerts/delivery-health.ts";
 import type { Config } from "../config.ts";
 import { describeResumeState, type ResumeState, readResumeState } from "../daemon/resume-state.ts";
 import { jsonInZone, zonedStamp } from "../dates.ts";
@@ -135,10 +136,15 @@ export function formatStatus(s: Status): string {
       "  (failed for good: the database refuses the body whatever the try; kept as bytes; `regwatch reparse` or `backfill --refetch` of its days tries again)",
     );
   const a = s.alertMessages;
+  const oldest = a.pending > 0 ? ` (the oldest queued ${roughAge(a.oldestPendingSeconds)} ago)` : "";
   out.push(
     "",
-    `Alert messages: ${a.sent} sent, ${a.pending} pending, ${a.dead} dead${a.dead > 0 ? " (`regwatch alerts list` names them)" : ""}`,
+    `Alert messages: ${a.sent} sent, ${a.pending} pending${oldest}, ${a.dead} dead${a.dead > 0 ? " (`regwatch alerts list` names them)" : ""}`,
   );
+  const failing = failingText(s.alertDelivery, s.timeZone);
+  if (failing) out.push(`  DELIVERY FAILING: ${failing}`, `  what to do: ${FAILING_NEXT}`);
+  const recovered = failing ? undefined : recoveredText(s.alertDelivery, s.timeZone);
+  if (recovered) out.push(`  ${recovered}`);
   const p = s.files.parse;
   out.push(
     `Parsed: ${p.parsed} parsed, ${p.unrecognised} unrecognised, ${p.unattributed ?? 0} unattributed, ${p.failed} failed, ${p.unparsed} not parsed yet (regwatch reparse retries)`,

@@ -6,6 +6,7 @@
  */
 import { setMaxListeners } from "node:events";
 import type { Command } from "commander";
+import type { DeliveryReport } from "../alerts/deliver.ts";
 import { requireWatch } from "../config.ts";
 import { scanCounts } from "../db/alerts-raise.ts";
 import { exitCodeOf, type Outcome, UsageError } from "../errors.ts";
@@ -181,8 +182,20 @@ function printReport(
     return;
   }
   const report = redactJson(result.report);
-  if (json) process.stdout.write(`${JSON.stringify({ runId: result.runId, ...report, alerts }, null, 2)}\n`);
-  else process.stdout.write(summary(kind, result.runId, report, alerts));
+  const delivery = result.delivery ? redactJson(result.delivery) : null;
+  if (json)
+    process.stdout.write(
+      `${JSON.stringify({ runId: result.runId, ...report, alerts, delivery }, null, 2)}\n`,
+    );
+  else process.stdout.write(summary(kind, result.runId, report, alerts) + deliveryNote(delivery));
+}
+
+/** The run's own work is done whatever delivery does; a delivery that failed is said, not hidden. */
+function deliveryNote(delivery: DeliveryReport | null): string {
+  if (delivery?.error === undefined) return "";
+  const charged =
+    delivery.unexpected > 0 ? `; ${delivery.unexpected} message(s) charged a failed attempt` : "";
+  return `${terminalSafe(`  alert delivery failed: ${delivery.error}${charged} (\`regwatch status\` shows it)`)}\n`;
 }
 
 function summary(kind: string, runId: number, r: SyncReport, alerts: AlertCounts): string {

@@ -224,6 +224,8 @@ export interface OutboxCounts {
   sent: number;
   /** Pending messages a deliverer holds under an unexpired lease: being sent now. */
   sending: number;
+  /** Seconds since the oldest pending message was queued (database clock); 0 when none waits. */
+  oldestPendingSeconds: number;
 }
 
 export async function outboxCounts(sql: Sql): Promise<OutboxCounts> {
@@ -231,9 +233,11 @@ export async function outboxCounts(sql: Sql): Promise<OutboxCounts> {
     select count(*) filter (where status = 'pending')::int as pending,
            count(*) filter (where status = 'dead')::int as dead,
            count(*) filter (where status = 'sent')::int as sent,
-           count(*) filter (where status = 'pending' and lease_until > now())::int as sending
+           count(*) filter (where status = 'pending' and lease_until > now())::int as sending,
+           coalesce(extract(epoch from now() - min(created_at) filter (where status = 'pending')), 0)::float8
+             as "oldestPendingSeconds"
     from alert_deliveries`;
-  return row ?? { pending: 0, dead: 0, sent: 0, sending: 0 };
+  return row ?? { pending: 0, dead: 0, sent: 0, sending: 0, oldestPendingSeconds: 0 };
 }
 
 /** Deliveries by channel and final outcome, and alerts raised by rule: the metrics' counters. */

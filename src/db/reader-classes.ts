@@ -14,6 +14,7 @@
 
 /** Tables readers read in full. */
 export const DATA_TABLES = [
+  "alert_delivery_health",
   "alert_scans",
   "alerts",
   "api_usage",

@@ -1,9 +1,12 @@
 /**
  * The database half of the doctor: open the database by the one selection rule (never migrating
  * it), ask src/db/health.ts its questions, and read what the other checks need from it (the
- * alert rules, this month's search requests). Every failure becomes a line of the report.
+ * alert rules, how alert delivery fares, this month's search requests). Every failure becomes a
+ * line of the report.
  */
 import type { Config } from "../config.ts";
+import { deliveryHealth } from "../db/alerts-delivery-health.ts";
+import { outboxCounts } from "../db/alerts-outbox.ts";
 import { listAlertRules } from "../db/alerts-rules.ts";
 import { openDatabase } from "../db/connect.ts";
 import { databaseIdentity, migrationState, regwatchSchemaExists, writeRights } from "../db/health.ts";
@@ -34,6 +37,13 @@ export interface DatabaseFindings {
   rules: AlertRuleFacts[] | undefined;
   /** Search requests counted this month; undefined when not read. */
   searchUsed: number | undefined;
+  /** The outbox's counts and the delivery passes' health; undefined when not read. */
+  delivery: DeliveryFacts | undefined;
+}
+
+export interface DeliveryFacts {
+  counts: Awaited<ReturnType<typeof outboxCounts>>;
+  health: Awaited<ReturnType<typeof deliveryHealth>>;
 }
 
 type DatabaseConfig = Pick<Config, "databaseUrl" | "dataDir" | "tz">;
@@ -62,13 +72,18 @@ export async function checkDatabase(config: DatabaseConfig, now: Date): Promise<
     if (!schemaThere) {
       const why = "not checked: the schema is not created yet";
       results.push(warn(WRITES, why, "run `regwatch migrate`"), warn(READERS, why, "run `regwatch migrate`"));
-      return { results, rules: undefined, searchUsed: undefined };
+      return { results, rules: undefined, searchUsed: undefined, delivery: undefined };
     }
-    const [rights, readers, rules, used] = await Promise.all([
+    const [rights, readers, rules, used, delivery] = await Promise.all([
       attempt(WRITES, () => writeRights(db.sql)),
       attempt(READERS, () => readerRoles(db.sql)),
       listAlertRules(db.sql).catch(() => undefined),
       searchRequestsThisMonth(db.sql, config.tz, now).catch(() => undefined),
+      // Before migration 0046 there is no health row to read: the line says it was not read.
+      Promise.all([outboxCounts(db.sql), deliveryHealth(db.sql)]).then(
+        ([counts, health]) => ({ counts, health }),
+        () => undefined,
+      ),
     ]);
     results.push(
       "check" in rights ? rights : judgeWrites(rights, identity.user),
@@ -80,6 +95,7 @@ export async function checkDatabase(config: DatabaseConfig, now: Date): Promise<
         ?.filter((r) => r.enabled)
         .map((r) => ({ channel: r.channel, name: r.name, target: r.target })),
       searchUsed: used,
+      delivery,
     };
   } finally {
     await db.close().catch(() => {});
@@ -95,6 +111,7 @@ function unreached(message: string, origin: "DATABASE_URL" | "embedded"): Databa
     ],
     rules: undefined,
     searchUsed: undefined,
+    delivery: undefined,
   };
 }
 

@@ -1,15 +1,33 @@
 /**
  * Alert targets and change-file origins: each reached or not, and what that means for the
- * messages and files that will go there. Pure: reachability comes from probe-alerts.ts and
- * probe-http.ts. Addresses are shown as origins only: a target's path or query may hold a token.
+ * messages and files that will go there; and whether the delivery passes themselves fail. Pure:
+ * reachability comes from probe-alerts.ts and probe-http.ts, the outbox from database-checks.ts.
+ * Addresses are shown as origins only: a target's path or query may hold a token.
  */
 
+import { FAILING_NEXT, failingText, pendingText, recoveredText } from "../alerts/delivery-health.ts";
+import type { DeliveryFacts } from "./database-checks.ts";
 import type { Reach } from "./probe-alerts.ts";
 import type { Probe } from "./probe-http.ts";
 import { type CheckResult, fail, ok, warn } from "./report.ts";
 
 export const EMAIL = "e-mail";
 export const WEBHOOKS = "webhooks";
+export const DELIVERY = "alert delivery";
+
+/**
+ * Whether alert messages go out: a streak of delivery passes failing with an error of regwatch's
+ * own (written by whichever process delivers: the daemon, a sync, `alerts deliver`) fails it.
+ */
+export function judgeDelivery(facts: DeliveryFacts, timeZone: string): CheckResult {
+  const { counts, health } = facts;
+  const dead = counts.dead > 0 ? `, ${counts.dead} dead (\`regwatch alerts list\` names them)` : "";
+  const messages = `messages: ${pendingText(counts)}${dead}`;
+  const failing = failingText(health, timeZone);
+  if (failing) return fail(DELIVERY, `${failing}; ${messages}`, FAILING_NEXT);
+  const recovered = recoveredText(health, timeZone);
+  return ok(DELIVERY, `no delivery pass is failing; ${messages}${recovered ? `; ${recovered}` : ""}`);
+}
 
 export interface EmailFacts {
   /** Enabled e-mail rules; undefined when the rules could not be read. */

@@ -15,7 +15,13 @@ import { coerceError } from "../errors.ts";
 import { registerSecrets } from "../secrets.ts";
 import { checkQueue, inAccountTerms, judgeAccountKeys } from "./account-checks.ts";
 import { type AlertRuleFacts, checkDatabase } from "./database-checks.ts";
-import { judgeEmail, judgeFileOrigin, judgeWebhooks, type WebhookTarget } from "./judge-alerts.ts";
+import {
+  judgeDelivery,
+  judgeEmail,
+  judgeFileOrigin,
+  judgeWebhooks,
+  type WebhookTarget,
+} from "./judge-alerts.ts";
 import { judgeDescription } from "./judge-description.ts";
 import { judgeClock, judgeQuota, judgeSearch, judgeWatchRead, watchKeyVerdict } from "./judge-registry.ts";
 import { judgeConfig, judgeSchedule } from "./judge-setup.ts";
@@ -70,6 +76,8 @@ export async function runDoctor(config: Config, options: DoctorOptions = {}): Pr
       ...search,
       scheduleCheck(config),
       ...alerts,
+      // Not read when the database was not (its own lines say why).
+      ...(database.delivery ? [judgeDelivery(database.delivery, config.tz)] : []),
       ...queue,
     ];
     return account ? inAccountTerms(results, account) : results;

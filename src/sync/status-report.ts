@@ -1,7 +1,7 @@
 /**
  * What `regwatch status` reports, computed beside the engine: coverage per list with its gaps
  * and calendar (the planner's interval arithmetic), the last runs, change files, item outcomes,
- * alert messages and API usage. Reads the database only; the command prints it.
+ * alert messages with how delivery fares, and API usage. Reads the database only; the command prints it.
  */
 import type { Config } from "../config.ts";
 import {
@@ -13,6 +13,7 @@ import {
   localDateTime,
   toEpochDay,
 } from "../dates.ts";
+import { deliveryHealth } from "../db/alerts-delivery-health.ts";
 import { outboxCounts } from "../db/alerts-outbox.ts";
 import type { Sql } from "../db/connect.ts";
 import { inOneRead } from "../db/one-read.ts";
@@ -79,6 +80,7 @@ export async function readStatus<S = null>(
     settled,
     outcomes,
     alertMessages,
+    alertDelivery,
     parse,
     unreadable,
     invalid,
@@ -93,6 +95,7 @@ export async function readStatus<S = null>(
       settledFiles(read, OPEN_FILES_SHOWN),
       outcomeCounts(read),
       outboxCounts(read),
+      deliveryHealth(read),
       parseStatusCounts(read),
       unparsedExamples(read, OPEN_FILES_SHOWN),
       openInvalidItems(read, INVALID_ITEMS_SHOWN),
@@ -113,6 +116,8 @@ export async function readStatus<S = null>(
     files: { counts: files, open, failedForGood: settled, parse, unreadable },
     outcomes,
     alertMessages,
+    /** How the delivery passes fare: null until one first fails. */
+    alertDelivery,
     invalidItems: invalid,
     intervalDisagreements: latestDisagreements(runs),
     usage: {

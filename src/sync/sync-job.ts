@@ -3,6 +3,7 @@
  * pass, its report as the run's statistics, then its alerts. Always returns the report; a usage
  * error (an unknown --list) or the run lock held by another process is thrown, as no run happened.
  */
+import type { DeliveryReport } from "../alerts/deliver.ts";
 import { alertsAfterRun, deliverAfterRun } from "../alerts/hooks.ts";
 import { type Config, requireWatch } from "../config.ts";
 import type { Sql } from "../db/connect.ts";
@@ -43,6 +44,8 @@ export interface SyncJobResult {
   status: "ok" | "partial" | "failed";
   report: SyncReport;
   error?: Error;
+  /** The delivery pass after the run, when one ran (its `error` says when delivery failed). */
+  delivery?: DeliveryReport;
 }
 
 export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): Promise<SyncJobResult> {
@@ -103,13 +106,21 @@ export async function runSyncJob(deps: SyncJobDeps, options: SyncPassOptions): P
     );
     // The lock is released: a command-line run sends what it queued, in one bounded pass. Not
     // after a failed run (the database may be what failed); the next pass sends what waits.
-    if (!deps.lock && !deps.signal?.aborted && run.status !== "failed")
-      await deliverAfterRun({ sql, config, log });
+    const delivery =
+      !deps.lock && !deps.signal?.aborted && run.status !== "failed"
+        ? await deliverAfterRun({ sql, config, log })
+        : undefined;
     const error = run.error ?? run.result?.error;
     dbLost = error instanceof DatabaseUnavailableError;
     lost = dbLost || error instanceof RunLockLostError;
     const report = run.result ?? failedReport(error);
-    return { runId: run.runId, status: run.status, report, ...(error ? { error } : {}) };
+    return {
+      runId: run.runId,
+      status: run.status,
+      report,
+      ...(error ? { error } : {}),
+      ...(delivery ? { delivery } : {}),
+    };
   } finally {
     // After a stop, or once the lock or the database is lost, a request may still hang in a
     // client: the wait for it is bounded.

@@ -219,6 +219,9 @@ describe("health and metrics", () => {
     expect(text).toMatch(/^regwatch_change_files\{status="pending"\} 0$/m);
     expect(text).toMatch(/^regwatch_coverage_lag_seconds\{list_key="wl_[0-9a-f]+",list_name="metrics"\} 0$/m);
     expect(text).toMatch(/^regwatch_database_up 1$/m);
+    // Whether alert delivery works: no pass has failed, no message waits.
+    expect(text).toMatch(/^regwatch_alert_delivery_pass_failures_total 0$/m);
+    expect(text).toMatch(/^regwatch_alert_oldest_pending_seconds 0$/m);
     expect(text).toMatch(/^regwatch_build_info\{version="\d+\.\d+\.\d+[^"]*"\} 1$/m);
     expect(text).toMatch(/^regwatch_run_duration_seconds_count\{kind="sync",status="ok"\} 1$/m);
     expect(text).toMatch(

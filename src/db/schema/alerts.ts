@@ -10,6 +10,7 @@ import {
   index,
   integer,
   jsonb,
+  smallint,
   text,
   unique,
   uniqueIndex,
@@ -177,3 +178,22 @@ export const alertScans = regwatch.table("alert_scans", {
   lastChangeId: bigint("last_change_id", { mode: "number" }).notNull(),
   scannedAt: createdNow("scanned_at"),
 });
+
+/**
+ * How the delivery passes fare (migration 0046): one row, written when a pass fails and when the
+ * first pass after a failure attempts a message cleanly; status, doctor, the console and /metrics read it.
+ */
+export const alertDeliveryHealth = regwatch.table(
+  "alert_delivery_health",
+  {
+    id: smallint("id").primaryKey().default(1),
+    failuresInRow: integer("failures_in_row").notNull().default(0),
+    failuresTotal: bigint("failures_total", { mode: "number" }).notNull().default(0),
+    failingSince: instant("failing_since"),
+    lastFailedAt: instant("last_failed_at"),
+    lastError: text("last_error"),
+    lastFailureMessages: integer("last_failure_messages").notNull().default(0),
+    recoveredAt: instant("recovered_at"),
+  },
+  (t) => [check("alert_delivery_health_id_check", sql`${t.id} = 1`)],
+);

@@ -5,6 +5,7 @@
  */
 
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { deliveryTrouble } from "../../db/alerts-delivery-health.ts";
 import { alertDetail } from "../../db/alerts-history.ts";
 import { recentChangesOf } from "../../db/console-inbox.ts";
 import { valueText } from "../../i18n/values.ts";
@@ -41,9 +42,10 @@ export const registerAlertPages: RegisterAccountPages = (app, kit) => {
     const content = detail.content;
     const i18n = kit.i18n(request);
     const sayValue = (heading: string, value: unknown) => valueText(i18n, heading, value);
-    const others = content
-      ? await recentChangesOf(deps.db.sql, content.taxId, content.changeId, RECENT_CHANGES)
-      : [];
+    const [others, trouble] = await Promise.all([
+      content ? recentChangesOf(deps.db.sql, content.taxId, content.changeId, RECENT_CHANGES) : [],
+      deliveryTrouble(deps.db.sql),
+    ]);
     return kit.render(request, reply, "alert", {
       title: i18n.t("alert.title", { id: String(detail.id) }),
       alert: detail,
@@ -57,6 +59,7 @@ export const registerAlertPages: RegisterAccountPages = (app, kit) => {
       others: others.map((c) => ({ ...c, lines: headingLines(c.headingNames, c.values, sayValue) })),
       canAct: roleAtLeast(request.user.role, "reviewer"),
       today: consoleToday(deps),
+      trouble,
     });
   });
 

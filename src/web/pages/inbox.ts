@@ -7,6 +7,7 @@
 
 import type { FastifyInstance } from "fastify";
 import { SEVERITY_RULE } from "../../alerts/severity.ts";
+import { deliveryTrouble } from "../../db/alerts-delivery-health.ts";
 import type { AlertStatus } from "../../db/alerts-lifecycle.ts";
 import { inboxChoices, listsOfBusinesses } from "../../db/console-inbox.ts";
 import {
@@ -88,17 +89,19 @@ export async function registerInboxPages(app: FastifyInstance, kit: PageKit, hom
       // One read-only transaction for the page, its counts and everything shown beside them, not
       // one per statement: fewer round trips, one state of the database for the cards and the rows.
       // (Side by side on two connections measured no faster on two busy cores, and its tail slower.)
-      const [{ counts, page, choices, context, onLists, changes }, users] = await Promise.all([
+      const [{ counts, page, choices, context, onLists, changes, trouble }, users] = await Promise.all([
         inOneRead(deps.db.sql, async (sql) => {
-          const [page, counts, choices, context] = await Promise.all([
+          const [page, counts, choices, context, trouble] = await Promise.all([
             inboxChanges(sql, toDbFilter(filter, request.user.name, since), SEVERITY_RULE),
             inboxChangeCounts(sql, { since, me: request.user.name }),
             inboxChoices(sql),
             inboxContext(sql),
+            // Messages that do not go out are said where people wait for them.
+            deliveryTrouble(sql),
           ]);
           const onLists = await listsOfBusinesses(sql, [...new Set(page.changes.map((c) => c.taxId))]);
           const changes = await withGivenNames(sql, page.changes, i18n);
-          return { counts, page, choices, context, onLists, changes };
+          return { counts, page, choices, context, onLists, changes, trouble };
         }),
         canAct ? userNames() : Promise.resolve([]),
       ]);
@@ -116,6 +119,7 @@ export async function registerInboxPages(app: FastifyInstance, kit: PageKit, hom
           counts,
           choices,
           users,
+          trouble,
           groups: groupByBusiness(changes, onLists, (heading, value) => valueText(i18n, heading, value)),
           shown: page.changes.length,
           canAct,

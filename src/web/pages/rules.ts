@@ -7,6 +7,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { CHANNELS } from "../../alerts/rule-input.ts";
 import { missingConfig, storeCheckedRule } from "../../alerts/rule-store.ts";
+import { deliveryTrouble } from "../../db/alerts-delivery-health.ts";
 import { ruleEvents } from "../../db/alerts-history.ts";
 import { type AlertRuleRow, findAlertRule, listAlertRules, switchAlertRule } from "../../db/alerts-rules.ts";
 import { knownLists, someSeenHeadings, unseenHeadings } from "../../db/alerts-scope.ts";
@@ -67,7 +68,11 @@ export const registerRulesPages: RegisterAccountPages = (app, kit) => {
   ) => {
     const sql = request.deps.db.sql;
     const M = words(request);
-    const [rules, offered] = await Promise.all([listAlertRules(sql), choices(sql)]);
+    const [rules, offered, trouble] = await Promise.all([
+      listAlertRules(sql),
+      choices(sql),
+      deliveryTrouble(sql),
+    ]);
     return kit.render(
       request,
       reply,
@@ -77,6 +82,7 @@ export const registerRulesPages: RegisterAccountPages = (app, kit) => {
         m: M,
         fill,
         rules,
+        trouble,
         choices: offered,
         isAdmin: roleAtLeast(request.user.role, "admin"),
         done: await confirmation(request, M, kit.i18n(request)),

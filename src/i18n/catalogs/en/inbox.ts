@@ -77,4 +77,13 @@ export const inbox = {
   "alert.others": "Other recent changes of this business",
   "alert.noOthers": "None stored.",
   "alert.col.date": "Date",
+
+  "delivery.failing.title": "Alert messages are not going out.",
+  "delivery.failing.streak":
+    "{count, plural, one {The last delivery pass failed} other {The last # delivery passes failed, since {since}}}; the last at {last}.",
+  "delivery.failing.error": "Error: {error}",
+  "delivery.failing.pending":
+    "{count, plural, =0 {No message is waiting.} one {# message is waiting, queued {oldest}.} other {# messages are waiting, the oldest queued {oldest}.}}",
+  "delivery.failing.next":
+    "Each message a failing pass held is charged a failed attempt and is given up after the last one. `regwatch status` and `regwatch doctor` say the same; once the error is fixed, `regwatch alerts deliver` sends what waits.",
 } as const;

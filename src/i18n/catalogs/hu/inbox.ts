@@ -78,4 +78,13 @@ export const inbox = {
   "alert.others": "A vállalkozás további friss változásai",
   "alert.noOthers": "Nincs tárolt változás.",
   "alert.col.date": "Nap",
+
+  "delivery.failing.title": "Az értesítések nem mennek ki.",
+  "delivery.failing.streak":
+    "{count, plural, one {Az utolsó kézbesítési kör sikertelen volt} other {Az utolsó # kézbesítési kör sikertelen volt, ekkortól: {since}}}; legutóbb: {last}.",
+  "delivery.failing.error": "Hiba: {error}",
+  "delivery.failing.pending":
+    "{count, plural, =0 {Nem vár értesítés.} one {# értesítés vár kiküldésre, sorba került: {oldest}.} other {# értesítés vár kiküldésre, a legrégebbi sorba került: {oldest}.}}",
+  "delivery.failing.next":
+    "A sikertelen kör minden kézben tartott értesítésénél egy sikertelen próbálkozást számol, és az utolsó próbálkozás után feladja. A `regwatch status` és a `regwatch doctor` ugyanezt mutatja; a hiba javítása után a `regwatch alerts deliver` kiküldi, ami vár.",
 } as const satisfies Record<keyof typeof en, string>;
