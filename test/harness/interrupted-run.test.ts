@@ -34,7 +34,7 @@ let held: Held | undefined;
 
 afterEach(() => {
   if (!run) return;
-  // A failed test leaves the fixture run and what it holds neither running nor to the outer run's end.
+  // After a failed test, neither the fixture run nor what it holds waits for the outer run's end.
   if (run.child.exitCode === null && run.child.signalCode === null) process.kill(-run.child.pid!, "SIGKILL");
   if (held?.folder.startsWith(`${run.tmp}${path.sep}`)) stopRun(held.folder);
   rmSync(run.tmp, { recursive: true, force: true });
@@ -69,8 +69,9 @@ function startFixtureRun(mode: "hold" | "leak"): FixtureRun {
 async function ready(fixture: FixtureRun): Promise<{ held: Held; lightFolder: string }> {
   return waitUntil(
     () => {
-      const readyLine = /^READY (.+)$/m.exec(fixture.output());
-      const tmpLine = /^TMPDIR (.+)$/m.exec(fixture.output());
+      // Whole lines only: a chunk may end inside one.
+      const readyLine = /^READY (.+)\n/m.exec(fixture.output());
+      const tmpLine = /^TMPDIR (.+)\n/m.exec(fixture.output());
       return readyLine && tmpLine && { held: JSON.parse(readyLine[1]!) as Held, lightFolder: tmpLine[1]! };
     },
     { what: "the fixture run's READY", process: fixture.child, everyMs: 50 },
