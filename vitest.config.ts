@@ -10,6 +10,8 @@ export default defineConfig({
     // Besides the terminal's report, a JSON one: .ci/run prints the slowest files from it.
     reporters: ["default", "json"],
     outputFile: { json: "test-output/vitest.json" },
+    // Each project's global setup begins with test/setup/run-folder.ts: one folder for the run's
+    // temporary files, removed at its end, and nothing left running when Ctrl-C stops it.
     // Two projects, so that a product failure is never lost among the emulator's own tests:
     // `npm test` runs both, `vitest run --project product` (or `emulator`) one of them.
     projects: [
@@ -19,7 +21,7 @@ export default defineConfig({
           name: "product",
           include: ["test/**/*.test.ts"],
           exclude: [...configDefaults.exclude, "test/emulator/**"],
-          globalSetup: ["test/setup/database.ts", "test/setup/build.ts"],
+          globalSetup: ["test/setup/run-folder.ts", "test/setup/database.ts", "test/setup/build.ts"],
         },
       },
       {
@@ -28,7 +30,7 @@ export default defineConfig({
           // The registry twin's own behaviour; it needs no database.
           name: "emulator",
           include: ["test/emulator/**/*.test.ts"],
-          globalSetup: ["test/setup/build.ts"],
+          globalSetup: ["test/setup/run-folder.ts", "test/setup/build.ts"],
         },
       },
     ],

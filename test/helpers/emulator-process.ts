@@ -14,6 +14,7 @@ export interface EmulatorProcess {
   fileOrigins: string;
   /** Everything it printed at start (with tenants: the accounts file it suggests). */
   printed: string;
+  pid: number;
   admin<T = unknown>(path: string, body?: unknown): Promise<T>;
   stop(): Promise<void>;
 }
@@ -47,6 +48,7 @@ export async function startEmulatorProcess(args: string[]): Promise<EmulatorProc
     apiKey: /REGWATCH_API_KEY=(\S+)/.exec(output)?.[1] ?? "emulator-key",
     fileOrigins: /REGWATCH_FILE_ORIGINS=(\S+)/.exec(output)?.[1] ?? url,
     printed: output,
+    pid: child.pid!,
     async admin<T>(path: string, body?: unknown): Promise<T> {
       const response = await fetch(`${url}/_emulator/${path}`, {
         method: body === undefined ? "GET" : "POST",

@@ -1,7 +1,8 @@
 /**
  * Finds or starts the Postgres every database test talks to, and migrates a template database
  * that each test file clones. Order: TEST_DATABASE_URL, else a testcontainers Postgres when a
- * Docker engine answers, else the embedded Postgres. A database test is never skipped.
+ * Docker engine answers (unless TEST_POSTGRES=embedded), else the embedded Postgres. A database
+ * test is never skipped.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -53,7 +54,8 @@ async function findServer(): Promise<Server> {
   if (given) return { url: given, source: "TEST_DATABASE_URL", stop: async () => {} };
   // A container's clock is the host's: a run with a shifted clock (`npm run test:at`) starts the
   // embedded server, which libfaketime shifts with every other process of the run.
-  const docker = process.env.FAKETIME === undefined ? await dockerServer() : undefined;
+  const embeddedOnly = process.env.FAKETIME !== undefined || process.env.TEST_POSTGRES === "embedded";
+  const docker = embeddedOnly ? undefined : await dockerServer();
   if (docker) return docker;
   const dir = await mkdtemp(path.join(tmpdir(), "regwatch-test-pg-"));
   const embedded = await startEmbedded(dir);
