@@ -29,7 +29,11 @@ export async function sendWebhook(message: WebhookMessage, options: WebhookOptio
   // Loaded at the first webhook a process sends (a sync without webhook rules never needs it).
   // A CommonJS package: its import() is read through `default` (npm run check:imports says why).
   const { default: standardWebhooks } = await import("standardwebhooks");
-  const signature = new standardWebhooks.Webhook(options.secret).sign(message.messageId, message.now, message.body);
+  const signature = new standardWebhooks.Webhook(options.secret).sign(
+    message.messageId,
+    message.now,
+    message.body,
+  );
   let response: Awaited<ReturnType<typeof request>>;
   try {
     response = await request(message.url, {
