@@ -122,9 +122,10 @@ export function isStrayDriverError(
 }
 
 /**
- * The driver's own errors for a connection that ended: its PostgresError (the server's error
- * response; its class, as the bundle renames it) of class 57P (terminated, shutting down, cannot
- * connect now), or its connection error CONNECTION_CLOSED (which repeats its code as `errno`).
+ * The driver's own errors for a connection that ended: a PostgresError (the server's error
+ * response, known as an instance of the driver's class: bundled, its name is another) with a
+ * SQLSTATE of 57P01-03 (terminated, shutting down, cannot connect now), or the driver's connection
+ * error CONNECTION_CLOSED (which repeats its code as `errno`).
  */
 function isConnectionEnded(error: Error): boolean {
   const { code, errno } = error as { code?: unknown; errno?: unknown };
