@@ -1,8 +1,8 @@
 /**
  * The package as users get it (issue 46): `npm pack`, installed into an empty folder with runtime
- * dependencies only, once for the file. From that install: the patched postgres.js runs (the fix
- * of patches/ reaches no install that runs the driver from its own node_modules), a webhook signed
- * so that standardwebhooks verifies it, an e-mail through a real SMTP server, the registry's OpenAPI
+ * dependencies only, once for the file. From that install: the patched postgres.js runs (a driver
+ * loaded from the install's node_modules was the registry's, without the fix of patches/), a
+ * webhook signed so that standardwebhooks verifies it, an e-mail through a real SMTP server, the registry's OpenAPI
  * description read by `doctor`, and the console: a user added with the password on stdin signs in,
  * an .xlsx payment batch is checked and its verdicts come back as a workbook. The emulator of the
  * same install stands in for the registry.
@@ -17,6 +17,7 @@ import { closingProxy } from "./helpers/closing-proxy.ts";
 import { getPage, signIn, startWebProcess } from "./helpers/console.ts";
 import { createTestDatabase, type TestDatabase } from "./helpers/db.ts";
 import { type EmulatorProcess, startEmulatorProcess } from "./helpers/emulator-process.ts";
+import { pkg } from "./helpers/package-manifest.ts";
 import { installPacked, type PackedInstall } from "./helpers/packed-install.ts";
 
 const PASSWORD = "a long enough pass phrase";
@@ -29,11 +30,20 @@ let receiver: Receiver;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 
 beforeAll(async () => {
-  [packed, t, receiver, smtp] = await Promise.all([
-    installPacked(),
-    createTestDatabase(),
-    startReceiver(),
-    startSmtp(),
+  // Each kept as it comes, so that afterAll closes what started when another part failed.
+  await Promise.all([
+    installPacked().then((install) => {
+      packed = install;
+    }),
+    createTestDatabase().then((database) => {
+      t = database;
+    }),
+    startReceiver().then((started) => {
+      receiver = started;
+    }),
+    startSmtp().then((started) => {
+      smtp = started;
+    }),
   ]);
   emulator = await startEmulatorProcess(["--seed", "5", "--businesses", "200"], packed.bin);
 }, 300_000);
@@ -65,7 +75,7 @@ describe("the packed install", () => {
   it("holds the build and no sources", async () => {
     const version = await regwatch(["--version"]);
     expect(version.code, version.stderr).toBe(0);
-    expect(version.stdout.trim()).toBe("0.1.0");
+    expect(version.stdout.trim()).toBe(pkg.version);
     expect(existsSync(path.join(packed.root, "dist", "cli.js"))).toBe(true);
     expect(existsSync(path.join(packed.root, "src"))).toBe(false);
   });
