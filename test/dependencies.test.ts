@@ -1,12 +1,18 @@
 /**
  * The package's dependencies and its one Node line: build tools are dev dependencies, what the
- * build leaves outside the bundle is a runtime (or optional) dependency, young majors are pinned,
- * CI runs the bench's smoke run, and engines, the Dockerfile, CI and the lockfile's packages
- * agree on Node.
+ * build leaves outside the bundle is a runtime (or optional) dependency, a patched dependency is
+ * bundled and only as patched, young majors are pinned, CI runs the bench's smoke run, and
+ * engines, the Dockerfile, CI and the lockfile's packages agree on Node.
  */
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { requirePatchedDependencies, unpatchedFiles } from "../scripts/bundled-driver.mjs";
 import { nodeProblems } from "../scripts/check-node.mjs";
-import { pkg, read } from "./helpers/package-manifest.ts";
+import { pkg, ROOT, read } from "./helpers/package-manifest.ts";
+
+const external = () => JSON.parse(/external: (\[[^\]]*\])/.exec(read("scripts/build.mjs"))![1]!) as string[];
 
 describe("dependencies", () => {
   it("build and source-running tools are dev dependencies only", () => {
@@ -17,13 +23,49 @@ describe("dependencies", () => {
   });
 
   it("what the build leaves outside the bundle is a runtime or optional dependency", () => {
-    const build = read("scripts/build.mjs");
-    const external = JSON.parse(/external: (\[[^\]]*\])/.exec(build)![1]!) as string[];
-    for (const name of external) {
+    for (const name of external()) {
       const declared = name.endsWith("/*")
         ? Object.keys(pkg.optionalDependencies).some((d) => d.startsWith(name.slice(0, -1)))
         : name in pkg.dependencies;
       expect(declared, name).toBe(true);
+    }
+  });
+
+  it("a package patched in patches/ is bundled, so that its fix reaches every install", () => {
+    // patch-package names a patch `name+version.patch`, a scoped one `@scope+name+version.patch`.
+    const patched = readdirSync(path.join(ROOT, "patches")).map((f) =>
+      f.replace(/\+[^+]+\.patch$/, "").replace("+", "/"),
+    );
+    expect(patched).toContain("postgres");
+    for (const name of patched) {
+      const outside = external().some(
+        (e) => e === name || (e.endsWith("/*") && name.startsWith(e.slice(0, -1))),
+      );
+      expect(outside, name).toBe(false);
+    }
+  });
+
+  it("the build bundles a patched package only as patched, and says how to patch it", () => {
+    expect(unpatchedFiles(ROOT)).toEqual([]);
+    // The driver's files without one line of the fix, beside the checkout's patches.
+    const root = mkdtempSync(path.join(tmpdir(), "regwatch-unpatched-"));
+    try {
+      cpSync(path.join(ROOT, "patches"), path.join(root, "patches"), { recursive: true });
+      for (const file of ["src/connection.js", "cjs/src/connection.js"]) {
+        const patched = read(`node_modules/postgres/${file}`);
+        mkdirSync(path.dirname(path.join(root, "node_modules/postgres", file)), { recursive: true });
+        writeFileSync(
+          path.join(root, "node_modules/postgres", file),
+          patched.replace(/.*startupCloses = 0\n/, ""),
+        );
+      }
+      expect(unpatchedFiles(root)).toEqual([
+        "node_modules/postgres/cjs/src/connection.js (patches/postgres+3.4.9.patch)",
+        "node_modules/postgres/src/connection.js (patches/postgres+3.4.9.patch)",
+      ]);
+      expect(() => requirePatchedDependencies(root)).toThrow(/without its fix: .*`npx patch-package`/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 

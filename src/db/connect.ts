@@ -80,10 +80,9 @@ export async function openDatabase(
 let driverGuardInstalled = false;
 
 /**
- * postgres.js schedules a buffered write for the next tick; when the server closes the connection
- * in between (terminated backend, failover) the write meets a null socket and throws outside any
- * query. The connection's queries have already failed with CONNECTION_CLOSED by then, so that
- * one throw carries nothing to report and must not crash the process with a stack trace.
+ * postgres.js raises a few errors outside any query when the server goes away (see
+ * isStrayDriverError). The connection's queries have already failed with them by then, so such a
+ * throw carries nothing to report and must not crash the process with a stack trace.
  */
 function installDriverGuard(): void {
   if (driverGuardInstalled) return;
@@ -99,42 +98,49 @@ function installDriverGuard(): void {
   process.on("uncaughtException", guard);
 }
 
+/** A stream whose failures are its own to report: standard output and error. */
+type OwnStream = { errored: Error | null };
+
 /**
  * An error the driver raises outside any query when the server goes away; its queries fail on
  * their own (and the run lock's watch ends the run with one message), so it carries nothing more.
+ * Known by what it is, never by where it was raised: the driver is bundled into dist/ and has no
+ * file of its own to be named in a stack.
  */
-export function isStrayDriverError(error: Error): boolean {
-  const stack = error.stack ?? "";
-  const fromDriver = /postgres[\\/]src[\\/]connection\.js/.test(stack);
-  // A buffered write scheduled for the next tick meets the socket the driver has just dropped, or
-  // one the server has just reset (the write's error is raised with no listener left on it).
-  if (fromDriver && /nextWrite/.test(stack) && (error instanceof TypeError || isResetOrPipe(error)))
-    return true;
+export function isStrayDriverError(
+  error: Error,
+  ownStreams: readonly OwnStream[] = [process.stdout, process.stderr],
+): boolean {
   // The server ended the connection (terminated backend, shutdown, failover) while a COPY stream
   // or a finished statement still hung on it: the driver reports it once more outside any query.
-  if (fromDriver && isConnectionEnded(error)) return true;
-  // A fast stop or failover resets a connection whose socket postgres.js has already let go of
-  // (its `closed` handler removes every listener, then the reset arrives): Node raises the socket's
-  // 'error' event with nobody listening, a bare ECONNRESET/EPIPE with only Node's own frames.
-  return isBareSocketError(error);
+  if (isConnectionEnded(error)) return true;
+  // A reset or a broken pipe that reached no listener: a socket the driver has let go of (its
+  // close removes every listener) was reset by a fast stop or failover, or its buffered write met
+  // the reset. Every other socket of regwatch's (HTTP client and server, SMTP) listens for errors
+  // as long as it lives; standard output and error do not, and their broken pipe is not the driver's.
+  return isSocketReset(error) && !ownStreams.some((stream) => stream.errored === error);
 }
 
-/** A socket error raised by Node itself with no caller of ours on its stack. */
-function isBareSocketError(error: Error): boolean {
-  if (!isResetOrPipe(error)) return false;
-  const frames = (error.stack ?? "").split("\n").filter((line) => /^\s+at /.test(line));
-  return frames.every((line) => /\(node:|at node:/.test(line));
-}
-
-function isResetOrPipe(error: Error): boolean {
-  const code = (error as { code?: unknown }).code;
-  return code === "ECONNRESET" || code === "EPIPE";
-}
-
-/** Class 57P (operator intervention: terminated, shutting down, cannot connect now) or a lost socket. */
+/**
+ * The driver's own errors for a connection that ended: a PostgresError (the server's error
+ * response, known as an instance of the driver's class: bundled, its name is another) with a
+ * SQLSTATE of 57P01-03 (terminated, shutting down, cannot connect now), or the driver's connection
+ * error CONNECTION_CLOSED (which repeats its code as `errno`).
+ */
 function isConnectionEnded(error: Error): boolean {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === "string" && (/^57P0[1-3]$/.test(code) || code === "CONNECTION_CLOSED");
+  const { code, errno } = error as { code?: unknown; errno?: unknown };
+  if (error instanceof postgres.PostgresError) return /^57P0[1-3]$/.test(error.code);
+  return code === "CONNECTION_CLOSED" && errno === code;
+}
+
+/** A socket's reset or broken pipe as Node raises it: a system error of a read or a write. */
+function isSocketReset(error: Error): boolean {
+  const { code, syscall, errno } = error as { code?: unknown; syscall?: unknown; errno?: unknown };
+  return (
+    (code === "ECONNRESET" || code === "EPIPE") &&
+    (syscall === "read" || syscall === "write") &&
+    typeof errno === "number"
+  );
 }
 
 /**

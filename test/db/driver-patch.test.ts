@@ -16,8 +16,9 @@
  * caught: an unhandled rejection that ended the process (a sync crashed that way when Postgres
  * stopped under it); patched, the read's rejection is caught. A fifth: a reconnect waiting out its
  * backoff when the pool ended (sql.end with a timeout, during an outage) still ran, and its
- * connection stayed open in the ended pool; patched, ending the connection cancels it. Both builds of the driver are checked: ours imports the ES module one, graphile-worker's
- * chain the CommonJS one.
+ * connection stayed open in the ended pool; patched, ending the connection cancels it. Both builds
+ * of the driver are checked: the sources and these tests import the ES module one, the build
+ * bundles the CommonJS one (scripts/bundled-driver.mjs).
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";

@@ -19,8 +19,9 @@ export interface EmulatorProcess {
   stop(): Promise<void>;
 }
 
-export async function startEmulatorProcess(args: string[]): Promise<EmulatorProcess> {
-  const child: ChildProcess = spawn(process.execPath, [BIN, "emulator", "--port", "0", ...args], {
+/** `regwatch emulator --port 0 ARGS` of `bin` (by default the checkout's build), once it has printed its addresses. */
+export async function startEmulatorProcess(args: string[], bin = BIN): Promise<EmulatorProcess> {
+  const child: ChildProcess = spawn(process.execPath, [bin, "emulator", "--port", "0", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
     env: childBaseEnv(),
   });
