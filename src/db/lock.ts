@@ -52,6 +52,8 @@ export class RunLockLostError extends RegwatchError {
 export interface AcquireOptions {
   /** Seconds to keep trying before giving up; 0 fails at once. */
   waitSeconds?: number;
+  /** Told once, with who holds the lock, when the lock is held and the wait begins. */
+  onWait?: (holder: string) => void;
   sleep?: (ms: number) => Promise<void>;
   /** The lease's length (LEASE_SECONDS); it is renewed every third of it. */
   leaseSeconds?: number;
@@ -139,9 +141,12 @@ export async function acquireRunLock(sql: Sql, options: AcquireOptions = {}): Pr
   const token = randomUUID();
   const deadline = Date.now() + (options.waitSeconds ?? 0) * 1000;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  let waiting = false;
   for (;;) {
     if ((await take(sql, token, leaseSeconds)) || (await takeFromDeadHolder(sql, token, leaseSeconds))) break;
     if (Date.now() >= deadline) throw new LockHeldError(await describeHolder(sql));
+    if (options.onWait && !waiting) options.onWait((await whoHolds(sql)).who);
+    waiting = true;
     await sleep(Math.min(1000, Math.max(50, deadline - Date.now())));
   }
   let released = false;
@@ -225,6 +230,12 @@ async function stillHeld(sql: Sql, token: string): Promise<boolean> {
 }
 
 async function describeHolder(sql: Sql): Promise<string> {
+  const { who, expiry } = await whoHolds(sql);
+  return `${who} holds the run lock; try again later or pass --wait SECONDS${expiry}`;
+}
+
+/** Who holds the lock (its run, else its lease's process), and when the lease ends. */
+async function whoHolds(sql: Sql): Promise<{ who: string; expiry: string }> {
   const holder = await currentRun(sql).catch(() => undefined);
   const [lease] = await sql<{ pid: number | null; host: string | null; left: number }[]>`
     select pid, host, ceil(extract(epoch from expires_at - clock_timestamp()))::int as left
@@ -235,5 +246,5 @@ async function describeHolder(sql: Sql): Promise<string> {
       ? `pid ${lease.pid ?? "?"} on ${lease.host ?? "?"}`
       : "another regwatch process";
   const expiry = lease ? ` (its lease ends in ${Math.max(0, lease.left)} s unless its holder renews it)` : "";
-  return `${who} holds the run lock; try again later or pass --wait SECONDS${expiry}`;
+  return { who, expiry };
 }

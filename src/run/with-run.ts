@@ -70,7 +70,13 @@ const USAGE_FLUSH_MS = 5000;
 export async function withRun<P, R>(deps: RunDeps, job: RunJob<P, R>): Promise<RunResult<R>> {
   const { sql, log } = deps;
   const cleanups: Array<() => unknown> = [];
-  const ownLock = deps.lock ? undefined : await acquireRunLock(sql, { waitSeconds: deps.waitSeconds ?? 0 });
+  const ownLock = deps.lock
+    ? undefined
+    : await acquireRunLock(sql, {
+        waitSeconds: deps.waitSeconds ?? 0,
+        onWait: (holder) =>
+          log.info(`waiting up to ${deps.waitSeconds} s for the run lock, which ${holder} holds`),
+      });
   const lock = (deps.lock ?? ownLock)!;
   const flusher = deps.usage
     ? setInterval(() => {

@@ -55,27 +55,23 @@ describe("backfill --wait", () => {
     let released = false;
     try {
       const child = spawn(process.execPath, [BIN, ...backfill, "--wait", "600"], {
-        env: { ...childBaseEnv(), REGWATCH_LOG_LEVEL: "warn", ...env },
+        env: { ...childBaseEnv(), REGWATCH_LOG_LEVEL: "info", ...env },
         stdio: ["ignore", "pipe", "pipe"],
       });
       let stdout = "";
+      let stderr = "";
       child.stdout.on("data", (c: Buffer) => {
         stdout += c;
       });
+      child.stderr.on("data", (c: Buffer) => {
+        stderr += c;
+      });
       const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-      // The process is up and asking for the lock (its connections carry its pid in their name):
-      // between its tries, its last statement is one of the two that look at the lease.
-      await waitUntil(
-        async () => {
-          const [row] = await t.db.sql<{ waiting: boolean }[]>`
-            select exists (
-              select 1 from pg_stat_activity
-              where application_name = ${`regwatch/${child.pid}`} and query ilike '%run_lease%'
-            ) as waiting`;
-          return row?.waiting;
-        },
-        { what: "backfill waiting for the run lock", process: child },
-      );
+      // The process is up and waiting: it says so once, naming who holds the lock (this test's process).
+      await waitUntil(() => /waiting up to 600 s for the run lock, which pid \d+ on \S+ holds/.test(stderr), {
+        what: "backfill saying it waits for the run lock",
+        process: child,
+      });
       expect(registry.asked).toEqual([]);
       await lock.release();
       released = true;
