@@ -17,7 +17,9 @@ const BAD_KEY = "refused-key-0123456789abcdef";
 
 describe("retries and stops", () => {
   let emulator: EmulatorProcess;
+  /** The good account at the registry's full rate, and at 4 requests a second (a backfill long enough to stop). */
   let file: string;
+  let slowFile: string;
   const workers: WorkerProcess[] = [];
   const databases: TestDatabase[] = [];
 
@@ -31,6 +33,10 @@ describe("retries and stops", () => {
     const today = localDateTime(new Date(), TZ).date;
     await emulator.admin("lists", { name: "one", createdAt: addDays(today, -90), taxIds });
     file = writeAccountsFile([
+      { name: "good", watch_url: emulator.watchUrl, api_key_env: "GOOD_KEY" },
+      { name: "bad", watch_url: emulator.watchUrl, api_key_env: "BAD_KEY" },
+    ]);
+    slowFile = writeAccountsFile([
       { name: "good", watch_url: emulator.watchUrl, api_key_env: "GOOD_KEY", rate_limit: 4 },
       { name: "bad", watch_url: emulator.watchUrl, api_key_env: "BAD_KEY" },
     ]);
@@ -97,7 +103,7 @@ describe("retries and stops", () => {
   });
 
   it("stops on SIGTERM within --stop-timeout, giving the running job back to the queue", async () => {
-    const { t, env } = await fleetEnv();
+    const { t, env } = await fleetEnv({ REGWATCH_ACCOUNTS_FILE: slowFile });
     const worker = spawnWorker(["--stop-timeout", "20"], env);
     workers.push(worker);
     const today = localDateTime(new Date(), TZ).date;
