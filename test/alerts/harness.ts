@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { Webhook } from "standardwebhooks";
 import type { AlertConfig } from "../../src/alerts/deliver.ts";
+import { insertAlertRule } from "../../src/db/alerts-rules.ts";
 import type { Sql } from "../../src/db/connect.ts";
 import { finishRun, startRun } from "../../src/db/runs.ts";
 
@@ -208,4 +209,14 @@ export async function storeValues(
     insert into regwatch.change_values (change_id, heading, tax_id, change_date, old_value, new_value, path)
     select id, ${heading}, tax_id, change_date, ${sql.json(oldValue as never)}, ${sql.json(newValue as never)}, path
     from regwatch.changes where id = ${changeId}`;
+}
+
+/** A rule sending a message per change of any list and heading, without a digest, to `target`. */
+export async function ruleForEveryChange(
+  sql: Sql,
+  target: string,
+  channel: "webhook" | "notify" = "webhook",
+  name = "erp",
+): Promise<void> {
+  await insertAlertRule(sql, { name, lists: [], headings: [], channel, target, digest: false });
 }

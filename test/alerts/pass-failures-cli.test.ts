@@ -6,13 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, localDateTime } from "../../src/dates.ts";
-import { insertAlertRule } from "../../src/db/alerts-rules.ts";
 import type { DoctorReport } from "../../src/doctor/report.ts";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { emulatorEnv, sampleTaxIds, seedList } from "../helpers/sync.ts";
-import { type Receiver, SECRET, startReceiver } from "./harness.ts";
+import { type Receiver, ruleForEveryChange, SECRET, startReceiver } from "./harness.ts";
 
 const SHORT_SECRET = "whsec_abc";
 const THROWN = /the webhook send failed inside regwatch, not at the receiver: Base64Coder: incorrect padding/;
@@ -56,14 +55,7 @@ describe("delivery failing inside regwatch, seen from the command line", () => {
   };
 
   it("says so in sync, status, doctor and alerts deliver, and stops saying it once a message goes out", async () => {
-    await insertAlertRule(t.db.sql, {
-      name: "erp",
-      lists: [],
-      headings: [],
-      channel: "webhook",
-      target: receiver.url,
-      digest: false,
-    });
+    await ruleForEveryChange(t.db.sql, receiver.url);
 
     const sync = await runCli(["sync"], env(SHORT_SECRET), 120_000);
     expect(sync.stderr).not.toContain(SHORT_SECRET);

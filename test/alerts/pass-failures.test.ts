@@ -11,11 +11,17 @@ import { type AlertConfig, deliverAlerts } from "../../src/alerts/deliver.ts";
 import { registerAlertMetrics } from "../../src/alerts/metrics.ts";
 import { formatStatus, readFullStatus } from "../../src/commands/status.ts";
 import { deliveryHealth } from "../../src/db/alerts-delivery-health.ts";
-import { insertAlertRule } from "../../src/db/alerts-rules.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { registerSecrets } from "../../src/secrets.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { alertConfig, type Receiver, SECRET, startReceiver, storeRun } from "./harness.ts";
+import {
+  alertConfig,
+  type Receiver,
+  ruleForEveryChange,
+  SECRET,
+  startReceiver,
+  storeRun,
+} from "./harness.ts";
 
 /** Accepted by the configuration's pattern, refused by standardwebhooks (under 4 base64 characters). */
 const SHORT_SECRET = "whsec_abc";
@@ -56,14 +62,7 @@ describe("a delivery pass that fails inside regwatch", () => {
   });
 
   it("charges each attempt until the message is dead, records every failed pass, and a clean pass ends the streak", async () => {
-    await insertAlertRule(t.db.sql, {
-      name: "erp",
-      lists: [],
-      headings: [],
-      channel: "webhook",
-      target: receiver.url,
-      digest: false,
-    });
+    await ruleForEveryChange(t.db.sql, receiver.url);
     await storeRun(t.db.sql, "sync", [
       { taxId: "40000001", date: "2026-11-20", headings: ["seat"], lists: ["a"] },
     ]);
@@ -145,15 +144,8 @@ describe("a delivery pass that fails inside regwatch", () => {
   });
 
   it("a body that cannot be built is charged to its message, and the rest of the batch is sent", async () => {
-    for (const channel of ["webhook", "notify"] as const)
-      await insertAlertRule(t.db.sql, {
-        name: channel,
-        lists: [],
-        headings: [],
-        channel,
-        target: channel === "webhook" ? receiver.url : "regwatch_pass_failures",
-        digest: false,
-      });
+    await ruleForEveryChange(t.db.sql, receiver.url, "webhook", "webhook");
+    await ruleForEveryChange(t.db.sql, "regwatch_pass_failures", "notify", "notify");
     await storeRun(t.db.sql, "sync", [
       { taxId: "40000003", date: "2026-11-22", headings: ["name"], lists: ["a"] },
     ]);

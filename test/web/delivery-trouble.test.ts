@@ -6,9 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deliverAlerts } from "../../src/alerts/deliver.ts";
-import { insertAlertRule } from "../../src/db/alerts-rules.ts";
 import { silentLogger } from "../../src/logger.ts";
-import { alertConfig, type Receiver, startReceiver, storeRun } from "../alerts/harness.ts";
+import {
+  alertConfig,
+  type Receiver,
+  ruleForEveryChange,
+  startReceiver,
+  storeRun,
+} from "../alerts/harness.ts";
 import { createUser, type SignedIn, signIn, startTestConsole, type TestConsole } from "../helpers/console.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
@@ -40,14 +45,7 @@ beforeAll(async () => {
   web = await startTestConsole(t.db);
   await createUser(t.db, "rita", "reader");
   await createUser(t.db, "viktor", "reviewer");
-  await insertAlertRule(t.db.sql, {
-    name: "erp",
-    lists: [],
-    headings: [],
-    channel: "webhook",
-    target: receiver.url,
-    digest: false,
-  });
+  await ruleForEveryChange(t.db.sql, receiver.url);
   await storeRun(t.db.sql, "sync", [
     { taxId: "50000001", date: "2026-11-20", headings: ["seat"], lists: ["suppliers"] },
   ]);
