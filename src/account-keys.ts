@@ -11,6 +11,7 @@
  *   Messages name accounts and variables, never a value.
  */
 import { createHash } from "node:crypto";
+import { CONTROL_CHARS } from "./config-schema.ts";
 
 /** The REGWATCH_ variables that hold keys, and so may be named as an account's key variable. */
 const REGWATCH_KEY_VARIABLES: ReadonlySet<string> = new Set(["REGWATCH_API_KEY", "REGWATCH_SEARCH_API_KEY"]);
@@ -31,9 +32,73 @@ export function refusedKeyVariable(name: string): string | undefined {
   return undefined;
 }
 
-/** Whether a key variable's value is a Postgres address (`postgres://`, `postgresql://`), never a key. */
+/**
+ * Whether a key variable's value is a Postgres address (`postgres://`, `postgresql://`, with a
+ * driver such as `postgresql+psycopg://`), never a key.
+ */
 export function looksLikeDatabaseAddress(value: string): boolean {
-  return /^\s*postgres(ql)?:\/\//i.test(value);
+  return /^\s*postgres(ql)?(\+[a-z0-9_]+)?:\/\//i.test(value);
+}
+
+/** A URL with a user (and mostly a password) before its host: `scheme+driver://user:pass@host`. */
+export function looksLikeCredentialUrl(value: string): boolean {
+  return /^\s*[a-z][a-z0-9+.-]*:\/\/[^/?#\s]*@/i.test(value);
+}
+
+/** libpq's connection keywords, as a `key=value` string (`host=db password=secret`) holds them. */
+const LIBPQ_KEYWORDS = [
+  "host",
+  "hostaddr",
+  "port",
+  "dbname",
+  "user",
+  "password",
+  "passfile",
+  "service",
+  "options",
+  "sslmode",
+  "sslcert",
+  "sslkey",
+  "sslrootcert",
+  "sslpassword",
+  "connect_timeout",
+  "application_name",
+  "target_session_attrs",
+];
+const LIBPQ_PAIR = new RegExp(`(^|\\s)(${LIBPQ_KEYWORDS.join("|")})\\s*=`, "i");
+
+/** A libpq keyword string (`host=db password=secret dbname=x`): a connection's address, never a key. */
+export function looksLikeConnectionString(value: string): boolean {
+  return LIBPQ_PAIR.test(value);
+}
+
+/**
+ * The key as the registry receives it: a header value loses its leading and trailing spaces and
+ * tabs (and line breaks) on the way (Fetch's header value normalisation), so ` k` and `k` are one
+ * key on the wire.
+ */
+export function keyAsSent(value: string): string {
+  return value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
+}
+
+/**
+ * Why a set, non-blank key variable's `value` cannot be sent as `X-Api-Key`, or undefined when it
+ * can: control characters (C0, DEL, C1: a newline splits the header), blanks at either end (the
+ * key sent would not be the key written), or something that reads as a database's credentials
+ * (a postgres address, any URL with a user, a libpq keyword string). The reason never quotes
+ * the value.
+ */
+export function keyValueProblem(value: string): string | undefined {
+  if (CONTROL_CHARS.test(value))
+    return "must not contain control characters (newline, carriage return, tab, ...)";
+  if (looksLikeDatabaseAddress(value)) return "holds a database address (postgres://...), not an API key";
+  if (looksLikeCredentialUrl(value))
+    return "holds a URL with a user name or password (scheme://user:password@host), not an API key";
+  if (looksLikeConnectionString(value))
+    return "holds a database connection string (host=... password=...), not an API key";
+  if (value !== value.trim())
+    return "must not begin or end with a blank (a space, a no-break space, ...): header values are sent trimmed, so the registry would receive another key than the one written";
+  return undefined;
 }
 
 /** The key variables of one account, with the field of the file that names each. */
@@ -56,10 +121,17 @@ function usesOf(account: KeyedAccount): KeyUse[] {
   return uses;
 }
 
+/** The key a variable's value becomes on the wire; undefined when unset or blank. */
+function sentValue(value: string | undefined): string | undefined {
+  const sent = value === undefined ? undefined : keyAsSent(value);
+  return sent === undefined || sent.trim() === "" ? undefined : sent;
+}
+
 /**
  * One problem per pair of accounts whose keys are one key: both name the same variable, or their
- * variables hold the same value in `env` (unset and empty ones are not compared). An account may
- * use one key for watch and search; two accounts may not share any key.
+ * variables hold the same key as sent (` k` and `k` are one key on the wire; unset and empty ones
+ * are not compared). An account may use one key for watch and search; two accounts may not share
+ * any key.
  */
 export function sharedKeyProblems(accounts: readonly KeyedAccount[], env: NodeJS.ProcessEnv): string[] {
   const problems: string[] = [];
@@ -73,9 +145,8 @@ export function sharedKeyProblems(accounts: readonly KeyedAccount[], env: NodeJS
       const pair = `${a.account}\u0000${b.account}`;
       if (reported.has(pair)) continue;
       const sameVariable = a.variable === b.variable;
-      const value = env[a.variable];
-      const sameValue =
-        !sameVariable && value !== undefined && value.trim() !== "" && env[b.variable] === value;
+      const value = sentValue(env[a.variable]);
+      const sameValue = !sameVariable && value !== undefined && sentValue(env[b.variable]) === value;
       if (!sameVariable && !sameValue) continue;
       reported.add(pair);
       const how = sameVariable

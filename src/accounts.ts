@@ -7,10 +7,9 @@
  * family of variables. With one, those variables are not used for any account; everything else
  * (database, timeouts, alerts, console) stays shared by all accounts.
  */
-import { looksLikeDatabaseAddress, sharedKeyProblems } from "./account-keys.ts";
+import { keyValueProblem, sharedKeyProblems } from "./account-keys.ts";
 import { type Account, readAccountsFile } from "./accounts-file.ts";
 import type { Config } from "./config.ts";
-import { CONTROL_CHARS } from "./config-schema.ts";
 import { ConfigError, UsageError } from "./errors.ts";
 import { registerSecrets } from "./secrets.ts";
 
@@ -18,8 +17,9 @@ export { type Account, CONTRACT_RATE_LIMIT, parseAccounts } from "./accounts-fil
 
 /**
  * The accounts of REGWATCH_ACCOUNTS_FILE; undefined when it is not set. Throws ConfigError, also
- * when the key variables' values in `env` break the file's rules: two accounts holding one key, or
- * a key variable holding a database's address (named by variable, never by value).
+ * when the key variables' values in `env` break the file's rules: two accounts holding one key (as
+ * sent), or a key variable holding what cannot be sent as a key (a database's credentials, control
+ * characters, blanks at either end), named by variable, never by value.
  */
 export function loadAccounts(
   config: Pick<Config, "accountsFile">,
@@ -32,8 +32,8 @@ export function loadAccounts(
   for (const account of accounts) {
     for (const [field, variable] of keyFields(account)) {
       const value = env[variable];
-      if (value !== undefined && looksLikeDatabaseAddress(value))
-        problems.push(databaseAddressProblem(variable, account, field));
+      const why = value === undefined || value.trim() === "" ? undefined : keyValueProblem(value);
+      if (why !== undefined) problems.push(keyValueMessage(variable, why, account, field));
     }
   }
   if (problems.length > 0) throw new ConfigError(problems);
@@ -46,8 +46,8 @@ function keyFields(account: Account): Array<[string, string]> {
   return fields;
 }
 
-function databaseAddressProblem(variable: string, account: Account, field: string): string {
-  return `${variable}: holds a database address (postgres://...), not an API key; account "${account.name}" names it in ${field}, and its value would be sent to the registry as X-Api-Key`;
+function keyValueMessage(variable: string, why: string, account: Account, field: string): string {
+  return `${variable}: ${why}; account "${account.name}" names it in ${field}, and its value would be sent to the registry as X-Api-Key`;
 }
 
 /**
@@ -117,13 +117,11 @@ function keyFrom(
     problems.push(`${variable}: must hold the API key of ${whose}; it is unset or empty`);
     return undefined;
   }
-  if (looksLikeDatabaseAddress(value)) {
-    problems.push(databaseAddressProblem(variable, account, field));
-    return undefined;
-  }
-  // A key with a newline would split the header it is sent in; it is refused, not trimmed.
-  if (CONTROL_CHARS.test(value)) {
-    problems.push(`${variable}: must not contain control characters (newline, carriage return, tab, ...)`);
+  // A key with a newline would split the header it is sent in, one with a blank at an end would
+  // be sent trimmed: both are refused, not repaired.
+  const why = keyValueProblem(value);
+  if (why !== undefined) {
+    problems.push(keyValueMessage(variable, why, account, field));
     return undefined;
   }
   return value;
@@ -155,7 +153,7 @@ export function chooseAccount(
  * An account's configuration for a command: its keys when their variables are set, else none, so
  * a command that only reads the account's tables (changes, status, alerts) runs where the keys are
  * not at hand; one that calls the registry then names the variable to set (requireWatch). A key
- * that is set but unusable (control characters) is refused at once.
+ * that is set but unusable (control characters, blanks at an end, credentials) is refused at once.
  */
 function commandConfig(base: Config, account: Account, env: NodeJS.ProcessEnv): Config {
   const set = (variable: string | undefined) => variable !== undefined && (env[variable] ?? "").trim() !== "";
@@ -175,7 +173,7 @@ function commandConfig(base: Config, account: Account, env: NodeJS.ProcessEnv): 
   return { ...config, keyVariables: { apiKey: account.apiKeyEnv, searchApiKey: searchVariable } };
 }
 
-/** The key in `variable`, known to be set: refused when it holds control characters. */
+/** The key in `variable`, known to be set: refused when it cannot be sent as a key. */
 function usableKey(env: NodeJS.ProcessEnv, variable: string, account: Account, field: string): string {
   const problems: string[] = [];
   const key = keyFrom(env, variable, account, field, problems);

@@ -240,8 +240,9 @@ export const HEADER_VARS: ReadonlySet<string> = new Set([
   "REGWATCH_SEARCH_API_KEY",
   "REGWATCH_CLIENT_ID",
 ]);
+/** C0 controls, DEL and C1 controls: none belongs in a header value. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
-export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+export const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
 
 const SECRET_VARS: ReadonlySet<string> = new Set([
   "REGWATCH_API_KEY",

@@ -2,6 +2,7 @@
  * The validated configuration the program reads, built once at start from the environment (each
  * variable's schema and default: config-schema.ts).
  */
+import { keyValueProblem } from "./account-keys.ts";
 import type { TrustProxy } from "./config-proxy.ts";
 import {
   CONTROL_CHARS,
@@ -131,10 +132,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const explicit = new Set<EnvName>();
   for (const [name, variable] of Object.entries(ENV) as [EnvName, EnvVariable][]) {
     const raw = env[name];
-    // Checked before trimming: a key ending in a newline must be refused, not quietly repaired,
-    // and one with a newline inside would split the header it is sent in.
-    if (HEADER_VARS.has(name) && raw !== undefined && CONTROL_CHARS.test(raw)) {
-      problems.push(`${name}: must not contain control characters (newline, carriage return, tab, ...)`);
+    // Checked before trimming: a key ending in a newline or a blank must be refused, not quietly
+    // repaired (the registry would receive a key other than the one written), one with a newline
+    // inside would split the header it is sent in, and credentials are no key.
+    const unusable = headerValueProblem(name, raw);
+    if (unusable !== undefined) {
+      problems.push(`${name}: ${unusable}`);
       continue;
     }
     const given = raw === undefined || raw.trim() === "" ? undefined : raw.trim();
@@ -216,6 +219,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   registerSecrets(secretsOf(config));
   return config;
+}
+
+const KEY_VARS: ReadonlySet<EnvName> = new Set(["REGWATCH_API_KEY", "REGWATCH_SEARCH_API_KEY"]);
+
+/** Why a variable sent as a header value (a key, the client id) cannot be sent as it is written. */
+function headerValueProblem(name: EnvName, raw: string | undefined): string | undefined {
+  if (raw === undefined || !HEADER_VARS.has(name)) return undefined;
+  if (KEY_VARS.has(name)) return raw.trim() === "" ? undefined : keyValueProblem(raw);
+  return CONTROL_CHARS.test(raw)
+    ? "must not contain control characters (newline, carriage return, tab, ...)"
+    : undefined;
 }
 
 /** The watch interface is needed: names every missing variable at once. */

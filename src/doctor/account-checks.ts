@@ -5,9 +5,9 @@
  * any worker is alive to run its jobs.
  */
 import { randomBytes } from "node:crypto";
+import { keyValueProblem } from "../account-keys.ts";
 import { type Account, accountConfig } from "../accounts.ts";
 import type { Config } from "../config.ts";
-import { CONTROL_CHARS } from "../config-schema.ts";
 import { DEFAULT_SCHEMA, openDatabase } from "../db/connect.ts";
 import { queueSchemaInstalled } from "../db/fleet-status.ts";
 import { listWorkers } from "../db/workers.ts";
@@ -33,7 +33,7 @@ function keyVariables(account: Account): Array<{ field: KeyField; variable: stri
 }
 
 function usable(value: string | undefined): value is string {
-  return value !== undefined && value.trim() !== "" && !CONTROL_CHARS.test(value);
+  return value !== undefined && value.trim() !== "" && keyValueProblem(value) === undefined;
 }
 
 /**
@@ -50,12 +50,9 @@ export function judgeAccountKeys(account: Account, env: NodeJS.ProcessEnv): Chec
         `${variable}: not set or empty; ${whose} for its key`,
         `set ${variable} in the environment or in .env (keys never go in the accounts file)`,
       );
-    if (CONTROL_CHARS.test(value))
-      return fail(
-        CONFIGURATION,
-        `${variable}: holds control characters (a newline, say); ${whose}`,
-        `set ${variable} to the key alone`,
-      );
+    const why = keyValueProblem(value);
+    if (why !== undefined)
+      return fail(CONFIGURATION, `${variable}: ${why}; ${whose}`, `set ${variable} to the key alone`);
     return ok(ACCOUNT_KEY, `${variable} is set (${whose})`);
   });
 }

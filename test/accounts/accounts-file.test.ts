@@ -199,7 +199,7 @@ describe("the configuration of an account", () => {
     } catch (error) {
       const problems = (error as ConfigError).problems;
       expect(problems).toEqual([
-        "GLOBEX_KEY: must not contain control characters (newline, carriage return, tab, ...)",
+        'GLOBEX_KEY: must not contain control characters (newline, carriage return, tab, ...); account "globex" names it in api_key_env, and its value would be sent to the registry as X-Api-Key',
         'GLOBEX_SEARCH_KEY: must hold the API key of account "globex" (its search_api_key_env); it is unset or empty',
       ]);
     }
