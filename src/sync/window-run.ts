@@ -20,8 +20,12 @@ import { stoppable } from "./stoppable.ts";
 import { validateItems } from "./validate-items.ts";
 
 const MAX_FOLLOW_UPS = 7;
-/** Answers refused for their size: the window is asked again in halves, down to single days. */
-const TOO_BIG: readonly string[] = ["TOO_LARGE", "TOO_MANY_PAGES"];
+/**
+ * Answers refused for their size: the window is asked again in halves, down to single days. Not a
+ * series past its page bound (TOO_MANY_PAGES): that bound holds far more than a week of one list,
+ * so a registry that never stops saying has_next would say it to every half too; the window fails.
+ */
+const TOO_BIG: readonly string[] = ["TOO_LARGE"];
 /** Bound on windows in flight beyond REGWATCH_CONCURRENCY, as a multiple of it (memory). */
 export const MAX_IN_FLIGHT_FACTOR = 4;
 /** Attempts of one window's transaction when it deadlocks or fails to serialise. */
@@ -159,7 +163,7 @@ async function runOne(
           options.signal,
         );
       } catch (error) {
-        // An answer over REGWATCH_MAX_RESPONSE_BYTES (or its page bound) is asked again in halves,
+        // An answer over REGWATCH_MAX_RESPONSE_BYTES is asked again in halves,
         // so memory stays bounded by the cap and the days still get read; one day alone fails.
         if (!(error instanceof ApiError && TOO_BIG.includes(error.code))) throw error;
         const split = halves(asked);
