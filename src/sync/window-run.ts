@@ -99,12 +99,17 @@ export async function runWindows(
   // Lists whose first reads met changes other lists had stored (lists sharing businesses): the
   // rest of their windows are written the careful way, so no window is written twice again.
   const sharing = new Set<string>();
+  // Lists whose changes ran past the page bound: their other windows would each cost as many
+  // requests again, so the rest of the run does not ask for them (they stay uncovered).
+  const endless = new Set<string>();
   const runWindow = async (window: Window) => {
     if (options.signal?.aborted || stats.fatal) {
       stats.windowsSkipped++;
       return;
     }
     try {
+      if (endless.has(window.listKey))
+        throw new Error("not asked: an earlier window of this list ran past the page bound in this run");
       await runOne(window, options, stats, sharing);
       stats.windowsDone++;
       options.progress.windowDone(false);
@@ -119,6 +124,7 @@ export async function runWindows(
       }
       stats.windowsFailed++;
       if (error instanceof ApiError && error.code === "HTTP_AUTH") stats.fatal ??= error;
+      if (error instanceof ApiError && error.code === "TOO_MANY_PAGES") endless.add(window.listKey);
       if (error instanceof DatabaseUnavailableError || error instanceof RunLockLostError)
         stats.fatal ??= error;
       const message = redactSecrets(
