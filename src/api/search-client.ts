@@ -12,6 +12,7 @@ import { type Clock, systemClock } from "./clock.ts";
 import { ApiError } from "./errors.ts";
 import { HttpClient, type HttpResponse, parseJson, type RequestResult } from "./http.ts";
 import { KeyRefusal } from "./key-refusal.ts";
+import { MAX_SERIES_PAGES, tooManyPages } from "./page-bound.ts";
 import { gatedLimiter, limiterForKey } from "./rate-limiter.ts";
 import { httpOptionsOf } from "./registry.ts";
 import { checkSearchValue, SEARCH_PATHS, type SearchKind } from "./search-query.ts";
@@ -73,6 +74,8 @@ export interface SearchOptions {
   all?: boolean;
   /** Hit cap sent as the limit parameter (the registry honours it for name searches). */
   limit?: number;
+  /** Most pages followed with `all` (default MAX_SERIES_PAGES); more fails the search (TOO_MANY_PAGES). */
+  maxPages?: number;
   /** Called with each page as it arrives, so what was paid for is kept even if a later page fails. */
   onPage?: (page: SearchPage, pageNumber: number) => Promise<void> | void;
 }
@@ -108,6 +111,14 @@ export class SearchClient {
       // An empty page that claims more would make us pay for pages forever: treat it as the end.
       const more = page.has_next && page.results.length > 0;
       if (!more || !options.all) return { records, pages: pageNumber, hasMore: more };
+      const bound = options.maxPages ?? MAX_SERIES_PAGES;
+      if (pageNumber >= bound) {
+        throw tooManyPages(
+          `GET ${SEARCH_PATHS[kind]}`,
+          bound,
+          "the search stops (the pages read so far are kept)",
+        );
+      }
       pageNumber++;
     }
   }

@@ -6,6 +6,7 @@ import type { z } from "zod";
 import type { BodyCap } from "./body.ts";
 import { ApiError } from "./errors.ts";
 import { type HttpClient, type HttpResponse, parseJson } from "./http.ts";
+import { MAX_SERIES_PAGES, tooManyPages } from "./page-bound.ts";
 import {
   type BulkResult,
   bulkResultSchema,
@@ -41,7 +42,7 @@ export interface WatchClientOptions {
   toParam: string;
   /** Page parameter sent when a changes answer says `has_next` (REGWATCH_CHANGES_PAGE_PARAM). */
   pageParam?: string;
-  /** Most pages read for one changes window; more fails the window (TOO_MANY_PAGES). */
+  /** Most pages read for one changes window (default MAX_SERIES_PAGES); more fails the window (TOO_MANY_PAGES). */
   maxPages?: number;
   /** Byte cap of one changes window, all pages together (REGWATCH_MAX_RESPONSE_BYTES). */
   maxResponseBytes?: number;
@@ -49,7 +50,6 @@ export interface WatchClientOptions {
   now?: () => number;
 }
 
-export const DEFAULT_MAX_CHANGES_PAGES = 1000;
 const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 /** Failures after which a POST may or may not have taken effect. */
 const AMBIGUOUS: ReadonlySet<string> = new Set([
@@ -164,7 +164,7 @@ export class WatchClient {
    * window fails (PAGES_DISAGREE): nothing of a partial or inconsistent answer is returned.
    */
   async changes(listKey: string, from: string, to: string, signal?: AbortSignal): Promise<ChangesPage> {
-    const maxPages = this.options.maxPages ?? DEFAULT_MAX_CHANGES_PAGES;
+    const maxPages = this.options.maxPages ?? MAX_SERIES_PAGES;
     const capBytes = this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     let usedBytes = 0;
     let merged: ChangesPage | undefined;
@@ -190,10 +190,10 @@ export class WatchClient {
       }
       if (!hasNext) return merged;
       if (page >= maxPages) {
-        throw new ApiError(
-          "TOO_MANY_PAGES",
-          `GET /v2/lists/:key/changes: still has_next after ${maxPages} pages; the window is not taken`,
-          { endpoint: "GET /v2/lists/:key/changes" },
+        throw tooManyPages(
+          "GET /v2/lists/:key/changes",
+          maxPages,
+          "the window is not taken and no day of it is covered",
         );
       }
     }

@@ -13,6 +13,7 @@ import type { Command } from "commander";
 import { requireSearch } from "../config.ts";
 import { localDateTime } from "../dates.ts";
 import { EXIT, UsageError } from "../errors.ts";
+import { terminalSafe } from "../feed/terminal-text.ts";
 import { favourMemoryOverCollections } from "../heap-growth.ts";
 import { startOnline } from "../payments/check-chunk.ts";
 import {
@@ -150,17 +151,21 @@ async function checkPayments(ctx: Context, file: string, options: CheckOptions) 
     );
   });
   if (!result.ok) {
-    // Every problem at once, so the file is fixed in one pass; nothing was checked.
-    for (const p of result.problems) process.stderr.write(`${file}: line ${p.line}: ${p.message}\n`);
+    // Every problem at once, so the file is fixed in one pass; nothing was checked. A problem
+    // quotes the file's header and cells (and the path may hold anything): escaped, never obeyed.
+    const shown = terminalSafe(file);
+    for (const p of result.problems)
+      process.stderr.write(`${shown}: line ${p.line}: ${terminalSafe(p.message)}\n`);
     process.stderr.write(
-      `regwatch: ${result.problems.length} problem(s) in ${file}; no payment was checked\n`,
+      `regwatch: ${result.problems.length} problem(s) in ${shown}; no payment was checked\n`,
     );
     return EXIT.usage;
   }
   const { summary } = result;
-  if (summary.layout.encodingNote) process.stderr.write(`regwatch: ${summary.layout.encodingNote}\n`);
+  if (summary.layout.encodingNote)
+    process.stderr.write(`regwatch: ${terminalSafe(summary.layout.encodingNote)}\n`);
   if (summary.online?.quotaMessage)
-    process.stderr.write(`regwatch: ${redactSecrets(summary.online.quotaMessage)}\n`);
+    process.stderr.write(`regwatch: ${terminalSafe(redactSecrets(summary.online.quotaMessage))}\n`);
   if (options.xlsx) process.stderr.write(`workbook written to ${options.xlsx}\n`);
   // Text and JSON name the recorded batch; CSV has no place for it.
   if (options.csv && summary.batchId) process.stderr.write(`recorded as batch ${summary.batchId}\n`);

@@ -16,11 +16,10 @@ import {
   CONSOLE_ROLES,
   type ConsoleRole,
   listConsoleUsers,
-  removeConsoleUser,
   setConsoleLocale,
   setConsolePassword,
 } from "../db/console-users.ts";
-import { USER_NAME } from "../db/console-users-admin.ts";
+import { removeConsoleUserKeepingAdmin, USER_NAME } from "../db/console-users-admin.ts";
 import { EXIT, UsageError } from "../errors.ts";
 import { isLocale, LOCALES, type Locale } from "../i18n/locales.ts";
 import { formatTable } from "../search/format.ts";
@@ -152,12 +151,19 @@ export function registerUsers(program: Command): void {
 
   users
     .command("remove <name>")
-    .description("remove a console user; their sessions end (what they did stays in the alerts' history)")
+    .description(
+      "remove a console user; their sessions end (what they did stays in the alerts' history); never the last admin",
+    )
     .action((name: string) =>
       runAction(async (ctx) => {
         const userName = checkUserName(name);
-        const removed = await withDatabase(ctx, (db) => removeConsoleUser(db.sql, userName));
-        if (!removed) throw new UsageError(`no console user "${userName}"`);
+        // The console's own rule (its users page): the console always keeps an admin.
+        const outcome = await withDatabase(ctx, (db) => removeConsoleUserKeepingAdmin(db.sql, userName));
+        if (outcome === "last-admin")
+          throw new UsageError(
+            `nothing was changed: ${userName} is the last admin, and the console needs one; add another admin first (\`regwatch users add NAME --role admin\`)`,
+          );
+        if (outcome === "no-such-user") throw new UsageError(`no console user "${userName}"`);
         process.stdout.write(`removed ${userName}\n`);
         return EXIT.ok;
       }),

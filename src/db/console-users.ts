@@ -82,12 +82,6 @@ export async function setConsolePassword(sql: Sql, name: string, passwordHash: s
   });
 }
 
-/** Removes a user and (by cascade) their sessions; false when there is no such user. */
-export async function removeConsoleUser(sql: Sql, name: string): Promise<boolean> {
-  const rows = await sql`delete from console_users where name = ${name} returning id`;
-  return rows.length === 1;
-}
-
 /**
  * Sets the language the console speaks to a user (null: back to the browser's); their sessions
  * stay. False when there is no such user.

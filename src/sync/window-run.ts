@@ -20,8 +20,12 @@ import { stoppable } from "./stoppable.ts";
 import { validateItems } from "./validate-items.ts";
 
 const MAX_FOLLOW_UPS = 7;
-/** Answers refused for their size: the window is asked again in halves, down to single days. */
-const TOO_BIG: readonly string[] = ["TOO_LARGE", "TOO_MANY_PAGES"];
+/**
+ * Answers refused for their size: the window is asked again in halves, down to single days. Not a
+ * series past its page bound (TOO_MANY_PAGES): that bound holds far more than a week of one list,
+ * so a registry that never stops saying has_next would say it to every half too; the window fails.
+ */
+const TOO_BIG: readonly string[] = ["TOO_LARGE"];
 /** Bound on windows in flight beyond REGWATCH_CONCURRENCY, as a multiple of it (memory). */
 export const MAX_IN_FLIGHT_FACTOR = 4;
 /** Attempts of one window's transaction when it deadlocks or fails to serialise. */
@@ -95,12 +99,17 @@ export async function runWindows(
   // Lists whose first reads met changes other lists had stored (lists sharing businesses): the
   // rest of their windows are written the careful way, so no window is written twice again.
   const sharing = new Set<string>();
+  // Lists whose changes ran past the page bound: their other windows would each cost as many
+  // requests again, so the rest of the run does not ask for them (they stay uncovered).
+  const endless = new Set<string>();
   const runWindow = async (window: Window) => {
     if (options.signal?.aborted || stats.fatal) {
       stats.windowsSkipped++;
       return;
     }
     try {
+      if (endless.has(window.listKey))
+        throw new Error("not asked: an earlier window of this list ran past the page bound in this run");
       await runOne(window, options, stats, sharing);
       stats.windowsDone++;
       options.progress.windowDone(false);
@@ -115,6 +124,7 @@ export async function runWindows(
       }
       stats.windowsFailed++;
       if (error instanceof ApiError && error.code === "HTTP_AUTH") stats.fatal ??= error;
+      if (error instanceof ApiError && error.code === "TOO_MANY_PAGES") endless.add(window.listKey);
       if (error instanceof DatabaseUnavailableError || error instanceof RunLockLostError)
         stats.fatal ??= error;
       const message = redactSecrets(
@@ -159,7 +169,7 @@ async function runOne(
           options.signal,
         );
       } catch (error) {
-        // An answer over REGWATCH_MAX_RESPONSE_BYTES (or its page bound) is asked again in halves,
+        // An answer over REGWATCH_MAX_RESPONSE_BYTES is asked again in halves,
         // so memory stays bounded by the cap and the days still get read; one day alone fails.
         if (!(error instanceof ApiError && TOO_BIG.includes(error.code))) throw error;
         const split = halves(asked);

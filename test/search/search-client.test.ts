@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { ApiError } from "../../src/api/errors.ts";
 import { createSearchClient, SearchQuota, SearchQuotaError } from "../../src/api/search-client.ts";
 import { loadConfig, requireSearch } from "../../src/config.ts";
 import { createLogger } from "../../src/logger.ts";
@@ -74,6 +75,22 @@ describe("SearchClient", () => {
     await search.close();
     expect(result.pages).toBe(2);
     expect(seen).toHaveLength(2);
+  });
+
+  it("fails a series that never ends at its page bound, naming the endpoint and the bound", async () => {
+    pages = (p) => ({ current_page: p, has_next: true, results: [record(p)] });
+    const search = client();
+    const kept: number[] = [];
+    const error = await search.client
+      .search("name", "Cég", { all: true, maxPages: 5, onPage: (_page, n) => void kept.push(n) })
+      .catch((e: unknown) => e);
+    await search.close();
+    expect((error as ApiError).code).toBe("TOO_MANY_PAGES");
+    expect((error as Error).message).toContain(
+      "GET /v1/names: the registry still said has_next after 5 pages",
+    );
+    expect(seen).toHaveLength(5);
+    expect(kept).toEqual([1, 2, 3, 4, 5]);
   });
 
   it("claims the quota before every request and refuses when it is spent", async () => {

@@ -87,13 +87,33 @@ describe("regwatch users", () => {
     expect((await users(["passwd", "nobody", "--password-stdin"], `${PASSWORD}\n`)).code).toBe(64);
   });
 
+  it("refuses to remove the last admin with 64, changing nothing, as the console does", async () => {
+    const session = await signIn(web.url, "anna", "another long pass phrase");
+    const result = await users(["remove", "anna"], null);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain("nothing was changed: anna is the last admin, and the console needs one");
+    expect(result.stdout).toBe("");
+    expect((await stored("anna"))?.role).toBe("admin");
+    expect((await getPage(`${web.url}/`, session)).status).toBe(200);
+  });
+
   it("removes a user: their session ends and they cannot sign in", async () => {
+    const other = await users(["add", "carl", "--role", "admin", "--password-stdin"], `${PASSWORD}\n`);
+    expect(other.code).toBe(0);
     const session = await signIn(web.url, "anna", "another long pass phrase");
     const result = await users(["remove", "anna"], null);
     expect(result.code).toBe(0);
     expect((await getPage(`${web.url}/`, session)).status).toBe(303);
     expect(await stored("anna")).toBeUndefined();
     expect((await users(["remove", "anna"], null)).code).toBe(64);
+    // carl is now the only admin: kept; a reader beside him goes.
+    expect((await users(["remove", "carl"], null)).code).toBe(64);
+    expect((await stored("carl"))?.role).toBe("admin");
+    expect((await users(["add", "dora", "--role", "reader", "--password-stdin"], `${PASSWORD}\n`)).code).toBe(
+      0,
+    );
+    expect((await users(["remove", "dora"], null)).code).toBe(0);
+    expect(await stored("dora")).toBeUndefined();
   });
 });
 

@@ -1,0 +1,23 @@
+/**
+ * The most pages regwatch follows in one request series (a changes window, a search with --all).
+ * A registry that answers `has_next: true` forever would otherwise be asked until stopped.
+ */
+import { ApiError } from "./errors.ts";
+
+/**
+ * The document names no page size ("results per page: not shown"); the smallest seen is 10 (the
+ * bundled emulator's search pages). The largest plausible series stays below 100,000 records (a
+ * list holds at most 2000 items, a week of their changes a few each; a bank-account search
+ * is narrowed to one bank branch), so 10,000 pages of 10 leave room and still end.
+ */
+export const MAX_SERIES_PAGES = 10_000;
+
+/** The series past its bound: failed as a whole, nothing of it taken. */
+export function tooManyPages(endpoint: string, bound: number, consequence: string): ApiError {
+  return new ApiError(
+    "TOO_MANY_PAGES",
+    `${endpoint}: the registry still said has_next after ${bound} pages, the most regwatch follows ` +
+      `in one series (MAX_SERIES_PAGES); ${consequence}`,
+    { endpoint },
+  );
+}
