@@ -6,11 +6,11 @@ import { ApiError } from "./errors.ts";
 
 /**
  * The document names no page size ("results per page: not shown"); the smallest seen is 10 (the
- * bundled emulator's search pages). The largest plausible series stays below 100,000 records (a
- * list holds at most 2000 items, a week of their changes a few each; a bank-account search
- * is narrowed to one bank branch), so 10,000 pages of 10 leave room and still end.
+ * bundled emulator's search pages). A list holds at most 2000 items and a week of their changes
+ * is a few each, so 1,000 pages of 10 (10,000 records) leave room for any real series; an endless
+ * one costs at most 1,000 requests, about 33 s of the key's 30 a second, before it ends.
  */
-export const MAX_SERIES_PAGES = 10_000;
+export const MAX_SERIES_PAGES = 1_000;
 
 /** The series past its bound: failed as a whole, nothing of it taken. */
 export function tooManyPages(endpoint: string, bound: number, consequence: string): ApiError {
