@@ -9,7 +9,7 @@ import type { DeliveryRow } from "../db/alerts-outbox.ts";
 import { recordAttempt, releaseLease } from "../db/alerts-outbox.ts";
 import type { Sql } from "../db/connect.ts";
 import type { Logger } from "../logger.ts";
-import { redactSecrets } from "../secrets.ts";
+import { redactAddresses, redactSecrets } from "../secrets.ts";
 import { type AlertConfig, retryPolicy } from "./delivery-settings.ts";
 import { type MailerOnDemand, recipientsDue, sendEmail } from "./email.ts";
 import type { EmailContent } from "./message.ts";
@@ -178,7 +178,7 @@ export async function deliverOne(pass: Pass, { row, payload, sendBy }: Claimed):
   const error =
     outcome.kind === "sent"
       ? null
-      : redactSecrets(next.reason ? `${outcome.error} (${next.reason})` : outcome.error);
+      : redactAddresses(redactSecrets(next.reason ? `${outcome.error} (${next.reason})` : outcome.error));
   const recipients =
     "recipients" in outcome
       ? { ...(row.recipients ?? {}), ...(outcome.recipients as Record<string, string>) }
@@ -188,7 +188,7 @@ export async function deliverOne(pass: Pass, { row, payload, sendBy }: Claimed):
     nextAttemptAt: next.nextAttemptAt,
     at,
     httpStatus: outcome.httpStatus ?? null,
-    reply: outcome.reply ?? null,
+    reply: outcome.reply === undefined ? null : redactAddresses(outcome.reply),
     error,
     recipients,
   });
