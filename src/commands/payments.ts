@@ -4,10 +4,12 @@
  * against what the registry says, optionally asking the search interface (--online). The file
  * is checked as a stream (src/payments/pipeline.ts): text, JSON, CSV and the --xlsx workbook are
  * written chunk by chunk, and --record keeps the batch in payment_batches and payment_checks.
- * `payments verify` and `payments verifications` live in payments-verify.ts.
+ * An .xlsx batch is read through its first sheet, as the console reads it; a damaged workbook is a
+ * bad file (64). `payments verify` and `payments verifications` live in payments-verify.ts.
  */
 import { constants } from "node:fs";
-import { access, stat } from "node:fs/promises";
+import { access, mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Command } from "commander";
 import { requireSearch } from "../config.ts";
@@ -23,6 +25,7 @@ import {
   type RowSink,
 } from "../payments/pipeline.ts";
 import { parseColumnsOption } from "../payments/read/batch-reader.ts";
+import { looksLikeZip, XlsxRefusedError, xlsxToCsv } from "../payments/read/xlsx.ts";
 import { CsvSink } from "../payments/report-csv.ts";
 import { JsonSink } from "../payments/report-json.ts";
 import { TextSink } from "../payments/report-text.ts";
@@ -141,15 +144,21 @@ async function checkPayments(ctx: Context, file: string, options: CheckOptions) 
     online: null,
     record: options.record ? { by: actorName(options.by), source: "cli", fileName: file } : null,
   };
-  const result = await withDatabase(ctx, async (db): Promise<BatchCheckResult> => {
-    const sinks = await outputs(options, today, holdDays);
-    if (!options.online) return checkBatch(db, file, check, sinks);
-    // The registry's client (undici with it, about 1 MB of code) is loaded only for --online.
-    const { withSearch } = await import("./lookup.ts");
-    return withSearch(ctx, db, (client) =>
-      checkBatch(db, file, { ...check, online: startOnline(db, client) }, sinks),
-    );
-  });
+  const result = await withSheetFile(file, (readable, sheet) =>
+    withDatabase(ctx, async (db): Promise<BatchCheckResult> => {
+      const sinks = await outputs(options, today, holdDays);
+      // A sheet is written out as UTF-8 whatever --encoding says of the file.
+      const own: BatchCheckOptions = sheet
+        ? { ...check, read: { ...check.read, encoding: undefined } }
+        : check;
+      if (!options.online) return checkBatch(db, readable, own, sinks);
+      // The registry's client (undici with it, about 1 MB of code) is loaded only for --online.
+      const { withSearch } = await import("./lookup.ts");
+      return withSearch(ctx, db, (client) =>
+        checkBatch(db, readable, { ...own, online: startOnline(db, client) }, sinks),
+      );
+    }),
+  );
   if (!result.ok) {
     // Every problem at once, so the file is fixed in one pass; nothing was checked. A problem
     // quotes the file's header and cells (and the path may hold anything): escaped, never obeyed.
@@ -170,4 +179,25 @@ async function checkPayments(ctx: Context, file: string, options: CheckOptions) 
   // Text and JSON name the recorded batch; CSV has no place for it.
   if (options.csv && summary.batchId) process.stderr.write(`recorded as batch ${summary.batchId}\n`);
   return summary.heldCount > 0 ? EXIT.pending : EXIT.ok;
+}
+
+/** Gives `fn` the file to read: the file itself, or a workbook's first sheet written out as CSV. */
+async function withSheetFile<T>(
+  file: string,
+  fn: (readable: string, sheet: boolean) => Promise<T>,
+): Promise<T> {
+  if (!(await looksLikeZip(file))) return fn(file, false);
+  const dir = await mkdtemp(path.join(tmpdir(), "regwatch-sheet-"));
+  try {
+    const csv = path.join(dir, "sheet.csv");
+    try {
+      await xlsxToCsv(file, csv);
+    } catch (error) {
+      if (!(error instanceof XlsxRefusedError)) throw error;
+      throw new UsageError(`cannot read ${terminalSafe(file)}: ${terminalSafe(error.message)}`);
+    }
+    return await fn(csv, true);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }

@@ -3,7 +3,8 @@
  * (UTF-8, semicolons, every cell quoted, one line per sheet row so line numbers are row numbers),
  * which then goes through the same header detection and row checks. The workbook is streamed
  * (exceljs's streaming reader), never loaded whole; a zip bomb is refused first (zip-bounds.ts),
- * and a cell longer than MAX_RECORD_CHARS stops the reading, naming its row.
+ * and a cell longer than MAX_RECORD_CHARS stops the reading, naming its row. A part the workbook
+ * reader cannot parse (malformed XML, an undefined entity) is a refusal too, never an internal error.
  */
 
 import { once } from "node:events";
@@ -65,8 +66,26 @@ export async function xlsxToCsv(path: string, csvPath: string): Promise<void> {
       break;
     }
     if (sheets === 0) throw new XlsxRefusedError("noSheet");
+  } catch (error) {
+    throw asRefusal(error);
   } finally {
     out.end();
     await once(out, "close");
   }
+}
+
+/**
+ * What the workbook reader threw, as a refusal naming the parser's complaint ("1:150: undefined
+ * entity."); the system's own errors (a full disk: they carry a code) stay what they are.
+ */
+function asRefusal(error: unknown): unknown {
+  if (error instanceof XlsxRefusedError) return error;
+  if (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string") return error;
+  const said = error instanceof Error ? error.message : String(error);
+  const detail =
+    said
+      .replace(/[^\p{L}\p{N}\p{P}\p{Zs}]/gu, " ")
+      .trim()
+      .slice(0, 120) || "unreadable";
+  return new XlsxRefusedError("malformed", { detail }, { cause: error });
 }

@@ -28,6 +28,8 @@ export const XLSX_REFUSAL_TEXT = {
   longCell:
     "row {row} has a cell longer than {max} characters, more than a payment's field can hold: the file was not read further",
   noSheet: "the workbook has no sheet to read",
+  malformed:
+    "the workbook is damaged: a part of it cannot be read ({detail}); save it again from Excel, or as CSV",
 } as const;
 
 export type XlsxRefusal = keyof typeof XLSX_REFUSAL_TEXT;
@@ -36,11 +38,13 @@ export class XlsxRefusedError extends Error {
   constructor(
     readonly reason: XlsxRefusal,
     readonly values: Record<string, string | number> = {},
+    options?: ErrorOptions,
   ) {
     super(
       XLSX_REFUSAL_TEXT[reason].replace(/\{(\w+)\}/g, (w, k: string) =>
         values[k] === undefined ? w : String(values[k]),
       ),
+      options,
     );
     this.name = "XlsxRefusedError";
   }

@@ -262,5 +262,7 @@ function xlsxRefusal(i18n: Translator, error: XlsxRefusedError): string {
       return i18n.t("xlsx.longCell", v);
     case "noSheet":
       return i18n.t("xlsx.noSheet");
+    case "malformed":
+      return i18n.t("xlsx.malformed", v);
   }
 }

@@ -108,4 +108,6 @@ export const payments = {
   "xlsx.longCell":
     "row {row} has a cell longer than {max} characters, more than a payment's field can hold: the file was not read further",
   "xlsx.noSheet": "the workbook has no sheet to read",
+  "xlsx.malformed":
+    "the workbook is damaged: a part of it cannot be read ({detail}); save it again from Excel, or as CSV",
 } as const;

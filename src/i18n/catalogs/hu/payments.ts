@@ -112,4 +112,6 @@ export const payments = {
   "xlsx.longCell":
     "a(z) {row}. sorban van egy {max} karakternél hosszabb cella, hosszabb, mint amit egy kifizetés mezője elbír: a fájlt nem olvastuk tovább",
   "xlsx.noSheet": "a munkafüzetben nincs beolvasható munkalap",
+  "xlsx.malformed":
+    "a munkafüzet sérült: egy része nem olvasható ({detail}); mentse újra Excelből, vagy CSV-ként",
 } as const satisfies Record<keyof typeof en, string>;
