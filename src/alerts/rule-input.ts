@@ -5,6 +5,9 @@ import { type Said, said } from "../said.ts";
 
 export const CHANNELS: readonly AlertChannel[] = ["webhook", "email", "notify"];
 
+/** As long as a list name may be: a rule's page address (/rules/NAME) stays well within what the console routes. */
+export const RULE_NAME_MAX = 200;
+
 export function validateRule(input: {
   name: string;
   channel: string;
@@ -16,6 +19,10 @@ export function validateRule(input: {
   const problems: Said[] = [];
   const name = input.name.trim();
   if (name === "") problems.push(said("rule.emptyName", {}, "NAME must not be empty"));
+  if (name.length > RULE_NAME_MAX)
+    problems.push(
+      said("rule.longName", { max: RULE_NAME_MAX }, `NAME is longer than ${RULE_NAME_MAX} characters`),
+    );
   const target = input.target.trim();
   if (!CHANNELS.includes(input.channel as AlertChannel)) {
     problems.push(

@@ -25,6 +25,7 @@ export const validation = {
     "{limit, plural, one {the one search request allowed this month is used up} other {all # search requests allowed this month are used up}}: give the tax number instead",
   "resolve.failed": "searching {regNumber} failed: {why}",
   "rule.emptyName": "Name: give the rule a name",
+  "rule.longName": "Name: at most {max} characters",
   "rule.badChannel": "Channel: “{channel}” must be {allowed}",
   "rule.blankScope": "Lists and headings must not be empty",
   "rule.targetNotUrl": "Target: “{target}” is not a web address (a webhook needs http:// or https://)",

@@ -24,6 +24,7 @@ export const validation = {
     "az e havi {limit, plural, other {# keresésből}} egy sem maradt: adja meg inkább az adószámot",
   "resolve.failed": "a(z) {regNumber} keresése nem sikerült: {why}",
   "rule.emptyName": "Név: adjon nevet a szabálynak",
+  "rule.longName": "Név: legfeljebb {max} karakter",
   "rule.badChannel": "Csatorna: a(z) „{channel}” helyett ezek egyike kell: {allowed}",
   "rule.blankScope": "A listák és rovatok nem lehetnek üresek",
   "rule.targetNotUrl": "Cél: a(z) „{target}” nem webcím (a webhooknak http:// vagy https:// cím kell)",
