@@ -1,7 +1,7 @@
 /**
  * `regwatch enqueue KIND`: adds jobs to the fleet's queue, one per chosen account, for the
- * workers (`regwatch worker`, `daemon --worker`) to run. A job whose key is already in the queue
- * is not added twice; the line printed for it says so.
+ * workers (`regwatch worker`, `daemon --worker`) to run. A job whose key is already queued or
+ * running is not added twice; one that failed for good is replaced; the line printed says which.
  */
 import type { Command } from "commander";
 import { DEFAULT_SCHEMA } from "../account-name.ts";
@@ -36,7 +36,8 @@ export function registerEnqueue(program: Command): void {
       [
         "",
         "One job per account and kind and day (the account's local day; a backfill: its range). A job asked",
-        "for again while one with its key is queued, running or failed is not added: the line says which.",
+        "for again while one with its key is queued or running is not added: the line says which. One that",
+        "failed for good is removed and the new one added in its place (a reconcile job keeps its key).",
         "",
         "Exit: 0 queued (or already there), 64 bad arguments, 78 no accounts file.",
       ].join("\n"),

@@ -54,8 +54,9 @@ export function slotDay(slot: Date, timeZone: string): string {
 
 /**
  * The sync job a check asks for: one when the slot's work is due (never run, stopped, or retried
- * after its backoff). Asking again for a job still queued, running or failed is harmless: its key
- * is the same, so the queue keeps the one it has.
+ * after its backoff). Asking again for a job still queued or running is harmless: its key
+ * is the same, so the queue keeps the one it has; one that failed for good is replaced, so the
+ * slot's retries (bounded by the runs it recorded) are not held by its key.
  */
 export function syncJobFor(
   schedule: AccountSchedule,

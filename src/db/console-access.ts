@@ -44,3 +44,20 @@ export async function accountsOfUser(sql: Sql, userName: string): Promise<string
     where u.name = ${userName} order by a.account`;
   return rows.map((r) => r.account);
 }
+
+/**
+ * The users who may see `account`, by name: those given it. Null (no accounts file, one
+ * account): every user. Alerts of an account are assigned only to these.
+ */
+export async function usersOfAccount(sql: Sql, account: string | null): Promise<string[]> {
+  const rows = await sql<{ name: string }[]>`
+    select u.name from console_users u
+    ${
+      account === null
+        ? sql``
+        : sql`where exists (
+            select from console_user_accounts a where a.user_id = u.id and a.account = ${account})`
+    }
+    order by u.name`;
+  return rows.map((r) => r.name);
+}

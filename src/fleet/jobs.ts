@@ -5,7 +5,8 @@
  * Every job of one account runs in the account's own named queue, which the queue runs one job
  * at a time across every worker: an account's jobs never overlap, anywhere. The job key names
  * what the job is for (the account, the kind, the account's local day or the backfill's range);
- * a job asked for again while one with its key is queued, running or failed is not added twice.
+ * a job asked for again while one with its key is queued or running is not added twice (one that
+ * failed for good is replaced: queue.ts `freesFailedKey`).
  */
 import { ACCOUNT_NAME } from "../account-name.ts";
 import { isValidDate, localDateTime } from "../dates.ts";

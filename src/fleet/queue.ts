@@ -41,7 +41,7 @@ export async function installQueue(databaseUrl: string, log: Logger = silentLogg
  * What became of a job asked for: added; not added because a job with its key is already queued
  * (or waiting for a retry), running, or failed for good (kept with its last error until it is
  * removed or rescheduled); or added in place of a job with its key that had failed for good
- * ("replaced": a kind whose key names no day, see `freesFailedKey`).
+ * ("replaced": every kind but reconcile, see `freesFailedKey`).
  */
 export type EnqueueState = "added" | "queued" | "running" | "failed" | "replaced";
 
@@ -71,13 +71,14 @@ export interface EnqueueOptions {
 
 /**
  * Whether a job that failed for good under this job's key gives the key up when the job is asked
- * for again. A `deliver` job's key names no day: kept, a failed one would refuse every later
- * delivery until someone removed it by hand. A sync, reconcile or backfill key names its day or
- * range: the failed job stays for the operator (status --fleet, doctor) and the next day's slot
- * has a key of its own.
+ * for again. Kept, a failed job refuses its key until someone removes it by hand: a `deliver` key
+ * names no day, so every later delivery; a `sync` key its day, so the slot's retries and any
+ * `regwatch enqueue sync` that day; a `backfill` key its range, for good. The failed job is said
+ * where it is replaced (the enqueue line, the scheduler's log) with its attempts and last error.
+ * A `reconcile` job, asked for by hand only, still keeps its key.
  */
 export function freesFailedKey(job: JobPayload): boolean {
-  return job.kind === "deliver";
+  return job.kind !== "reconcile";
 }
 
 /**

@@ -3,7 +3,7 @@
  * graphile-worker runner, an account's `deliver` job runs out of attempts (its key variable is
  * unset, so every try fails), the key is then set, and the scheduler's next ask for a delivery
  * removes the failed job, adds a new one which the worker runs, and the message goes out. The
- * scheduler's log says which job was replaced and why. A dated kind (sync) keeps its failed job.
+ * scheduler's log says which job was replaced and why. (Sync and backfill: failed-job-key.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadAccounts } from "../../src/accounts.ts";
@@ -117,24 +117,6 @@ describe("a deliver job that failed for good", () => {
     } finally {
       await scheduler.stop();
       await worker?.stop(5_000);
-      await queue.release();
-    }
-  });
-
-  it("a failed sync job keeps its key: the next day's slot asks anew", async () => {
-    const queue = await openQueue(t.url);
-    try {
-      const job = { kind: "sync" as const, account: "alpha", day: "2026-03-10" };
-      const [first] = await enqueue(queue, [job], { maxAttempts: 1 });
-      await queue.withPgClient((c) =>
-        c.query("update graphile_worker._private_jobs set attempts = max_attempts where id = $1", [
-          first!.id,
-        ]),
-      );
-      const [again] = await enqueue(queue, [job], { maxAttempts: 1 });
-      expect(again).toMatchObject({ state: "failed", added: false, id: first!.id });
-      await queue.completeJobs([first!.id]);
-    } finally {
       await queue.release();
     }
   });

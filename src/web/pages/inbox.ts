@@ -5,10 +5,11 @@
  * back with the filters it had and a sentence saying what was done.
  */
 
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { SEVERITY_RULE } from "../../alerts/severity.ts";
 import { deliveryTrouble } from "../../db/alerts-delivery-health.ts";
 import type { AlertStatus } from "../../db/alerts-lifecycle.ts";
+import { usersOfAccount } from "../../db/console-access.ts";
 import { inboxChoices, listsOfBusinesses } from "../../db/console-inbox.ts";
 import {
   alertsOfChanges,
@@ -73,7 +74,11 @@ const BULK = {
 const DAY_MS = 86_400_000;
 
 export async function registerInboxPages(app: FastifyInstance, kit: PageKit, home: WebDeps): Promise<void> {
-  const userNames = async () => (await listConsoleUsers(home.db.sql, home.now())).map((u) => u.name);
+  // Alerts are assigned only to users who can see their account (everyone without an accounts file).
+  const assignable = (request: FastifyRequest) =>
+    usersOfAccount(home.db.sql, request.accountView?.current ?? null);
+  const userExists = async (name: string) =>
+    (await listConsoleUsers(home.db.sql, home.now())).some((u) => u.name === name);
 
   app.get<{ Querystring: InboxQuery & Record<string, string | undefined> }>(
     "/",
@@ -103,7 +108,7 @@ export async function registerInboxPages(app: FastifyInstance, kit: PageKit, hom
           const changes = await withGivenNames(sql, page.changes, i18n);
           return { counts, page, choices, context, onLists, changes, trouble };
         }),
-        canAct ? userNames() : Promise.resolve([]),
+        canAct ? assignable(request) : Promise.resolve([]),
       ]);
       const params = filterParams(filter);
       return kit.render(
@@ -155,9 +160,12 @@ export async function registerInboxPages(app: FastifyInstance, kit: PageKit, hom
       );
       if (!action) return refuseAction(kit, request, reply, problems);
       if (action.action === "assign" && action.assignee !== null) {
-        if (!(await userNames()).includes(action.assignee))
+        const user = action.assignee;
+        if (!(await assignable(request)).includes(user))
           return refuseAction(kit, request, reply, [
-            i18n.t("inboxMsg.unknownAssignee", { user: action.assignee }),
+            (await userExists(user))
+              ? i18n.t("inboxMsg.assigneeOtherAccount", { user, account: request.accountView?.current ?? "" })
+              : i18n.t("inboxMsg.unknownAssignee", { user }),
           ]);
       }
       const done = await actOnAlerts(deps, request.user, action);

@@ -36,6 +36,8 @@ export const admin = {
   "inboxMsg.doneUnassign":
     "Done: {alerts, plural, one {# alert} other {# alerts}} of {changes, plural, one {# change} other {# changes}} {alerts, plural, one {is} other {are}} assigned to nobody now; {alerts, plural, one {the alert's history records it} other {each alert's history records it}}.",
   "inboxMsg.doneNothing": "Nothing changed: the selected alerts were in that state already.",
+  "inboxMsg.assigneeOtherAccount":
+    "{user} has not been given the account {account}, so its alerts cannot be assigned to them. Nothing was changed.",
   "inboxMsg.unknownAssignee": 'There is no console user named "{user}" to assign alerts to.',
   "inboxMsg.nothingSelected": "Select at least one change.",
   "rulesMsg.title": "Alert rules",

@@ -39,6 +39,8 @@ export const admin = {
   "inboxMsg.doneUnassign":
     "Kész: {changes, plural, other {# változás}} {alerts, plural, other {# riasztása}} most senkihez sincs rendelve; {alerts, plural, one {a riasztás előzményei rögzítik} other {minden riasztás előzményei rögzítik}}.",
   "inboxMsg.doneNothing": "Nem változott semmi: a kiválasztott riasztások már ilyen állapotban voltak.",
+  "inboxMsg.assigneeOtherAccount":
+    "{user} nem kapott hozzáférést a(z) {account} fiókhoz, ezért a fiók riasztásai nem rendelhetők hozzá. Semmi sem változott.",
   "inboxMsg.unknownAssignee": "Nincs „{user}” nevű konzolfelhasználó, akihez riasztásokat lehetne rendelni.",
   "inboxMsg.nothingSelected": "Válasszon ki legalább egy változást.",
   "rulesMsg.title": "Riasztási szabályok",
