@@ -58,10 +58,10 @@ export async function queuedJobs(sql: Sql): Promise<QueuedJob[]> {
       run_at: Date;
     }[]
   >`
-    select id::text, queue_name, task_identifier, key, attempts, max_attempts, last_error, locked_by, run_at
+    select jobs.id::text as id, queue_name, task_identifier, key, attempts, max_attempts, last_error, locked_by, run_at
     from graphile_worker.jobs
     where queue_name like 'regwatch:%'
-    order by id`;
+    order by jobs.id`;
   return rows.map((r) => ({
     id: r.id,
     account: accountOfQueue(r.queue_name) ?? "",

@@ -81,4 +81,18 @@ describe("regwatch enqueue", () => {
       { account: "beta", queued: 1, running: 0, failed: 0 },
     ]);
   });
+
+  it("lists the queue oldest job first, by the job's number (not its text: 10 after 9)", async () => {
+    for (let day = 1; day <= 12; day++) {
+      const date = `2025-02-${String(day).padStart(2, "0")}`;
+      const added = await runCli(
+        ["enqueue", "backfill", "--account", "beta", "--from", date, "--to", date],
+        env,
+      );
+      expect(added.code, added.stderr).toBe(0);
+    }
+    const ids = (await queuedJobs(t.db.sql)).map((j) => Number(j.id));
+    expect(ids.some((id) => id >= 10)).toBe(true);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  });
 });
