@@ -192,11 +192,14 @@ async function demo(ctx: Context, opts: DemoOptions) {
         "  e.g. select * from regwatch.v_coverage;  select * from regwatch.v_changes limit 20;  select * from regwatch.v_item_failures;",
       );
       if (db.origin === "embedded") {
-        say("The database stays up until Ctrl-C.");
-        await new Promise<void>((resolve) => {
+        // Listening before saying so: a Ctrl-C sent the moment the line is read must find the
+        // handler there, or Node's default would end the demo without stopping its server cleanly.
+        const stopped = new Promise<void>((resolve) => {
           process.once("SIGINT", () => resolve());
           process.once("SIGTERM", () => resolve());
         });
+        say("The database stays up until Ctrl-C.");
+        await stopped;
       }
       return EXIT.ok;
     });

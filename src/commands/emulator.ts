@@ -204,6 +204,13 @@ function worldLine(world: World): string {
 
 async function serveUntilStopped(options: EmulatorOptions): Promise<void> {
   const emulator = await startEmulator(options);
+  // Listening for the stop before printing the addresses: a signal sent the moment they are read
+  // must find the handler there.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
   const fileOrigin = new URL(emulator.fileBaseUrl).origin;
   process.stdout.write(
     [
@@ -229,11 +236,7 @@ async function serveUntilStopped(options: EmulatorOptions): Promise<void> {
       "",
     ].join("\n"),
   );
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
+  await stopped;
   await emulator.close();
   process.stdout.write("regwatch emulator stopped\n");
   process.exitCode = EXIT.ok;

@@ -49,12 +49,15 @@ export function registerWeb(program: Command): void {
             { db, config, log, now: () => new Date(), accounts },
             { host, port: opts.port ?? config.webPort, portOption: "--port" },
           );
-          const shown = accounts ? `, ${accounts.length} account${accounts.length === 1 ? "" : "s"}` : "";
-          log.info({ url: running.url }, `console on ${running.url} (sign in at /login${shown})`);
-          const signal = await new Promise<NodeJS.Signals>((resolve) => {
+          // Listening for the stop before saying where the console is: a signal sent the moment
+          // the line is read must find the handler there.
+          const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
             process.once("SIGTERM", resolve);
             process.once("SIGINT", resolve);
           });
+          const shown = accounts ? `, ${accounts.length} account${accounts.length === 1 ? "" : "s"}` : "";
+          log.info({ url: running.url }, `console on ${running.url} (sign in at /login${shown})`);
+          const signal = await stopSignal;
           log.info({ signal }, "console stopping");
           await running.close();
           return EXIT.ok;
