@@ -12,9 +12,9 @@
  */
 
 import { loadConfig } from "../src/config.ts";
+import { addConsoleUser } from "../src/console/users.ts";
 import type { Sql } from "../src/db/connect.ts";
 import { openDatabase } from "../src/db/connect.ts";
-import { addConsoleUser } from "../src/db/console-users.ts";
 import { silentLogger } from "../src/logger.ts";
 import { encodeCursor } from "../src/web/pages/changes-cursor.ts";
 import { hashPassword } from "../src/web/passwords.ts";

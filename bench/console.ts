@@ -7,10 +7,10 @@
  * `console_inbox_p95_ms` is the 95th percentile of those 50 (target <= 100 ms).
  */
 import { loadConfig } from "../src/config.ts";
+import { addConsoleUser } from "../src/console/users.ts";
 import { openDatabase } from "../src/db/connect.ts";
-import { addConsoleUser } from "../src/db/console-users.ts";
-import { finishRun, startRun } from "../src/db/runs.ts";
 import { silentLogger } from "../src/logger.ts";
+import { finishRun, startRun } from "../src/run/runs.ts";
 import { hashPassword } from "../src/web/passwords.ts";
 import { startConsole } from "../src/web/server.ts";
 import { getPage, signIn } from "../test/helpers/console.ts";

@@ -12,8 +12,8 @@ import { loadConfig } from "../src/config.ts";
 import { addDays } from "../src/dates.ts";
 import { openDatabase, type Sql } from "../src/db/connect.ts";
 import { startEmulator } from "../src/emulator/index.ts";
+import { runSyncJob } from "../src/jobs/sync-job.ts";
 import { silentLogger } from "../src/logger.ts";
-import { runSyncJob } from "../src/sync/sync-job.ts";
 
 export interface DailyParams {
   lists: number;

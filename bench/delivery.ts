@@ -7,11 +7,11 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { deliverAlerts } from "../src/alerts/deliver.ts";
+import { insertAlertRule } from "../src/alerts/sql/rules.ts";
 import { loadConfig } from "../src/config.ts";
-import { insertAlertRule } from "../src/db/alerts-rules.ts";
 import { openDatabase } from "../src/db/connect.ts";
-import { finishRun, startRun } from "../src/db/runs.ts";
 import { silentLogger } from "../src/logger.ts";
+import { finishRun, startRun } from "../src/run/runs.ts";
 
 const SECRET = "whsec_YmVuY2gtZGVsaXZlcnktc2VjcmV0LTAxMjM0NTY3";
 

@@ -8,7 +8,7 @@ import pLimit from "p-limit";
 import type { ChangedItem } from "../src/api/watch-schemas.ts";
 import { addDays } from "../src/dates.ts";
 import type { Sql } from "../src/db/connect.ts";
-import { writeWindow } from "../src/db/window.ts";
+import { writeWindow } from "../src/sync/sql/window.ts";
 import { round } from "./api-budget.ts";
 
 export interface IngestResult {

@@ -13,10 +13,10 @@ import { parseArgs } from "node:util";
 import type { BusinessRecord } from "../src/api/search-schemas.ts";
 import { addDays, localDateTime } from "../src/dates.ts";
 import { openDatabase } from "../src/db/connect.ts";
+import type { PaymentRow } from "../src/formats/batch-row.ts";
+import { saveBusinesses } from "../src/parse/save-businesses.ts";
 import { partCheckDigit } from "../src/payments/accounts.ts";
-import type { PaymentRow } from "../src/payments/batch-row.ts";
 import { checkChunk, createKnowledgeCache } from "../src/payments/check-chunk.ts";
-import { saveBusinesses } from "../src/search/save-businesses.ts";
 import { checkDigit } from "../src/taxid.ts";
 import { benchServer } from "./bench-database.ts";
 

@@ -6,19 +6,13 @@
  * there is charged to its message as a failed attempt; the rest of the batch goes on.
  */
 import type { TransactionSql } from "postgres";
-import {
-  alertContents,
-  claimBatch,
-  type DeliveryRow,
-  type OutboxPlace,
-  savePayload,
-} from "../db/alerts-outbox.ts";
 import { redactJson, redactSecrets } from "../secrets.ts";
-import type { Claimed, Pass } from "./deliver-one.ts";
 import { type BoundedInput, boundDigest, boundEmailContent, boundWebhookBody } from "./digest-bound.ts";
 import type { MessageInput } from "./message.ts";
 import { notifyPayload } from "./notify.ts";
+import type { Claimed, Pass } from "./pass.ts";
 import { chargeAttempt, describeThrown } from "./pass-failures.ts";
+import { alertContents, claimBatch, type DeliveryRow, type OutboxPlace, savePayload } from "./sql/outbox.ts";
 
 type MessageTexts = typeof import("./message.ts");
 

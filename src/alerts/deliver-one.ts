@@ -5,67 +5,21 @@
  * answering (an error of regwatch's own) is charged as a failed attempt (pass-failures.ts).
  * Nothing here holds a transaction while a receiver answers.
  */
-import type { DeliveryRow } from "../db/alerts-outbox.ts";
-import { recordAttempt, releaseLease } from "../db/alerts-outbox.ts";
-import type { Sql } from "../db/connect.ts";
-import type { Logger } from "../logger.ts";
+
 import { redactAddresses, redactSecrets } from "../secrets.ts";
 import { type AlertConfig, retryPolicy } from "./delivery-settings.ts";
-import { type MailerOnDemand, recipientsDue, sendEmail } from "./email.ts";
+import { recipientsDue, sendEmail } from "./email.ts";
 import type { EmailContent } from "./message.ts";
 import { sendNotify } from "./notify.ts";
+import type { Claimed, Pass } from "./pass.ts";
 import { chargeAttempt, describeThrown } from "./pass-failures.ts";
 import { type AttemptOutcome, isTooOld, nextState, tooOldReason } from "./retry-policy.ts";
-import type { TargetGates } from "./target-gate.ts";
+import type { DeliveryRow } from "./sql/outbox.ts";
+import { recordAttempt, releaseLease } from "./sql/outbox.ts";
 import { sendWebhook } from "./webhook.ts";
 
 /** A missing secret or server is the operator's to fix: the message waits this long, attempts untouched. */
 const BLOCKED_RETRY_MS = 60_000;
-
-export interface DeliveryReport {
-  raised: number;
-  reopened: number;
-  attempted: number;
-  sent: number;
-  retrying: number;
-  dead: number;
-  blocked: number;
-  /**
-   * Left for a later pass: an older message to the same receiver about the same business is
-   * still pending, or the receiver is paused after failing several messages in a row.
-   */
-  deferred: number;
-  /**
-   * Messages charged a failed attempt for an error of regwatch's own (a send that threw, a body
-   * that could not be built, a failure while the pass held them); also counted as attempted.
-   */
-  unexpected: number;
-  /** The pass's first error of its own, secrets scrubbed; absent when it had none. */
-  error?: string;
-}
-
-export function emptyDeliveryReport(): DeliveryReport {
-  return {
-    raised: 0,
-    reopened: 0,
-    attempted: 0,
-    sent: 0,
-    retrying: 0,
-    dead: 0,
-    blocked: 0,
-    deferred: 0,
-    unexpected: 0,
-  };
-}
-
-/** A claimed message with what its channels send. */
-export interface Claimed {
-  row: DeliveryRow;
-  /** The frozen body: a webhook's JSON, `{email}` or `{notify}`. */
-  payload: Record<string, unknown>;
-  /** performance.now() instant by which its send must have ended: its lease less a margin. */
-  sendBy: number;
-}
 
 /** A send not started: its receiver's slot came too late to finish inside the lease. */
 const LATE = "late" as const;
@@ -73,25 +27,6 @@ const LATE = "late" as const;
 /** A send that threw rather than returning the receiver's answer. */
 interface Thrown {
   thrown: unknown;
-}
-
-export interface Pass {
-  deps: {
-    sql: Sql;
-    config: AlertConfig;
-    log: Logger;
-    random?: () => number;
-    signal?: AbortSignal;
-    /** Wall-clock instant after which no new batch is claimed. */
-    deadline?: number;
-  };
-  now: () => Date;
-  token: string;
-  gates: TargetGates;
-  mailer: MailerOnDemand | undefined;
-  report: DeliveryReport;
-  /** Claimed and not recorded yet, by delivery id: what a failing pass charges an attempt. */
-  held: Map<number, DeliveryRow>;
 }
 
 export async function deliverOne(pass: Pass, { row, payload, sendBy }: Claimed): Promise<void> {

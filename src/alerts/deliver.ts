@@ -14,27 +14,23 @@
  */
 import { randomUUID } from "node:crypto";
 import { localDateTime } from "../dates.ts";
-import { reopenSnoozed } from "../db/alerts-lifecycle.ts";
-import { OUTBOX_START, type OutboxPlace } from "../db/alerts-outbox.ts";
-import { scanRun, unscannedRuns } from "../db/alerts-raise.ts";
 import type { Sql } from "../db/connect.ts";
 import type { Logger } from "../logger.ts";
 import { batchClaimer } from "./claim.ts";
-import {
-  type Claimed,
-  type DeliveryReport,
-  deliverOne,
-  emptyDeliveryReport,
-  type Pass,
-} from "./deliver-one.ts";
+import { deliverOne } from "./deliver-one.ts";
 import { type AlertConfig, targetGates } from "./delivery-settings.ts";
 import { mailerOnDemand } from "./email.ts";
+import { type Claimed, type DeliveryReport, emptyDeliveryReport, type Pass } from "./pass.ts";
 import { chargeAttempt, chargeHeld, describeThrown, recordPassOutcome } from "./pass-failures.ts";
+import { reopenSnoozed } from "./sql/lifecycle.ts";
+import { OUTBOX_START, type OutboxPlace } from "./sql/outbox.ts";
+import { scanRun, unscannedRuns } from "./sql/raise.ts";
 import type { TargetGates } from "./target-gate.ts";
 
-export { blockedReason, type DeliveryReport, emptyDeliveryReport } from "./deliver-one.ts";
+export { blockedReason } from "./deliver-one.ts";
 export type { AlertConfig } from "./delivery-settings.ts";
 export { retryPolicy, targetGates } from "./delivery-settings.ts";
+export { type DeliveryReport, emptyDeliveryReport } from "./pass.ts";
 
 /** Messages claimed per transaction. */
 export const BATCH_SIZE = 32;

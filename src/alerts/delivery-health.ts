@@ -3,7 +3,7 @@
  * outbox's counts (English, as every terminal report of regwatch). Pure: the readers pass the facts.
  */
 import { zonedStamp } from "../dates.ts";
-import type { DeliveryHealth } from "../db/alerts-delivery-health.ts";
+import type { DeliveryHealth } from "./sql/delivery-health.ts";
 
 /** What to do while delivery fails. */
 export const FAILING_NEXT =

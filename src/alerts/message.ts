@@ -2,14 +2,15 @@
  * The content of alert messages, built from what the database knows about each alert. Pure: the
  * same alerts give the same body, which is frozen at the first attempt and sent on every retry.
  */
-import type { AlertContent, HeadingValue } from "../db/alerts-outbox.ts";
-import { shorten } from "../feed/format.ts";
-import { terminalSafe } from "../feed/terminal-text.ts";
+
+import { shorten } from "../changes/format.ts";
+import { terminalSafe } from "../formats/terminal-text.ts";
 import { formatsFor } from "../i18n/format.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { type Translator, translatorFor } from "../i18n/messages.ts";
 import { valueText } from "../i18n/values.ts";
 import { wordOf } from "../i18n/words.ts";
+import type { AlertContent, HeadingValue } from "./sql/outbox.ts";
 
 export type MessageKind = "alert" | "digest" | "test";
 

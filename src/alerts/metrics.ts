@@ -6,10 +6,10 @@
  * regwatch_alert_delivery_pass_failures_total and regwatch_alert_oldest_pending_seconds.
  */
 import { Counter, Gauge, type Registry } from "prom-client";
-import { deliveryHealth } from "../db/alerts-delivery-health.ts";
-import { alertTotals, outboxCounts } from "../db/alerts-outbox.ts";
 import type { Sql } from "../db/connect.ts";
 import { redactSecrets } from "../secrets.ts";
+import { deliveryHealth } from "./sql/delivery-health.ts";
+import { alertTotals, outboxCounts } from "./sql/outbox.ts";
 
 export function registerAlertMetrics(registry: Registry, probe: () => Promise<Sql | undefined>): void {
   const registers = [registry];

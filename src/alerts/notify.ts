@@ -2,10 +2,11 @@
  * NOTIFY channel: pg_notify on the rule's channel, for systems that LISTEN on Postgres. Sent on its
  * own (autocommit) statement like any other channel, never inside a held transaction.
  */
-import type { Runner } from "../db/alerts-outbox.ts";
+
 import { redactError } from "../secrets.ts";
 import type { MessageInput } from "./message.ts";
 import type { AttemptOutcome } from "./retry-policy.ts";
+import type { Runner } from "./sql/outbox.ts";
 
 /** pg_notify refuses payloads of 8000 bytes or more; this leaves room to spare. */
 export const NOTIFY_MAX_BYTES = 7900;

@@ -5,15 +5,16 @@
  * by the retry policy like any other failure, and the pass is recorded as failed in
  * alert_delivery_health, where status, doctor, the console and /metrics read it.
  */
-import { recordPassFailure, recordPassSuccess } from "../db/alerts-delivery-health.ts";
-import { type DeliveryRow, type Runner, recordAttempt } from "../db/alerts-outbox.ts";
+
 import type { Sql } from "../db/connect.ts";
 import { coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { redactSecrets } from "../secrets.ts";
-import type { DeliveryReport, Pass } from "./deliver-one.ts";
 import { retryPolicy } from "./delivery-settings.ts";
+import type { DeliveryReport, Pass } from "./pass.ts";
 import { nextState } from "./retry-policy.ts";
+import { recordPassFailure, recordPassSuccess } from "./sql/delivery-health.ts";
+import { type DeliveryRow, type Runner, recordAttempt } from "./sql/outbox.ts";
 
 /** Longest error text kept: a stack-sized message says nothing more in a status line. */
 const ERROR_CHARS = 1000;

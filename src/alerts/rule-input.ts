@@ -1,7 +1,8 @@
 /** Validation of `alerts rule add` arguments: every problem named, before anything is stored. */
-import type { AlertChannel, AlertRuleInput } from "../db/alerts-rules.ts";
-import { terminalSafe } from "../feed/terminal-text.ts";
+
+import { terminalSafe } from "../formats/terminal-text.ts";
 import { type Said, said } from "../said.ts";
+import type { AlertChannel, AlertRuleInput } from "./sql/rules.ts";
 
 export const CHANNELS: readonly AlertChannel[] = ["webhook", "email", "notify"];
 

@@ -5,19 +5,19 @@
  * event. Problems come back as values; each caller says them in its own way.
  */
 import type { Config } from "../config.ts";
+import type { Sql } from "../db/connect.ts";
+import type { Logger } from "../logger.ts";
+import { readRegistryLists } from "../run/registry-lists.ts";
+import { type Said, said } from "../said.ts";
+import { scopeProblems, unknownLists } from "./rule-input.ts";
 import {
   type AlertRuleInput,
   type AlertRuleRow,
   insertAlertRule,
   type RuleActor,
   updateAlertRule,
-} from "../db/alerts-rules.ts";
-import { knownLists, someSeenHeadings, unseenHeadings } from "../db/alerts-scope.ts";
-import type { Sql } from "../db/connect.ts";
-import type { Logger } from "../logger.ts";
-import { readRegistryLists } from "../run/registry-lists.ts";
-import { type Said, said } from "../said.ts";
-import { scopeProblems, unknownLists } from "./rule-input.ts";
+} from "./sql/rules.ts";
+import { knownLists, someSeenHeadings, unseenHeadings } from "./sql/scope.ts";
 
 export type RuleStored =
   | {

@@ -1,12 +1,12 @@
 /** `alerts test NAME`: one clearly marked test message through the rule's channel, sent at once. */
 import { randomUUID } from "node:crypto";
-import type { AlertRuleRow } from "../db/alerts-rules.ts";
 import type { Sql } from "../db/connect.ts";
 import { type AlertConfig, blockedReason } from "./deliver.ts";
 import { createMailer, sendEmail } from "./email.ts";
 import { emailContent, type MessageInput, webhookBody } from "./message.ts";
 import { notifyPayload, sendNotify } from "./notify.ts";
 import type { AttemptOutcome } from "./retry-policy.ts";
+import type { AlertRuleRow } from "./sql/rules.ts";
 import { sendWebhook } from "./webhook.ts";
 
 export async function sendTestMessage(

@@ -5,7 +5,7 @@
  * could point them at any address), then the operation's query parameters are read. Also the
  * addresses a Swagger UI or ReDoc page loads its description from.
  */
-import type { ChangesParams } from "./description.ts";
+import type { ChangesParams } from "./description-outcome.ts";
 
 /** Longest the parser may spend resolving one document's references. */
 const PARSE_TIME_MS = 10_000;

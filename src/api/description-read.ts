@@ -10,8 +10,8 @@
 import { createHash } from "node:crypto";
 import { interfaceBase } from "../config-url.ts";
 import { decodeJson } from "./body.ts";
-import type { DescriptionOutcome } from "./description.ts";
 import { extractChangesParams, referencedDescriptions } from "./description-extract.ts";
+import type { DescriptionOutcome } from "./description-outcome.ts";
 import { ApiError } from "./errors.ts";
 import type { HttpClient, HttpResponse } from "./http.ts";
 

@@ -14,36 +14,15 @@
  * - Which settings were set in the environment: `config.explicit`, the set of variable names that
  *   were given a non-empty value (e.g. `config.explicit.has("REGWATCH_CHANGES_FROM_PARAM")`); a
  *   variable not in it carries its default, which the description may replace.
- * - The stored row, in src/db/descriptions.ts (table registry_descriptions, one row per watch
+ * - The stored row, in src/sync/sql/descriptions.ts (table registry_descriptions, one row per watch
  *   address, reread at most daily): `loadDescription(sql, watchUrl?)` (without an address: the row
  *   read last) and `saveDescription(sql, outcome, { watchUrl, readOn })`.
  */
+import type { ChangesParams, DescriptionOutcome } from "./description-outcome.ts";
 import { discoverDescription } from "./description-read.ts";
 import type { HttpClient } from "./http.ts";
 
-/** What the description says of the changes operation's parameters. */
-export interface ChangesParams {
-  /** Query parameter of the interval's first day. */
-  from: string;
-  /** Query parameter of the interval's last day. */
-  to: string;
-  /** Query parameter of the page number, when the operation has one. */
-  page?: string;
-  /** A documented date format (e.g. "date", or a pattern), when there is one. */
-  dateFormat?: string;
-  /** Whether the interval's end is inclusive, when the description says so. */
-  endInclusive?: boolean;
-}
-
-export type DescriptionOutcome =
-  | { status: "found"; url: string; sha256: string; readOn: string; params: ChangesParams }
-  | {
-      status: "absent" | "unreadable";
-      tried: string[];
-      problem: string;
-      /** The registry could not be reached well enough to tell (network, 5xx, time): worth asking again soon. */
-      transient?: boolean;
-    };
+export type { ChangesParams, DescriptionOutcome };
 
 /** The settings a description is compared with: each field present only when set in the environment. */
 export interface ChangesSettings {

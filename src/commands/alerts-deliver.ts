@@ -6,7 +6,7 @@
  */
 import { deliverAlerts } from "../alerts/deliver.ts";
 import { EXIT, type ExitCode } from "../errors.ts";
-import { terminalSafe } from "../feed/terminal-text.ts";
+import { terminalSafe } from "../formats/terminal-text.ts";
 import { type Context, withDatabase } from "./context.ts";
 
 export async function runDeliverCommand(ctx: Context, opts: { json?: boolean }): Promise<ExitCode> {

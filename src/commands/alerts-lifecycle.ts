@@ -5,8 +5,7 @@
  */
 
 import { type Command, InvalidArgumentError } from "commander";
-import { localDateTime } from "../dates.ts";
-import { alertDetail } from "../db/alerts-history.ts";
+import { alertDetail } from "../alerts/sql/history.ts";
 import {
   ALERT_STATUSES,
   type AlertStatus,
@@ -14,14 +13,15 @@ import {
   listAlerts,
   reopenSnoozed,
   setAlertStatus,
-} from "../db/alerts-lifecycle.ts";
+} from "../alerts/sql/lifecycle.ts";
+import { businessLabel, changeText } from "../changes/format.ts";
+import { givenNameLabel } from "../changes/given-name.ts";
+import { localDateTime } from "../dates.ts";
 import type { Sql } from "../db/connect.ts";
-import { readGivenNames } from "../db/given-names.ts";
 import { EXIT, type ExitCode, RegwatchError, UsageError } from "../errors.ts";
-import { businessLabel, changeText } from "../feed/format.ts";
-import { givenNameLabel } from "../feed/given-name.ts";
-import { terminalSafe } from "../feed/terminal-text.ts";
+import { terminalSafe } from "../formats/terminal-text.ts";
 import { formatTable } from "../search/format.ts";
+import { readGivenNames } from "../search/sql/given-names.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
 import { actorName, BY_HELP } from "./actor.ts";
 import { type Context, parseDateArg, parsePositiveInt, runAction, withDatabase } from "./context.ts";

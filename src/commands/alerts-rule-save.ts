@@ -4,7 +4,7 @@
  */
 import { validateRule } from "../alerts/rule-input.ts";
 import { storeCheckedRule } from "../alerts/rule-store.ts";
-import type { AlertRuleInput, AlertRuleRow, RuleActor } from "../db/alerts-rules.ts";
+import type { AlertRuleInput, AlertRuleRow, RuleActor } from "../alerts/sql/rules.ts";
 import type { Sql } from "../db/connect.ts";
 import { EXIT, type ExitCode, UsageError } from "../errors.ts";
 import { actorName } from "./actor.ts";

@@ -4,16 +4,16 @@
  * event (who, when, what, why). A removed rule's name may be given to a new rule.
  */
 import type { Command } from "commander";
-import { ruleEvents } from "../db/alerts-history.ts";
+import { ruleEvents } from "../alerts/sql/history.ts";
 import {
   type AlertRuleRow,
   findAlertRule,
   listAlertRules,
   type RuleSwitch,
   switchAlertRule,
-} from "../db/alerts-rules.ts";
+} from "../alerts/sql/rules.ts";
 import { EXIT, type ExitCode, UsageError } from "../errors.ts";
-import { terminalSafe } from "../feed/terminal-text.ts";
+import { terminalSafe } from "../formats/terminal-text.ts";
 import { formatTable } from "../search/format.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
 import { type ActorFlags, actorOf, checkedRule, type EditFlags, storeRule } from "./alerts-rule-save.ts";

@@ -3,8 +3,8 @@
  * delivery of the outbox (alerts-deliver.ts), and a test message per rule.
  */
 import type { Command } from "commander";
+import { findAlertRule } from "../alerts/sql/rules.ts";
 import { sendTestMessage } from "../alerts/test-message.ts";
-import { findAlertRule } from "../db/alerts-rules.ts";
 import { EXIT, UsageError } from "../errors.ts";
 import { redactSecrets } from "../secrets.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";

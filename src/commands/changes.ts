@@ -3,12 +3,12 @@
  * heading, newest first. Reads the database only.
  */
 import type { Command } from "commander";
+import { feedCsv, feedLines } from "../changes/format.ts";
+import { readFeed } from "../changes/sql/change-feed.ts";
 import { addDays, localDateTime } from "../dates.ts";
-import { readFeed } from "../db/change-feed.ts";
-import { loadWatchLists } from "../db/lists.ts";
 import { EXIT, UsageError } from "../errors.ts";
-import { feedCsv, feedLines } from "../feed/format.ts";
 import { resolveListRefs } from "../list-ref.ts";
+import { loadWatchLists } from "../run/lists.ts";
 import { redactSecrets } from "../secrets.ts";
 import { taxBaseOf } from "../taxid.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";

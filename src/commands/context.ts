@@ -10,7 +10,7 @@ import { type Database, type OpenOptions, openDatabase } from "../db/connect.ts"
 import { classifyDatabaseError } from "../db/db-errors.ts";
 import { migrationsCurrent } from "../db/migration-journal.ts";
 import { coerceError, EXIT, type ExitCode, exitCodeOf, type Outcome, RegwatchError } from "../errors.ts";
-import { terminalSafeLines } from "../feed/terminal-text.ts";
+import { terminalSafeLines } from "../formats/terminal-text.ts";
 import { createLogger, type Logger } from "../logger.ts";
 import { redactSecrets } from "../secrets.ts";
 import { type AccountScope, configForCommand } from "./account-option.ts";

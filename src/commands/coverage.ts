@@ -4,9 +4,14 @@
  */
 import type { Command } from "commander";
 import { lastCompleteDay } from "../dates.ts";
-import { type AcceptRefusal, acceptCoverage, firstDayNotToAccept, resolveListKey } from "../db/coverage.ts";
 import { EXIT, UsageError } from "../errors.ts";
-import { terminalSafe } from "../feed/terminal-text.ts";
+import { terminalSafe } from "../formats/terminal-text.ts";
+import {
+  type AcceptRefusal,
+  acceptCoverage,
+  firstDayNotToAccept,
+  resolveListKey,
+} from "../sync/sql/coverage.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
 import { parseDateArg, runAction, withDatabase } from "./context.ts";
 

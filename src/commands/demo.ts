@@ -15,19 +15,19 @@
  */
 import path from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
+import { feedLines } from "../changes/format.ts";
+import { changeTotals, readFeed } from "../changes/sql/change-feed.ts";
 import type { Config } from "../config.ts";
 import { addDays, localDateTime } from "../dates.ts";
-import { changeTotals, readFeed } from "../db/change-feed.ts";
 import type { Database } from "../db/connect.ts";
-import { addDesiredItems, desiredListsOutside, ensureDesiredList } from "../db/desired-edit.ts";
-import { acquireRunLock } from "../db/lock.ts";
 import { startEmulator } from "../emulator/index.ts";
 import { EXIT, RegwatchError } from "../errors.ts";
-import { feedLines } from "../feed/format.ts";
+import { runSyncJob } from "../jobs/sync-job.ts";
 import { createLogger } from "../logger.ts";
 import { reconcile } from "../reconcile/reconcile.ts";
+import { addDesiredItems, desiredListsOutside, ensureDesiredList } from "../reconcile/sql/desired-edit.ts";
+import { acquireRunLock } from "../run/lock.ts";
 import { openRegistry } from "../run/open-registry.ts";
-import { runSyncJob } from "../sync/sync-job.ts";
 import { checkDigit } from "../taxid.ts";
 import { type Context, parseNonNegativeInt, runAction, withDatabase } from "./context.ts";
 import { formatStatus, readFullStatus } from "./status.ts";

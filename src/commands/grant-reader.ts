@@ -6,10 +6,10 @@
  */
 import type { Command } from "commander";
 import { loadAccounts } from "../accounts.ts";
-import { FLEET_SCHEMA, grantFleetReader } from "../db/fleet-views.ts";
 import { grantReader, requireRole } from "../db/grants.ts";
 import { PRIVATE_COLUMNS, type ReaderGrantPlan } from "../db/reader-classes.ts";
 import { ConfigError, EXIT, type ExitCode, UsageError } from "../errors.ts";
+import { FLEET_SCHEMA, grantFleetReader } from "../fleet/sql/views.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
 import { type Context, runAction, withDatabase } from "./context.ts";
 
@@ -63,7 +63,7 @@ export function registerGrantReader(program: Command): void {
     });
 }
 
-/** `grant-reader ROLE --fleet`: the fleet's views and every account's data (db/fleet-views.ts). */
+/** `grant-reader ROLE --fleet`: the fleet's views and every account's data (fleet/sql/views.ts). */
 async function grantFleet(ctx: Context, role: string): Promise<ExitCode> {
   const accounts = loadAccounts(ctx.config);
   if (!accounts)

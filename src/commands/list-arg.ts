@@ -3,8 +3,8 @@
  * name, so a key is turned into the name of its remote list; messages then show both.
  */
 import type { Sql } from "../db/connect.ts";
-import { loadWatchLists } from "../db/lists.ts";
 import { chooseRemoteList } from "../reconcile/plan.ts";
+import { loadWatchLists } from "../run/lists.ts";
 
 export interface NamedList {
   name: string;

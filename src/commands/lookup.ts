@@ -10,10 +10,10 @@ import type { BusinessRecord } from "../api/search-schemas.ts";
 import { requireSearch } from "../config.ts";
 import type { Database } from "../db/connect.ts";
 import { EXIT, UsageError } from "../errors.ts";
-import { terminalSafe } from "../feed/terminal-text.ts";
+import { terminalSafe } from "../formats/terminal-text.ts";
+import { saveBusinesses } from "../parse/save-businesses.ts";
 import { openSearch } from "../run/open-registry.ts";
 import { formatRecordTable } from "../search/format.ts";
-import { saveBusinesses } from "../search/save-businesses.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
 import { type Context, parsePositiveInt, runAction, withDatabase } from "./context.ts";
 

@@ -8,11 +8,11 @@
 import type { Command } from "commander";
 import { loadAccounts } from "../accounts.ts";
 import { DEFAULT_SCHEMA, openDatabase } from "../db/connect.ts";
-import { FLEET_SCHEMA, rebuildFleetViews } from "../db/fleet-views.ts";
 import { runMigrations } from "../db/migrate.ts";
 import { MIGRATE_PARALLEL, migrateSchemas } from "../db/migrate-accounts.ts";
 import { EXIT } from "../errors.ts";
 import { installQueue } from "../fleet/queue.ts";
+import { FLEET_SCHEMA, rebuildFleetViews } from "../fleet/sql/views.ts";
 import { runAction } from "./context.ts";
 
 export function registerMigrate(program: Command): void {

@@ -7,7 +7,7 @@
  */
 import type { Command } from "commander";
 import { EXIT, UsageError } from "../errors.ts";
-import { terminalSafe } from "../feed/terminal-text.ts";
+import { terminalSafe } from "../formats/terminal-text.ts";
 import { parseAccount } from "../payments/accounts.ts";
 import { listVerifications, type VerificationRow, verifyPayee } from "../payments/verification.ts";
 import { formatTable } from "../search/format.ts";

@@ -15,7 +15,9 @@ import type { Command } from "commander";
 import { requireSearch } from "../config.ts";
 import { localDateTime } from "../dates.ts";
 import { EXIT, UsageError } from "../errors.ts";
-import { terminalSafe } from "../feed/terminal-text.ts";
+import { parseColumnsOption } from "../formats/read/batch-reader.ts";
+import { looksLikeZip, XlsxRefusedError, xlsxToCsv } from "../formats/read/xlsx.ts";
+import { terminalSafe } from "../formats/terminal-text.ts";
 import { favourMemoryOverCollections } from "../heap-growth.ts";
 import { startOnline } from "../payments/check-chunk.ts";
 import {
@@ -24,8 +26,6 @@ import {
   checkBatch,
   type RowSink,
 } from "../payments/pipeline.ts";
-import { parseColumnsOption } from "../payments/read/batch-reader.ts";
-import { looksLikeZip, XlsxRefusedError, xlsxToCsv } from "../payments/read/xlsx.ts";
 import { CsvSink } from "../payments/report-csv.ts";
 import { JsonSink } from "../payments/report-json.ts";
 import { TextSink } from "../payments/report-text.ts";

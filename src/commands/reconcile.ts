@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { requireWatch } from "../config.ts";
 import type { Outcome } from "../errors.ts";
-import { terminalSafe } from "../feed/terminal-text.ts";
+import { terminalSafe } from "../formats/terminal-text.ts";
 import { DEFAULT_MAX_REMOVALS, reconcile } from "../reconcile/reconcile.ts";
 import { formatReport, reportJson } from "../reconcile/report.ts";
 import { openRegistry } from "../run/open-registry.ts";

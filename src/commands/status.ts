@@ -1,4 +1,4 @@
-/** `regwatch status`: arguments and printing; the report itself is src/sync/status-report.ts. */
+/** `regwatch status`: arguments and printing; the report itself is src/status/status-report.ts. */
 import type { Command } from "commander";
 import { FAILING_NEXT, failingText, recoveredText, roughAge } from "../alerts/delivery-health.ts";
 import type { Config } from "../config.ts";
@@ -6,9 +6,9 @@ import { describeResumeState, type ResumeState, readResumeState } from "../daemo
 import { jsonInZone, zonedStamp } from "../dates.ts";
 import type { Sql } from "../db/connect.ts";
 import { EXIT } from "../errors.ts";
-import { terminalSafe } from "../feed/terminal-text.ts";
+import { terminalSafe } from "../formats/terminal-text.ts";
 import { redactJson, redactSecrets } from "../secrets.ts";
-import { CALENDAR_WEEKS, readStatus, type StatusReport } from "../sync/status-report.ts";
+import { CALENDAR_WEEKS, readStatus, type StatusReport } from "../status/status-report.ts";
 import { accountOption } from "./account-option.ts";
 import { runAction, withDatabase } from "./context.ts";
 

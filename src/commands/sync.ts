@@ -7,14 +7,14 @@
 import { setMaxListeners } from "node:events";
 import type { Command } from "commander";
 import type { DeliveryReport } from "../alerts/deliver.ts";
+import { scanCounts } from "../alerts/sql/raise.ts";
 import { requireWatch } from "../config.ts";
-import { scanCounts } from "../db/alerts-raise.ts";
 import { exitCodeOf, type Outcome, UsageError } from "../errors.ts";
-import { terminalSafe } from "../feed/terminal-text.ts";
+import { terminalSafe } from "../formats/terminal-text.ts";
+import { runSyncJob, type SyncJobResult } from "../jobs/sync-job.ts";
 import { openRegistry } from "../run/open-registry.ts";
 import { preferSmallHeap } from "../run/small-heap.ts";
 import { redactJson, redactSecrets } from "../secrets.ts";
-import { runSyncJob, type SyncJobResult } from "../sync/sync-job.ts";
 import type { SyncPassOptions, SyncReport } from "../sync/sync-pass.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
 import {

@@ -9,8 +9,7 @@ import type { Command } from "commander";
 import { Option } from "commander";
 import { loadAccounts, pickAccount } from "../accounts.ts";
 import type { Config } from "../config.ts";
-import { isoInZone } from "../dates.ts";
-import { accountsOfUser, grantAccounts, revokeAccounts } from "../db/console-access.ts";
+import { accountsOfUser, grantAccounts, revokeAccounts } from "../console/access.ts";
 import {
   addConsoleUser,
   CONSOLE_ROLES,
@@ -18,8 +17,9 @@ import {
   listConsoleUsers,
   setConsoleLocale,
   setConsolePassword,
-} from "../db/console-users.ts";
-import { removeConsoleUserKeepingAdmin, USER_NAME } from "../db/console-users-admin.ts";
+} from "../console/users.ts";
+import { removeConsoleUserKeepingAdmin, USER_NAME } from "../console/users-admin.ts";
+import { isoInZone } from "../dates.ts";
 import { EXIT, UsageError } from "../errors.ts";
 import { isLocale, LOCALES, type Locale } from "../i18n/locales.ts";
 import { formatTable } from "../search/format.ts";

@@ -5,7 +5,7 @@
 import { checkRegistrationNumber } from "../api/search-query.ts";
 import { LIST_NAME_MAX, listNameProblem, readDesiredTaxId } from "../desired-names.ts";
 import { UsageError } from "../errors.ts";
-import { terminalSafe } from "../feed/terminal-text.ts";
+import { terminalSafe } from "../formats/terminal-text.ts";
 import { describeTaxIdProblem } from "../taxid.ts";
 import { listLabel, type NamedList } from "./list-arg.ts";
 

@@ -1,5 +1,5 @@
 /** What `regwatch watch import` says after its summary line: how the file was read. */
-import { terminalSafe } from "../feed/terminal-text.ts";
+import { terminalSafe } from "../formats/terminal-text.ts";
 import type { ImportText } from "../search/import-file.ts";
 
 /** User-visible sentences of this module ({…} are filled in). */

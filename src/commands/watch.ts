@@ -7,9 +7,14 @@ import type { Command } from "commander";
 import pLimit from "p-limit";
 import type { SearchClient } from "../api/search-client.ts";
 import type { BusinessRecord } from "../api/search-schemas.ts";
+import { fileSource, givenNameLabel, userSource } from "../changes/given-name.ts";
 import { requireSearch } from "../config.ts";
-import { writeProfiles } from "../db/business-profiles.ts";
 import type { Database } from "../db/connect.ts";
+import { EXIT, InputError, RegwatchError, UsageError } from "../errors.ts";
+import { terminalSafe } from "../formats/terminal-text.ts";
+import { factsFromOperator, registryDay } from "../parse/profile-facts.ts";
+import { saveBusinesses } from "../parse/save-businesses.ts";
+import { writeProfiles } from "../parse/sql/business-profiles.ts";
 import {
   addDesiredItems,
   type DesiredEntry,
@@ -17,18 +22,13 @@ import {
   ensureDesiredList,
   listDesiredItems,
   removeDesiredItem,
-} from "../db/desired-edit.ts";
-import { dropDesiredList } from "../db/dropped-lists.ts";
-import { readGivenNames, saveGivenNames } from "../db/given-names.ts";
-import { EXIT, InputError, RegwatchError, UsageError } from "../errors.ts";
-import { fileSource, givenNameLabel, userSource } from "../feed/given-name.ts";
-import { terminalSafe } from "../feed/terminal-text.ts";
-import { factsFromOperator, registryDay } from "../parse/profile-facts.ts";
+} from "../reconcile/sql/desired-edit.ts";
+import { dropDesiredList } from "../reconcile/sql/dropped-lists.ts";
 import { formatTable } from "../search/format.ts";
 import { describeImportProblems, type ImportProblem, parseImportCsv } from "../search/import-csv.ts";
 import { type ImportText, readImportFile } from "../search/import-file.ts";
 import { type Resolution, taxIdForRegistrationNumber } from "../search/resolve.ts";
-import { saveBusinesses } from "../search/save-businesses.ts";
+import { readGivenNames, saveGivenNames } from "../search/sql/given-names.ts";
 import { redactError } from "../secrets.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
 import { osUser } from "./actor.ts";

@@ -8,19 +8,19 @@ import { keyFingerprint } from "../account-keys.ts";
 import type { Config } from "../config.ts";
 import { localDateTime } from "../dates.ts";
 import type { Sql } from "../db/connect.ts";
+import { coerceError } from "../errors.ts";
+import { describeKeyHold, type KeyHold, keyHold } from "../fleet/key-hold.ts";
+import { queueCounts } from "../fleet/queue-counts.ts";
+import { keyRefusals } from "../fleet/sql/key-refusals.ts";
 import {
   type AccountRunSummary,
   accountSchemaReady,
   accountSummary,
   queueSchemaInstalled,
   withAccountSchema,
-} from "../db/fleet-status.ts";
-import { keyRefusals } from "../db/key-refusals.ts";
-import { listWorkers } from "../db/workers.ts";
-import { coerceError } from "../errors.ts";
-import { terminalSafe } from "../feed/terminal-text.ts";
-import { describeKeyHold, type KeyHold, keyHold } from "../fleet/key-hold.ts";
-import { queueCounts } from "../fleet/queue-counts.ts";
+} from "../fleet/sql/status.ts";
+import { listWorkers } from "../fleet/sql/workers.ts";
+import { terminalSafe } from "../formats/terminal-text.ts";
 import { daysBehind, type ScheduledAccount } from "./fleet-plan.ts";
 
 export interface FleetJobCounts {

@@ -9,10 +9,10 @@
 import type { ScheduledTask } from "node-cron";
 import { nodeCron } from "../cron.ts";
 import type { Sql } from "../db/connect.ts";
-import { deliveriesDue, withAccountSchema } from "../db/fleet-status.ts";
 import { coerceError } from "../errors.ts";
 import { jobKey } from "../fleet/jobs.ts";
 import type { ReplacedJob } from "../fleet/queue.ts";
+import { deliveriesDue, withAccountSchema } from "../fleet/sql/status.ts";
 import type { Logger } from "../logger.ts";
 import { type AccountSchedule, DeliverThrottle, type ScheduledJob, syncJobFor } from "./fleet-plan.ts";
 import { slotDecision } from "./resume-state.ts";

@@ -7,14 +7,14 @@ import { setMaxListeners } from "node:events";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/connect.ts";
 import { classifyDatabaseError, DatabaseUnavailableError } from "../db/db-errors.ts";
-import { acquireRunLock, type RunLock } from "../db/lock.ts";
-import { finishRun, type RunTrigger } from "../db/runs.ts";
 import { coerceError, LockHeldError } from "../errors.ts";
+import { runSyncJob } from "../jobs/sync-job.ts";
 import type { Logger } from "../logger.ts";
 import { reconcile } from "../reconcile/reconcile.ts";
+import { acquireRunLock, type RunLock } from "../run/lock.ts";
 import type { OpenRegistry } from "../run/open-registry.ts";
+import { finishRun, type RunTrigger } from "../run/runs.ts";
 import type { ProgressSink } from "../sync/progress.ts";
-import { runSyncJob } from "../sync/sync-job.ts";
 import type { DaemonMetrics } from "./metrics.ts";
 import { killedReason, slotDecision } from "./resume-state.ts";
 import {

@@ -9,8 +9,8 @@ import type { RequestResult } from "../api/http.ts";
 import type { RateLimiter } from "../api/rate-limiter.ts";
 import { daysBetween, lastCompleteDay } from "../dates.ts";
 import type { Sql } from "../db/connect.ts";
-import { withAccountSchema } from "../db/fleet-status.ts";
-import { fileCounts, lastCoveredDays, lastSuccessByKind, runCounts } from "../db/status.ts";
+import { withAccountSchema } from "../fleet/sql/status.ts";
+import { fileCounts, lastCoveredDays, lastSuccessByKind, runCounts } from "../status/sql/status.ts";
 import { packageVersion } from "../version.ts";
 
 const SNAPSHOT_TTL_MS = 2000;

@@ -7,7 +7,7 @@
 import type { Config } from "../config.ts";
 import { nodeCron } from "../cron.ts";
 import type { Sql } from "../db/connect.ts";
-import { scheduledSyncsSince } from "../db/runs.ts";
+import { scheduledSyncsSince } from "../run/runs.ts";
 import {
   type CronSchedule,
   cronSchedule,

@@ -9,10 +9,10 @@ import { keyValueProblem } from "../account-keys.ts";
 import { type Account, accountConfig } from "../accounts.ts";
 import type { Config } from "../config.ts";
 import { DEFAULT_SCHEMA, openDatabase } from "../db/connect.ts";
-import { queueSchemaInstalled } from "../db/fleet-status.ts";
-import { listWorkers } from "../db/workers.ts";
 import { ConfigError, coerceError } from "../errors.ts";
 import { type QueuedJob, queuedJobs } from "../fleet/queue-counts.ts";
+import { queueSchemaInstalled } from "../fleet/sql/status.ts";
+import { listWorkers } from "../fleet/sql/workers.ts";
 import { redactSecrets } from "../secrets.ts";
 import { type CheckResult, CONFIGURATION, fail, ok, warn } from "./report.ts";
 

@@ -1,18 +1,17 @@
 /**
  * The database half of the doctor: open the database by the one selection rule (never migrating
- * it), ask src/db/health.ts its questions, and read what the other checks need from it (the
+ * it), ask src/doctor/sql/health.ts its questions, and read what the other checks need from it (the
  * alert rules, how alert delivery fares, this month's search requests). Every failure becomes a
  * line of the report.
  */
+
+import { deliveryHealth } from "../alerts/sql/delivery-health.ts";
+import { outboxCounts } from "../alerts/sql/outbox.ts";
+import { listAlertRules } from "../alerts/sql/rules.ts";
 import type { Config } from "../config.ts";
-import { deliveryHealth } from "../db/alerts-delivery-health.ts";
-import { outboxCounts } from "../db/alerts-outbox.ts";
-import { listAlertRules } from "../db/alerts-rules.ts";
 import { openDatabase } from "../db/connect.ts";
-import { databaseIdentity, migrationState, regwatchSchemaExists, writeRights } from "../db/health.ts";
-import { readerRoles } from "../db/reader-health.ts";
-import { searchRequestsThisMonth } from "../db/usage.ts";
 import { coerceError } from "../errors.ts";
+import { searchRequestsThisMonth } from "../run/usage.ts";
 import {
   judgeMigrations,
   judgeReached,
@@ -24,6 +23,8 @@ import {
   WRITES,
 } from "./judge-database.ts";
 import { type CheckResult, fail, warn } from "./report.ts";
+import { databaseIdentity, migrationState, regwatchSchemaExists, writeRights } from "./sql/health.ts";
+import { readerRoles } from "./sql/reader-health.ts";
 
 export interface AlertRuleFacts {
   channel: string;

@@ -1,11 +1,12 @@
 /**
  * The database as the daily run needs it: reachable, every migration applied (the doctor never
  * applies one: it only reports), writable by this role, and readable by the roles given read
- * access for BI tools. Pure: the facts come from src/db/health.ts.
+ * access for BI tools. Pure: the facts come from src/doctor/sql/health.ts.
  */
-import type { DatabaseIdentity, MigrationState, WriteRights } from "../db/health.ts";
+
 import type { ReaderRole } from "../db/reader-classes.ts";
 import { type CheckResult, fail, ok, warn } from "./report.ts";
+import type { DatabaseIdentity, MigrationState, WriteRights } from "./sql/health.ts";
 
 export const DATABASE = "database";
 export const MIGRATIONS = "migrations";

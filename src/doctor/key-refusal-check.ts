@@ -7,9 +7,9 @@ import { keyFingerprint } from "../account-keys.ts";
 import type { Config } from "../config.ts";
 import { localDateTime } from "../dates.ts";
 import { openDatabase } from "../db/connect.ts";
-import { keyRefusals } from "../db/key-refusals.ts";
 import { coerceError } from "../errors.ts";
 import { describeKeyHold, keyHold } from "../fleet/key-hold.ts";
+import { keyRefusals } from "../fleet/sql/key-refusals.ts";
 import { redactSecrets } from "../secrets.ts";
 import { type CheckResult, fail, ok, warn } from "./report.ts";
 

@@ -3,7 +3,7 @@
  * safe for a terminal, secrets scrubbed), and the one decision of the exit status.
  */
 import { EXIT, type ExitCode } from "../errors.ts";
-import { terminalSafe } from "../feed/terminal-text.ts";
+import { terminalSafe } from "../formats/terminal-text.ts";
 import { redactJson, redactSecrets } from "../secrets.ts";
 
 export type CheckStatus = "ok" | "warn" | "fail";

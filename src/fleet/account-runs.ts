@@ -12,14 +12,14 @@ import { deliverAfterRun } from "../alerts/hooks.ts";
 import type { ApiError } from "../api/errors.ts";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/connect.ts";
-import { acquireRunLock } from "../db/lock.ts";
-import type { RunTrigger } from "../db/runs.ts";
 import { coerceError } from "../errors.ts";
+import { runSyncJob, type SyncJobResult } from "../jobs/sync-job.ts";
 import type { Logger } from "../logger.ts";
 import { reconcile } from "../reconcile/reconcile.ts";
+import { acquireRunLock } from "../run/lock.ts";
 import { type OpenRegistry, openRegistry, type WatchConfig } from "../run/open-registry.ts";
+import type { RunTrigger } from "../run/runs.ts";
 import { redactSecrets } from "../secrets.ts";
-import { runSyncJob, type SyncJobResult } from "../sync/sync-job.ts";
 import type { JobPayload } from "./jobs.ts";
 
 /**

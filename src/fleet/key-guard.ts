@@ -8,10 +8,10 @@ import { keyFingerprint } from "../account-keys.ts";
 import type { Config } from "../config.ts";
 import { localDateTime } from "../dates.ts";
 import type { Sql } from "../db/connect.ts";
-import { clearKeyRefusal, keyRefusals, recordKeyRefusal } from "../db/key-refusals.ts";
 import { redactSecrets } from "../secrets.ts";
 import type { KeyRefusedError } from "./account-runs.ts";
 import { describeKeyHold, keyHold } from "./key-hold.ts";
+import { clearKeyRefusal, keyRefusals, recordKeyRefusal } from "./sql/key-refusals.ts";
 
 type KeyedConfig = Pick<Config, "apiKey" | "keyVariables" | "tz">;
 

@@ -4,7 +4,7 @@
  * none of the account's registry jobs while the variable still holds the refused key on the day
  * of the refusal; a new key, or the next day's slot, lets the next job try.
  */
-import type { KeyRefusalRow } from "../db/key-refusals.ts";
+import type { KeyRefusalRow } from "./sql/key-refusals.ts";
 
 export type KeyHold = "held" | "key changed" | "next day";
 

@@ -11,9 +11,9 @@
  * closes) is what keeps two processes from calling one registry with one key.
  */
 import type { Sql } from "../db/connect.ts";
-import { type HeartbeatRow, sweepExpiredWorkers, writeHeartbeat } from "../db/workers.ts";
 import { coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
+import { type HeartbeatRow, sweepExpiredWorkers, writeHeartbeat } from "./sql/workers.ts";
 
 export interface LeaseDeps {
   sql: Sql;

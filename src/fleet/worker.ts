@@ -16,11 +16,11 @@ import { type Account, loadAccounts } from "../accounts.ts";
 import type { Config } from "../config.ts";
 import { openDatabase, preparesStatements } from "../db/connect.ts";
 import { migrationsCurrent, runMigrations } from "../db/migrate.ts";
-import { markWorkerStopped, unlockWorkerJobs } from "../db/workers.ts";
 import { ConfigError, coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { keepLease } from "./leases.ts";
 import { installQueue, queueLogger } from "./queue.ts";
+import { markWorkerStopped, unlockWorkerJobs } from "./sql/workers.ts";
 import { AccountDatabases, taskList } from "./tasks.ts";
 
 export interface WorkerOptions {

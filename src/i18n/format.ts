@@ -4,7 +4,7 @@
  * `27 Nov 2026, 07:15 CET` in English. Every instant carries its zone's name; days (the registry's
  * calendar days) have no zone. Formatters are built once per language and zone.
  */
-import { currencyDecimals } from "../payments/read/amounts.ts";
+import { currencyDecimals } from "../formats/read/amounts.ts";
 import { INTL_TAG, type Locale } from "./locales.ts";
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -1,9 +1,10 @@
 /**
  * Why a changed heading's values are not known, in the reader's language (pure): the reason codes
- * of src/feed/unread.ts, each a catalog message, with the heading said as people say it.
+ * of src/changes/unread.ts, each a catalog message, with the heading said as people say it.
  */
-import { type UnreadFile, unreadReason } from "../feed/unread.ts";
-import { shortError } from "../payments/evidence.ts";
+
+import { shortError } from "../changes/evidence.ts";
+import { type UnreadFile, unreadReason } from "../changes/unread.ts";
 import type { MessageKey, Translator } from "./messages.ts";
 import { wordOf } from "./words.ts";
 

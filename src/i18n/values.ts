@@ -1,9 +1,9 @@
 /**
  * A heading's value as a reader of a language reads it, pure: a status in words, nothing as
- * "(none)" in the language, accounts, names and other text as src/feed/format.ts shows them
+ * "(none)" in the language, accounts, names and other text as src/changes/format.ts shows them
  * (they are the registry's own text, the same in every language).
  */
-import { displayValue } from "../feed/format.ts";
+import { displayValue } from "../changes/format.ts";
 import type { Translator } from "./messages.ts";
 import { isStatusHeading, statusValueWords } from "./words.ts";
 

@@ -8,15 +8,15 @@
 
 import { DEFAULTS } from "../config.ts";
 import { lastCompleteDay } from "../dates.ts";
-import { type BodyToParse, filesToParse, type ParseSelection } from "../db/change-values.ts";
 import type { Sql } from "../db/connect.ts";
 import { classifyDatabaseError, DatabaseUnavailableError } from "../db/db-errors.ts";
-import { type ParsedFile, type SaveOptions, type SaveOutcome, saveParsedFiles } from "../db/value-writes.ts";
 import { coerceError } from "../errors.ts";
 import { attribute, type FileChange } from "./attribute.ts";
 import { chainOrder } from "./day-chain.ts";
 import { PARSERS, parseBody } from "./parse-body.ts";
 import { parseLargeBody } from "./parse-large.ts";
+import { type BodyToParse, filesToParse, type ParseSelection } from "./sql/change-values.ts";
+import { type ParsedFile, type SaveOptions, type SaveOutcome, saveParsedFiles } from "./sql/value-writes.ts";
 import { unstorable } from "./storable.ts";
 import type { ChangeFileParser, ParseOutcome } from "./types.ts";
 

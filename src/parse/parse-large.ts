@@ -6,10 +6,11 @@
  * nobody here watches), each distinct one once, so a 55 MB change file costs this process one
  * page of elements plus the entries of its own businesses.
  */
-import { bodyArrayPages, bodyArrayShape } from "../db/change-values.ts";
+
 import type { Sql } from "../db/connect.ts";
 import { type FileChange, mayConcern } from "./attribute.ts";
 import { valueKey } from "./day-chain.ts";
+import { bodyArrayPages, bodyArrayShape } from "./sql/change-values.ts";
 import {
   type ChangeFileParser,
   type HeadingValue,

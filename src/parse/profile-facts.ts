@@ -1,14 +1,14 @@
 /**
  * What a business profile learns from a search record or an operator: heading values with the
- * day they held from. Pure; src/db/business-profiles.ts writes it, letting only values at least
+ * day they held from. Pure; src/parse/sql/business-profiles.ts writes it, letting only values at least
  * as new as the stored ones through. What change files tell is rebuilt from change_values by
  * the parse step (rebuildChangeFacts), so the same-day order decides it.
  */
 
-import type { HeadingFact, ProfileFacts } from "../db/business-profiles.ts";
+import type { HeadingFact, ProfileFacts } from "./sql/business-profiles.ts";
 
 export { registryDay } from "../dates.ts";
-export type { HeadingFact, ProfileFacts, ProfileSource } from "../db/business-profiles.ts";
+export type { HeadingFact, ProfileFacts, ProfileSource } from "./sql/business-profiles.ts";
 
 /** Search record fields under the heading names change files use, so both feed the same keys. */
 export function recordHeadings(record: Record<string, unknown>): Record<string, unknown> {

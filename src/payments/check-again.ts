@@ -5,10 +5,10 @@
  * it gave, which is what the clerk acted on then.
  */
 import type { Database } from "../db/connect.ts";
-import { type StoredPaymentRow, storedBatchRows } from "../db/payment-uploads.ts";
-import type { PaymentRow } from "./batch-row.ts";
+import type { PaymentRow } from "../formats/batch-row.ts";
+import { readAmount, splitCurrency } from "../formats/read/amounts.ts";
 import { type BatchCheckOptions, type BatchSummary, judgeRows, type RowSource } from "./pipeline.ts";
-import { readAmount, splitCurrency } from "./read/amounts.ts";
+import { type StoredPaymentRow, storedBatchRows } from "./sql/payment-uploads.ts";
 
 export interface StoredBatch {
   id: string;

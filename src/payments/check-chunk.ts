@@ -8,7 +8,7 @@
 
 import type { SearchClient } from "../api/search-client.ts";
 import type { Database } from "../db/connect.ts";
-import type { PaymentRow } from "./batch-row.ts";
+import type { PaymentRow } from "../formats/batch-row.ts";
 import {
   batchTaxIds,
   KnowledgeCache,
@@ -46,7 +46,7 @@ class OnlineAsker implements OnlineSession {
     const fresh = asks.filter((ask) => !this.answered.has(id(ask)));
     const [{ askOnline }, { saveBusinesses }] = await Promise.all([
       import("./online.ts"),
-      import("../search/save-businesses.ts"),
+      import("../parse/save-businesses.ts"),
     ]);
     const outcome = await askOnline(
       fresh,

@@ -3,8 +3,9 @@
  * the English the CLI prints (src/said.ts). payment_checks keeps the codes beside the English
  * text (migration 0045), so the console says a stored detail in its reader's language.
  */
+
+import type { UnverifiedChange } from "../changes/evidence.ts";
 import { type Said, said } from "../said.ts";
-import type { UnverifiedChange } from "./evidence.ts";
 
 /** The business's status codes as the English detail names them. */
 const STATUS_WORDS: Record<number, string> = { 0: "ceased", 1: "operating", 2: "suspended" };

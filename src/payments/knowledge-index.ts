@@ -4,16 +4,12 @@
  * large the chunk. Also who a row pays: the business its tax number names, or, when the file
  * gives none, the business that holds its account in the data regwatch has.
  */
-import { type ParsedAccount, parseAccount } from "./accounts.ts";
-import { type PaymentRow, rowTaxBase, taxBaseOfRow } from "./batch-row.ts";
-import type { ChangeEvidence } from "./evidence.ts";
-import type { Knowledge, KnownAccount } from "./verdicts.ts";
 
-export interface KnowledgeIndex {
-  byTaxId: ReadonlyMap<string, readonly KnownAccount[]>;
-  byAccount: ReadonlyMap<string, readonly KnownAccount[]>;
-  changesByTaxId: ReadonlyMap<string, readonly ChangeEvidence[]>;
-}
+import { type PaymentRow, rowTaxBase, taxBaseOfRow } from "../formats/batch-row.ts";
+import { type ParsedAccount, parseAccount } from "./accounts.ts";
+import type { Knowledge, KnowledgeIndex, KnownAccount } from "./verdict-terms.ts";
+
+export type { KnowledgeIndex };
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
   const out = new Map<string, T[]>();

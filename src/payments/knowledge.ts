@@ -7,9 +7,13 @@
  * of them is its payee.
  */
 
+import { type ChangeEvidence, reasonError } from "../changes/evidence.ts";
+import { unreadReason, unreadWhy } from "../changes/unread.ts";
 import { addDays } from "../dates.ts";
 import type { Database } from "../db/connect.ts";
-import { loadLatestVerifications } from "../db/payee-verifications.ts";
+import type { Said } from "../said.ts";
+import type { KnowledgeIndex, PreparedRow } from "./knowledge-index.ts";
+import type { PayeeRecord } from "./recheck.ts";
 import {
   loadAccountHolders,
   loadBankAccountsOf,
@@ -19,13 +23,9 @@ import {
   loadPayeeRecords,
   loadWatchedTaxIds,
   withCheckReads,
-} from "../db/payments.ts";
-import { loadUnreadHeadings } from "../db/unread-headings.ts";
-import { unreadReason, unreadWhy } from "../feed/unread.ts";
-import type { Said } from "../said.ts";
-import { type ChangeEvidence, reasonError } from "./evidence.ts";
-import type { KnowledgeIndex, PreparedRow } from "./knowledge-index.ts";
-import type { PayeeRecord } from "./recheck.ts";
+} from "./sql/evidence.ts";
+import { loadLatestVerifications } from "./sql/payee-verifications.ts";
+import { loadUnreadHeadings } from "./sql/unread-headings.ts";
 import { VerdictMemo } from "./verdict-memo.ts";
 import {
   type Knowledge,

@@ -5,8 +5,7 @@
  * next-step.ts (undefined here).
  */
 import { addDays } from "../dates.ts";
-import type { StepContext } from "./next-step.ts";
-import type { Verdict } from "./verdicts.ts";
+import type { StepContext, Verdict } from "./verdict-terms.ts";
 
 /** User-visible sentences of this module ({…} are filled in). */
 export const CONSOLE_STEP_TEXT = {

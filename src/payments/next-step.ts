@@ -4,29 +4,14 @@
  * with the supplier through contact details already held, never those on the invoice or on the
  * letter that announces a new account.
  */
+
+import type { UnknownReason } from "../changes/evidence.ts";
 import { addDays } from "../dates.ts";
 import { type Said, said } from "../said.ts";
-import type { UnknownReason, UnverifiedChange } from "./evidence.ts";
 import { consoleStep } from "./next-step-console.ts";
-import type { Verdict } from "./verdicts.ts";
+import type { StepContext, StepVoice, Verdict } from "./verdict-terms.ts";
 
-export interface StepContext {
-  /** Tax base number of the row's payee, when readable. */
-  taxBase: string | null;
-  /** Canonical account, when readable. */
-  account: string | null;
-  holdDays: number;
-  /** Day the account was added (account_recently_changed). */
-  addedOn: string | null;
-  /** The business's unverified changes, newest first (account_change_unverified). */
-  unverified: readonly UnverifiedChange[];
-  /** The check ran with --online. */
-  online: boolean;
-  /** Whose words: the CLI's commands (default), or the console's buttons and pages. */
-  voice?: StepVoice;
-}
-
-export type StepVoice = "cli" | "console";
+export type { StepContext, StepVoice };
 
 const CONFIRM =
   "confirm the account with the supplier by phone on a number you already hold, not one from the invoice or from a letter announcing a new account";

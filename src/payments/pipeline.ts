@@ -7,16 +7,16 @@
  */
 import path from "node:path";
 import type { Database } from "../db/connect.ts";
-import { type PaymentCheckRecord, recordPaymentBatch } from "../db/payment-checks.ts";
-import { safeCell, safeCellOrNull } from "../feed/export/safe-cell.ts";
+import type { FileProblem, PaymentRow } from "../formats/batch-row.ts";
+import { type BatchLayout, openBatch, type ReadOptions } from "../formats/read/batch-reader.ts";
+import { safeCell, safeCellOrNull } from "../formats/write/safe-cell.ts";
 import { storedSaid } from "../said.ts";
 import { redactSecrets } from "../secrets.ts";
-import type { FileProblem, PaymentRow } from "./batch-row.ts";
 import { checkChunk, createKnowledgeCache, type OnlineSession, warmKnowledge } from "./check-chunk.ts";
 import type { StepVoice } from "./next-step.ts";
-import { type BatchLayout, openBatch, type ReadOptions } from "./read/batch-reader.ts";
 import { jsonTotals } from "./report-rows.ts";
 import type { BatchSummary, RowSink } from "./sink.ts";
+import { type PaymentCheckRecord, recordPaymentBatch } from "./sql/payment-checks.ts";
 import { BatchTotals } from "./totals.ts";
 import { type CheckedRow, PASSING, type Verdict } from "./verdicts.ts";
 

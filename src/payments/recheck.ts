@@ -13,12 +13,12 @@
  * distinct question.
  */
 import { checkRegistrationNumber, type SearchKind } from "../api/search-query.ts";
+import { type ChangeEvidence, unknownReason } from "../changes/evidence.ts";
 import { addDays } from "../dates.ts";
+import type { PaymentRow } from "../formats/batch-row.ts";
 import { type Said, said } from "../said.ts";
 import { searchValueOf } from "./accounts.ts";
-import type { PaymentRow } from "./batch-row.ts";
 import { detailSaid } from "./detail-said.ts";
-import { type ChangeEvidence, unknownReason } from "./evidence.ts";
 import { indexKnowledge, parseAccountOnce, payeeOf, validRowTaxBase } from "./knowledge-index.ts";
 import { JUDGED_HEADINGS, type Knowledge, payeeKey, type UnreadHeading } from "./verdicts.ts";
 

@@ -5,7 +5,7 @@
  * formula), amounts as plain numbers (a negative amount stays a number).
  */
 import type { Writable } from "node:stream";
-import { type CsvCell, CsvWriter } from "../feed/export/csv-writer.ts";
+import { type CsvCell, CsvWriter } from "../formats/write/csv-writer.ts";
 import { jsonRow } from "./report-rows.ts";
 import type { BatchSummary, RowSink } from "./sink.ts";
 import type { CheckedRow } from "./verdicts.ts";

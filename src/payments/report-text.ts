@@ -10,7 +10,7 @@
  */
 import { once } from "node:events";
 import type { Writable } from "node:stream";
-import { terminalSafe, UNSAFE_CLASS } from "../feed/terminal-text.ts";
+import { terminalSafe, UNSAFE_CLASS } from "../formats/terminal-text.ts";
 import { redactSecrets } from "../secrets.ts";
 import { type SpoolPart, VerdictSpools } from "./report-text-spool.ts";
 import { copySpool, writePaddedTable } from "./report-text-table.ts";

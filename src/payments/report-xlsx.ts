@@ -15,7 +15,7 @@ import {
   type XlsxColumn,
   type XlsxSheet,
   XlsxWriter,
-} from "../feed/export/xlsx-writer.ts";
+} from "../formats/write/xlsx-writer.ts";
 import { jsonRow } from "./report-rows.ts";
 import type { BatchSummary, RowSink } from "./sink.ts";
 import { decimalsOf } from "./totals.ts";

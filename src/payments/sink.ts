@@ -3,7 +3,7 @@
  * XLSX) and anything else that consumes verdicts (the web console reads the recorded rows). A
  * sink gets the rows of each chunk in file order as they are judged, then the summary once.
  */
-import type { BatchLayout } from "./read/batch-reader.ts";
+import type { BatchLayout } from "../formats/read/batch-reader.ts";
 import type { CurrencyTotal } from "./totals.ts";
 import type { CheckedRow, Verdict } from "./verdicts.ts";
 

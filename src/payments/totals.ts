@@ -3,7 +3,7 @@
  * small ones first summed as whole numbers well inside a double's exact range), never as fractions, and shown with the currency's own decimals (HUF 2, JPY 0, per ISO
  * 4217), so "2499502.5" HUF prints as "2 499 502.50 HUF". Fed chunk by chunk (pure).
  */
-import { currencyDecimals } from "./read/amounts.ts";
+import { currencyDecimals } from "../formats/read/amounts.ts";
 import { PASSING, type Verdict } from "./verdicts.ts";
 
 export interface CurrencyTotal {

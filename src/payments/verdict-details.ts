@@ -3,10 +3,11 @@
  * account, and who verified one, each as a sentence with its code (src/payments/detail-said.ts);
  * and which of a business's unread headings a verdict names.
  */
+
+import type { PaymentRow } from "../formats/batch-row.ts";
 import type { Said } from "../said.ts";
-import type { PaymentRow } from "./batch-row.ts";
 import { detailSaid } from "./detail-said.ts";
-import type { Knowledge, KnownAccount, KnownBusiness, UnreadHeading, Verification } from "./verdicts.ts";
+import type { Knowledge, KnownAccount, KnownBusiness, UnreadHeading, Verification } from "./verdict-terms.ts";
 
 /** Why the row's amount cannot be paid, naming it as written; undefined when it can (or none is given). */
 export function amountProblem(row: PaymentRow): Said | undefined {

@@ -4,12 +4,12 @@
  * Module-level functions rather than closures made per row: a batch judges hundreds of thousands.
  */
 
+import type { UnverifiedChange } from "../changes/evidence.ts";
+import type { PaymentRow } from "../formats/batch-row.ts";
 import type { Said } from "../said.ts";
-import type { PaymentRow } from "./batch-row.ts";
 import { detailSaid, detailText } from "./detail-said.ts";
-import type { UnverifiedChange } from "./evidence.ts";
 import { nextStepSaid, type StepVoice } from "./next-step.ts";
-import type { CheckedRow, Knowledge, KnownBusiness, Verdict, Verification } from "./verdicts.ts";
+import type { CheckedRow, Knowledge, KnownBusiness, Verdict, Verification } from "./verdict-terms.ts";
 
 /** What judging one row has found so far, for finish and withAlso. */
 export interface Judging {

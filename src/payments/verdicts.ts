@@ -5,12 +5,12 @@
  * without a tax number is judged as a payment to the business that holds its account.
  */
 
+import { unverifiedChanges } from "../changes/evidence.ts";
 import { addDays } from "../dates.ts";
+import type { PaymentRow } from "../formats/batch-row.ts";
 import type { Said } from "../said.ts";
 import { taxIdProblemSaid } from "../taxid.ts";
-import type { PaymentRow } from "./batch-row.ts";
 import { detailSaid } from "./detail-said.ts";
-import { type ChangeEvidence, unverifiedChanges } from "./evidence.ts";
 import {
   indexKnowledge,
   type KnowledgeIndex,
@@ -32,123 +32,29 @@ import {
   unreadAmong,
 } from "./verdict-details.ts";
 import { finish, type Judging, withAlso } from "./verdict-row.ts";
+import {
+  type CheckedRow,
+  type Knowledge,
+  NAME_HEADINGS,
+  STATUS_HEADINGS,
+  VERDICTS,
+  type Verdict,
+} from "./verdict-terms.ts";
 
-export const VERDICTS = [
-  "invalid_tax_id",
-  "invalid_account",
-  "unknown_account_holder",
-  "business_ceased",
-  "status_unverified",
-  "business_suspended",
-  "account_removed",
-  "account_not_registered",
-  "name_mismatch",
-  "name_unverified",
-  "invalid_amount",
-  "account_recently_changed",
-  "account_change_unverified",
-  "account_unconfirmed",
-  "unknown_business",
-  "not_watched",
-  "ok",
-] as const;
-export type Verdict = (typeof VERDICTS)[number];
-
-/** Verdicts that let a payment go: everything else holds the batch (exit 2). */
-export const PASSING: ReadonlySet<Verdict> = new Set(["ok", "not_watched"]);
-
-/** A heading whose latest change regwatch could not read: what is stored for it may no longer hold. */
-export interface UnreadHeading {
-  heading: string;
-  /** Day of the unread change. */
-  since: string;
-  /** Why its values are not known, in words. */
-  why: string;
-  /** The same as a reason code (src/payments/evidence.ts) and the stored error it quotes. */
-  reason?: string;
-  error?: string;
-}
-
-/** Headings whose values the guard judges by: an unread change of one holds the payment as unverified. */
-export const STATUS_HEADINGS = ["status", "status_code"] as const;
-export const NAME_HEADINGS = ["long_name", "full_name", "name", "short_name"] as const;
-export const JUDGED_HEADINGS: ReadonlySet<string> = new Set<string>([...STATUS_HEADINGS, ...NAME_HEADINGS]);
-
-export interface KnownBusiness {
-  taxId: string;
-  /** The name regwatch shows for it (profile, else search record). */
-  name: string | null;
-  /** 0 ceased, 1 operating, 2 suspended; null when no record says. */
-  statusCode: number | null;
-  /** companies, self_employed, budget_orgs, civil_orgs; null when no record says. */
-  type?: string | null;
-  /** Every name the registry gives it today and during the hold period (full, short, former). */
-  names?: readonly string[];
-  /** Headings whose latest change was not read (v_unread_headings). */
-  unread?: readonly UnreadHeading[];
-}
-
-/** One business holding one account, as regwatch.v_bank_accounts shows it. */
-export interface KnownAccount {
-  taxId: string;
-  account: string;
-  currentlyRegistered: boolean;
-  /** Latest day the account was added (by a change, or first listed by a newer record). */
-  addedOn: string | null;
-  /** What showed that addition: change, search, profile or baseline. */
-  addedSource?: string | null;
-  /** Of an account no longer registered: the day a record or change first no longer listed it. */
-  removedOn?: string | null;
-}
-
-/** The newest confirmation, made out of band, that an account belongs to a business. */
-export interface Verification {
-  taxId: string;
-  account: string;
-  by: string;
-  /** Day of the verification in the registry's time zone. */
-  on: string;
-  note: string | null;
-}
-
-export interface Knowledge {
-  businesses: ReadonlyMap<string, KnownBusiness>;
-  /** Tax ids on a watch list. */
-  watched: ReadonlySet<string>;
-  /** Every business-account pair whose account or business occurs in the batch. */
-  accounts: readonly KnownAccount[];
-  /** bank_accounts changes of the batch's businesses whose values are not known. */
-  changes: readonly ChangeEvidence[];
-  /** What --online could not settle for a row ("not checked online: ..."), by payeeKey(tax base, account). */
-  onlineNotes: ReadonlyMap<string, Said>;
-  /** The check asked the search interface (--online). */
-  online?: boolean;
-  /** Newest verification of each payee and account, by payeeKey(tax base, account). */
-  verifications?: ReadonlyMap<string, Verification>;
-  /** The accounts and changes above indexed already (loadKnowledge); made from them when absent. */
-  index?: KnowledgeIndex;
-}
-
-export interface CheckedRow extends PaymentRow {
-  verdict: Verdict;
-  detail: string;
-  /** The detail's sentences as codes and values (the console says them in its reader's language). */
-  detailSaid: readonly Said[];
-  /** What to do before the payment may go; null for ok. */
-  nextStep: string | null;
-  /** The next step's code and values (src/payments/next-step.ts nextStepSaid); null for ok. */
-  nextStepSaid: Said | null;
-  /** The payee's tax base: the file's when readable, else the business found holding the account. */
-  taxBase: string | null;
-  payeeFoundBy: "tax_id" | "account" | null;
-  /** Canonical account, when readable. */
-  account: string | null;
-  /** The registry's name of the payee. */
-  registryName: string | null;
-  /** A verification that released a hold: who made it and on which day. */
-  verifiedBy: string | null;
-  verifiedOn: string | null;
-}
+export {
+  type CheckedRow,
+  JUDGED_HEADINGS,
+  type Knowledge,
+  type KnownAccount,
+  type KnownBusiness,
+  NAME_HEADINGS,
+  PASSING,
+  STATUS_HEADINGS,
+  type UnreadHeading,
+  VERDICTS,
+  type Verdict,
+  type Verification,
+} from "./verdict-terms.ts";
 
 /** The key of a payee and account (Knowledge.onlineNotes, Knowledge.verifications); "" for no payee. */
 export function payeeKey(taxBase: string, account: string): string {

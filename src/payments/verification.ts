@@ -7,14 +7,14 @@
  * verification's day caused, for that business and account only.
  */
 import type { Database } from "../db/connect.ts";
+import { describeTaxIdProblem, taxBaseOf } from "../taxid.ts";
+import { parseAccount } from "./accounts.ts";
 import {
   insertVerification,
   selectVerifications,
   type VerificationFilter,
   type VerificationRow,
-} from "../db/payee-verifications.ts";
-import { describeTaxIdProblem, taxBaseOf } from "../taxid.ts";
-import { parseAccount } from "./accounts.ts";
+} from "./sql/payee-verifications.ts";
 
 export interface VerificationInput {
   account: string;

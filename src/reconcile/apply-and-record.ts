@@ -4,13 +4,10 @@
  * removed forgotten, allowed dropped lists deleted, and the changed lists read back.
  */
 import type { Sql } from "../db/connect.ts";
-import { saveItemOutcomes } from "../db/desired-state.ts";
-import { forgetManaged, type ManagedEntry, recordManaged } from "../db/managed-items.ts";
 import { type ApplyResult, applyPlan } from "./apply.ts";
 import { type DeletionResult, deleteDroppedLists } from "./delete-lists.ts";
 import { managedAfterApply, managedBeforeApply } from "./managed.ts";
 import { type DesiredList, hasChanges, type ReconcilePlan } from "./plan.ts";
-import type { ReconcileContext, ReconcileStatus } from "./reconcile.ts";
 import {
   type RemoteDeps,
   type RemoteState,
@@ -18,7 +15,10 @@ import {
   refreshTouched,
   type StoredLists,
 } from "./remote-state.ts";
+import type { ReconcileContext, ReconcileStatus } from "./run-context.ts";
 import { localOutcomes, outcomeStatus } from "./run-stats.ts";
+import { saveItemOutcomes } from "./sql/desired-state.ts";
+import { forgetManaged, type ManagedEntry, recordManaged } from "./sql/managed-items.ts";
 
 /**
  * Sends the plan: first records what regwatch asks for (so a crash mid-way never leaves an item

@@ -6,10 +6,10 @@
 import pLimit from "p-limit";
 import { ApiError } from "../api/errors.ts";
 import type { WatchClient } from "../api/watch-client.ts";
-import type { ItemOp } from "../db/desired-state.ts";
 import type { Logger } from "../logger.ts";
 import { failedRequestOutcomes, type ItemVerdict, type ReadOutcome, readBulkResult } from "./outcomes.ts";
 import { chunk, type ListPlan, type ReconcilePlan } from "./plan.ts";
+import type { ItemOp } from "./sql/desired-state.ts";
 
 export interface ListResult {
   listName: string;

@@ -6,9 +6,9 @@
 import { ApiError } from "../api/errors.ts";
 import type { WatchClient } from "../api/watch-client.ts";
 import type { Sql } from "../db/connect.ts";
-import { markDroppedListsDeleted } from "../db/dropped-lists.ts";
 import type { DropPlan } from "./drop-plan.ts";
 import type { RequestCounts } from "./remote-state.ts";
+import { markDroppedListsDeleted } from "./sql/dropped-lists.ts";
 
 export interface DeletionResult {
   listName: string;

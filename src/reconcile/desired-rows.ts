@@ -7,7 +7,21 @@
  */
 import { listNameProblemSaid, readDesiredTaxId } from "../desired-names.ts";
 import type { Said } from "../said.ts";
-import type { DesiredList, LocalRefusal } from "./plan.ts";
+
+export interface DesiredList {
+  listName: string;
+  /** Remove remote items that are not desired. */
+  prune: boolean;
+  /** Desired tax ids in the order they were desired (earliest first: they win the capacity). */
+  taxIds: readonly string[];
+}
+
+/** An item recorded locally, never sent. */
+export interface LocalRefusal {
+  taxId: string;
+  code: 422 | 429;
+  message: string;
+}
 
 export interface RefusedList {
   listName: string;

@@ -5,27 +5,13 @@
  * name (the rule reconcile follows for desired lists). Other lists of the same name, which
  * regwatch left untouched, are never deleted.
  */
-import { chooseRemoteList, type RemoteList } from "./plan.ts";
+import { chooseRemoteList, type DropPlan, type ListDeletion, type RemoteList } from "./plan.ts";
+
+export type { DropPlan, ListDeletion };
 
 export interface DroppedListInput {
   listName: string;
   listKey: string | null;
-}
-
-export interface ListDeletion {
-  listName: string;
-  listKey: string;
-  /** Items on the remote list now: deleting the list removes them all. */
-  items: number;
-}
-
-export interface DropPlan {
-  /** To delete in this run. */
-  delete: ListDeletion[];
-  /** Not allowed to delete (no --allow-delete-lists): left in place, dropped locally. */
-  leftInPlace: ListDeletion[];
-  /** Dropped lists with no remote list any more: nothing to do but record it. */
-  gone: string[];
 }
 
 export function planDrops(

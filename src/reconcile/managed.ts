@@ -4,11 +4,12 @@
  * is neither desired nor on the list any more is forgotten. After sending, items confirmed gone
  * are forgotten, and a list created by the run is recorded with its desired items.
  */
-import type { ManagedEntry } from "../db/managed-items.ts";
+
 import { isValidTaxId } from "../taxid.ts";
 import type { ApplyResult } from "./apply.ts";
 import { normaliseDesired } from "./desired-rows.ts";
 import type { DesiredList, ReconcilePlan } from "./plan.ts";
+import type { ManagedEntry } from "./sql/managed-items.ts";
 
 /** Valid desired tax ids of each list, by name: what regwatch asks for. */
 function askedFor(desired: readonly DesiredList[]): Map<string, string[]> {

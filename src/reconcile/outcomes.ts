@@ -4,7 +4,7 @@
  * error too.
  */
 import type { BulkResult } from "../api/watch-schemas.ts";
-import type { ItemOp, ItemOutcome } from "../db/desired-state.ts";
+import type { ItemOp, ItemOutcome } from "./sql/desired-state.ts";
 
 /** `item_outcomes.code` when the registry gave no per-item answer (request failed, id missing). */
 export const NO_ITEM_ANSWER = 0;

@@ -5,24 +5,33 @@
  */
 import { type Said, said } from "../said.ts";
 import { describeTaxIdProblem } from "../taxid.ts";
-import { normaliseDesired } from "./desired-rows.ts";
-import type { DropPlan } from "./drop-plan.ts";
+import { type DesiredList, type LocalRefusal, normaliseDesired } from "./desired-rows.ts";
+
+export type { DesiredList, LocalRefusal };
 
 /** Largest number of items one watch list may hold (docs/registry.md, "Watch interface"). */
 export const LIST_CAPACITY = 2000;
-
-export interface DesiredList {
-  listName: string;
-  /** Remove remote items that are not desired. */
-  prune: boolean;
-  /** Desired tax ids in the order they were desired (earliest first: they win the capacity). */
-  taxIds: readonly string[];
-}
 
 export interface RemoteList {
   listKey: string;
   listName: string;
   createdAt: string | null;
+}
+
+export interface ListDeletion {
+  listName: string;
+  listKey: string;
+  /** Items on the remote list now: deleting the list removes them all. */
+  items: number;
+}
+
+export interface DropPlan {
+  /** To delete in this run. */
+  delete: ListDeletion[];
+  /** Not allowed to delete (no --allow-delete-lists): left in place, dropped locally. */
+  leftInPlace: ListDeletion[];
+  /** Dropped lists with no remote list any more: nothing to do but record it. */
+  gone: string[];
 }
 
 export interface PlanInput {
@@ -45,13 +54,6 @@ export interface PlanInput {
 export interface PlanOptions {
   chunkSize: number;
   capacity?: number;
-}
-
-/** An item recorded locally, never sent. */
-export interface LocalRefusal {
-  taxId: string;
-  code: 422 | 429;
-  message: string;
 }
 
 export interface ListPlan {

@@ -5,19 +5,10 @@
  * `runs` through withRun.
  */
 import { ApiError } from "../api/errors.ts";
-import type { RegistryClients } from "../api/registry.ts";
-import type { Config } from "../config.ts";
 import { localDateTime } from "../dates.ts";
-import type { Database } from "../db/connect.ts";
-import { loadDesiredState, recentAddRefusals, recentRemoveRefusals } from "../db/desired-state.ts";
-import { pendingDroppedLists } from "../db/dropped-lists.ts";
-import type { StoredList } from "../db/lists.ts";
-import type { RunLock } from "../db/lock.ts";
-import { adoptRemoteItems, loadManaged } from "../db/managed-items.ts";
-import type { RunTrigger } from "../db/runs.ts";
-import type { UsageRecorder } from "../db/usage.ts";
 import { type ExitCode, exitCodeOf } from "../errors.ts";
-import type { Logger } from "../logger.ts";
+import type { StoredList } from "../run/lists.ts";
+import type { RunTrigger } from "../run/runs.ts";
 import { withRun } from "../run/with-run.ts";
 import { type AdoptionPlan, planAdoptions, withAdopted, withAdoptedManaged } from "./adopt.ts";
 import type { ApplyResult, ListResult } from "./apply.ts";
@@ -27,22 +18,14 @@ import { checkDesiredLists, type RefusedList, refusedListProblems } from "./desi
 import { leftInPlaceNotes, planDrops } from "./drop-plan.ts";
 import { guardProblems, hasChanges, planReconcile, type ReconcilePlan } from "./plan.ts";
 import { type RemoteDeps, readRemoteState, type StoredLists } from "./remote-state.ts";
+import type { ReconcileContext, ReconcileStatus } from "./run-context.ts";
 import { statsOf } from "./run-stats.ts";
+import { loadDesiredState, recentAddRefusals, recentRemoveRefusals } from "./sql/desired-state.ts";
+import { pendingDroppedLists } from "./sql/dropped-lists.ts";
+import { adoptRemoteItems, loadManaged } from "./sql/managed-items.ts";
 
 export type { DeletionResult } from "./delete-lists.ts";
-
-export interface ReconcileContext {
-  config: Pick<Config, "bulkChunkSize" | "concurrency" | "registryTz">;
-  log: Logger;
-  db: Pick<Database, "sql">;
-  registry: Pick<RegistryClients, "watch">;
-  /** Request counts, flushed while the run goes on and at its end, when given. */
-  usage?: UsageRecorder;
-  /** The run lock the caller holds (the daemon's job); without it the run takes its own. */
-  lock?: RunLock;
-  /** Seconds to wait for another run's lock when taking it (`--wait`). */
-  waitSeconds?: number;
-}
+export type { ReconcileContext, ReconcileStatus };
 
 export interface ReconcileOptions {
   /** Read and plan only: no mutating request, nothing adopted, nothing written to item_outcomes. */
@@ -74,9 +57,6 @@ export interface Adoption {
   listKey: string;
   taxIds: string[];
 }
-
-/** in-sync: nothing to do; pending: a dry run found changes; refused: a guard stopped the run. */
-export type ReconcileStatus = "in-sync" | "pending" | "applied" | "partial" | "refused" | "failed";
 
 export interface ReconcileReport {
   runId: number;

@@ -7,10 +7,10 @@ import pLimit from "p-limit";
 import { ApiError } from "../api/errors.ts";
 import type { WatchClient } from "../api/watch-client.ts";
 import type { Sql } from "../db/connect.ts";
-import type { DroppedList } from "../db/dropped-lists.ts";
-import { loadWatchLists, type StoredList, saveWatchedItems, saveWatchLists } from "../db/lists.ts";
+import { loadWatchLists, type StoredList, saveWatchedItems, saveWatchLists } from "../run/lists.ts";
 import { type ApplyResult, touchedListKeys } from "./apply.ts";
 import { chooseRemoteList, type DesiredList, type RemoteList } from "./plan.ts";
+import type { DroppedList } from "./sql/dropped-lists.ts";
 
 export interface RemoteDeps {
   sql: Sql;

@@ -5,7 +5,7 @@
  * escaped (terminalSafe): a newline in a list name cannot forge a line of the report. The JSON
  * report keeps them exact.
  */
-import { terminalSafe } from "../feed/terminal-text.ts";
+import { terminalSafe } from "../formats/terminal-text.ts";
 import type { ListResult, OpCounts } from "./apply.ts";
 import type { ListPlan, LocalRefusal } from "./plan.ts";
 import type { ReconcileReport, ReconcileStatus } from "./reconcile.ts";

@@ -2,11 +2,12 @@
  * A reconcile run's numbers, pure: the outcomes recorded without sending, the status the sent
  * requests give, and the statistics kept in `runs.stats`.
  */
-import type { ItemOutcome } from "../db/desired-state.ts";
+
 import type { AdoptionPlan } from "./adopt.ts";
 import type { ApplyResult, ListResult } from "./apply.ts";
 import type { ReconcilePlan } from "./plan.ts";
 import type { RequestCounts } from "./remote-state.ts";
+import type { ItemOutcome } from "./sql/desired-state.ts";
 
 /** Items refused before sending: invalid tax ids (422) and those beyond a list's capacity (429). */
 export function localOutcomes(plan: ReconcilePlan): ItemOutcome[] {

@@ -4,7 +4,7 @@
  * work that cannot notice (a driver call whose connection vanished and that never settles) is
  * left behind after a short grace, so the command still ends with one message.
  */
-import type { RunLock } from "../db/lock.ts";
+import type { RunLock } from "./lock.ts";
 
 /** How long a run whose lock is lost may take to end on its own before it is left behind. */
 export const LOST_LOCK_GRACE_MS = 3000;

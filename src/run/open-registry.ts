@@ -10,9 +10,9 @@ import { createSearchClient, type SearchClient, SearchQuota } from "../api/searc
 import type { Config } from "../config.ts";
 import type { Sql } from "../db/connect.ts";
 import { classifyDatabaseError, DatabaseUnavailableError } from "../db/db-errors.ts";
-import { claimSearchRequest, searchRequestsThisMonth, UsageRecorder } from "../db/usage.ts";
 import { coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
+import { claimSearchRequest, searchRequestsThisMonth, UsageRecorder } from "./usage.ts";
 
 export interface OpenRegistryOptions {
   /** The process's stop (SIGTERM): cuts every request, pause and backoff in flight. */

@@ -6,10 +6,10 @@
  */
 import type { Config } from "../config.ts";
 import type { Sql } from "../db/connect.ts";
-import { saveWatchLists } from "../db/lists.ts";
 import { coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { redactSecrets } from "../secrets.ts";
+import { saveWatchLists } from "./lists.ts";
 import { openRegistry } from "./open-registry.ts";
 
 export type ListsRead = { ok: true; count: number } | { ok: false; why: string };

@@ -12,12 +12,12 @@
  */
 import type { Sql } from "../db/connect.ts";
 import { classifyDatabaseError, DatabaseUnavailableError } from "../db/db-errors.ts";
-import { acquireRunLock, type RunLock } from "../db/lock.ts";
-import { finishRun, type RunKind, type RunStatus, type RunTrigger, startRun } from "../db/runs.ts";
-import type { UsageRecorder } from "../db/usage.ts";
 import { coerceError, UsageError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
+import { acquireRunLock, type RunLock } from "./lock.ts";
 import { untilLockLost } from "./lost-lock.ts";
+import { finishRun, type RunKind, type RunStatus, type RunTrigger, startRun } from "./runs.ts";
+import type { UsageRecorder } from "./usage.ts";
 
 export type FinalStatus = Exclude<RunStatus, "running">;
 

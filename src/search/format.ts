@@ -1,14 +1,7 @@
 /** Plain-text rendering of search records for the terminal (pure). */
 import type { BusinessRecord } from "../api/search-schemas.ts";
-import { terminalSafe } from "../feed/terminal-text.ts";
-
-const STATUS_WORDS: Record<number, string> = { 0: "ceased", 1: "operating", 2: "suspended" };
-
-/** status_code in words; a code the document does not list is shown as received. */
-export function statusInWords(code: number | null | undefined): string {
-  if (code === null || code === undefined) return "";
-  return STATUS_WORDS[code] ?? `code ${code}`;
-}
+import { statusInWords } from "../changes/status-words.ts";
+import { terminalSafe } from "../formats/terminal-text.ts";
 
 const TYPE_WORDS: Record<string, string> = {
   companies: "company",

@@ -11,8 +11,8 @@
  */
 import { CsvError, parse } from "csv-parse/sync";
 import { checkRegistrationNumber } from "../api/search-query.ts";
-import { FIELD_NAMES, headerKey } from "../payments/read/columns.ts";
-import { findHeaderWhere } from "../payments/read/header.ts";
+import { FIELD_NAMES, headerKey } from "../formats/read/columns.ts";
+import { findHeaderWhere } from "../formats/read/header.ts";
 import { describeTaxIdProblem, normaliseTaxId } from "../taxid.ts";
 
 interface RowExtras {

@@ -1,10 +1,10 @@
 /**
  * Reading the file of `regwatch watch import` as people have it: UTF-8 (with or without a BOM),
  * UTF-16 from Excel's "Unicode text", or the 8-bit Windows-1250 / ISO-8859-2 of Hungarian
- * exports, told apart by the payment reader's detection (src/payments/read/encoding.ts).
+ * exports, told apart by the payment reader's detection (src/formats/read/encoding.ts).
  */
 import { readFile } from "node:fs/promises";
-import { decodeSample, detectEncoding } from "../payments/read/encoding.ts";
+import { decodeSample, detectEncoding } from "../formats/read/encoding.ts";
 
 /** The largest import file read (a supplier master of a few hundred thousand rows fits). */
 export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;

@@ -14,6 +14,10 @@ import { RefusedFileError, type StreamedFile } from "../api/file-download.ts";
 import type { FetchFilesPolicy } from "../config.ts";
 import type { Sql } from "../db/connect.ts";
 import { classifyDatabaseError, DatabaseUnavailableError, permanentRefusal } from "../db/db-errors.ts";
+import { coerceError } from "../errors.ts";
+import { redactSecrets } from "../secrets.ts";
+import { BodyInspector } from "./file-body.ts";
+import type { ProgressSink } from "./progress.ts";
 import {
   type FileOutcome,
   type OpenFilesCursor,
@@ -21,11 +25,7 @@ import {
   saveFileOutcome,
   saveStreamedFile,
   skipUnwantedFiles,
-} from "../db/files.ts";
-import { coerceError } from "../errors.ts";
-import { redactSecrets } from "../secrets.ts";
-import { BodyInspector } from "./file-body.ts";
-import type { ProgressSink } from "./progress.ts";
+} from "./sql/files.ts";
 import { stoppable } from "./stoppable.ts";
 
 /** Sync-level attempts for one file (each made of several HTTP attempts) before it is left failed. */

@@ -8,7 +8,7 @@ import pLimit from "p-limit";
 import { ApiError } from "../api/errors.ts";
 import type { WatchClient } from "../api/watch-client.ts";
 import type { Sql } from "../db/connect.ts";
-import { listsUnreadOn, type StoredList, saveWatchedItems } from "../db/lists.ts";
+import { listsUnreadOn, type StoredList, saveWatchedItems } from "../run/lists.ts";
 
 export interface ListItemsDeps {
   sql: Sql;

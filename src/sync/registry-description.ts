@@ -12,8 +12,8 @@ import type { Config, EnvName } from "../config.ts";
 import { interfaceBase } from "../config-url.ts";
 import { localDateTime } from "../dates.ts";
 import type { Sql } from "../db/connect.ts";
-import { loadDescription, type StoredDescription, saveDescription } from "../db/descriptions.ts";
 import type { Logger } from "../logger.ts";
+import { loadDescription, type StoredDescription, saveDescription } from "./sql/descriptions.ts";
 
 export interface DescriptionDeps {
   sql: Sql;

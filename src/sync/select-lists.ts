@@ -5,9 +5,9 @@
  */
 import type { RegistryClients } from "../api/registry.ts";
 import type { Sql } from "../db/connect.ts";
-import { type StoredList, saveWatchLists } from "../db/lists.ts";
 import { UsageError } from "../errors.ts";
 import { resolveListRefs } from "../list-ref.ts";
+import { type StoredList, saveWatchLists } from "../run/lists.ts";
 
 export async function selectLists(
   deps: { sql: Sql; registry: Pick<RegistryClients, "watch"> },

@@ -5,8 +5,8 @@
  * reason found now.
  */
 import type { Sql } from "../db/connect.ts";
-import { keepSettled, settledBody, settledFilesWithBody, storeSettledBody } from "../db/settled-files.ts";
 import { BodyInspector } from "./file-body.ts";
+import { keepSettled, settledBody, settledFilesWithBody, storeSettledBody } from "./sql/settled-files.ts";
 
 export interface SettledRetry {
   /** Stored as fetched, to be parsed. */

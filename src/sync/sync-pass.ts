@@ -8,20 +8,20 @@ import type { RegistryClients } from "../api/registry.ts";
 import type { Config } from "../config.ts";
 import { lastCompleteDay, localDateTime } from "../dates.ts";
 import type { Sql } from "../db/connect.ts";
-import { loadCoverage } from "../db/coverage.ts";
-import type { StoredList } from "../db/lists.ts";
-import type { RunLock } from "../db/lock.ts";
-import { reopenSettledFiles } from "../db/settled-files.ts";
-import type { WindowWrite } from "../db/window.ts";
 import { coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { parseStoredFiles } from "../parse/parse-files.ts";
+import type { StoredList } from "../run/lists.ts";
+import type { RunLock } from "../run/lock.ts";
 import { redactJson } from "../secrets.ts";
 import { fetchOpenFiles, type WindowFeed } from "./file-fetch.ts";
 import { refreshListItems } from "./list-items.ts";
 import { type ListPlanInput, planWindows } from "./plan.ts";
 import { noProgress, type ProgressSink } from "./progress.ts";
 import { selectLists } from "./select-lists.ts";
+import { loadCoverage } from "./sql/coverage.ts";
+import { reopenSettledFiles } from "./sql/settled-files.ts";
+import type { WindowWrite } from "./sql/window.ts";
 import { type IntervalDisagreements, runWindows } from "./window-run.ts";
 
 export interface SyncPassOptions {

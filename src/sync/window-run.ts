@@ -8,14 +8,14 @@ import { ApiError } from "../api/errors.ts";
 import type { ChangesPage, WatchClient } from "../api/watch-client.ts";
 import type { Sql } from "../db/connect.ts";
 import { classifyDatabaseError, DatabaseUnavailableError, isRetryableConflict } from "../db/db-errors.ts";
-import { RunLockLostError } from "../db/lock.ts";
-import { type WindowWrite, writeWindow } from "../db/window.ts";
 import { coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
+import { RunLockLostError } from "../run/lock.ts";
 import { redactSecrets } from "../secrets.ts";
 import { answeredDays, disagreement, intersect, requestEnd } from "./coverage-rule.ts";
 import { halves, type Interval, remainder, type Window } from "./plan.ts";
 import type { ProgressSink } from "./progress.ts";
+import { type WindowWrite, writeWindow } from "./sql/window.ts";
 import { stoppable } from "./stoppable.ts";
 import { validateItems } from "./validate-items.ts";
 

@@ -6,7 +6,7 @@
  * was shown for, else 409). Registered before any page, so a page cannot forget either.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { liveSession, type SessionRow, touchSession } from "../db/console-sessions.ts";
+import { liveSession, type SessionRow, touchSession } from "../console/sessions.ts";
 import { wordOf } from "../i18n/words.ts";
 import { type AccountDirectory, SchemaBehindError } from "./account-directory.ts";
 import type { PageKit, Role, WebDeps } from "./kit.ts";

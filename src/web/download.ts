@@ -6,7 +6,7 @@
  * connection is back in the pool at once instead of waiting for a 'drain' that never comes.
  */
 import { PassThrough, type Writable } from "node:stream";
-import { DestinationClosedError } from "../feed/export/drain.ts";
+import { DestinationClosedError } from "../formats/write/drain.ts";
 import type { Logger } from "../logger.ts";
 
 /**

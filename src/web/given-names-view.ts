@@ -3,10 +3,11 @@
  * it, marked as given ("Első Kft. (as given in supplier-master.csv)"): one read of given_names
  * for the businesses the registry has not named.
  */
+
+import { type GivenNameSay, givenNameLabel } from "../changes/given-name.ts";
 import type { Sql } from "../db/connect.ts";
-import { readGivenNames } from "../db/given-names.ts";
-import { type GivenNameSay, givenNameLabel } from "../feed/given-name.ts";
 import type { Translator } from "../i18n/messages.ts";
+import { readGivenNames } from "../search/sql/given-names.ts";
 
 /** The given-name sentences in the reader's language. */
 export function givenNameSay(i18n: Translator): GivenNameSay {

@@ -4,12 +4,12 @@
  * old → new in words.
  */
 import { SEVERITIES, type Severity } from "../alerts/severity.ts";
+import { ALERT_STATUSES, type AlertStatus } from "../alerts/sql/lifecycle.ts";
+import type { HeadingValue } from "../alerts/sql/outbox.ts";
+import { headingValue } from "../changes/format.ts";
 import { isValidDate } from "../dates.ts";
-import { ALERT_STATUSES, type AlertStatus } from "../db/alerts-lifecycle.ts";
-import type { HeadingValue } from "../db/alerts-outbox.ts";
-import type { InboxChange } from "../db/console-inbox-changes.ts";
-import { headingValue } from "../feed/format.ts";
 import { type Translator, translatorFor } from "../i18n/messages.ts";
+import type { InboxChange } from "./sql/inbox-changes.ts";
 
 export const INBOX_PAGE_SIZE = 50;
 

@@ -6,8 +6,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
 import type { Account } from "../accounts.ts";
 import type { Config } from "../config.ts";
+import type { ConsoleRole } from "../console/users.ts";
 import type { Database } from "../db/connect.ts";
-import type { ConsoleRole } from "../db/console-users.ts";
 import type { Translator } from "../i18n/messages.ts";
 import type { Logger } from "../logger.ts";
 

@@ -6,7 +6,7 @@
  * Accept-Language, else REGWATCH_LOCALE.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { setConsoleLocale } from "../db/console-users.ts";
+import { setConsoleLocale } from "../console/users.ts";
 import { isLocale, LOCALE_COOKIE, type Locale, pickLocale } from "../i18n/locales.ts";
 import { type Translator, translatorFor } from "../i18n/messages.ts";
 import { safeReturn } from "./alert-actions.ts";

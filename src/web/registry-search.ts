@@ -6,11 +6,11 @@
 import type { SearchKind } from "../api/search-query.ts";
 import type { BusinessRecord } from "../api/search-schemas.ts";
 import { requireSearch } from "../config.ts";
-import { searchRequestsThisMonth } from "../db/usage.ts";
 import { RegwatchError } from "../errors.ts";
 import type { Translator } from "../i18n/messages.ts";
+import { saveBusinesses } from "../parse/save-businesses.ts";
 import { openSearch } from "../run/open-registry.ts";
-import { saveBusinesses } from "../search/save-businesses.ts";
+import { searchRequestsThisMonth } from "../run/usage.ts";
 import { redactError } from "../secrets.ts";
 import type { WebDeps } from "./kit.ts";
 

@@ -1,6 +1,6 @@
 /** `regwatch alerts` as a subprocess: rules, usage errors, the lifecycle, test messages. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertAlertRule } from "../../src/db/alerts-rules.ts";
+import { insertAlertRule } from "../../src/alerts/sql/rules.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type Receiver, SECRET, startReceiver, storeRun } from "./harness.ts";

@@ -5,8 +5,8 @@
  */
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertAlertRule } from "../../src/alerts/sql/rules.ts";
 import { addDays, localDateTime } from "../../src/dates.ts";
-import { insertAlertRule } from "../../src/db/alerts-rules.ts";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
 import { childBaseEnv } from "../helpers/child-env.ts";
 import { BIN, runCli } from "../helpers/cli.ts";

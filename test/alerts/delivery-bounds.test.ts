@@ -9,7 +9,7 @@ import { deliverAlerts } from "../../src/alerts/deliver.ts";
 import { boundDigest, boundEmailContent, DIGEST_MAX_CHANGES } from "../../src/alerts/digest-bound.ts";
 import type { MessageInput } from "../../src/alerts/message.ts";
 import { NOTIFY_MAX_BYTES, notifyPayload } from "../../src/alerts/notify.ts";
-import { insertAlertRule } from "../../src/db/alerts-rules.ts";
+import { insertAlertRule } from "../../src/alerts/sql/rules.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { registerSecrets } from "../../src/secrets.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";

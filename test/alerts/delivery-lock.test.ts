@@ -6,9 +6,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertAlertRule } from "../../src/db/alerts-rules.ts";
-import { acquireRunLock } from "../../src/db/lock.ts";
+import { insertAlertRule } from "../../src/alerts/sql/rules.ts";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
+import { acquireRunLock } from "../../src/run/lock.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { emulatorConfig, sampleTaxIds, seedList, syncAt } from "../helpers/sync.ts";
 import { SECRET } from "./harness.ts";

@@ -14,7 +14,7 @@ import { type AlertConfig, deliverAlerts } from "../../src/alerts/deliver.ts";
 import { startAlertTicker } from "../../src/alerts/hooks.ts";
 import { registerAlertMetrics } from "../../src/alerts/metrics.ts";
 import { nextState } from "../../src/alerts/retry-policy.ts";
-import { insertAlertRule } from "../../src/db/alerts-rules.ts";
+import { insertAlertRule } from "../../src/alerts/sql/rules.ts";
 import type { Sql } from "../../src/db/connect.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { registerSecrets } from "../../src/secrets.ts";

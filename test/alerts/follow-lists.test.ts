@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { deliverAlerts } from "../../src/alerts/deliver.ts";
-import { insertAlertRule } from "../../src/db/alerts-rules.ts";
+import { insertAlertRule } from "../../src/alerts/sql/rules.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { alertConfig, type Receiver, reportRun, startReceiver, storeRun } from "./harness.ts";

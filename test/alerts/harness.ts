@@ -9,9 +9,9 @@ import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { Webhook } from "standardwebhooks";
 import type { AlertConfig } from "../../src/alerts/deliver.ts";
-import { insertAlertRule } from "../../src/db/alerts-rules.ts";
+import { insertAlertRule } from "../../src/alerts/sql/rules.ts";
 import type { Sql } from "../../src/db/connect.ts";
-import { finishRun, startRun } from "../../src/db/runs.ts";
+import { finishRun, startRun } from "../../src/run/runs.ts";
 
 export const SECRET = `whsec_${randomBytes(24).toString("base64")}`;
 

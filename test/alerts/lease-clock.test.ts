@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { deliverAlerts } from "../../src/alerts/deliver.ts";
-import { claimBatch, OUTBOX_START } from "../../src/db/alerts-outbox.ts";
-import { deliveriesDue } from "../../src/db/fleet-status.ts";
+import { claimBatch, OUTBOX_START } from "../../src/alerts/sql/outbox.ts";
+import { deliveriesDue } from "../../src/fleet/sql/status.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { alertConfig } from "./harness.ts";

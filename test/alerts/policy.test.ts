@@ -9,7 +9,7 @@ import {
   parseRetryAfter,
 } from "../../src/alerts/retry-policy.ts";
 import { validateRule } from "../../src/alerts/rule-input.ts";
-import type { AlertContent } from "../../src/db/alerts-outbox.ts";
+import type { AlertContent } from "../../src/alerts/sql/outbox.ts";
 
 const policy = { baseMs: 30_000, maxAttempts: 12, maxRetryAfterMs: 24 * 3600_000 };
 const now = new Date("2026-11-23T08:00:00Z");

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deliverAlerts } from "../../src/alerts/deliver.ts";
-import { insertAlertRule } from "../../src/db/alerts-rules.ts";
+import { insertAlertRule } from "../../src/alerts/sql/rules.ts";
 import { grantReader } from "../../src/db/grants.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { redactAddresses } from "../../src/secrets.ts";

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deliverAlerts } from "../../src/alerts/deliver.ts";
 import { scopeProblems } from "../../src/alerts/rule-input.ts";
-import { insertAlertRule } from "../../src/db/alerts-rules.ts";
-import { someSeenHeadings, unseenHeadings } from "../../src/db/alerts-scope.ts";
+import { insertAlertRule } from "../../src/alerts/sql/rules.ts";
+import { someSeenHeadings, unseenHeadings } from "../../src/alerts/sql/scope.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";

@@ -3,7 +3,7 @@
  * many messages it queued, as `regwatch sync` / `regwatch backfill` print them.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertAlertRule } from "../../src/db/alerts-rules.ts";
+import { insertAlertRule } from "../../src/alerts/sql/rules.ts";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";

@@ -17,8 +17,8 @@ import {
   readerClassOf,
   readerGrantPlan,
 } from "../../src/db/reader-classes.ts";
-import { readerRoles } from "../../src/db/reader-health.ts";
 import { judgeReaders } from "../../src/doctor/judge-database.ts";
+import { readerRoles } from "../../src/doctor/sql/reader-health.ts";
 import { createEmptyDatabase, createTestDatabase, sqlState, type TestDatabase } from "../helpers/db.ts";
 import { migrationsBefore } from "../helpers/migrations-before.ts";
 

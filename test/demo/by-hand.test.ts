@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, localDateTime } from "../../src/dates.ts";
-import { loadWatchedTaxIds } from "../../src/db/payments.ts";
+import { loadWatchedTaxIds } from "../../src/payments/sql/evidence.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type EmulatorProcess, startEmulatorProcess } from "../helpers/emulator-process.ts";

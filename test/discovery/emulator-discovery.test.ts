@@ -12,8 +12,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { loadConfig } from "../../src/config.ts";
 import type { Sql } from "../../src/db/connect.ts";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
+import { runSyncJob } from "../../src/jobs/sync-job.ts";
 import { createLogger } from "../../src/logger.ts";
-import { runSyncJob } from "../../src/sync/sync-job.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { sampleTaxIds } from "../helpers/sync.ts";
 

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareWithSettings } from "../../src/api/description.ts";
 import { loadConfig } from "../../src/config.ts";
-import { loadDescription, saveDescription } from "../../src/db/descriptions.ts";
 import { chooseSettings, explicitSettings } from "../../src/sync/registry-description.ts";
+import { loadDescription, saveDescription } from "../../src/sync/sql/descriptions.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
 const found = { from: "date_from", to: "date_to", page: "page_no", dateFormat: "date", endInclusive: false };

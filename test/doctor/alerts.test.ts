@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { createServer as createTlsServer } from "node:tls";
 import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 import { describe, expect, it } from "vitest";
-import { insertAlertRule } from "../../src/db/alerts-rules.ts";
+import { insertAlertRule } from "../../src/alerts/sql/rules.ts";
 import { SECRET } from "../alerts/harness.ts";
 import { closedPort, doctorWith, doctorWorld, notOk, resultOf } from "./harness.ts";
 

@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { CsvWriter, EXCEL_HU } from "../../src/feed/export/csv-writer.ts";
-import { safeCell } from "../../src/feed/export/safe-cell.ts";
+import { CsvWriter, EXCEL_HU } from "../../src/formats/write/csv-writer.ts";
+import { safeCell } from "../../src/formats/write/safe-cell.ts";
 
 describe("safeCell", () => {
   it.each([

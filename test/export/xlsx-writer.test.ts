@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FILLS, numberFormat, XlsxWriter } from "../../src/feed/export/xlsx-writer.ts";
+import { FILLS, numberFormat, XlsxWriter } from "../../src/formats/write/xlsx-writer.ts";
 
 let dir: string;
 beforeAll(async () => {

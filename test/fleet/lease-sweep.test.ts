@@ -8,10 +8,10 @@
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { schemaConnection } from "../../src/db/connect.ts";
-import { writeHeartbeat } from "../../src/db/workers.ts";
 import { sweepExpired } from "../../src/fleet/leases.ts";
 import { enqueue, openQueue } from "../../src/fleet/queue.ts";
 import { queuedJobs } from "../../src/fleet/queue-counts.ts";
+import { writeHeartbeat } from "../../src/fleet/sql/workers.ts";
 import { createLogger } from "../../src/logger.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { waitUntil } from "../helpers/wait.ts";

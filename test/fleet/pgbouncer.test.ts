@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { addDays, localDateTime } from "../../src/dates.ts";
 import { forSchema, openDatabase } from "../../src/db/connect.ts";
-import { acquireRunLock } from "../../src/db/lock.ts";
 import { queuedJobs } from "../../src/fleet/queue-counts.ts";
+import { acquireRunLock } from "../../src/run/lock.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type EmulatorProcess, startEmulatorProcess } from "../helpers/emulator-process.ts";

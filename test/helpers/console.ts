@@ -5,8 +5,8 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { loadConfig } from "../../src/config.ts";
+import { addConsoleUser, type ConsoleRole } from "../../src/console/users.ts";
 import type { Database } from "../../src/db/connect.ts";
-import { addConsoleUser, type ConsoleRole } from "../../src/db/console-users.ts";
 import { type Logger, silentLogger } from "../../src/logger.ts";
 import type { WebDeps } from "../../src/web/kit.ts";
 import { hashPassword } from "../../src/web/passwords.ts";

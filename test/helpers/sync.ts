@@ -1,8 +1,8 @@
 import { type Config, loadConfig } from "../../src/config.ts";
 import type { Sql } from "../../src/db/connect.ts";
 import type { RunningEmulator } from "../../src/emulator/index.ts";
+import { runSyncJob, type SyncJobResult } from "../../src/jobs/sync-job.ts";
 import { silentLogger } from "../../src/logger.ts";
-import { runSyncJob, type SyncJobResult } from "../../src/sync/sync-job.ts";
 import type { SyncPassOptions } from "../../src/sync/sync-pass.ts";
 
 /** Environment pointing regwatch at an emulator. */

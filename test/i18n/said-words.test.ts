@@ -3,11 +3,11 @@
  * they are said with every value in place (pure).
  */
 import { describe, expect, it } from "vitest";
+import type { UnverifiedChange } from "../../src/changes/evidence.ts";
 import { formatsFor } from "../../src/i18n/format.ts";
 import { translatorFor } from "../../src/i18n/messages.ts";
 import { saidWords, storedWords } from "../../src/i18n/said-words.ts";
 import { detailSaid } from "../../src/payments/detail-said.ts";
-import type { UnverifiedChange } from "../../src/payments/evidence.ts";
 import { nextStepSaid } from "../../src/payments/next-step.ts";
 import { VERDICTS } from "../../src/payments/verdicts.ts";
 import { type Said, said, storedSaid } from "../../src/said.ts";

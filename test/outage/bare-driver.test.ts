@@ -1,7 +1,7 @@
 /**
  * Issue 26: what postgres.js itself does when Postgres stops with `pg_ctl -m fast` while a COPY is
  * streaming a body in (the file phase's write), reproduced with the bare driver in a child process
- * (no regwatch code). It explains the handling in src/db/connect.ts and src/db/lock.ts:
+ * (no regwatch code). It explains the handling in src/db/connect.ts and src/run/lock.ts:
  * - the driver lets go of the socket's listeners when the connection closes, so a reset that
  *   follows (when one does: it is a race) is raised by Node as an uncaught ECONNRESET with only
  *   Node's own frames on its stack (which crashed the process with a stack trace and no regwatch

@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { acquireRunLock } from "../../src/db/lock.ts";
+import { acquireRunLock } from "../../src/run/lock.ts";
 import { childBaseEnv } from "../helpers/child-env.ts";
 import { BIN } from "../helpers/cli.ts";
 import {

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { hostname } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sql } from "../../src/db/connect.ts";
-import { acquireRunLock, LEASE_SECONDS, RunLockLostError } from "../../src/db/lock.ts";
+import { acquireRunLock, LEASE_SECONDS, RunLockLostError } from "../../src/run/lock.ts";
 import { fetchOpenFiles } from "../../src/sync/file-fetch.ts";
 import { noProgress } from "../../src/sync/progress.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";

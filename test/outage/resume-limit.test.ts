@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeResumeState, readResumeState } from "../../src/daemon/resume-state.ts";
-import { acquireRunLock } from "../../src/db/lock.ts";
+import { acquireRunLock } from "../../src/run/lock.ts";
 import { scheduleTwoHoursAgo, startDaemon } from "../daemon/harness.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type HostileRegistry, hostileEnv, startHostileRegistry } from "../helpers/hostile-registry.ts";

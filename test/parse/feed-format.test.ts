@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { FeedRow } from "../../src/db/change-feed.ts";
-import { displayValue, feedCsv, feedLines, headingValue, shorten } from "../../src/feed/format.ts";
-import { UNSAFE_CLASS } from "../../src/feed/terminal-text.ts";
+import { displayValue, feedCsv, feedLines, headingValue, shorten } from "../../src/changes/format.ts";
+import type { FeedRow } from "../../src/changes/sql/change-feed.ts";
+import { UNSAFE_CLASS } from "../../src/formats/terminal-text.ts";
 
 /** Any character terminalSafe escapes. */
 const UNSAFE = new RegExp(UNSAFE_CLASS);

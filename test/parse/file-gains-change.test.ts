@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChangedItem } from "../../src/api/watch-schemas.ts";
 import type { Sql } from "../../src/db/connect.ts";
-import { saveFileOutcome } from "../../src/db/files.ts";
-import { writeWindow } from "../../src/db/window.ts";
 import { parseStoredFiles } from "../../src/parse/parse-files.ts";
+import { saveFileOutcome } from "../../src/sync/sql/files.ts";
+import { writeWindow } from "../../src/sync/sql/window.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
 const PATH = "https://files.example/2024-03-05/companies/10000001.json";

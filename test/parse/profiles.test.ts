@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mergeProfiles, rebuildChangeFacts } from "../../src/db/business-profiles.ts";
 import { factsFromOperator, factsFromRecord } from "../../src/parse/profile-facts.ts";
+import { mergeProfiles, rebuildChangeFacts } from "../../src/parse/sql/business-profiles.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
 let t: TestDatabase;

@@ -7,10 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BusinessRecord } from "../../src/api/search-schemas.ts";
-import type { PaymentRow } from "../../src/payments/batch-row.ts";
+import type { PaymentRow } from "../../src/formats/batch-row.ts";
+import { saveBusinesses } from "../../src/parse/save-businesses.ts";
 import { createKnowledgeCache } from "../../src/payments/check-chunk.ts";
 import type { CheckedRow } from "../../src/payments/verdicts.ts";
-import { saveBusinesses } from "../../src/search/save-businesses.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { checkRows, companyRecord, paymentRow } from "./chunk-fixtures.ts";
 import { account, accountList, daysAgo, seedChange, taxBase, watch } from "./fixtures.ts";

@@ -4,7 +4,7 @@
  */
 import type { BusinessRecord } from "../../src/api/search-schemas.ts";
 import type { Database } from "../../src/db/connect.ts";
-import type { PaymentRow } from "../../src/payments/batch-row.ts";
+import type { PaymentRow } from "../../src/formats/batch-row.ts";
 import { type ChunkOptions, checkChunk } from "../../src/payments/check-chunk.ts";
 import type { CheckedRow } from "../../src/payments/verdicts.ts";
 import { accountList, today } from "./fixtures.ts";

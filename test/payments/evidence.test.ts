@@ -1,8 +1,8 @@
 /** Which changes leave accounts unknown, what a held verdict says to do, and what --online asks (pure). */
 import { describe, expect, it } from "vitest";
+import { type ChangeEvidence, unknownReason, unverifiedChanges } from "../../src/changes/evidence.ts";
 import { loadConfig } from "../../src/config.ts";
 import { detailSaid } from "../../src/payments/detail-said.ts";
-import { type ChangeEvidence, unknownReason, unverifiedChanges } from "../../src/payments/evidence.ts";
 import { nextStep } from "../../src/payments/next-step.ts";
 import { onlineNotes, type PayeeRecord, planAsks } from "../../src/payments/recheck.ts";
 import { type Knowledge, PASSING, payeeKey, VERDICTS } from "../../src/payments/verdicts.ts";

@@ -31,7 +31,7 @@ describe("libraries loaded on first use", () => {
   }, 60_000);
 
   it("exceljs is there once a workbook is asked for", () => {
-    const writer = pathToFileURL("src/feed/export/xlsx-writer.ts").href;
+    const writer = pathToFileURL("src/formats/write/xlsx-writer.ts").href;
     const then = `(await import(${JSON.stringify(writer)})).loadExcel();`;
     expect(loadedAfter([], then)).toEqual(["exceljs"]);
   }, 60_000);

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FILLS } from "../../src/feed/export/xlsx-writer.ts";
+import { FILLS } from "../../src/formats/write/xlsx-writer.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { account, daysAgo, seedRecord, taxBase, watch, writeBatch } from "./fixtures.ts";

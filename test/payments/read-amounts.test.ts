@@ -5,7 +5,7 @@ import {
   readCurrency,
   splitCurrency,
   wholeInPractice,
-} from "../../src/payments/read/amounts.ts";
+} from "../../src/formats/read/amounts.ts";
 
 /** An amount cell as the reader sees it: the currency word taken off first. */
 function read(cell: string, currency = "HUF") {

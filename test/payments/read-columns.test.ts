@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.ts";
-import { headerKey, matchLayout, parseColumnsOption } from "../../src/payments/read/columns.ts";
-import { delimiterOf, findHeaderLine } from "../../src/payments/read/header.ts";
+import { headerKey, matchLayout, parseColumnsOption } from "../../src/formats/read/columns.ts";
+import { delimiterOf, findHeaderLine } from "../../src/formats/read/header.ts";
 
 describe("header names", () => {
   it("compares without case, accents, punctuation, blanks or a bracketed note", () => {

@@ -2,7 +2,7 @@ import { analyse } from "chardet";
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.ts";
-import { detectEncoding, encodingOption } from "../../src/payments/read/encoding.ts";
+import { detectEncoding, encodingOption } from "../../src/formats/read/encoding.ts";
 
 const HUNGARIAN = "Név;Számlaszám\nKővári Ügyvédi Iroda;11773016-11111018\nŐrségi Űrtechnika Kft.;1\n";
 

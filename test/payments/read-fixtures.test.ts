@@ -1,8 +1,8 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import type { PaymentRow } from "../../src/payments/batch-row.ts";
-import { type BatchLayout, openBatch, type ReadOptions } from "../../src/payments/read/batch-reader.ts";
+import type { PaymentRow } from "../../src/formats/batch-row.ts";
+import { type BatchLayout, openBatch, type ReadOptions } from "../../src/formats/read/batch-reader.ts";
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "../fixtures/payments");
 

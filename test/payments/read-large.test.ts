@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import iconv from "iconv-lite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PaymentRow } from "../../src/payments/batch-row.ts";
-import { openBatch } from "../../src/payments/read/batch-reader.ts";
+import type { PaymentRow } from "../../src/formats/batch-row.ts";
+import { openBatch } from "../../src/formats/read/batch-reader.ts";
 
 const ROWS = 200_000;
 let dir: string;

@@ -10,11 +10,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import iconv from "iconv-lite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FileProblem } from "../../src/payments/batch-row.ts";
-import { openBatch } from "../../src/payments/read/batch-reader.ts";
-import { MAX_RECORD_CHARS, RecordTooLongError } from "../../src/payments/read/limits.ts";
-import { RecordSplitter } from "../../src/payments/read/record-splitter.ts";
-import { recordsOf } from "../../src/payments/read/records.ts";
+import type { FileProblem } from "../../src/formats/batch-row.ts";
+import { openBatch } from "../../src/formats/read/batch-reader.ts";
+import { MAX_RECORD_CHARS, RecordTooLongError } from "../../src/formats/read/limits.ts";
+import { RecordSplitter } from "../../src/formats/read/record-splitter.ts";
+import { recordsOf } from "../../src/formats/read/records.ts";
 
 const ACCOUNT = "11773016-11111018-00000000";
 

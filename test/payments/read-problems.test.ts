@@ -4,8 +4,8 @@ import { join } from "node:path";
 import iconv from "iconv-lite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.ts";
-import type { FileProblem, PaymentRow } from "../../src/payments/batch-row.ts";
-import { MAX_PROBLEMS, openBatch, type ReadOptions } from "../../src/payments/read/batch-reader.ts";
+import type { FileProblem, PaymentRow } from "../../src/formats/batch-row.ts";
+import { MAX_PROBLEMS, openBatch, type ReadOptions } from "../../src/formats/read/batch-reader.ts";
 
 let dir: string;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { parse } from "csv-parse/sync";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { plainQuotedFields } from "../../src/payments/read/quoted-fields.ts";
+import { plainQuotedFields } from "../../src/formats/read/quoted-fields.ts";
 
 /** The fields csv-parse gives for one record, read as the record splitter asks it to. */
 function csvParse(record: string, delimiter: string): string[] {

@@ -1,7 +1,7 @@
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import { UndecodableLineError } from "../../src/payments/read/encoding.ts";
-import { RecordSplitter, recordEnd, UnclosedQuoteError } from "../../src/payments/read/record-splitter.ts";
+import { UndecodableLineError } from "../../src/formats/read/encoding.ts";
+import { RecordSplitter, recordEnd, UnclosedQuoteError } from "../../src/formats/read/record-splitter.ts";
 
 /** Every record of `text` fed in pieces of `size` characters. */
 function split(text: string, size: number, delimiter = ";", linesBefore = 1) {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registryDay } from "../../src/dates.ts";
-import { loadBankAccountsOf, withCheckReads } from "../../src/db/payments.ts";
+import { loadBankAccountsOf, withCheckReads } from "../../src/payments/sql/evidence.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
 const TAX_ID = "12345676";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { PaymentRow } from "../../src/payments/batch-row.ts";
-import { detachedRow, RowSpool } from "../../src/payments/read/row-spool.ts";
+import type { PaymentRow } from "../../src/formats/batch-row.ts";
+import { detachedRow, RowSpool } from "../../src/formats/read/row-spool.ts";
 
 const row = (line: number, over: Partial<PaymentRow> = {}): PaymentRow => ({
   line,

@@ -4,7 +4,7 @@
  * its account in the chunk) still changes its verdict, and nothing is reused with --online.
  */
 import { describe, expect, it } from "vitest";
-import type { PaymentRow } from "../../src/payments/batch-row.ts";
+import type { PaymentRow } from "../../src/formats/batch-row.ts";
 import { prepareRows } from "../../src/payments/knowledge-index.ts";
 import { VerdictMemo } from "../../src/payments/verdict-memo.ts";
 import {

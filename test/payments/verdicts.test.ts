@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PaymentRow } from "../../src/payments/batch-row.ts";
+import type { PaymentRow } from "../../src/formats/batch-row.ts";
 import { detailSaid } from "../../src/payments/detail-said.ts";
 import {
   judgeRow,

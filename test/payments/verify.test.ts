@@ -5,10 +5,10 @@
  * holds again. It never releases a bad amount, a name mismatch, or an account another business holds.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PaymentRow } from "../../src/formats/batch-row.ts";
+import { saveBusinesses } from "../../src/parse/save-businesses.ts";
 import { ibanOf } from "../../src/payments/accounts.ts";
-import type { PaymentRow } from "../../src/payments/batch-row.ts";
 import { listVerifications, verifyPayee } from "../../src/payments/verification.ts";
-import { saveBusinesses } from "../../src/search/save-businesses.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { checkRows, companyRecord, paymentRow } from "./chunk-fixtures.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { acquireRunLock } from "../../src/db/lock.ts";
 import { EXIT, exitCodeOf, LockHeldError, UsageError } from "../../src/errors.ts";
 import { silentLogger } from "../../src/logger.ts";
+import { acquireRunLock } from "../../src/run/lock.ts";
 import { withRun } from "../../src/run/with-run.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 

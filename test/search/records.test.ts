@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { BusinessRecord } from "../../src/api/search-schemas.ts";
-import { formatRecordTable, statusInWords, typeInWords } from "../../src/search/format.ts";
-import { groupByTaxBase, mergeRecords } from "../../src/search/records.ts";
+import { statusInWords } from "../../src/changes/status-words.ts";
+import { groupByTaxBase, mergeRecords } from "../../src/parse/business-records.ts";
+import { formatRecordTable, typeInWords } from "../../src/search/format.ts";
 import { taxIdForRegistrationNumber } from "../../src/search/resolve.ts";
 
 const company: BusinessRecord = {

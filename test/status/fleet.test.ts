@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, lastCompleteDay } from "../../src/dates.ts";
 import type { Sql } from "../../src/db/connect.ts";
-import { writeHeartbeat } from "../../src/db/workers.ts";
 import { enqueue } from "../../src/fleet/queue.ts";
+import { writeHeartbeat } from "../../src/fleet/sql/workers.ts";
 import { silentLogger } from "../../src/logger.ts";
 import {
   accountSql,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, lastCompleteDay, localDateTime } from "../../src/dates.ts";
+import { calendar, coverageGaps } from "../../src/status/status-report.ts";
 import { mergeIntervals } from "../../src/sync/plan.ts";
-import { calendar, coverageGaps } from "../../src/sync/status-report.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 

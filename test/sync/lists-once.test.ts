@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requireWatch } from "../../src/config.ts";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
+import { runSyncJob } from "../../src/jobs/sync-job.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { reconcile } from "../../src/reconcile/reconcile.ts";
 import { openRegistry } from "../../src/run/open-registry.ts";
-import { runSyncJob } from "../../src/sync/sync-job.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { emulatorConfig, sampleTaxIds, seedList } from "../helpers/sync.ts";
 

@@ -1,8 +1,8 @@
 /** What the value tests share: well-formed tax ids and a sync against a hostile registry at a set time. */
 import { loadConfig } from "../../src/config.ts";
 import type { Sql } from "../../src/db/connect.ts";
+import { runSyncJob, type SyncJobResult } from "../../src/jobs/sync-job.ts";
 import { silentLogger } from "../../src/logger.ts";
-import { runSyncJob, type SyncJobResult } from "../../src/sync/sync-job.ts";
 import { checkDigit } from "../../src/taxid.ts";
 import { type HostileRegistry, hostileEnv } from "../helpers/hostile-registry.ts";
 

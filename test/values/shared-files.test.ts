@@ -6,8 +6,8 @@
  * the changes happened in.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readFeed } from "../../src/db/change-feed.ts";
-import { AMBIGUOUS_NOTE, feedLines } from "../../src/feed/format.ts";
+import { AMBIGUOUS_NOTE, feedLines } from "../../src/changes/format.ts";
+import { readFeed } from "../../src/changes/sql/change-feed.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import {
   changesAnswer,

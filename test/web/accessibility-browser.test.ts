@@ -8,7 +8,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addConsoleUser } from "../../src/db/console-users.ts";
+import { addConsoleUser } from "../../src/console/users.ts";
 import { hashPassword } from "../../src/web/passwords.ts";
 import { blockingViolations } from "../helpers/axe.ts";
 import {

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
+import { grantAccounts } from "../../src/console/access.ts";
 import { type Database, openDatabase } from "../../src/db/connect.ts";
-import { grantAccounts } from "../../src/db/console-access.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { ACCOUNTS_POOL } from "../../src/web/account-directory.ts";
 import { type RunningConsole, startConsole } from "../../src/web/server.ts";

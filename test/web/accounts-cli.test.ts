@@ -5,7 +5,7 @@
  * account's schema the first time it is shown.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accountsOfUser } from "../../src/db/console-access.ts";
+import { accountsOfUser } from "../../src/console/access.ts";
 import { BIN, type CliResult, runCli, runCliWithInput } from "../helpers/cli.ts";
 import { getPage, signIn, startWebProcess } from "../helpers/console.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";

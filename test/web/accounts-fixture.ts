@@ -9,8 +9,8 @@ import path from "node:path";
 import { deliverAlerts } from "../../src/alerts/deliver.ts";
 import { type Database, openDatabase } from "../../src/db/connect.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
-import { finishRun, startRun } from "../../src/db/runs.ts";
 import { silentLogger } from "../../src/logger.ts";
+import { finishRun, startRun } from "../../src/run/runs.ts";
 import { alertConfig } from "../alerts/harness.ts";
 import { addNotifyRule } from "./fixtures.ts";
 

@@ -5,8 +5,8 @@
  * is no switcher at all.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { grantAccounts, revokeAccounts } from "../../src/console/access.ts";
 import type { Database } from "../../src/db/connect.ts";
-import { grantAccounts, revokeAccounts } from "../../src/db/console-access.ts";
 import {
   createUser,
   getPage,

@@ -7,8 +7,8 @@
  * when the plan changed, and run when confirmed. A reviewer can POST none of these forms (403).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { acquireRunLock } from "../../src/db/lock.ts";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
+import { acquireRunLock } from "../../src/run/lock.ts";
 import {
   createUser,
   getPage,

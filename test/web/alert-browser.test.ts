@@ -7,7 +7,7 @@
 import { mkdir } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertAlertRule } from "../../src/db/alerts-rules.ts";
+import { insertAlertRule } from "../../src/alerts/sql/rules.ts";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
 import { launchBrowser, screenshotPath, type TestBrowser } from "../helpers/browser.ts";
 import { createUser, startTestConsole, TEST_PASSWORD, type TestConsole } from "../helpers/console.ts";

@@ -4,8 +4,8 @@
  * page saying why, changing nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { grantAccounts } from "../../src/console/access.ts";
 import type { Database } from "../../src/db/connect.ts";
-import { grantAccounts } from "../../src/db/console-access.ts";
 import {
   createUser,
   getPage,

@@ -7,7 +7,7 @@
  * the BI views, read or not.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FeedFilter, readFeed } from "../../src/db/change-feed.ts";
+import { type FeedFilter, readFeed } from "../../src/changes/sql/change-feed.ts";
 import {
   createUser,
   getPage,

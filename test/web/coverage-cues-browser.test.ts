@@ -6,7 +6,7 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addConsoleUser } from "../../src/db/console-users.ts";
+import { addConsoleUser } from "../../src/console/users.ts";
 import { hashPassword } from "../../src/web/passwords.ts";
 import { blockingViolations } from "../helpers/axe.ts";
 import {

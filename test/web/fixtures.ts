@@ -3,7 +3,7 @@
  * and raised by the same scan the daemon runs.
  */
 import { deliverAlerts } from "../../src/alerts/deliver.ts";
-import { insertAlertRule } from "../../src/db/alerts-rules.ts";
+import { insertAlertRule } from "../../src/alerts/sql/rules.ts";
 import type { Sql } from "../../src/db/connect.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { alertConfig, type StoredChange, storeRun, storeValues } from "../alerts/harness.ts";

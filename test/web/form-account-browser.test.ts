@@ -4,8 +4,8 @@
  * naming acme; neither account's alert changed. Back on acme, the same form resolves acme's alert.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { grantAccounts } from "../../src/console/access.ts";
 import type { Database } from "../../src/db/connect.ts";
-import { grantAccounts } from "../../src/db/console-access.ts";
 import { launchBrowser, type TestBrowser } from "../helpers/browser.ts";
 import { createUser, startTestConsole, TEST_PASSWORD, type TestConsole } from "../helpers/console.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";

@@ -5,8 +5,8 @@
  * payment upload; a form that names the account shown acts as before.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { grantAccounts } from "../../src/console/access.ts";
 import type { Database } from "../../src/db/connect.ts";
-import { grantAccounts } from "../../src/db/console-access.ts";
 import {
   createUser,
   getPage,

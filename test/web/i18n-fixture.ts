@@ -5,9 +5,9 @@
  */
 import { deliverAlerts } from "../../src/alerts/deliver.ts";
 import type { Database } from "../../src/db/connect.ts";
-import { recordPaymentBatch } from "../../src/db/payment-checks.ts";
-import { finishRun, startRun } from "../../src/db/runs.ts";
 import { silentLogger } from "../../src/logger.ts";
+import { recordPaymentBatch } from "../../src/payments/sql/payment-checks.ts";
+import { finishRun, startRun } from "../../src/run/runs.ts";
 import { alertConfig } from "../alerts/harness.ts";
 import { addNotifyRule } from "./fixtures.ts";
 

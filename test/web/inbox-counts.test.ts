@@ -6,12 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEVERITY_RULE } from "../../src/alerts/severity.ts";
-import {
-  type InboxChangeFilter,
-  inboxChangeCounts,
-  inboxChanges,
-} from "../../src/db/console-inbox-changes.ts";
-import { finishRun, startRun } from "../../src/db/runs.ts";
+import { finishRun, startRun } from "../../src/run/runs.ts";
+import { type InboxChangeFilter, inboxChangeCounts, inboxChanges } from "../../src/web/sql/inbox-changes.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
 const NOW = new Date("2026-11-27T09:00:00Z");

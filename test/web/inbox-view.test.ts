@@ -1,7 +1,7 @@
 /** The inbox's pure parts: filters read from the query string, headings in words, groups by business. */
 import { describe, expect, it } from "vitest";
-import type { InboxChange } from "../../src/db/console-inbox-changes.ts";
 import { filterParams, groupByBusiness, headingLines, readInboxQuery } from "../../src/web/inbox-view.ts";
+import type { InboxChange } from "../../src/web/sql/inbox-changes.ts";
 
 const alert = (id: number, taxId: string, extra: Partial<InboxChange> = {}): InboxChange => ({
   changeId: id,

@@ -9,8 +9,8 @@
 import { mkdir } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { grantAccounts } from "../../src/console/access.ts";
 import type { Database } from "../../src/db/connect.ts";
-import { grantAccounts } from "../../src/db/console-access.ts";
 import { blockingViolations } from "../helpers/axe.ts";
 import { launchBrowser, pageAsking, screenshotPath, type TestBrowser } from "../helpers/browser.ts";
 import { createUser, startTestConsole, TEST_PASSWORD, type TestConsole } from "../helpers/console.ts";

@@ -5,7 +5,7 @@
  * parser refuses it before Fastify (431); and a rule name too long is refused when it is created.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertAlertRule } from "../../src/db/alerts-rules.ts";
+import { insertAlertRule } from "../../src/alerts/sql/rules.ts";
 import { REFUSAL_HEADERS } from "../../src/web/security-headers.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createUser, type SignedIn, signIn, startTestConsole, type TestConsole } from "../helpers/console.ts";

@@ -8,12 +8,12 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertAlertRule } from "../../src/alerts/sql/rules.ts";
 import type { BusinessRecord } from "../../src/api/search-schemas.ts";
-import { insertAlertRule } from "../../src/db/alerts-rules.ts";
-import { setConsoleLocale } from "../../src/db/console-users.ts";
-import { saveGivenNames } from "../../src/db/given-names.ts";
+import { setConsoleLocale } from "../../src/console/users.ts";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
-import { saveBusinesses } from "../../src/search/save-businesses.ts";
+import { saveBusinesses } from "../../src/parse/save-businesses.ts";
+import { saveGivenNames } from "../../src/search/sql/given-names.ts";
 import { launchBrowser, type TestBrowser } from "../helpers/browser.ts";
 import {
   createUser,

@@ -5,7 +5,7 @@
  */
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FeedFilter, readFeed } from "../../src/db/change-feed.ts";
+import { type FeedFilter, readFeed } from "../../src/changes/sql/change-feed.ts";
 import { getPage } from "../helpers/console.ts";
 import { type PagesWorld, startPagesWorld } from "./pages-fixture.ts";
 

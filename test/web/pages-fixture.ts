@@ -3,7 +3,7 @@
  * (two lists, changes with values, an alert rule that raises alerts), the console started on it,
  * and a reader signed in over HTTP.
  */
-import { insertAlertRule } from "../../src/db/alerts-rules.ts";
+import { insertAlertRule } from "../../src/alerts/sql/rules.ts";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
 import { createUser, type SignedIn, signIn, startTestConsole, type TestConsole } from "../helpers/console.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";

@@ -5,8 +5,8 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDesiredItems, ensureDesiredList } from "../../src/db/desired-edit.ts";
 import { formatsFor } from "../../src/i18n/format.ts";
+import { addDesiredItems, ensureDesiredList } from "../../src/reconcile/sql/desired-edit.ts";
 import { registerSecrets } from "../../src/secrets.ts";
 import { checkDigit } from "../../src/taxid.ts";
 import { getPage } from "../helpers/console.ts";

@@ -3,11 +3,11 @@
  * headings and timeline, the coverage calendar's day states, amounts as the payment pages show them.
  */
 import { describe, expect, it } from "vitest";
-import type { TimelineRow } from "../../src/db/console-business.ts";
 import { asOfLines, profileLines, timelineDays } from "../../src/web/pages/business-view.ts";
 import { firstMonday, listCalendar } from "../../src/web/pages/coverage-view.ts";
 import { amountText, verdictWords } from "../../src/web/pages/payments-view.ts";
 import { pageLinks, QueryReader } from "../../src/web/pages/query-reader.ts";
+import type { TimelineRow } from "../../src/web/sql/business.ts";
 
 describe("QueryReader and pageLinks", () => {
   it("reads repeated and empty values and names every bad one", () => {

@@ -15,7 +15,7 @@ import { pipeline } from "node:stream/promises";
 import { createDeflateRaw } from "node:zlib";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkZipBounds } from "../../src/payments/read/zip-bounds.ts";
+import { checkZipBounds } from "../../src/formats/read/zip-bounds.ts";
 import {
   createUser,
   postForm,

@@ -6,9 +6,9 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertAlertRule } from "../../src/db/alerts-rules.ts";
-import { addConsoleUser } from "../../src/db/console-users.ts";
-import { addDesiredItems, ensureDesiredList } from "../../src/db/desired-edit.ts";
+import { insertAlertRule } from "../../src/alerts/sql/rules.ts";
+import { addConsoleUser } from "../../src/console/users.ts";
+import { addDesiredItems, ensureDesiredList } from "../../src/reconcile/sql/desired-edit.ts";
 import { hashPassword } from "../../src/web/passwords.ts";
 import { launchBrowser, pageAsking, signInThroughForm, type TestBrowser } from "../helpers/browser.ts";
 import { startTestConsole, TEST_PASSWORD, type TestConsole } from "../helpers/console.ts";

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
+import { runSyncJob } from "../../src/jobs/sync-job.ts";
 import { silentLogger } from "../../src/logger.ts";
-import { runSyncJob } from "../../src/sync/sync-job.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import {

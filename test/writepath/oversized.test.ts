@@ -6,8 +6,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
 import { addDays, daysBetween } from "../../src/dates.ts";
+import { runSyncJob } from "../../src/jobs/sync-job.ts";
 import { silentLogger } from "../../src/logger.ts";
-import { runSyncJob } from "../../src/sync/sync-job.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import {
   changesAnswer,

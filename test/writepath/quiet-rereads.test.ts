@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChangedItem } from "../../src/api/watch-schemas.ts";
 import type { Sql } from "../../src/db/connect.ts";
-import { writeWindow } from "../../src/db/window.ts";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
+import { writeWindow } from "../../src/sync/sql/window.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { emulatorConfig, sampleTaxIds, seedList, syncAt } from "../helpers/sync.ts";
 

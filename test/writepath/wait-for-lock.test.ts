@@ -4,7 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { acquireRunLock } from "../../src/db/lock.ts";
+import { acquireRunLock } from "../../src/run/lock.ts";
 import { childBaseEnv } from "../helpers/child-env.ts";
 import { BIN, runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";

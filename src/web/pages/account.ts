@@ -3,7 +3,7 @@
  * from its next page on. An account the user was not given is refused (403) and nothing changes; the global
  * CSRF hook has checked the form's `_csrf` before this runs.
  */
-import { setSessionAccount } from "../../db/console-sessions.ts";
+import { setSessionAccount } from "../../console/sessions.ts";
 import { safeReturn } from "../alert-actions.ts";
 import type { RegisterPages } from "../kit.ts";
 import { form, line, query } from "../route-schemas.ts";

@@ -3,12 +3,12 @@
  * `alerts ack|resolve|snooze` use, or a comment event; the actor is always the session's user.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { reopenSnoozed, setAlertStatus } from "../../alerts/sql/lifecycle.ts";
 import { localDateTime } from "../../dates.ts";
-import { reopenSnoozed, setAlertStatus } from "../../db/alerts-lifecycle.ts";
-import { commentOnAlerts } from "../../db/console-inbox.ts";
-import { assignAlerts } from "../../db/console-inbox-changes.ts";
 import { type ActionRequest, statusOf } from "../alert-actions.ts";
 import type { PageKit, WebDeps, WebUser } from "../kit.ts";
+import { commentOnAlerts } from "../sql/inbox.ts";
+import { assignAlerts } from "../sql/inbox-changes.ts";
 
 export async function actOnAlerts(deps: WebDeps, user: WebUser, request: ActionRequest): Promise<number[]> {
   const at = deps.now();

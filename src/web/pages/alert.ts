@@ -5,15 +5,15 @@
  */
 
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { deliveryTrouble } from "../../db/alerts-delivery-health.ts";
-import { alertDetail } from "../../db/alerts-history.ts";
-import { recentChangesOf } from "../../db/console-inbox.ts";
+import { deliveryTrouble } from "../../alerts/sql/delivery-health.ts";
+import { alertDetail } from "../../alerts/sql/history.ts";
 import { valueText } from "../../i18n/values.ts";
 import { ALERT_ACTIONS, readAction } from "../alert-actions.ts";
 import { headingLines } from "../inbox-view.ts";
 import type { PageKit, RegisterAccountPages } from "../kit.ts";
 import { roleAtLeast } from "../kit.ts";
 import { form, line, query, typedText } from "../route-schemas.ts";
+import { recentChangesOf } from "../sql/inbox.ts";
 import { actOnAlerts, consoleToday, refuseAction, reopenEndedSnoozes } from "./act-on-alerts.ts";
 
 /** Checked for its characters only: an id out of shape is "no such alert" (404), as an unknown one is. */

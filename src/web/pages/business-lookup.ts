@@ -7,13 +7,13 @@
  * is what fills the business's profile.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { BusinessProfileRow } from "../../db/console-business.ts";
-import type { GivenName } from "../../db/given-names.ts";
 import type { Translator } from "../../i18n/messages.ts";
+import type { GivenName } from "../../search/sql/given-names.ts";
 import { describeTaxIdProblem, taxBaseOf } from "../../taxid.ts";
 import { type PageKit, type RegisterAccountPages, roleAtLeast } from "../kit.ts";
 import { type Allowance, searchAllowance, searchRegistry } from "../registry-search.ts";
 import { form, line, query } from "../route-schemas.ts";
+import type { BusinessProfileRow } from "../sql/business.ts";
 import { readSearchText } from "./search.ts";
 
 const LOOKUP = {

@@ -1,21 +1,17 @@
 /**
  * The business page as data for its template, pure: the profile's headings in words, the values
  * business_as_of gives for the chosen day, and the timeline of changes grouped by day. Values read
- * as everywhere else (src/feed/format.ts: accounts as numbers, status as words); a value whose
+ * as everywhere else (src/changes/format.ts: accounts as numbers, status as words); a value whose
  * order within its day is unknown is said to be so, never guessed.
  */
-import type {
-  BusinessAlertRow,
-  BusinessListRow,
-  BusinessProfileRow,
-  TimelineRow,
-} from "../../db/console-business.ts";
-import type { UnreadHeadingRow } from "../../db/unread-headings.ts";
+
 import { formatsFor } from "../../i18n/format.ts";
 import { type MessageKey, type Translator, translatorFor } from "../../i18n/messages.ts";
 import { unknownSinceWords, unreadWords } from "../../i18n/unread.ts";
 import { valueText } from "../../i18n/values.ts";
 import { type Term, termOf } from "../../i18n/words.ts";
+import type { UnreadHeadingRow } from "../../payments/sql/unread-headings.ts";
+import type { BusinessAlertRow, BusinessListRow, BusinessProfileRow, TimelineRow } from "../sql/business.ts";
 
 export interface HeadingLine {
   heading: string;

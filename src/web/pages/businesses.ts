@@ -4,7 +4,15 @@
  * alerts and its payment checks. GET /businesses?tax_id= (the layout's search box) leads there.
  */
 
+import { givenNameLabel } from "../../changes/given-name.ts";
 import { isValidDate, localDateTime } from "../../dates.ts";
+import { saidIn } from "../../i18n/said-words.ts";
+import { loadUnreadHeadings } from "../../payments/sql/unread-headings.ts";
+import { readGivenNames } from "../../search/sql/given-names.ts";
+import { taxBaseOf, taxIdProblemSaid } from "../../taxid.ts";
+import { givenNameSay } from "../given-names-view.ts";
+import type { RegisterAccountPages } from "../kit.ts";
+import { line, PAGE, query } from "../route-schemas.ts";
 import {
   hasChanges,
   readBusinessAlerts,
@@ -12,16 +20,8 @@ import {
   readBusinessLists,
   readBusinessProfile,
   readBusinessTimeline,
-} from "../../db/console-business.ts";
-import { readBusinessPaymentChecks } from "../../db/console-payments.ts";
-import { readGivenNames } from "../../db/given-names.ts";
-import { loadUnreadHeadings } from "../../db/unread-headings.ts";
-import { givenNameLabel } from "../../feed/given-name.ts";
-import { saidIn } from "../../i18n/said-words.ts";
-import { taxBaseOf, taxIdProblemSaid } from "../../taxid.ts";
-import { givenNameSay } from "../given-names-view.ts";
-import type { RegisterAccountPages } from "../kit.ts";
-import { line, PAGE, query } from "../route-schemas.ts";
+} from "../sql/business.ts";
+import { readBusinessPaymentChecks } from "../sql/payments.ts";
 import { lookupOffer, registerBusinessLookup, type ShowBusiness } from "./business-lookup.ts";
 import {
   alertLines,

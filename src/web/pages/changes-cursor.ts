@@ -3,8 +3,9 @@
  * (day, tax id, heading, same-day order, change id) as base64url JSON, so a heading of any text
  * travels safely. Decoding checks every part; anything else is not a cursor. Pure.
  */
+
+import type { FeedKey } from "../../changes/sql/change-feed.ts";
 import { isValidDate } from "../../dates.ts";
-import type { FeedKey } from "../../db/change-feed.ts";
 
 /** What the route accepts before the page decodes it: base64url only, bounded. */
 export const CURSOR_PATTERN = "^[A-Za-z0-9_-]{1,800}$";

@@ -7,11 +7,11 @@
  * status in words).
  */
 import type { Writable } from "node:stream";
-import { type FeedFilter, type FeedRow, feedQuery } from "../../db/change-feed.ts";
+import { feedCells } from "../../changes/format.ts";
+import { type FeedFilter, type FeedRow, feedQuery } from "../../changes/sql/change-feed.ts";
 import type { Sql } from "../../db/connect.ts";
-import { CsvWriter, EXCEL_HU } from "../../feed/export/csv-writer.ts";
-import { XlsxWriter } from "../../feed/export/xlsx-writer.ts";
-import { feedCells } from "../../feed/format.ts";
+import { CsvWriter, EXCEL_HU } from "../../formats/write/csv-writer.ts";
+import { XlsxWriter } from "../../formats/write/xlsx-writer.ts";
 
 const CURSOR_ROWS = 500;
 

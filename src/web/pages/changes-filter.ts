@@ -5,12 +5,13 @@
  * itself is named by a place in the feed (after or before a row's key, or the last page), never
  * by a number: a page is read from where the one next to it stopped.
  */
+
+import type { FeedFilter, FeedSlice } from "../../changes/sql/change-feed.ts";
 import { addDays, localDateTime } from "../../dates.ts";
-import type { FeedFilter, FeedSlice } from "../../db/change-feed.ts";
 import type { Sql } from "../../db/connect.ts";
-import { loadWatchLists } from "../../db/lists.ts";
 import { type Translator, translatorFor } from "../../i18n/messages.ts";
 import { resolveListRefs } from "../../list-ref.ts";
+import { loadWatchLists } from "../../run/lists.ts";
 import { taxBaseOf } from "../../taxid.ts";
 import { line, query, repeated } from "../route-schemas.ts";
 import { CURSOR, decodeCursor } from "./changes-cursor.ts";

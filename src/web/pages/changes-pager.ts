@@ -2,9 +2,9 @@
  * /changes pages by keyset: a page is asked for with one row more than it shows, on one side of
  * a row's key, and its links carry the keys of its first and last rows. Newer pages end before
  * the first row shown, older ones start after the last; "newest" and "oldest" are the two ends.
- * Pure: the rows come from src/db/change-feed.ts (feedPage).
+ * Pure: the rows come from src/changes/sql/change-feed.ts (feedPage).
  */
-import type { FeedKey, FeedRow, FeedSlice } from "../../db/change-feed.ts";
+import type { FeedKey, FeedRow, FeedSlice } from "../../changes/sql/change-feed.ts";
 import { encodeCursor } from "./changes-cursor.ts";
 
 type Raw = Record<string, unknown>;

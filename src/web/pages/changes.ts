@@ -4,14 +4,14 @@
  * /changes.xlsx: the same rows, every page, as downloads streamed from a cursor.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { FeedRow } from "../../db/change-feed.ts";
-import { feedPage } from "../../db/change-feed.ts";
+import type { FeedRow } from "../../changes/sql/change-feed.ts";
+import { feedPage } from "../../changes/sql/change-feed.ts";
 import type { Sql } from "../../db/connect.ts";
-import { loadWatchLists } from "../../db/lists.ts";
 import { inOneRead } from "../../db/one-read.ts";
 import type { Translator } from "../../i18n/messages.ts";
 import { unreadWords } from "../../i18n/unread.ts";
 import { valueText } from "../../i18n/values.ts";
+import { loadWatchLists } from "../../run/lists.ts";
 import { downloadBody } from "../download.ts";
 import type { RegisterAccountPages } from "../kit.ts";
 import { writeChangesCsv, writeChangesXlsx } from "./changes-export.ts";

@@ -1,14 +1,14 @@
 /**
  * The coverage calendar as data, pure: per list, weeks from Monday with each day's state, the
  * gaps between covered days and the windows invalid items hold open. Gaps and the days behind
- * come from the same arithmetic `regwatch status` uses (src/sync/status-report.ts).
+ * come from the same arithmetic `regwatch status` uses (src/status/status-report.ts).
  */
 import { addDays, toEpochDay } from "../../dates.ts";
-import type { ListCoverageDetail } from "../../db/console-coverage.ts";
 import { type Formats, formatsFor } from "../../i18n/format.ts";
 import { type Translator, translatorFor } from "../../i18n/messages.ts";
 import { wordOf } from "../../i18n/words.ts";
-import { listStatus } from "../../sync/status-report.ts";
+import { listStatus } from "../../status/status-report.ts";
+import type { ListCoverageDetail } from "../sql/coverage.ts";
 
 export type DayState = "covered" | "accepted" | "invalid" | "gap" | "future" | "before";
 

@@ -4,9 +4,9 @@
  * and the gaps and invalid windows listed.
  */
 import { lastCompleteDay, localDateTime } from "../../dates.ts";
-import { readCoverageDetail } from "../../db/console-coverage.ts";
 import type { RegisterAccountPages } from "../kit.ts";
 import { line, PAGE, query } from "../route-schemas.ts";
+import { readCoverageDetail } from "../sql/coverage.ts";
 
 const COVERAGE = { querystring: query({ weeks: PAGE, end: line(40) }) };
 

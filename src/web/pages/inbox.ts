@@ -7,17 +7,10 @@
 
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { SEVERITY_RULE } from "../../alerts/severity.ts";
-import { deliveryTrouble } from "../../db/alerts-delivery-health.ts";
-import type { AlertStatus } from "../../db/alerts-lifecycle.ts";
-import { usersOfAccount } from "../../db/console-access.ts";
-import { inboxChoices, listsOfBusinesses } from "../../db/console-inbox.ts";
-import {
-  alertsOfChanges,
-  inboxChangeCounts,
-  inboxChanges,
-  inboxContext,
-} from "../../db/console-inbox-changes.ts";
-import { listConsoleUsers } from "../../db/console-users.ts";
+import { deliveryTrouble } from "../../alerts/sql/delivery-health.ts";
+import type { AlertStatus } from "../../alerts/sql/lifecycle.ts";
+import { usersOfAccount } from "../../console/access.ts";
+import { listConsoleUsers } from "../../console/users.ts";
 import { inOneRead } from "../../db/one-read.ts";
 import { formatsFor } from "../../i18n/format.ts";
 import type { Translator } from "../../i18n/messages.ts";
@@ -35,6 +28,8 @@ import {
 import type { PageKit, WebDeps } from "../kit.ts";
 import { roleAtLeast } from "../kit.ts";
 import { DECIMAL_ID, form, line, PAGE, query, typedText } from "../route-schemas.ts";
+import { inboxChoices, listsOfBusinesses } from "../sql/inbox.ts";
+import { alertsOfChanges, inboxChangeCounts, inboxChanges, inboxContext } from "../sql/inbox-changes.ts";
 import { actOnAlerts, consoleToday, refuseAction, reopenEndedSnoozes } from "./act-on-alerts.ts";
 import { inboxMessages } from "./inbox-messages.ts";
 

@@ -5,17 +5,17 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { checkRegistrationNumber } from "../../api/search-query.ts";
+import { listNameProblemSaid, readDesiredTaxId } from "../../desired-names.ts";
+import { saidIn } from "../../i18n/said-words.ts";
 import {
   addDesiredItems,
   desiredListExists,
   ensureDesiredList,
   listDesiredItems,
   removeDesiredItem,
-} from "../../db/desired-edit.ts";
-import { loadWatchLists } from "../../db/lists.ts";
-import { listNameProblemSaid, readDesiredTaxId } from "../../desired-names.ts";
-import { saidIn } from "../../i18n/said-words.ts";
-import { resolveRegistrationNumber } from "../../run/resolve-reg-number.ts";
+} from "../../reconcile/sql/desired-edit.ts";
+import { loadWatchLists } from "../../run/lists.ts";
+import { resolveRegistrationNumber } from "../../search/resolve-reg-number.ts";
 import { taxIdProblemSaid } from "../../taxid.ts";
 import { fill } from "../fill-message.ts";
 import type { RegisterAccountPages } from "../kit.ts";

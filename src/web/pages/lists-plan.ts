@@ -5,17 +5,21 @@
  */
 import type { Config } from "../../config.ts";
 import type { Sql } from "../../db/connect.ts";
-import { readStoredItems, readWatchStateCounts, type WatchStateCount } from "../../db/console-lists.ts";
-import { loadDesiredState, recentAddRefusals, recentRemoveRefusals } from "../../db/desired-state.ts";
-import { pendingDroppedLists } from "../../db/dropped-lists.ts";
-import { loadWatchLists, type StoredList } from "../../db/lists.ts";
-import { loadManaged } from "../../db/managed-items.ts";
 import { planAdoptions, withAdopted, withAdoptedManaged } from "../../reconcile/adopt.ts";
 import { checkDesiredLists, type RefusedList } from "../../reconcile/desired-rows.ts";
 import { planDrops } from "../../reconcile/drop-plan.ts";
 import { guardSaid, planReconcile, type ReconcilePlan } from "../../reconcile/plan.ts";
 import { DEFAULT_MAX_REMOVALS } from "../../reconcile/reconcile.ts";
+import {
+  loadDesiredState,
+  recentAddRefusals,
+  recentRemoveRefusals,
+} from "../../reconcile/sql/desired-state.ts";
+import { pendingDroppedLists } from "../../reconcile/sql/dropped-lists.ts";
+import { loadManaged } from "../../reconcile/sql/managed-items.ts";
+import { loadWatchLists, type StoredList } from "../../run/lists.ts";
 import type { Said } from "../../said.ts";
+import { readStoredItems, readWatchStateCounts, type WatchStateCount } from "../sql/lists.ts";
 
 /** How long a refusal holds an id back (reconcile's default). */
 const REFUSAL_HOLD_MS = 12 * 3600_000;

@@ -6,10 +6,10 @@
  * the database, before the password is checked).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { claimLoginAttempt, forgetLoginAttempt } from "../../db/console-login-attempts.ts";
-import { createSession, deleteSession } from "../../db/console-sessions.ts";
-import { consoleUserCredentials } from "../../db/console-users.ts";
-import { countConsoleUsers } from "../../db/console-users-admin.ts";
+import { claimLoginAttempt, forgetLoginAttempt } from "../../console/login-attempts.ts";
+import { createSession, deleteSession } from "../../console/sessions.ts";
+import { consoleUserCredentials } from "../../console/users.ts";
+import { countConsoleUsers } from "../../console/users-admin.ts";
 import type { RegisterPages, WebDeps } from "../kit.ts";
 import { DECOY_HASH, verifyPassword } from "../passwords.ts";
 import { form, line, PLAIN_GET, PLAIN_POST, query, typedText } from "../route-schemas.ts";

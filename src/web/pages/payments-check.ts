@@ -1,6 +1,6 @@
 /**
  * How the console checks an uploaded payment file: an `.xlsx` is read through its first sheet
- * (payments/read/xlsx.ts); a header the reader does not recognise is read with the columns a
+ * (formats/read/xlsx.ts); a header the reader does not recognise is read with the columns a
  * clerk chose for it before (payment_column_choices), else the upload is held and the clerk is
  * shown its first rows to say which column is which; "online" asks the registry as `payments
  * check --online` does; next steps are in the console's words. POST /payments/columns takes the
@@ -12,18 +12,23 @@ import path from "node:path";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { requireSearch } from "../../config.ts";
 import { localDateTime } from "../../dates.ts";
-import { holdUpload, readColumnChoice, saveColumnChoice, takeHeldUpload } from "../../db/payment-uploads.ts";
+import type { PaymentField } from "../../formats/batch-row.ts";
+import type { ColumnMapping } from "../../formats/read/columns.ts";
+import { previewHeader } from "../../formats/read/header-preview.ts";
+import { looksLikeZip, XlsxRefusedError, xlsxToCsv } from "../../formats/read/xlsx.ts";
 import type { Translator } from "../../i18n/messages.ts";
-import type { PaymentField } from "../../payments/batch-row.ts";
 import { startOnline } from "../../payments/check-chunk.ts";
 import { type BatchCheckResult, checkBatch } from "../../payments/pipeline.ts";
-import type { ColumnMapping } from "../../payments/read/columns.ts";
-import { previewHeader } from "../../payments/read/header-preview.ts";
-import { looksLikeZip, XlsxRefusedError, xlsxToCsv } from "../../payments/read/xlsx.ts";
+import {
+  holdUpload,
+  readColumnChoice,
+  saveColumnChoice,
+  takeHeldUpload,
+} from "../../payments/sql/payment-uploads.ts";
 import { openSearch } from "../../run/open-registry.ts";
 import type { PageKit } from "../kit.ts";
 import { form, line, query } from "../route-schemas.ts";
-import type { ShowForm, UploadForm } from "./payments-upload.ts";
+import type { ShowForm, UploadForm } from "./payments-form.ts";
 
 /** The fields a clerk may place, in the order the form asks for them. */
 export const CHOSEN_FIELDS: readonly PaymentField[] = [

@@ -6,10 +6,10 @@
  */
 import type { Writable } from "node:stream";
 import type { Sql } from "../../db/connect.ts";
-import { batchChecksQuery, type PaymentCheckRow } from "../../db/console-payments.ts";
-import { CsvWriter, EXCEL_HU } from "../../feed/export/csv-writer.ts";
-import { FILLS, numberFormat, XlsxWriter } from "../../feed/export/xlsx-writer.ts";
-import { currencyDecimals } from "../../payments/read/amounts.ts";
+import { currencyDecimals } from "../../formats/read/amounts.ts";
+import { CsvWriter, EXCEL_HU } from "../../formats/write/csv-writer.ts";
+import { FILLS, numberFormat, XlsxWriter } from "../../formats/write/xlsx-writer.ts";
+import { batchChecksQuery, type PaymentCheckRow } from "../sql/payments.ts";
 import { verdictWords } from "./payments-view.ts";
 
 const CURSOR_ROWS = 1000;

@@ -7,12 +7,12 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { requireSearch } from "../../config.ts";
 import { localDateTime } from "../../dates.ts";
-import { readBatch } from "../../db/console-payments.ts";
 import { checkStoredBatch } from "../../payments/check-again.ts";
 import { startOnline } from "../../payments/check-chunk.ts";
 import { openSearch } from "../../run/open-registry.ts";
 import type { PageKit } from "../kit.ts";
 import { form, line, query } from "../route-schemas.ts";
+import { readBatch } from "../sql/payments.ts";
 
 export const RECHECK = {
   params: { type: "object", properties: { id: line(40) }, required: ["id"] },

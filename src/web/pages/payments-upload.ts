@@ -12,10 +12,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { encodingOption } from "../../formats/read/encoding.ts";
 import { type Translator, translatorFor } from "../../i18n/messages.ts";
-import { encodingOption } from "../../payments/read/encoding.ts";
 import type { PageKit } from "../kit.ts";
 import { checkUploadedFile } from "./payments-check.ts";
+import type { ShowForm, UploadForm } from "./payments-form.ts";
+
+export type { ShowForm, UploadForm };
 
 /** What the form sent, before it is checked. */
 interface Upload {
@@ -49,14 +52,6 @@ async function readUpload(
     }
   }
   return upload;
-}
-
-export interface UploadForm {
-  holdDays: string;
-  encoding: string;
-  currency: string;
-  /** "online" ticked: ask the registry as `payments check --online` does. */
-  online?: boolean;
 }
 
 /** The options as the check takes them, or the problems with them, each naming its field. */
@@ -143,10 +138,3 @@ export function uploadHandler(kit: PageKit, showForm: ShowForm) {
 }
 
 type Answer = () => Promise<FastifyReply> | FastifyReply;
-
-export type ShowForm = (
-  request: FastifyRequest,
-  reply: FastifyReply,
-  status: number,
-  extra: { form?: UploadForm; problems?: string[] },
-) => Promise<FastifyReply>;

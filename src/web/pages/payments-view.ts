@@ -3,12 +3,13 @@
  * (held red or amber, passing green), totals per currency, and the row lines of a batch. The
  * verdicts themselves are src/payments/verdicts.ts's.
  */
-import type { BatchTotal, PaymentBatchRow, PaymentCheckRow } from "../../db/console-payments.ts";
+
 import { formatsFor } from "../../i18n/format.ts";
 import { type MessageKey, type MessageValues, type Translator, translatorFor } from "../../i18n/messages.ts";
 import { storedWords } from "../../i18n/said-words.ts";
 import { wordOf } from "../../i18n/words.ts";
 import { PASSING, type Verdict } from "../../payments/verdicts.ts";
+import type { BatchTotal, PaymentBatchRow, PaymentCheckRow } from "../sql/payments.ts";
 
 export type Severity = "red" | "amber" | "green";
 

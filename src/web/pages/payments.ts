@@ -6,16 +6,11 @@
  * account was confirmed out of band, from a held row).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import {
-  batchChecksQuery,
-  readBatch,
-  readBatchVerdictCounts,
-  readRecentBatches,
-} from "../../db/console-payments.ts";
 import { verifyPayee } from "../../payments/verification.ts";
 import { downloadBody } from "../download.ts";
 import { type PageKit, type RegisterAccountPages, roleAtLeast, type WebDeps } from "../kit.ts";
 import { form, line, PAGE, PLAIN_GET, query, typedText } from "../route-schemas.ts";
+import { batchChecksQuery, readBatch, readBatchVerdictCounts, readRecentBatches } from "../sql/payments.ts";
 import { COLUMNS, columnsHandler } from "./payments-check.ts";
 import { writeBatchCsv, writeBatchXlsx } from "./payments-export.ts";
 import { RECHECK, recheckHandler } from "./payments-recheck.ts";

@@ -5,7 +5,7 @@
  * Pure.
  */
 import { validateRule } from "../../alerts/rule-input.ts";
-import type { AlertRuleInput, AlertRuleRow } from "../../db/alerts-rules.ts";
+import type { AlertRuleInput, AlertRuleRow } from "../../alerts/sql/rules.ts";
 import type { Said } from "../../said.ts";
 
 export interface RuleFormBody {

@@ -7,10 +7,10 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { CHANNELS } from "../../alerts/rule-input.ts";
 import { missingConfig, storeCheckedRule } from "../../alerts/rule-store.ts";
-import { deliveryTrouble } from "../../db/alerts-delivery-health.ts";
-import { ruleEvents } from "../../db/alerts-history.ts";
-import { type AlertRuleRow, findAlertRule, listAlertRules, switchAlertRule } from "../../db/alerts-rules.ts";
-import { knownLists, someSeenHeadings, unseenHeadings } from "../../db/alerts-scope.ts";
+import { deliveryTrouble } from "../../alerts/sql/delivery-health.ts";
+import { ruleEvents } from "../../alerts/sql/history.ts";
+import { type AlertRuleRow, findAlertRule, listAlertRules, switchAlertRule } from "../../alerts/sql/rules.ts";
+import { knownLists, someSeenHeadings, unseenHeadings } from "../../alerts/sql/scope.ts";
 import type { Sql } from "../../db/connect.ts";
 import type { Translator } from "../../i18n/messages.ts";
 import { saidIn } from "../../i18n/said-words.ts";

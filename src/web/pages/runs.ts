@@ -3,13 +3,14 @@
  * status (?kind=sync&status=failed), page by page. Run errors and statistics may hold server
  * text that echoes a key: they are scrubbed as `regwatch status` scrubs them.
  */
-import { readRunsPage } from "../../db/console-runs.ts";
-import { runCounts } from "../../db/status.ts";
+
 import { formatsFor } from "../../i18n/format.ts";
 import { type Translator, translatorFor } from "../../i18n/messages.ts";
 import { redactJson, redactSecrets } from "../../secrets.ts";
+import { runCounts } from "../../status/sql/status.ts";
 import type { RegisterAccountPages } from "../kit.ts";
 import { line, PAGE, query } from "../route-schemas.ts";
+import { readRunsPage } from "../sql/runs.ts";
 
 const RUNS = { querystring: query({ kind: line(200), status: line(40), page: PAGE }) };
 

@@ -6,14 +6,14 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { checkName, checkRegistrationNumber, type SearchKind } from "../../api/search-query.ts";
-import { findByRegistrationNumber, searchStoredNames } from "../../db/console-name-search.ts";
-import { givenNameLabel } from "../../feed/given-name.ts";
+import { givenNameLabel } from "../../changes/given-name.ts";
 import type { Translator } from "../../i18n/messages.ts";
 import { describeTaxIdProblem, taxBaseOf } from "../../taxid.ts";
 import { givenNameSay } from "../given-names-view.ts";
 import { type RegisterAccountPages, roleAtLeast } from "../kit.ts";
 import { searchAllowance, searchRegistry } from "../registry-search.ts";
 import { form, line, query } from "../route-schemas.ts";
+import { findByRegistrationNumber, searchStoredNames } from "../sql/name-search.ts";
 
 const MAX_HITS = 50;
 const SEARCH = { querystring: query({ q: line(200) }) };

@@ -14,13 +14,13 @@ import {
   listConsoleUsers,
   setConsoleLocale,
   setConsolePassword,
-} from "../../db/console-users.ts";
+} from "../../console/users.ts";
 import {
   type AdminChange,
   removeConsoleUserKeepingAdmin,
   setConsoleRole,
   USER_NAME,
-} from "../../db/console-users-admin.ts";
+} from "../../console/users-admin.ts";
 import { fill } from "../fill-message.ts";
 import type { RegisterPages } from "../kit.ts";
 import { hashPassword } from "../passwords.ts";

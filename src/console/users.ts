@@ -1,0 +1,93 @@
+/**
+ * Console users: who may sign in to `regwatch web`, with a role. Only password hashes pass
+ * through here; hashing and checking passwords is the console's (src/web/passwords.ts).
+ */
+import type { Sql } from "../db/connect.ts";
+import { grantAccounts } from "./access.ts";
+
+export type ConsoleRole = "reader" | "reviewer" | "admin";
+export const CONSOLE_ROLES: readonly ConsoleRole[] = ["reader", "reviewer", "admin"];
+
+export interface ConsoleUserRow {
+  id: number;
+  name: string;
+  role: ConsoleRole;
+  /** The language the user chose (en, hu), or null: the browser's, else REGWATCH_LOCALE. */
+  locale: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  /** Sessions not yet expired at the time of the query. */
+  activeSessions: number;
+  /** The accounts the user may see (fleet mode), by name; empty without an accounts file. */
+  accounts: string[];
+}
+
+/** Adds a user (with the accounts given, if any); false when the name is taken (nothing changes then). */
+export async function addConsoleUser(
+  sql: Sql,
+  user: {
+    name: string;
+    role: ConsoleRole;
+    passwordHash: string;
+    locale?: string | null;
+    accounts?: readonly string[];
+  },
+): Promise<boolean> {
+  return sql.begin(async (tx) => {
+    const rows = await tx`
+      insert into console_users (name, role, password_hash, locale)
+      values (${user.name}, ${user.role}, ${user.passwordHash}, ${user.locale ?? null})
+      on conflict (name) do nothing
+      returning id`;
+    if (rows.length !== 1) return false;
+    await grantAccounts(tx, user.name, user.accounts ?? []);
+    return true;
+  });
+}
+
+export async function listConsoleUsers(sql: Sql, now: Date): Promise<ConsoleUserRow[]> {
+  const rows = await sql<ConsoleUserRow[]>`
+    select u.id::int, u.name, u.role, u.locale, u.created_at as "createdAt", u.updated_at as "updatedAt",
+           (select count(*)::int from console_sessions s
+             where s.user_id = u.id and s.expires_at > ${now}) as "activeSessions",
+           array(select a.account from console_user_accounts a
+                  where a.user_id = u.id order by a.account) as accounts
+    from console_users u order by u.name`;
+  return [...rows];
+}
+
+/** The stored hash and role of a user, for signing in; undefined when there is no such user. */
+export async function consoleUserCredentials(
+  sql: Sql,
+  name: string,
+): Promise<{ id: number; name: string; role: ConsoleRole; passwordHash: string } | undefined> {
+  const [row] = await sql<{ id: number; name: string; role: ConsoleRole; passwordHash: string }[]>`
+    select id::int, name, role, password_hash as "passwordHash"
+    from console_users where name = ${name}`;
+  return row;
+}
+
+/**
+ * Replaces a user's password hash and ends every session of the user, so a password changed
+ * because it leaked locks out whoever used it. False when there is no such user.
+ */
+export async function setConsolePassword(sql: Sql, name: string, passwordHash: string): Promise<boolean> {
+  return sql.begin(async (tx) => {
+    const rows = await tx<{ id: number }[]>`
+      update console_users set password_hash = ${passwordHash}, updated_at = now()
+      where name = ${name} returning id::int`;
+    if (rows.length === 0) return false;
+    await tx`delete from console_sessions where user_id = ${rows[0]!.id}`;
+    return true;
+  });
+}
+
+/**
+ * Sets the language the console speaks to a user (null: back to the browser's); their sessions
+ * stay. False when there is no such user.
+ */
+export async function setConsoleLocale(sql: Sql, name: string, locale: string | null): Promise<boolean> {
+  const rows = await sql`
+    update console_users set locale = ${locale}, updated_at = now() where name = ${name} returning id`;
+  return rows.length === 1;
+}
