@@ -61,7 +61,7 @@ describe("the build", () => {
       .map((f) => readFileSync(f, "utf8"))
       .join("\n");
     // esbuild names each bundled source in a comment: the sync's own files are there, these are not.
-    expect(text).toMatch(/^\/\/ src\/sync\/sync-job\.ts$/m);
+    expect(text).toMatch(/^\/\/ src\/jobs\/sync-job\.ts$/m);
     expect(text).not.toMatch(/node_modules\/nodemailer\//);
     expect(text).not.toMatch(/node_modules\/standardwebhooks\//);
     expect(text).not.toMatch(/node_modules\/intl-messageformat\//);
