@@ -71,9 +71,15 @@ export const changes = regwatch.table(
   (t) => [
     unique("changes_identity").on(t.taxId, t.changeDate, t.chapter, t.path),
     // The feed's order (newest day, then business) and every day range (migration 0044).
-    index("changes_feed_order").on(t.changeDate.desc(), t.taxId),
+    index("changes_feed_order").on(t.changeDate.desc().nullsFirst(), t.taxId),
     // The console's count of open bank-account changes (migration 0024).
     index("changes_bank_accounts").on(t.id).where(sql`'bank_accounts' = any (${t.changedHeadings})`),
+    // The inbox's count of high changes (migration 0043; HIGH_HEADINGS, console-inbox-changes.ts).
+    index("changes_high_headings")
+      .on(t.id)
+      .where(
+        sql`${t.changedHeadings} && ARRAY['bank_accounts', 'long_name', 'short_name', 'full_name', 'name']::text[]`,
+      ),
   ],
 );
 
@@ -90,7 +96,7 @@ export const changeSources = regwatch.table(
     primaryKey({ columns: [t.changeId, t.listKey] }),
     index("change_sources_list").on(t.listKey),
     // BRIN (autosummarize on): the alert scan finds the sources a run added (migration 0018).
-    index("change_sources_first_seen").using("brin", t.firstSeenAt),
+    index("change_sources_first_seen").using("brin", t.firstSeenAt).with({ autosummarize: "on" }),
   ],
 );
 
@@ -158,6 +164,17 @@ export const changeValues = regwatch.table(
     primaryKey({ columns: [t.changeId, t.heading] }),
     index("change_values_tax_date").on(t.taxId, t.changeDate),
     index("change_values_heading_date").on(t.heading, t.changeDate),
+    // The payment check finds an account's businesses by containment (migrations 0008, 0029).
+    index("change_values_bank_accounts")
+      .using("gin", t.newValue.op("jsonb_path_ops"))
+      .where(sql`${t.heading} = 'bank_accounts'`),
+    index("change_values_bank_accounts_old")
+      .using("gin", t.oldValue.op("jsonb_path_ops"))
+      .where(sql`${t.heading} = 'bank_accounts'`),
+    // Changes that made a business ceased or suspended (migration 0039; HIGH_STATUS).
+    index("change_values_high_status")
+      .on(t.changeId)
+      .where(sql`${t.heading} in ('status', 'status_code') and (${t.newValue} #>> '{}') in ('0', '2')`),
   ],
 );
 
@@ -166,34 +183,51 @@ export const changeValues = regwatch.table(
  * add by registration number), an operator's name (watch add/import), or a parsed change file.
  * `headings` maps every known heading to `{value, as_of, source}`.
  */
-export const businessProfiles = regwatch.table("business_profiles", {
-  taxId: text("tax_id").primaryKey(),
-  name: text("name"),
-  nameAsOf: day("name_as_of"),
-  nameSource: text("name_source"),
-  type: text("type"),
-  registrationNumber: text("registration_number"),
-  statusCode: integer("status_code"),
-  statusAsOf: day("status_as_of"),
-  seat: text("seat"),
-  headings: jsonb("headings").notNull().default(sql`'{}'::jsonb`),
-  /** The search record the business was first known by: the baseline changes are applied to. */
-  baseline: jsonb("baseline"),
-  baselineAsOf: day("baseline_as_of"),
-  updatedAt: createdNow("updated_at"),
-});
+export const businessProfiles = regwatch.table(
+  "business_profiles",
+  {
+    taxId: text("tax_id").primaryKey(),
+    name: text("name"),
+    nameAsOf: day("name_as_of"),
+    nameSource: text("name_source"),
+    type: text("type"),
+    registrationNumber: text("registration_number"),
+    statusCode: integer("status_code"),
+    statusAsOf: day("status_as_of"),
+    seat: text("seat"),
+    headings: jsonb("headings").notNull().default(sql`'{}'::jsonb`),
+    /** The search record the business was first known by: the baseline changes are applied to. */
+    baseline: jsonb("baseline"),
+    baselineAsOf: day("baseline_as_of"),
+    updatedAt: createdNow("updated_at"),
+  },
+  // Which businesses list an account, by containment (migration 0008).
+  (t) => [
+    index("business_profiles_bank_accounts").using(
+      "gin",
+      sql`(${t.headings} -> 'bank_accounts' -> 'value') jsonb_path_ops`,
+    ),
+  ],
+);
 
-export const businesses = regwatch.table("businesses", {
-  taxId: text("tax_id").primaryKey(),
-  type: text("type"),
-  statusCode: integer("status_code"),
-  fullName: text("full_name"),
-  shortName: text("short_name"),
-  address: text("address"),
-  taxNumber: text("tax_number"),
-  registrationNumber: text("registration_number"),
-  record: jsonb("record").notNull(),
-  /** Every record the search returned for this tax base number (two when it changed business type). */
-  records: jsonb("records").notNull().default(sql`'[]'::jsonb`),
-  fetchedAt: createdNow("fetched_at"),
-});
+export const businesses = regwatch.table(
+  "businesses",
+  {
+    taxId: text("tax_id").primaryKey(),
+    type: text("type"),
+    statusCode: integer("status_code"),
+    fullName: text("full_name"),
+    shortName: text("short_name"),
+    address: text("address"),
+    taxNumber: text("tax_number"),
+    registrationNumber: text("registration_number"),
+    record: jsonb("record").notNull(),
+    /** Every record the search returned for this tax base number (two when it changed business type). */
+    records: jsonb("records").notNull().default(sql`'[]'::jsonb`),
+    fetchedAt: createdNow("fetched_at"),
+  },
+  // Which businesses list an account, in the registry's own spelling (migration 0008).
+  (t) => [
+    index("businesses_bank_accounts").using("gin", sql`(${t.record} -> 'bank_accounts') jsonb_path_ops`),
+  ],
+);

@@ -16,8 +16,9 @@ export const givenNames = regwatch.table(
     givenAt: createdNow("given_at"),
   },
   (t) => [
-    primaryKey({ columns: [t.taxId, t.source] }),
-    index("given_names_newest").on(t.taxId, t.givenAt.desc()),
+    // Named as the migration's `primary key` named it (drizzle's own name would differ).
+    primaryKey({ name: "given_names_pkey", columns: [t.taxId, t.source] }),
+    index("given_names_newest").on(t.taxId, t.givenAt.desc().nullsFirst()),
     check("given_names_tax_id", sql`${t.taxId} ~ '^[0-9]{8}$'`),
     check("given_names_source", sql`${t.source} ~ '^(file|user) .' OR ${t.source} = 'earlier'`),
     check("given_names_name", sql`btrim(${t.name}) <> '' AND length(${t.name}) <= 500`),
