@@ -60,7 +60,9 @@ with a key it refused. At most the requests already in flight (\`REGWATCH_CONCUR
 files) are answered after the refusal. \`sync\`, \`backfill\` and \`reconcile\` then exit 1 with \`the
 registry refused the key in REGWATCH_API_KEY (...)\` (an account's \`api_key_env\` with an accounts
 file), never the key; change files not yet fetched stay pending rather than failed. The search
-client stops the same way on a refused search key. No request is ever sent without the key.
+client stops the same way on a refused search key. No request is ever sent without the key:
+\`doctor\` gives the search interface a connection only
+([operations.md](operations.md#connecting-to-the-real-registry)).
 `;
 
 /** A cell's text with its pipes escaped, so a table row stays one row. */

@@ -271,7 +271,8 @@ function isKnownTimeZone(zone: string): boolean {
 /**
  * What each variable does, for people: docs/configuration.md is generated from this
  * (scripts/config-docs.ts). `group` orders the document; `unset` says what an unset variable means
- * when the default is not a plain value; `takes` is the range or form a value must have.
+ * when the default is not a plain value; `takes` is the range or form a value must have. The
+ * program never imports it, so the build leaves it out of dist/.
  */
 export interface EnvDoc {
   group: "database" | "registry" | "sync" | "alerts" | "payments" | "daemon" | "console" | "fleet";
