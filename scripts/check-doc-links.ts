@@ -11,12 +11,6 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
-/**
- * Files linked before they exist: docs/dependencies.md is being written on another branch (issue
- * 47); take it out of this list once that branch is merged.
- */
-const PENDING: ReadonlySet<string> = new Set(["docs/dependencies.md"]);
-
 /** The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens. */
 export function anchorOf(heading: string): string {
   return heading
@@ -74,7 +68,6 @@ export function brokenLinks(files = documents()): string[] {
       if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto:
       const [pathPart, anchor] = target.split("#", 2) as [string, string | undefined];
       const linked = pathPart === "" ? absolute : path.resolve(path.dirname(absolute), pathPart);
-      if (PENDING.has(path.relative(ROOT, linked))) continue;
       if (!existsSync(linked)) {
         problems.push(`${file}: [${m[1]}](${target}) names a file that does not exist`);
         continue;
