@@ -17,13 +17,9 @@ import { type Binaries, loadBinaries } from "./embedded-binaries.ts";
 const run = promisify(execFile);
 
 /**
- * Settings for regwatch's write path on the embedded server (Postgres' defaults suit a small,
- * idle database): several windows commit at once, each writing about 1.1 MB of WAL per 1,000
- * changes, so 4 MB of WAL buffers fill and make the writers flush WAL themselves, and a 1 GB WAL
- * limit starts a checkpoint (and full-page images after it) every ~800,000 changes of a backfill.
- * Measured with the ingest bench (1,000,000 changes): 35,000 -> 42,000 rows/s. The cost: 32 MB
- * more shared memory, up to 2 GB of WAL on disk between checkpoints. A server of one's own is
- * configured by its operator.
+ * The embedded server's settings for regwatch's write path: WAL buffers and WAL size that let
+ * concurrent windows commit without flushing WAL themselves (docs/benchmarks.md, "Figures behind
+ * the code"). A server of one's own is configured by its operator.
  */
 const WRITE_SETTINGS = "-c wal_buffers=32MB -c max_wal_size=2GB";
 

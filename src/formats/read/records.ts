@@ -13,11 +13,8 @@ import { CsvLineError, type NumberedRecord, RecordSplitter, UnclosedQuoteError }
 export type { NumberedRecord } from "./record-splitter.ts";
 
 /**
- * Bytes read at a time. A piece decodes to a string of up to twice as many bytes (UTF-16 for
- * any letter beyond Latin-1, as Hungarian's ő and ű are): at 32 KiB that stays under V8's 128 KiB
- * bound for the young generation, where 64 KiB pieces were each a large object of the old one
- * (an allocation of pages of its own, freed only by a full collection): measured, a second of
- * CPU less on 200,000 rows.
+ * Bytes read at a time: 32 KiB decodes to at most 64 KiB of UTF-16, under V8's bound for the young
+ * generation, so pieces never become large objects of the old one (docs/benchmarks.md).
  */
 const READ_BYTES = 32 * 1024;
 

@@ -1,9 +1,7 @@
 /**
- * UTF-8 bytes of a Buffer as a string without Buffer#toString's argument handling (offsets
- * validated, the encoding's name looked up): the row spool reads every field of every row this
- * way, eight times a row, and that handling cost about as much as the copy (measured: 365 ms
- * against 290 for 200,000 rows read back). utf8Slice is the method toString ends in; Node's
- * Buffer has carried it since its first releases. The caller checks the offsets itself.
+ * A Buffer's UTF-8 bytes as a string through utf8Slice, skipping toString's argument handling,
+ * which cost as much as the copy for the row spool's eight fields a row (docs/benchmarks.md). The
+ * caller checks the offsets itself.
  */
 
 interface Utf8Buffer {
