@@ -18,6 +18,7 @@ import {
   readerGrantPlan,
 } from "../../src/db/reader-classes.ts";
 import { readerRoles } from "../../src/db/reader-health.ts";
+import { scopedSql } from "../../src/db/scoped-sql.ts";
 import { judgeReaders } from "../../src/doctor/judge-database.ts";
 import { createEmptyDatabase, createTestDatabase, sqlState, type TestDatabase } from "../helpers/db.ts";
 import { migrationsBefore } from "../helpers/migrations-before.ts";
@@ -105,7 +106,7 @@ describe("what readers read", () => {
         connection: { search_path: "regwatch" },
       });
       try {
-        const readers = await readerRoles(schemaSql);
+        const readers = await readerRoles(scopedSql(schemaSql, "regwatch"));
         expect(readers).toEqual([{ role, unreadable: [], exposed: [] }]);
         expect(judgeReaders(readers).status).toBe("ok");
       } finally {

@@ -8,6 +8,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { type Sql, schemaConnection } from "../../src/db/connect.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
+import { scopedSql } from "../../src/db/scoped-sql.ts";
 import { installQueue } from "../../src/fleet/queue.ts";
 import { silentLogger } from "../../src/logger.ts";
 
@@ -42,9 +43,10 @@ export async function prepareFleet(url: string, accounts: readonly string[]): Pr
 
 /** A one-connection client whose session sees only the account's schema. */
 export function accountSql(url: string, account: string): Sql {
-  return postgres(url, {
+  const pool = postgres(url, {
     max: 1,
     onnotice: () => {},
     connection: schemaConnection(`regwatch_${account}`),
   });
+  return scopedSql(pool, `regwatch_${account}`);
 }

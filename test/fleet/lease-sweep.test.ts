@@ -8,6 +8,7 @@
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { schemaConnection } from "../../src/db/connect.ts";
+import { scopedSql } from "../../src/db/scoped-sql.ts";
 import { writeHeartbeat } from "../../src/db/workers.ts";
 import { sweepExpired } from "../../src/fleet/leases.ts";
 import { enqueue, openQueue } from "../../src/fleet/queue.ts";
@@ -64,7 +65,7 @@ describe("the lease sweep", () => {
         connection: schemaConnection("regwatch"),
       });
       const log = createLogger({ stream: { write: (l: string) => lines.push(JSON.parse(l)) } });
-      const deps = { sql: client, log, leaseSeconds: 60, utils: queue };
+      const deps = { sql: scopedSql(client, "regwatch"), log, leaseSeconds: 60, utils: queue };
       return { id, lines, client, sweep: () => sweepExpired(deps, id) };
     };
     const a = sweeper("sweeper-a");

@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { acquireRunLock } from "../../src/db/lock.ts";
+import { scopedSql } from "../../src/db/scoped-sql.ts";
 import { childBaseEnv } from "../helpers/child-env.ts";
 import { BIN } from "../helpers/cli.ts";
 import {
@@ -107,7 +108,7 @@ describe.skipIf(unavailable !== undefined)("a fast stop of Postgres during the f
       connection: { search_path: "regwatch" },
     });
     try {
-      const lock = await acquireRunLock(sql);
+      const lock = await acquireRunLock(scopedSql(sql, "regwatch"));
       await lock.release();
       const [run] = await sql`
         select status, error from regwatch.runs where kind = 'sync' order by id limit 1`;
