@@ -57,6 +57,7 @@ export function sqlTemplates(text: string): Template[] {
       return j + 1;
     }
     if (c === "`") return template(at);
+    if (c === "/" && startsRegex(text, at)) return regexEnd(text, at);
     return at + 1;
   };
   const template = (at: number): number => {
@@ -85,14 +86,38 @@ export function sqlTemplates(text: string): Template[] {
       if (c === "}" && depth === 0) return j + 1;
       if (c === "{") depth++;
       else if (c === "}") depth--;
-      if (c === "`" || c === '"' || c === "'" || (c === "/" && (text[j + 1] === "/" || text[j + 1] === "*")))
-        j = skip(j);
+      if (c === "`" || c === '"' || c === "'" || c === "/") j = skip(j);
       else j++;
     }
     return j;
   };
   while (i < text.length) i = skip(i);
   return found;
+}
+
+/** Whether the `/` at `at` starts a regular expression literal (not a division): by what precedes it. */
+function startsRegex(text: string, at: number): boolean {
+  const before = text.slice(Math.max(0, at - 12), at).trimEnd();
+  return before === "" || /[(,=:[!&|?{};+\-*%<>~^]$/.test(before) || /\b(?:return|typeof|case|of|in)$/.test(before);
+}
+
+/** The offset after a regular expression literal starting at `at` (its flags included). */
+function regexEnd(text: string, at: number): number {
+  let j = at + 1;
+  let inClass = false;
+  while (j < text.length && text[j] !== "\n") {
+    const c = text[j];
+    if (c === "\\") j += 2;
+    else {
+      if (c === "[") inClass = true;
+      else if (c === "]") inClass = false;
+      else if (c === "/" && !inClass) break;
+      j++;
+    }
+  }
+  j++;
+  while (j < text.length && /[a-z]/.test(text[j]!)) j++;
+  return j;
 }
 
 /** The tag before a template's backtick at `at` (`db.sql`, `sql` of `sql<Row[]>`), or "". */

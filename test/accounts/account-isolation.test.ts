@@ -134,9 +134,9 @@ describe("an account's session", () => {
     try {
       const [schemas] = await a.sql<{ s: string[] }[]>`select current_schemas(false) as s`;
       expect(schemas!.s).toEqual(["regwatch_a"]);
-      const names = await a.sql<{ list_name: string }[]>`select list_name from desired_lists`;
+      const names = await a.sql<{ list_name: string }[]>`select list_name from ${a.sql.t.desired_lists}`;
       expect(names.map((r) => r.list_name)).not.toContain("only-in-b");
-      const [runs] = await a.sql<{ n: number }[]>`select count(*)::int as n from runs`;
+      const [runs] = await a.sql<{ n: number }[]>`select count(*)::int as n from ${a.sql.t.runs}`;
       expect(runs!.n).toBe(await count("runs", "regwatch_a"));
     } finally {
       await a.close();

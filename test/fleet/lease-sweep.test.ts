@@ -55,7 +55,7 @@ describe("the lease sweep", () => {
     });
     await writeHeartbeat(sql, beat("dead", "dead-pool"));
     await writeHeartbeat(sql, beat("live", "live-pool"));
-    await sql`update worker_heartbeats set heartbeat_at = now() - interval '1 hour' where id = 'dead'`;
+    await sql`update ${sql.t.worker_heartbeats} set heartbeat_at = now() - interval '1 hour' where id = 'dead'`;
 
     const sweeper = (id: string) => {
       const lines: Record<string, unknown>[] = [];
@@ -99,7 +99,7 @@ describe("the lease sweep", () => {
     expect(jobs.get(deadJob!.id)).toBeNull();
     expect(jobs.get(liveJob!.id)).toBe("live-pool");
     const workers = await sql<{ id: string; stop_reason: string | null }[]>`
-      select id, stop_reason from worker_heartbeats order by id`;
+      select id, stop_reason from ${sql.t.worker_heartbeats} order by id`;
     expect(workers).toEqual([
       { id: "dead", stop_reason: "lease expired" },
       { id: "live", stop_reason: null },

@@ -85,7 +85,8 @@ beforeAll(async () => {
   };
   await writeHeartbeat(t.db.sql, { ...beat, id: "w-live" });
   await writeHeartbeat(t.db.sql, { ...beat, id: "w-silent", host: "host-b", pid: 202, jobsRunning: 0 });
-  await t.db.sql`update worker_heartbeats set heartbeat_at = now() - interval '1 hour' where id = 'w-silent'`;
+  await t.db
+    .sql`update ${t.db.sql.t.worker_heartbeats} set heartbeat_at = now() - interval '1 hour' where id = 'w-silent'`;
 }, 120_000);
 
 afterAll(async () => {

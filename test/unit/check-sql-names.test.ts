@@ -33,21 +33,21 @@ const relations: Relations = {
   tables: new Set(["watch_lists", "runs", "coverage", "reader_roles"]),
   functions: new Set(["business_as_of"]),
 };
-const found = (code: string) => findUnqualified(new Map([["db/x.ts", code]]), relations);
+/** The check's findings in one file of `lines` (written with #{...} for a template's ${...}). */
+const found = (lines: string[]) =>
+  findUnqualified(new Map([["db/x.ts", lines.join("\n").replaceAll("#{", "$" + "{")]]), relations);
 
 describe("the SQL names check", () => {
   it("finds a relation named without the schema after from, join, into, update, a FROM list's comma and in a call", () => {
     expect(
-      found(
-        [
-          "const a = await sql`select * from watch_lists w join runs r on r.id = w.id`;",
-          "const b = await tx<{ n: number }[]>`insert into coverage (x) values (${1})`;",
-          "const c = await db.sql`update runs set x = 1`;",
-          "const d = await sql`select 1 from ${sql.t.watch_lists} w, coverage c`;",
-          "const e = await sql`select business_as_of(${id}, ${day})`;",
-          "const f = await sql`select to_regclass('reader_roles')`;",
-        ].join("\n"),
-      ),
+      found([
+        "const a = await sql`select * from watch_lists w join runs r on r.id = w.id`;",
+        "const b = await tx<{ n: number }[]>`insert into coverage (x) values (#{1})`;",
+        "const c = await db.sql`update runs set x = 1`;",
+        "const d = await sql`select 1 from #{sql.t.watch_lists} w, coverage c`;",
+        "const e = await sql`select business_as_of(#{id}, #{day})`;",
+        "const f = await sql`select to_regclass('reader_roles')`;",
+      ]),
     ).toEqual([
       "db/x.ts:1: watch_lists (after from)",
       "db/x.ts:1: runs (after join)",
@@ -61,16 +61,14 @@ describe("the SQL names check", () => {
 
   it("passes qualified names, CTEs, aliases, columns, strings and templates that are not SQL", () => {
     expect(
-      found(
-        [
-          "await sql`select * from ${sql.t.watch_lists} w join ${sql.t.runs} r on r.id = w.id`;",
-          "await sql`with runs as (select 1) select * from runs`;",
-          "await sql`select count(*) as coverage, 'from runs' as said from ${sql.t.coverage}`;",
-          "await sql`select runs.id from ${sql.t.runs} where x in (1, 2)`;",
-          "const text = `from watch_lists`; // a message, not a statement",
-          "await sql`select 1 -- from runs\n from ${sql.t.runs}`;",
-        ].join("\n"),
-      ),
+      found([
+        "await sql`select * from #{sql.t.watch_lists} w join #{sql.t.runs} r on r.id = w.id`;",
+        "await sql`with runs as (select 1) select * from runs`;",
+        "await sql`select count(*) as coverage, 'from runs' as said from #{sql.t.coverage}`;",
+        "await sql`select runs.id from #{sql.t.runs} where x in (1, 2)`;",
+        "const text = `from watch_lists`; // a message, not a statement",
+        "await sql`select 1 -- from runs\n from #{sql.t.runs}`;",
+      ]),
     ).toEqual([]);
   });
 
