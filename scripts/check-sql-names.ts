@@ -98,7 +98,9 @@ export function sqlTemplates(text: string): Template[] {
 /** Whether the `/` at `at` starts a regular expression literal (not a division): by what precedes it. */
 function startsRegex(text: string, at: number): boolean {
   const before = text.slice(Math.max(0, at - 12), at).trimEnd();
-  return before === "" || /[(,=:[!&|?{};+\-*%<>~^]$/.test(before) || /\b(?:return|typeof|case|of|in)$/.test(before);
+  return (
+    before === "" || /[(,=:[!&|?{};+\-*%<>~^]$/.test(before) || /\b(?:return|typeof|case|of|in)$/.test(before)
+  );
 }
 
 /** The offset after a regular expression literal starting at `at` (its flags included). */
@@ -196,12 +198,12 @@ export function unqualifiedIn(text: string, template: Template, relations: Relat
   return out;
 }
 
-/** Whether the comma at `at` is in a FROM list: a `from` before it, not closed by another clause. */
+/** Whether the comma at `at` is in a FROM or TRUNCATE list: not closed by another clause since. */
 function inFromList(code: string, at: number): boolean {
   const before = code.slice(0, at).toLowerCase();
-  const from = before.lastIndexOf("from");
+  const from = Math.max(before.lastIndexOf("from"), before.lastIndexOf("truncate"));
   if (from < 0) return false;
-  const between = before.slice(from + 4);
+  const between = before.slice(from).replace(/^\w+/, "");
   return !/\b(where|select|group|order|having|limit|on|set|values|returning|union|with)\b|[()]/.test(between);
 }
 

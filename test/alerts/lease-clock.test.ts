@@ -24,7 +24,7 @@ afterAll(async () => t?.drop());
 
 beforeEach(async () => {
   const sql = t.db.sql;
-  await sql`truncate ${sql.t.alert_rules}, alert_deliveries cascade`;
+  await sql`truncate ${sql.t.alert_rules}, ${sql.t.alert_deliveries} cascade`;
   const [rule] = await sql<{ id: number }[]>`
     insert into ${sql.t.alert_rules} (name, channel, target) values ('n', 'notify', 'regwatch_clock') returning id`;
   const insert = (lease: string) => sql<{ id: number }[]>`

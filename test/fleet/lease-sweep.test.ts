@@ -73,7 +73,7 @@ describe("the lease sweep", () => {
     const holder = await sql.reserve();
     try {
       await holder`begin`;
-      await holder`select id from worker_heartbeats where id = 'dead' for update`;
+      await holder`select id from ${holder.t.worker_heartbeats} where id = 'dead' for update`;
       const sweeps = Promise.all([a.sweep(), b.sweep()]);
       await waitUntil(
         async () => {

@@ -47,6 +47,7 @@ describe("the SQL names check", () => {
         "const d = await sql`select 1 from #{sql.t.watch_lists} w, coverage c`;",
         "const e = await sql`select business_as_of(#{id}, #{day})`;",
         "const f = await sql`select to_regclass('reader_roles')`;",
+        "const g = await sql`truncate #{sql.t.runs}, coverage cascade`;",
       ]),
     ).toEqual([
       "db/x.ts:1: watch_lists (after from)",
@@ -56,6 +57,7 @@ describe("the SQL names check", () => {
       "db/x.ts:4: coverage (after ,)",
       "db/x.ts:5: business_as_of (a call)",
       "db/x.ts:6: reader_roles (after regclass)",
+      "db/x.ts:7: coverage (after ,)",
     ]);
   });
 

@@ -124,7 +124,9 @@ describe("a form shown for one account, sent while the session shows another", (
     });
     expect(upload.status).toBe(409);
     for (const db of [acme, globex]) {
-      const [v] = await db.sql<{ n: number }[]>`select count(*)::int as n from ${db.sql.t.payee_verifications}`;
+      const [v] = await db.sql<
+        { n: number }[]
+      >`select count(*)::int as n from ${db.sql.t.payee_verifications}`;
       const [b] = await db.sql<{ n: number }[]>`select count(*)::int as n from ${db.sql.t.payment_batches}`;
       expect([v!.n, b!.n]).toEqual([0, 0]);
     }

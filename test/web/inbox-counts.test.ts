@@ -142,7 +142,7 @@ describe("the inbox's count cards", () => {
 
   it("has the index of high-heading changes name the severity rule's headings", async () => {
     const [row] = await t.db.sql<{ def: string }[]>`
-      select pg_get_indexdef('changes_high_headings'::regclass) as def`;
+      select pg_get_indexdef(${`${t.db.sql.schema}.changes_high_headings`}::regclass) as def`;
     const named = [...(row?.def ?? "").matchAll(/'([a-z_]+)'::text/g)].map((m) => m[1]);
     expect(named.sort()).toEqual([...SEVERITY_RULE.headings].sort());
   });
