@@ -74,7 +74,7 @@ export function sqlTemplates(text: string): Template[] {
       } else j++;
     }
     parts.push([start, j]);
-    if (tag && TAGS.test(tag)) found.push({ tag, parts });
+    if (tag && TAGS.test(tag.replace(/(?:\[[^\]]*\])?!?$/, ""))) found.push({ tag, parts });
     return j + 1;
   };
   // Skips `${...}`'s expression from `at`; returns the offset after its `}`.
@@ -134,7 +134,7 @@ function tagBefore(text: string, at: number): string {
     }
     j--;
   }
-  const match = /[A-Za-z_$][\w$.]*$/.exec(text.slice(Math.max(0, j - 80), j + 1));
+  const match = /[A-Za-z_$][\w$.[\]!]*$/.exec(text.slice(Math.max(0, j - 80), j + 1));
   return match ? match[0] : "";
 }
 
