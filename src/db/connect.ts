@@ -167,13 +167,6 @@ export function preparesStatements(url: string): boolean {
   }
 }
 
-/** Connection parameters that bind a session to one account's schema (and nothing else). */
-export function schemaConnection(schema: string): { search_path: string } {
-  if (!/^[a-z][a-z0-9_]{0,62}$/.test(schema))
-    throw new Error(`"${schema}" is not a schema name regwatch uses`);
-  return { search_path: schema };
-}
-
 function connect(
   url: string,
   schema: string,

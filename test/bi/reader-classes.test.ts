@@ -100,11 +100,7 @@ describe("what readers read", () => {
       expect(await as("select target from regwatch.alert_rules")).toBe("42501");
       expect(await as("select name from regwatch.alert_rules")).toBeUndefined();
 
-      const schemaSql = postgres(target.url, {
-        max: 1,
-        onnotice: () => {},
-        connection: { search_path: "regwatch" },
-      });
+      const schemaSql = postgres(target.url, { max: 1, onnotice: () => {} });
       try {
         const readers = await readerRoles(scopedSql(schemaSql, "regwatch"));
         expect(readers).toEqual([{ role, unreadable: [], exposed: [] }]);

@@ -7,7 +7,6 @@
  */
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { schemaConnection } from "../../src/db/connect.ts";
 import { scopedSql } from "../../src/db/scoped-sql.ts";
 import { writeHeartbeat } from "../../src/db/workers.ts";
 import { sweepExpired } from "../../src/fleet/leases.ts";
@@ -59,11 +58,7 @@ describe("the lease sweep", () => {
 
     const sweeper = (id: string) => {
       const lines: Record<string, unknown>[] = [];
-      const client = postgres(t.url, {
-        max: 1,
-        onnotice: () => {},
-        connection: schemaConnection("regwatch"),
-      });
+      const client = postgres(t.url, { max: 1, onnotice: () => {} });
       const log = createLogger({ stream: { write: (l: string) => lines.push(JSON.parse(l)) } });
       const deps = { sql: scopedSql(client, "regwatch"), log, leaseSeconds: 60, utils: queue };
       return { id, lines, client, sweep: () => sweepExpired(deps, id) };

@@ -102,11 +102,7 @@ describe.skipIf(unavailable !== undefined)("a fast stop of Postgres during the f
 
     await cluster.start();
     // The next process to take the run lock marks the row the lost process could not finish.
-    const sql = postgres(cluster.url, {
-      max: 1,
-      onnotice: () => {},
-      connection: { search_path: "regwatch" },
-    });
+    const sql = postgres(cluster.url, { max: 1, onnotice: () => {} });
     try {
       const lock = await acquireRunLock(scopedSql(sql, "regwatch"));
       await lock.release();
