@@ -124,7 +124,7 @@ async function keyAt(sql: Sql, offset: number) {
   const [row] = await sql<{ changeDate: string; taxId: string; heading: string; changeId: number }[]>`
     select to_char(c.change_date, 'YYYY-MM-DD') as "changeDate", c.tax_id as "taxId", h.heading,
            c.id::int as "changeId"
-    from changes c cross join lateral unnest(c.changed_headings) as h(heading)
+    from ${sql.t.changes} c cross join lateral unnest(c.changed_headings) as h(heading)
     order by c.change_date desc, c.tax_id, h.heading, c.id desc
     offset ${offset} limit 1`;
   return row ? { taxId: row.taxId, cursor: encodeCursor({ ...row, dayOrder: null }) } : null;
@@ -133,9 +133,9 @@ async function keyAt(sql: Sql, offset: number) {
 /** Writes about `headingChanges` heading changes over three years; the number written. */
 async function seed(sql: Sql, headingChanges: number): Promise<number> {
   const changes = Math.ceil((headingChanges * 4) / 5);
-  await sql`insert into watch_lists (list_key, list_name) values ('bench-a', 'suppliers'), ('bench-b', 'customers')`;
+  await sql`insert into ${sql.t.watch_lists} (list_key, list_name) values ('bench-a', 'suppliers'), ('bench-b', 'customers')`;
   await sql`
-    insert into changes (tax_id, change_date, chapter, path, changed_headings, raw)
+    insert into ${sql.t.changes} (tax_id, change_date, chapter, path, changed_headings, raw)
     select (10000000 + (g::bigint * 7919) % ${BUSINESSES})::text, ${LAST_DAY}::date - (g % ${DAYS}), 'registry',
            'bench/' || g || '.json',
            case g % 4 when 0 then array['bank_accounts', 'status'] when 1 then array['seat']
@@ -143,26 +143,26 @@ async function seed(sql: Sql, headingChanges: number): Promise<number> {
            '{}'::jsonb
     from generate_series(1, ${changes}) g`;
   await sql`
-    insert into change_sources (change_id, list_key)
-    select id, case when id % 3 = 0 then 'bench-b' else 'bench-a' end from changes`;
+    insert into ${sql.t.change_sources} (change_id, list_key)
+    select id, case when id % 3 = 0 then 'bench-b' else 'bench-a' end from ${sql.t.changes}`;
   // One change in fifty is left unread: its file pending, its headings rows without values.
   await sql`
-    insert into change_files (path, status, change_ids, newest_change)
-    select path, 'pending', array[id], change_date from changes where id % 50 = 0`;
+    insert into ${sql.t.change_files} (path, status, change_ids, newest_change)
+    select path, 'pending', array[id], change_date from ${sql.t.changes} where id % 50 = 0`;
   await sql`
-    insert into change_values (change_id, heading, tax_id, change_date, old_value, new_value, path)
+    insert into ${sql.t.change_values} (change_id, heading, tax_id, change_date, old_value, new_value, path)
     select c.id, h, c.tax_id, c.change_date,
            case h when 'bank_accounts' then '[{"bank_account": "11700024-00000001"}]'::jsonb
                   when 'status' then '1'::jsonb else to_jsonb('Régi ' || c.id) end,
            case h when 'bank_accounts' then '[{"bank_account": "10402142-49555052"}]'::jsonb
                   when 'status' then '2'::jsonb else to_jsonb('Új ' || c.id) end,
            c.path
-    from changes c cross join lateral unnest(c.changed_headings) h
+    from ${sql.t.changes} c cross join lateral unnest(c.changed_headings) h
     where c.id % 50 <> 0`;
   await sql`
-    insert into business_profiles (tax_id, name)
-    select distinct tax_id, 'Bench ' || tax_id || ' Kft.' from changes`;
+    insert into ${sql.t.business_profiles} (tax_id, name)
+    select distinct tax_id, 'Bench ' || tax_id || ' Kft.' from ${sql.t.changes}`;
   const [count] = await sql<{ rows: number }[]>`
-    select coalesce(sum(cardinality(changed_headings)), 0)::int as rows from changes`;
+    select coalesce(sum(cardinality(changed_headings)), 0)::int as rows from ${sql.t.changes}`;
   return count!.rows;
 }

@@ -5,7 +5,8 @@
  * fails it is made again with each body built under a savepoint of its own, and a body that fails
  * there is charged to its message as a failed attempt; the rest of the batch goes on.
  */
-import type { TransactionSql } from "postgres";
+
+import type { Tx } from "../db/connect.ts";
 import { redactJson, redactSecrets } from "../secrets.ts";
 import { type BoundedInput, boundDigest, boundEmailContent, boundWebhookBody } from "./digest-bound.ts";
 import type { MessageInput } from "./message.ts";
@@ -84,7 +85,7 @@ export function batchClaimer(pass: Pass, { marginMs, ...settings }: ClaimSetting
 
 /** Claims a batch and freezes the body of each message claimed for its first attempt. */
 async function claimAndFreeze(
-  tx: TransactionSql,
+  tx: Tx,
   pass: Pass,
   options: Parameters<typeof claimBatch>[1],
   texts: Texts | undefined,
@@ -101,7 +102,7 @@ async function claimAndFreeze(
     // each channel froze its own) is built once more, for the last time.
     if (!payload || !isFrozenFor(row.channel, payload)) {
       if (texts === undefined) throw new MessagesNotLoaded();
-      const build = (runner: TransactionSql) => freeze(runner, row, options.now, locale, texts);
+      const build = (runner: Tx) => freeze(runner, row, options.now, locale, texts);
       if (!careful) payload = await build(tx);
       else {
         try {
@@ -123,7 +124,7 @@ async function claimAndFreeze(
 }
 
 async function freeze(
-  tx: TransactionSql,
+  tx: Tx,
   row: DeliveryRow,
   now: Date,
   locale: MessageInput["locale"],
@@ -162,7 +163,7 @@ function isFrozenFor(channel: DeliveryRow["channel"], payload: Record<string, un
 
 /** The message's alerts as they are now, dated as the frozen body is when there is one. */
 async function messageInput(
-  tx: TransactionSql,
+  tx: Tx,
   row: DeliveryRow,
   now: Date,
   locale: MessageInput["locale"],

@@ -11,11 +11,13 @@ export async function grantAccounts(
   userName: string,
   accounts: readonly string[],
 ): Promise<string[] | undefined> {
-  const [user] = await sql<{ id: number }[]>`select id::int from console_users where name = ${userName}`;
+  const [user] = await sql<
+    { id: number }[]
+  >`select id::int from ${sql.t.console_users} where name = ${userName}`;
   if (!user) return undefined;
   if (accounts.length === 0) return [];
   const rows = await sql<{ account: string }[]>`
-    insert into console_user_accounts (user_id, account)
+    insert into ${sql.t.console_user_accounts} (user_id, account)
     select ${user.id}, a from unnest(${sql.array([...accounts])}::text[]) as a
     on conflict (user_id, account) do nothing
     returning account`;
@@ -28,10 +30,12 @@ export async function revokeAccounts(
   userName: string,
   accounts: readonly string[],
 ): Promise<string[] | undefined> {
-  const [user] = await sql<{ id: number }[]>`select id::int from console_users where name = ${userName}`;
+  const [user] = await sql<
+    { id: number }[]
+  >`select id::int from ${sql.t.console_users} where name = ${userName}`;
   if (!user) return undefined;
   const rows = await sql<{ account: string }[]>`
-    delete from console_user_accounts
+    delete from ${sql.t.console_user_accounts}
     where user_id = ${user.id} and account = any(${sql.array([...accounts])}::text[])
     returning account`;
   return rows.map((r) => r.account).sort();
@@ -40,7 +44,7 @@ export async function revokeAccounts(
 /** The accounts the user has been given, by name; empty for no such user. */
 export async function accountsOfUser(sql: Sql, userName: string): Promise<string[]> {
   const rows = await sql<{ account: string }[]>`
-    select a.account from console_user_accounts a join console_users u on u.id = a.user_id
+    select a.account from ${sql.t.console_user_accounts} a join ${sql.t.console_users} u on u.id = a.user_id
     where u.name = ${userName} order by a.account`;
   return rows.map((r) => r.account);
 }
@@ -51,12 +55,12 @@ export async function accountsOfUser(sql: Sql, userName: string): Promise<string
  */
 export async function usersOfAccount(sql: Sql, account: string | null): Promise<string[]> {
   const rows = await sql<{ name: string }[]>`
-    select u.name from console_users u
+    select u.name from ${sql.t.console_users} u
     ${
       account === null
         ? sql``
         : sql`where exists (
-            select from console_user_accounts a where a.user_id = u.id and a.account = ${account})`
+            select from ${sql.t.console_user_accounts} a where a.user_id = u.id and a.account = ${account})`
     }
     order by u.name`;
   return rows.map((r) => r.name);

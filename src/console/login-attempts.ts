@@ -31,17 +31,17 @@ export async function claimLoginAttempt(
   return sql.begin(async (tx) => {
     // 64-bit key from the name, the address and the schema (one home per schema shares the table).
     await tx`select pg_advisory_xact_lock(hashtextextended(
-      ${who.username} || chr(10) || ${who.address} || chr(10) || current_setting('search_path'),
+      ${who.username} || chr(10) || ${who.address} || chr(10) || ${tx.schema}::text,
       ${LOGIN_LOCK_SEED}))`;
     // A statement of its own after the lock: its snapshot sees every attempt committed before it.
     const [counted] = await tx<{ n: number }[]>`
-      select count(*)::int as n from console_login_failures
+      select count(*)::int as n from ${tx.t.console_login_failures}
       where username = ${who.username} and address = ${who.address}
         and at > ${new Date(at.getTime() - limit.windowMs)}`;
     if ((counted?.n ?? 0) >= limit.max) return { allowed: false as const };
     const [row] = await tx<{ id: number }[]>`
-      with pruned as (delete from console_login_failures where at < ${new Date(at.getTime() - KEEP_MS)})
-      insert into console_login_failures (username, address, at)
+      with pruned as (delete from ${tx.t.console_login_failures} where at < ${new Date(at.getTime() - KEEP_MS)})
+      insert into ${tx.t.console_login_failures} (username, address, at)
       values (${who.username}, ${who.address}, ${at})
       returning id::int`;
     return { allowed: true as const, id: row!.id };
@@ -50,7 +50,7 @@ export async function claimLoginAttempt(
 
 /** Takes back an attempt whose password was right: it no longer counts against the limit. */
 export async function forgetLoginAttempt(sql: Sql, id: number): Promise<void> {
-  await sql`delete from console_login_failures where id = ${id}`;
+  await sql`delete from ${sql.t.console_login_failures} where id = ${id}`;
 }
 
 const LOGIN_LOCK_SEED = 0x72_77_6c_67; // "rwlg"

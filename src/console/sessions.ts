@@ -27,8 +27,8 @@ export async function createSession(
 ): Promise<void> {
   // Sessions that ended without a sign-out are cleared on the way, so the table stays small.
   await sql`
-    with expired as (delete from console_sessions where expires_at <= ${session.createdAt})
-    insert into console_sessions (id, user_id, csrf_token, created_at, expires_at, last_seen_at)
+    with expired as (delete from ${sql.t.console_sessions} where expires_at <= ${session.createdAt})
+    insert into ${sql.t.console_sessions} (id, user_id, csrf_token, created_at, expires_at, last_seen_at)
     values (${session.id}, ${session.userId}, ${session.csrfToken}, ${session.createdAt},
             ${session.expiresAt}, ${session.createdAt})`;
 }
@@ -39,23 +39,23 @@ export async function liveSession(sql: Sql, id: string, now: Date): Promise<Sess
     select s.id, u.name as "userName", u.role, u.locale, s.csrf_token as "csrfToken",
            s.expires_at as "expiresAt", s.last_seen_at as "lastSeenAt",
            s.current_account as "currentAccount",
-           array(select a.account from console_user_accounts a
+           array(select a.account from ${sql.t.console_user_accounts} a
                   where a.user_id = s.user_id order by a.account) as accounts
-    from console_sessions s join console_users u on u.id = s.user_id
+    from ${sql.t.console_sessions} s join ${sql.t.console_users} u on u.id = s.user_id
     where s.id = ${id} and s.expires_at > ${now}`;
   return row;
 }
 
 export async function touchSession(sql: Sql, id: string, now: Date): Promise<void> {
-  await sql`update console_sessions set last_seen_at = ${now} where id = ${id}`;
+  await sql`update ${sql.t.console_sessions} set last_seen_at = ${now} where id = ${id}`;
 }
 
 /** Makes the session show `account` (the caller has checked the user was given it). */
 export async function setSessionAccount(sql: Sql, id: string, account: string): Promise<void> {
-  await sql`update console_sessions set current_account = ${account} where id = ${id}`;
+  await sql`update ${sql.t.console_sessions} set current_account = ${account} where id = ${id}`;
 }
 
 /** Ends a session (sign-out); expired sessions of anyone are cleared on the way. */
 export async function deleteSession(sql: Sql, id: string, now: Date): Promise<void> {
-  await sql`delete from console_sessions where id = ${id} or expires_at <= ${now}`;
+  await sql`delete from ${sql.t.console_sessions} where id = ${id} or expires_at <= ${now}`;
 }

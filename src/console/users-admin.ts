@@ -4,16 +4,15 @@
  * without an admin. The admins are locked before they are counted, so two admins demoting each
  * other at once cannot both succeed.
  */
-import type { TransactionSql } from "postgres";
-import type { Sql } from "../db/connect.ts";
+import type { Sql, Tx } from "../db/connect.ts";
 import type { ConsoleRole } from "./users.ts";
 
 export type AdminChange = "done" | "unchanged" | "no-such-user" | "last-admin";
 
 /** The other admins, locked until the transaction ends; whether `name` is one of the admins. */
-async function lockAdmins(tx: TransactionSql, name: string): Promise<{ isAdmin: boolean; admins: number }> {
+async function lockAdmins(tx: Tx, name: string): Promise<{ isAdmin: boolean; admins: number }> {
   const rows = await tx<{ name: string }[]>`
-    select name from console_users where role = 'admin' order by id for update`;
+    select name from ${tx.t.console_users} where role = 'admin' order by id for update`;
   return { isAdmin: rows.some((r) => r.name === name), admins: rows.length };
 }
 
@@ -23,10 +22,10 @@ export async function setConsoleRole(sql: Sql, name: string, role: ConsoleRole):
     const { isAdmin, admins } = await lockAdmins(tx, name);
     if (isAdmin && role !== "admin" && admins <= 1) return "last-admin";
     const [before] = await tx<{ role: ConsoleRole }[]>`
-      select role from console_users where name = ${name} for update`;
+      select role from ${tx.t.console_users} where name = ${name} for update`;
     if (!before) return "no-such-user";
     if (before.role === role) return "unchanged";
-    await tx`update console_users set role = ${role}, updated_at = now() where name = ${name}`;
+    await tx`update ${tx.t.console_users} set role = ${role}, updated_at = now() where name = ${name}`;
     return "done";
   });
 }
@@ -36,14 +35,14 @@ export async function removeConsoleUserKeepingAdmin(sql: Sql, name: string): Pro
   return sql.begin(async (tx) => {
     const { isAdmin, admins } = await lockAdmins(tx, name);
     if (isAdmin && admins <= 1) return "last-admin";
-    const rows = await tx`delete from console_users where name = ${name} returning id`;
+    const rows = await tx`delete from ${tx.t.console_users} where name = ${name} returning id`;
     return rows.length === 1 ? "done" : "no-such-user";
   });
 }
 
 /** How many users may sign in: the sign-in page says how to create the first admin when none. */
 export async function countConsoleUsers(sql: Sql): Promise<number> {
-  const [row] = await sql<{ count: number }[]>`select count(*)::int as count from console_users`;
+  const [row] = await sql<{ count: number }[]>`select count(*)::int as count from ${sql.t.console_users}`;
   return row?.count ?? 0;
 }
 

@@ -35,7 +35,7 @@ export async function addConsoleUser(
 ): Promise<boolean> {
   return sql.begin(async (tx) => {
     const rows = await tx`
-      insert into console_users (name, role, password_hash, locale)
+      insert into ${tx.t.console_users} (name, role, password_hash, locale)
       values (${user.name}, ${user.role}, ${user.passwordHash}, ${user.locale ?? null})
       on conflict (name) do nothing
       returning id`;
@@ -48,11 +48,11 @@ export async function addConsoleUser(
 export async function listConsoleUsers(sql: Sql, now: Date): Promise<ConsoleUserRow[]> {
   const rows = await sql<ConsoleUserRow[]>`
     select u.id::int, u.name, u.role, u.locale, u.created_at as "createdAt", u.updated_at as "updatedAt",
-           (select count(*)::int from console_sessions s
+           (select count(*)::int from ${sql.t.console_sessions} s
              where s.user_id = u.id and s.expires_at > ${now}) as "activeSessions",
-           array(select a.account from console_user_accounts a
+           array(select a.account from ${sql.t.console_user_accounts} a
                   where a.user_id = u.id order by a.account) as accounts
-    from console_users u order by u.name`;
+    from ${sql.t.console_users} u order by u.name`;
   return [...rows];
 }
 
@@ -63,7 +63,7 @@ export async function consoleUserCredentials(
 ): Promise<{ id: number; name: string; role: ConsoleRole; passwordHash: string } | undefined> {
   const [row] = await sql<{ id: number; name: string; role: ConsoleRole; passwordHash: string }[]>`
     select id::int, name, role, password_hash as "passwordHash"
-    from console_users where name = ${name}`;
+    from ${sql.t.console_users} where name = ${name}`;
   return row;
 }
 
@@ -74,10 +74,10 @@ export async function consoleUserCredentials(
 export async function setConsolePassword(sql: Sql, name: string, passwordHash: string): Promise<boolean> {
   return sql.begin(async (tx) => {
     const rows = await tx<{ id: number }[]>`
-      update console_users set password_hash = ${passwordHash}, updated_at = now()
+      update ${tx.t.console_users} set password_hash = ${passwordHash}, updated_at = now()
       where name = ${name} returning id::int`;
     if (rows.length === 0) return false;
-    await tx`delete from console_sessions where user_id = ${rows[0]!.id}`;
+    await tx`delete from ${tx.t.console_sessions} where user_id = ${rows[0]!.id}`;
     return true;
   });
 }
@@ -88,6 +88,6 @@ export async function setConsolePassword(sql: Sql, name: string, passwordHash: s
  */
 export async function setConsoleLocale(sql: Sql, name: string, locale: string | null): Promise<boolean> {
   const rows = await sql`
-    update console_users set locale = ${locale}, updated_at = now() where name = ${name} returning id`;
+    update ${sql.t.console_users} set locale = ${locale}, updated_at = now() where name = ${name} returning id`;
   return rows.length === 1;
 }

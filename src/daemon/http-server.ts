@@ -7,8 +7,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import postgres from "postgres";
-import { type Sql, schemaConnection } from "../db/connect.ts";
+import type { Sql } from "../db/connect.ts";
 import { migrationsCurrent } from "../db/migrate.ts";
+import { scopedSql } from "../db/scoped-sql.ts";
 import { coerceError } from "../errors.ts";
 import { listenError } from "../listen-error.ts";
 import type { Logger } from "../logger.ts";
@@ -18,13 +19,14 @@ const PROBE_TIMEOUT_MS = 3000;
 
 /** A two-connection client for health checks and scrape-time reads. */
 export class DatabaseProbe {
+  /** The account's view of the probe's connections (statements name its schema). */
   readonly sql: Sql;
 
   constructor(
     url: string,
     private readonly schema: string,
   ) {
-    this.sql = postgres(url, {
+    const pool = postgres(url, {
       max: 2,
       connect_timeout: PROBE_TIMEOUT_MS / 1000,
       idle_timeout: 30,
@@ -32,9 +34,9 @@ export class DatabaseProbe {
       connection: {
         application_name: `regwatch/${process.pid}/probe`,
         statement_timeout: PROBE_TIMEOUT_MS,
-        ...schemaConnection(schema),
       },
     });
+    this.sql = scopedSql(pool, schema);
   }
 
   /** Null when ready, else why not. */

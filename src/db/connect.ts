@@ -1,12 +1,15 @@
 import postgres from "postgres";
 import { DEFAULT_SCHEMA } from "../account-name.ts";
 import type { Config } from "../config.ts";
-import { scopedSql } from "./scoped-sql.ts";
+import { type ScopedSql, type ScopedTx, scopedSql } from "./scoped-sql.ts";
 import { withNoDelay } from "./socket.ts";
 
-export type Sql = postgres.Sql;
-/** A transaction handle (what `sql.begin` passes to its body). */
-export type Tx = postgres.TransactionSql;
+/** One account's statements: the pool, with `sql.t.x` naming the account's `x` (scoped-sql.ts). */
+export type Sql = ScopedSql;
+/** A transaction handle (what `sql.begin` passes to its body), with the same `t`. */
+export type Tx = ScopedTx;
+/** The connections themselves, bound to no schema. */
+export type Pool = postgres.Sql;
 /** A piece of SQL built with a tagged template, to be placed inside another statement. */
 export type Fragment = postgres.Fragment;
 
@@ -20,16 +23,15 @@ export interface Database {
   sql: Sql;
   url: string;
   /**
-   * The schema every statement reads and writes: each statement's transaction sets search_path to
-   * this one schema (scoped-sql.ts), so statements name tables without a schema and one account's
-   * statement never resolves another's.
+   * The schema every statement reads and writes: statements name it with each table (`sql.t.x`,
+   * scoped-sql.ts), so one account's statement never resolves another's.
    */
   schema: string;
   /**
    * The connections under `sql`, which carry no schema of their own: `forSchema` gives another
    * schema's Database over them, so one pool serves every account of a process.
    */
-  pool: Sql;
+  pool: Pool;
   /** Where the connection came from, for messages (never the URL, which may hold a password). */
   origin: "DATABASE_URL" | "embedded";
   close(): Promise<void>;
@@ -165,13 +167,6 @@ export function preparesStatements(url: string): boolean {
   }
 }
 
-/** Connection parameters that bind a session to one account's schema (and nothing else). */
-export function schemaConnection(schema: string): { search_path: string } {
-  if (!/^[a-z][a-z0-9_]{0,62}$/.test(schema))
-    throw new Error(`"${schema}" is not a schema name regwatch uses`);
-  return { search_path: schema };
-}
-
 function connect(
   url: string,
   schema: string,
@@ -180,8 +175,8 @@ function connect(
   beforeClose: (sql: Sql) => Promise<(() => Promise<void>) | undefined | void>,
 ): Database {
   installDriverGuard();
-  // No search_path among the connection's parameters: the schema is set in each transaction, so
-  // the pool may serve several accounts and a pooler in transaction mode may carry it.
+  // No search_path among the connection's parameters: statements name their schema, so the pool
+  // may serve several accounts and a pooler in transaction mode may carry it.
   const common = withNoDelay({ onnotice: () => {}, connection: { application_name: APPLICATION_NAME } });
   const pool = postgres(url, {
     ...common,

@@ -4,7 +4,7 @@
  * others are migrated a few at once, each in one transaction of its own (migrate.ts). A new
  * account added to the file is the only one migrated by the next `migrate`.
  */
-import type { Sql } from "./connect.ts";
+import type { Pool } from "./connect.ts";
 import { MIGRATIONS_FOLDER, migrateSchema, newestApplied } from "./migrate.ts";
 import { readMigrations } from "./migration-files.ts";
 
@@ -21,7 +21,7 @@ export interface SchemaOutcome {
  * current ones first). `pool` needs `parallel` connections.
  */
 export async function migrateSchemas(
-  pool: Sql,
+  pool: Pool,
   schemas: readonly string[],
   options: { parallel?: number; onSchema?: (outcome: SchemaOutcome) => void } = {},
 ): Promise<SchemaOutcome[]> {

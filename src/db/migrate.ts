@@ -42,7 +42,7 @@ export async function runMigrations(url: string, schema = DEFAULT_SCHEMA): Promi
  * roles are applied again in the same transaction (src/db/grants.ts).
  */
 export async function migrateSchema(
-  pool: Sql,
+  pool: postgres.Sql,
   schema: string,
   migrations: readonly Migration[] = readMigrations(MIGRATIONS_FOLDER),
 ): Promise<{ applied: number }> {
@@ -72,7 +72,7 @@ export async function migrateSchema(
 }
 
 /** The journals' schema, created once (two migrators creating it at once would collide). */
-async function ensureJournalSchema(pool: Sql): Promise<void> {
+async function ensureJournalSchema(pool: postgres.Sql): Promise<void> {
   const [found] = await pool<{ exists: boolean }[]>`
     select to_regnamespace(${JOURNAL_SCHEMA}) is not null as exists`;
   if (found?.exists) return;
@@ -87,7 +87,10 @@ async function ensureJournalSchema(pool: Sql): Promise<void> {
  * every journal: a schema absent from the answer has none. What `migrate` of many accounts reads
  * first, so that the accounts already current cost nothing more.
  */
-export async function newestApplied(sql: Sql, schemas: readonly string[]): Promise<Map<string, number>> {
+export async function newestApplied(
+  sql: postgres.Sql,
+  schemas: readonly string[],
+): Promise<Map<string, number>> {
   const tables = await sql<{ name: string }[]>`
     select c.relname as name from pg_class c
     where c.relnamespace = to_regnamespace(${JOURNAL_SCHEMA}) and c.relkind = 'r'

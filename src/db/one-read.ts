@@ -1,8 +1,7 @@
 /**
  * Several reads that belong together in one read-only transaction, without JIT compilation: one
- * begin and one commit for all of them (not one of each per statement, as src/db/scoped-sql.ts
- * gives a statement of its own), one state of the database, and their statements pipelined on one
- * connection. JIT is off because what these reads cost is a few milliseconds of execution, and a
+ * begin and one commit for all of them, one state of the database, and their statements
+ * pipelined on one connection. JIT is off because what these reads cost is a few milliseconds of execution, and a
  * plan whose estimate passes jit_above_cost (statistics not yet gathered after a bulk load) would
  * spend longer compiling than running.
  */

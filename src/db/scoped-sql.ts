@@ -1,145 +1,168 @@
 /**
- * One account's view of a shared pool. Statements name their tables without a schema (the search
- * path decides where they are), and a pool serves many accounts, so the schema cannot be a
- * property of the connection: every statement runs in a transaction of its own that starts with
- * `set local search_path` (set_config(..., true)), and `begin` does the same for a transaction's
- * body. Nothing outlives the transaction, so a connection handed to another account next (by this
- * pool, or by PgBouncer in transaction mode between transactions) carries nothing of this one.
+ * One account's view of a shared pool. Statements name the account's schema themselves: `sql.t.x`
+ * is the identifier `"schema"."x"` (postgres.js escapes `schema.x` so), written where the statement
+ * names table, view or function `x`. No search_path and no transaction of its own: a statement is
+ * the pool's plain statement (one round trip), and a connection carries nothing of an account, so
+ * this pool or PgBouncer in transaction mode may hand it to another account next.
  *
- *   statement  → begin → set_config + statement (pipelined) → commit → the caller's promise settles
- *   begin(fn)  → begin → set_config → fn(tx) → commit
+ *   sql`select ... from ${sql.t.watch_lists}`  → the statement, as the pool runs it
+ *   sql.begin(fn) / tx.savepoint(fn)           → fn gets the transaction with the same `t` and `schema`
  *
- * The caller's promise settles after the commit: a statement whose commit failed is not reported as
- * done. Cursors and `forEach` stream inside the transaction, which ends with their last row.
+ * Only postgres.js's public API is used: the view is a Proxy that adds properties and wraps the
+ * callbacks of begin, savepoint and reserve; the driver's queries are never touched.
  */
 import type postgres from "postgres";
 
-type Pool = postgres.Sql;
-type TxSql = postgres.TransactionSql;
-
-/** What postgres.js keeps on a query object that this module relies on (src/query.js). */
-interface QueryInternals {
-  handler: Handler;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
-}
-type Handler = ((query: QueryInternals) => void) & { debug?: unknown };
-
 const SCHEMA_NAME = /^[a-z][a-z0-9_]{0,62}$/;
-
-function isQuery(value: unknown): value is QueryInternals {
-  return value instanceof Promise && typeof (value as Partial<QueryInternals>).handler === "function";
-}
-
-/** The statement that puts a transaction in `schema`. */
-function setSchema(tx: TxSql, schema: string): postgres.PendingQuery<postgres.Row[]> {
-  return tx`select set_config('search_path', ${schema}, true)`;
-}
+const RELATION_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /**
- * Sends `set_config` and then `query` on the transaction's connection, back to back (one round
- * trip). The query runs through the transaction's handler (taken from the set_config query), so
- * the caller's own query object, with its cursor, forEach or values mode, is what runs.
+ * The tables, views and functions migrations/ creates in each schema (scripts/check-sql-names.ts
+ * fails when a migration adds one that is not here).
  */
-function sendAfterSchema(tx: TxSql, schema: string, query: QueryInternals): void {
-  const set = setSchema(tx, schema) as unknown as QueryInternals & { executed: boolean };
-  // Marked as sent, so that awaiting it (the transaction does, to catch its error) does not send it twice.
-  set.executed = true;
-  set.handler(set);
-  set.handler(query);
+export const RELATION_NAMES = [
+  "alert_deliveries",
+  "alert_delivery_health",
+  "alert_events",
+  "alert_rules",
+  "alert_scans",
+  "alerts",
+  "api_usage",
+  "bank_account_list",
+  "bank_accounts_of_businesses",
+  "business_as_of",
+  "business_profiles",
+  "businesses",
+  "canonical_bank_account",
+  "change_files",
+  "change_sources",
+  "change_values",
+  "changes",
+  "console_login_failures",
+  "console_sessions",
+  "console_user_accounts",
+  "console_users",
+  "coverage",
+  "desired_items",
+  "desired_lists",
+  "dropped_lists",
+  "given_names",
+  "held_uploads",
+  "invalid_items",
+  "item_outcomes",
+  "keep_search_bank_accounts",
+  "key_refusals",
+  "listed_bank_accounts",
+  "managed_items",
+  "managed_lists",
+  "payee_verifications",
+  "payment_batches",
+  "payment_checks",
+  "payment_column_choices",
+  "reader_roles",
+  "record_bank_accounts",
+  "registry_descriptions",
+  "run_lease",
+  "runs",
+  "search_bank_accounts",
+  "seen_headings",
+  "v_api_usage_monthly",
+  "v_bank_account_changes",
+  "v_bank_accounts",
+  "v_business_names",
+  "v_change_headings",
+  "v_changes",
+  "v_coverage",
+  "v_coverage_gaps",
+  "v_heading_changes",
+  "v_item_failures",
+  "v_open_alerts",
+  "v_unread_headings",
+  "v_watch_status",
+  "watch_lists",
+  "watched_items",
+  "worker_heartbeats",
+] as const;
+
+export type RelationName = (typeof RELATION_NAMES)[number];
+
+/** `"schema"."name"` for each of the schema's tables, views and functions. */
+export type Relations = Readonly<Record<RelationName, postgres.Helper<string, []>>>;
+
+/** What an account's view adds to the driver's handles. */
+export interface Scoped {
+  /** The account's relations, qualified: `${sql.t.runs}` in a statement is `"schema"."runs"`. */
+  readonly t: Relations;
+  /** The account's schema, for a value (to_regclass, hashtext) rather than a name in the text. */
+  readonly schema: string;
 }
 
-/** The resolve and reject postgres.js has given a query last (a cursor gives new ones at each step). */
-interface Settlers {
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
-}
+type Unwrapped<T> = T extends readonly unknown[] ? { -readonly [K in keyof T]: Awaited<T[K]> } : Awaited<T>;
 
-/**
- * Holds back a query's settling: whatever postgres.js calls as its resolve or reject is reported
- * to `onSettle` instead, and the caller's functions stay reachable through the returned object.
- */
-function deferSettle(query: QueryInternals, onSettle: (ok: boolean, value: unknown) => void): Settlers {
-  const current: Settlers = { resolve: query.resolve, reject: query.reject };
-  for (const key of ["resolve", "reject"] as const) {
-    Object.defineProperty(query, key, {
-      configurable: true,
-      get: () => (value: unknown) => onSettle(key === "resolve", value),
-      set: (next: (value: unknown) => void) => {
-        current[key] = next;
-      },
-    });
-  }
-  return current;
-}
+/** A transaction (or savepoint) of an account's view: its savepoints are the account's too. */
+export type ScopedTx = {
+  savepoint<T>(cb: (sql: ScopedTx) => T | Promise<T>): Promise<Unwrapped<T>>;
+  savepoint<T>(name: string, cb: (sql: ScopedTx) => T | Promise<T>): Promise<Unwrapped<T>>;
+} & Scoped &
+  postgres.TransactionSql;
 
-function scopedHandler(pool: Pool, schema: string, original: Handler): Handler {
-  const handler: Handler = (query) => {
-    let seen: { ok: boolean; value: unknown } | undefined;
-    let settled: () => void = () => {};
-    const ran = new Promise<void>((resolve) => {
-      settled = resolve;
-    });
-    const caller = deferSettle(query, (ok, value) => {
-      seen = { ok, value };
-      settled();
-    });
-    pool
-      .begin(async (tx) => {
-        sendAfterSchema(tx, schema, query);
-        await ran;
-        // A failed statement rolls its transaction back; its error reaches the caller below.
-        if (seen && !seen.ok) throw seen.value;
-      })
-      .then(
-        () => caller.resolve(seen?.value),
-        (error: unknown) => caller.reject(seen && !seen.ok ? seen.value : error),
-      );
-  };
-  handler.debug = original.debug;
-  return handler;
-}
+/** An account's view of a pool: its transactions are the account's too. */
+export type ScopedSql = {
+  begin<T>(cb: (sql: ScopedTx) => T | Promise<T>): Promise<Unwrapped<T>>;
+  begin<T>(options: string, cb: (sql: ScopedTx) => T | Promise<T>): Promise<Unwrapped<T>>;
+  reserve(): Promise<postgres.ReservedSql & Scoped>;
+} & Scoped &
+  postgres.Sql;
 
-/**
- * An Sql bound to `schema` over `pool` (whose connections carry no search_path of their own).
- * Builders (identifiers, json, arrays, fragments) are the pool's; statements and transactions
- * run as the module comment says.
- */
-export function scopedSql(pool: Pool, schema: string): Pool {
-  if (!SCHEMA_NAME.test(schema)) throw new Error(`"${schema}" is not a schema name regwatch uses`);
-  const bind = <T>(built: T): T => {
-    if (isQuery(built)) built.handler = scopedHandler(pool, schema, built.handler);
-    return built;
-  };
-  const begin = (...args: unknown[]) => {
-    const body = args.pop() as (tx: TxSql) => unknown;
-    const wrapped = async (tx: TxSql) => {
-      await setSchema(tx, schema);
-      const result = body(tx);
-      return Array.isArray(result) ? Promise.all(result) : result;
-    };
-    return (pool.begin as (...a: unknown[]) => Promise<unknown>)(...args, wrapped);
-  };
-  const unsafe = (...args: Parameters<Pool["unsafe"]>) => bind(pool.unsafe(...args));
-  // A reserved connection is a session: its search_path is set for the session and reset when it
-  // is given back. Through a pooler in transaction mode a reservation holds no server session, so
-  // regwatch's own code never reserves (tests and tools that talk to Postgres directly may).
-  const reserve = async () => {
-    const reserved = await pool.reserve();
-    await reserved`select set_config('search_path', ${schema}, false)`;
-    const release = reserved.release;
-    reserved.release = () => {
-      void reserved`reset search_path`.catch(() => {}).finally(release);
-    };
-    return reserved;
-  };
-  return new Proxy(pool, {
-    apply: (target, self, args) => bind(Reflect.apply(target, self, args)),
-    get: (target, key, receiver) => {
-      if (key === "begin") return begin;
-      if (key === "unsafe") return unsafe;
-      if (key === "reserve") return reserve;
-      return Reflect.get(target, key, receiver);
+/** The schema's relations as identifiers built by `sql` (made once per name, on first use). */
+function relationsOf(sql: postgres.Sql | postgres.TransactionSql, schema: string): Relations {
+  const made = new Map<string, postgres.Helper<string, []>>();
+  return new Proxy({} as Relations, {
+    get: (_target, key) => {
+      if (typeof key !== "string" || key === "then") return undefined;
+      if (!RELATION_NAME.test(key)) throw new Error(`"${key}" is not a relation name regwatch uses`);
+      let helper = made.get(key);
+      if (!helper) {
+        helper = sql(`${schema}.${key}`) as unknown as postgres.Helper<string, []>;
+        made.set(key, helper);
+      }
+      return helper;
     },
   });
+}
+
+type Body = (tx: unknown) => unknown;
+
+/** `handle` (a pool, transaction or reserved connection) with `t` and `schema` of `schema` added. */
+function view<S extends object>(handle: S, schema: string, relations: Relations): S {
+  const wrapLast =
+    (method: (...args: unknown[]) => unknown) =>
+    (...args: unknown[]) => {
+      const body = args.pop() as Body;
+      return method(...args, (tx: object) => body(view(tx, schema, relations)));
+    };
+  return new Proxy(handle, {
+    get: (target, key, receiver) => {
+      if (key === "t") return relations;
+      if (key === "schema") return schema;
+      const value = Reflect.get(target, key, receiver);
+      if ((key === "begin" || key === "savepoint") && typeof value === "function")
+        return wrapLast(value as (...args: unknown[]) => unknown);
+      if (key === "reserve" && typeof value === "function")
+        return async () => view(await (value as () => Promise<object>)(), schema, relations);
+      return value;
+    },
+  });
+}
+
+/** An Sql bound to `schema` over `pool`: the pool itself, with the schema's names (see above). */
+export function scopedSql(pool: postgres.Sql, schema: string): ScopedSql {
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`"${schema}" is not a schema name regwatch uses`);
+  return view(pool, schema, relationsOf(pool, schema)) as ScopedSql;
+}
+
+/** A transaction of the raw pool seen as `schema`'s (for code that opens it on the pool itself). */
+export function scopedTx(tx: postgres.TransactionSql, schema: string): ScopedTx {
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`"${schema}" is not a schema name regwatch uses`);
+  return view(tx, schema, relationsOf(tx, schema)) as ScopedTx;
 }

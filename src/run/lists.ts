@@ -29,13 +29,13 @@ export async function saveWatchLists(
         watch_count: l.watch_count ?? null,
       }));
       await tx`
-        insert into watch_lists ${tx(rows, "list_key", "list_name", "created_at", "watch_count")}
+        insert into ${tx.t.watch_lists} ${tx(rows, "list_key", "list_name", "created_at", "watch_count")}
         on conflict (list_key) do update
         set list_name = excluded.list_name, created_at = excluded.created_at,
             watch_count = excluded.watch_count, last_seen_at = now(), deleted_at = null`;
     }
     const gone = await tx`
-      update watch_lists set deleted_at = now()
+      update ${tx.t.watch_lists} set deleted_at = now()
       where deleted_at is null and list_key <> all(${lists.map((l) => l.list_key)}::text[])
       returning list_key`;
     return { seen: lists.length, disappeared: gone.length, lists: await loadWatchLists(tx) };
@@ -51,7 +51,7 @@ export async function loadWatchLists(
     select list_key as "listKey", list_name as "listName", to_char(created_at, 'YYYY-MM-DD') as "createdAt",
            watch_count as "watchCount", deleted_at as "deletedAt",
            to_char(items_read_on, 'YYYY-MM-DD') as "itemsReadOn"
-    from watch_lists
+    from ${sql.t.watch_lists}
     where ${options.includeDeleted ? sql`true` : sql`deleted_at is null`}
     order by list_name, list_key`;
 }
@@ -76,13 +76,13 @@ export async function saveWatchedItems(
   const setAside = items.filter((i) => !TAX_BASE.test(i.tax_id)).map((i) => i.tax_id);
   await sql.begin(async (tx) => {
     const taxIds = kept.map((i) => i.tax_id);
-    await tx`delete from watched_items where list_key = ${listKey} and tax_id <> all(${taxIds}::text[])`;
-    await tx`update watch_lists set items_read_on = ${readOn}::date where list_key = ${listKey}`;
+    await tx`delete from ${tx.t.watched_items} where list_key = ${listKey} and tax_id <> all(${taxIds}::text[])`;
+    await tx`update ${tx.t.watch_lists} set items_read_on = ${readOn}::date where list_key = ${listKey}`;
     if (kept.length === 0) return;
     const rows = kept.map((i) => ({ list_key: listKey, tax_id: i.tax_id, added_at: i.added_at ?? null }));
     for (let i = 0; i < rows.length; i += 5000) {
       await tx`
-        insert into watched_items ${tx(rows.slice(i, i + 5000), "list_key", "tax_id", "added_at")}
+        insert into ${tx.t.watched_items} ${tx(rows.slice(i, i + 5000), "list_key", "tax_id", "added_at")}
         on conflict (list_key, tax_id) do update set added_at = excluded.added_at, last_seen_at = now()
           where watched_items.added_at is distinct from excluded.added_at`;
     }
@@ -94,7 +94,7 @@ export async function saveWatchedItems(
 export async function listsUnreadOn(sql: Sql, listKeys: readonly string[], day: string): Promise<string[]> {
   if (listKeys.length === 0) return [];
   const rows = await sql<{ listKey: string }[]>`
-    select list_key as "listKey" from watch_lists
+    select list_key as "listKey" from ${sql.t.watch_lists}
     where list_key = any(${listKeys as string[]}::text[])
       and (items_read_on is null or items_read_on < ${day}::date)
     order by list_key`;

@@ -70,7 +70,7 @@ interface Holder {
 /** Takes the lease, or undefined when another holder's lease has not expired. */
 async function take(sql: Sql, token: string, leaseSeconds: number): Promise<boolean> {
   const rows = await sql`
-    insert into run_lease (id, holder, pid, host, taken_at, renewed_at, expires_at)
+    insert into ${sql.t.run_lease} (id, holder, pid, host, taken_at, renewed_at, expires_at)
     values (1, ${token}, ${process.pid}, ${hostname()}, clock_timestamp(), clock_timestamp(),
             clock_timestamp() + make_interval(secs => ${leaseSeconds}))
     on conflict (id) do update
@@ -83,10 +83,10 @@ async function take(sql: Sql, token: string, leaseSeconds: number): Promise<bool
 
 /** A holder on this host whose process has ended holds nothing: its lease is taken over at once. */
 async function takeFromDeadHolder(sql: Sql, token: string, leaseSeconds: number): Promise<boolean> {
-  const [held] = await sql<Holder[]>`select holder, pid, host from run_lease`;
+  const [held] = await sql<Holder[]>`select holder, pid, host from ${sql.t.run_lease}`;
   if (!held || held.host !== hostname() || held.pid === null || processAlive(held.pid)) return false;
   const rows = await sql`
-    update run_lease
+    update ${sql.t.run_lease}
     set holder = ${token}, pid = ${process.pid}, taken_at = clock_timestamp(), renewed_at = clock_timestamp(),
         expires_at = clock_timestamp() + make_interval(secs => ${leaseSeconds})
     where holder = ${held.holder}
@@ -156,7 +156,7 @@ export async function acquireRunLock(sql: Sql, options: AcquireOptions = {}): Pr
     await failAbandonedRuns(sql);
   } catch (error) {
     released = true;
-    await sql`delete from run_lease where holder = ${token}`.catch(() => {});
+    await sql`delete from ${sql.t.run_lease} where holder = ${token}`.catch(() => {});
     throw error;
   }
   const lose = (reason: Error) => {
@@ -166,7 +166,7 @@ export async function acquireRunLock(sql: Sql, options: AcquireOptions = {}): Pr
     if (released || lost.signal.aborted) return;
     try {
       const rows = await conn`
-        update run_lease
+        update ${conn.t.run_lease}
         set renewed_at = clock_timestamp(), expires_at = clock_timestamp() + make_interval(secs => ${leaseSeconds})
         where holder = ${token} and expires_at > clock_timestamp()
         returning id`;
@@ -199,7 +199,7 @@ export async function acquireRunLock(sql: Sql, options: AcquireOptions = {}): Pr
   return {
     signal: lost.signal,
     heldSql: (conn) =>
-      conn`exists (select 1 from run_lease where holder = ${token} and expires_at > clock_timestamp())`,
+      conn`exists (select 1 from ${conn.t.run_lease} where holder = ${token} and expires_at > clock_timestamp())`,
     async verify(conn) {
       await renew(conn);
       if (lost.signal.aborted) throw lost.signal.reason as Error;
@@ -213,7 +213,7 @@ export async function acquireRunLock(sql: Sql, options: AcquireOptions = {}): Pr
       }
       if (!givenBack) {
         // Only this holder's row: a lease taken over since is someone else's token.
-        givenBack = await sql`delete from run_lease where holder = ${token}`.then(
+        givenBack = await sql`delete from ${sql.t.run_lease} where holder = ${token}`.then(
           () => true,
           () => false,
         );
@@ -225,7 +225,9 @@ export async function acquireRunLock(sql: Sql, options: AcquireOptions = {}): Pr
 
 async function stillHeld(sql: Sql, token: string): Promise<boolean> {
   const rows = await sql`
-    select 1 from run_lease where holder = ${token} and expires_at > clock_timestamp()`.catch(() => []);
+    select 1 from ${sql.t.run_lease} where holder = ${token} and expires_at > clock_timestamp()`.catch(
+    () => [],
+  );
   return rows.length === 1;
 }
 
@@ -239,7 +241,7 @@ async function whoHolds(sql: Sql): Promise<{ who: string; expiry: string }> {
   const holder = await currentRun(sql).catch(() => undefined);
   const [lease] = await sql<{ pid: number | null; host: string | null; left: number }[]>`
     select pid, host, ceil(extract(epoch from expires_at - clock_timestamp()))::int as left
-    from run_lease`.catch(() => []);
+    from ${sql.t.run_lease}`.catch(() => []);
   const who = holder
     ? `run ${holder.id} (${holder.kind}, ${holder.trigger}) started ${holder.startedAt.toISOString()} by pid ${holder.pid ?? "?"} on ${holder.host ?? "?"}`
     : lease

@@ -13,7 +13,7 @@ export async function startRun(
   stats: Record<string, unknown> = {},
 ): Promise<number> {
   const [row] = await sql<{ id: number }[]>`
-    insert into runs (kind, trigger, status, stats, pid, host)
+    insert into ${sql.t.runs} (kind, trigger, status, stats, pid, host)
     values (${kind}, ${trigger}, 'running', ${sql.json(redactJson(stats) as never)}, ${process.pid}, ${hostname()})
     returning id`;
   return Number(row!.id);
@@ -27,7 +27,7 @@ export async function finishRun(
   error?: string,
 ): Promise<void> {
   await sql`
-    update runs
+    update ${sql.t.runs}
     set status = ${status}, finished_at = now(), stats = ${sql.json(redactJson(stats) as never)},
         error = ${error === undefined ? null : redactSecrets(error)}
     where id = ${id}`;
@@ -39,7 +39,7 @@ export async function finishRun(
  */
 export async function failAbandonedRuns(sql: Sql, exceptId?: number): Promise<number> {
   const rows = await sql`
-    update runs
+    update ${sql.t.runs}
     set status = 'failed', finished_at = now(), error = coalesce(error, 'abandoned: the process ended without finishing the run')
     where status = 'running' and kind <> 'daemon' and id <> ${exceptId ?? -1}
     returning id`;
@@ -59,7 +59,7 @@ export interface RunHolder {
 export async function currentRun(sql: Sql): Promise<RunHolder | undefined> {
   const [row] = await sql<RunHolder[]>`
     select id, kind, trigger, pid, host, started_at as "startedAt"
-    from runs where status = 'running' order by started_at desc limit 1`;
+    from ${sql.t.runs} where status = 'running' order by started_at desc limit 1`;
   return row;
 }
 
@@ -95,7 +95,7 @@ export async function scheduledSyncsSince(
              or coalesce((stats->>'windowsDone')::int, 0) + coalesce((stats->>'windowsSkipped')::int, 0)
                 < coalesce((stats->>'windowsPlanned')::int, 0) as incomplete,
            finished_at
-    from runs
+    from ${sql.t.runs}
     where kind = 'sync' and trigger in ('schedule', 'catchup') and started_at >= ${since}
       and status in ('ok', 'partial', 'failed') and finished_at is not null
     order by started_at`;

@@ -1,7 +1,6 @@
-import type postgres from "postgres";
 import { localDateTime } from "../dates.ts";
 import { accountLockKeys } from "../db/account-lock.ts";
-import type { Sql } from "../db/connect.ts";
+import type { Sql, Tx } from "../db/connect.ts";
 
 export interface UsageEvent {
   api: string;
@@ -48,7 +47,7 @@ export class UsageRecorder {
     this.pending = new Map();
     try {
       await this.sql`
-        insert into api_usage ${this.sql(rows, "day", "api", "endpoint", "requests", "errors")}
+        insert into ${this.sql.t.api_usage} ${this.sql(rows, "day", "api", "endpoint", "requests", "errors")}
         on conflict (day, api, endpoint) do update
         set requests = api_usage.requests + excluded.requests, errors = api_usage.errors + excluded.errors`;
     } catch (error) {
@@ -85,7 +84,7 @@ export async function claimSearchRequest(
     const used = await searchRequestsThisMonth(tx, claim.timeZone, now);
     if (used >= claim.limit) return { granted: false, used };
     await tx`
-      insert into api_usage (day, api, endpoint, requests, errors)
+      insert into ${tx.t.api_usage} (day, api, endpoint, requests, errors)
       values (${day}, 'search', ${claim.endpoint}, 1, 0)
       on conflict (day, api, endpoint) do update set requests = api_usage.requests + 1`;
     return { granted: true, used: used + 1 };
@@ -94,13 +93,13 @@ export async function claimSearchRequest(
 
 /** Search requests counted this calendar month (in the configured time zone). */
 export async function searchRequestsThisMonth(
-  sql: Sql | postgres.TransactionSql,
+  sql: Sql | Tx,
   timeZone: string,
   now = new Date(),
 ): Promise<number> {
   const month = localDateTime(now, timeZone).date.slice(0, 7);
   const [row] = await sql<{ n: number }[]>`
-    select coalesce(sum(requests), 0)::int as n from api_usage
+    select coalesce(sum(requests), 0)::int as n from ${sql.t.api_usage}
     where api = 'search' and to_char(day, 'YYYY-MM') = ${month}`;
   return row?.n ?? 0;
 }

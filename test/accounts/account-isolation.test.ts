@@ -127,16 +127,17 @@ describe("one account's command", () => {
 });
 
 describe("an account's session", () => {
-  it("resolves plain table names in its own schema only", async () => {
+  it("names its own schema's tables only, on a session that finds no account's table unqualified", async () => {
     // regwatch_b was created by the alerts command above.
     await t.db.sql`insert into regwatch_b.desired_lists (list_name) values ('only-in-b')`;
     const a = await openDatabase({ databaseUrl: t.url, dataDir: "", schema: "regwatch_a" });
     try {
       const [schemas] = await a.sql<{ s: string[] }[]>`select current_schemas(false) as s`;
-      expect(schemas!.s).toEqual(["regwatch_a"]);
-      const names = await a.sql<{ list_name: string }[]>`select list_name from desired_lists`;
+      expect(schemas!.s).not.toContain("regwatch_a");
+      expect(a.sql.schema).toBe("regwatch_a");
+      const names = await a.sql<{ list_name: string }[]>`select list_name from ${a.sql.t.desired_lists}`;
       expect(names.map((r) => r.list_name)).not.toContain("only-in-b");
-      const [runs] = await a.sql<{ n: number }[]>`select count(*)::int as n from runs`;
+      const [runs] = await a.sql<{ n: number }[]>`select count(*)::int as n from ${a.sql.t.runs}`;
       expect(runs!.n).toBe(await count("runs", "regwatch_a"));
     } finally {
       await a.close();

@@ -16,6 +16,7 @@ import { registerAlertMetrics } from "../../src/alerts/metrics.ts";
 import { nextState } from "../../src/alerts/retry-policy.ts";
 import { insertAlertRule } from "../../src/alerts/sql/rules.ts";
 import type { Sql } from "../../src/db/connect.ts";
+import { scopedSql } from "../../src/db/scoped-sql.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { registerSecrets } from "../../src/secrets.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
@@ -146,11 +147,14 @@ describe("the deliverer as its own worker", () => {
       return 200;
     });
     closers.push(hook.close);
-    const watched = postgres(t.url, {
-      max: 4,
-      onnotice: () => {},
-      connection: { application_name: "regwatch-deliverer-under-test", search_path: "regwatch" },
-    }) as unknown as Sql;
+    const watched = scopedSql(
+      postgres(t.url, {
+        max: 4,
+        onnotice: () => {},
+        connection: { application_name: "regwatch-deliverer-under-test" },
+      }),
+      "regwatch",
+    );
     closers.push(() => watched.end());
     await rule(hook.url);
     await changes(1);
@@ -187,11 +191,13 @@ describe("the deliverer as its own worker", () => {
   });
 
   it("a crash between send and record sends the same body under the same id once the lease runs out", async () => {
-    const doomed = postgres(t.url, {
-      max: 2,
-      onnotice: () => {},
-      connection: { search_path: "regwatch" },
-    }) as unknown as Sql;
+    const doomed = scopedSql(
+      postgres(t.url, {
+        max: 2,
+        onnotice: () => {},
+      }),
+      "regwatch",
+    );
     let crashed = false;
     const hook = await startHook(async () => {
       // The deliverer's database connection dies while the receiver takes the message.

@@ -24,11 +24,11 @@ afterAll(async () => t?.drop());
 
 beforeEach(async () => {
   const sql = t.db.sql;
-  await sql`truncate alert_rules, alert_deliveries cascade`;
+  await sql`truncate ${sql.t.alert_rules}, ${sql.t.alert_deliveries} cascade`;
   const [rule] = await sql<{ id: number }[]>`
-    insert into alert_rules (name, channel, target) values ('n', 'notify', 'regwatch_clock') returning id`;
+    insert into ${sql.t.alert_rules} (name, channel, target) values ('n', 'notify', 'regwatch_clock') returning id`;
   const insert = (lease: string) => sql<{ id: number }[]>`
-    insert into alert_deliveries (rule_id, kind, alert_ids, channel, target, oldest_change, next_attempt_at,
+    insert into ${sql.t.alert_deliveries} (rule_id, kind, alert_ids, channel, target, oldest_change, next_attempt_at,
                                   lease_until, lease_token)
     values (${rule!.id}, 'alert', '{}', 'notify', 'regwatch_clock', '2026-01-01', '2000-01-01',
             now() + ${lease}::interval, 'another deliverer')
@@ -39,7 +39,7 @@ beforeEach(async () => {
 
 async function rows() {
   return t.db.sql<{ id: number; status: string; lease_token: string | null }[]>`
-    select id::int, status, lease_token from alert_deliveries order by id`;
+    select id::int, status, lease_token from ${t.db.sql.t.alert_deliveries} order by id`;
 }
 
 function deliverer(skewMs: number) {
@@ -70,7 +70,7 @@ describe("delivery leases, whatever a deliverer's clock says", () => {
   it("the lease a deliverer writes runs from the database's now, not from its own clock", async () => {
     for (const skew of [-3 * HOURS, 3 * HOURS]) {
       await t.db
-        .sql`update alert_deliveries set lease_until = now() - interval '1 second' where id = ${dead}`;
+        .sql`update ${t.db.sql.t.alert_deliveries} set lease_until = now() - interval '1 second' where id = ${dead}`;
       const claimed = await t.db.sql.begin((tx) =>
         claimBatch(tx, {
           now: new Date(Date.now() + skew),
@@ -84,16 +84,17 @@ describe("delivery leases, whatever a deliverer's clock says", () => {
       );
       expect(claimed.map((r) => r.id)).toEqual([dead]);
       const [lease] = await t.db.sql<{ left: number }[]>`
-        select extract(epoch from lease_until - now())::float8 as left from alert_deliveries where id = ${dead}`;
+        select extract(epoch from lease_until - now())::float8 as left from ${t.db.sql.t.alert_deliveries} where id = ${dead}`;
       expect(lease!.left).toBeGreaterThan(50);
       expect(lease!.left).toBeLessThanOrEqual(60);
     }
   });
 
   it("the scheduler sees a message held under a live lease as not due, whatever its clock", async () => {
-    await t.db.sql`update alert_deliveries set lease_until = now() + interval '10 minutes'`;
+    await t.db.sql`update ${t.db.sql.t.alert_deliveries} set lease_until = now() + interval '10 minutes'`;
     expect(await deliveriesDue(t.db.sql, new Date(Date.now() + 3 * HOURS))).toBe(false);
-    await t.db.sql`update alert_deliveries set lease_until = now() - interval '1 minute' where id = ${dead}`;
+    await t.db
+      .sql`update ${t.db.sql.t.alert_deliveries} set lease_until = now() - interval '1 minute' where id = ${dead}`;
     expect(await deliveriesDue(t.db.sql, new Date(Date.now() - 3 * HOURS))).toBe(true);
   });
 });

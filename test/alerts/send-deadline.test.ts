@@ -108,7 +108,7 @@ describe("one overall deadline per send", () => {
       await waitUntil(
         async () => {
           const [row] = await t.db.sql<{ over: boolean }[]>`
-            select lease_token is null or lease_until < now() as over from alert_deliveries`;
+            select lease_token is null or lease_until < now() as over from ${t.db.sql.t.alert_deliveries}`;
           return row?.over;
         },
         { what: "the first deliverer's lease over", everyMs: 50 },
@@ -122,7 +122,7 @@ describe("one overall deadline per send", () => {
       const [row] = await t.db.sql<
         { status: string; attempts: number; last_error: string; lease_token: string | null }[]
       >`
-        select status, attempts, last_error, lease_token from alert_deliveries`;
+        select status, attempts, last_error, lease_token from ${t.db.sql.t.alert_deliveries}`;
       expect(row).toMatchObject({ status: "pending", attempts: 1, lease_token: null });
       expect(row!.last_error).toMatch(/^SMTP transfer aborted: it did not end within its deadline/);
     } finally {

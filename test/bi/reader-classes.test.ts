@@ -17,6 +17,7 @@ import {
   readerClassOf,
   readerGrantPlan,
 } from "../../src/db/reader-classes.ts";
+import { scopedSql } from "../../src/db/scoped-sql.ts";
 import { judgeReaders } from "../../src/doctor/judge-database.ts";
 import { readerRoles } from "../../src/doctor/sql/reader-health.ts";
 import { createEmptyDatabase, createTestDatabase, sqlState, type TestDatabase } from "../helpers/db.ts";
@@ -99,13 +100,9 @@ describe("what readers read", () => {
       expect(await as("select target from regwatch.alert_rules")).toBe("42501");
       expect(await as("select name from regwatch.alert_rules")).toBeUndefined();
 
-      const schemaSql = postgres(target.url, {
-        max: 1,
-        onnotice: () => {},
-        connection: { search_path: "regwatch" },
-      });
+      const schemaSql = postgres(target.url, { max: 1, onnotice: () => {} });
       try {
-        const readers = await readerRoles(schemaSql);
+        const readers = await readerRoles(scopedSql(schemaSql, "regwatch"));
         expect(readers).toEqual([{ role, unreadable: [], exposed: [] }]);
         expect(judgeReaders(readers).status).toBe("ok");
       } finally {

@@ -55,7 +55,7 @@ describe("users add without --password-stdin", () => {
     expect(result.output).toContain("added anna (admin)");
     const [row] = await test.db.sql<
       { n: number }[]
-    >`select count(*)::int as n from console_users where name = 'anna'`;
+    >`select count(*)::int as n from ${test.db.sql.t.console_users} where name = 'anna'`;
     expect(row!.n).toBe(1);
   });
 
@@ -68,7 +68,7 @@ describe("users add without --password-stdin", () => {
     expect(result.output).toContain("the two passwords differ; nothing was changed");
     const [row] = await test.db.sql<
       { n: number }[]
-    >`select count(*)::int as n from console_users where name = 'bela'`;
+    >`select count(*)::int as n from ${test.db.sql.t.console_users} where name = 'bela'`;
     expect(row!.n).toBe(0);
   });
 

@@ -6,8 +6,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import { type Sql, schemaConnection } from "../../src/db/connect.ts";
+import type { Sql } from "../../src/db/connect.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
+import { scopedSql } from "../../src/db/scoped-sql.ts";
 import { installQueue } from "../../src/fleet/queue.ts";
 import { silentLogger } from "../../src/logger.ts";
 
@@ -40,11 +41,11 @@ export async function prepareFleet(url: string, accounts: readonly string[]): Pr
   await installQueue(url, silentLogger);
 }
 
-/** A one-connection client whose session sees only the account's schema. */
+/** A one-connection client seen as the account's (statements name its schema through `t`). */
 export function accountSql(url: string, account: string): Sql {
-  return postgres(url, {
+  const pool = postgres(url, {
     max: 1,
     onnotice: () => {},
-    connection: schemaConnection(`regwatch_${account}`),
   });
+  return scopedSql(pool, `regwatch_${account}`);
 }

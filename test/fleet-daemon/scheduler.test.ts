@@ -32,7 +32,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterEach(async () => {
-  for (const s of Object.values(sql)) await s`truncate runs, alert_rules cascade`;
+  for (const s of Object.values(sql)) await s`truncate ${s.t.runs}, ${s.t.alert_rules} cascade`;
 });
 
 afterAll(async () => {
@@ -43,7 +43,7 @@ afterAll(async () => {
 async function insertRun(account: string, startedAt: string, status = "ok", error: string | null = null) {
   const started = at(startedAt);
   await sql[account]!`
-    insert into runs (kind, trigger, status, started_at, finished_at, error)
+    insert into ${sql[account]!.t.runs} (kind, trigger, status, started_at, finished_at, error)
     values ('sync', 'schedule', ${status}, ${started}, ${new Date(started.getTime() + 60_000)}, ${error})`;
 }
 
@@ -120,9 +120,9 @@ describe("fleet scheduler", () => {
     await insertRun("alpha", "2026-03-10T02:01:00Z");
     await insertRun("beta", "2026-03-10T03:01:00Z");
     const [rule] = await sql.beta!<{ id: number }[]>`
-      insert into alert_rules (name, channel, target) values ('r', 'webhook', 'http://127.0.0.1:9/') returning id`;
+      insert into ${sql.beta!.t.alert_rules} (name, channel, target) values ('r', 'webhook', 'http://127.0.0.1:9/') returning id`;
     await sql.beta!`
-      insert into alert_deliveries (rule_id, kind, alert_ids, channel, target, oldest_change, next_attempt_at)
+      insert into ${sql.beta!.t.alert_deliveries} (rule_id, kind, alert_ids, channel, target, oldest_change, next_attempt_at)
       values (${rule!.id}, 'alert', '{}', 'webhook', 'http://127.0.0.1:9/', '2026-03-09', ${at("2026-03-10T03:30:00Z")})`;
     const { s, check } = scheduler();
     try {

@@ -57,12 +57,12 @@ describe("a deliver job that failed for good", () => {
     const accounts = loadAccounts(config)!;
     // A message the outbox holds, due now, on the NOTIFY channel (no outside receiver needed).
     const [rule] = await alpha<{ id: number }[]>`
-      insert into alert_rules (name, channel, target) values ('n', 'notify', 'regwatch_test') returning id`;
+      insert into ${alpha.t.alert_rules} (name, channel, target) values ('n', 'notify', 'regwatch_test') returning id`;
     await alpha`
-      insert into alert_deliveries (rule_id, kind, alert_ids, channel, target, oldest_change, next_attempt_at)
+      insert into ${alpha.t.alert_deliveries} (rule_id, kind, alert_ids, channel, target, oldest_change, next_attempt_at)
       values (${rule!.id}, 'alert', '{}', 'notify', 'regwatch_test', current_date - 1, now() - interval '1 minute')`;
     // Today's slot is done: the scheduler asks only for deliveries.
-    await alpha`insert into runs (kind, trigger, status, started_at, finished_at) values ('sync', 'schedule', 'ok', now(), now())`;
+    await alpha`insert into ${alpha.t.runs} (kind, trigger, status, started_at, finished_at) values ('sync', 'schedule', 'ok', now(), now())`;
 
     const env: NodeJS.ProcessEnv = {};
     const workerLog = capture();
@@ -107,7 +107,7 @@ describe("a deliver job that failed for good", () => {
 
       await waitUntil(
         async () => {
-          const [row] = await alpha<{ status: string }[]>`select status from alert_deliveries`;
+          const [row] = await alpha<{ status: string }[]>`select status from ${alpha.t.alert_deliveries}`;
           return row?.status === "sent";
         },
         { what: "the message sent" },

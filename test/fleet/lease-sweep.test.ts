@@ -7,7 +7,7 @@
  */
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { schemaConnection } from "../../src/db/connect.ts";
+import { scopedSql } from "../../src/db/scoped-sql.ts";
 import { sweepExpired } from "../../src/fleet/leases.ts";
 import { enqueue, openQueue } from "../../src/fleet/queue.ts";
 import { queuedJobs } from "../../src/fleet/queue-counts.ts";
@@ -54,17 +54,13 @@ describe("the lease sweep", () => {
     });
     await writeHeartbeat(sql, beat("dead", "dead-pool"));
     await writeHeartbeat(sql, beat("live", "live-pool"));
-    await sql`update worker_heartbeats set heartbeat_at = now() - interval '1 hour' where id = 'dead'`;
+    await sql`update ${sql.t.worker_heartbeats} set heartbeat_at = now() - interval '1 hour' where id = 'dead'`;
 
     const sweeper = (id: string) => {
       const lines: Record<string, unknown>[] = [];
-      const client = postgres(t.url, {
-        max: 1,
-        onnotice: () => {},
-        connection: schemaConnection("regwatch"),
-      });
+      const client = postgres(t.url, { max: 1, onnotice: () => {} });
       const log = createLogger({ stream: { write: (l: string) => lines.push(JSON.parse(l)) } });
-      const deps = { sql: client, log, leaseSeconds: 60, utils: queue };
+      const deps = { sql: scopedSql(client, "regwatch"), log, leaseSeconds: 60, utils: queue };
       return { id, lines, client, sweep: () => sweepExpired(deps, id) };
     };
     const a = sweeper("sweeper-a");
@@ -72,7 +68,7 @@ describe("the lease sweep", () => {
     const holder = await sql.reserve();
     try {
       await holder`begin`;
-      await holder`select id from worker_heartbeats where id = 'dead' for update`;
+      await holder`select id from ${holder.t.worker_heartbeats} where id = 'dead' for update`;
       const sweeps = Promise.all([a.sweep(), b.sweep()]);
       await waitUntil(
         async () => {
@@ -98,7 +94,7 @@ describe("the lease sweep", () => {
     expect(jobs.get(deadJob!.id)).toBeNull();
     expect(jobs.get(liveJob!.id)).toBe("live-pool");
     const workers = await sql<{ id: string; stop_reason: string | null }[]>`
-      select id, stop_reason from worker_heartbeats order by id`;
+      select id, stop_reason from ${sql.t.worker_heartbeats} order by id`;
     expect(workers).toEqual([
       { id: "dead", stop_reason: "lease expired" },
       { id: "live", stop_reason: null },

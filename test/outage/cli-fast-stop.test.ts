@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scopedSql } from "../../src/db/scoped-sql.ts";
 import { acquireRunLock } from "../../src/run/lock.ts";
 import { childBaseEnv } from "../helpers/child-env.ts";
 import { BIN } from "../helpers/cli.ts";
@@ -101,13 +102,9 @@ describe.skipIf(unavailable !== undefined)("a fast stop of Postgres during the f
 
     await cluster.start();
     // The next process to take the run lock marks the row the lost process could not finish.
-    const sql = postgres(cluster.url, {
-      max: 1,
-      onnotice: () => {},
-      connection: { search_path: "regwatch" },
-    });
+    const sql = postgres(cluster.url, { max: 1, onnotice: () => {} });
     try {
-      const lock = await acquireRunLock(sql);
+      const lock = await acquireRunLock(scopedSql(sql, "regwatch"));
       await lock.release();
       const [run] = await sql`
         select status, error from regwatch.runs where kind = 'sync' order by id limit 1`;

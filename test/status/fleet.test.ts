@@ -45,16 +45,16 @@ beforeAll(async () => {
   alpha = accountSql(t.url, "alpha");
   const finished = new Date(Date.now() - 3600_000);
   await alpha`
-    insert into runs (kind, trigger, status, started_at, finished_at)
+    insert into ${alpha.t.runs} (kind, trigger, status, started_at, finished_at)
     values ('sync', 'schedule', 'ok', ${new Date(finished.getTime() - 60_000)}, ${finished})`;
   await alpha`
-    insert into watch_lists (list_key, list_name, created_at, watch_count)
+    insert into ${alpha.t.watch_lists} (list_key, list_name, created_at, watch_count)
     values ('k1', 'one', ${addDays(complete, -30)}, 1), ('k2', 'two', ${addDays(complete, -30)}, 1)`;
   await alpha`
-    insert into coverage (list_key, start_date, end_date)
+    insert into ${alpha.t.coverage} (list_key, start_date, end_date)
     values ('k1', ${addDays(complete, -30)}, ${complete}), ('k2', ${addDays(complete, -30)}, ${addDays(complete, -3)})`;
   await alpha`
-    insert into change_files (path, status) values ('http://x/a.json', 'pending'), ('http://x/b.json', 'failed'),
+    insert into ${alpha.t.change_files} (path, status) values ('http://x/a.json', 'pending'), ('http://x/b.json', 'failed'),
       ('http://x/c.json', 'fetched')`;
 
   const queue = { databaseUrl: t.url, log: silentLogger };
@@ -85,7 +85,8 @@ beforeAll(async () => {
   };
   await writeHeartbeat(t.db.sql, { ...beat, id: "w-live" });
   await writeHeartbeat(t.db.sql, { ...beat, id: "w-silent", host: "host-b", pid: 202, jobsRunning: 0 });
-  await t.db.sql`update worker_heartbeats set heartbeat_at = now() - interval '1 hour' where id = 'w-silent'`;
+  await t.db
+    .sql`update ${t.db.sql.t.worker_heartbeats} set heartbeat_at = now() - interval '1 hour' where id = 'w-silent'`;
 }, 120_000);
 
 afterAll(async () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createRegistry, type RegistryClients } from "../../src/api/registry.ts";
 import { loadConfig, requireWatch } from "../../src/config.ts";
 import type { Sql } from "../../src/db/connect.ts";
+import { scopedSql } from "../../src/db/scoped-sql.ts";
 import { createLogger } from "../../src/logger.ts";
 import { fetchOpenFiles } from "../../src/sync/file-fetch.ts";
 import { noProgress } from "../../src/sync/progress.ts";
@@ -33,11 +34,13 @@ beforeAll(async () => {
   });
   requireWatch(config);
   registry = createRegistry(config, { log: createLogger({ level: "silent" }) });
-  phase = postgres(test.url, {
-    max: 1,
-    onnotice: () => {},
-    connection: { search_path: "regwatch" },
-  }) as unknown as Sql;
+  phase = scopedSql(
+    postgres(test.url, {
+      max: 1,
+      onnotice: () => {},
+    }),
+    "regwatch",
+  );
 });
 afterAll(async () => {
   await registry?.close();

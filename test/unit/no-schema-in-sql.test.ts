@@ -1,8 +1,8 @@
 /**
- * Every statement regwatch sends names its tables without a schema: the session's search_path (one
- * account's schema, nothing else) decides where they are. A statement that named `regwatch.x` would
- * read the plain install's tables from an account's session, which is the one thing accounts must
- * never do. This scans the source for such names outside comments.
+ * Every statement regwatch sends names its account's schema through `sql.t.x` (db/scoped-sql.ts),
+ * never a schema written in the text: a statement that named `regwatch.x` would read the plain
+ * install's tables from an account's Sql, which is the one thing accounts must never do. This scans
+ * the source for such names outside comments (scripts/check-sql-names.ts finds unqualified ones).
  */
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";

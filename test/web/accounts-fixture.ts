@@ -44,20 +44,20 @@ export async function seedAlerts(db: Database, businesses: readonly Business[]):
   const { sql } = db;
   await addNotifyRule(sql);
   const runId = await startRun(sql, "sync", "cli", { options: { kind: "sync" } });
-  await sql`insert into watch_lists (list_key, list_name) values ('key-main', 'main') on conflict do nothing`;
+  await sql`insert into ${sql.t.watch_lists} (list_key, list_name) values ('key-main', 'main') on conflict do nothing`;
   const changeIds: number[] = [];
   for (const [i, b] of businesses.entries()) {
-    await sql`insert into business_profiles (tax_id, name) values (${b.taxId}, ${b.name})`;
+    await sql`insert into ${sql.t.business_profiles} (tax_id, name) values (${b.taxId}, ${b.name})`;
     const [row] = await sql<{ id: number }[]>`
-      insert into changes (tax_id, change_date, chapter, path, changed_headings, raw)
+      insert into ${sql.t.changes} (tax_id, change_date, chapter, path, changed_headings, raw)
       values (${b.taxId}, '2026-11-20', 'registry', ${`/files/${db.schema}-${i}.json`}, ${["name"]}, '{}')
       returning id::int`;
     changeIds.push(row!.id);
-    await sql`insert into change_sources (change_id, list_key) values (${row!.id}, 'key-main')`;
+    await sql`insert into ${sql.t.change_sources} (change_id, list_key) values (${row!.id}, 'key-main')`;
     await sql`
-      insert into change_values (change_id, heading, tax_id, change_date, old_value, new_value, path)
+      insert into ${sql.t.change_values} (change_id, heading, tax_id, change_date, old_value, new_value, path)
       select id, 'name', tax_id, change_date, ${sql.json("Old name")}, ${sql.json(b.name)}, path
-      from changes where id = ${row!.id}`;
+      from ${sql.t.changes} where id = ${row!.id}`;
   }
   await finishRun(sql, runId, "ok", { options: { kind: "sync" } });
   await deliverAlerts(
@@ -65,6 +65,6 @@ export async function seedAlerts(db: Database, businesses: readonly Business[]):
     { raiseOnly: true },
   );
   const rows = await sql<{ id: number }[]>`
-    select id::int from alerts where change_id = any (${changeIds}::bigint[]) order by id`;
+    select id::int from ${sql.t.alerts} where change_id = any (${changeIds}::bigint[]) order by id`;
   return rows.map((r) => r.id);
 }

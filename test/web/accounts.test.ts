@@ -144,8 +144,8 @@ describe("a user given both accounts", () => {
     expect(betaAlerts).toContain(id); // the same id exists in both accounts
     const done = await postForm(`${web.url}/alerts/${id}/ack`, carl, { note: "seen", _account: "a" });
     expect(done.status).toBe(303);
-    const [inA] = await a.sql<{ status: string }[]>`select status from alerts where id = ${id}`;
-    const [inB] = await b.sql<{ status: string }[]>`select status from alerts where id = ${id}`;
+    const [inA] = await a.sql<{ status: string }[]>`select status from ${a.sql.t.alerts} where id = ${id}`;
+    const [inB] = await b.sql<{ status: string }[]>`select status from ${b.sql.t.alerts} where id = ${id}`;
     expect(inA!.status).toBe("acknowledged");
     expect(inB!.status).toBe("open");
   });

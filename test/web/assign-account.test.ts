@@ -57,13 +57,13 @@ async function assignees(session: SignedIn): Promise<string[]> {
 
 async function assignedIn(db: Database, ids: number[]): Promise<(string | null)[]> {
   const rows = await db.sql<{ to: string | null }[]>`
-    select assigned_to as to from alerts where id = any (${ids}::bigint[]) order by id`;
+    select assigned_to as to from ${db.sql.t.alerts} where id = any (${ids}::bigint[]) order by id`;
   return rows.map((r) => r.to);
 }
 
 async function assignEvents(db: Database): Promise<number> {
   const [row] = await db.sql<{ n: number }[]>`
-    select count(*)::int as n from alert_events where action = 'assigned'`;
+    select count(*)::int as n from ${db.sql.t.alert_events} where action = 'assigned'`;
   return row!.n;
 }
 

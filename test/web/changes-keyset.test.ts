@@ -37,17 +37,17 @@ async function change(
 ): Promise<number> {
   const sql = t.db.sql;
   const [row] = await sql<{ id: number }[]>`
-    insert into changes (tax_id, change_date, chapter, path, changed_headings, raw)
+    insert into ${sql.t.changes} (tax_id, change_date, chapter, path, changed_headings, raw)
     values (${taxId}, ${day}::date, 'registry', ${`keyset/${taxId}/${day}/${Math.random()}.json`}, ${headings}, '{}'::jsonb)
     returning id::int`;
   const id = row!.id;
-  await sql`insert into change_sources (change_id, list_key) values (${id}, ${list})`;
+  await sql`insert into ${sql.t.change_sources} (change_id, list_key) values (${id}, ${list})`;
   for (const v of read) {
     await sql`
-      insert into change_values (change_id, heading, tax_id, change_date, old_value, new_value, path, day_order)
+      insert into ${sql.t.change_values} (change_id, heading, tax_id, change_date, old_value, new_value, path, day_order)
       select ${id}, ${v.heading}, tax_id, change_date, '"old"'::jsonb, ${sql.json(`new ${id} ${v.heading}`)}, path,
              ${v.dayOrder ?? null}
-      from changes where id = ${id}`;
+      from ${sql.t.changes} where id = ${id}`;
   }
   return id;
 }
@@ -55,7 +55,7 @@ async function change(
 beforeAll(async () => {
   t = await createTestDatabase();
   const sql = t.db.sql;
-  await sql`insert into watch_lists (list_key, list_name) values ('key-a', 'suppliers'), ('key-b', 'customers')`;
+  await sql`insert into ${sql.t.watch_lists} (list_key, list_name) values ('key-a', 'suppliers'), ('key-b', 'customers')`;
   // The newest day: the tied business first (smallest tax id), 150 changes of long_name whose
   // same-day order repeats (i % 60), is unknown (null) for the last 30, and 10 of them unread.
   for (let i = 0; i < 150; i++) {
@@ -211,11 +211,11 @@ describe("/changes by keyset", () => {
   it("holds every heading change of the BI views, read or not", async () => {
     const feed = await readFeed(t.db.sql, ALL);
     const views = await t.db.sql<{ key: string }[]>`
-      select change_id || '|' || heading || '|true' as key from v_heading_changes where change_date >= ${SINCE}::date
+      select change_id || '|' || heading || '|true' as key from ${t.db.sql.t.v_heading_changes} where change_date >= ${SINCE}::date
       union all
-      select u.change_id || '|' || u.heading || '|false' from v_change_headings u
+      select u.change_id || '|' || u.heading || '|false' from ${t.db.sql.t.v_change_headings} u
       where u.change_date >= ${SINCE}::date
-        and not exists (select 1 from change_values cv where cv.change_id = u.change_id and cv.heading = u.heading)`;
+        and not exists (select 1 from ${t.db.sql.t.change_values} cv where cv.change_id = u.change_id and cv.heading = u.heading)`;
     expect(feed.map((r) => `${r.changeId}|${r.heading}|${r.valuesRead}`).sort()).toEqual(
       views.map((v) => v.key).sort(),
     );

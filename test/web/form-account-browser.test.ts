@@ -42,8 +42,8 @@ afterAll(async () => {
 const statusIn = async (db: Database) =>
   (
     await db.sql<{ status: string; note: string | null }[]>`
-    select status, (select note from alert_events e where e.alert_id = a.id order by e.id desc limit 1) as note
-    from alerts a where id = ${alertId}`
+    select status, (select note from ${db.sql.t.alert_events} e where e.alert_id = a.id order by e.id desc limit 1) as note
+    from ${db.sql.t.alerts} a where id = ${alertId}`
   )[0]!;
 
 describe("two tabs of one session", () => {

@@ -48,10 +48,14 @@ afterAll(async () => {
 });
 
 const statusIn = async (db: Database) =>
-  (await db.sql<{ status: string }[]>`select status from alerts where id = ${alertId}`)[0]!.status;
+  (await db.sql<{ status: string }[]>`select status from ${db.sql.t.alerts} where id = ${alertId}`)[0]!
+    .status;
 const eventsIn = async (db: Database) =>
-  (await db.sql<{ n: number }[]>`select count(*)::int as n from alert_events where alert_id = ${alertId}`)[0]!
-    .n;
+  (
+    await db.sql<
+      { n: number }[]
+    >`select count(*)::int as n from ${db.sql.t.alert_events} where alert_id = ${alertId}`
+  )[0]!.n;
 
 async function show(account: string) {
   expect((await postForm(`${web.url}/account`, anna, { account })).status).toBe(303);
@@ -120,8 +124,10 @@ describe("a form shown for one account, sent while the session shows another", (
     });
     expect(upload.status).toBe(409);
     for (const db of [acme, globex]) {
-      const [v] = await db.sql<{ n: number }[]>`select count(*)::int as n from payee_verifications`;
-      const [b] = await db.sql<{ n: number }[]>`select count(*)::int as n from payment_batches`;
+      const [v] = await db.sql<
+        { n: number }[]
+      >`select count(*)::int as n from ${db.sql.t.payee_verifications}`;
+      const [b] = await db.sql<{ n: number }[]>`select count(*)::int as n from ${db.sql.t.payment_batches}`;
       expect([v!.n, b!.n]).toEqual([0, 0]);
     }
   });

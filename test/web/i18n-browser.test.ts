@@ -121,7 +121,7 @@ describe("a console in the reader's language", () => {
     expect(await page.locator("html").getAttribute("lang")).toBe("hu");
     expect(await text(page)).toContain("Idővonal");
     const [stored] = await t.db.sql<{ locale: string | null }[]>`
-      select locale from console_users where name = 'edward'`;
+      select locale from ${t.db.sql.t.console_users} where name = 'edward'`;
     expect(stored?.locale).toBe("hu");
     await page.screenshot({ path: screenshotPath("console-business-hu.png"), fullPage: true });
     await page.close();

@@ -19,14 +19,14 @@ export async function seedLanguageWorld(db: Database): Promise<{ alertId: number
   const { sql } = db;
   await addNotifyRule(sql);
   const runId = await startRun(sql, "sync", "cli", { options: { kind: "sync" } });
-  await sql`insert into watch_lists (list_key, list_name) values ('key-main', 'suppliers')`;
-  await sql`insert into business_profiles (tax_id, name) values (${TAX_ID}, 'Minta Kereskedelmi Kft.')`;
+  await sql`insert into ${sql.t.watch_lists} (list_key, list_name) values ('key-main', 'suppliers')`;
+  await sql`insert into ${sql.t.business_profiles} (tax_id, name) values (${TAX_ID}, 'Minta Kereskedelmi Kft.')`;
   const headings = ["status", "bank_accounts", NEW_HEADING];
   const [change] = await sql<{ id: number }[]>`
-    insert into changes (tax_id, change_date, chapter, path, changed_headings, raw)
+    insert into ${sql.t.changes} (tax_id, change_date, chapter, path, changed_headings, raw)
     values (${TAX_ID}, '2026-11-26', 'general', '/files/2026-11-26/companies/a.json', ${headings}, '{}')
     returning id::int`;
-  await sql`insert into change_sources (change_id, list_key) values (${change!.id}, 'key-main')`;
+  await sql`insert into ${sql.t.change_sources} (change_id, list_key) values (${change!.id}, 'key-main')`;
   const values: [string, unknown, unknown][] = [
     ["status", 1, 0],
     ["bank_accounts", [], [{ bank_account: "11773016-11111018-00000000" }]],
@@ -34,16 +34,16 @@ export async function seedLanguageWorld(db: Database): Promise<{ alertId: number
   ];
   for (const [heading, before, after] of values) {
     await sql`
-      insert into change_values (change_id, heading, tax_id, change_date, old_value, new_value, path)
+      insert into ${sql.t.change_values} (change_id, heading, tax_id, change_date, old_value, new_value, path)
       select id, ${heading}, tax_id, change_date, ${sql.json(before as never)}, ${sql.json(after as never)}, path
-      from changes where id = ${change!.id}`;
+      from ${sql.t.changes} where id = ${change!.id}`;
   }
   await finishRun(sql, runId, "ok", { options: { kind: "sync" }, changesWritten: 1234, dryRun: false });
   await deliverAlerts(
     { sql, config: alertConfig(), log: silentLogger, random: () => 0.5 },
     { raiseOnly: true },
   );
-  const [alert] = await sql<{ id: number }[]>`select id::int from alerts order by id limit 1`;
+  const [alert] = await sql<{ id: number }[]>`select id::int from ${sql.t.alerts} order by id limit 1`;
   const batchId = await recordPaymentBatch(
     sql,
     {

@@ -24,12 +24,12 @@ async function change(
 ): Promise<number> {
   const sql = t.db.sql;
   const [row] = await sql<{ id: number }[]>`
-    insert into changes (tax_id, change_date, chapter, path, changed_headings, raw)
+    insert into ${sql.t.changes} (tax_id, change_date, chapter, path, changed_headings, raw)
     values (${taxId}, date '2026-11-20', 'registry', ${`counts/${taxId}.json`}, ${headings}, '{}'::jsonb)
     returning id::int`;
   for (const [heading, value] of Object.entries(values)) {
     await sql`
-      insert into change_values (change_id, heading, tax_id, change_date, old_value, new_value, path)
+      insert into ${sql.t.change_values} (change_id, heading, tax_id, change_date, old_value, new_value, path)
       values (${row!.id}, ${heading}, ${taxId}, date '2026-11-20', '"1"'::jsonb, ${sql.json(value)},
               ${`counts/${taxId}.json`})`;
   }
@@ -42,10 +42,10 @@ async function alerts(
   each: { hoursAgo: number; status?: string; assignedTo?: string }[],
   runId: number,
 ): Promise<void> {
-  const rules = await t.db.sql<{ id: number }[]>`select id::int from alert_rules order by id`;
+  const rules = await t.db.sql<{ id: number }[]>`select id::int from ${t.db.sql.t.alert_rules} order by id`;
   for (const [i, a] of each.entries()) {
     await t.db.sql`
-      insert into alerts (rule_id, change_id, run_id, raised_at, status, assigned_to)
+      insert into ${t.db.sql.t.alerts} (rule_id, change_id, run_id, raised_at, status, assigned_to)
       values (${rules[i]!.id}, ${changeId}, ${runId}, ${new Date(NOW.getTime() - a.hoursAgo * HOUR)},
               ${a.status ?? "open"}, ${a.assignedTo ?? null})`;
   }
@@ -74,7 +74,7 @@ describe("the inbox's count cards", () => {
     t = await createTestDatabase();
     const sql = t.db.sql;
     const runId = await startRun(sql, "sync", "cli", { options: { kind: "sync" } });
-    await sql`insert into alert_rules (name, channel, target) values ('first', 'notify', 'x'), ('second', 'notify', 'x')`;
+    await sql`insert into ${sql.t.alert_rules} (name, channel, target) values ('first', 'notify', 'x'), ('second', 'notify', 'x')`;
     const twoOpen = (hoursAgo: number) => [{ hoursAgo }, { hoursAgo }];
     // High by a bank account, raised within the day.
     await alerts(await change("11111111", ["bank_accounts"]), twoOpen(1), runId);
@@ -138,7 +138,7 @@ describe("the inbox's count cards", () => {
 
   it("has the index of high-heading changes name the severity rule's headings", async () => {
     const [row] = await t.db.sql<{ def: string }[]>`
-      select pg_get_indexdef('changes_high_headings'::regclass) as def`;
+      select pg_get_indexdef(${`${t.db.sql.schema}.changes_high_headings`}::regclass) as def`;
     const named = [...(row?.def ?? "").matchAll(/'([a-z_]+)'::text/g)].map((m) => m[1]);
     expect(named.sort()).toEqual([...SEVERITY_RULE.headings].sort());
   });

@@ -121,7 +121,7 @@ describe("the console from the keyboard", () => {
       "1 alert of 1 change acknowledged",
     );
     const [stored] = await accounts[0]!.sql<{ status: string }[]>`
-      select status from alerts where id = ${northAlerts[0]!}`;
+      select status from ${accounts[0]!.sql.t.alerts} where id = ${northAlerts[0]!}`;
     expect(stored?.status).toBe("acknowledged");
     expect(await blockingViolations(page)).toEqual([]);
   });

@@ -30,14 +30,14 @@ const columns = (sql: Sql) => sql`
 /** The row, or null when no pass has failed yet. */
 export async function deliveryHealth(sql: Sql): Promise<DeliveryHealth | null> {
   const [row] = await sql<DeliveryHealth[]>`
-    select ${columns(sql)} from alert_delivery_health where id = 1`;
+    select ${columns(sql)} from ${sql.t.alert_delivery_health} where id = 1`;
   return row ?? null;
 }
 
 /** One failed pass: `error` already scrubbed, `messages` how many it charged an attempt. */
 export async function recordPassFailure(sql: Sql, error: string, messages: number): Promise<void> {
   await sql`
-    insert into alert_delivery_health as h
+    insert into ${sql.t.alert_delivery_health} as h
       (id, failures_in_row, failures_total, failing_since, last_failed_at, last_error, last_failure_messages)
     values (1, 1, 1, now(), now(), ${error}, ${messages})
     on conflict (id) do update
@@ -55,7 +55,7 @@ export async function recordPassFailure(sql: Sql, error: string, messages: numbe
  */
 export async function recordPassSuccess(sql: Sql, attempted: boolean): Promise<void> {
   await sql`
-    update alert_delivery_health
+    update ${sql.t.alert_delivery_health}
     set failures_in_row = 0, failing_since = null, recovered_at = now()
     where id = 1 and failures_in_row > 0 and (${attempted} or last_failure_messages = 0)`;
 }
@@ -74,8 +74,8 @@ export interface DeliveryTrouble extends DeliveryHealth {
 export async function deliveryTrouble(sql: Sql): Promise<DeliveryTrouble | null> {
   const [row] = await sql<DeliveryTrouble[]>`
     select ${columns(sql)},
-           (select count(*)::int from alert_deliveries where status = 'pending') as pending,
-           (select min(created_at) from alert_deliveries where status = 'pending') as "oldestPendingAt"
-    from alert_delivery_health where id = 1 and failures_in_row > 0`;
+           (select count(*)::int from ${sql.t.alert_deliveries} where status = 'pending') as pending,
+           (select min(created_at) from ${sql.t.alert_deliveries} where status = 'pending') as "oldestPendingAt"
+    from ${sql.t.alert_delivery_health} where id = 1 and failures_in_row > 0`;
   return row ?? null;
 }

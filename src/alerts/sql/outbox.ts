@@ -7,11 +7,10 @@
  * A lease is written and compared on the database's clock (`now()`), never a deliverer's: one whose
  * clock runs hours ahead does not take a live lease, one hours behind does not keep a dead one.
  */
-import type { TransactionSql } from "postgres";
-import type { Sql } from "../../db/connect.ts";
+import type { Sql, Tx } from "../../db/connect.ts";
 
 /** A connection or a transaction. */
-export type Runner = Sql | TransactionSql;
+export type Runner = Sql | Tx;
 
 export interface DeliveryRow {
   id: number;
@@ -66,7 +65,7 @@ export interface ClaimOptions {
  * queued in), locked for this transaction. Those waiting for an older message are returned
  * unleased (the caller counts them as deferred); the others are leased to `token`.
  */
-export async function claimBatch(tx: TransactionSql, options: ClaimOptions): Promise<DeliveryRow[]> {
+export async function claimBatch(tx: Tx, options: ClaimOptions): Promise<DeliveryRow[]> {
   const rows = await tx<DeliveryRow[]>`
     select d.id::int, d.message_id as "messageId", d.rule_id::int as "ruleId", r.name as "ruleName",
            d.kind, d.alert_ids::int[] as "alertIds", d.channel, d.target, d.attempts, d.payload,
@@ -74,11 +73,11 @@ export async function claimBatch(tx: TransactionSql, options: ClaimOptions): Pro
            to_char(d.oldest_change, 'YYYY-MM-DD') as "oldestChange",
            -- Counted rather than tested with exists: exists is planned to stop at a first match
            -- and then reads every pending message; a count looks up the business's messages.
-           (select count(*) from alert_deliveries e
+           (select count(*) from ${tx.t.alert_deliveries} e
             where e.tax_ids && d.tax_ids and e.status = 'pending'
               and e.channel = d.channel and e.target = d.target
               and (e.oldest_change, e.id) < (d.oldest_change, d.id)) > 0 as "waitsForOlder"
-    from alert_deliveries d join alert_rules r on r.id = d.rule_id
+    from ${tx.t.alert_deliveries} d join ${tx.t.alert_rules} r on r.id = d.rule_id
     where d.status = 'pending'
       and (d.lease_until is null or d.lease_until <= now())
       and (d.oldest_change, d.id) > (${options.after.oldestChange}::text::date, ${options.after.id}::bigint)
@@ -91,7 +90,7 @@ export async function claimBatch(tx: TransactionSql, options: ClaimOptions): Pro
   const leased = rows.filter((r) => !r.waitsForOlder).map((r) => r.id);
   if (leased.length > 0) {
     await tx`
-      update alert_deliveries
+      update ${tx.t.alert_deliveries}
       set lease_until = now() + make_interval(secs => ${options.leaseMs / 1000}), lease_token = ${options.token}
       where id = any (${leased}::bigint[])`;
   }
@@ -104,7 +103,7 @@ export async function claimBatch(tx: TransactionSql, options: ClaimOptions): Pro
  */
 export async function savePayload(sql: Runner, id: number, payload: unknown): Promise<unknown> {
   const [row] = await sql<{ payload: unknown }[]>`
-    update alert_deliveries set payload = ${sql.json(payload as never)} where id = ${id}
+    update ${sql.t.alert_deliveries} set payload = ${sql.json(payload as never)} where id = ${id}
     returning payload`;
   return row?.payload;
 }
@@ -130,7 +129,7 @@ export async function recordAttempt(
   attempt: AttemptRecord,
 ): Promise<boolean> {
   const rows = await sql`
-    update alert_deliveries
+    update ${sql.t.alert_deliveries}
     set status = ${attempt.status}, attempts = attempts + ${attempt.attempted === false ? 0 : 1},
         next_attempt_at = ${attempt.nextAttemptAt},
         last_attempt_at = ${attempt.at}, last_status = ${attempt.httpStatus}, last_reply = ${attempt.reply},
@@ -152,7 +151,7 @@ export async function releaseLease(
   change: { retryAt?: Date; error?: string } = {},
 ): Promise<void> {
   await sql`
-    update alert_deliveries
+    update ${sql.t.alert_deliveries}
     set lease_until = null, lease_token = null,
         next_attempt_at = coalesce(${change.retryAt ?? null}::timestamptz, next_attempt_at),
         last_error = coalesce(${change.error ?? null}::text, last_error)
@@ -195,18 +194,18 @@ export async function alertContents(sql: Runner, alertIds: readonly number[]): P
            coalesce(p.name, b.full_name, b.short_name) as name,
            to_char(c.change_date, 'YYYY-MM-DD') as "changeDate", c.chapter,
            coalesce((select array_agg(distinct coalesce(w.list_name, s.list_key))
-                     from change_sources s left join watch_lists w on w.list_key = s.list_key
+                     from ${sql.t.change_sources} s left join ${sql.t.watch_lists} w on w.list_key = s.list_key
                      where s.change_id = c.id), '{}') as lists,
            c.changed_headings as "headingNames",
            coalesce((select jsonb_agg(jsonb_build_object('heading', v.heading, 'oldValue', v.old_value, 'newValue', v.new_value, 'orderAmbiguous', v.order_ambiguous) order by v.heading)
-                     from change_values v where v.change_id = c.id), '[]'::jsonb) as values
-    from alerts a
-    join changes c on c.id = a.change_id
-    left join business_profiles p on p.tax_id = c.tax_id
-    left join businesses b on b.tax_id = c.tax_id
+                     from ${sql.t.change_values} v where v.change_id = c.id), '[]'::jsonb) as values
+    from ${sql.t.alerts} a
+    join ${sql.t.changes} c on c.id = a.change_id
+    left join ${sql.t.business_profiles} p on p.tax_id = c.tax_id
+    left join ${sql.t.businesses} b on b.tax_id = c.tax_id
     where a.id = any (${alertIds as number[]}::bigint[])
     order by c.change_date,
-             (select min(v.day_order) from change_values v where v.change_id = c.id) nulls last,
+             (select min(v.day_order) from ${sql.t.change_values} v where v.change_id = c.id) nulls last,
              c.id, a.id`;
   return rows.map(({ headingNames, values, ...rest }) => {
     // The flag travels only when set, so a message about an unambiguous change is unchanged.
@@ -236,7 +235,7 @@ export async function outboxCounts(sql: Sql): Promise<OutboxCounts> {
            count(*) filter (where status = 'pending' and lease_until > now())::int as sending,
            coalesce(extract(epoch from now() - min(created_at) filter (where status = 'pending')), 0)::float8
              as "oldestPendingSeconds"
-    from alert_deliveries`;
+    from ${sql.t.alert_deliveries}`;
   return row ?? { pending: 0, dead: 0, sent: 0, sending: 0, oldestPendingSeconds: 0 };
 }
 
@@ -245,10 +244,10 @@ export async function alertTotals(sql: Sql) {
   const [deliveries, raised] = await Promise.all([
     sql<{ channel: string; outcome: string; count: number }[]>`
       select channel, status as outcome, count(*)::int as count
-      from alert_deliveries where status <> 'pending' group by channel, status`,
+      from ${sql.t.alert_deliveries} where status <> 'pending' group by channel, status`,
     sql<{ rule: string; count: number }[]>`
       select r.name as rule, count(a.id)::int as count
-      from alert_rules r left join alerts a on a.rule_id = r.id group by r.name`,
+      from ${sql.t.alert_rules} r left join ${sql.t.alerts} a on a.rule_id = r.id group by r.name`,
   ]);
   return { deliveries: [...deliveries], raised: [...raised] };
 }

@@ -17,9 +17,8 @@
  *
  * A backfill raises only when it was started with --alert-history (kept in its run's options).
  */
-import type { TransactionSql } from "postgres";
 import { accountLockKeys } from "../../db/account-lock.ts";
-import type { Sql } from "../../db/connect.ts";
+import type { Sql, Tx } from "../../db/connect.ts";
 import { noteSeenHeadings } from "./scope.ts";
 
 export interface ScanResult {
@@ -39,10 +38,10 @@ const SCAN_LOCK = 0x72770a1e;
  */
 export async function unscannedRuns(sql: Sql): Promise<number[]> {
   const rows = await sql<{ id: number }[]>`
-    select r.id::int from runs r
+    select r.id::int from ${sql.t.runs} r
     where r.kind in ('sync', 'backfill') and r.status <> 'running'
-      and not exists (select 1 from alert_scans s where s.run_id = r.id)
-      and r.id < coalesce((select min(x.id) from runs x
+      and not exists (select 1 from ${sql.t.alert_scans} s where s.run_id = r.id)
+      and r.id < coalesce((select min(x.id) from ${sql.t.runs} x
                            where x.kind in ('sync', 'backfill') and x.status = 'running'), 'infinity'::numeric)
     order by r.id`;
   return rows.map((r) => r.id);
@@ -62,15 +61,15 @@ export async function scanRun(sql: Sql, runId: number): Promise<ScanResult | und
   return sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(${accountLockKeys(tx, SCAN_LOCK)})`;
     const [run] = await tx<RunToScan[]>`
-      with cursor as (select coalesce(max(last_change_id), 0) as id from alert_scans)
-      select exists (select 1 from alert_scans where run_id = r.id) as scanned,
+      with cursor as (select coalesce(max(last_change_id), 0) as id from ${tx.t.alert_scans})
+      select exists (select 1 from ${tx.t.alert_scans} where run_id = r.id) as scanned,
              cursor.id::bigint::float8 as cursor,
-             coalesce((select max(c.id) from changes c
+             coalesce((select max(c.id) from ${tx.t.changes} c
                        where c.id > cursor.id and c.first_seen_at <= r.finished_at), cursor.id)::float8 as "upTo",
              r.kind = 'sync' or coalesce((r.stats -> 'options' ->> 'alertHistory')::boolean, false) as raises,
-             exists (select 1 from alert_rules where enabled) as rules,
-             exists (select 1 from alert_rules where enabled and cardinality(lists) > 0) as "listRules"
-      from runs r, cursor
+             exists (select 1 from ${tx.t.alert_rules} where enabled) as rules,
+             exists (select 1 from ${tx.t.alert_rules} where enabled and cardinality(lists) > 0) as "listRules"
+      from ${tx.t.runs} r, cursor
       where r.id = ${runId} and r.status <> 'running'`;
     if (!run || run.scanned) return undefined;
     await noteSeenHeadings(tx, run.cursor, run.upTo);
@@ -80,38 +79,38 @@ export async function scanRun(sql: Sql, runId: number): Promise<ScanResult | und
     const total = raised.reduce((sum, r) => sum + r.count, 0);
     const queued = raised.reduce((sum, r) => sum + r.queued, 0);
     await tx`
-      insert into alert_scans (run_id, raised, queued, last_change_id)
+      insert into ${tx.t.alert_scans} (run_id, raised, queued, last_change_id)
       values (${runId}, ${total}, ${queued}, ${run.upTo})`;
     return { runId, raised, queued };
   });
 }
 
-function raise(tx: TransactionSql, runId: number, run: RunToScan) {
+function raise(tx: Tx, runId: number, run: RunToScan) {
   // The sources a run added are read only when some rule is limited to lists.
   const reported = run.listRules
     ? tx`
       union
       select r.id, s.change_id
       from run
-      join change_sources s
+      join ${tx.t.change_sources} s
         on s.first_seen_at >= run.started_at and s.first_seen_at <= run.finished_at
-      left join watch_lists w on w.list_key = s.list_key
-      join alert_rules r
+      left join ${tx.t.watch_lists} w on w.list_key = s.list_key
+      join ${tx.t.alert_rules} r
         on r.enabled and cardinality(r.lists) > 0 and r.created_at < s.first_seen_at
        and (s.list_key = any (r.lists) or w.list_name = any (r.lists))
       cross join lateral (
-        select c.changed_headings from changes c where c.id = s.change_id limit 1
+        select c.changed_headings from ${tx.t.changes} c where c.id = s.change_id limit 1
       ) c
       where cardinality(r.headings) = 0 or c.changed_headings && r.headings`
     : tx``;
   return tx<ScanResult["raised"]>`
     with run as (
-      select started_at, coalesce(finished_at, now()) as finished_at from runs where id = ${runId}
+      select started_at, coalesce(finished_at, now()) as finished_at from ${tx.t.runs} where id = ${runId}
     ), candidates as (
       select r.id as rule_id, c.id as change_id
       from run
-      join changes c on c.id > ${run.cursor} and c.id <= ${run.upTo} and c.first_seen_at >= run.started_at
-      join alert_rules r on r.enabled and cardinality(r.lists) = 0 and r.created_at < c.first_seen_at
+      join ${tx.t.changes} c on c.id > ${run.cursor} and c.id <= ${run.upTo} and c.first_seen_at >= run.started_at
+      join ${tx.t.alert_rules} r on r.enabled and cardinality(r.lists) = 0 and r.created_at < c.first_seen_at
       where cardinality(r.headings) = 0 or c.changed_headings && r.headings
       ${reported}
     ), facts as (
@@ -121,13 +120,13 @@ function raise(tx: TransactionSql, runId: number, run: RunToScan) {
       from candidates k
       cross join lateral (
         select c.tax_id, c.change_date,
-               (select min(v.day_order) from change_values v where v.change_id = c.id) as day_order
-        from changes c where c.id = k.change_id limit 1
+               (select min(v.day_order) from ${tx.t.change_values} v where v.change_id = c.id) as day_order
+        from ${tx.t.changes} c where c.id = k.change_id limit 1
       ) c
     ), inserted as (
       -- Alert ids follow each rule's changes oldest first (day, then the day's order where the
       -- values chain, then storage order), and so do the messages and a digest's alerts.
-      insert into alerts (rule_id, change_id, run_id)
+      insert into ${tx.t.alerts} (rule_id, change_id, run_id)
       select rule_id, change_id, ${runId} from facts
       order by rule_id, change_date, day_order nulls last, change_id
       on conflict (rule_id, change_id) do nothing
@@ -136,15 +135,15 @@ function raise(tx: TransactionSql, runId: number, run: RunToScan) {
       select i.id, i.rule_id, f.tax_id, f.change_date, r.channel, r.target, r.digest
       from inserted i
       join facts f on f.rule_id = i.rule_id and f.change_id = i.change_id
-      join alert_rules r on r.id = i.rule_id
+      join ${tx.t.alert_rules} r on r.id = i.rule_id
     ), single as (
-      insert into alert_deliveries (rule_id, run_id, kind, alert_ids, channel, target, tax_ids, oldest_change)
+      insert into ${tx.t.alert_deliveries} (rule_id, run_id, kind, alert_ids, channel, target, tax_ids, oldest_change)
       select rule_id, ${runId}, 'alert', array[id], channel, target, array[tax_id], change_date
       from queued where not digest
       order by id
       returning rule_id
     ), digests as (
-      insert into alert_deliveries (rule_id, run_id, kind, alert_ids, channel, target, tax_ids, oldest_change)
+      insert into ${tx.t.alert_deliveries} (rule_id, run_id, kind, alert_ids, channel, target, tax_ids, oldest_change)
       select rule_id, ${runId}, 'digest', array_agg(id order by id), channel, target,
              array_agg(distinct tax_id order by tax_id), min(change_date)
       from queued where digest
@@ -155,7 +154,7 @@ function raise(tx: TransactionSql, runId: number, run: RunToScan) {
     select r.name as rule, count(*)::int as count,
            ((select count(*) from single s where s.rule_id = r.id)
             + (select count(*) from digests g where g.rule_id = r.id))::int as queued
-    from inserted i join alert_rules r on r.id = i.rule_id
+    from inserted i join ${tx.t.alert_rules} r on r.id = i.rule_id
     group by r.id, r.name order by r.name`;
 }
 
@@ -165,6 +164,6 @@ export async function scanCounts(
   runId: number,
 ): Promise<{ raised: number; queued: number } | undefined> {
   const [row] = await sql<{ raised: number; queued: number }[]>`
-    select raised, queued from alert_scans where run_id = ${runId}`;
+    select raised, queued from ${sql.t.alert_scans} where run_id = ${runId}`;
   return row;
 }

@@ -53,12 +53,12 @@ export async function insertAlertRule(
 ): Promise<AlertRuleRow | undefined> {
   const [row] = await sql<AlertRuleRow[]>`
     with added as (
-      insert into alert_rules (name, lists, headings, channel, target, digest)
+      insert into ${sql.t.alert_rules} (name, lists, headings, channel, target, digest)
       values (${rule.name}, ${rule.lists}, ${rule.headings}, ${rule.channel}, ${rule.target}, ${rule.digest})
       on conflict (name) where removed_at is null do nothing
       returning *
     ), event as (
-      insert into alert_events (rule_id, by, action, note, details)
+      insert into ${sql.t.alert_events} (rule_id, by, action, note, details)
       select id, ${actor.by}, 'rule added', ${actor.note}, ${sql.json({ after: settings(rule) })} from added
     )
     select ${COLUMNS(sql)} from added`;
@@ -68,7 +68,7 @@ export async function insertAlertRule(
 /** Rules in use (paused ones included), by name; removed ones too when asked. */
 export async function listAlertRules(sql: Sql, options: { removed?: boolean } = {}): Promise<AlertRuleRow[]> {
   return sql<AlertRuleRow[]>`
-    select ${COLUMNS(sql)} from alert_rules
+    select ${COLUMNS(sql)} from ${sql.t.alert_rules}
     where ${Boolean(options.removed)} or removed_at is null
     order by name, removed_at nulls first, id`;
 }
@@ -76,7 +76,7 @@ export async function listAlertRules(sql: Sql, options: { removed?: boolean } = 
 /** The rule in use with this name (a removed rule is found by nothing but its alerts). */
 export async function findAlertRule(sql: Sql, name: string): Promise<AlertRuleRow | undefined> {
   const [row] = await sql<AlertRuleRow[]>`
-    select ${COLUMNS(sql)} from alert_rules where name = ${name} and removed_at is null`;
+    select ${COLUMNS(sql)} from ${sql.t.alert_rules} where name = ${name} and removed_at is null`;
   return row;
 }
 
@@ -92,16 +92,16 @@ export async function updateAlertRule(
 ): Promise<{ before: AlertRuleRow; after: AlertRuleRow } | undefined> {
   return sql.begin(async (tx) => {
     const [before] = await tx<AlertRuleRow[]>`
-      select ${COLUMNS(sql)} from alert_rules where name = ${name} and removed_at is null for update`;
+      select ${COLUMNS(sql)} from ${tx.t.alert_rules} where name = ${name} and removed_at is null for update`;
     if (!before) return undefined;
     const [after] = await tx<AlertRuleRow[]>`
-      update alert_rules
+      update ${tx.t.alert_rules}
       set lists = ${rule.lists}, headings = ${rule.headings}, channel = ${rule.channel},
           target = ${rule.target}, digest = ${rule.digest}, updated_at = now()
       where id = ${before.id}
       returning ${COLUMNS(sql)}`;
     await tx`
-      insert into alert_events (rule_id, by, action, note, details)
+      insert into ${tx.t.alert_events} (rule_id, by, action, note, details)
       values (${before.id}, ${actor.by}, 'rule edited', ${actor.note},
               ${tx.json({ before: settings(before), after: settings({ ...rule, name }) })})`;
     return { before, after: after! };
@@ -125,27 +125,27 @@ export async function switchAlertRule(
 ): Promise<{ rule: AlertRuleRow; changed: boolean; endedMessages: number } | undefined> {
   return sql.begin(async (tx) => {
     const [rule] = await tx<AlertRuleRow[]>`
-      select ${COLUMNS(sql)} from alert_rules where name = ${name} and removed_at is null for update`;
+      select ${COLUMNS(sql)} from ${tx.t.alert_rules} where name = ${name} and removed_at is null for update`;
     if (!rule) return undefined;
     if ((to === "paused" && !rule.enabled) || (to === "resumed" && rule.enabled))
       return { rule, changed: false, endedMessages: 0 };
     let endedMessages = 0;
     if (to === "removed") {
       await tx`
-        update alert_rules set enabled = false, removed_at = now(), updated_at = now()
+        update ${tx.t.alert_rules} set enabled = false, removed_at = now(), updated_at = now()
         where id = ${rule.id}`;
       const ended = await tx`
-        update alert_deliveries
+        update ${tx.t.alert_deliveries}
         set status = 'dead', last_error = ${`not sent: rule ${name} was removed by ${actor.by}`}
         where rule_id = ${rule.id} and status = 'pending'
         returning id`;
       endedMessages = ended.length;
     } else {
       await tx`
-        update alert_rules set enabled = ${to === "resumed"}, updated_at = now() where id = ${rule.id}`;
+        update ${tx.t.alert_rules} set enabled = ${to === "resumed"}, updated_at = now() where id = ${rule.id}`;
     }
     await tx`
-      insert into alert_events (rule_id, by, action, note)
+      insert into ${tx.t.alert_events} (rule_id, by, action, note)
       values (${rule.id}, ${actor.by}, ${`rule ${to}`}, ${actor.note})`;
     return { rule, changed: true, endedMessages };
   });

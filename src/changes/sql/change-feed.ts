@@ -93,7 +93,7 @@ function feedStatement(sql: Sql, f: FeedFilter, slice: FeedSlice | null): Fragme
   if (f.headings.length > 0) where.push(sql`x.heading = any (${f.headings as string[]}::text[])`);
   if (f.lists.length > 0) {
     where.push(sql`exists (
-      select 1 from change_sources s left join watch_lists l on l.list_key = s.list_key
+      select 1 from ${sql.t.change_sources} s left join ${sql.t.watch_lists} l on l.list_key = s.list_key
       where s.change_id = c.id and coalesce(l.list_name, s.list_key) = any (${f.lists as string[]}::text[]))`);
   }
   if (slice?.key) where.push(beyondKey(sql, slice.key, slice.side));
@@ -110,29 +110,29 @@ function feedStatement(sql: Sql, f: FeedFilter, slice: FeedSlice | null): Fragme
     from (
       select c.id as change_id, c.tax_id, c.change_date, x.path, x.heading, x.old_value, x.new_value, x.day_order,
              x.order_ambiguous, x.old_value_known, x.values_read
-      from changes c
+      from ${sql.t.changes} c
       cross join lateral (
         select cv.heading, cv.old_value, cv.new_value, cv.day_order, cv.order_ambiguous, cv.old_value_known,
                true as values_read, cv.path
-        from change_values cv where cv.change_id = c.id
+        from ${sql.t.change_values} cv where cv.change_id = c.id
         union all
         select h.heading, null::jsonb, null::jsonb, null::int, false, false, false, c.path
         from unnest(c.changed_headings) as h(heading)
-        where not exists (select 1 from change_values v where v.change_id = c.id and v.heading = h.heading)
+        where not exists (select 1 from ${sql.t.change_values} v where v.change_id = c.id and v.heading = h.heading)
       ) x
       where ${where.reduce((all, one) => sql`${all} and ${one}`)}
       ${limited}
     ) p
-    left join business_profiles bp on bp.tax_id = p.tax_id
-    left join businesses b on b.tax_id = p.tax_id
+    left join ${sql.t.business_profiles} bp on bp.tax_id = p.tax_id
+    left join ${sql.t.businesses} b on b.tax_id = p.tax_id
     left join lateral (
       select array_agg(distinct coalesce(l.list_name, s.list_key)) as list_names
-      from change_sources s left join watch_lists l on l.list_key = s.list_key
+      from ${sql.t.change_sources} s left join ${sql.t.watch_lists} l on l.list_key = s.list_key
       where s.change_id = p.change_id
     ) src on true
     left join lateral (
       -- Per row by its key (a hash of every file would read them all): only unread rows show a file.
-      select f.status, f.parse_status from change_files f where not p.values_read and f.path = p.path limit 1
+      select f.status, f.parse_status from ${sql.t.change_files} f where not p.values_read and f.path = p.path limit 1
     ) fl on true
     order by ${feedOrder(sql, "outer")}`;
 }
@@ -148,11 +148,11 @@ export interface ChangeTotals {
 /** What the tables hold, each change counted once whatever number of lists reported it. */
 export async function changeTotals(sql: Sql): Promise<ChangeTotals> {
   const [row] = await sql<ChangeTotals[]>`
-    select (select count(*)::int from changes) as changes,
-           (select count(*)::int from (select change_id from change_sources
+    select (select count(*)::int from ${sql.t.changes}) as changes,
+           (select count(*)::int from (select change_id from ${sql.t.change_sources}
               group by change_id having count(*) > 1) s) as "inSeveralLists",
-           (select count(*)::int from change_files where parse_status = 'parsed') as "filesParsed",
-           (select count(*)::int from change_values) as values,
-           (select count(*)::int from business_profiles) as profiles`;
+           (select count(*)::int from ${sql.t.change_files} where parse_status = 'parsed') as "filesParsed",
+           (select count(*)::int from ${sql.t.change_values}) as values,
+           (select count(*)::int from ${sql.t.business_profiles}) as profiles`;
   return row!;
 }

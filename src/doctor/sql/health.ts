@@ -26,7 +26,7 @@ export async function databaseIdentity(sql: Sql): Promise<DatabaseIdentity> {
 export async function regwatchSchemaExists(sql: Sql): Promise<boolean> {
   const [row] = await sql<
     { exists: boolean }[]
-  >`select to_regnamespace(current_setting('search_path')) is not null as exists`;
+  >`select to_regnamespace(${sql.schema}::text) is not null as exists`;
   return row?.exists ?? false;
 }
 
@@ -92,24 +92,24 @@ export async function writeRights(sql: Sql): Promise<WriteRights> {
              case when not has_table_privilege(c.oid, 'DELETE') then 'DELETE' end
            ], null) as privileges
     from pg_class c join pg_namespace n on n.oid = c.relnamespace
-    where n.nspname = current_setting('search_path') and c.relkind in ('r', 'p')
+    where n.nspname = ${sql.schema}::text and c.relkind in ('r', 'p')
       and not (has_table_privilege(c.oid, 'INSERT') and has_table_privilege(c.oid, 'UPDATE')
                and has_table_privilege(c.oid, 'DELETE'))
     order by c.relname`;
   const sequences = await sql<{ name: string }[]>`
     select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
     -- The CASE keeps the planner from asking has_sequence_privilege about a relation that is not one.
-    where n.nspname = current_setting('search_path')
+    where n.nspname = ${sql.schema}::text
       and case when c.relkind = 'S' then not has_sequence_privilege(c.oid, 'USAGE') else false end
     order by c.relname`;
   const [schema] = await sql<{ can_migrate: boolean }[]>`
     select pg_has_role(n.nspowner, 'USAGE') or has_schema_privilege(n.oid, 'CREATE') as can_migrate
-    from pg_namespace n where n.nspname = current_setting('search_path')`;
+    from pg_namespace n where n.nspname = ${sql.schema}::text`;
   let writeRefused: WriteRights["writeRefused"];
   try {
     await sql.begin(async (tx) => {
       await tx`
-        insert into api_usage (day, api, endpoint, requests, errors)
+        insert into ${tx.t.api_usage} (day, api, endpoint, requests, errors)
         values (current_date, 'doctor', 'write probe (rolled back)', 0, 0)
         on conflict (day, api, endpoint) do update set requests = api_usage.requests`;
       throw new RollBack();

@@ -13,12 +13,12 @@ export type { ReaderRole } from "../../db/reader-classes.ts";
 export async function readerRoles(sql: Sql): Promise<ReaderRole[]> {
   const [table] = await sql<
     { recorded: boolean }[]
-  >`select to_regclass('reader_roles') is not null as recorded`;
+  >`select to_regclass(${`${sql.schema}.reader_roles`}) is not null as recorded`;
   const recorded = table?.recorded
-    ? (await sql<{ role: string }[]>`select role from reader_roles`).map((r) => r.role)
+    ? (await sql<{ role: string }[]>`select role from ${sql.t.reader_roles}`).map((r) => r.role)
     : [];
   const rows = await sql<{ role: string; tables: string[]; columns: string[]; defaults: boolean }[]>`
-    with ns as (select oid, nspowner from pg_namespace where nspname = current_setting('search_path')),
+    with ns as (select oid, nspowner from pg_namespace where nspname = ${sql.schema}::text),
     readers as (
       select r.oid, r.rolname from pg_roles r, ns
       where r.rolname = any (${recorded}::text[])
@@ -48,7 +48,7 @@ export async function readerRoles(sql: Sql): Promise<ReaderRole[]> {
            array(select a.attname from pg_attribute a where a.attrelid = c.oid and a.attnum > 0
                  and not a.attisdropped order by a.attnum) as columns
     from pg_class c
-    where c.relnamespace = to_regnamespace(current_setting('search_path')) and c.relkind in ('r', 'p', 'v', 'm')
+    where c.relnamespace = to_regnamespace(${sql.schema}::text) and c.relkind in ('r', 'p', 'v', 'm')
     order by c.relname`;
   return rows.map((r) => judgeAccess(r.role, relations, new Set(r.tables), new Set(r.columns), r.defaults));
 }

@@ -18,7 +18,7 @@ export interface KeyRefusalRow {
 /** Records (or renews) the refusal of the key held by `keyVariable`. */
 export async function recordKeyRefusal(sql: Sql, row: Omit<KeyRefusalRow, "refusedAt">): Promise<void> {
   await sql`
-    insert into key_refusals (key_variable, key_fingerprint, refused_day, http_status, endpoint, error)
+    insert into ${sql.t.key_refusals} (key_variable, key_fingerprint, refused_day, http_status, endpoint, error)
     values (${row.keyVariable}, ${row.keyFingerprint}, ${row.refusedDay}, ${row.httpStatus},
             ${row.endpoint}, ${row.error})
     on conflict (key_variable) do update set
@@ -28,18 +28,18 @@ export async function recordKeyRefusal(sql: Sql, row: Omit<KeyRefusalRow, "refus
 
 /** Forgets the refusal of `keyVariable` (a run used its key again). */
 export async function clearKeyRefusal(sql: Sql, keyVariable: string): Promise<void> {
-  await sql`delete from key_refusals where key_variable = ${keyVariable}`;
+  await sql`delete from ${sql.t.key_refusals} where key_variable = ${keyVariable}`;
 }
 
 /** Every recorded refusal of the schema's keys, newest first (none before migration 0030). */
 export async function keyRefusals(sql: Sql): Promise<KeyRefusalRow[]> {
   const [table] = await sql<
     { present: boolean }[]
-  >`select to_regclass('key_refusals') is not null as present`;
+  >`select to_regclass(${`${sql.schema}.key_refusals`}) is not null as present`;
   if (!table?.present) return [];
   const rows = await sql<KeyRefusalRow[]>`
     select key_variable as "keyVariable", key_fingerprint as "keyFingerprint", refused_at as "refusedAt",
            to_char(refused_day, 'YYYY-MM-DD') as "refusedDay", http_status as "httpStatus", endpoint, error
-    from key_refusals order by refused_at desc`;
+    from ${sql.t.key_refusals} order by refused_at desc`;
   return [...rows];
 }

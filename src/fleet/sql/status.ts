@@ -1,25 +1,23 @@
 /**
  * Reads of one account's schema for the fleet's views (`status --fleet`, the daemon's metrics and
- * its scheduler), each made in a session bound to that account: a read-only transaction whose
- * search_path is the account's schema alone, so a statement naming no schema can only see that
- * account's tables, on a connection the caller already holds (no new session per account).
+ * its scheduler), each made in a read-only transaction whose statements name that account's schema
+ * (scoped-sql.ts), on a connection the caller already holds (no new session per account).
  */
-import { type Sql, schemaConnection } from "../../db/connect.ts";
+import type { Sql } from "../../db/connect.ts";
+import { scopedTx } from "../../db/scoped-sql.ts";
 
 /**
- * Runs `body` in a read-only transaction whose search_path is `schema` only. The statements of
- * src/db/ take an `Sql`; the transaction's handle runs them the same way.
+ * Runs `body` in a read-only transaction seen as `schema`'s (its `t` names that schema). The
+ * statements of src/db/ take an `Sql`; the transaction's handle runs them the same way.
  */
 export async function withAccountSchema<T>(
   sql: Sql,
   schema: string,
   body: (sql: Sql) => Promise<T>,
 ): Promise<T> {
-  const { search_path } = schemaConnection(schema);
-  const result = await sql.begin("read only", async (tx) => {
-    await tx`select set_config('search_path', ${search_path}, true)`;
-    return [await body(tx as unknown as Sql)];
-  });
+  const result = await sql.begin("read only", async (tx) => [
+    await body(scopedTx(tx, schema) as unknown as Sql),
+  ]);
   return result[0] as T;
 }
 
@@ -59,18 +57,20 @@ export interface AccountSummary {
 export async function accountSummary(sql: Sql): Promise<AccountSummary> {
   const runColumns = sql`kind, trigger, status, started_at as "startedAt", finished_at as "finishedAt"`;
   const [last, finished, coverage, files] = await Promise.all([
-    sql<AccountRunSummary[]>`select ${runColumns} from runs order by started_at desc, id desc limit 1`,
+    sql<
+      AccountRunSummary[]
+    >`select ${runColumns} from ${sql.t.runs} order by started_at desc, id desc limit 1`,
     sql<AccountRunSummary[]>`
-      select ${runColumns} from runs where finished_at is not null
+      select ${runColumns} from ${sql.t.runs} where finished_at is not null
       order by finished_at desc, id desc limit 1`,
     sql<{ coverage_end: string | null; lists: number; uncovered: number }[]>`
       select to_char(min(last_day), 'YYYY-MM-DD') as coverage_end, count(*)::int as lists,
              count(*) filter (where last_day is null)::int as uncovered
       from (select l.list_key, max(c.end_date) as last_day
-            from watch_lists l left join coverage c on c.list_key = l.list_key
+            from ${sql.t.watch_lists} l left join ${sql.t.coverage} c on c.list_key = l.list_key
             where l.deleted_at is null group by l.list_key) per_list`,
     sql<{ open: number }[]>`
-      select count(*)::int as open from change_files
+      select count(*)::int as open from ${sql.t.change_files}
       where status in ('pending', 'failed', 'refused') and not failed_for_good`,
   ]);
   return {
@@ -91,7 +91,7 @@ export async function accountSummary(sql: Sql): Promise<AccountSummary> {
 export async function deliveriesDue(sql: Sql, now: Date): Promise<boolean> {
   const [row] = await sql<{ due: boolean }[]>`
     select exists (
-      select 1 from alert_deliveries
+      select 1 from ${sql.t.alert_deliveries}
       where status = 'pending' and next_attempt_at <= ${now}
         and (lease_until is null or lease_until <= now())) as due`;
   return row?.due === true;

@@ -13,7 +13,7 @@
  * and the new accounts' data.
  */
 import { ACCOUNT_NAME } from "../../account-name.ts";
-import type { Sql, Tx } from "../../db/connect.ts";
+import type { Pool, Sql, Tx } from "../../db/connect.ts";
 import { grantReaderIn } from "../../db/grants.ts";
 import { DATA_VIEWS } from "../../db/reader-classes.ts";
 
@@ -31,7 +31,7 @@ export interface FleetAccount {
  * Makes regwatch_fleet's views show exactly `accounts` (every one migrated, so their views have
  * the same columns), in one transaction; with no account, the views are dropped.
  */
-export async function rebuildFleetViews(sql: Sql, accounts: readonly FleetAccount[]): Promise<void> {
+export async function rebuildFleetViews(sql: Pool, accounts: readonly FleetAccount[]): Promise<void> {
   await sql.begin(async (txn) => {
     const tx = txn as Tx;
     const t = txn as unknown as Sql;
@@ -93,7 +93,7 @@ async function grantFleetViews(tx: Sql, role: string, accounts: readonly FleetAc
 
 /** `grant-reader ROLE --fleet`: the views (rebuilt first) and every account's data. */
 export async function grantFleetReader(
-  sql: Sql,
+  sql: Pool,
   role: string,
   accounts: readonly FleetAccount[],
 ): Promise<void> {

@@ -35,7 +35,7 @@ export interface WorkerRow extends HeartbeatRow {
  */
 export async function writeHeartbeat(sql: Sql, row: HeartbeatRow): Promise<void> {
   await sql`
-    insert into worker_heartbeats
+    insert into ${sql.t.worker_heartbeats}
       (id, lock_ids, host, pid, concurrency, jobs_running, jobs_done, jobs_failed)
     values (${row.id}, ${[...row.lockIds]}::text[], ${row.host}, ${row.pid}, ${row.concurrency},
       ${row.jobsRunning}, ${row.jobsDone}, ${row.jobsFailed})
@@ -63,7 +63,7 @@ export async function sweepExpiredWorkers(
 ): Promise<{ id: string; lockIds: string[] }[]> {
   return sql.begin(async (tx) => {
     const rows = await tx<{ id: string; lock_ids: string[] }[]>`
-      update worker_heartbeats
+      update ${tx.t.worker_heartbeats}
       set stopped_at = now(), stop_reason = 'lease expired', jobs_running = 0
       where stopped_at is null and id <> ${exceptId}
         and heartbeat_at < now() - make_interval(secs => ${leaseSeconds})
@@ -78,7 +78,7 @@ export async function sweepExpiredWorkers(
 /** Marks a worker gone after a clean stop (a dead one is marked by sweepExpiredWorkers). */
 export async function markWorkerStopped(sql: Sql, id: string, reason: "stopped"): Promise<void> {
   await sql`
-    update worker_heartbeats set stopped_at = now(), stop_reason = ${reason}, jobs_running = 0
+    update ${sql.t.worker_heartbeats} set stopped_at = now(), stop_reason = ${reason}, jobs_running = 0
     where id = ${id} and stopped_at is null`;
 }
 
@@ -109,7 +109,7 @@ export async function listWorkers(
     }[]
   >`
     select *, (stopped_at is null and heartbeat_at >= now() - make_interval(secs => ${leaseSeconds})) as alive
-    from worker_heartbeats
+    from ${sql.t.worker_heartbeats}
     where stopped_at is null or stopped_at > now() - make_interval(hours => ${keepStoppedHours})
     order by started_at desc, id`;
   return rows.map((r) => ({

@@ -5,10 +5,7 @@
  * rebuilt from change_values as a whole (rebuildChangeFacts), never merged file by file, so the
  * same-day order and a value that is gone are always reflected.
  */
-import type postgres from "postgres";
-import type { Sql } from "../../db/connect.ts";
-
-type Tx = postgres.TransactionSql;
+import type { Sql, Tx } from "../../db/connect.ts";
 
 export type ProfileSource = "search" | "operator" | "change_file";
 
@@ -77,11 +74,11 @@ export async function writeProfiles(tx: Tx, facts: readonly ProfileFacts[]): Pro
   }));
   const taxIds = rows.map((r) => r.tax_id);
   await tx`
-      insert into business_profiles (tax_id)
+      insert into ${tx.t.business_profiles} (tax_id)
       select unnest(${taxIds}::text[]) order by 1
       on conflict (tax_id) do nothing`;
   await tx`
-      update business_profiles p set
+      update ${tx.t.business_profiles} p set
         headings = p.headings || coalesce((
           select jsonb_object_agg(e.key, e.value)
           from jsonb_each(r.headings) e
@@ -102,7 +99,7 @@ export async function writeProfiles(tx: Tx, facts: readonly ProfileFacts[]): Pro
 /** Name, status and seat read back out of the headings (an ambiguous heading has no value to give). */
 async function summarise(tx: Tx, taxIds: readonly string[]): Promise<void> {
   await tx`
-      update business_profiles p set
+      update ${tx.t.business_profiles} p set
         (name, name_as_of, name_source) = (
           select e.value ->> 'value', (e.value ->> 'as_of')::date, e.value ->> 'source'
           from jsonb_each(p.headings) e
@@ -145,15 +142,15 @@ export async function rebuildChangeFacts(
 ): Promise<void> {
   if (taxIds.length === 0) return;
   await tx`
-    insert into business_profiles (tax_id)
-    select distinct tax_id from change_values
+    insert into ${tx.t.business_profiles} (tax_id)
+    select distinct tax_id from ${tx.t.change_values}
     where tax_id = any(${taxIds as string[]}::text[]) and change_date <= ${lastComplete}::date
     order by 1
     on conflict (tax_id) do nothing`;
   await tx`
     with last_day as (
       select cv.tax_id, cv.heading, max(cv.change_date) as day
-      from change_values cv
+      from ${tx.t.change_values} cv
       where cv.tax_id = any(${taxIds as string[]}::text[]) and cv.change_date <= ${lastComplete}::date
       group by cv.tax_id, cv.heading
     ), facts as (
@@ -161,7 +158,7 @@ export async function rebuildChangeFacts(
              (array_agg(cv.new_value order by cv.day_order desc nulls last, cv.change_id desc))[1] as value,
              jsonb_agg(distinct coalesce(cv.new_value, 'null'::jsonb)) as candidates
       from last_day l
-      join change_values cv on cv.tax_id = l.tax_id and cv.heading = l.heading and cv.change_date = l.day
+      join ${tx.t.change_values} cv on cv.tax_id = l.tax_id and cv.heading = l.heading and cv.change_date = l.day
       group by cv.tax_id, cv.heading, l.day
     ), told as (
       select tax_id, jsonb_object_agg(heading, case when ambiguous
@@ -170,7 +167,7 @@ export async function rebuildChangeFacts(
                else jsonb_build_object('value', value, 'as_of', day, 'source', 'change_file') end) as headings
       from facts group by tax_id
     )
-    update business_profiles p set
+    update ${tx.t.business_profiles} p set
       headings = coalesce((
         select jsonb_object_agg(k.key, k.fact) from (
           select distinct on (f.key) f.key, f.fact from (
@@ -180,7 +177,7 @@ export async function rebuildChangeFacts(
             union all
             -- Search records under the heading names change files use (as recordHeadings does).
             select case e.key when 'full_name' then 'long_name' when 'status_code' then 'status' else e.key end, jsonb_build_object('value', e.value, 'as_of', (b.fetched_at at time zone 'UTC')::date, 'source', 'search'), 2
-            from businesses b, jsonb_each(case when jsonb_typeof(b.record) = 'object' then b.record else '{}'::jsonb end) e
+            from ${tx.t.businesses} b, jsonb_each(case when jsonb_typeof(b.record) = 'object' then b.record else '{}'::jsonb end) e
             where b.tax_id = p.tax_id
             union all
             select case e.key when 'full_name' then 'long_name' when 'status_code' then 'status' else e.key end, jsonb_build_object('value', e.value, 'as_of', p.baseline_as_of, 'source', 'search'), 3

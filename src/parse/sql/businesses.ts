@@ -16,7 +16,7 @@ export async function lockStoredRecords(
   taxIds: readonly string[],
 ): Promise<Map<string, BusinessRecordRow[]>> {
   const stored = await tx<{ tax_id: string; records: BusinessRecordRow[] }[]>`
-    select tax_id, records from businesses
+    select tax_id, records from ${tx.t.businesses}
     where tax_id = any(${taxIds as string[]}::text[]) order by tax_id for update`;
   return new Map(stored.map((row) => [row.tax_id, row.records]));
 }
@@ -46,7 +46,7 @@ export async function writeBusinesses(tx: Tx, businesses: readonly BusinessRecor
     };
   });
   await tx`
-    insert into businesses ${tx(rows)}
+    insert into ${tx.t.businesses} ${tx(rows)}
     on conflict (tax_id) do update set
       type = excluded.type, status_code = excluded.status_code, full_name = excluded.full_name,
       short_name = excluded.short_name, address = excluded.address, tax_number = excluded.tax_number,

@@ -59,7 +59,7 @@ export async function filesToParse(
     with page as (
       select path, coalesce(size_bytes, 0)::bigint > ${bounds.maxBytes} as too_large,
              coalesce(size_bytes, 0)::float8 as size
-      from change_files
+      from ${sql.t.change_files}
       where status = 'fetched' and path > ${afterPath}
         and ${
           selection === "all"
@@ -82,8 +82,8 @@ export async function filesToParse(
            array_to_json(f.change_ids) as change_ids,
            coalesce((select json_agg(json_build_object('id', c.id, 'taxId', c.tax_id, 'chapter', c.chapter,
                                                        'headings', c.changed_headings) order by c.id)
-                     from changes c where c.id = any(f.change_ids)), '[]') as changes
-    from running r join change_files f on f.path = r.path
+                     from ${sql.t.changes} c where c.id = any(f.change_ids)), '[]') as changes
+    from running r join ${sql.t.change_files} f on f.path = r.path
     where r.n = 1 or r.loaded <= ${bounds.batchBytes}
     order by r.path`;
   return rows.map((r) => ({
@@ -113,7 +113,7 @@ export async function bodyArrayShape(
 ): Promise<{ top: Record<string, unknown> } | null> {
   const [row] = await sql<{ top: Record<string, unknown> }[]>`
     select f.body_json - ${key}::text as top
-    from change_files f
+    from ${sql.t.change_files} f
     where f.path = ${path} and jsonb_typeof(f.body_json) = 'object'
       and jsonb_typeof(f.body_json -> ${key}) = 'array' and jsonb_array_length(f.body_json -> ${key}) > 0
       and not exists (
@@ -135,7 +135,7 @@ export async function* bodyArrayPages(
 ): AsyncIterable<{ entry: unknown; index: number }[]> {
   const cursor = sql<{ entry: unknown; index: number }[]>`
     select e.value as entry, (e.ordinality - 1)::int as index
-    from change_files f, jsonb_array_elements(f.body_json -> ${key}) with ordinality e
+    from ${sql.t.change_files} f, jsonb_array_elements(f.body_json -> ${key}) with ordinality e
     where f.path = ${path}`.cursor(pageSize);
   for await (const rows of cursor) yield rows;
 }

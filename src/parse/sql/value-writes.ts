@@ -3,12 +3,10 @@
  * its parse status, the same-day order of every heading those values touch, and the profiles of
  * their businesses, one batch of files per transaction.
  */
-import type postgres from "postgres";
-import type { Sql } from "../../db/connect.ts";
+
+import type { Sql, Tx } from "../../db/connect.ts";
 import { redactSecrets } from "../../secrets.ts";
 import { rebuildChangeFacts } from "./business-profiles.ts";
-
-type Tx = postgres.TransactionSql;
 
 /** One change's values for one heading, as attribution gave them. */
 export interface ValueRow {
@@ -100,20 +98,20 @@ export async function saveParsedFiles(
   const paths = files.map((f) => f.path);
   return sql.begin(async (tx) => {
     const removed = await tx<Touched[]>`
-      delete from change_values where path = any(${paths}::text[])
+      delete from ${tx.t.change_values} where path = any(${paths}::text[])
       returning tax_id, to_char(change_date, 'YYYY-MM-DD') as change_date, heading`;
     let written: Touched[] = [];
     if (values.length > 0) {
       // Tax id and date come from the change itself; a change deleted meanwhile takes nothing.
       written = await tx<Touched[]>`
-        insert into change_values
+        insert into ${tx.t.change_values}
           (change_id, heading, tax_id, change_date, old_value, old_value_known, new_value, path, file_order_ambiguous)
         select c.id, r.heading, c.tax_id, c.change_date, r.old_value, r.old_value_known, r.new_value, r.path,
                r.file_order_ambiguous
         from jsonb_to_recordset(${tx.json(values as never)}::jsonb)
           as r(path text, change_id bigint, heading text, old_value jsonb, old_value_known boolean, new_value jsonb,
                file_order_ambiguous boolean)
-        join changes c on c.id = r.change_id
+        join ${tx.t.changes} c on c.id = r.change_id
         order by c.id, r.heading
         on conflict (change_id, heading) do update set
           tax_id = excluded.tax_id, change_date = excluded.change_date, old_value = excluded.old_value,
@@ -123,7 +121,7 @@ export async function saveParsedFiles(
     }
     // A file whose changes changed while it was parsed keeps no status, so the next parse sees the new change.
     await tx`
-      update change_files f
+      update ${tx.t.change_files} f
       set parse_status = r.parse_status, parser = r.parser, parse_error = r.parse_error, parsed_at = now()
       from jsonb_to_recordset(${tx.json(marks as never)}::jsonb)
         as r(path text, change_ids bigint[], parse_status text, parser text, parse_error text)
@@ -161,7 +159,7 @@ async function orderSameDay(
     select cv.change_id::float8 as change_id, cv.tax_id, to_char(cv.change_date, 'YYYY-MM-DD') as change_date,
            cv.heading, cv.old_value, cv.old_value_known, cv.new_value, cv.file_order_ambiguous
     from jsonb_to_recordset(${tx.json(groups as never)}::jsonb) as g(tax_id text, change_date date, heading text)
-    join change_values cv
+    join ${tx.t.change_values} cv
       on cv.tax_id = g.tax_id and cv.change_date = g.change_date and cv.heading = g.heading
     order by cv.change_id`;
   if (rows.length === 0) return;
@@ -190,7 +188,7 @@ async function orderSameDay(
     }));
   });
   await tx`
-    update change_values cv
+    update ${tx.t.change_values} cv
     set day_order = r.day_order, order_ambiguous = r.order_ambiguous
     from jsonb_to_recordset(${tx.json(orders as never)}::jsonb)
       as r(change_id bigint, heading text, day_order int, order_ambiguous boolean)

@@ -40,8 +40,8 @@ export async function loadBusinessFacts(sql: Sql, taxIds: readonly string[]): Pr
                 then p.status_code else coalesce(b.status_code, p.status_code) end as "statusCode",
            coalesce(b.type, p.type) as type
     from ids
-    left join business_profiles p on p.tax_id = ids.tax_id
-    left join businesses b on b.tax_id = ids.tax_id
+    left join ${sql.t.business_profiles} p on p.tax_id = ids.tax_id
+    left join ${sql.t.businesses} b on b.tax_id = ids.tax_id
     where p.tax_id is not null or b.tax_id is not null`;
 }
 
@@ -49,8 +49,8 @@ export async function loadBusinessFacts(sql: Sql, taxIds: readonly string[]): Pr
 export async function loadWatchedTaxIds(sql: Sql, taxIds: readonly string[]): Promise<string[]> {
   if (taxIds.length === 0) return [];
   const rows = await sql<{ taxId: string }[]>`
-    select distinct w.tax_id as "taxId" from watched_items w
-    join watch_lists l on l.list_key = w.list_key and l.deleted_at is null
+    select distinct w.tax_id as "taxId" from ${sql.t.watched_items} w
+    join ${sql.t.watch_lists} l on l.list_key = w.list_key and l.deleted_at is null
     where w.tax_id = any(${taxIds as string[]}::text[])`;
   return rows.map((r) => r.taxId);
 }
@@ -83,17 +83,17 @@ export async function loadAccountHolders(
     with probes as (
       select a as account, p::jsonb as j from unnest(${probes.map((p) => p[0]!)}::text[], ${probes.map((p) => p[1]!)}::text[]) as t(a, p))
     select probes.account, b.tax_id as "taxId" from probes
-    join businesses b on b.record -> 'bank_accounts' @> probes.j
+    join ${sql.t.businesses} b on b.record -> 'bank_accounts' @> probes.j
     union
     select probes.account, p.tax_id from probes
-    join business_profiles p on p.headings -> 'bank_accounts' -> 'value' @> probes.j
+    join ${sql.t.business_profiles} p on p.headings -> 'bank_accounts' -> 'value' @> probes.j
     union
     select probes.account, cv.tax_id from probes
-    join change_values cv on cv.heading = 'bank_accounts' and cv.new_value @> probes.j
+    join ${sql.t.change_values} cv on cv.heading = 'bank_accounts' and cv.new_value @> probes.j
     union
     -- A business that replaced the account: the row pays its removed account (account_removed).
     select probes.account, cv.tax_id from probes
-    join change_values cv on cv.heading = 'bank_accounts' and cv.old_value @> probes.j`;
+    join ${sql.t.change_values} cv on cv.heading = 'bank_accounts' and cv.old_value @> probes.j`;
 }
 
 /**
@@ -107,15 +107,15 @@ export async function loadBankAccountsOf(sql: Sql, taxIds: readonly string[]): P
     select a.tax_id as "taxId", a.bank_account as account, a.currently_registered as "currentlyRegistered",
            to_char(a.added_on, 'YYYY-MM-DD') as "addedOn", a.added_source as "addedSource",
            case when not a.currently_registered then to_char(least(
-             (select min(cv.change_date) from change_values cv
+             (select min(cv.change_date) from ${sql.t.change_values} cv
               where cv.tax_id = a.tax_id and cv.heading = 'bank_accounts' and cv.change_date > a.last_seen
                 and jsonb_typeof(cv.new_value) in ('array', 'object', 'string')),
-             (select min(s.seen_at::date) from search_bank_accounts s
+             (select min(s.seen_at::date) from ${sql.t.search_bank_accounts} s
               where s.tax_id = a.tax_id and s.seen_at::date > a.last_seen),
-             (select b.fetched_at::date from businesses b
+             (select b.fetched_at::date from ${sql.t.businesses} b
               where b.tax_id = a.tax_id and b.fetched_at::date > a.last_seen)
            ), 'YYYY-MM-DD') end as "removedOn"
-    from bank_accounts_of_businesses(${taxIds as string[]}::text[]) a`;
+    from ${sql.t.bank_accounts_of_businesses}(${taxIds as string[]}::text[]) a`;
 }
 
 /**
@@ -144,16 +144,16 @@ export async function loadBusinessNames(
   const headings = NAME_HEADINGS as unknown as string[];
   return sql<{ taxId: string; name: string }[]>`
     select distinct "taxId", name from (
-      select b.tax_id as "taxId", n.name from businesses b
+      select b.tax_id as "taxId", n.name from ${sql.t.businesses} b
       cross join lateral (values (b.full_name), (b.short_name)) n(name)
       where b.tax_id = any(${taxIds as string[]}::text[])
       union all
-      select p.tax_id, p.headings -> h.key ->> 'value' from business_profiles p
+      select p.tax_id, p.headings -> h.key ->> 'value' from ${sql.t.business_profiles} p
       cross join unnest(${headings}::text[]) h(key)
       where p.tax_id = any(${taxIds as string[]}::text[])
         and jsonb_typeof(p.headings -> h.key -> 'value') = 'string'
       union all
-      select cv.tax_id, v.value #>> '{}' from change_values cv
+      select cv.tax_id, v.value #>> '{}' from ${sql.t.change_values} cv
       cross join lateral (values (cv.old_value), (cv.new_value)) v(value)
       where cv.tax_id = any(${taxIds as string[]}::text[]) and cv.heading = any(${headings}::text[])
         and cv.change_date >= ${since}::date and jsonb_typeof(v.value) = 'string'
@@ -178,21 +178,21 @@ export async function loadChangeEvidence(sql: Sql, taxIds: readonly string[]): P
            coalesce(jsonb_typeof(cv.new_value) in ('array', 'object', 'string'), false) as "valueReadable",
            coalesce(cv.order_ambiguous, false) as ambiguous,
            exists (
-             select 1 from search_bank_accounts s
+             select 1 from ${sql.t.search_bank_accounts} s
              where s.tax_id = c.tax_id
                and (s.seen_at >= c.first_seen_at or s.seen_at::date > c.change_date + 1)
            ) or exists (
-             select 1 from businesses b
-             where b.tax_id = c.tax_id and record_bank_accounts(b.record) is not null
+             select 1 from ${sql.t.businesses} b
+             where b.tax_id = c.tax_id and ${sql.t.record_bank_accounts}(b.record) is not null
                and (b.fetched_at >= c.first_seen_at or b.fetched_at::date > c.change_date + 1)
            ) or exists (
-             select 1 from change_values k
+             select 1 from ${sql.t.change_values} k
              where k.tax_id = c.tax_id and k.heading = 'bank_accounts' and k.change_date > c.change_date
                and not k.order_ambiguous and jsonb_typeof(k.new_value) in ('array', 'object', 'string')
            ) as superseded
-    from changes c
-    left join change_files f on f.path = c.path
-    left join change_values cv on cv.change_id = c.id and cv.heading = 'bank_accounts'
+    from ${sql.t.changes} c
+    left join ${sql.t.change_files} f on f.path = c.path
+    left join ${sql.t.change_values} cv on cv.change_id = c.id and cv.heading = 'bank_accounts'
     where c.tax_id = any(${taxIds as string[]}::text[]) and 'bank_accounts' = any(c.changed_headings)
       and not (f.parse_status is not distinct from 'parsed' and cv.change_id is not null
                and not cv.order_ambiguous
@@ -222,7 +222,7 @@ export async function loadPayeeRecords(
            to_char(b.fetched_at at time zone ${timeZone}, 'YYYY-MM-DD') as "readOn",
            coalesce(b.registration_number, p.registration_number) as "registrationNumber"
     from ids
-    left join businesses b on b.tax_id = ids.tax_id
-    left join business_profiles p on p.tax_id = ids.tax_id
+    left join ${sql.t.businesses} b on b.tax_id = ids.tax_id
+    left join ${sql.t.business_profiles} p on p.tax_id = ids.tax_id
     where b.tax_id is not null or p.tax_id is not null`;
 }

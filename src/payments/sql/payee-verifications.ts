@@ -25,7 +25,7 @@ export async function insertVerification(
   timeZone: string,
 ): Promise<VerificationRow> {
   const [row] = await sql<VerificationRow[]>`
-    insert into payee_verifications (tax_id, bank_account, verified_by, verified_at, note)
+    insert into ${sql.t.payee_verifications} (tax_id, bank_account, verified_by, verified_at, note)
     values (${v.taxId}, ${v.account}, ${v.by}, ${v.at}, ${v.note})
     returning ${COLUMNS(sql, timeZone)}`;
   return row!;
@@ -40,7 +40,7 @@ export async function loadLatestVerifications(
   if (taxIds.length === 0) return [];
   return sql<VerificationRow[]>`
     select distinct on (tax_id, bank_account) ${COLUMNS(sql, timeZone)}
-    from payee_verifications
+    from ${sql.t.payee_verifications}
     where tax_id = any(${taxIds as string[]}::text[])
     order by tax_id, bank_account, verified_at desc, id desc`;
 }
@@ -58,7 +58,7 @@ export async function selectVerifications(
   timeZone: string,
 ): Promise<VerificationRow[]> {
   return sql<VerificationRow[]>`
-    select ${COLUMNS(sql, timeZone)} from payee_verifications
+    select ${COLUMNS(sql, timeZone)} from ${sql.t.payee_verifications}
     where (${filter.taxId ?? null}::text is null or tax_id = ${filter.taxId ?? null})
       and (${filter.account ?? null}::text is null or bank_account = ${filter.account ?? null})
     order by verified_at desc, id desc

@@ -79,7 +79,7 @@ export async function recordPaymentBatch<T>(
 /** Opens a batch; returns its id. */
 export async function startPaymentBatch(sql: Sql | Tx, batch: PaymentBatchStart): Promise<string> {
   const [row] = await sql<{ id: string }[]>`
-    insert into payment_batches
+    insert into ${sql.t.payment_batches}
       (checked_by, source, file_name, encoding, delimiter, checked_on, hold_days, rechecked_from)
     values (${batch.checkedBy}, ${batch.source}, ${batch.fileName}, ${batch.encoding}, ${batch.delimiter},
             ${batch.checkedOn}, ${batch.holdDays}, ${batch.recheckedFrom ?? null})
@@ -96,7 +96,7 @@ export async function insertPaymentChecks(
   if (rows.length === 0) return;
   const column = <K extends keyof PaymentCheckRecord>(key: K) => rows.map((r) => r[key] ?? null);
   await sql`
-    insert into payment_checks
+    insert into ${sql.t.payment_checks}
       (batch_id, line, tax_id, bank_account, verdict, detail, next_step, amount, currency, reference,
        tax_base, payee_found_by, name, registry_name, amount_raw, verified_by, verified_on,
        detail_said, next_step_said)
@@ -119,7 +119,7 @@ export async function finishPaymentBatch(
   end: PaymentBatchEnd,
 ): Promise<void> {
   await sql`
-    update payment_batches
+    update ${sql.t.payment_batches}
     set finished_at = now(), row_count = ${end.rowCount}, held_count = ${end.heldCount},
         totals = ${sql.json(end.totals as unknown as Parameters<typeof sql.json>[0])}
     where id = ${batchId}::uuid`;

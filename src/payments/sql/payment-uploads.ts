@@ -9,7 +9,7 @@ export type ColumnChoice = Partial<Record<string, string>>;
 
 export async function readColumnChoice(sql: Sql, signature: string): Promise<ColumnChoice | undefined> {
   const [row] = await sql<{ columns: ColumnChoice }[]>`
-    select columns from payment_column_choices where signature = ${signature}`;
+    select columns from ${sql.t.payment_column_choices} where signature = ${signature}`;
   return row?.columns;
 }
 
@@ -18,7 +18,7 @@ export async function saveColumnChoice(
   choice: { signature: string; headers: readonly string[]; columns: ColumnChoice; by: string },
 ): Promise<void> {
   await sql`
-    insert into payment_column_choices (signature, headers, columns, chosen_by)
+    insert into ${sql.t.payment_column_choices} (signature, headers, columns, chosen_by)
     values (${choice.signature}, ${choice.headers as string[]}, ${sql.json(choice.columns as never)}, ${choice.by})
     on conflict (signature) do update
       set headers = excluded.headers, columns = excluded.columns, chosen_by = excluded.chosen_by, chosen_at = now()`;
@@ -29,9 +29,9 @@ export async function holdUpload(
   sql: Sql,
   upload: { fileName: string; body: Buffer; options: Record<string, unknown>; by: string },
 ): Promise<string> {
-  await sql`delete from held_uploads where held_at < now() - interval '1 day'`;
+  await sql`delete from ${sql.t.held_uploads} where held_at < now() - interval '1 day'`;
   const [row] = await sql<{ id: string }[]>`
-    insert into held_uploads (file_name, body, options, held_by)
+    insert into ${sql.t.held_uploads} (file_name, body, options, held_by)
     values (${upload.fileName}, ${upload.body}, ${sql.json(upload.options as never)}, ${upload.by})
     returning id::text`;
   return row!.id;
@@ -46,7 +46,7 @@ export interface HeldUpload {
 /** The upload, removed from the table; undefined when it is gone or another user holds it. */
 export async function takeHeldUpload(sql: Sql, id: string, by: string): Promise<HeldUpload | undefined> {
   const [row] = await sql<HeldUpload[]>`
-    delete from held_uploads where id = ${id}::uuid and held_by = ${by} and held_at >= now() - interval '1 day'
+    delete from ${sql.t.held_uploads} where id = ${id}::uuid and held_by = ${by} and held_at >= now() - interval '1 day'
     returning file_name as "fileName", body, options`;
   return row;
 }
@@ -74,7 +74,7 @@ export async function* storedBatchRows(
     const rows = await sql<StoredPaymentRow[]>`
       select line, tax_id as "taxId", bank_account as "bankAccount", amount::text as amount,
              amount_raw as "amountRaw", currency, reference, name
-      from payment_checks where batch_id = ${batchId}::uuid and line > ${after}
+      from ${sql.t.payment_checks} where batch_id = ${batchId}::uuid and line > ${after}
       order by line limit ${size}`;
     if (rows.length === 0) return;
     yield rows;

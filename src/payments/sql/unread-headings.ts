@@ -23,7 +23,7 @@ export async function loadUnreadHeadings(sql: Sql, taxIds: readonly string[]): P
     select tax_id as "taxId", heading, to_char(since, 'YYYY-MM-DD') as since,
            file_status as "fileStatus", parse_status as "parseStatus",
            file_error as "fileError", parse_error as "parseError"
-    from v_unread_headings
+    from ${sql.t.v_unread_headings}
     where tax_id = any(${taxIds as string[]}::text[])
     order by tax_id, heading`;
 }

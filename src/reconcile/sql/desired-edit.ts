@@ -3,11 +3,10 @@
  * items are added and removed by tax base number. The reconciler turns these rows into remote
  * changes; nothing here calls the registry.
  */
-import type { TransactionSql } from "postgres";
-import type { Sql } from "../../db/connect.ts";
+import type { Sql, Tx } from "../../db/connect.ts";
 
 /** Postgres client or an open transaction. */
-type Runner = Sql | TransactionSql;
+type Runner = Sql | Tx;
 
 export interface DesiredEntry {
   taxId: string;
@@ -24,7 +23,7 @@ export async function ensureDesiredList(
   prune?: boolean,
 ): Promise<{ created: boolean; prune: boolean }> {
   const [row] = await sql<{ created: boolean; prune: boolean }[]>`
-    insert into desired_lists (list_name, prune)
+    insert into ${sql.t.desired_lists} (list_name, prune)
     values (${listName}, ${prune ?? true})
     on conflict (list_name) do update
       set prune = coalesce(${prune ?? null}::boolean, desired_lists.prune),
@@ -32,7 +31,7 @@ export async function ensureDesiredList(
                             then now() else desired_lists.updated_at end
     returning (xmax = 0) as created, prune`;
   // Desired again: a drop not carried out yet is cancelled, so reconcile never deletes the list.
-  await sql`delete from dropped_lists where list_name = ${listName} and deleted_at is null`;
+  await sql`delete from ${sql.t.dropped_lists} where list_name = ${listName} and deleted_at is null`;
   return row!;
 }
 
@@ -48,7 +47,7 @@ export async function addDesiredItems(
   const added: string[] = [];
   for (let i = 0; i < rows.length; i += 5000) {
     const inserted = await sql<{ tax_id: string }[]>`
-      insert into desired_items ${sql(rows.slice(i, i + 5000), "list_name", "tax_id", "source", "note")}
+      insert into ${sql.t.desired_items} ${sql(rows.slice(i, i + 5000), "list_name", "tax_id", "source", "note")}
       on conflict (list_name, tax_id) do nothing
       returning tax_id`;
     added.push(...inserted.map((r) => r.tax_id));
@@ -59,13 +58,13 @@ export async function addDesiredItems(
 /** Removes one item; false when it was not desired. */
 export async function removeDesiredItem(sql: Runner, listName: string, taxId: string): Promise<boolean> {
   const removed = await sql`
-    delete from desired_items where list_name = ${listName} and tax_id = ${taxId} returning tax_id`;
+    delete from ${sql.t.desired_items} where list_name = ${listName} and tax_id = ${taxId} returning tax_id`;
   return removed.length > 0;
 }
 
 export async function desiredListExists(sql: Runner, listName: string): Promise<boolean> {
   const [row] = await sql<{ found: boolean }[]>`
-    select exists(select 1 from desired_lists where list_name = ${listName}) as found`;
+    select exists(select 1 from ${sql.t.desired_lists} where list_name = ${listName}) as found`;
   return row?.found ?? false;
 }
 
@@ -91,12 +90,12 @@ export async function listDesiredItems(sql: Runner, listName?: string): Promise<
   return sql<DesiredItemStatus[]>`
     select dl.list_name as "listName", dl.prune, s.tax_id as "taxId", di.source, di.note,
            coalesce(case when p.name_source is distinct from 'operator' then p.name end, b.full_name) as "businessName", s.state, s.last_code as "lastCode", s.last_message as "lastMessage"
-    from desired_lists dl
-    left join v_watch_status s
+    from ${sql.t.desired_lists} dl
+    left join ${sql.t.v_watch_status} s
       on s.list_name = dl.list_name and (s.desired or s.state in ('pending_remove', 'not_requested'))
-    left join desired_items di on di.list_name = s.list_name and di.tax_id = s.tax_id
-    left join businesses b on b.tax_id = s.tax_id
-    left join business_profiles p on p.tax_id = s.tax_id
+    left join ${sql.t.desired_items} di on di.list_name = s.list_name and di.tax_id = s.tax_id
+    left join ${sql.t.businesses} b on b.tax_id = s.tax_id
+    left join ${sql.t.business_profiles} p on p.tax_id = s.tax_id
     where ${listName === undefined ? sql`true` : sql`dl.list_name = ${listName}`}
     order by dl.list_name, s.tax_id nulls first`;
 }
@@ -104,7 +103,7 @@ export async function listDesiredItems(sql: Runner, listName?: string): Promise<
 /** Up to `limit` desired lists whose name does not start with `prefix` (the demo's own rows do). */
 export async function desiredListsOutside(sql: Runner, prefix: string, limit = 5): Promise<string[]> {
   const rows = await sql<{ list_name: string }[]>`
-    select list_name from desired_lists where not starts_with(list_name, ${prefix})
+    select list_name from ${sql.t.desired_lists} where not starts_with(list_name, ${prefix})
     order by list_name limit ${limit}`;
   return rows.map((r) => r.list_name);
 }

@@ -17,9 +17,9 @@ export interface DesiredListState {
 export async function loadDesiredState(sql: Sql): Promise<DesiredListState[]> {
   return sql.begin("isolation level repeatable read read only", async (tx) => {
     const lists = await tx<{ listName: string; prune: boolean }[]>`
-      select list_name as "listName", prune from desired_lists order by list_name`;
+      select list_name as "listName", prune from ${tx.t.desired_lists} order by list_name`;
     const items = await tx<{ listName: string; taxId: string }[]>`
-      select list_name as "listName", tax_id as "taxId" from desired_items
+      select list_name as "listName", tax_id as "taxId" from ${tx.t.desired_items}
       order by list_name, created_at, tax_id`;
     const byList = new Map(lists.map((l) => [l.listName, { ...l, taxIds: [] as string[] }]));
     for (const item of items) byList.get(item.listName)?.taxIds.push(item.taxId);
@@ -58,7 +58,7 @@ export async function saveItemOutcomes(
         run_id: runId,
       }));
       await tx`
-        insert into item_outcomes ${tx(rows, "list_name", "tax_id", "op", "code", "message", "run_id")}
+        insert into ${tx.t.item_outcomes} ${tx(rows, "list_name", "tax_id", "op", "code", "message", "run_id")}
         on conflict (list_name, tax_id, op) do update
         set code = excluded.code, message = excluded.message, run_id = excluded.run_id, at = now()`;
     }
@@ -72,7 +72,7 @@ export async function saveItemOutcomes(
  */
 export async function recentAddRefusals(sql: Sql, since: Date): Promise<Map<string, Set<string>>> {
   const rows = await sql<{ listName: string; taxId: string }[]>`
-    select list_name as "listName", tax_id as "taxId" from item_outcomes
+    select list_name as "listName", tax_id as "taxId" from ${sql.t.item_outcomes}
     where op = 'add' and code in (404, 422) and at >= ${since}`;
   return byListName(rows);
 }
@@ -83,7 +83,7 @@ export async function recentAddRefusals(sql: Sql, since: Date): Promise<Map<stri
  */
 export async function recentRemoveRefusals(sql: Sql, since: Date): Promise<Map<string, Set<string>>> {
   const rows = await sql<{ listName: string; taxId: string }[]>`
-    select list_name as "listName", tax_id as "taxId" from item_outcomes
+    select list_name as "listName", tax_id as "taxId" from ${sql.t.item_outcomes}
     where op = 'remove' and code = 409 and at >= ${since}`;
   return byListName(rows);
 }

@@ -23,16 +23,16 @@ export async function dropDesiredList(
   return sql.begin(async (tx) => {
     const [row] = await tx<{ items: number }[]>`
       select count(i.tax_id)::int as items
-      from desired_lists l left join desired_items i using (list_name)
+      from ${tx.t.desired_lists} l left join ${tx.t.desired_items} i using (list_name)
       where l.list_name = ${listName}
       group by l.list_name`;
     if (!row) return undefined;
     // desired_items go with their list (on delete cascade). What regwatch asked for on the remote
     // list is forgotten too: desiring the name again adopts the list as it is then.
-    await tx`delete from desired_lists where list_name = ${listName}`;
+    await tx`delete from ${tx.t.desired_lists} where list_name = ${listName}`;
     await forgetManagedList(tx, listName);
     await tx`
-      insert into dropped_lists (list_name, list_key, items)
+      insert into ${tx.t.dropped_lists} (list_name, list_key, items)
       values (${listName}, ${listKey ?? null}, ${row.items})
       on conflict (list_name) do update
         set list_key = excluded.list_key, items = excluded.items, dropped_at = now(), deleted_at = null`;
@@ -44,9 +44,9 @@ export async function dropDesiredList(
 export async function pendingDroppedLists(sql: Sql): Promise<DroppedList[]> {
   return sql<DroppedList[]>`
     select d.list_name as "listName", d.list_key as "listKey", d.items
-    from dropped_lists d
+    from ${sql.t.dropped_lists} d
     where d.deleted_at is null
-      and not exists (select 1 from desired_lists l where l.list_name = d.list_name)
+      and not exists (select 1 from ${sql.t.desired_lists} l where l.list_name = d.list_name)
     order by d.list_name`;
 }
 
@@ -61,9 +61,9 @@ export async function markDroppedListsDeleted(
 ): Promise<void> {
   if (listNames.length === 0) return;
   await sql`
-    update dropped_lists set deleted_at = now()
+    update ${sql.t.dropped_lists} set deleted_at = now()
     where list_name = any(${listNames as string[]}::text[]) and deleted_at is null`;
   await sql`
-    update watch_lists set deleted_at = now()
+    update ${sql.t.watch_lists} set deleted_at = now()
     where list_key = any(${deletedKeys as string[]}::text[]) and deleted_at is null`;
 }

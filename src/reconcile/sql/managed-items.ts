@@ -4,10 +4,9 @@
  * become desired items. Reconcile removes a remote item only when this record holds it; the
  * record lives apart from desired_items, which other systems rewrite with plain SQL.
  */
-import type { TransactionSql } from "postgres";
-import type { Sql } from "../../db/connect.ts";
+import type { Sql, Tx } from "../../db/connect.ts";
 
-type Runner = Sql | TransactionSql;
+type Runner = Sql | Tx;
 
 export interface ManagedState {
   /** Remote lists regwatch manages, by key. */
@@ -22,13 +21,13 @@ export async function loadManaged(sql: Sql, listKeys: readonly string[]): Promis
   if (listKeys.length === 0) return state;
   const keys = listKeys as string[];
   const lists = await sql<{ listKey: string }[]>`
-    select list_key as "listKey" from managed_lists where list_key = any(${keys}::text[])`;
+    select list_key as "listKey" from ${sql.t.managed_lists} where list_key = any(${keys}::text[])`;
   for (const l of lists) {
     state.lists.add(l.listKey);
     state.items.set(l.listKey, new Set());
   }
   const items = await sql<{ listKey: string; taxId: string }[]>`
-    select list_key as "listKey", tax_id as "taxId" from managed_items
+    select list_key as "listKey", tax_id as "taxId" from ${sql.t.managed_items}
     where list_key = any(${keys}::text[])`;
   for (const i of items) state.items.get(i.listKey)?.add(i.taxId);
   return state;
@@ -71,7 +70,7 @@ export async function adoptRemoteItems(
       for (let i = 0; i < rows.length; i += 5000) {
         const chunk = rows.slice(i, i + 5000);
         const done = await tx<{ tax_id: string }[]>`
-          insert into desired_items
+          insert into ${tx.t.desired_items}
             ${tx(chunk, "list_name", "tax_id", "source", "adopted_on", "adopted_from")}
           on conflict (list_name, tax_id) do nothing
           returning tax_id`;
@@ -79,7 +78,7 @@ export async function adoptRemoteItems(
       }
       adopted.set(a.listKey, inserted);
       await tx`
-        insert into managed_lists (list_key, list_name, adopted_on, adopted_items)
+        insert into ${tx.t.managed_lists} (list_key, list_name, adopted_on, adopted_items)
         values (${a.listKey}, ${a.listName}, ${day}::date, ${inserted.length})
         on conflict (list_key) do update
           set list_name = excluded.list_name, adopted_on = excluded.adopted_on,
@@ -106,7 +105,7 @@ export async function recordManaged(
   await sql.begin(async (tx) => {
     const lists = entries.map((e) => ({ list_key: e.listKey, list_name: e.listName }));
     await tx`
-      insert into managed_lists ${tx(lists, "list_key", "list_name")}
+      insert into ${tx.t.managed_lists} ${tx(lists, "list_key", "list_name")}
       on conflict (list_key) do update set list_name = excluded.list_name
         where managed_lists.list_name is distinct from excluded.list_name`;
     for (const e of entries) {
@@ -125,7 +124,7 @@ export async function forgetManaged(sql: Sql, entries: readonly ManagedEntry[]):
   const rows = entries.flatMap((e) => e.taxIds.map((taxId) => [e.listKey, taxId] as const));
   if (rows.length === 0) return;
   await sql`
-    delete from managed_items m
+    delete from ${sql.t.managed_items} m
     using unnest(${rows.map((r) => r[0])}::text[], ${rows.map((r) => r[1])}::text[]) as f(list_key, tax_id)
     where m.list_key = f.list_key and m.tax_id = f.tax_id`;
 }
@@ -135,11 +134,11 @@ export async function forgetManaged(sql: Sql, entries: readonly ManagedEntry[]):
  * operator dropped it, so desiring the name again adopts what is on the list rather than pruning.
  */
 export async function forgetManagedList(sql: Runner, listName: string): Promise<void> {
-  await sql`delete from managed_lists where list_name = ${listName}`;
+  await sql`delete from ${sql.t.managed_lists} where list_name = ${listName}`;
 }
 
 async function insertManagedItems(
-  tx: TransactionSql,
+  tx: Tx,
   runId: number,
   listKey: string,
   items: readonly { taxId: string; adopted: boolean }[],
@@ -147,7 +146,7 @@ async function insertManagedItems(
   const rows = items.map((i) => ({ list_key: listKey, tax_id: i.taxId, adopted: i.adopted, run_id: runId }));
   for (let i = 0; i < rows.length; i += 5000) {
     await tx`
-      insert into managed_items ${tx(rows.slice(i, i + 5000), "list_key", "tax_id", "adopted", "run_id")}
+      insert into ${tx.t.managed_items} ${tx(rows.slice(i, i + 5000), "list_key", "tax_id", "adopted", "run_id")}
       on conflict (list_key, tax_id) do nothing`;
   }
 }

@@ -27,7 +27,7 @@ export async function saveGivenNames(sql: Sql | Tx, entries: readonly GivenNameE
     name: e.name.trim().slice(0, GIVEN_NAME_MAX),
   }));
   await sql`
-    insert into given_names (tax_id, source, name)
+    insert into ${sql.t.given_names} (tax_id, source, name)
     select r.tax_id, r.source, r.name
     from jsonb_to_recordset(${sql.json(rows as never)}::jsonb) as r(tax_id text, source text, name text)
     order by 1, 2
@@ -39,7 +39,7 @@ export async function readGivenNames(sql: Sql, taxIds: readonly string[]): Promi
   if (taxIds.length === 0) return new Map();
   const rows = await sql<(GivenName & { taxId: string })[]>`
     select distinct on (tax_id) tax_id as "taxId", name, source
-    from given_names where tax_id = any(${taxIds as string[]}::text[])
+    from ${sql.t.given_names} where tax_id = any(${taxIds as string[]}::text[])
     order by tax_id, given_at desc, source`;
   return new Map(rows.map((r) => [r.taxId, { name: r.name, source: r.source }]));
 }

@@ -5,7 +5,7 @@ import { rowLimit } from "../../db/row-limit.ts";
 export async function parseStatusCounts(sql: Sql): Promise<Record<string, number>> {
   const rows = await sql<{ parse_status: string; count: number }[]>`
     select coalesce(parse_status, 'unparsed') as parse_status, count(*)::int as count
-    from change_files where status = 'fetched' group by 1`;
+    from ${sql.t.change_files} where status = 'fetched' group by 1`;
   const counts: Record<string, number> = {
     parsed: 0,
     unrecognised: 0,
@@ -23,6 +23,6 @@ export async function unparsedExamples(
   limit: number,
 ): Promise<{ path: string; parseStatus: string; parseError: string | null }[]> {
   return sql`
-    select path, parse_status as "parseStatus", parse_error as "parseError" from change_files
+    select path, parse_status as "parseStatus", parse_error as "parseError" from ${sql.t.change_files}
     where parse_status in ('unrecognised', 'unattributed', 'failed') order by parsed_at desc, path ${rowLimit(sql, limit)}`;
 }

@@ -34,8 +34,8 @@ export async function coverageByList(sql: Sql): Promise<ListCoverage[]> {
            (select json_agg(json_build_object('start', to_char(c.start_date, 'YYYY-MM-DD'),
                                               'end', to_char(c.end_date, 'YYYY-MM-DD'))
                             order by c.start_date, c.end_date)
-            from coverage c where c.list_key = l.list_key) as intervals
-    from watch_lists l
+            from ${sql.t.coverage} c where c.list_key = l.list_key) as intervals
+    from ${sql.t.watch_lists} l
     order by l.deleted_at is not null, l.list_name, l.list_key`;
   return rows.map((r) => ({
     listKey: r.list_key,
@@ -53,7 +53,7 @@ export async function lastCoveredDays(
   return sql<{ listKey: string; listName: string; lastCovered: string | null }[]>`
     select l.list_key as "listKey", l.list_name as "listName",
            to_char(max(c.end_date), 'YYYY-MM-DD') as "lastCovered"
-    from watch_lists l left join coverage c on c.list_key = l.list_key
+    from ${sql.t.watch_lists} l left join ${sql.t.coverage} c on c.list_key = l.list_key
     where l.deleted_at is null
     group by l.list_key, l.list_name`;
 }
@@ -72,26 +72,26 @@ export interface RunRow {
 export async function recentRuns(sql: Sql, limit: number): Promise<RunRow[]> {
   const rows = await sql<RunRow[]>`
     select id, kind, trigger, status, started_at as "startedAt", finished_at as "finishedAt", error, stats
-    from runs order by started_at desc, id desc ${rowLimit(sql, limit)}`;
+    from ${sql.t.runs} order by started_at desc, id desc ${rowLimit(sql, limit)}`;
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
 export async function runCounts(sql: Sql): Promise<{ kind: string; status: string; count: number }[]> {
   return sql<{ kind: string; status: string; count: number }[]>`
-    select kind, status, count(*)::int as count from runs group by kind, status order by kind, status`;
+    select kind, status, count(*)::int as count from ${sql.t.runs} group by kind, status order by kind, status`;
 }
 
 /** Per kind, when the newest run that ended ok or partial finished. */
 export async function lastSuccessByKind(sql: Sql): Promise<{ kind: string; finishedAt: Date }[]> {
   return sql<{ kind: string; finishedAt: Date }[]>`
-    select kind, max(finished_at) as "finishedAt" from runs
+    select kind, max(finished_at) as "finishedAt" from ${sql.t.runs}
     where status in ('ok', 'partial') and finished_at is not null group by kind order by kind`;
 }
 
 export async function fileCounts(sql: Sql): Promise<Record<string, number>> {
   const rows = await sql<{ status: string; count: number }[]>`
     select case when failed_for_good then 'failedForGood' else status end as status, count(*)::int as count
-    from change_files group by 1`;
+    from ${sql.t.change_files} group by 1`;
   const counts: Record<string, number> = { pending: 0, fetched: 0, failed: 0, failedForGood: 0, refused: 0 };
   for (const row of rows) counts[row.status] = row.count;
   return counts;
@@ -109,14 +109,14 @@ export interface OpenFile {
 export async function openFiles(sql: Sql, limit: number): Promise<OpenFile[]> {
   return sql<OpenFile[]>`
     select path, status, http_status as "httpStatus", attempts, last_error as "lastError"
-    from change_files where status in ('pending', 'failed', 'refused') and not failed_for_good
+    from ${sql.t.change_files} where status in ('pending', 'failed', 'refused') and not failed_for_good
     order by updated_at desc ${rowLimit(sql, limit)}`;
 }
 
 /** Latest item outcomes counted by operation and code (null code: the registry accepted it). */
 export async function outcomeCounts(sql: Sql): Promise<{ op: string; code: number | null; count: number }[]> {
   return sql<{ op: string; code: number | null; count: number }[]>`
-    select op, code, count(*)::int as count from item_outcomes
+    select op, code, count(*)::int as count from ${sql.t.item_outcomes}
     group by op, code order by op, code nulls first`;
 }
 
@@ -134,10 +134,10 @@ export async function usageSummary(
 ): Promise<{ today: UsageRow[]; month: UsageRow[] }> {
   const rows = await sql<(UsageRow & { period: "today" | "month" })[]>`
     select 'today' as period, api, sum(requests)::int as requests, sum(errors)::int as errors
-    from api_usage where day = ${day}::date group by api
+    from ${sql.t.api_usage} where day = ${day}::date group by api
     union all
     select 'month', api, sum(requests)::int, sum(errors)::int
-    from api_usage where to_char(day, 'YYYY-MM') = ${month} group by api
+    from ${sql.t.api_usage} where to_char(day, 'YYYY-MM') = ${month} group by api
     order by 1, 2`;
   const pick = (period: string) =>
     rows.filter((r) => r.period === period).map(({ api, requests, errors }) => ({ api, requests, errors }));
@@ -160,11 +160,11 @@ export async function openInvalidItems(
 ): Promise<{ count: number; items: OpenInvalidItem[] }> {
   const [[counted], items] = await Promise.all([
     sql<{ n: number }[]>`
-      select count(*)::int as n from invalid_items where resolved_at is null`,
+      select count(*)::int as n from ${sql.t.invalid_items} where resolved_at is null`,
     sql<OpenInvalidItem[]>`
       select list_key as "listKey", to_char(window_start, 'YYYY-MM-DD') as "windowStart",
              to_char(window_end, 'YYYY-MM-DD') as "windowEnd", change_date as "changeDate", tax_id as "taxId", reason
-      from invalid_items where resolved_at is null
+      from ${sql.t.invalid_items} where resolved_at is null
       order by seen_at desc, id desc ${rowLimit(sql, limit)}`,
   ]);
   return { count: counted?.n ?? 0, items };

@@ -5,7 +5,7 @@ import type { Sql } from "../../db/connect.ts";
 export async function loadCoverage(sql: Sql, listKeys: readonly string[]): Promise<Map<string, Interval[]>> {
   const rows = await sql<{ list_key: string; start: string; end: string }[]>`
     select list_key, to_char(start_date, 'YYYY-MM-DD') as start, to_char(end_date, 'YYYY-MM-DD') as end
-    from coverage where list_key = any(${listKeys as string[]}::text[])
+    from ${sql.t.coverage} where list_key = any(${listKeys as string[]}::text[])
     order by list_key, start_date`;
   const byList = new Map<string, Interval[]>(listKeys.map((k) => [k, []]));
   for (const row of rows) byList.get(row.list_key)?.push({ start: row.start, end: row.end });
@@ -15,7 +15,7 @@ export async function loadCoverage(sql: Sql, listKeys: readonly string[]): Promi
 /** The list key of a list named by key or by name, or undefined when no known list matches. */
 export async function resolveListKey(sql: Sql, list: string): Promise<string | undefined> {
   const rows = await sql<{ list_key: string }[]>`
-    select list_key from watch_lists
+    select list_key from ${sql.t.watch_lists}
     where list_key = ${list} or list_name = ${list}
     order by list_key = ${list} desc, deleted_at is not null, list_key limit 1`;
   return rows[0]?.list_key;
@@ -31,12 +31,12 @@ export async function acceptCoverage(
 ): Promise<{ closedItems: number }> {
   return sql.begin(async (tx) => {
     await tx`
-      insert into coverage (list_key, start_date, end_date, change_count, accepted_reason)
+      insert into ${tx.t.coverage} (list_key, start_date, end_date, change_count, accepted_reason)
       values (${accept.listKey}, ${accept.start}, ${accept.end}, 0, ${accept.reason})
       on conflict (list_key, start_date, end_date) do update
         set accepted_reason = excluded.accepted_reason, fetched_at = now()`;
     const closed = await tx`
-      update invalid_items
+      update ${tx.t.invalid_items}
       set resolved_at = now(), resolution = ${`accepted: ${accept.reason}`}
       where list_key = ${accept.listKey} and resolved_at is null
         and window_start <= ${accept.end} and window_end >= ${accept.start}`;
@@ -64,7 +64,7 @@ export async function firstDayNotToAccept(
     const [row] = await sql<{ day: string; why: AcceptRefusal }[]>`
       with l as (
         select created_at, (deleted_at at time zone 'UTC')::date as deleted
-        from watch_lists where list_key = ${listKey}
+        from ${sql.t.watch_lists} where list_key = ${listKey}
       ), days as (
         select d::date as day from generate_series(${start}::date, ${checkedEnd}::date, interval '1 day') d
       )
@@ -75,10 +75,10 @@ export async function firstDayNotToAccept(
       from days, l
       where (l.created_at is not null and days.day < l.created_at)
          or (l.deleted is not null and days.day > l.deleted)
-         or (exists (select 1 from coverage c
+         or (exists (select 1 from ${sql.t.coverage} c
                      where c.list_key = ${listKey} and c.accepted_reason is null
                        and days.day between c.start_date and c.end_date)
-             and not exists (select 1 from invalid_items i
+             and not exists (select 1 from ${sql.t.invalid_items} i
                              where i.list_key = ${listKey} and i.resolved_at is null
                                and days.day between i.window_start and i.window_end))
       order by days.day limit 1`;

@@ -37,7 +37,7 @@ export async function loadDescription(sql: Sql, watchUrl?: string): Promise<Stor
   const rows = await sql<Row[]>`
     SELECT watch_url, status, url, sha256, read_on::text AS read_on, read_at, from_param, to_param,
            page_param, date_format, end_inclusive, tried, problem
-    FROM registry_descriptions
+    FROM ${sql.t.registry_descriptions}
     ${watchUrl === undefined ? sql`` : sql`WHERE watch_url = ${watchUrl}`}
     ORDER BY read_at DESC
     LIMIT 1`;
@@ -71,7 +71,7 @@ export async function saveDescription(
     problem: missing?.problem ?? null,
   };
   await sql`
-    INSERT INTO registry_descriptions ${sql(row)}
+    INSERT INTO ${sql.t.registry_descriptions} ${sql(row)}
     ON CONFLICT (watch_url) DO UPDATE SET
       status = excluded.status, url = excluded.url, sha256 = excluded.sha256,
       read_on = excluded.read_on, read_at = now(), from_param = excluded.from_param,

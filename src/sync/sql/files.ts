@@ -14,7 +14,7 @@ function wanted(sql: Sql, policy: FetchFilesPolicy) {
   if (policy.kind === "all") return sql`true`;
   if (policy.kind === "none") return sql`false`;
   return sql`exists (
-    select 1 from changes c
+    select 1 from ${sql.t.changes} c
     where c.id = any(f.change_ids) and c.changed_headings && ${policy.headings}::text[])`;
 }
 
@@ -25,7 +25,7 @@ function wanted(sql: Sql, policy: FetchFilesPolicy) {
 export async function skipUnwantedFiles(sql: Sql, policy: FetchFilesPolicy): Promise<number> {
   if (policy.kind === "all") return 0;
   const result = await sql`
-    update change_files f set status = 'skipped', updated_at = now()
+    update ${sql.t.change_files} f set status = 'skipped', updated_at = now()
     where status = 'pending' and not ${wanted(sql, policy)}`;
   return result.count;
 }
@@ -56,7 +56,7 @@ export async function openFilesPage(
     select * from (
       select f.path, f.attempts,
              coalesce(to_char(f.newest_change, 'YYYY-MM-DD'), '') as newest
-      from change_files f
+      from ${sql.t.change_files} f
       where ${OPEN(sql, maxAttempts)} and ${wanted(sql, policy)}
     ) o
     where ${after === null ? sql`true` : sql`(o.newest < ${after.newest} or (o.newest = ${after.newest} and o.path > ${after.path}))`}
@@ -92,7 +92,7 @@ export type FileOutcome =
 export async function saveFileOutcome(sql: Sql, o: FileOutcome): Promise<void> {
   if (o.status === "fetched") {
     await sql`
-      update change_files
+      update ${sql.t.change_files}
       set status = 'fetched', http_status = ${o.httpStatus}, content_type = ${o.contentType}, sha256 = ${o.sha256},
           size_bytes = ${o.size}, body_json = ${o.jsonText}::text::jsonb, body_bytes = ${o.bytes},
           attempts = attempts + 1, last_error = null, fetched_at = now(), updated_at = now()
@@ -100,7 +100,7 @@ export async function saveFileOutcome(sql: Sql, o: FileOutcome): Promise<void> {
     return;
   }
   await sql`
-    update change_files
+    update ${sql.t.change_files}
     set status = ${o.status}, http_status = ${o.httpStatus}, last_error = ${redactSecrets(o.error)}, updated_at = now(),
         attempts = attempts + ${o.status === "failed" ? 1 : 0}, failed_for_good = ${o.forGood === true}
     where path = ${o.path}`;
@@ -167,7 +167,7 @@ export async function saveStreamedFile(sql: Sql, body: StreamedBody): Promise<Sa
       // A savepoint, so that a body the database refuses can still be kept as bytes.
       await tx.savepoint(
         (sp) => sp`
-          update change_files f
+          update ${sp.t.change_files} f
           set status = 'fetched', http_status = ${body.httpStatus}, content_type = ${body.contentType},
               sha256 = ${facts.sha256}, size_bytes = ${facts.size},
               body_json = case when ${facts.asJson} then convert_from(s.body, 'UTF8')::jsonb end,
@@ -196,7 +196,7 @@ async function keepRefused(
   refusal: string,
 ): Promise<void> {
   await tx`
-    update change_files f
+    update ${tx.t.change_files} f
     set status = 'failed', failed_for_good = true, http_status = ${body.httpStatus},
         content_type = ${body.contentType}, sha256 = ${facts.sha256}, size_bytes = ${facts.size},
         body_json = null, body_bytes = s.body, parse_status = null, parser = null, parse_error = null,

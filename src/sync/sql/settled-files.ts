@@ -18,21 +18,21 @@ export async function reopenSettledFiles(
   range: { from: string; to: string; listKeys: readonly string[] },
 ): Promise<number> {
   const result = await sql`
-    update change_files f
+    update ${sql.t.change_files} f
     set status = 'pending', failed_for_good = false, attempts = 0, updated_at = now()
     where f.failed_for_good
       and exists (
-        select 1 from changes c
+        select 1 from ${sql.t.changes} c
         where c.id = any(f.change_ids) and c.change_date between ${range.from}::date and ${range.to}::date
           and (${range.listKeys.length === 0} or exists (
-            select 1 from change_sources s where s.change_id = c.id and s.list_key = any(${range.listKeys}::text[]))))`;
+            select 1 from ${sql.t.change_sources} s where s.change_id = c.id and s.list_key = any(${range.listKeys}::text[]))))`;
   return result.count;
 }
 
 /** The paths of the files failed for good whose bytes were kept, in path order. */
 export async function settledFilesWithBody(sql: Sql): Promise<string[]> {
   const rows = await sql<{ path: string }[]>`
-    select path from change_files where failed_for_good and body_bytes is not null order by path`;
+    select path from ${sql.t.change_files} where failed_for_good and body_bytes is not null order by path`;
   return rows.map((r) => r.path);
 }
 
@@ -44,7 +44,7 @@ export async function settledFilesWithBody(sql: Sql): Promise<string[]> {
 export async function storeSettledBody(sql: Sql, path: string, asJson: boolean): Promise<boolean> {
   try {
     await sql`
-      update change_files
+      update ${sql.t.change_files}
       set status = 'fetched', failed_for_good = false, last_error = null, updated_at = now(),
           body_json = case when ${asJson} then convert_from(body_bytes, 'UTF8')::jsonb end,
           body_bytes = case when ${asJson} then null else body_bytes end,
@@ -62,7 +62,7 @@ export async function storeSettledBody(sql: Sql, path: string, asJson: boolean):
 /** Records why a settled file stays failed for good (a reason found again by reparse). */
 export async function keepSettled(sql: Sql, path: string, reason: string): Promise<void> {
   await sql`
-    update change_files set last_error = ${redactSecrets(reason)}, updated_at = now()
+    update ${sql.t.change_files} set last_error = ${redactSecrets(reason)}, updated_at = now()
     where path = ${path} and failed_for_good`;
 }
 
@@ -72,7 +72,7 @@ export async function settledBody(
   path: string,
 ): Promise<{ contentType: string | null; bytes: Buffer } | undefined> {
   const [row] = await sql<{ contentType: string | null; bytes: Buffer }[]>`
-    select content_type as "contentType", body_bytes as bytes from change_files
+    select content_type as "contentType", body_bytes as bytes from ${sql.t.change_files}
     where path = ${path} and failed_for_good and body_bytes is not null`;
   return row;
 }
@@ -88,6 +88,6 @@ export interface SettledFile {
 export async function settledFiles(sql: Sql, limit: number): Promise<SettledFile[]> {
   return sql<SettledFile[]>`
     select path, attempts, size_bytes::float8 as "sizeBytes", last_error as reason
-    from change_files where failed_for_good
+    from ${sql.t.change_files} where failed_for_good
     order by updated_at desc, path ${rowLimit(sql, limit)}`;
 }

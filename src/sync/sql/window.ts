@@ -82,22 +82,22 @@ async function writeFirstRead(
   const [row] = await sql<{ first_read: boolean; held: boolean; new_files: number }[]>`
     with guard as (
       select not exists (
-               select 1 from coverage
+               select 1 from ${sql.t.coverage}
                where list_key = ${listKey} and start_date <= ${requested.end} and end_date >= ${requested.start}
              ) as first_read,
              ${window.lock ? window.lock.heldSql(sql) : sql`true`} as held
     ), ${commitMode(sql)}, ${closeInvalidItems(sql, window, go)}${upsertCoverage(sql, window, rows.length, go)},
     ins as (
-      insert into changes (tax_id, change_date, chapter, path, changed_headings, raw)
+      insert into ${sql.t.changes} (tax_id, change_date, chapter, path, changed_headings, raw)
       select r.t, r.d, r.c, r.p, r.h, r.e from (${changesInput(sql, rows)}) r
       where ${go}
       returning id, path, change_date
     ), sources as (
-      insert into change_sources (change_id, list_key)
+      insert into ${sql.t.change_sources} (change_id, list_key)
       select id, ${listKey} from ins
     ), files as (
       -- Every window inserts its files in one order (sorted here), so two cannot deadlock on them.
-      insert into change_files (path, change_ids, newest_change)
+      insert into ${sql.t.change_files} (path, change_ids, newest_change)
       ${filesOf(sql)}
       returning 1
     )
@@ -160,12 +160,12 @@ async function writeChanges(tx: Tx, listKey: string, rows: readonly ChangeRow[])
   const input = changesInput(tx, rows);
   const [first] = await tx<{ inserted: number; new_files: number }[]>`
     with ins as (
-      insert into changes (tax_id, change_date, chapter, path, changed_headings, raw)
+      insert into ${tx.t.changes} (tax_id, change_date, chapter, path, changed_headings, raw)
       select r.t, r.d, r.c, r.p, r.h, r.e from (${input}) r
       on conflict (tax_id, change_date, chapter, path) do nothing
       returning id, path, change_date
     ), sources as (
-      insert into change_sources (change_id, list_key)
+      insert into ${tx.t.change_sources} (change_id, list_key)
       select id, ${listKey} from ins
     ), linked as (
       ${filesOf(tx)}
@@ -173,7 +173,7 @@ async function writeChanges(tx: Tx, listKey: string, rows: readonly ChangeRow[])
       -- A file stored before (another change points to it) gains the new changes, and is
       -- parsed again if it was, so that they get its values too. ON CONFLICT also finds a file
       -- another window committed after this statement began.
-      insert into change_files as f (path, change_ids, newest_change)
+      insert into ${tx.t.change_files} as f (path, change_ids, newest_change)
       select path, ids, newest from linked order by path
       on conflict (path) do update
         set change_ids = f.change_ids || excluded.change_ids,
@@ -194,17 +194,17 @@ async function writeChanges(tx: Tx, listKey: string, rows: readonly ChangeRow[])
         select s.id, i.h, i.e, s.changed_headings = i.h and s.raw = i.e as same
         from input i
         cross join lateral (
-          select t.id, t.changed_headings, t.raw from changes t
+          select t.id, t.changed_headings, t.raw from ${tx.t.changes} t
           where t.tax_id = i.t and t.change_date = i.d and t.chapter = i.c and t.path = i.p
           limit 1
         ) s
       ), up as (
-        update changes c
+        update ${tx.t.changes} c
         set changed_headings = k.h, raw = k.e, last_seen_at = now()
         from known k
         where c.id = k.id and not k.same
       )
-      insert into change_sources (change_id, list_key)
+      insert into ${tx.t.change_sources} (change_id, list_key)
       select id, ${listKey} from known order by id
       on conflict do nothing`;
   }
@@ -238,7 +238,7 @@ function commitMode(q: Sql | Tx): Fragment {
 function closeInvalidItems(q: Sql | Tx, window: WindowWrite, when: Fragment): Fragment {
   const { listKey, requested } = window;
   return q`closed as (
-      update invalid_items set resolved_at = now(), resolution = 'answered again'
+      update ${q.t.invalid_items} set resolved_at = now(), resolution = 'answered again'
       where list_key = ${listKey} and resolved_at is null
         and window_start >= ${requested.start} and window_end <= ${requested.end} and ${when}
     )`;
@@ -249,7 +249,7 @@ function upsertCoverage(q: Sql | Tx, window: WindowWrite, changeCount: number, w
   const { listKey, requested, covered } = window;
   if (!covered) return q``;
   return q`, coverage as (
-      insert into coverage (list_key, start_date, end_date, requested_start, requested_end, change_count, run_id)
+      insert into ${q.t.coverage} (list_key, start_date, end_date, requested_start, requested_end, change_count, run_id)
       select ${listKey}, ${covered.start}::date, ${covered.end}::date, ${requested.start}::date, ${requested.end}::date,
              ${changeCount}::int, ${window.runId}::bigint
       where ${when}
@@ -271,7 +271,7 @@ async function recordInvalidItems(tx: Tx, window: WindowWrite): Promise<void> {
     item: JSON.stringify(i.raw),
   }));
   await tx`
-    insert into invalid_items (list_key, window_start, window_end, change_date, tax_id, reason, item, run_id)
+    insert into ${tx.t.invalid_items} (list_key, window_start, window_end, change_date, tax_id, reason, item, run_id)
     select ${listKey}, ${requested.start}, ${requested.end}, r.change_date, r.tax_id, r.reason, r.item, ${window.runId}
     from jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb) as r(change_date text, tax_id text, reason text, item text)`;
 }

@@ -29,8 +29,8 @@ export async function readBusinessProfile(sql: Sql, taxId: string): Promise<Busi
            b.tax_number as "taxNumber", coalesce(p.headings, '{}'::jsonb) as headings,
            p.updated_at as "profileUpdatedAt", b.fetched_at as "searchedAt"
     from (select ${taxId}::text as tax_id) k
-    left join business_profiles p on p.tax_id = k.tax_id
-    left join businesses b on b.tax_id = k.tax_id
+    left join ${sql.t.business_profiles} p on p.tax_id = k.tax_id
+    left join ${sql.t.businesses} b on b.tax_id = k.tax_id
     where p.tax_id is not null or b.tax_id is not null`;
   return row;
 }
@@ -38,7 +38,7 @@ export async function readBusinessProfile(sql: Sql, taxId: string): Promise<Busi
 /** Whether any change of the business is stored (a business may be known by its changes alone). */
 export async function hasChanges(sql: Sql, taxId: string): Promise<boolean> {
   const [row] = await sql<{ found: boolean }[]>`
-    select exists (select 1 from changes where tax_id = ${taxId}) as found`;
+    select exists (select 1 from ${sql.t.changes} where tax_id = ${taxId}) as found`;
   return row?.found ?? false;
 }
 
@@ -49,7 +49,7 @@ export async function readBusinessAsOf(
   day: string,
 ): Promise<Record<string, unknown>> {
   const [row] = await sql<{ values: Record<string, unknown> }[]>`
-    select business_as_of(${taxId}, ${day}::date) as values`;
+    select ${sql.t.business_as_of}(${taxId}, ${day}::date) as values`;
   return row?.values ?? {};
 }
 
@@ -85,9 +85,9 @@ export async function readBusinessTimeline(
            cv.old_value as "oldValue", coalesce(cv.old_value_known, true) as "oldValueKnown",
            cv.new_value as "newValue", coalesce(cv.order_ambiguous, false) as "orderAmbiguous",
            h.file_status as "fileStatus", f.parse_status as "parseStatus"
-    from v_change_headings h
-    left join change_values cv on cv.change_id = h.change_id and cv.heading = h.heading
-    left join change_files f on f.path = h.path
+    from ${sql.t.v_change_headings} h
+    left join ${sql.t.change_values} cv on cv.change_id = h.change_id and cv.heading = h.heading
+    left join ${sql.t.change_files} f on f.path = h.path
     where h.tax_id = ${taxId}
     order by h.change_date desc, h.heading, cv.day_order desc nulls last, h.change_id desc
     limit ${page.limit + 1} offset ${page.offset}`;
@@ -105,7 +105,7 @@ export interface BusinessListRow {
 export async function readBusinessLists(sql: Sql, taxId: string): Promise<BusinessListRow[]> {
   return sql<BusinessListRow[]>`
     select list_name as "listName", desired, watched, state, to_char(added_at, 'YYYY-MM-DD') as "addedAt"
-    from v_watch_status where tax_id = ${taxId}
+    from ${sql.t.v_watch_status} where tax_id = ${taxId}
     order by list_name`;
 }
 
@@ -129,9 +129,9 @@ export async function readBusinessAlerts(
     select a.id::int as id, r.name as "ruleName", a.status, to_char(a.snoozed_until, 'YYYY-MM-DD') as "snoozedUntil",
            to_char(c.change_date, 'YYYY-MM-DD') as "changeDate", c.changed_headings as headings,
            a.raised_at as "raisedAt"
-    from alerts a
-    join changes c on c.id = a.change_id
-    join alert_rules r on r.id = a.rule_id
+    from ${sql.t.alerts} a
+    join ${sql.t.changes} c on c.id = a.change_id
+    join ${sql.t.alert_rules} r on r.id = a.rule_id
     where c.tax_id = ${taxId}
     order by a.raised_at desc, a.id desc
     limit ${limit}`;

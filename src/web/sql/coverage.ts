@@ -37,16 +37,16 @@ export async function readCoverageDetail(sql: Sql): Promise<ListCoverageDetail[]
                                                        'end', to_char(c.end_date, 'YYYY-MM-DD'),
                                                        'acceptedReason', c.accepted_reason)
                                      order by c.start_date, c.end_date)
-                     from coverage c where c.list_key = l.list_key), '[]'::json) as intervals,
+                     from ${sql.t.coverage} c where c.list_key = l.list_key), '[]'::json) as intervals,
            coalesce((select json_agg(json_build_object('start', w.window_start, 'end', w.window_end,
                                                        'items', w.items, 'example', w.example)
                                      order by w.window_start)
                      from (select to_char(i.window_start, 'YYYY-MM-DD') as window_start,
                                   to_char(i.window_end, 'YYYY-MM-DD') as window_end,
                                   count(*)::int as items, min(i.reason) as example
-                           from invalid_items i
+                           from ${sql.t.invalid_items} i
                            where i.list_key = l.list_key and i.resolved_at is null
                            group by i.window_start, i.window_end) w), '[]'::json) as invalid
-    from watch_lists l
+    from ${sql.t.watch_lists} l
     order by l.deleted_at is not null, l.list_name, l.list_key`;
 }

@@ -60,7 +60,7 @@ export interface InboxChange {
 /** `high` as an SQL condition on the change `c`. */
 function isHigh(sql: Sql, s: SeveritySql): Fragment {
   return sql`(c.changed_headings && ${s.headings}::text[] or exists (
-    select 1 from change_values sv
+    select 1 from ${sql.t.change_values} sv
     where sv.change_id = c.id and sv.heading = any (${s.statusHeadings}::text[])
       and sv.new_value #>> '{}' = any (${s.statusCodes}::text[])))`;
 }
@@ -83,13 +83,13 @@ export async function inboxChanges(
     f.list === null
       ? null
       : sql`exists (
-          select 1 from change_sources s left join watch_lists w on w.list_key = s.list_key
+          select 1 from ${sql.t.change_sources} s left join ${sql.t.watch_lists} w on w.list_key = s.list_key
           where s.change_id = c.id and (s.list_key = ${f.list} or w.list_name = ${f.list}))`,
   ].filter((x): x is Fragment => x !== null);
   const changeFilter =
     onChange.length === 0
       ? sql``
-      : sql`and exists (select 1 from changes c where c.id = a.change_id and ${onChange.reduce(
+      : sql`and exists (select 1 from ${sql.t.changes} c where c.id = a.change_id and ${onChange.reduce(
           (all, one) => sql`${all} and ${one}`,
         )})`;
   const rows = await sql<InboxChange[]>`
@@ -97,10 +97,10 @@ export async function inboxChanges(
       select a.change_id, array_agg(a.id order by a.id) as alert_ids,
              array_agg(distinct a.status) as statuses, max(a.raised_at) as raised_at,
              coalesce(array_agg(distinct a.assigned_to) filter (where a.assigned_to is not null), '{}') as assigned
-      from alerts a
+      from ${sql.t.alerts} a
       where true
         ${status === null ? sql`` : sql`and a.status = ${status}`}
-        ${f.rule === null ? sql`` : sql`and a.rule_id in (select id from alert_rules where name = ${f.rule})`}
+        ${f.rule === null ? sql`` : sql`and a.rule_id in (select id from ${sql.t.alert_rules} where name = ${f.rule})`}
         ${f.assignedTo === null ? sql`` : sql`and a.assigned_to = ${f.assignedTo}`}
         ${f.raisedSince === null ? sql`` : sql`and a.raised_at >= ${f.raisedSince}`}
         ${changeFilter}
@@ -115,28 +115,28 @@ export async function inboxChanges(
       select s.change_id,
              case when bool_or(x.status = 'dead') then 'dead' when bool_or(x.status = 'pending') then 'pending'
                   when bool_or(x.status = 'sent') then 'sent' end as delivery
-      from (select d.status, unnest(d.alert_ids) as alert_id from alert_deliveries d
+      from (select d.status, unnest(d.alert_ids) as alert_id from ${sql.t.alert_deliveries} d
             where d.alert_ids && (select coalesce(array_agg(alert_id), '{}') from shown)) x
       join shown s on s.alert_id = x.alert_id
       group by s.change_id
     )
     select p.change_id::int as "changeId", p.alert_ids::int[] as "alertIds",
            (select jsonb_agg(jsonb_build_object('id', x.id, 'rule', r.name, 'status', x.status) order by r.name, x.id)
-              from alerts x join alert_rules r on r.id = x.rule_id where x.id = any (p.alert_ids)) as alerts,
+              from ${sql.t.alerts} x join ${sql.t.alert_rules} r on r.id = x.rule_id where x.id = any (p.alert_ids)) as alerts,
            p.statuses, p.assigned as "assignedTo", p.raised_at as "raisedAt",
-           (select to_char(max(x.snoozed_until), 'YYYY-MM-DD') from alerts x
+           (select to_char(max(x.snoozed_until), 'YYYY-MM-DD') from ${sql.t.alerts} x
              where x.id = any (p.alert_ids) and x.status = 'snoozed') as "snoozedUntil",
            c.tax_id as "taxId", coalesce(case when bp.name_source is distinct from 'operator' then bp.name end, b.full_name, b.short_name) as name,
            to_char(c.change_date, 'YYYY-MM-DD') as "changeDate",
            coalesce((select array_agg(distinct coalesce(w.list_name, s.list_key))
-                     from change_sources s left join watch_lists w on w.list_key = s.list_key
+                     from ${sql.t.change_sources} s left join ${sql.t.watch_lists} w on w.list_key = s.list_key
                      where s.change_id = c.id), '{}') as lists,
            c.changed_headings as "headingNames",
            coalesce(v.values, '[]'::jsonb) as values,
            case when c.changed_headings && ${severity.headings}::text[] or v.ceased then 'high' else 'normal' end as severity,
            d.delivery
     from page p
-    join changes c on c.id = p.change_id
+    join ${sql.t.changes} c on c.id = p.change_id
     -- The change's values, read once for the page and for its severity (a status now ceased or
     -- suspended), rather than probing the values again for each row.
     left join lateral (
@@ -145,10 +145,10 @@ export async function inboxChanges(
                        order by cv.heading) as values,
              bool_or(cv.heading = any (${severity.statusHeadings}::text[])
                      and cv.new_value #>> '{}' = any (${severity.statusCodes}::text[])) as ceased
-      from change_values cv where cv.change_id = c.id
+      from ${sql.t.change_values} cv where cv.change_id = c.id
     ) v on true
-    left join business_profiles bp on bp.tax_id = c.tax_id
-    left join businesses b on b.tax_id = c.tax_id
+    left join ${sql.t.business_profiles} bp on bp.tax_id = c.tax_id
+    left join ${sql.t.businesses} b on b.tax_id = c.tax_id
     left join deliveries d on d.change_id = p.change_id
     order by p.change_id desc`;
   return { changes: rows.slice(0, f.pageSize), hasNext: rows.length > f.pageSize };
@@ -170,7 +170,7 @@ export interface InboxChangeCounts {
  * count to use it (SEVERITY_RULE's status part, src/alerts/severity.ts, says the same).
  */
 const HIGH_STATUS = (sql: Sql) => sql`
-  select distinct change_id from change_values
+  select distinct change_id from ${sql.t.change_values}
   where heading in ('status', 'status_code') and (new_value #>> '{}') in ('0', '2')`;
 
 /**
@@ -179,7 +179,7 @@ const HIGH_STATUS = (sql: Sql) => sql`
  * matches (test/web/inbox-counts.test.ts holds the index to the rule).
  */
 const HIGH_HEADING_CHANGES = (sql: Sql) => sql`
-  select id from changes
+  select id from ${sql.t.changes}
   where changed_headings && array['bank_accounts', 'long_name', 'short_name', 'full_name', 'name']::text[]`;
 
 /**
@@ -195,7 +195,7 @@ export async function inboxChangeCounts(
   const [row] = await sql<InboxChangeCounts[]>`
     with open as (
       select a.change_id, max(a.raised_at) as raised_at, bool_or(a.assigned_to = ${input.me}) as mine
-      from alerts a where a.status = 'open'
+      from ${sql.t.alerts} a where a.status = 'open'
       group by a.change_id
       order by a.change_id
     )
@@ -205,7 +205,7 @@ export async function inboxChangeCounts(
            count(bank.id)::int as "bankAccounts",
            count(*) filter (where named.id is not null or ceased.change_id is not null)::int as high
     from open o
-    left join (select id from changes where 'bank_accounts' = any (changed_headings)) bank on bank.id = o.change_id
+    left join (select id from ${sql.t.changes} where 'bank_accounts' = any (changed_headings)) bank on bank.id = o.change_id
     left join (${HIGH_HEADING_CHANGES(sql)}) named on named.id = o.change_id
     left join (${HIGH_STATUS(sql)}) ceased on ceased.change_id = o.change_id`;
   return row ?? { open: 0, newSince: 0, high: 0, bankAccounts: 0, assignedToMe: 0 };
@@ -219,7 +219,7 @@ export async function alertsOfChanges(
 ): Promise<number[]> {
   if (changeIds.length === 0) return [];
   const rows = await sql<{ id: number }[]>`
-    select id::int from alerts
+    select id::int from ${sql.t.alerts}
     where change_id = any (${changeIds as number[]}::bigint[])
       ${status === null ? sql`` : sql`and status = ${status}`}
     order by id`;
@@ -236,14 +236,14 @@ export async function assignAlerts(
 ): Promise<number[]> {
   const rows = await sql<{ id: number }[]>`
     with before as (
-      select id, rule_id, assigned_to from alerts
+      select id, rule_id, assigned_to from ${sql.t.alerts}
       where id = any (${change.ids as number[]}::bigint[]) and assigned_to is distinct from ${change.to}::text
       for update
     ), changed as (
-      update alerts a set assigned_to = ${change.to}::text from before b where a.id = b.id
+      update ${sql.t.alerts} a set assigned_to = ${change.to}::text from before b where a.id = b.id
       returning a.id, b.rule_id, b.assigned_to as was
     ), events as (
-      insert into alert_events (rule_id, alert_id, at, by, action, note, details)
+      insert into ${sql.t.alert_events} (rule_id, alert_id, at, by, action, note, details)
       select rule_id, id, ${change.at}, ${change.by}, 'assigned', ${change.note},
              jsonb_build_object('from', was, 'to', ${change.to}::text)
       from changed order by id
@@ -257,8 +257,8 @@ export async function inboxContext(
   sql: Sql,
 ): Promise<{ rules: number; activeRules: number; lastRunAt: Date | null }> {
   const [row] = await sql<{ rules: number; activeRules: number; lastRunAt: Date | null }[]>`
-    select (select count(*)::int from alert_rules where removed_at is null) as rules,
-           (select count(*)::int from alert_rules where removed_at is null and enabled) as "activeRules",
-           (select max(finished_at) from runs where kind in ('sync', 'backfill') and finished_at is not null) as "lastRunAt"`;
+    select (select count(*)::int from ${sql.t.alert_rules} where removed_at is null) as rules,
+           (select count(*)::int from ${sql.t.alert_rules} where removed_at is null and enabled) as "activeRules",
+           (select max(finished_at) from ${sql.t.runs} where kind in ('sync', 'backfill') and finished_at is not null) as "lastRunAt"`;
   return row ?? { rules: 0, activeRules: 0, lastRunAt: null };
 }

@@ -12,9 +12,9 @@ export async function inboxChoices(
 ): Promise<{ lists: string[]; rules: string[]; headings: string[] }> {
   const [lists, rules, headings] = await Promise.all([
     sql<{ name: string }[]>`
-      select coalesce(list_name, list_key) as name from watch_lists order by 1`,
-    sql<{ name: string }[]>`select name from alert_rules where removed_at is null order by name`,
-    sql<{ heading: string }[]>`select heading from seen_headings order by heading`,
+      select coalesce(list_name, list_key) as name from ${sql.t.watch_lists} order by 1`,
+    sql<{ name: string }[]>`select name from ${sql.t.alert_rules} where removed_at is null order by name`,
+    sql<{ heading: string }[]>`select heading from ${sql.t.seen_headings} order by heading`,
   ]);
   return {
     lists: [...new Set(lists.map((l) => l.name))],
@@ -29,9 +29,9 @@ export async function commentOnAlerts(
   comment: { ids: readonly number[]; by: string; note: string; at: Date },
 ): Promise<number[]> {
   const rows = await sql<{ id: number }[]>`
-    insert into alert_events (rule_id, alert_id, at, by, action, note)
+    insert into ${sql.t.alert_events} (rule_id, alert_id, at, by, action, note)
     select a.rule_id, a.id, ${comment.at}, ${comment.by}, 'commented', ${comment.note}
-    from alerts a where a.id = any (${comment.ids as number[]}::bigint[])
+    from ${sql.t.alerts} a where a.id = any (${comment.ids as number[]}::bigint[])
     order by a.id
     returning alert_id::int as id`;
   return rows.map((r) => r.id);
@@ -51,8 +51,8 @@ export async function recentChangesOf(
            c.changed_headings as "headingNames",
            coalesce((select jsonb_agg(jsonb_build_object('heading', v.heading, 'oldValue', v.old_value,
                                                          'newValue', v.new_value) order by v.heading)
-                     from change_values v where v.change_id = c.id), '[]'::jsonb) as values
-    from changes c
+                     from ${sql.t.change_values} v where v.change_id = c.id), '[]'::jsonb) as values
+    from ${sql.t.changes} c
     where c.tax_id = ${taxId} and c.id <> ${exceptChangeId}
     order by c.change_date desc, c.id desc
     limit ${limit}`;
@@ -67,9 +67,9 @@ export async function listsOfBusinesses(sql: Sql, taxIds: readonly string[]): Pr
   if (taxIds.length === 0) return new Map();
   const rows = await sql<{ taxId: string; lists: string[] }[]>`
     select i.tax_id as "taxId", array_agg(distinct w.list_name order by w.list_name) as lists
-    from watch_lists w
+    from ${sql.t.watch_lists} w
     cross join unnest(${taxIds as string[]}::text[]) t(tax_id)
-    join watched_items i on i.list_key = w.list_key and i.tax_id = t.tax_id
+    join ${sql.t.watched_items} i on i.list_key = w.list_key and i.tax_id = t.tax_id
     where w.deleted_at is null
     group by i.tax_id`;
   return new Map(rows.map((r) => [r.taxId, r.lists]));

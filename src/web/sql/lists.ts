@@ -10,7 +10,7 @@ export async function readStoredItems(sql: Sql, listKeys: readonly string[]): Pr
   const byList = new Map<string, string[]>(listKeys.map((k) => [k, []]));
   if (listKeys.length === 0) return byList;
   const rows = await sql<{ listKey: string; taxId: string }[]>`
-    select list_key as "listKey", tax_id as "taxId" from watched_items
+    select list_key as "listKey", tax_id as "taxId" from ${sql.t.watched_items}
     where list_key = any(${listKeys as string[]}::text[]) order by list_key, tax_id`;
   for (const r of rows) byList.get(r.listKey)?.push(r.taxId);
   return byList;
@@ -26,5 +26,5 @@ export interface WatchStateCount {
 export async function readWatchStateCounts(sql: Sql): Promise<WatchStateCount[]> {
   return sql<WatchStateCount[]>`
     select list_name as "listName", state, count(*)::int as count
-    from v_watch_status group by list_name, state order by list_name, state`;
+    from ${sql.t.v_watch_status} group by list_name, state order by list_name, state`;
 }

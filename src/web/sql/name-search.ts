@@ -42,13 +42,13 @@ export async function searchStoredNames(sql: Sql, term: string, limit: number): 
   if (patterns.length === 0) return [];
   return sql<StoredNameHit[]>`
     with named as (
-      select p.tax_id, p.name, 0 as rank from business_profiles p
+      select p.tax_id, p.name, 0 as rank from ${sql.t.business_profiles} p
       where p.name is not null and p.name_source is distinct from 'operator'
       union all
-      select b.tax_id, n.name, 0 from businesses b
+      select b.tax_id, n.name, 0 from ${sql.t.businesses} b
       cross join lateral (values (b.full_name), (b.short_name)) n(name) where n.name is not null
       union all
-      select g.tax_id, g.name, 1 from given_names g
+      select g.tax_id, g.name, 1 from ${sql.t.given_names} g
     ), matched as (
       select tax_id, min(rank) as rank from named
       where (select bool_and(translate(lower(named.name), ${FROM}, ${TO}) ~ pattern)
@@ -60,9 +60,9 @@ export async function searchStoredNames(sql: Sql, term: string, limit: number): 
            g.name as "givenName", g.source as "givenSource",
            coalesce(p.registration_number, b.registration_number) as "registrationNumber"
     from matched m
-    left join business_profiles p on p.tax_id = m.tax_id
-    left join businesses b on b.tax_id = m.tax_id
-    left join lateral (select name, source from given_names where tax_id = m.tax_id
+    left join ${sql.t.business_profiles} p on p.tax_id = m.tax_id
+    left join ${sql.t.businesses} b on b.tax_id = m.tax_id
+    left join lateral (select name, source from ${sql.t.given_names} where tax_id = m.tax_id
                        order by given_at desc limit 1) g on true
     order by m.rank, 2 nulls last, m.tax_id
     limit ${limit}`;
@@ -71,9 +71,9 @@ export async function searchStoredNames(sql: Sql, term: string, limit: number): 
 /** Businesses whose registration number regwatch holds (profiles, search records). */
 export async function findByRegistrationNumber(sql: Sql, regNumber: string): Promise<string[]> {
   const rows = await sql<{ taxId: string }[]>`
-    select tax_id as "taxId" from business_profiles where registration_number = ${regNumber}
+    select tax_id as "taxId" from ${sql.t.business_profiles} where registration_number = ${regNumber}
     union
-    select tax_id from businesses
+    select tax_id from ${sql.t.businesses}
     where registration_number = ${regNumber}
        or exists (select 1 from jsonb_array_elements(case when jsonb_typeof(records) = 'array' then records else '[]'::jsonb end) r
                   where r ->> 'registration_number' = ${regNumber})

@@ -40,14 +40,14 @@ export async function readRecentBatches(
   page: { limit: number; offset: number },
 ): Promise<PaymentBatchRow[]> {
   return sql<PaymentBatchRow[]>`
-    select ${BATCH_COLUMNS(sql)} from payment_batches
+    select ${BATCH_COLUMNS(sql)} from ${sql.t.payment_batches}
     order by checked_at desc, id
     limit ${page.limit + 1} offset ${page.offset}`;
 }
 
 export async function readBatch(sql: Sql, id: string): Promise<PaymentBatchRow | undefined> {
   const [row] = await sql<PaymentBatchRow[]>`
-    select ${BATCH_COLUMNS(sql)} from payment_batches where id = ${id}::uuid`;
+    select ${BATCH_COLUMNS(sql)} from ${sql.t.payment_batches} where id = ${id}::uuid`;
   return row;
 }
 
@@ -57,7 +57,7 @@ export async function readBatchVerdictCounts(
   id: string,
 ): Promise<{ verdict: string; count: number }[]> {
   return sql<{ verdict: string; count: number }[]>`
-    select verdict, count(*)::int as count from payment_checks
+    select verdict, count(*)::int as count from ${sql.t.payment_checks}
     where batch_id = ${id}::uuid group by verdict order by verdict`;
 }
 
@@ -102,7 +102,7 @@ export function batchChecksQuery(
   options: { heldOnly?: boolean; page?: { limit: number; offset: number } } = {},
 ) {
   return sql<PaymentCheckRow[]>`
-    select ${CHECK_COLUMNS(sql)} from payment_checks c
+    select ${CHECK_COLUMNS(sql)} from ${sql.t.payment_checks} c
     where c.batch_id = ${id}::uuid
       ${options.heldOnly ? sql`and c.verdict not in ('ok', 'not_watched')` : sql``}
     order by c.line, c.id
@@ -117,8 +117,8 @@ export async function readBusinessPaymentChecks(
 ): Promise<(PaymentCheckRow & { checkedBy: string | null; fileName: string | null })[]> {
   return sql<(PaymentCheckRow & { checkedBy: string | null; fileName: string | null })[]>`
     select ${CHECK_COLUMNS(sql)}, b.checked_by as "checkedBy", b.file_name as "fileName"
-    from payment_checks c
-    join payment_batches b on b.id = c.batch_id
+    from ${sql.t.payment_checks} c
+    join ${sql.t.payment_batches} b on b.id = c.batch_id
     -- Rows recorded before migration 0023 have no tax_base: their tax id as written names the payee.
     where c.tax_base = ${taxBase} or (c.tax_base is null and substring(c.tax_id from '^(\\d{8})(-\\d-\\d{2})?$') = ${taxBase})
     order by c.checked_at desc, c.id desc

@@ -21,7 +21,7 @@ export async function readRunsPage(
 ): Promise<ConsoleRunRow[]> {
   const rows = await sql<ConsoleRunRow[]>`
     select id, kind, trigger, status, started_at as "startedAt", finished_at as "finishedAt", error, stats, host, pid
-    from runs
+    from ${sql.t.runs}
     where (${filter.kind}::text is null or kind = ${filter.kind}::text)
       and (${filter.status}::text is null or status = ${filter.status}::text)
     order by started_at desc, id desc
