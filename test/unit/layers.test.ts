@@ -37,7 +37,8 @@ describe("the layer check", () => {
           "jobs/sync-job.ts":
             'import { deliverAfterRun } from "../alerts/hooks.ts";\nimport { runSyncPass } from "../sync/sync-pass.ts";',
           "sync/sync-pass.ts": 'import { loadCoverage } from "./sql/coverage.ts";',
-          "sync/sql/coverage.ts": 'import type { Sql } from "../../db/connect.ts";\nimport { EXIT } from "../../errors.ts";',
+          "sync/sql/coverage.ts":
+            'import type { Sql } from "../../db/connect.ts";\nimport { EXIT } from "../../errors.ts";',
           "payments/report-csv.ts": 'import { CsvFormat } from "../formats/write/csv-writer.ts";',
           "commands/emulator.ts": 'import { startEmulator } from "../emulator/index.ts";',
           "cli.ts": 'const m = await import("./commands/sync.ts");',
