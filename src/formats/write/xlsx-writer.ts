@@ -1,29 +1,18 @@
 /**
- * An .xlsx workbook written as a stream through exceljs's WorkbookWriter: each row is committed
- * (serialised into the zip) as soon as it is added, so a 200,000-row sheet never sits in memory.
- * Columns are typed: text cells are written as strings (a text starting with `=` stays text; the
- * workbook holds no formulas), numbers as numbers with a number format (per cell, since amounts of
- * different currencies have different decimals), dates as dates. A row may be coloured; the
- * header row is bold and frozen.
+ * An .xlsx workbook written as a stream: each sheet's XML is built row by row and compressed into
+ * the zip (fflate's streaming Zip) in chunks of about 64 KB, so a 200,000-row sheet never sits in
+ * memory. Columns are typed: text cells are written as inline strings (a text starting with `=`
+ * stays text; the workbook holds no formulas), numbers as numbers with a number format (per cell,
+ * since amounts of different currencies have different decimals), dates as dates (serial days with
+ * a date format). A row may be coloured; the header row is bold and frozen. The styles, the
+ * workbook and its relationships are written at the end (xlsx-parts.ts).
  */
-import { once } from "node:events";
-import { createRequire } from "node:module";
+import { createWriteStream } from "node:fs";
 import type { Writable } from "node:stream";
-import type ExcelJS from "exceljs";
+import { finished } from "node:stream/promises";
+import { Zip, ZipDeflate } from "fflate";
 import { assertOpen, closedBeforeFinish, drainOrClose } from "./drain.ts";
-
-let excel: typeof ExcelJS | undefined;
-
-/**
- * exceljs, loaded at the first workbook rather than when this module is: with its zip libraries
- * it holds about 26 MB, which the console and the payment check otherwise carried from their
- * start whether or not anyone asked for a workbook. Synchronous (a CommonJS package, required),
- * so a writer is still made with `new`.
- */
-export function loadExcel(): typeof ExcelJS {
-  excel ??= createRequire(import.meta.url)("exceljs") as typeof ExcelJS;
-  return excel;
-}
+import { columnLetters, packageParts, Styles, sheetName, XML_HEAD, xmlText } from "./xlsx-parts.ts";
 
 export type XlsxColumnType = "text" | "number" | "date";
 
@@ -63,10 +52,9 @@ export interface XlsxSheet {
   /** Adds a row and writes it out. Values are matched to the columns by position. */
   row(cells: readonly XlsxCell[], style?: XlsxRowStyle): void;
   /**
-   * Resolves once the rows written so far have been taken by the zip compressor and the
-   * destination (a stream) has room. exceljs passes a sheet's XML on without waiting for it, so a
-   * writer that adds rows faster than they are compressed or read would hold them all in memory;
-   * awaiting this per chunk bounds it. A DestinationClosedError when the destination was closed
+   * Resolves once the destination has room for more. Rows are compressed as they are added and
+   * handed to the destination at once, so a writer that adds rows faster than they are read would
+   * hold them all in memory; awaiting this per chunk bounds it. A DestinationClosedError when the destination was closed
    * (a download whose client went away), which no 'drain' would ever follow.
    */
   drained(): Promise<void>;
@@ -74,88 +62,143 @@ export interface XlsxSheet {
   end(): void;
 }
 
-/** A stream exceljs pipes a sheet into (readable-stream's, which keeps its buffer in _writableState). */
-interface BufferedPipe extends NodeJS.EventEmitter {
-  _writableState?: { length: number };
-  writableLength?: number;
-}
-
-/** Bytes of a sheet's XML allowed to wait for the compressor before rows are added again. */
-const DRAINED_BELOW = 1024 * 1024;
+/** How much of a sheet's XML is gathered before it is compressed into the zip. */
+const CHUNK_CHARS = 64 * 1024;
+const MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
+/** Days from Excel's day 0 (1899-12-30, after its 1900 leap-year bug) to 1970-01-01. */
+const EPOCH_SERIAL = 25_569;
 
 export class XlsxWriter {
-  private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter;
-  /** The destination stream (none for a file path) and a promise rejecting when it closes early. */
-  private readonly out: { stream: Writable; closed: Promise<never> } | null;
+  private readonly stream: Writable;
+  /** Rejects when a destination stream given to us closes before the workbook is finished. */
+  private readonly closed: Promise<never> | null;
+  private readonly zip: Zip;
+  private readonly styles = new Styles();
+  private readonly names: string[] = [];
+  private readonly written: Promise<void>;
+  private failure: unknown = null;
+  private current: { end(): void } | null = null;
 
   /** Writes to `destination`: a writable stream or a file path. */
   constructor(destination: Writable | string) {
-    this.out =
-      typeof destination === "string"
-        ? null
-        : { stream: destination, closed: closedBeforeFinish(destination) };
-    this.workbook = new (loadExcel().stream.xlsx.WorkbookWriter)({
-      ...(typeof destination === "string" ? { filename: destination } : { stream: destination }),
-      useStyles: true,
-      useSharedStrings: false,
+    const file = typeof destination === "string";
+    this.stream = file ? createWriteStream(destination, { mode: 0o600 }) : destination;
+    this.closed = file ? null : closedBeforeFinish(destination);
+    if (file) this.stream.on("error", (error) => (this.failure ??= error));
+    let done!: () => void;
+    let fail!: (error: unknown) => void;
+    this.written = new Promise<void>((resolve, reject) => {
+      done = resolve;
+      fail = reject;
+    });
+    this.written.catch(() => {});
+    this.zip = new Zip((error, data, final) => {
+      if (error) return fail(error);
+      // A destination that went away takes nothing more; closedBeforeFinish says so to the caller.
+      if (!this.stream.destroyed && !this.stream.writableEnded) this.stream.write(data);
+      if (final) {
+        this.stream.end();
+        finished(this.stream).then(done, fail);
+      }
     });
   }
 
   sheet(name: string, columns: readonly XlsxColumn[]): XlsxSheet {
-    const sheet = this.workbook.addWorksheet(name, { views: [{ state: "frozen", ySplit: 1 }] });
-    sheet.columns = columns.map((c) => ({
-      header: c.header,
-      width: c.width ?? Math.max(10, c.header.length + 2),
-      ...(c.numFmt ? { style: { numFmt: c.numFmt } } : {}),
-    }));
-    const header = sheet.getRow(1);
-    header.font = { bold: true };
-    header.commit();
-    const out = this.out;
-    return {
-      row(cells, style) {
-        const row = sheet.addRow(cells.map((cell, i) => cellValue(cell, columns[i]?.type ?? "text")));
-        cells.forEach((cell, i) => {
-          if (cell !== null && typeof cell === "object" && !(cell instanceof Date)) {
-            row.getCell(i + 1).numFmt = cell.numFmt;
-          }
-        });
-        if (style?.fill) {
-          const fill: ExcelJS.Fill = {
-            type: "pattern",
-            pattern: "solid",
-            fgColor: { argb: `FF${style.fill}` },
-          };
-          const which = style.fillColumns ?? columns.map((_, i) => i);
-          for (const i of which) row.getCell(i + 1).fill = fill;
+    this.current?.end();
+    const title = sheetName(name, this.names);
+    this.names.push(title);
+    const part = new ZipDeflate(`xl/worksheets/sheet${this.names.length}.xml`, { level: 6 });
+    this.zip.add(part);
+    const styles = this.styles;
+    const columnStyles = columns.map((c) => (c.numFmt ? styles.index({ numFmt: c.numFmt }) : 0));
+    const bold = styles.index({ bold: true });
+    const widths = columns
+      .map((c, i) => {
+        const width = c.width ?? Math.max(10, c.header.length + 2);
+        const style = columnStyles[i] ? ` style="${columnStyles[i]}"` : "";
+        return `<col min="${i + 1}" max="${i + 1}" width="${width}" customWidth="1"${style}/>`;
+      })
+      .join("");
+    let xml =
+      `${XML_HEAD}<worksheet xmlns="${MAIN}" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">` +
+      `<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>` +
+      `<selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews>` +
+      `<sheetFormatPr defaultRowHeight="15"/>${columns.length ? `<cols>${widths}</cols>` : ""}<sheetData>` +
+      `<row r="1">${columns.map((c, i) => textCell(`${columnLetters(i + 1)}1`, bold, c.header)).join("")}</row>`;
+    let rowNumber = 1;
+    let ended = false;
+    const flush = (final: boolean) => {
+      part.push(Buffer.from(xml, "utf8"), final);
+      xml = "";
+    };
+    const sheet = {
+      row(cells: readonly XlsxCell[], style?: XlsxRowStyle) {
+        rowNumber++;
+        const filled = style?.fill ? new Set(style.fillColumns ?? columns.map((_, i) => i)) : null;
+        let line = `<row r="${rowNumber}">`;
+        for (let i = 0; i < Math.max(cells.length, columns.length); i++) {
+          const fill = filled?.has(i) ? style?.fill : undefined;
+          line += cellXml(`${columnLetters(i + 1)}${rowNumber}`, cells[i], columns[i], fill, styles);
         }
-        row.commit();
+        xml += `${line}</row>`;
+        if (xml.length >= CHUNK_CHARS) flush(false);
       },
-      async drained() {
-        if (out) assertOpen(out.stream);
-        // The sheet's stream (exceljs's StreamBuf) forwards to the zip entry without backpressure;
-        // its pipes are where the XML waits. Not a documented API: absent, there is nothing to wait for.
-        const pipes = (sheet as unknown as { stream?: { pipes?: BufferedPipe[] } }).stream?.pipes ?? [];
-        for (const pipe of pipes) {
-          while ((pipe._writableState?.length ?? pipe.writableLength ?? 0) > DRAINED_BELOW) {
-            await (out ? Promise.race([once(pipe, "drain"), out.closed]) : once(pipe, "drain"));
-          }
-        }
-        if (out?.stream.writableNeedDrain) await drainOrClose(out.stream);
+      drained: async () => {
+        if (this.closed) assertOpen(this.stream);
+        if (this.failure) throw this.failure;
+        if (this.stream.writableNeedDrain) await drainOrClose(this.stream);
       },
       end() {
-        sheet.commit();
+        if (ended) return;
+        ended = true;
+        xml += "</sheetData></worksheet>";
+        flush(true);
       },
     };
+    this.current = sheet;
+    return sheet;
   }
 
   /** Finishes the file; resolves once everything is written (rejects when the destination closed first). */
   async end(): Promise<void> {
-    if (this.out) await Promise.race([this.workbook.commit(), this.out.closed]);
-    else await this.workbook.commit();
+    this.current?.end();
+    const parts = { ...packageParts(this.names), "xl/styles.xml": this.styles.xml() };
+    for (const [name, xml] of Object.entries(parts)) {
+      const part = new ZipDeflate(name, { level: 6 });
+      this.zip.add(part);
+      part.push(Buffer.from(xml, "utf8"), true);
+    }
+    this.zip.end();
+    if (this.closed) await Promise.race([this.written, this.closed]);
+    else await this.written;
+    if (this.failure) throw this.failure;
   }
 }
 
+function textCell(ref: string, style: number, text: string): string {
+  const s = style ? ` s="${style}"` : "";
+  return `<c r="${ref}"${s} t="inlineStr"><is><t xml:space="preserve">${xmlText(text)}</t></is></c>`;
+}
+
+/** One cell's XML: its value by the column's type, its style from its format and the row's fill. */
+function cellXml(
+  ref: string,
+  cell: XlsxCell,
+  column: XlsxColumn | undefined,
+  fill: string | undefined,
+  styles: Styles,
+): string {
+  const value = cellValue(cell, column?.type ?? "text");
+  const own = cell !== null && typeof cell === "object" && !(cell instanceof Date) ? cell.numFmt : undefined;
+  const numFmt = own ?? column?.numFmt ?? (value instanceof Date ? "mm-dd-yy" : undefined);
+  if (value === null && !fill && !numFmt) return "";
+  const style = styles.index({ numFmt, fill });
+  const s = style ? ` s="${style}"` : "";
+  if (typeof value === "string") return textCell(ref, style, value);
+  const number = value instanceof Date ? value.getTime() / 86_400_000 + EPOCH_SERIAL : value;
+  if (number === null || !Number.isFinite(number)) return `<c r="${ref}"${s}/>`;
+  return `<c r="${ref}"${s}><v>${number}</v></c>`;
+}
 function cellValue(cell: XlsxCell, type: XlsxColumnType): string | number | Date | null {
   if (cell === null || cell === undefined) return null;
   if (cell instanceof Date) return cell;

@@ -265,6 +265,8 @@ function xlsxRefusal(i18n: Translator, error: XlsxRefusedError): string {
       return i18n.t("xlsx.compression", v);
     case "longCell":
       return i18n.t("xlsx.longCell", v);
+    case "tooManyStrings":
+      return i18n.t("xlsx.tooManyStrings", v);
     case "noSheet":
       return i18n.t("xlsx.noSheet");
     case "malformed":

@@ -107,6 +107,8 @@ export const payments = {
     "the workbook uses a zip feature regwatch does not read (compression method {method}): save it again from Excel, or as CSV",
   "xlsx.longCell":
     "row {row} has a cell longer than {max} characters, more than a payment's field can hold: the file was not read further",
+  "xlsx.tooManyStrings":
+    "the workbook holds more than {max} shared texts or more than {chars} characters of them, more than a payment batch holds: it was not read (save the sheet as CSV, or split it)",
   "xlsx.noSheet": "the workbook has no sheet to read",
   "xlsx.malformed":
     "the workbook is damaged: a part of it cannot be read ({detail}); save it again from Excel, or as CSV",

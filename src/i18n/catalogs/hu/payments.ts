@@ -111,6 +111,8 @@ export const payments = {
     "a munkafüzet olyan zip-funkciót használ, amelyet a regwatch nem olvas ({method}. tömörítési módszer): mentse újra Excelből, vagy CSV-ként",
   "xlsx.longCell":
     "a(z) {row}. sorban van egy {max} karakternél hosszabb cella, hosszabb, mint amit egy kifizetés mezője elbír: a fájlt nem olvastuk tovább",
+  "xlsx.tooManyStrings":
+    "a munkafüzet több mint {max} megosztott szöveget vagy összesen több mint {chars} karakternyit tartalmaz, többet, mint egy kifizetési köteg: nem olvastuk be (mentse a munkalapot CSV-ként, vagy ossza fel)",
   "xlsx.noSheet": "a munkafüzetben nincs beolvasható munkalap",
   "xlsx.malformed":
     "a munkafüzet sérült: egy része nem olvasható ({detail}); mentse újra Excelből, vagy CSV-ként",
