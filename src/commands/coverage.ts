@@ -41,7 +41,13 @@ export function registerCoverage(program: Command): void {
           if (!listKey)
             throw new UsageError(`list ${JSON.stringify(list)}: no such watch list (run sync first)`);
           const lastComplete = lastCompleteDay(new Date(), ctx.config.registryTz);
-          const refused = await firstDayNotToAccept(db.sql, { listKey, start: from, end: to, lastComplete });
+          const refused = await firstDayNotToAccept(db.sql, {
+            listKey,
+            start: from,
+            end: to,
+            lastComplete,
+            registryTz: ctx.config.registryTz,
+          });
           if (refused) throw new UsageError(refusalMessage(listKey, refused, lastComplete));
           const { closedItems } = await acceptCoverage(db.sql, { listKey, start: from, end: to, reason });
           process.stdout.write(

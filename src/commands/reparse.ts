@@ -30,6 +30,7 @@ export function registerReparse(program: Command): void {
             const report = await parseStoredFiles(db.sql, {
               selection: opts.all ? "all" : "retry",
               lastComplete: lastCompleteDay(new Date(), ctx.config.registryTz),
+              registryTz: ctx.config.registryTz,
             });
             process.stdout.write(
               opts.json

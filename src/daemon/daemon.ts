@@ -63,7 +63,7 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
     cleanups.push("probe connection", () => probe.close());
     metrics = new DaemonMetrics({
       probe: async () => probe.sql,
-      timeZone: config.tz,
+      registryTz: config.registryTz,
       limiters: () => registry.clients.limiters,
     });
     registerAlertMetrics(metrics.registry, async () => probe.sql);

@@ -51,7 +51,7 @@ export async function runFleetDaemon(
     cleanups.push("probe connection", () => probe.close());
     const metrics = new DaemonMetrics({
       probe: async () => probe.sql,
-      timeZone: config.tz,
+      registryTz: config.registryTz,
       limiters: () => new Map(),
       accounts: accounts.map((a) => ({ name: a.name, schema: a.schema })),
     });

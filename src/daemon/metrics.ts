@@ -29,7 +29,8 @@ interface DatabaseSnapshot {
 export interface MetricsOptions {
   /** A connection for scrape-time reads; failures leave the database gauges empty. */
   probe: () => Promise<Sql | undefined>;
-  timeZone: string;
+  /** The registry's zone (REGWATCH_REGISTRY_TZ): the calendar of its days, the coverage lag's. */
+  registryTz: string;
   /** Rate limiters of the registry clients in use, by origin. */
   limiters: () => Map<string, RateLimiter>;
   /**
@@ -179,7 +180,7 @@ export class DaemonMetrics {
       registers,
       collect: async () => {
         lag.reset();
-        const complete = lastCompleteDay(now(), options.timeZone);
+        const complete = lastCompleteDay(now(), options.registryTz);
         for (const s of (await this.read()) ?? []) {
           for (const l of s.covered) {
             if (l.lastCovered === null) continue;

@@ -45,12 +45,16 @@ export interface ParseOptions {
   signal?: AbortSignal;
   /** The last complete day: profiles take no value dated after it. Default: today's, by the registry's clock. */
   lastComplete?: string;
+  /** The registry's zone (REGWATCH_REGISTRY_TZ); default the configuration's default. */
+  registryTz?: string;
 }
 
 export async function parseStoredFiles(sql: Sql, options: ParseOptions = {}): Promise<ParseReport> {
   const report: ParseReport = { files: 0, parsed: 0, unrecognised: 0, unattributed: 0, failed: 0, values: 0 };
+  const registryTz = options.registryTz ?? DEFAULTS.registryTz;
   const save: SaveOptions = {
-    lastComplete: options.lastComplete ?? lastCompleteDay(new Date(), DEFAULTS.registryTz),
+    lastComplete: options.lastComplete ?? lastCompleteDay(new Date(), registryTz),
+    registryTz,
     orderDay: chainOrder,
   };
   const parsers = options.parsers ?? PARSERS;

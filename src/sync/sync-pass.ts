@@ -255,7 +255,12 @@ async function pass(
     w.fatal ??
     f.fatal ??
     (lost?.aborted ? (lost.reason as Error) : undefined);
-  if (!fatal) await parseStoredFiles(deps.sql, { signal: deps.signal, lastComplete });
+  if (!fatal)
+    await parseStoredFiles(deps.sql, {
+      signal: deps.signal,
+      lastComplete,
+      registryTz: deps.config.registryTz,
+    });
   const stopped = stop?.aborted ?? false;
   const incomplete = w.windowsFailed + w.windowsSkipped + f.failed + f.skipped + items.errors.length > 0;
   return {

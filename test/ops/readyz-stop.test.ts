@@ -16,7 +16,7 @@ describe("/readyz during a stop", () => {
     const probe = new DatabaseProbe(test.url, "regwatch");
     const metrics = new DaemonMetrics({
       probe: async () => undefined,
-      timeZone: "UTC",
+      registryTz: "UTC",
       limiters: () => new Map(),
     });
     const server = await startHealthServer({ port: 0, host: "127.0.0.1", probe, metrics, log: silentLogger });

@@ -78,7 +78,7 @@ describe("resume exhaustion", () => {
   it("sets regwatch_resume_exhausted", async () => {
     const metrics = new DaemonMetrics({
       probe: async () => undefined,
-      timeZone: "UTC",
+      registryTz: "UTC",
       limiters: () => new Map(),
     });
     metrics.setResume({ reason: "exhausted" });

@@ -23,7 +23,7 @@ async function changeValues(
       insert into regwatch.change_values (change_id, heading, tax_id, change_date, old_value, new_value, path, day_order)
       values (${nextId++}, ${v.heading}, ${taxId}, ${v.day}, null, ${t.db.sql.json(v.value as never)}, 'p', 1)`;
   }
-  await t.db.sql.begin((tx) => rebuildChangeFacts(tx, [taxId], lastComplete));
+  await t.db.sql.begin((tx) => rebuildChangeFacts(tx, [taxId], lastComplete, "Europe/Budapest"));
 }
 
 async function profile(taxId: string) {
@@ -106,5 +106,16 @@ describe("business profiles", () => {
     expect(await profile("33333333")).toMatchObject({ name: "Real Kft.", name_as_of: "2024-03-01" });
     await changeValues("33333333", [{ day: "2024-03-08", heading: "long_name", value: "Later Real Kft." }]);
     expect(await profile("33333333")).toMatchObject({ name: "Later Real Kft.", name_as_of: "2024-03-08" });
+  });
+
+  it("dates a search record by the day it was read in the registry's zone, not UTC's", async () => {
+    // 23:30 UTC on 9 March is 00:30 on the 10th in Budapest, the registry's zone.
+    await t.db.sql`
+      insert into regwatch.businesses (tax_id, full_name, record, fetched_at)
+      values ('44444444', 'Read After Midnight Kft.', '{"full_name": "Read After Midnight Kft."}',
+              '2024-03-09T23:30:00Z')`;
+    await changeValues("44444444", [{ day: "2024-03-01", heading: "status", value: 1 }]);
+    const { headings } = await profile("44444444");
+    expect(headings.long_name).toMatchObject({ value: "Read After Midnight Kft.", as_of: "2024-03-10" });
   });
 });

@@ -209,6 +209,31 @@ describe("coverage and item validation against a hostile registry", () => {
     expect(await coveredRanges(t.db.sql)).toEqual({ [LIST]: ["2024-03-01..2024-03-09"] });
   }, 180_000);
 
+  it("coverage accept counts a list's deletion day in the registry's zone", async () => {
+    t = await createTestDatabase();
+    registry.set({
+      changes: (q) =>
+        changesAnswer(
+          q.from,
+          q.to,
+          q.from <= "2024-03-02" ? [item(registry.url, "22222222", "2025-02-30")] : [],
+        ),
+      file: () => ({ headers: { "content-type": "application/json" }, body: "{}" }),
+    });
+    expect((await sync(MORNING)).status).toBe("partial");
+    // Deleted at 23:30 UTC on 4 March: 00:30 on the 5th in Budapest, the registry's zone.
+    await t.db
+      .sql`update regwatch.watch_lists set deleted_at = '2024-03-04T23:30:00Z' where list_key = ${LIST}`;
+    const accept = (from: string, to: string) =>
+      runCli(["coverage", "accept", LIST, from, to, "--reason", "reviewed"], { DATABASE_URL: t.url });
+    const after = await accept("2024-03-06", "2024-03-06");
+    expect(after.code).toBe(64);
+    expect(after.stderr).toMatch(/2024-03-06 is after the list was deleted/);
+    const ok = await accept("2024-03-01", "2024-03-05");
+    expect(ok.stderr).toBe("");
+    expect(ok.code).toBe(0);
+  }, 180_000);
+
   it("an answer claiming 1900-01-01..2099-12-31 covers only the asked, complete days; the next day asks the next day", async () => {
     t = await createTestDatabase();
     registry.set({ changes: () => changesAnswer("1900-01-01", "2099-12-31", []) });

@@ -5,7 +5,9 @@
  * rebuilt from change_values as a whole (rebuildChangeFacts), never merged file by file, so the
  * same-day order and a value that is gone are always reflected.
  */
+
 import type { Sql, Tx } from "../../db/connect.ts";
+import { dayIn } from "../../db/time-zone.ts";
 
 export type ProfileSource = "search" | "operator" | "change_file";
 
@@ -133,12 +135,13 @@ const DAY = "^\\d{4}-\\d{2}-\\d{2}$";
  * known gives null with order_ambiguous and the candidate values. The headings change files gave
  * before are dropped first, so a value that is gone (re-parsed, now unattributed, dated in the
  * future) does not stay; search records (the baseline, the latest record) fill in where no newer
- * value is known.
+ * value is known. A search record is dated by the day it was read in the registry's zone.
  */
 export async function rebuildChangeFacts(
   tx: Tx,
   taxIds: readonly string[],
   lastComplete: string,
+  registryTz: string,
 ): Promise<void> {
   if (taxIds.length === 0) return;
   await tx`
@@ -176,7 +179,7 @@ export async function rebuildChangeFacts(
             select e.key, e.value, 1 from jsonb_each(p.headings) e where e.value ->> 'source' is distinct from 'change_file'
             union all
             -- Search records under the heading names change files use (as recordHeadings does).
-            select case e.key when 'full_name' then 'long_name' when 'status_code' then 'status' else e.key end, jsonb_build_object('value', e.value, 'as_of', (b.fetched_at at time zone 'UTC')::date, 'source', 'search'), 2
+            select case e.key when 'full_name' then 'long_name' when 'status_code' then 'status' else e.key end, jsonb_build_object('value', e.value, 'as_of', ${dayIn(tx, tx`b.fetched_at`, registryTz)}, 'source', 'search'), 2
             from ${tx.t.businesses} b, jsonb_each(case when jsonb_typeof(b.record) = 'object' then b.record else '{}'::jsonb end) e
             where b.tax_id = p.tax_id
             union all

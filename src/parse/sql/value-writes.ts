@@ -43,6 +43,8 @@ export interface DayValue {
 export interface SaveOptions {
   /** The last complete day: a value dated after it never reaches a profile. */
   lastComplete: string;
+  /** The registry's zone: the day a search record was read is a day of its calendar. */
+  registryTz: string;
   /** Positions (1 = first) of one day's values of one heading when their values decide it, else null. */
   orderDay: (values: readonly DayValue[]) => number[] | null;
 }
@@ -128,7 +130,12 @@ export async function saveParsedFiles(
       where f.path = r.path and f.change_ids = r.change_ids`;
     const touched = [...removed, ...written];
     await orderSameDay(tx, touched, options.orderDay);
-    await rebuildChangeFacts(tx, [...new Set(touched.map((t) => t.tax_id))], options.lastComplete);
+    await rebuildChangeFacts(
+      tx,
+      [...new Set(touched.map((t) => t.tax_id))],
+      options.lastComplete,
+      options.registryTz,
+    );
     return written.length;
   });
 }

@@ -1,5 +1,6 @@
 import { addDays, type Interval, minDate } from "../../dates.ts";
 import type { Sql } from "../../db/connect.ts";
+import { dayIn } from "../../db/time-zone.ts";
 
 /** Covered intervals per list, as the server reported them. */
 export async function loadCoverage(sql: Sql, listKeys: readonly string[]): Promise<Map<string, Interval[]>> {
@@ -53,17 +54,18 @@ export type AcceptRefusal = "before_list" | "after_list" | "covered" | "not_comp
  * or not covered at all although every sync asks for them), within the list's life (from its
  * created_at to its deletion) and up to the last complete day. A day already covered by a read
  * needs no acceptance; one accepted before may be accepted again (a new reason replaces the old).
+ * The list's deletion day is a day of the registry's calendar.
  */
 export async function firstDayNotToAccept(
   sql: Sql,
-  accept: { listKey: string; start: string; end: string; lastComplete: string },
+  accept: { listKey: string; start: string; end: string; lastComplete: string; registryTz: string },
 ): Promise<{ day: string; why: AcceptRefusal } | undefined> {
-  const { listKey, start, end, lastComplete } = accept;
+  const { listKey, start, end, lastComplete, registryTz } = accept;
   const checkedEnd = minDate(end, lastComplete);
   if (start <= checkedEnd) {
     const [row] = await sql<{ day: string; why: AcceptRefusal }[]>`
       with l as (
-        select created_at, (deleted_at at time zone 'UTC')::date as deleted
+        select created_at, ${dayIn(sql, sql`deleted_at`, registryTz)} as deleted
         from ${sql.t.watch_lists} where list_key = ${listKey}
       ), days as (
         select d::date as day from generate_series(${start}::date, ${checkedEnd}::date, interval '1 day') d
