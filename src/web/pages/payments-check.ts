@@ -26,6 +26,7 @@ import {
   takeHeldUpload,
 } from "../../payments/sql/payment-uploads.ts";
 import { openSearch } from "../../run/open-registry.ts";
+import { holdConnectionWhile } from "../hold-connection.ts";
 import type { PageKit } from "../kit.ts";
 import { form, line, query } from "../route-schemas.ts";
 import type { ShowForm, UploadForm } from "./payments-form.ts";
@@ -78,7 +79,18 @@ export const COLUMNS = {
   body: form({ held: line(40), ...Object.fromEntries(CHOSEN_FIELDS.map((f) => [f, line(500)])) }, ["held"]),
 };
 
-export async function checkUploadedFile(
+export function checkUploadedFile(
+  kit: PageKit,
+  showForm: ShowForm,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: CheckInput,
+): Promise<() => Promise<FastifyReply> | FastifyReply> {
+  // A long check keeps its connection: the uploader learns the outcome however long it takes.
+  return holdConnectionWhile(request, () => checkFile(kit, showForm, request, reply, input));
+}
+
+async function checkFile(
   kit: PageKit,
   showForm: ShowForm,
   request: FastifyRequest,
