@@ -97,7 +97,9 @@ describe("a lease held from another container with the same host name", () => {
     }
     expect(stdout).toMatch(/^backfill run \d+: ok/m);
     expect(registry.asked.map((a) => `${a.from}..${a.to}`)).toEqual(["2024-03-01..2024-03-07"]);
-    const [left] = await t.db.sql<{ status: string }[]>`select status from regwatch.runs where id = ${run!.id}`;
+    const [left] = await t.db.sql<
+      { status: string }[]
+    >`select status from regwatch.runs where id = ${run!.id}`;
     expect(left!.status).toBe("failed");
     expect(await holder()).toBeUndefined();
   }, 180_000);
