@@ -6,9 +6,10 @@
  * the lease's comparison use the database's clock, so a worker's own clock plays no part. The queue's own rule
  * (a lock older than four hours) is far too slow for a fleet that runs every day.
  *
- * A worker that was only slow, not dead, may then run a job another worker runs as well: the
- * account's run lock (a session advisory lock, freed by Postgres when a dead process's connection
- * closes) is what keeps two processes from calling one registry with one key.
+ * Only the heartbeat's age decides, never a worker's host or pid (containers share host names and
+ * reuse pids). A worker that was only slow, not dead, may then run a job another worker runs as
+ * well: the account's run lock (a lease row renewed on the database's clock, src/run/lock.ts) is
+ * what keeps two processes from calling one registry with one key.
  */
 import type { Sql } from "../db/connect.ts";
 import { coerceError } from "../errors.ts";

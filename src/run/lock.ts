@@ -6,12 +6,14 @@
  * so it passes through a pooler in transaction mode (PgBouncer `pool_mode = transaction`) and the
  * pool it runs on may serve other accounts between statements.
  *
- *   take: upsert where expired → failing, a holder on this host whose process is gone is taken over
+ *   take: upsert where expired
  *   renew: update where holder = token and not expired → no row: lost (RunLockLostError)
  *   release: delete where holder = token
  *
- * A crashed holder stops renewing: its lease is free `leaseSeconds` after its last renewal (at
- * once for a process of the same host that is no longer running). A holder that cannot renew (the
+ * Only the lease's expiry says whether its holder lives: a crashed holder stops renewing and its
+ * lease is free `leaseSeconds` after its last renewal (20 to 30 s after the crash). The row's pid
+ * and host only name the holder: containers may share a host name and a pid that means nothing
+ * in another's pid namespace, so neither ever frees a lease. A holder that cannot renew (the
  * database gone) aborts `signal` with the reason, so the run stops starting requests.
  */
 import { randomUUID } from "node:crypto";
@@ -61,13 +63,7 @@ export interface AcquireOptions {
   renewMs?: number;
 }
 
-interface Holder {
-  holder: string;
-  pid: number | null;
-  host: string | null;
-}
-
-/** Takes the lease, or undefined when another holder's lease has not expired. */
+/** Takes the lease: false while another holder's lease has not expired, whoever that holder is. */
 async function take(sql: Sql, token: string, leaseSeconds: number): Promise<boolean> {
   const rows = await sql`
     insert into ${sql.t.run_lease} (id, holder, pid, host, taken_at, renewed_at, expires_at)
@@ -79,29 +75,6 @@ async function take(sql: Sql, token: string, leaseSeconds: number): Promise<bool
       where run_lease.expires_at <= clock_timestamp()
     returning id`;
   return rows.length === 1;
-}
-
-/** A holder on this host whose process has ended holds nothing: its lease is taken over at once. */
-async function takeFromDeadHolder(sql: Sql, token: string, leaseSeconds: number): Promise<boolean> {
-  const [held] = await sql<Holder[]>`select holder, pid, host from ${sql.t.run_lease}`;
-  if (!held || held.host !== hostname() || held.pid === null || processAlive(held.pid)) return false;
-  const rows = await sql`
-    update ${sql.t.run_lease}
-    set holder = ${token}, pid = ${process.pid}, taken_at = clock_timestamp(), renewed_at = clock_timestamp(),
-        expires_at = clock_timestamp() + make_interval(secs => ${leaseSeconds})
-    where holder = ${held.holder}
-    returning id`;
-  return rows.length === 1;
-}
-
-function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 type CloseListener = () => void;
@@ -143,7 +116,7 @@ export async function acquireRunLock(sql: Sql, options: AcquireOptions = {}): Pr
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   let waiting = false;
   for (;;) {
-    if ((await take(sql, token, leaseSeconds)) || (await takeFromDeadHolder(sql, token, leaseSeconds))) break;
+    if (await take(sql, token, leaseSeconds)) break;
     if (Date.now() >= deadline) throw new LockHeldError(await describeHolder(sql));
     if (options.onWait && !waiting) options.onWait((await whoHolds(sql)).who);
     waiting = true;

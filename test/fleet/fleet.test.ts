@@ -127,6 +127,12 @@ describe("two accounts, two workers, one of them killed mid-job", () => {
     );
     victim.child.kill("SIGKILL");
     await victim.exited;
+    // The run lease its job held ends 30 s after its last renewal; ended now on the database's clock
+    // (only the dead worker's, by its pid) so the survivor's retries find the account free.
+    for (const name of NAMES)
+      await fleet.db.sql`
+        update ${fleet.db.sql(`regwatch_${name}`)}.run_lease
+        set expires_at = clock_timestamp() - interval '1 second' where pid = ${victim.child.pid!}`;
     const survivor = workers.find((w) => w !== victim)!;
 
     await waitUntil(async () => (await queuedJobs(fleet.db.sql)).length === 0, {
