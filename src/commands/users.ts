@@ -120,8 +120,11 @@ export function registerUsers(program: Command): void {
       runAction(async (ctx) => {
         const userName = checkUserName(name);
         const passwordHash = await hashPassword(await newPassword(opts));
-        const changed = await withDatabase(ctx, (db) => setConsolePassword(db.sql, userName, passwordHash));
-        if (!changed) throw new UsageError(`no console user "${userName}"`);
+        // The operator (the database and the accounts file are theirs) acts on every user: scope null.
+        const changed = await withDatabase(ctx, (db) =>
+          setConsolePassword(db.sql, userName, passwordHash, null),
+        );
+        if (changed !== "done") throw new UsageError(`no console user "${userName}"`);
         process.stdout.write(`new password set for ${userName}; their sessions have ended\n`);
         return EXIT.ok;
       }),
@@ -138,8 +141,8 @@ export function registerUsers(program: Command): void {
         if (locale !== "browser" && !isLocale(locale))
           throw new UsageError(`locale "${locale}" must be one of ${LOCALES.join(", ")} or browser`);
         const chosen = isLocale(locale) ? locale : null;
-        const changed = await withDatabase(ctx, (db) => setConsoleLocale(db.sql, userName, chosen));
-        if (!changed) throw new UsageError(`no console user "${userName}"`);
+        const changed = await withDatabase(ctx, (db) => setConsoleLocale(db.sql, userName, chosen, null));
+        if (changed !== "done") throw new UsageError(`no console user "${userName}"`);
         process.stdout.write(
           chosen
             ? `${userName} sees the console in ${chosen} from their next page on\n`
@@ -158,7 +161,9 @@ export function registerUsers(program: Command): void {
       runAction(async (ctx) => {
         const userName = checkUserName(name);
         // The console's own rule (its users page): the console always keeps an admin.
-        const outcome = await withDatabase(ctx, (db) => removeConsoleUserKeepingAdmin(db.sql, userName));
+        const outcome = await withDatabase(ctx, (db) =>
+          removeConsoleUserKeepingAdmin(db.sql, userName, null),
+        );
         if (outcome === "last-admin")
           throw new UsageError(
             `nothing was changed: ${userName} is the last admin, and the console needs one; add another admin first (\`regwatch users add NAME --role admin\`)`,

@@ -6,8 +6,9 @@
  */
 import type { Sql, Tx } from "../db/connect.ts";
 import type { ConsoleRole } from "./users.ts";
+import { type AdminScope, lockUserWithin } from "./users-scope.ts";
 
-export type AdminChange = "done" | "unchanged" | "no-such-user" | "last-admin";
+export type AdminChange = "done" | "unchanged" | "no-such-user" | "last-admin" | "outside";
 
 /** The other admins, locked until the transaction ends; whether `name` is one of the admins. */
 async function lockAdmins(tx: Tx, name: string): Promise<{ isAdmin: boolean; admins: number }> {
@@ -16,13 +17,20 @@ async function lockAdmins(tx: Tx, name: string): Promise<{ isAdmin: boolean; adm
   return { isAdmin: rows.some((r) => r.name === name), admins: rows.length };
 }
 
-/** Gives `name` the role; refused when that would leave no admin. */
-export async function setConsoleRole(sql: Sql, name: string, role: ConsoleRole): Promise<AdminChange> {
+/** Gives `name` the role; refused when they are outside the scope or that would leave no admin. */
+export async function setConsoleRole(
+  sql: Sql,
+  name: string,
+  role: ConsoleRole,
+  scope: AdminScope,
+): Promise<AdminChange> {
   return sql.begin(async (tx) => {
     const { isAdmin, admins } = await lockAdmins(tx, name);
+    const reach = await lockUserWithin(tx, name, scope);
+    if (reach !== "within") return reach;
     if (isAdmin && role !== "admin" && admins <= 1) return "last-admin";
     const [before] = await tx<{ role: ConsoleRole }[]>`
-      select role from ${tx.t.console_users} where name = ${name} for update`;
+      select role from ${tx.t.console_users} where name = ${name}`;
     if (!before) return "no-such-user";
     if (before.role === role) return "unchanged";
     await tx`update ${tx.t.console_users} set role = ${role}, updated_at = now() where name = ${name}`;
@@ -30,10 +38,16 @@ export async function setConsoleRole(sql: Sql, name: string, role: ConsoleRole):
   });
 }
 
-/** Removes `name` (their sessions end by cascade); refused when they are the last admin. */
-export async function removeConsoleUserKeepingAdmin(sql: Sql, name: string): Promise<AdminChange> {
+/** Removes `name` (their sessions end by cascade); refused outside the scope or for the last admin. */
+export async function removeConsoleUserKeepingAdmin(
+  sql: Sql,
+  name: string,
+  scope: AdminScope,
+): Promise<AdminChange> {
   return sql.begin(async (tx) => {
     const { isAdmin, admins } = await lockAdmins(tx, name);
+    const reach = await lockUserWithin(tx, name, scope);
+    if (reach !== "within") return reach;
     if (isAdmin && admins <= 1) return "last-admin";
     const rows = await tx`delete from ${tx.t.console_users} where name = ${name} returning id`;
     return rows.length === 1 ? "done" : "no-such-user";

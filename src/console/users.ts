@@ -4,6 +4,7 @@
  */
 import type { Sql } from "../db/connect.ts";
 import { grantAccounts } from "./access.ts";
+import { type AdminScope, lockUserWithin, type ScopedChange, withinScope } from "./users-scope.ts";
 
 export type ConsoleRole = "reader" | "reviewer" | "admin";
 export const CONSOLE_ROLES: readonly ConsoleRole[] = ["reader", "reviewer", "admin"];
@@ -45,7 +46,12 @@ export async function addConsoleUser(
   });
 }
 
-export async function listConsoleUsers(sql: Sql, now: Date): Promise<ConsoleUserRow[]> {
+/** Every user, or (an admin's page in a fleet) those whose accounts the scope holds all of. */
+export async function listConsoleUsers(
+  sql: Sql,
+  now: Date,
+  scope: AdminScope = null,
+): Promise<ConsoleUserRow[]> {
   const rows = await sql<ConsoleUserRow[]>`
     select u.id::int, u.name, u.role, u.locale, u.created_at as "createdAt", u.updated_at as "updatedAt",
            (select count(*)::int from ${sql.t.console_sessions} s
@@ -53,7 +59,7 @@ export async function listConsoleUsers(sql: Sql, now: Date): Promise<ConsoleUser
            array(select a.account from ${sql.t.console_user_accounts} a
                   where a.user_id = u.id order by a.account) as accounts
     from ${sql.t.console_users} u order by u.name`;
-  return [...rows];
+  return rows.filter((u) => withinScope(u.accounts, scope));
 }
 
 /** The stored hash and role of a user, for signing in; undefined when there is no such user. */
@@ -69,25 +75,39 @@ export async function consoleUserCredentials(
 
 /**
  * Replaces a user's password hash and ends every session of the user, so a password changed
- * because it leaked locks out whoever used it. False when there is no such user.
+ * because it leaked locks out whoever used it; nothing changes for a user outside the scope.
  */
-export async function setConsolePassword(sql: Sql, name: string, passwordHash: string): Promise<boolean> {
+export async function setConsolePassword(
+  sql: Sql,
+  name: string,
+  passwordHash: string,
+  scope: AdminScope,
+): Promise<ScopedChange> {
   return sql.begin(async (tx) => {
+    const reach = await lockUserWithin(tx, name, scope);
+    if (reach !== "within") return reach;
     const rows = await tx<{ id: number }[]>`
       update ${tx.t.console_users} set password_hash = ${passwordHash}, updated_at = now()
       where name = ${name} returning id::int`;
-    if (rows.length === 0) return false;
     await tx`delete from ${tx.t.console_sessions} where user_id = ${rows[0]!.id}`;
-    return true;
+    return "done";
   });
 }
 
 /**
  * Sets the language the console speaks to a user (null: back to the browser's); their sessions
- * stay. False when there is no such user.
+ * stay. Nothing changes for a user outside the scope.
  */
-export async function setConsoleLocale(sql: Sql, name: string, locale: string | null): Promise<boolean> {
-  const rows = await sql`
-    update ${sql.t.console_users} set locale = ${locale}, updated_at = now() where name = ${name} returning id`;
-  return rows.length === 1;
+export async function setConsoleLocale(
+  sql: Sql,
+  name: string,
+  locale: string | null,
+  scope: AdminScope,
+): Promise<ScopedChange> {
+  return sql.begin(async (tx) => {
+    const reach = await lockUserWithin(tx, name, scope);
+    if (reach !== "within") return reach;
+    await tx`update ${tx.t.console_users} set locale = ${locale}, updated_at = now() where name = ${name}`;
+    return "done";
+  });
 }

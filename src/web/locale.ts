@@ -52,7 +52,7 @@ export const registerLanguageSwitch: RegisterPages = (app, deps, kit) => {
     const body = request.body ?? {};
     const wanted = typeof body.locale === "string" ? body.locale : "";
     if (!isLocale(wanted)) return refuse(request, reply, wanted);
-    await setConsoleLocale(deps.db.sql, request.user.name, wanted);
+    await setConsoleLocale(deps.db.sql, request.user.name, wanted, null); // their own: any user may
     request.user.locale = wanted;
     remember(reply, request, deps, wanted);
     return reply.redirect(safeReturn(body.return, "/"), 303);

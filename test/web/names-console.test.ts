@@ -97,7 +97,7 @@ describe("a name for every business in the console", () => {
 
   it("says the given name, the search and the look-up offer in Hungarian to a Hungarian reviewer", async () => {
     await createUser(t.db, "hanna", "reviewer");
-    await setConsoleLocale(t.db.sql, "hanna", "hu");
+    await setConsoleLocale(t.db.sql, "hanna", "hu", null);
     const hanna = await signIn(web.url, "hanna");
     emulator.resetLog();
     const inbox = await (await getPage(`${web.url}/`, hanna)).text();

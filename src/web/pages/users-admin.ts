@@ -3,10 +3,12 @@
  * file) accounts; admins add users, change roles, reset passwords and remove users here. A new or
  * reset password is generated, stored as a hash and shown once, on the answer to the form that
  * made it (never in an address, a log or a later page). Neither a role change nor a removal may
- * leave the console without an admin.
+ * leave the console without an admin. With an accounts file an admin sees and changes only the
+ * users whose accounts they hold all of, and gives only those accounts (users-scope.ts); 403 else.
  */
 import { randomBytes } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { accountsOfUser } from "../../console/access.ts";
 import {
   addConsoleUser,
   CONSOLE_ROLES,
@@ -21,6 +23,7 @@ import {
   setConsoleRole,
   USER_NAME,
 } from "../../console/users-admin.ts";
+import { type AdminScope, adminScope, withinScope } from "../../console/users-scope.ts";
 import { fill } from "../fill-message.ts";
 import type { RegisterPages } from "../kit.ts";
 import { hashPassword } from "../passwords.ts";
@@ -54,6 +57,9 @@ export const registerUserAdminPages: RegisterPages = (app, deps, kit) => {
   const fleet = deps.accounts?.map((a) => a.name);
 
   const words = (request: FastifyRequest) => usersMessages(kit.i18n(request));
+  /** The users the signed-in admin administers: read with each request, as their session is. */
+  const scopeOf = async (request: FastifyRequest): Promise<AdminScope> =>
+    fleet ? adminScope(await accountsOfUser(deps.db.sql, request.user.name), fleet) : null;
   /** A role as the reader says it ("ellenőr"), for the sentences that name one. */
   const roleWord = (request: FastifyRequest, role: string) => {
     const i18n = kit.i18n(request);
@@ -65,8 +71,9 @@ export const registerUserAdminPages: RegisterPages = (app, deps, kit) => {
           ? i18n.t("role.reader")
           : role;
   };
-  const show = async (request: FastifyRequest, reply: FastifyReply, shown: Shown, status = 200) =>
-    kit.render(
+  const show = async (request: FastifyRequest, reply: FastifyReply, shown: Shown, status = 200) => {
+    const scope = await scopeOf(request);
+    return kit.render(
       request,
       reply,
       "users-admin",
@@ -74,15 +81,19 @@ export const registerUserAdminPages: RegisterPages = (app, deps, kit) => {
         title: words(request).title,
         m: words(request),
         fill,
-        users: await listConsoleUsers(deps.db.sql, deps.now()),
+        users: await listConsoleUsers(deps.db.sql, deps.now(), scope),
         roles: CONSOLE_ROLES,
         fleet,
+        // The accounts the add form offers: only those the admin may give.
+        offered: fleet?.filter((a) => withinScope([a], scope)),
+        scoped: scope !== null,
         done: shown.done ?? [],
         problems: shown.problems ?? [],
         once: shown.once ?? null,
       },
       status,
     );
+  };
   const refuse = (request: FastifyRequest, reply: FastifyReply, problem: string, status = 400) =>
     show(request, reply, { problems: [problem] }, status);
 
@@ -110,6 +121,10 @@ export const registerUserAdminPages: RegisterPages = (app, deps, kit) => {
       const accounts = [...new Set(request.body.accounts ?? [])];
       const unknown = accounts.find((a) => !fleet?.includes(a));
       if (unknown !== undefined) return refuse(request, reply, fill(M.unknownAccount, { name: unknown }));
+      const scope = await scopeOf(request);
+      const notHeld = accounts.find((a) => !withinScope([a], scope));
+      if (notHeld !== undefined)
+        return refuse(request, reply, fill(M.notYourAccount, { name: notHeld }), 403);
       const password = generatePassword();
       const added = await addConsoleUser(deps.db.sql, {
         name,
@@ -133,7 +148,7 @@ export const registerUserAdminPages: RegisterPages = (app, deps, kit) => {
       const { name } = request.params;
       const role = readRole(request.body.role);
       if (!role) return refuse(request, reply, words(request).badRole);
-      const outcome = await setConsoleRole(deps.db.sql, name, role);
+      const outcome = await setConsoleRole(deps.db.sql, name, role, await scopeOf(request));
       if (outcome === "done" || outcome === "unchanged") {
         deps.log.info({ user: request.user.name, changed: name, role }, "console user role set");
         const done = outcome === "done" ? "role" : "role-unchanged";
@@ -149,9 +164,10 @@ export const registerUserAdminPages: RegisterPages = (app, deps, kit) => {
     async (request, reply) => {
       const { name } = request.params;
       const password = generatePassword();
-      const changed = await setConsolePassword(deps.db.sql, name, await hashPassword(password));
+      const scope = await scopeOf(request);
+      const changed = await setConsolePassword(deps.db.sql, name, await hashPassword(password), scope);
+      if (changed !== "done") return refuseChange(request, reply, changed, name);
       const M = words(request);
-      if (!changed) return refuse(request, reply, fill(M.noSuchUser, { name }), 404);
       deps.log.info({ user: request.user.name, reset: name }, "console password reset");
       // An admin who resets their own password has ended their own session too: sign in again.
       if (name === request.user.name) reply.clearCookie(SESSION_COOKIE, { path: "/" });
@@ -166,7 +182,7 @@ export const registerUserAdminPages: RegisterPages = (app, deps, kit) => {
       const { name } = request.params;
       if (request.body.confirm !== "on")
         return refuse(request, reply, fill(words(request).confirmRemove, { name }));
-      const outcome = await removeConsoleUserKeepingAdmin(deps.db.sql, name);
+      const outcome = await removeConsoleUserKeepingAdmin(deps.db.sql, name, await scopeOf(request));
       if (outcome !== "done") return refuseChange(request, reply, outcome, name);
       deps.log.info({ user: request.user.name, removed: name }, "console user removed");
       return reply.redirect(`/users?${new URLSearchParams({ done: "removed", user: name })}`, 303);
@@ -184,8 +200,9 @@ export const registerUserAdminPages: RegisterPages = (app, deps, kit) => {
         const i18n = kit.i18n(request);
         return refuse(request, reply, i18n.t("error.language.message", { locale: choice }));
       }
-      const changed = await setConsoleLocale(deps.db.sql, name, choice === "browser" ? null : choice);
-      if (!changed) return refuse(request, reply, fill(words(request).noSuchUser, { name }), 404);
+      const locale = choice === "browser" ? null : choice;
+      const changed = await setConsoleLocale(deps.db.sql, name, locale, await scopeOf(request));
+      if (changed !== "done") return refuseChange(request, reply, changed, name);
       deps.log.info({ user: request.user.name, changed: name, locale: choice }, "console user language set");
       return reply.redirect(`/users?${new URLSearchParams({ done: "language", user: name })}`, 303);
     },
@@ -193,6 +210,7 @@ export const registerUserAdminPages: RegisterPages = (app, deps, kit) => {
 
   function refuseChange(request: FastifyRequest, reply: FastifyReply, outcome: AdminChange, name: string) {
     const M = words(request);
+    if (outcome === "outside") return refuse(request, reply, fill(M.notYourUser, { name }), 403);
     return outcome === "last-admin"
       ? refuse(request, reply, fill(M.lastAdmin, { name }), 409)
       : refuse(request, reply, fill(M.noSuchUser, { name }), 404);

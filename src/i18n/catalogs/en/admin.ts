@@ -84,6 +84,11 @@ export const admin = {
     "{name} was removed and their sessions have ended; what they did stays in the alerts' history.",
   "usersMsg.lastAdmin":
     "Nothing was changed: {name} is the last admin, and the console needs one. Make another user admin first.",
+  "usersMsg.scopeIntro":
+    "Listed are the users whose accounts you hold all of: those are the ones you manage, and you give only your own accounts. An admin who holds every account manages everyone.",
+  "usersMsg.notYourUser":
+    "Nothing was changed: {name} holds an account you do not hold, and an admin manages only users whose accounts they hold all of.",
+  "usersMsg.notYourAccount": "Nothing was changed: you do not hold account {name}, so you cannot give it.",
   "usersMsg.noSuchUser": 'There is no user named "{name}".',
   "usersMsg.taken": 'A user named "{name}" exists already; reset their password instead.',
   "usersMsg.badName": 'The user name "{name}" must be 1 to 64 letters, digits, ".", "_", "@" or "-".',

@@ -91,6 +91,12 @@ export const admin = {
     "{name} felhasználót töröltük, a munkamenetei véget értek; amit tett, a riasztások előzményeiben megmarad.",
   "usersMsg.lastAdmin":
     "Nem változott semmi: {name} az utolsó adminisztrátor, és a konzolnak szüksége van egyre. Előbb tegyen adminisztrátorrá egy másik felhasználót.",
+  "usersMsg.scopeIntro":
+    "Azok a felhasználók látszanak itt, akiknek minden fiókja az Öné is: őket kezelheti, és csak a saját fiókjait adhatja. Aki minden fiókot kapott, minden felhasználót kezel.",
+  "usersMsg.notYourUser":
+    "Nem változott semmi: {name} olyan fiókot is kapott, amely nem az Öné, és egy adminisztrátor csak azokat a felhasználókat kezeli, akiknek minden fiókja az övé is.",
+  "usersMsg.notYourAccount":
+    "Nem változott semmi: a(z) „{name}” fiókot Ön nem kapta meg, ezért nem is adhatja.",
   "usersMsg.noSuchUser": "Nincs „{name}” nevű felhasználó.",
   "usersMsg.taken": "Már van „{name}” nevű felhasználó; inkább adjon neki új jelszót.",
   "usersMsg.badName":
