@@ -4,7 +4,7 @@
  * true, when a rule is written and again when a message is sent. A webhook's name is resolved,
  * every address checked, and the connection made to the address checked (no rebinding between).
  */
-import { type LookupAddress, type LookupAllOptions, lookup as dnsLookup } from "node:dns";
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from "node:dns";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 import { type Said, said } from "../said.ts";
 
@@ -120,7 +120,8 @@ export function outsideLookup(resolve: Resolve = dnsLookup): LookupFunction {
       const inside = addresses.find((a) => privateAddress(a.address));
       if (inside) return callback(new InsideAddressError(host, inside.address), "", 0);
       const first = addresses[0];
-      if (!first) return callback(Object.assign(new Error(`${host} has no address`), { code: "ENOTFOUND" }), "", 0);
+      if (!first)
+        return callback(Object.assign(new Error(`${host} has no address`), { code: "ENOTFOUND" }), "", 0);
       // With `all` (as happy eyeballs asks) the callback takes the list.
       if (options.all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
       else callback(null, first.address, first.family);

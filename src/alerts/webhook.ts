@@ -7,7 +7,7 @@ import "../api/wasm-baseline.ts";
 import { Agent, request } from "undici";
 import { requirePackage } from "../require-package.ts";
 import { redactError, redactSecrets } from "../secrets.ts";
-import { ALLOW_PRIVATE as ALLOW, insideHost, insideRefusal, outsideLookup } from "./private-targets.ts";
+import { ALLOW_PRIVATE as ALLOW, insideRefusal, outsideLookup, privateAddress } from "./private-targets.ts";
 import { type AttemptOutcome, classifyHttpStatus, parseRetryAfter } from "./retry-policy.ts";
 
 const REPLY_BYTES = 1024;
@@ -37,9 +37,14 @@ export async function sendWebhook(message: WebhookMessage, options: WebhookOptio
   const { Webhook } = requirePackage<typeof import("standardwebhooks")>("standardwebhooks");
   const signature = new Webhook(options.secret).sign(message.messageId, message.now, message.body);
   // An address inside is refused for good: retrying would not change where it points.
+  // An IP address is checked here (a connection to it asks no lookup); a name when it is resolved.
   if (!options.allowPrivate) {
-    const why = insideHost(new URL(message.url).hostname);
-    if (why) return { kind: "dead", error: `${why}: not sent (set ${ALLOW}=true to allow it)` };
+    const host = new URL(message.url).hostname.replace(/^\[|\]$/g, "");
+    if (privateAddress(host))
+      return {
+        kind: "dead",
+        error: `${host} is a loopback, link-local, private or multicast address: not sent (set ${ALLOW}=true to allow it)`,
+      };
   }
   let response: Awaited<ReturnType<typeof request>>;
   try {
