@@ -32,6 +32,11 @@ export interface WebhookOptions {
 /** Connections whose every resolved address was checked to be outside, made once per process. */
 let outsideAgent: Agent | undefined;
 
+function outsideDispatcher(): Agent {
+  outsideAgent ??= new Agent({ connect: { lookup: outsideLookup() } });
+  return outsideAgent;
+}
+
 export async function sendWebhook(message: WebhookMessage, options: WebhookOptions): Promise<AttemptOutcome> {
   // Loaded at the first webhook a process sends (a sync without webhook rules never needs it).
   const { Webhook } = requirePackage<typeof import("standardwebhooks")>("standardwebhooks");
@@ -49,9 +54,7 @@ export async function sendWebhook(message: WebhookMessage, options: WebhookOptio
   let response: Awaited<ReturnType<typeof request>>;
   try {
     response = await request(message.url, {
-      ...(options.allowPrivate
-        ? {}
-        : { dispatcher: (outsideAgent ??= new Agent({ connect: { lookup: outsideLookup() } })) }),
+      ...(options.allowPrivate ? {} : { dispatcher: outsideDispatcher() }),
       method: "POST",
       headers: {
         "content-type": "application/json",
