@@ -81,7 +81,11 @@ async function scenario(p: DeliveryBench, failShare: number, name: string) {
       insert into regwatch.change_sources (change_id, list_key)
       select id, 'bench' from regwatch.changes where path like ${`/bench/${name}/%`}`;
     await finishRun(sql, runId, "ok", { options: { kind: "sync" } });
-    const config = { ...loadConfig({ REGWATCH_WEBHOOK_SECRET: SECRET }), alertMaxAttempts: 50 };
+    // The receiver listens on 127.0.0.1: private targets are allowed explicitly.
+    const config = {
+      ...loadConfig({ REGWATCH_WEBHOOK_SECRET: SECRET, REGWATCH_ALERT_ALLOW_PRIVATE_TARGETS: "true" }),
+      alertMaxAttempts: 50,
+    };
     const deps = { sql, config, log: silentLogger };
     await deliverAlerts(deps, { raiseOnly: true });
     const started = performance.now();

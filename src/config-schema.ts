@@ -210,6 +210,7 @@ export const ENV = {
   REGWATCH_ALERT_RETRY_CAP_MS: withDefault(DEFAULTS.alertRetryCapMs, intRange(1000, 7 * 24 * 3_600_000)),
   REGWATCH_ALERT_GIVE_UP_HOURS: withDefault(DEFAULTS.alertGiveUpHours, intRange(1, 24 * 30)),
   REGWATCH_ALERT_TARGET_CONCURRENCY: withDefault(DEFAULTS.alertTargetConcurrency, intRange(1, 64)),
+  REGWATCH_ALERT_ALLOW_PRIVATE_TARGETS: withDefault(false, booleanFlag),
   REGWATCH_PAYMENT_HOLD_DAYS: withDefault(DEFAULTS.paymentHoldDays, intRange(0, 3650)),
   REGWATCH_PAYMENT_RECHECK_DAYS: withDefault(DEFAULTS.paymentRecheckDays, intRange(0, 3650)),
   REGWATCH_PAYMENT_ACCEPT_UNCONFIRMED: withDefault(false, booleanFlag),
@@ -486,6 +487,11 @@ export const ENV_DOCS = {
     group: "alerts",
     takes: "1 to 64",
     text: "Alert messages in flight at once to one receiver.",
+  },
+  REGWATCH_ALERT_ALLOW_PRIVATE_TARGETS: {
+    group: "alerts",
+    takes: "true or false",
+    text: "`true` lets alert rules reach loopback, link-local, private and multicast addresses (`127.0.0.1`, `169.254.169.254`, `10.x`, `fd00::/8`, `localhost`, e-mail to `a@[127.0.0.1]`). Unset, such a target is refused when a rule is written, and a webhook whose name resolves to one is not sent to (see [Alerts](alerts.md#private-targets)).",
   },
   REGWATCH_PAYMENT_HOLD_DAYS: {
     group: "payments",

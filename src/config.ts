@@ -87,6 +87,8 @@ export interface Config {
   alertGiveUpHours: number;
   /** Messages in flight at once to one receiver. */
   alertTargetConcurrency: number;
+  /** Alert targets on loopback, link-local and private addresses are allowed (tests, a local receiver). */
+  alertAllowPrivateTargets: boolean;
   paymentHoldDays: number;
   /** `payments check --online` re-reads a payee whose newest search record is older than this. */
   paymentRecheckDays: number;
@@ -201,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     alertRetryCapMs: p.REGWATCH_ALERT_RETRY_CAP_MS,
     alertGiveUpHours: p.REGWATCH_ALERT_GIVE_UP_HOURS,
     alertTargetConcurrency: p.REGWATCH_ALERT_TARGET_CONCURRENCY,
+    alertAllowPrivateTargets: p.REGWATCH_ALERT_ALLOW_PRIVATE_TARGETS,
     paymentHoldDays: p.REGWATCH_PAYMENT_HOLD_DAYS,
     paymentRecheckDays: p.REGWATCH_PAYMENT_RECHECK_DAYS,
     paymentAcceptUnconfirmed: p.REGWATCH_PAYMENT_ACCEPT_UNCONFIRMED,

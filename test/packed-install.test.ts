@@ -62,6 +62,8 @@ const env = () => ({
   REGWATCH_SEARCH_URL: emulator.searchUrl,
   REGWATCH_API_KEY: emulator.apiKey,
   REGWATCH_WEBHOOK_SECRET: SECRET,
+  // The receiver listens on 127.0.0.1: private targets are allowed explicitly.
+  REGWATCH_ALERT_ALLOW_PRIVATE_TARGETS: "true",
   REGWATCH_SMTP_URL: smtp.url,
   REGWATCH_MAIL_FROM: "regwatch@example.com",
   REGWATCH_LOG_LEVEL: "warn",

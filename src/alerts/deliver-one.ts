@@ -8,7 +8,7 @@
 
 import { redactAddresses, redactSecrets } from "../secrets.ts";
 import { type AlertConfig, retryPolicy } from "./delivery-settings.ts";
-import { recipientsDue, sendEmail } from "./email.ts";
+import { recipientsDue, sendEmailOutside } from "./email.ts";
 import type { EmailContent } from "./message.ts";
 import { sendNotify } from "./notify.ts";
 import type { Claimed, Pass } from "./pass.ts";
@@ -157,15 +157,21 @@ async function send(
   if (row.channel === "webhook")
     return sendWebhook(
       { url: row.target, messageId: row.messageId, body: JSON.stringify(payload), now: at },
-      { secret: config.webhookSecret!, timeoutMs: config.requestTimeoutMs, signal: deadline },
+      {
+        secret: config.webhookSecret!,
+        timeoutMs: config.requestTimeoutMs,
+        signal: deadline,
+        allowPrivate: config.alertAllowPrivateTargets,
+      },
     );
   if (row.channel === "email") {
     const to = recipientsDue(row.target, row.recipients);
     if (to.length === 0) return { kind: "sent", reply: "every recipient accepted it before" };
-    return sendEmail(
-      await pass.mailer!.get(),
+    return sendEmailOutside(
+      () => pass.mailer!.get(),
       { to, from: config.mailFrom!, messageId: row.messageId, content: payload.email as EmailContent },
       deadline,
+      config.alertAllowPrivateTargets,
     );
   }
   return sendNotify(sql, row.target, String(payload.notify));

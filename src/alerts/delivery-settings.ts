@@ -19,6 +19,7 @@ export type AlertConfig = Pick<
   | "alertRetryCapMs"
   | "alertGiveUpHours"
   | "alertTargetConcurrency"
+  | "alertAllowPrivateTargets"
   | "requestTimeoutMs"
   | "tz"
 > &

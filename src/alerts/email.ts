@@ -7,6 +7,7 @@
 import type { Transporter } from "nodemailer";
 import { redactError, redactSecrets } from "../secrets.ts";
 import type { EmailContent } from "./message.ts";
+import { ALLOW_PRIVATE, insideRecipient } from "./private-targets.ts";
 import { type AttemptOutcome, classifySmtpCode } from "./retry-policy.ts";
 
 export interface EmailOptions {
@@ -136,6 +137,28 @@ export async function sendEmail(
       ? { kind: "dead", httpStatus: smtp.responseCode, reply, error: detail, recipients }
       : { kind: "retry", httpStatus: smtp.responseCode, reply, error: detail, recipients };
   }
+}
+
+/**
+ * sendEmail to the recipients outside: one whose domain is an address literal inside (a@[127.0.0.1])
+ * is refused for good unless `allowPrivate`. The SMTP server itself is the operator's, not checked.
+ */
+export async function sendEmailOutside(
+  mailer: () => Promise<Transporter>,
+  message: { to: string[]; messageId: string; content: EmailContent; from: string },
+  signal: AbortSignal | undefined,
+  allowPrivate: boolean,
+): Promise<EmailOutcome> {
+  const refused: RecipientOutcomes = {};
+  for (const address of allowPrivate ? [] : message.to) {
+    const why = insideRecipient(address);
+    if (why) refused[address] = `refused: ${why}: not sent (set ${ALLOW_PRIVATE}=true to allow it)`;
+  }
+  const to = message.to.filter((a) => !refused[a]);
+  if (to.length === 0) return partial(refused, undefined);
+  const outcome = await sendEmail(await mailer(), { ...message, to }, signal);
+  if (Object.keys(refused).length === 0) return outcome;
+  return partial({ ...outcome.recipients, ...refused }, outcome.reply);
 }
 
 /** Each refused recipient with "retry: …" (4xx) or "refused: …" (5xx). */

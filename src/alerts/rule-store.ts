@@ -1,6 +1,6 @@
 /**
  * Storing a checked rule, for `alerts rule add|edit` and the console's rules page alike: the
- * rule's lists and headings are checked against what is known (a list the registry has but no
+ * rule's target must be outside unless the operator allows private targets, its lists and headings are checked against what is known (a list the registry has but no
  * sync has read yet is asked for once before it is refused), then the rule is stored with its
  * event. Problems come back as values; each caller says them in its own way.
  */
@@ -9,6 +9,7 @@ import type { Sql } from "../db/connect.ts";
 import type { Logger } from "../logger.ts";
 import { readRegistryLists } from "../run/registry-lists.ts";
 import { type Said, said } from "../said.ts";
+import { privateTargetProblem } from "./private-targets.ts";
 import { scopeProblems, unknownLists } from "./rule-input.ts";
 import {
   type AlertRuleInput,
@@ -43,6 +44,9 @@ export async function storeCheckedRule(
   actor: RuleActor,
 ): Promise<RuleStored> {
   const { sql } = deps;
+  // Loopback and private targets need the operator's explicit yes (issue 48, point 6).
+  const inside = privateTargetProblem(input.channel, input.target, deps.config.alertAllowPrivateTargets);
+  if (inside) return { ok: false, problems: [inside] };
   const [stored, unseen, seen] = await Promise.all([
     knownLists(sql),
     unseenHeadings(sql, given.headings),

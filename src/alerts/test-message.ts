@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/connect.ts";
 import { type AlertConfig, blockedReason } from "./deliver.ts";
-import { createMailer, sendEmail } from "./email.ts";
+import { createMailer, recipientsOf, sendEmailOutside } from "./email.ts";
 import { emailContent, type MessageInput, webhookBody } from "./message.ts";
 import { notifyPayload, sendNotify } from "./notify.ts";
 import type { AttemptOutcome } from "./retry-policy.ts";
@@ -28,26 +28,35 @@ export async function sendTestMessage(
   if (rule.channel === "webhook") {
     const outcome = await sendWebhook(
       { url: rule.target, messageId, body: JSON.stringify(webhookBody(input)), now },
-      { secret: config.webhookSecret!, timeoutMs: config.requestTimeoutMs },
+      {
+        secret: config.webhookSecret!,
+        timeoutMs: config.requestTimeoutMs,
+        allowPrivate: config.alertAllowPrivateTargets,
+      },
     );
     return { messageId, outcome };
   }
   if (rule.channel === "email") {
-    const mailer = await createMailer({
-      smtpUrl: config.smtpUrl!,
-      from: config.mailFrom!,
-      timeoutMs: config.requestTimeoutMs,
-    });
+    let mailer: Awaited<ReturnType<typeof createMailer>> | undefined;
+    const made = async () => {
+      mailer = await createMailer({
+        smtpUrl: config.smtpUrl!,
+        from: config.mailFrom!,
+        timeoutMs: config.requestTimeoutMs,
+      });
+      return mailer;
+    };
     try {
       // One deadline for the whole transfer, as a delivery has.
-      const outcome = await sendEmail(
-        mailer,
-        { to: rule.target, from: config.mailFrom!, messageId, content: emailContent(input) },
+      const outcome = await sendEmailOutside(
+        made,
+        { to: recipientsOf(rule.target), from: config.mailFrom!, messageId, content: emailContent(input) },
         AbortSignal.timeout(config.requestTimeoutMs),
+        config.alertAllowPrivateTargets,
       );
       return { messageId, outcome };
     } finally {
-      mailer.close();
+      mailer?.close();
     }
   }
   const outcome = await sql.begin((tx) => sendNotify(tx, rule.target, notifyPayload(input, messageId)));

@@ -4,9 +4,10 @@
  * not follow them), every attempt has a time limit, and the receiver's answer is classified.
  */
 import "../api/wasm-baseline.ts";
-import { request } from "undici";
+import { Agent, request } from "undici";
 import { requirePackage } from "../require-package.ts";
 import { redactError, redactSecrets } from "../secrets.ts";
+import { ALLOW_PRIVATE as ALLOW, insideRefusal, outsideLookup, privateAddress } from "./private-targets.ts";
 import { type AttemptOutcome, classifyHttpStatus, parseRetryAfter } from "./retry-policy.ts";
 
 const REPLY_BYTES = 1024;
@@ -24,15 +25,36 @@ export interface WebhookOptions {
   timeoutMs: number;
   /** The send's overall deadline (inside its delivery lease): the request is aborted when it fires. */
   signal?: AbortSignal;
+  /** REGWATCH_ALERT_ALLOW_PRIVATE_TARGETS: loopback and private receivers are sent to as well. */
+  allowPrivate?: boolean;
+}
+
+/** Connections whose every resolved address was checked to be outside, made once per process. */
+let outsideAgent: Agent | undefined;
+
+function outsideDispatcher(): Agent {
+  outsideAgent ??= new Agent({ connect: { lookup: outsideLookup() } });
+  return outsideAgent;
 }
 
 export async function sendWebhook(message: WebhookMessage, options: WebhookOptions): Promise<AttemptOutcome> {
   // Loaded at the first webhook a process sends (a sync without webhook rules never needs it).
   const { Webhook } = requirePackage<typeof import("standardwebhooks")>("standardwebhooks");
   const signature = new Webhook(options.secret).sign(message.messageId, message.now, message.body);
+  // An address inside is refused for good: retrying would not change where it points.
+  // An IP address is checked here (a connection to it asks no lookup); a name when it is resolved.
+  if (!options.allowPrivate) {
+    const host = new URL(message.url).hostname.replace(/^\[|\]$/g, "");
+    if (privateAddress(host))
+      return {
+        kind: "dead",
+        error: `${host} is a loopback, link-local, private or multicast address: not sent (set ${ALLOW}=true to allow it)`,
+      };
+  }
   let response: Awaited<ReturnType<typeof request>>;
   try {
     response = await request(message.url, {
+      ...(options.allowPrivate ? {} : { dispatcher: outsideDispatcher() }),
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -49,6 +71,8 @@ export async function sendWebhook(message: WebhookMessage, options: WebhookOptio
       bodyTimeout: options.timeoutMs,
     });
   } catch (error) {
+    const inside = insideRefusal(error);
+    if (inside) return { kind: "dead", error: inside.message };
     return { kind: "retry", error: `no answer from the webhook: ${describeNetworkError(error)}` };
   }
   const status = response.statusCode;

@@ -8,7 +8,12 @@ import { type Receiver, SECRET, startReceiver, storeRun } from "./harness.ts";
 describe("regwatch alerts", () => {
   let t: TestDatabase;
   let receiver: Receiver;
-  const env = () => ({ DATABASE_URL: t.url, REGWATCH_WEBHOOK_SECRET: SECRET });
+  // The receiver listens on 127.0.0.1: private targets are allowed explicitly.
+  const env = () => ({
+    DATABASE_URL: t.url,
+    REGWATCH_WEBHOOK_SECRET: SECRET,
+    REGWATCH_ALERT_ALLOW_PRIVATE_TARGETS: "true",
+  });
   const cli = (...args: string[]) => runCli(["alerts", ...args], env());
 
   beforeAll(async () => {

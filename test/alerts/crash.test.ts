@@ -58,6 +58,8 @@ describe("a sync killed between its commit and delivery", () => {
       REGWATCH_TZ: TZ,
       REGWATCH_RATE_LIMIT: "100",
       REGWATCH_WEBHOOK_SECRET: SECRET,
+      // The receiver listens on 127.0.0.1: private targets are allowed explicitly.
+      REGWATCH_ALERT_ALLOW_PRIVATE_TARGETS: "true",
       REGWATCH_LOG_LEVEL: "warn",
     };
     // The receiver holds the first message without answering; the sync is killed right then.

@@ -64,6 +64,7 @@ describe("a receiver that hangs", () => {
     });
     const config = emulatorConfig(emulator, {
       REGWATCH_WEBHOOK_SECRET: SECRET,
+      REGWATCH_ALERT_ALLOW_PRIVATE_TARGETS: "true",
       REGWATCH_REQUEST_TIMEOUT_MS: "1500",
     });
     let lockWhileSending: Promise<string> | undefined;

@@ -15,7 +15,10 @@ import { finishRun, startRun } from "../../src/run/runs.ts";
 
 export const SECRET = `whsec_${randomBytes(24).toString("base64")}`;
 
-/** Alert settings of the tests: this secret, a backoff from 1 s, five attempts, no SMTP. */
+/**
+ * Alert settings of the tests: this secret, a backoff from 1 s, five attempts, no SMTP; private
+ * targets allowed, since the receivers listen on 127.0.0.1.
+ */
 export function alertConfig(extra: Partial<AlertConfig> = {}): AlertConfig {
   return {
     webhookSecret: SECRET,
@@ -28,6 +31,7 @@ export function alertConfig(extra: Partial<AlertConfig> = {}): AlertConfig {
     alertTargetConcurrency: 4,
     requestTimeoutMs: 5000,
     tz: "Europe/Budapest",
+    alertAllowPrivateTargets: true,
     ...extra,
   };
 }

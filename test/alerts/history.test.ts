@@ -14,7 +14,12 @@ import { alertConfig, type Receiver, SECRET, startReceiver, storeRun, storeValue
 describe("alert history", () => {
   let t: TestDatabase;
   let receiver: Receiver;
-  const env = () => ({ DATABASE_URL: t.url, REGWATCH_WEBHOOK_SECRET: SECRET });
+  // The receiver listens on 127.0.0.1: private targets are allowed explicitly.
+  const env = () => ({
+    DATABASE_URL: t.url,
+    REGWATCH_WEBHOOK_SECRET: SECRET,
+    REGWATCH_ALERT_ALLOW_PRIVATE_TARGETS: "true",
+  });
   const cli = (...args: string[]) => runCli(["alerts", ...args], env());
   const raise = () =>
     deliverAlerts(

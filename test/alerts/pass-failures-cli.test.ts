@@ -44,7 +44,11 @@ describe("delivery failing inside regwatch, seen from the command line", () => {
   });
 
   const env = (secret: string) =>
-    emulatorEnv(emulator, { DATABASE_URL: t.url, REGWATCH_WEBHOOK_SECRET: secret });
+    emulatorEnv(emulator, {
+      DATABASE_URL: t.url,
+      REGWATCH_WEBHOOK_SECRET: secret,
+      REGWATCH_ALERT_ALLOW_PRIVATE_TARGETS: "true",
+    });
   const messages = () =>
     t.db.sql<{ status: string; attempts: number; last_error: string | null }[]>`
       select status, attempts, last_error from regwatch.alert_deliveries order by id`;

@@ -45,7 +45,11 @@ describe("alerts raised by sync and backfill", () => {
   });
 
   const config = () =>
-    emulatorConfig(emulator, { REGWATCH_WEBHOOK_SECRET: SECRET, REGWATCH_ALERT_RETRY_BASE_MS: "1000" });
+    emulatorConfig(emulator, {
+      REGWATCH_WEBHOOK_SECRET: SECRET,
+      REGWATCH_ALERT_ALLOW_PRIVATE_TARGETS: "true",
+      REGWATCH_ALERT_RETRY_BASE_MS: "1000",
+    });
   const count = async (table: string) =>
     Number((await t.db.sql.unsafe(`select count(*)::int as n from regwatch.${table}`))[0]!.n);
 

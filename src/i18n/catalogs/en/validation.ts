@@ -32,6 +32,8 @@ export const validation = {
   "rule.targetNotHttp": "Target: “{target}” must be an http:// or https:// address",
   "rule.targetNotEmail":
     "Target: {addressesCount, plural, one {not an e-mail address} other {not e-mail addresses}}: {addresses}",
+  "rule.privateTarget":
+    "Target: “{target}” is a loopback, link-local, private or multicast address; alert targets must be outside addresses unless {setting}=true",
   "rule.targetNotChannel": "Target: “{target}” must be a Postgres NOTIFY channel name of 1 to 63 bytes",
   "rule.unknownList":
     "{lists}: no such list, on the registry (by key or name) or desired (known: {knownGiven, select, yes {{known}{more, plural, =0 {} other { and # more}}} other {none yet}})",

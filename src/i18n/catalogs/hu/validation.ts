@@ -31,6 +31,8 @@ export const validation = {
   "rule.targetNotHttp": "Cél: a(z) „{target}” csak http:// vagy https:// cím lehet",
   "rule.targetNotEmail":
     "Cél: {addressesCount, plural, one {nem e-mail-cím} other {nem e-mail-címek}}: {addresses}",
+  "rule.privateTarget":
+    "Cél: a(z) „{target}” loopback, link-local, privát vagy multicast cím; a riasztások céljai csak külső címek lehetnek, hacsak nem {setting}=true",
   "rule.targetNotChannel": "Cél: a(z) „{target}” csak 1–63 bájtos Postgres NOTIFY csatornanév lehet",
   "rule.unknownList":
     "{lists}: nincs ilyen lista sem a cégnyilvántartásban (kulcs vagy név szerint), sem a kívánt listák között (ismertek: {knownGiven, select, yes {{known}{more, plural, =0 {} other { és még #}}} other {még egy sem}})",
