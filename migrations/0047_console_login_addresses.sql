@@ -23,3 +23,7 @@ COMMENT ON COLUMN regwatch.console_login_addresses.user_id IS 'The user who sign
 COMMENT ON COLUMN regwatch.console_login_addresses.address IS 'The address they signed in from.';
 --> statement-breakpoint
 COMMENT ON COLUMN regwatch.console_login_addresses.last_at IS 'When they last signed in from it (database clock).';
+--> statement-breakpoint
+COMMENT ON TABLE regwatch.console_login_failures IS 'Failed console sign-ins (and ones still being checked), for the limits per user name and address, per address and per name; rows older than an hour are pruned.';
+--> statement-breakpoint
+COMMENT ON COLUMN regwatch.console_login_failures.at IS 'When the attempt was counted (database clock).';

@@ -135,7 +135,9 @@ describe("the sign-in limits across names and addresses", () => {
 
     const before = passwordChecks();
     const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => attempt(proxied.url, form, "target", WRONG, `198.51.100.${i + 1}`)),
+      Array.from({ length: 30 }, (_, i) =>
+        attempt(proxied.url, form, "target", WRONG, `198.51.100.${i + 1}`),
+      ),
     );
     expect(tally(answers.map((a) => a.status))).toEqual({ 401: 10, 429: 20 });
     expect(passwordChecks() - before).toBe(10);
