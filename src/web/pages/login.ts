@@ -86,7 +86,7 @@ export const registerLoginPages: RegisterPages = (app, deps, kit) => {
     if (!attempt.allowed) {
       reply.header("retry-after", String(attempt.retryAfterSeconds));
       return showForm(request, reply, 429, {
-        error: i18n.t("login.tooMany"),
+        error: i18n.t("login.tooMany", { minutes: Math.ceil(attempt.retryAfterSeconds / 60) }),
         username,
       });
     }
