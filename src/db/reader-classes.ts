@@ -76,6 +76,7 @@ export const PRIVATE_TABLES: Readonly<Record<string, string>> = {
   console_users: "console sign-in: password hashes",
   console_sessions: "console sign-in: session ids and CSRF tokens",
   console_login_failures: "console sign-in: user names and client addresses of failed attempts",
+  console_login_addresses: "console sign-in: the addresses each user signed in from",
   console_user_accounts: "console access: which user may see which account",
   reader_roles: "who was given read access",
   held_uploads: "payment files waiting for their uploader's column choice",

@@ -38,6 +38,7 @@ export const RELATION_NAMES = [
   "change_sources",
   "change_values",
   "changes",
+  "console_login_addresses",
   "console_login_failures",
   "console_sessions",
   "console_user_accounts",

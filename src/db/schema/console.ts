@@ -1,6 +1,7 @@
 /**
- * The web console: its users, their sessions and failed sign-ins (migration 0024), and the
- * accounts each user may see when regwatch serves an accounts file (migration 0026).
+ * The web console: its users, their sessions and failed sign-ins (migration 0024), the
+ * accounts each user may see when regwatch serves an accounts file (migration 0026), and the
+ * addresses each user signed in from (migration 0047).
  */
 import { sql } from "drizzle-orm";
 import { bigint, bigserial, check, index, primaryKey, text, unique } from "drizzle-orm/pg-core";
@@ -46,7 +47,7 @@ export const consoleSessions = regwatch.table(
   (t) => [index("console_sessions_user").on(t.userId), index("console_sessions_expires").on(t.expiresAt)],
 );
 
-/** Failed sign-ins per user name and address, for the rate limit. */
+/** Failed sign-ins per user name and address, for the sign-in limits (per pair, per address, per name). */
 export const consoleLoginFailures = regwatch.table(
   "console_login_failures",
   {
@@ -55,7 +56,23 @@ export const consoleLoginFailures = regwatch.table(
     address: text("address").notNull(),
     at: createdNow("at"),
   },
-  (t) => [index("console_login_failures_who").on(t.username, t.address, t.at)],
+  (t) => [
+    index("console_login_failures_who").on(t.username, t.address, t.at),
+    index("console_login_failures_address").on(t.address, t.at),
+  ],
+);
+
+/** Addresses a user signed in from: the sign-in limits across names and addresses spare them. */
+export const consoleLoginAddresses = regwatch.table(
+  "console_login_addresses",
+  {
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => consoleUsers.id, { onDelete: "cascade" }),
+    address: text("address").notNull(),
+    lastAt: createdNow("last_at"),
+  },
+  (t) => [primaryKey({ name: "console_login_addresses_pkey", columns: [t.userId, t.address] })],
 );
 
 /** Which accounts of the accounts file each user may see (fleet mode; empty without a file). */

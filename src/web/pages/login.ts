@@ -1,11 +1,12 @@
 /**
  * GET/POST /login and POST /logout. The form's CSRF token before a session exists is a double
- * submit (cookie and field must match); afterwards the session's own token applies. Beyond five
- * attempts for one name from one address within a minute (failed, or still being checked) the
- * answer is 429 whatever the password, across every console process (attempts are counted in
- * the database, before the password is checked).
+ * submit (cookie and field must match); afterwards the session's own token applies. Sign-in
+ * attempts (failed, or still being checked) are limited across every console process, counted in
+ * the database on its clock before the password is checked: beyond a limit the answer is 429
+ * with Retry-After whatever the password, and no password is checked (LIMITS below).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { rememberLoginAddress } from "../../console/login-addresses.ts";
 import { claimLoginAttempt, forgetLoginAttempt } from "../../console/login-attempts.ts";
 import { createSession, deleteSession } from "../../console/sessions.ts";
 import { consoleUserCredentials } from "../../console/users.ts";
@@ -19,8 +20,17 @@ import { usersMessages } from "./users-admin-messages.ts";
 /** A user name is one line; a password any text but NUL and the like, no longer than passwords may be. */
 const SIGN_IN = { querystring: query(), body: form({ username: line(200), password: typedText(1024) }) };
 
-/** Five attempts a minute per user name and address: failed ones, and ones still being checked. */
-const ATTEMPTS = { max: 5, windowMs: 60_000 } as const;
+/**
+ * Failed attempts (and ones still being checked) allowed: five a minute per name and address;
+ * twenty in ten minutes per address across names (one address trying many names); ten in five
+ * minutes per name across addresses (many addresses trying one name: short, since anyone can
+ * set it off). The last two spare a name at an address it signed in from (docs/console.md).
+ */
+const LIMITS = {
+  pair: { max: 5, windowSeconds: 60 },
+  address: { max: 20, windowSeconds: 600 },
+  name: { max: 10, windowSeconds: 300 },
+} as const;
 
 interface LoginBody {
   username?: unknown;
@@ -69,15 +79,14 @@ export const registerLoginPages: RegisterPages = (app, deps, kit) => {
     if (!username || !password) {
       return showForm(request, reply, 401, { error: i18n.t("login.missing"), username });
     }
-    const now = deps.now();
     const who = { username: username.slice(0, 200), address: request.ip };
     // Counted before the slow password check, in one step with the count: a burst sent at once
     // gets five checks at most, and a right password after those is refused like a wrong one.
-    const attempt = await claimLoginAttempt(deps.db.sql, who, now, ATTEMPTS);
+    const attempt = await claimLoginAttempt(deps.db.sql, who, LIMITS);
     if (!attempt.allowed) {
-      reply.header("retry-after", "60");
+      reply.header("retry-after", String(attempt.retryAfterSeconds));
       return showForm(request, reply, 429, {
-        error: i18n.t("login.tooMany"),
+        error: i18n.t("login.tooMany", { minutes: Math.ceil(attempt.retryAfterSeconds / 60) }),
         username,
       });
     }
@@ -88,6 +97,8 @@ export const registerLoginPages: RegisterPages = (app, deps, kit) => {
       return showForm(request, reply, 401, { error: i18n.t("login.wrong"), username });
     }
     await forgetLoginAttempt(deps.db.sql, attempt.id);
+    await rememberLoginAddress(deps.db.sql, user.id, who.address);
+    const now = deps.now();
     const token = newToken();
     const expiresAt = new Date(now.getTime() + deps.config.webSessionHours * 3_600_000);
     await createSession(deps.db.sql, {

@@ -35,6 +35,7 @@ export const errors = {
   "login.password": "Password",
   "login.submit": "Sign in",
   "login.missing": "Enter a user name and a password.",
-  "login.tooMany": "Too many failed attempts for this user from this address: wait a minute, then try again.",
+  "login.tooMany":
+    "Too many failed sign-in attempts: wait {minutes, plural, one {a minute} other {# minutes}}, then try again.",
   "login.wrong": "Wrong user name or password.",
 } as const;

@@ -39,6 +39,6 @@ export const errors = {
   "login.submit": "Bejelentkezés",
   "login.missing": "Adja meg a felhasználónevet és a jelszót.",
   "login.tooMany":
-    "Túl sok sikertelen próbálkozás ezzel a felhasználóval erről a címről: várjon egy percet, majd próbálja újra.",
+    "Túl sok sikertelen bejelentkezési próbálkozás: várjon {minutes, plural, one {egy percet} other {# percet}}, majd próbálja újra.",
   "login.wrong": "Hibás felhasználónév vagy jelszó.",
 } as const satisfies Record<keyof typeof en, string>;
