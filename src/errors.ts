@@ -10,6 +10,8 @@ export const EXIT = {
   pending: 2,
   partial: 3,
   usage: 64,
+  /** A command ended without finishing its work, for no reason regwatch knows (a bug of its own). */
+  internal: 70,
   locked: 75,
   config: 78,
 } as const;

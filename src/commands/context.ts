@@ -15,6 +15,7 @@ import { createLogger, type Logger } from "../logger.ts";
 import { redactSecrets } from "../secrets.ts";
 import { type AccountScope, configForCommand } from "./account-option.ts";
 import { commandLog } from "./log-router.ts";
+import { failIfUnfinished } from "./unfinished.ts";
 
 export interface Context {
   config: Config;
@@ -32,24 +33,29 @@ export async function runAction(
   account?: AccountScope,
 ): Promise<void> {
   let secrets: string[] = [];
-  try {
-    // A command of one account (`account` given, even without a name) gets that account's config.
-    const config = await configForCommand(loadConfig(), account);
-    secrets = secretsOf(config);
-    warnUnknownVariables();
-    // Through the router: while a progress bar is drawn, lines go above it.
-    const log = createLogger({ level: commandLogLevel(config), secrets, stream: commandLog });
-    const result = (await body({ config, log })) ?? EXIT.ok;
-    if (typeof result === "number") process.exitCode = result;
-    else {
-      if (result.error) sayFailure(coerceError(classifyDatabaseError(result.error)), secrets);
-      process.exitCode = exitCodeOf(result);
+  // Until the action settles, a drained event loop is a failure said in one line (unfinished.ts).
+  await failIfUnfinished(settle(), (line) => sayLine(line, secrets));
+
+  async function settle(): Promise<void> {
+    try {
+      // A command of one account (`account` given, even without a name) gets that account's config.
+      const config = await configForCommand(loadConfig(), account);
+      secrets = secretsOf(config);
+      warnUnknownVariables();
+      // Through the router: while a progress bar is drawn, lines go above it.
+      const log = createLogger({ level: commandLogLevel(config), secrets, stream: commandLog });
+      const result = (await body({ config, log })) ?? EXIT.ok;
+      if (typeof result === "number") process.exitCode = result;
+      else {
+        if (result.error) sayFailure(coerceError(classifyDatabaseError(result.error)), secrets);
+        process.exitCode = exitCodeOf(result);
+      }
+    } catch (thrown) {
+      // A lost or read-only database is named in one line, whatever statement met it.
+      const error = coerceError(classifyDatabaseError(thrown));
+      sayFailure(error, secrets);
+      process.exitCode = exitCodeOf(error);
     }
-  } catch (thrown) {
-    // A lost or read-only database is named in one line, whatever statement met it.
-    const error = coerceError(classifyDatabaseError(thrown));
-    sayFailure(error, secrets);
-    process.exitCode = exitCodeOf(error);
   }
 }
 
@@ -63,11 +69,16 @@ function warnUnknownVariables(): void {
 }
 
 function sayFailure(error: Error, secrets: readonly string[]): void {
-  // A message may quote a server's answer or a file's cell: escaped, so that it cannot act on the terminal.
-  process.stderr.write(`regwatch: ${terminalSafeLines(redactSecrets(error.message, secrets))}\n`);
+  sayLine(error.message, secrets);
   if (!(error instanceof RegwatchError) && process.env.REGWATCH_LOG_LEVEL === "debug" && error.stack) {
     process.stderr.write(`${redactSecrets(error.stack, secrets)}\n`);
   }
+}
+
+/** `regwatch: MESSAGE` on stderr. */
+function sayLine(message: string, secrets: readonly string[]): void {
+  // A message may quote a server's answer or a file's cell: escaped, so that it cannot act on the terminal.
+  process.stderr.write(`regwatch: ${terminalSafeLines(redactSecrets(message, secrets))}\n`);
 }
 
 /**

@@ -165,9 +165,23 @@ export function isUniqueViolation(error: unknown, constraints: readonly string[]
   return typeof name === "string" && constraints.includes(name);
 }
 
+let lastLoss: DatabaseUnavailableError | undefined;
+
 /** Rethrows a lost-database error as DatabaseUnavailableError; other errors are returned unchanged. */
 export function classifyDatabaseError(error: unknown): unknown {
-  if (error instanceof DatabaseUnavailableError) return error;
-  const gone = databaseGone(error);
-  return gone ? new DatabaseUnavailableError(`database problem: ${gone}`, error) : error;
+  if (error instanceof DatabaseUnavailableError) lastLoss = error;
+  else {
+    const gone = databaseGone(error);
+    if (!gone) return error;
+    lastLoss = new DatabaseUnavailableError(`database problem: ${gone}`, error);
+  }
+  return lastLoss;
+}
+
+/**
+ * The last loss of the database this process classified, if any: why a command whose work never
+ * finished stopped (src/commands/unfinished.ts).
+ */
+export function lastDatabaseLoss(): DatabaseUnavailableError | undefined {
+  return lastLoss;
 }

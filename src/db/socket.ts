@@ -111,5 +111,19 @@ function joinedToItself(socket: net.Socket): boolean {
  * factory but its type declarations do not list it, hence the one cast here.)
  */
 export function withNoDelay<T extends object>(options: T): T {
-  return { ...options, socket: connectNoDelay } as T;
+  const socket = (o: ConnectOptions) => connectNoDelay(o).catch(failedSocket);
+  return { ...options, socket } as T;
+}
+
+/**
+ * A connection that could not be opened, as the driver's own socket reports it: `error`, then
+ * `close`. A factory that rejects instead fails the one waiting query but leaves its connection
+ * "connecting" for good (issue 48, point 7): once every connection of the pool is, each later
+ * query waits for ever and Node, its event loop empty, exits 0 in the middle of a run.
+ */
+export function failedSocket(error: unknown): net.Socket {
+  const socket = new net.Socket();
+  // After the driver has attached its listeners (on the factory's answer) and before it writes.
+  setImmediate(() => socket.destroy(error instanceof Error ? error : new Error(String(error))));
+  return socket;
 }
