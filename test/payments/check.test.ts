@@ -197,7 +197,7 @@ describe("payments check", () => {
       `${a.taxId},${a.accounts[0]},10,HUF`,
       `${a.taxId},,10,HUF`,
       `${a.taxId},${a.accounts[0]},"1.250",EUR`,
-      `${a.taxId},${a.accounts[0]}`,
+      `${a.taxId},${a.accounts[0]},10,HUF,extra`,
     ]);
     const xlsx = path.join(dir, "bad.xlsx");
     const result = await runCli(["payments", "check", file, "--online", "--record", "--xlsx", xlsx], env);
@@ -205,7 +205,7 @@ describe("payments check", () => {
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain(`${file}: line 3: no bank account`);
     expect(result.stderr).toContain(`${file}: line 4: amount "1.250" is ambiguous in EUR`);
-    expect(result.stderr).toContain(`${file}: line 5: 2 field(s), but the header names 4 columns`);
+    expect(result.stderr).toContain(`${file}: line 5: 5 field(s), but the header names 4 columns`);
     // A file refused as a whole leaves no workbook behind.
     await expect(stat(xlsx)).rejects.toThrow();
     expect(result.stderr).not.toContain("line 2:");

@@ -46,10 +46,10 @@ describe("payments check: file text in its problems", () => {
 
   it("prints a row's width problem under a hostile header without a raw control character", async () => {
     // The OSC sequence's own ";" splits the header into four columns.
-    const file = await batch("width.csv", [`bank_account;amount;${HOSTILE}`, "11773016-11111018;100"]);
+    const file = await batch("width.csv", [`bank_account;amount;${HOSTILE}`, "11773016-11111018;100;a;b;c"]);
     const result = await runCli(["payments", "check", file], { DATABASE_URL: t.url });
     expect(result.code, result.stderr).toBe(64);
-    expect(result.stderr).toContain("line 2: 2 field(s), but the header names 4 columns");
+    expect(result.stderr).toContain("line 2: 5 field(s), but the header names 4 columns");
     expect(result.stderr).not.toMatch(RAW_CONTROL);
   });
 

@@ -24,10 +24,14 @@ function cell(fields: readonly string[], at: number | undefined): string | null 
   return value === "" ? null : value;
 }
 
-/** Extra fields past the header's width are tolerated when empty (a trailing delimiter). */
+/**
+ * A row narrower than the header reads its missing trailing cells as empty (Excel leaves an empty
+ * last cell out of a row, and so do exports made from it); extra fields past the header's width
+ * are tolerated when empty (a trailing delimiter), and refuse the row otherwise.
+ */
 function widthProblem(fields: readonly string[], width: number): string | undefined {
-  if (fields.length === width) return undefined;
-  if (fields.length > width && fields.slice(width).every((f) => f.trim() === "")) return undefined;
+  if (fields.length <= width) return undefined;
+  if (fields.slice(width).every((f) => f.trim() === "")) return undefined;
   return `${fields.length} field(s), but the header names ${width} columns`;
 }
 
