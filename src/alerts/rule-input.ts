@@ -1,6 +1,8 @@
 /** Validation of `alerts rule add` arguments: every problem named, before anything is stored. */
 
+import { isHeadingKey, isRegistryHeading, REGISTRY_HEADINGS } from "../changes/headings.ts";
 import { terminalSafe } from "../formats/terminal-text.ts";
+import { headingKeyOf } from "../i18n/heading-labels.ts";
 import { type Said, said } from "../said.ts";
 import type { AlertChannel, AlertRuleInput } from "./sql/rules.ts";
 
@@ -47,7 +49,8 @@ export function validateRule(input: {
       channel: input.channel as AlertChannel,
       target,
       lists: [...new Set(input.lists.map((l) => l.trim()))],
-      headings: [...new Set(input.headings.map((h) => h.trim()))],
+      // A heading's name in either language is stored as its key; anything else is checked as typed.
+      headings: [...new Set(input.headings.map((h) => headingKeyOf(h) ?? h.trim()))],
       digest: input.digest,
     },
   };
@@ -109,8 +112,9 @@ const NAMED = 20;
 /**
  * A rule naming a list nobody knows or a heading never seen would be stored and never fire, so
  * both are refused, naming each and what is known (known lists and headings are the data's, so
- * the message is escaped for a terminal). `--new-heading` lets a heading through that the
- * registry has not reported yet (nothing shows the complete set of headings).
+ * the message is escaped for a terminal). A heading the registry is known to send passes unseen;
+ * `--new-heading` lets through a key the registry may add later (nothing shows the complete set),
+ * but never a text that is not a key: a rule stores keys only.
  */
 /** The list references no remote list (by key or name) or desired list answers to. */
 export function unknownLists(
@@ -152,18 +156,34 @@ export function scopeProblems(
       ),
     );
   }
-  if (facts.unseen.length > 0 && !newHeading) {
+  // A heading the registry is known to send is welcome before any change has named it.
+  const unseen = facts.unseen.filter((h) => !isRegistryHeading(h));
+  const notKeys = unseen.filter((h) => !isHeadingKey(h));
+  if (notKeys.length > 0) {
+    problems.push(
+      said(
+        "rule.notHeading",
+        { names: notKeys, knownHeadings: [...REGISTRY_HEADINGS] },
+        terminalSafe(
+          `--heading ${notKeys.map((h) => JSON.stringify(h)).join(", ")}: neither a heading's name nor a heading key (the registry sends ${REGISTRY_HEADINGS.join(", ")}; a heading it may add later is given as its key: small letters, digits and _)`,
+        ),
+      ),
+    );
+  }
+  const newKeys = unseen.filter(isHeadingKey);
+  if (newKeys.length > 0 && !newHeading) {
     const seen = facts.seen.headings.slice(0, NAMED);
     problems.push(
       said(
         "rule.unseenHeading",
         {
-          headings: [...facts.unseen],
+          headings: newKeys,
           seen,
           more: facts.seen.more + facts.seen.headings.length - seen.length,
+          knownHeadings: [...REGISTRY_HEADINGS],
         },
         terminalSafe(
-          `--heading ${facts.unseen.map((h) => JSON.stringify(h)).join(", ")}: no stored change has named this heading (seen: ${named(facts.seen.headings, facts.seen.more)}); check the spelling, or add --new-heading to wait for a heading the registry has not reported yet`,
+          `--heading ${newKeys.map((h) => JSON.stringify(h)).join(", ")}: no stored change has named this heading (seen: ${named(facts.seen.headings, facts.seen.more)}); check the spelling, or add --new-heading to wait for a heading the registry has not reported yet`,
         ),
       ),
     );

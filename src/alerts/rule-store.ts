@@ -4,6 +4,7 @@
  * sync has read yet is asked for once before it is refused), then the rule is stored with its
  * event. Problems come back as values; each caller says them in its own way.
  */
+import { isRegistryHeading } from "../changes/headings.ts";
 import type { Config } from "../config.ts";
 import type { Sql } from "../db/connect.ts";
 import type { Logger } from "../logger.ts";
@@ -24,8 +25,10 @@ export type RuleStored =
   | {
       ok: true;
       row: AlertRuleRow;
-      /** The rule's headings no stored change has named yet (accepted with newHeading). */
+      /** The rule's headings the registry is known to send that no stored change has named yet. */
       unseen: string[];
+      /** Keys neither known nor seen (accepted with newHeading): the rule fires only if the registry ever sends them. */
+      newKeys: string[];
       /** Settings the rule's channel needs and lacks, said as a note. */
       missingConfig: Said | undefined;
     }
@@ -78,7 +81,13 @@ export async function storeCheckedRule(
           : said("rule.exists", { name: input.name }, `an alert rule named "${input.name}" exists already`),
       ],
     };
-  return { ok: true, row, unseen, missingConfig: missingConfig(deps.config, row.channel) };
+  return {
+    ok: true,
+    row,
+    unseen: unseen.filter(isRegistryHeading),
+    newKeys: unseen.filter((h) => !isRegistryHeading(h)),
+    missingConfig: missingConfig(deps.config, row.channel),
+  };
 }
 
 /** Settings the channel needs and lacks, in words; undefined when none. */

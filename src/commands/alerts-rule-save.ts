@@ -101,11 +101,15 @@ export async function storeRule(
     actor,
   );
   if (!stored.ok) throw new UsageError(stored.problems.map((p) => p.text).join("; "));
-  const { row, unseen, missingConfig } = stored;
+  const { row, unseen, newKeys, missingConfig } = stored;
   process.stdout.write(`rule ${row.name} ${current ? "changed" : "added"}: ${describeRule(row)}\n`);
   if (unseen.length > 0)
     process.stderr.write(
       `regwatch: note: no stored change has named ${unseen.join(", ")} yet; the rule fires once the registry reports it\n`,
+    );
+  if (newKeys.length > 0)
+    process.stderr.write(
+      `regwatch: note: the registry is not known to send ${newKeys.join(", ")}; the rule fires only if it ever sends ${newKeys.length > 1 ? "these keys" : "this key"}\n`,
     );
   if (missingConfig) process.stderr.write(`regwatch: note: ${missingConfig.text}\n`);
   return EXIT.ok;

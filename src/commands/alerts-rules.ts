@@ -31,7 +31,7 @@ function scopeOptions(command: Command, verb: string): Command {
     .option("--heading <heading>", `only changes of this heading (repeatable; ${verb})`, collect, [])
     .option(
       "--new-heading",
-      "accept a --heading no stored change has named yet (by default such a heading is refused as a likely typo)",
+      "accept a --heading key the registry is not known to send and no stored change has named yet, a heading it may add later (by default such a heading is refused as a likely typo)",
     );
 }
 

@@ -1,7 +1,7 @@
 /**
  * A sentence kept as a code and values (src/said.ts) said in the reader's language, pure: lists
  * joined as the language joins them, days as the reader writes days, a change file's reason, a
- * status and a heading as words. A code the catalog does not have (or no code at all: rows
+ * status and a heading as words (a list of `knownHeadings` as "word (key)"). A code the catalog does not have (or no code at all: rows
  * stored before codes were kept) gives the stored English.
  */
 import type { Said, SaidValue, StoredSaid } from "../said.ts";
@@ -43,7 +43,12 @@ function valuesFor(i18n: Translator, formats: SaidFormats, values: Record<string
   const out: MessageValues = {};
   for (const [key, value] of Object.entries(values)) {
     if (Array.isArray(value)) {
-      const items = key === "names" ? value.map(quote) : value.map((v) => (DAY.test(v) ? formats.day(v) : v));
+      const items =
+        key === "names"
+          ? value.map(quote)
+          : key === "knownHeadings"
+            ? value.map((h) => `${wordOf(i18n, "heading", h)} (${h})`)
+            : value.map((v) => (DAY.test(v) ? formats.day(v) : v));
       out[key] = listIn(i18n.locale, key === "allowed" ? "disjunction" : "conjunction").format(items);
       out[`${key}Given`] = value.length > 0 ? "yes" : "no";
       out[`${key}Count`] = value.length;

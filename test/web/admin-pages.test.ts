@@ -143,7 +143,7 @@ describe("the rules page", () => {
     expect(added.headers.get("location")).toBe("/rules?done=added&rule=bank+watch");
     const page = await text(getPage(`${web.url}${added.headers.get("location")}`, ada));
     expect(page).toContain("Rule bank watch was added");
-    expect(page).toContain("No stored change has named bank_accounts yet");
+    expect(page).toContain("No stored change has named Bank accounts (bank_accounts) yet");
     const edited = await postForm(`${web.url}/rules/bank%20watch`, ada, {
       channel: "email",
       target: "finance@example.com",

@@ -11,9 +11,11 @@ import { deliveryTrouble } from "../../alerts/sql/delivery-health.ts";
 import { ruleEvents } from "../../alerts/sql/history.ts";
 import { type AlertRuleRow, findAlertRule, listAlertRules, switchAlertRule } from "../../alerts/sql/rules.ts";
 import { knownLists, someSeenHeadings, unseenHeadings } from "../../alerts/sql/scope.ts";
+import { isRegistryHeading, REGISTRY_HEADINGS } from "../../changes/headings.ts";
 import type { Sql } from "../../db/connect.ts";
 import type { Translator } from "../../i18n/messages.ts";
 import { saidIn } from "../../i18n/said-words.ts";
+import { wordOf } from "../../i18n/words.ts";
 import type { Said } from "../../said.ts";
 import { fill } from "../fill-message.ts";
 import type { RegisterAccountPages } from "../kit.ts";
@@ -50,12 +52,12 @@ export const registerRulesPages: RegisterAccountPages = (app, kit) => {
   const words = (request: FastifyRequest) => rulesMessages(kit.i18n(request));
   const admin = kit.requireRole("admin");
 
-  /** What the add and edit forms offer: the known lists and the headings seen so far. */
+  /** What the add and edit forms offer: the known lists, the headings the registry sends and those seen so far. */
   const choices = async (sql: Sql) => {
     const [lists, seen] = await Promise.all([knownLists(sql), someSeenHeadings(sql, 200)]);
     return {
       lists: [...new Set([...lists.remote.map((l) => l.listName), ...lists.desired])].sort(),
-      headings: seen.headings,
+      headings: [...new Set([...REGISTRY_HEADINGS, ...seen.headings])],
       channels: CHANNELS,
     };
   };
@@ -221,7 +223,10 @@ function ruleAddress(name: string): string {
   return `/rules/${encodeURIComponent(name)}`;
 }
 
-/** What an added or edited rule still waits for: headings never seen, settings its channel lacks. */
+/**
+ * What an added or edited rule still waits for: headings the registry sends that no change has
+ * named yet, keys it is not known to send, settings its channel lacks.
+ */
 async function notesOf(
   request: FastifyRequest,
   q: Record<string, string | undefined>,
@@ -233,8 +238,12 @@ async function notesOf(
   if (!rule) return [];
   const unseen = await unseenHeadings(request.deps.db.sql, rule.headings);
   const missing = missingConfig(request.deps.config, rule.channel);
+  const known = unseen.filter(isRegistryHeading);
+  const newKeys = unseen.filter((h) => !isRegistryHeading(h));
+  const words = (keys: string[]) => keys.map((h) => `${wordOf(i18n, "heading", h)} (${h})`).join(", ");
   return [
-    ...(unseen.length > 0 ? [fill(M.noteUnseen, { headings: unseen.join(", ") })] : []),
+    ...(known.length > 0 ? [fill(M.noteUnseen, { headings: words(known) })] : []),
+    ...(newKeys.length > 0 ? [fill(M.noteNewKey, { headings: newKeys.join(", ") })] : []),
     ...(missing ? [fill(M.noteConfig, { what: saidIn(i18n, missing) })] : []),
   ];
 }

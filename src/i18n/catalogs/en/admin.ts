@@ -63,6 +63,8 @@ export const admin = {
   "rulesMsg.alreadyActive": "Rule {name} was active already; nothing changed.",
   "rulesMsg.noteUnseen":
     "No stored change has named {headings} yet; the rule fires once the registry reports it.",
+  "rulesMsg.noteNewKey":
+    "The registry is not known to send {headings}; the rule fires only if the registry ever sends such a key.",
   "rulesMsg.noteConfig": "Note: {what}.",
   "rulesMsg.noSuchRule": 'There is no alert rule named "{name}".',
   "rulesMsg.refused": "The rule was not saved:",
@@ -172,8 +174,9 @@ export const admin = {
   "rulesPage.listsLegend": "Lists (none ticked: every list)",
   "rulesPage.noLists": "No list is known yet.",
   "rulesPage.headingsLegend": "Headings (none ticked: every heading)",
-  "rulesPage.otherHeadings": "Other headings, separated by commas",
-  "rulesPage.newHeading": "accept a heading no stored change has named yet",
+  "rulesPage.otherHeadings": "Other headings, by name or key, separated by commas",
+  "rulesPage.newHeading":
+    "a heading key the registry may add later (typed as its key): the rule fires only if the registry ever sends this key",
   "rulesPage.digestLabel": "one message per run listing every alert (digest)",
   "listsAdmin.addTitle": "Add a business to a desired list",
   "listsAdmin.listLabel": "List (a desired list's name; a new name starts a new list)",

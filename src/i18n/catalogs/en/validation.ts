@@ -42,7 +42,9 @@ export const validation = {
   "rule.listsUnread":
     "the registry's lists could not be read ({why}): once the registry is reachable and a sync has read its lists, add the rule again",
   "rule.unseenHeading":
-    "{headings}: no stored change has named this heading (seen: {seenGiven, select, yes {{seen}{more, plural, =0 {} other { and # more}}} other {none yet}}); check the spelling, or tick “accept a heading no stored change has named yet”",
+    "{headings}: no stored change has named this heading and the registry is not known to send it (it sends {knownHeadings}); check the spelling, or tick “a heading key the registry may add later”",
+  "rule.notHeading":
+    "{names}: neither the name of a heading nor a heading key; the registry sends {knownHeadings}. A heading it may add later is given by its key (small letters, digits and _, such as founded_at) with “a heading key the registry may add later” ticked",
   "rule.noSuchRule": "no alert rule is named “{name}”",
   "rule.exists": "an alert rule named “{name}” exists already",
   "rule.noWebhookSecret": "REGWATCH_WEBHOOK_SECRET is not set; webhook messages wait until it is",

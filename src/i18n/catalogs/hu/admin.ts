@@ -70,6 +70,8 @@ export const admin = {
   "rulesMsg.alreadyActive": "A(z) {name} szabály már aktív volt; nem változott semmi.",
   "rulesMsg.noteUnseen":
     "Egyetlen rögzített változás sem említette még ezt: {headings}; a szabály akkor jelez, amikor a cégnyilvántartás jelenti.",
+  "rulesMsg.noteNewKey":
+    "Nem tudunk róla, hogy a cégnyilvántartás küldene ilyen rovatot: {headings}; a szabály csak akkor jelez, ha a nyilvántartás valaha küld ilyen kulcsot.",
   "rulesMsg.noteConfig": "Megjegyzés: {what}.",
   "rulesMsg.noSuchRule": "Nincs „{name}” nevű riasztási szabály.",
   "rulesMsg.refused": "A szabályt nem mentettük:",
@@ -186,8 +188,9 @@ export const admin = {
   "rulesPage.listsLegend": "Listák (ha egy sincs bejelölve: minden lista)",
   "rulesPage.noLists": "Még nem ismerünk listát.",
   "rulesPage.headingsLegend": "Rovatok (ha egy sincs bejelölve: minden rovat)",
-  "rulesPage.otherHeadings": "Egyéb rovatok, vesszővel elválasztva",
-  "rulesPage.newHeading": "olyan rovat elfogadása, amelyet még egyetlen rögzített változás sem említett",
+  "rulesPage.otherHeadings": "Egyéb rovatok név vagy kulcs szerint, vesszővel elválasztva",
+  "rulesPage.newHeading":
+    "a nyilvántartás által később bevezethető rovatkulcs (a kulcsát írja be): a szabály csak akkor jelez, ha a nyilvántartás valaha küld ilyen kulcsú rovatot",
   "rulesPage.digestLabel": "futásonként egy üzenet, amely minden riasztást felsorol (összesítő)",
   "listsAdmin.addTitle": "Vállalkozás felvétele egy kívánt listára",
   "listsAdmin.listLabel": "Lista (egy kívánt lista neve; új név új listát indít)",

@@ -41,7 +41,9 @@ export const validation = {
   "rule.listsUnread":
     "a cégnyilvántartás listáit nem sikerült beolvasni ({why}): ha a cégnyilvántartás elérhető, és egy szinkronizálás beolvasta a listáit, vegye fel újra a szabályt",
   "rule.unseenHeading":
-    "{headings}: egyetlen rögzített változás sem említette ezt a rovatot (eddig láttuk: {seenGiven, select, yes {{seen}{more, plural, =0 {} other { és még #}}} other {még egyet sem}}); ellenőrizze az írásmódot, vagy jelölje be: „olyan rovat elfogadása, amelyet még egyetlen rögzített változás sem említett”",
+    "{headings}: egyetlen rögzített változás sem említette ezt a rovatot, és nem tudunk róla, hogy a cégnyilvántartás küldené (ezeket küldi: {knownHeadings}); ellenőrizze az írásmódot, vagy jelölje be: „a nyilvántartás által később bevezethető rovatkulcs”",
+  "rule.notHeading":
+    "{names}: nem rovatnév és nem is rovatkulcs; a cégnyilvántartás ezeket a rovatokat küldi: {knownHeadings}. A nyilvántartás által később bevezethető rovatot a kulcsával adja meg (kisbetűk, számjegyek és _, például founded_at), és jelölje be: „a nyilvántartás által később bevezethető rovatkulcs”",
   "rule.noSuchRule": "nincs „{name}” nevű riasztási szabály",
   "rule.exists": "már van „{name}” nevű riasztási szabály",
   "rule.noWebhookSecret": "a REGWATCH_WEBHOOK_SECRET nincs beállítva; a webhook-üzenetek addig várnak",
