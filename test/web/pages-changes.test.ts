@@ -84,7 +84,7 @@ describe("GET /changes, /changes.csv, /changes.xlsx", () => {
   });
 
   it("downloads every row as `;` CSV with a BOM and formula cells neutralised", async () => {
-    const answer = await get(`/changes.csv?since=${SINCE}`);
+    const answer = await get(`/changes.csv?since=${SINCE}&format=machine`);
     expect(answer.status).toBe(200);
     expect(answer.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(answer.headers.get("content-disposition")).toMatch(
@@ -104,7 +104,7 @@ describe("GET /changes, /changes.csv, /changes.xlsx", () => {
   });
 
   it("downloads a workbook with one row per changed heading and the day as a date", async () => {
-    const answer = await get(`/changes.xlsx?since=${SINCE}&heading=bank_accounts,long_name`);
+    const answer = await get(`/changes.xlsx?since=${SINCE}&heading=bank_accounts,long_name&format=machine`);
     expect(answer.status).toBe(200);
     expect(answer.headers.get("content-type")).toContain("spreadsheetml.sheet");
     const book = new ExcelJS.Workbook();

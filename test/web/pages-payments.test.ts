@@ -133,10 +133,10 @@ describe("the payment pages", () => {
     expect(await batches()).toBe(before);
   });
 
-  it("downloads the batch as safe `;` CSV and as a workbook with coloured verdicts", async () => {
+  it("downloads the batch for machines as safe `;` CSV and as a workbook with coloured verdicts", async () => {
     const answer = await upload(reviewer, { _csrf: reviewer.csrf }, batchFile);
     const id = UUID.exec(answer.headers.get("location") ?? "")![1]!;
-    const csv = await getPage(`${w.web.url}/payments/${id}.csv`, w.reader);
+    const csv = await getPage(`${w.web.url}/payments/${id}.csv?format=machine`, w.reader);
     expect(csv.status).toBe(200);
     const bytes = new Uint8Array(await csv.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
@@ -146,7 +146,7 @@ describe("the payment pages", () => {
     const hostile = lines.find((l) => l.includes("HYPERLINK"))!;
     expect(hostile).toContain(`;"'=HYPERLINK(""http://x.test"")";`);
     expect(hostile).toMatch(/;12(,00)?;EUR;/);
-    const xlsx = await getPage(`${w.web.url}/payments/${id}.xlsx`, w.reader);
+    const xlsx = await getPage(`${w.web.url}/payments/${id}.xlsx?format=machine`, w.reader);
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(Buffer.from(await xlsx.arrayBuffer()) as never);
     const sheet = book.getWorksheet("payments")!;

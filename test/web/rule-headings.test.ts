@@ -85,7 +85,7 @@ describe("the rule form in Hungarian", () => {
   });
 
   it("refuses a text that is no heading's name nor a key, in Hungarian, tick or not, and stores nothing", async () => {
-    for (const tick of [{}, { new_heading: "on" }]) {
+    for (const tick of [{}, { new_heading: "on" }] as Record<string, string>[]) {
       const answer = await postForm(`${web.url}/rules`, magda, {
         ...rule,
         name: "rossz",

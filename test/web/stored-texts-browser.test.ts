@@ -96,7 +96,7 @@ describe("stored payment texts in the reader's language", () => {
     expect(batch).toContain(`no record of tax id ${UNKNOWN_TAX_ID}`);
     expect(batch).toContain("Correct the tax id from the supplier's master data");
     expect(batch).not.toContain("ellenőrző számjegye");
-    const csv = await (await page.request.get(`${web.url}/payments/${batchId}.csv`)).text();
+    const csv = await (await page.request.get(`${web.url}/payments/${batchId}.csv?format=machine`)).text();
     expect(csv).toContain(`tax id ""${BAD_TAX_ID}"" has a wrong check digit (expected 6)`);
     const [stored] = await t.db.sql<{ detail: string; detailSaid: unknown }[]>`
       select detail, detail_said as "detailSaid" from regwatch.payment_checks

@@ -3,50 +3,68 @@
  * cursor a few hundred rows at a time and each batch written out before the next is read, so a
  * long period never sits in memory. CSV is `;` with a BOM and a decimal comma (Hungarian Excel
  * opens it in columns), every text cell neutralised against formulas; the workbook has one row
- * per changed heading with the day as a date. Values read as on the page (accounts as numbers,
- * status in words).
+ * per changed heading with the day as a date cell. A person's download speaks the reader's
+ * language (column names, headings and values in words, days in the language's form); a
+ * machine's keeps the column keys and codes (download-audience.ts).
  */
 import type { Writable } from "node:stream";
 import { feedCells } from "../../changes/format.ts";
 import { type FeedFilter, type FeedRow, feedQuery } from "../../changes/sql/change-feed.ts";
 import type { Sql } from "../../db/connect.ts";
 import { CsvWriter, EXCEL_HU } from "../../formats/write/csv-writer.ts";
-import { XlsxWriter } from "../../formats/write/xlsx-writer.ts";
+import { type XlsxColumnType, XlsxWriter } from "../../formats/write/xlsx-writer.ts";
+import type { MessageKey } from "../../i18n/messages.ts";
+import { wordOf } from "../../i18n/words.ts";
+import { cellsOf } from "./changes-cells.ts";
+import { type DownloadWords, workbookDayFormat, yesNo } from "./download-audience.ts";
 
 const CURSOR_ROWS = 500;
 
-const HEADERS = [
-  "change_date",
-  "tax_id",
-  "business_name",
-  "lists",
-  "heading",
-  "old_value",
-  "new_value",
-  "order_ambiguous",
-] as const;
+/** The columns: key (a machine's header), cell type and width in the workbook. */
+const COLUMNS: readonly { key: string; type: XlsxColumnType; width: number }[] = [
+  { key: "change_date", type: "date", width: 12 },
+  { key: "tax_id", type: "text", width: 10 },
+  { key: "business_name", type: "text", width: 40 },
+  { key: "lists", type: "text", width: 20 },
+  { key: "heading", type: "text", width: 18 },
+  { key: "old_value", type: "text", width: 40 },
+  { key: "new_value", type: "text", width: 40 },
+  { key: "order_ambiguous", type: "text", width: 10 },
+];
 
-function cells(r: FeedRow): string[] {
-  const values = feedCells(r);
+function headers(words: DownloadWords): string[] {
+  return COLUMNS.map((c) =>
+    words.audience === "machine" ? c.key : words.i18n.t(`export.changes.${c.key}` as MessageKey),
+  );
+}
+
+function cells(r: FeedRow, words: DownloadWords): string[] {
+  const person = words.audience === "person";
+  const values = person ? cellsOf(words.i18n, r) : feedCells(r);
   return [
     r.changeDate,
     r.taxId,
     r.businessName ?? "",
     r.listNames.join(", "),
-    r.heading,
+    person ? wordOf(words.i18n, "heading", r.heading) : r.heading,
     values.before,
     values.after,
-    r.orderAmbiguous ? "yes" : "no",
+    yesNo(words, r.orderAmbiguous),
   ];
 }
 
 /** Writes the feed as CSV to `out` (not ended: the caller ends it). Returns the rows written. */
-export async function writeChangesCsv(sql: Sql, filter: FeedFilter, out: Writable): Promise<number> {
+export async function writeChangesCsv(
+  sql: Sql,
+  filter: FeedFilter,
+  out: Writable,
+  words: DownloadWords,
+): Promise<number> {
   const csv = new CsvWriter(out, EXCEL_HU);
-  await csv.row(HEADERS);
+  await csv.row(headers(words));
   let count = 0;
   for await (const rows of feedQuery(sql, filter).cursor(CURSOR_ROWS)) {
-    for (const r of rows) await csv.row(cells(r));
+    for (const r of rows) await csv.row(cells(r, words));
     count += rows.length;
   }
   await csv.flush();
@@ -54,21 +72,28 @@ export async function writeChangesCsv(sql: Sql, filter: FeedFilter, out: Writabl
 }
 
 /** Writes the feed as an .xlsx workbook to `out` and ends it. Returns the rows written. */
-export async function writeChangesXlsx(sql: Sql, filter: FeedFilter, out: Writable): Promise<number> {
+export async function writeChangesXlsx(
+  sql: Sql,
+  filter: FeedFilter,
+  out: Writable,
+  words: DownloadWords,
+): Promise<number> {
   const book = new XlsxWriter(out);
-  const sheet = book.sheet("changes", [
-    { header: "change_date", type: "date", width: 12, numFmt: "yyyy-mm-dd" },
-    { header: "tax_id", type: "text", width: 10 },
-    { header: "business_name", type: "text", width: 40 },
-    { header: "lists", type: "text", width: 20 },
-    { header: "heading", type: "text", width: 18 },
-    { header: "old_value", type: "text", width: 40 },
-    { header: "new_value", type: "text", width: 40 },
-    { header: "order_ambiguous", type: "text", width: 10 },
-  ]);
+  const names = headers(words);
+  const machine = words.audience === "machine";
+  const day = machine ? "yyyy-mm-dd" : workbookDayFormat(words.i18n.locale);
+  const sheet = book.sheet(
+    machine ? "changes" : words.i18n.t("export.changes.sheet"),
+    COLUMNS.map((c, i) => ({
+      header: names[i]!,
+      type: c.type,
+      width: machine ? c.width : Math.max(c.width, names[i]!.length + 2),
+      ...(c.type === "date" ? { numFmt: day } : {}),
+    })),
+  );
   let count = 0;
   for await (const rows of feedQuery(sql, filter).cursor(CURSOR_ROWS)) {
-    for (const r of rows) sheet.row(cells(r));
+    for (const r of rows) sheet.row(cells(r, words));
     count += rows.length;
     // A reader that takes the file slowly holds the cursor back, not the workbook in memory.
     await sheet.drained();

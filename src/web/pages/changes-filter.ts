@@ -15,6 +15,7 @@ import { loadWatchLists } from "../../run/lists.ts";
 import { taxBaseOf } from "../../taxid.ts";
 import { line, query, repeated } from "../route-schemas.ts";
 import { CURSOR, decodeCursor } from "./changes-cursor.ts";
+import { AUDIENCE_FIELD } from "./download-audience.ts";
 import { QueryReader } from "./query-reader.ts";
 
 export const DEFAULT_DAYS = 7;
@@ -27,6 +28,7 @@ export const FEED = {
     list: repeated(200),
     heading: repeated(200),
     tax_id: line(200),
+    ...AUDIENCE_FIELD,
     after: CURSOR,
     before: CURSOR,
     last: line(5),

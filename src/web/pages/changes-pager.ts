@@ -9,8 +9,8 @@ import { encodeCursor } from "./changes-cursor.ts";
 
 type Raw = Record<string, unknown>;
 
-/** The parameters that name a page (the rest are the filter, kept by every link). */
-const PLACE = new Set(["after", "before", "last", "page"]);
+/** The parameters that name a page, or a download's audience (the rest are the filter, kept by every link). */
+const PLACE = new Set(["after", "before", "last", "page", "format"]);
 
 export interface ChangesPage {
   rows: FeedRow[];

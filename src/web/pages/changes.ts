@@ -1,22 +1,21 @@
 /**
  * GET /changes: the change feed with the CLI's filters, page by page from where the last page
  * stopped (keyset: src/web/pages/changes-pager.ts); GET /changes.csv and
- * /changes.xlsx: the same rows, every page, as downloads streamed from a cursor.
+ * /changes.xlsx: the same rows, every page, as downloads streamed from a cursor, in the reader's
+ * language (`?format=machine`: the column keys and codes).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { FeedRow } from "../../changes/sql/change-feed.ts";
 import { feedPage } from "../../changes/sql/change-feed.ts";
 import type { Sql } from "../../db/connect.ts";
 import { inOneRead } from "../../db/one-read.ts";
-import type { Translator } from "../../i18n/messages.ts";
-import { unreadWords } from "../../i18n/unread.ts";
-import { valueText } from "../../i18n/values.ts";
 import { loadWatchLists } from "../../run/lists.ts";
 import { downloadBody } from "../download.ts";
 import type { RegisterAccountPages } from "../kit.ts";
+import { cellsOf } from "./changes-cells.ts";
 import { writeChangesCsv, writeChangesXlsx } from "./changes-export.ts";
 import { type ChangesQuery, FEED, readChangesQuery } from "./changes-filter.ts";
 import { type ChangesPage, changesLinks, filtersOf, pageOf } from "./changes-pager.ts";
+import { audienceOf } from "./download-audience.ts";
 
 const PAGE_SIZE = 100;
 
@@ -56,17 +55,20 @@ export const registerChangesPages: RegisterAccountPages = (app, kit) => {
 
   const download = async (request: FastifyRequest, reply: FastifyReply, kind: "csv" | "xlsx") => {
     const q = await readQuery(request);
-    if (q.problems.length > 0) {
-      const i18n = kit.i18n(request);
-      const message = i18n.t("changes.badFilter", { problems: q.problems.join("; ") });
+    const i18n = kit.i18n(request);
+    const wanted = audienceOf(request.query as Record<string, unknown>, i18n);
+    const problems = [...q.problems, ...(wanted.problem !== undefined ? [wanted.problem] : [])];
+    if (problems.length > 0 || wanted.audience === undefined) {
+      const message = i18n.t("changes.badFilter", { problems: problems.join("; ") });
       return kit.render(request, reply, "error", { title: i18n.t("changes.badFilter.title"), message }, 400);
     }
     const deps = request.deps;
+    const words = { audience: wanted.audience, i18n };
     const write = kind === "csv" ? writeChangesCsv : writeChangesXlsx;
     const out = downloadBody(
       deps.log,
       "changes download",
-      (to) => write(deps.db.sql, q.filter, to),
+      (to) => write(deps.db.sql, q.filter, to, words),
       kind === "xlsx",
     );
     const name = `regwatch-changes-${q.filter.since}${q.filter.until ? `-${q.filter.until}` : ""}.${kind}`;
@@ -90,18 +92,4 @@ async function readPage(sql: Sql, q: ChangesQuery): Promise<ChangesPage> {
     found = await feedPage(sql, q.filter, { ...position, limit: PAGE_SIZE + 1 });
   }
   return pageOf(found, position, PAGE_SIZE);
-}
-
-/**
- * A row's before and after in the reader's language: an old value the file did not give says so,
- * and a change whose values were not read says it changed and why.
- */
-function cellsOf(i18n: Translator, r: FeedRow): { before: string; after: string } {
-  if (!r.valuesRead)
-    return { before: "", after: i18n.t("changes.notRead", { why: unreadWords(i18n, r.heading, r) }) };
-  const shown = (v: unknown) => (v === null || v === undefined ? "" : valueText(i18n, r.heading, v));
-  return {
-    before: r.oldValueKnown ? shown(r.oldValue) : i18n.t("value.oldUnknown"),
-    after: shown(r.newValue),
-  };
 }

@@ -1,38 +1,56 @@
 /**
  * A recorded payment batch as a download, streamed from a cursor over payment_checks: CSV with
  * `;`, a BOM and a decimal comma (Hungarian Excel), every text cell neutralised; or a workbook
- * with the verdict cells coloured (held red or amber, passing green) and amounts as numbers with
- * their currency's decimals.
+ * with the verdict cells coloured (held red or amber, passing green), amounts as numbers with
+ * their currency's decimals and days as date cells. A person's download speaks the reader's
+ * language (column names, verdicts, held, details and next steps); a machine's keeps the keys and
+ * codes (download-audience.ts).
  */
 import type { Writable } from "node:stream";
 import type { Sql } from "../../db/connect.ts";
 import { currencyDecimals } from "../../formats/read/amounts.ts";
 import { CsvWriter, EXCEL_HU } from "../../formats/write/csv-writer.ts";
-import { FILLS, numberFormat, XlsxWriter } from "../../formats/write/xlsx-writer.ts";
+import { FILLS, numberFormat, type XlsxColumnType, XlsxWriter } from "../../formats/write/xlsx-writer.ts";
+import { formatsFor } from "../../i18n/format.ts";
+import type { MessageKey } from "../../i18n/messages.ts";
+import { storedWords } from "../../i18n/said-words.ts";
 import { batchChecksQuery, type PaymentCheckRow } from "../sql/payments.ts";
+import { type DownloadWords, workbookDayFormat, yesNo } from "./download-audience.ts";
 import { verdictWords } from "./payments-view.ts";
 
 const CURSOR_ROWS = 1000;
 
-const COLUMNS = [
-  "line",
-  "tax_id",
-  "name",
-  "registry_name",
-  "bank_account",
-  "amount",
-  "currency",
-  "reference",
-  "verdict",
-  "held",
-  "detail",
-  "next_step",
-  "verified_by",
-  "verified_on",
-] as const;
+/** The columns: key (a machine's header), cell type and width in the workbook. */
+const COLUMNS: readonly { key: string; type: XlsxColumnType; width: number }[] = [
+  { key: "line", type: "number", width: 7 },
+  { key: "tax_id", type: "text", width: 14 },
+  { key: "name", type: "text", width: 30 },
+  { key: "registry_name", type: "text", width: 30 },
+  { key: "bank_account", type: "text", width: 28 },
+  { key: "amount", type: "number", width: 16 },
+  { key: "currency", type: "text", width: 8 },
+  { key: "reference", type: "text", width: 18 },
+  { key: "verdict", type: "text", width: 26 },
+  { key: "held", type: "text", width: 6 },
+  { key: "detail", type: "text", width: 50 },
+  { key: "next_step", type: "text", width: 50 },
+  { key: "verified_by", type: "text", width: 14 },
+  { key: "verified_on", type: "date", width: 12 },
+];
+
+function headers(words: DownloadWords): string[] {
+  return COLUMNS.map((c) =>
+    words.audience === "machine" ? c.key : words.i18n.t(`export.payments.${c.key}` as MessageKey),
+  );
+}
 
 /** A row's cells in COLUMNS order, the amount given by the caller (a CSV decimal or a formatted number). */
-function cells<A>(r: PaymentCheckRow, amount: A, held: boolean) {
+function cells<A>(r: PaymentCheckRow, amount: A, words: DownloadWords) {
+  const verdict = verdictWords(r.verdict, words.i18n);
+  const person = words.audience === "person";
+  // Days have no zone: any zone's formats say them alike.
+  const said = (stored: unknown, english: string | null) =>
+    person ? storedWords(words.i18n, formatsFor(words.i18n.locale, "UTC"), stored, english) : english;
   return [
     r.line,
     r.taxId ?? "",
@@ -42,29 +60,32 @@ function cells<A>(r: PaymentCheckRow, amount: A, held: boolean) {
     r.amount === null ? (r.amountRaw ?? null) : amount,
     r.currency,
     r.reference ?? "",
-    r.verdict,
-    held ? "yes" : "no",
-    r.detail ?? "",
-    r.nextStep ?? "",
+    person ? verdict.words : r.verdict,
+    yesNo(words, verdict.held),
+    said(r.detailSaid, r.detail) ?? "",
+    said(r.nextStepSaid, r.nextStep) ?? "",
     r.verifiedBy ?? "",
     r.verifiedOn,
   ] as const;
 }
 
 /** Writes the batch's rows as CSV to `out` (not ended). */
-export async function writeBatchCsv(sql: Sql, batchId: string, out: Writable): Promise<void> {
+export async function writeBatchCsv(
+  sql: Sql,
+  batchId: string,
+  out: Writable,
+  words: DownloadWords,
+): Promise<void> {
   const csv = new CsvWriter(out, EXCEL_HU);
-  await csv.row(COLUMNS);
+  await csv.row(headers(words));
   for await (const rows of batchChecksQuery(sql, batchId).cursor(CURSOR_ROWS)) {
-    for (const r of rows) {
-      await csv.row(cells(r, { decimal: r.amount ?? "" }, verdictWords(r.verdict).held));
-    }
+    for (const r of rows) await csv.row(cells(r, { decimal: r.amount ?? "" }, words));
   }
   await csv.flush();
 }
 
 const FILL_OF = { red: FILLS.red, amber: FILLS.amber, green: FILLS.green } as const;
-const VERDICT_COLUMN = COLUMNS.indexOf("verdict");
+const VERDICT_COLUMN = COLUMNS.findIndex((c) => c.key === "verdict");
 
 function decimalsOf(currency: string | null): number {
   try {
@@ -75,30 +96,29 @@ function decimalsOf(currency: string | null): number {
 }
 
 /** Writes the batch's rows as a workbook to `out` and ends it. */
-export async function writeBatchXlsx(sql: Sql, batchId: string, out: Writable): Promise<void> {
+export async function writeBatchXlsx(
+  sql: Sql,
+  batchId: string,
+  out: Writable,
+  words: DownloadWords,
+): Promise<void> {
   const book = new XlsxWriter(out);
-  const sheet = book.sheet("payments", [
-    { header: "line", type: "number", width: 7 },
-    { header: "tax_id", type: "text", width: 14 },
-    { header: "name", type: "text", width: 30 },
-    { header: "registry_name", type: "text", width: 30 },
-    { header: "bank_account", type: "text", width: 28 },
-    { header: "amount", type: "number", width: 16 },
-    { header: "currency", type: "text", width: 8 },
-    { header: "reference", type: "text", width: 18 },
-    { header: "verdict", type: "text", width: 26 },
-    { header: "held", type: "text", width: 6 },
-    { header: "detail", type: "text", width: 50 },
-    { header: "next_step", type: "text", width: 50 },
-    { header: "verified_by", type: "text", width: 14 },
-    { header: "verified_on", type: "date", width: 12, numFmt: "yyyy-mm-dd" },
-  ]);
+  const names = headers(words);
+  const day = words.audience === "machine" ? "yyyy-mm-dd" : workbookDayFormat(words.i18n.locale);
+  const sheet = book.sheet(
+    words.audience === "machine" ? "payments" : words.i18n.t("export.payments.sheet"),
+    COLUMNS.map((c, i) => ({
+      header: names[i]!,
+      type: c.type,
+      width: words.audience === "machine" ? c.width : Math.max(c.width, names[i]!.length + 2),
+      ...(c.type === "date" ? { numFmt: day } : {}),
+    })),
+  );
   for await (const rows of batchChecksQuery(sql, batchId).cursor(CURSOR_ROWS)) {
     for (const r of rows) {
-      const words = verdictWords(r.verdict);
       const amount = { value: Number(r.amount), numFmt: numberFormat(decimalsOf(r.currency)) };
-      sheet.row(cells(r, amount, words.held), {
-        fill: FILL_OF[words.severity],
+      sheet.row(cells(r, amount, words), {
+        fill: FILL_OF[verdictWords(r.verdict).severity],
         fillColumns: [VERDICT_COLUMN],
       });
     }

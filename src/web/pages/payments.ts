@@ -2,7 +2,8 @@
  * The payment pages: GET /payments (the upload form for reviewers and admins, recent batches for
  * everyone), POST /payments (payments-upload.ts), GET /payments/{batch_id} (each row's verdict
  * with its detail and next step, totals, who ran it and when; ?held=1 shows held rows only),
- * GET /payments/{batch_id}.csv and .xlsx, and POST /payments/verify (a reviewer records that an
+ * GET /payments/{batch_id}.csv and .xlsx (in the reader's language; `?format=machine` with the
+ * column keys and codes), and POST /payments/verify (a reviewer records that an
  * account was confirmed out of band, from a held row).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -11,6 +12,7 @@ import { downloadBody } from "../download.ts";
 import { type PageKit, type RegisterAccountPages, roleAtLeast, type WebDeps } from "../kit.ts";
 import { form, line, PAGE, PLAIN_GET, query, typedText } from "../route-schemas.ts";
 import { batchChecksQuery, readBatch, readBatchVerdictCounts, readRecentBatches } from "../sql/payments.ts";
+import { AUDIENCE_FIELD, audienceOf, type DownloadWords } from "./download-audience.ts";
 import { COLUMNS, columnsHandler } from "./payments-check.ts";
 import { writeBatchCsv, writeBatchXlsx } from "./payments-export.ts";
 import { RECHECK, recheckHandler } from "./payments-recheck.ts";
@@ -24,7 +26,7 @@ const VERIFY = {
 };
 const BATCH = {
   params: { type: "object", properties: { file: line(200) }, required: ["file"] },
-  querystring: query({ held: line(4), page: PAGE, verified: line(200) }),
+  querystring: query({ held: line(4), page: PAGE, verified: line(200), ...AUDIENCE_FIELD }),
 };
 
 const BATCHES_PAGE = 25;
@@ -96,8 +98,19 @@ export const registerPaymentPages: RegisterAccountPages = (app, kit) => {
       const message = i18n.t("payments.noBatch", { id: match[1] });
       return kit.render(request, reply, "error", { title: i18n.t("payments.noBatch.title"), message }, 404);
     }
-    if (match[2] === "csv" || match[2] === "xlsx") return download(reply, deps, batch.id, match[2]);
     const query = request.query as Record<string, unknown>;
+    if (match[2] === "csv" || match[2] === "xlsx") {
+      const wanted = audienceOf(query, i18n);
+      if (wanted.problem !== undefined)
+        return kit.render(
+          request,
+          reply,
+          "error",
+          { title: i18n.t("download.refused"), message: wanted.problem },
+          400,
+        );
+      return download(reply, deps, batch.id, match[2], { audience: wanted.audience, i18n });
+    }
     const q = new QueryReader(query, i18n);
     const heldOnly = q.choice("held", ["1", "0"]) === "1";
     const page = q.integer("page", 1, 1, 100_000);
@@ -132,12 +145,18 @@ export const registerPaymentPages: RegisterAccountPages = (app, kit) => {
   });
 };
 
-function download(reply: FastifyReply, deps: WebDeps, batchId: string, kind: "csv" | "xlsx") {
+function download(
+  reply: FastifyReply,
+  deps: WebDeps,
+  batchId: string,
+  kind: "csv" | "xlsx",
+  words: DownloadWords,
+) {
   const write = kind === "csv" ? writeBatchCsv : writeBatchXlsx;
   const out = downloadBody(
     deps.log,
     "payment batch download",
-    (to) => write(deps.db.sql, batchId, to),
+    (to) => write(deps.db.sql, batchId, to, words),
     kind === "xlsx",
   );
   return reply

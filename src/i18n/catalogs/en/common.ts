@@ -32,6 +32,12 @@ export const common = {
   "form.note": "Note",
   "download.csv": "CSV for Excel",
   "download.xlsx": "Excel workbook",
+  "download.forMachines": "For scripts (column keys and codes that never change):",
+  "download.yes": "yes",
+  "download.no": "no",
+  "download.refused": "Download refused",
+  "download.badFormat":
+    "format “{given}” is not known: leave it out for a download in your language, or give format=machine for the column keys and codes scripts read",
   "name.unknown": "(name unknown)",
   "value.none": "(none)",
   "value.oldUnknown": "(old value not given)",

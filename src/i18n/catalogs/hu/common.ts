@@ -34,6 +34,12 @@ export const common = {
   "form.note": "Megjegyzés",
   "download.csv": "CSV Excelhez",
   "download.xlsx": "Excel-munkafüzet",
+  "download.forMachines": "Programoknak (változatlan oszlopkulcsok és kódok):",
+  "download.yes": "igen",
+  "download.no": "nem",
+  "download.refused": "A letöltés nem indult el",
+  "download.badFormat":
+    "ismeretlen formátum: „{given}”; a saját nyelvén szóló letöltéshez hagyja el, a programok által olvasott oszlopkulcsokhoz és kódokhoz adja meg: format=machine",
   "name.unknown": "(ismeretlen név)",
   "value.none": "(nincs)",
   "value.oldUnknown": "(a korábbi érték nem ismert)",
