@@ -12,16 +12,20 @@ import { feedCells } from "../../changes/format.ts";
 import { type FeedFilter, type FeedRow, feedQuery } from "../../changes/sql/change-feed.ts";
 import type { Sql } from "../../db/connect.ts";
 import { CsvWriter, EXCEL_HU } from "../../formats/write/csv-writer.ts";
-import { type XlsxColumnType, XlsxWriter } from "../../formats/write/xlsx-writer.ts";
-import type { MessageKey } from "../../i18n/messages.ts";
+import { XlsxWriter } from "../../formats/write/xlsx-writer.ts";
 import { wordOf } from "../../i18n/words.ts";
 import { cellsOf } from "./changes-cells.ts";
-import { type DownloadWords, workbookDayFormat, yesNo } from "./download-audience.ts";
+import {
+  columnNames,
+  type DownloadColumn,
+  type DownloadWords,
+  downloadSheet,
+  yesNo,
+} from "./download-audience.ts";
 
 const CURSOR_ROWS = 500;
 
-/** The columns: key (a machine's header), cell type and width in the workbook. */
-const COLUMNS: readonly { key: string; type: XlsxColumnType; width: number }[] = [
+const COLUMNS: readonly DownloadColumn[] = [
   { key: "change_date", type: "date", width: 12 },
   { key: "tax_id", type: "text", width: 10 },
   { key: "business_name", type: "text", width: 40 },
@@ -31,12 +35,6 @@ const COLUMNS: readonly { key: string; type: XlsxColumnType; width: number }[] =
   { key: "new_value", type: "text", width: 40 },
   { key: "order_ambiguous", type: "text", width: 10 },
 ];
-
-function headers(words: DownloadWords): string[] {
-  return COLUMNS.map((c) =>
-    words.audience === "machine" ? c.key : words.i18n.t(`export.changes.${c.key}` as MessageKey),
-  );
-}
 
 function cells(r: FeedRow, words: DownloadWords): string[] {
   const person = words.audience === "person";
@@ -61,7 +59,7 @@ export async function writeChangesCsv(
   words: DownloadWords,
 ): Promise<number> {
   const csv = new CsvWriter(out, EXCEL_HU);
-  await csv.row(headers(words));
+  await csv.row(columnNames("changes", COLUMNS, words));
   let count = 0;
   for await (const rows of feedQuery(sql, filter).cursor(CURSOR_ROWS)) {
     for (const r of rows) await csv.row(cells(r, words));
@@ -79,18 +77,7 @@ export async function writeChangesXlsx(
   words: DownloadWords,
 ): Promise<number> {
   const book = new XlsxWriter(out);
-  const names = headers(words);
-  const machine = words.audience === "machine";
-  const day = machine ? "yyyy-mm-dd" : workbookDayFormat(words.i18n.locale);
-  const sheet = book.sheet(
-    machine ? "changes" : words.i18n.t("export.changes.sheet"),
-    COLUMNS.map((c, i) => ({
-      header: names[i]!,
-      type: c.type,
-      width: machine ? c.width : Math.max(c.width, names[i]!.length + 2),
-      ...(c.type === "date" ? { numFmt: day } : {}),
-    })),
-  );
+  const sheet = downloadSheet(book, "changes", COLUMNS, words);
   let count = 0;
   for await (const rows of feedQuery(sql, filter).cursor(CURSOR_ROWS)) {
     for (const r of rows) sheet.row(cells(r, words));

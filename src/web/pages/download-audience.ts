@@ -4,8 +4,9 @@
  * A machine's (`?format=machine`) keeps the column keys, codes and ISO days these downloads have
  * always had, whatever the session's language, so a script that reads it never breaks.
  */
+import type { XlsxColumnType, XlsxSheet, XlsxWriter } from "../../formats/write/xlsx-writer.ts";
 import type { Locale } from "../../i18n/locales.ts";
-import type { Translator } from "../../i18n/messages.ts";
+import type { MessageKey, Translator } from "../../i18n/messages.ts";
 import { line } from "../route-schemas.ts";
 
 export type Audience = "person" | "machine";
@@ -41,4 +42,41 @@ export interface DownloadWords {
 export function yesNo(words: DownloadWords, value: boolean): string {
   if (words.audience === "machine") return value ? "yes" : "no";
   return words.i18n.t(value ? "download.yes" : "download.no");
+}
+
+/** A download's column: its key (a machine's header, and its name's catalog key), cell type and width. */
+export interface DownloadColumn {
+  key: string;
+  type: XlsxColumnType;
+  width: number;
+}
+
+type Area = "payments" | "changes";
+
+/** The header row: the keys for a machine, the names in the reader's language for a person. */
+export function columnNames(area: Area, columns: readonly DownloadColumn[], words: DownloadWords): string[] {
+  return columns.map((c) =>
+    words.audience === "machine" ? c.key : words.i18n.t(`export.${area}.${c.key}` as MessageKey),
+  );
+}
+
+/** The download's sheet in `book`: named and headed for its audience, days as date cells. */
+export function downloadSheet(
+  book: XlsxWriter,
+  area: Area,
+  columns: readonly DownloadColumn[],
+  words: DownloadWords,
+): XlsxSheet {
+  const machine = words.audience === "machine";
+  const names = columnNames(area, columns, words);
+  const day = machine ? "yyyy-mm-dd" : workbookDayFormat(words.i18n.locale);
+  return book.sheet(
+    machine ? area : words.i18n.t(`export.${area}.sheet`),
+    columns.map((c, i) => ({
+      header: names[i]!,
+      type: c.type,
+      width: machine ? c.width : Math.max(c.width, names[i]!.length + 2),
+      ...(c.type === "date" ? { numFmt: day } : {}),
+    })),
+  );
 }

@@ -10,18 +10,22 @@ import type { Writable } from "node:stream";
 import type { Sql } from "../../db/connect.ts";
 import { currencyDecimals } from "../../formats/read/amounts.ts";
 import { CsvWriter, EXCEL_HU } from "../../formats/write/csv-writer.ts";
-import { FILLS, numberFormat, type XlsxColumnType, XlsxWriter } from "../../formats/write/xlsx-writer.ts";
+import { FILLS, numberFormat, XlsxWriter } from "../../formats/write/xlsx-writer.ts";
 import { formatsFor } from "../../i18n/format.ts";
-import type { MessageKey } from "../../i18n/messages.ts";
 import { storedWords } from "../../i18n/said-words.ts";
 import { batchChecksQuery, type PaymentCheckRow } from "../sql/payments.ts";
-import { type DownloadWords, workbookDayFormat, yesNo } from "./download-audience.ts";
+import {
+  columnNames,
+  type DownloadColumn,
+  type DownloadWords,
+  downloadSheet,
+  yesNo,
+} from "./download-audience.ts";
 import { verdictWords } from "./payments-view.ts";
 
 const CURSOR_ROWS = 1000;
 
-/** The columns: key (a machine's header), cell type and width in the workbook. */
-const COLUMNS: readonly { key: string; type: XlsxColumnType; width: number }[] = [
+const COLUMNS: readonly DownloadColumn[] = [
   { key: "line", type: "number", width: 7 },
   { key: "tax_id", type: "text", width: 14 },
   { key: "name", type: "text", width: 30 },
@@ -37,12 +41,6 @@ const COLUMNS: readonly { key: string; type: XlsxColumnType; width: number }[] =
   { key: "verified_by", type: "text", width: 14 },
   { key: "verified_on", type: "date", width: 12 },
 ];
-
-function headers(words: DownloadWords): string[] {
-  return COLUMNS.map((c) =>
-    words.audience === "machine" ? c.key : words.i18n.t(`export.payments.${c.key}` as MessageKey),
-  );
-}
 
 /** A row's cells in COLUMNS order, the amount given by the caller (a CSV decimal or a formatted number). */
 function cells<A>(r: PaymentCheckRow, amount: A, words: DownloadWords) {
@@ -77,7 +75,7 @@ export async function writeBatchCsv(
   words: DownloadWords,
 ): Promise<void> {
   const csv = new CsvWriter(out, EXCEL_HU);
-  await csv.row(headers(words));
+  await csv.row(columnNames("payments", COLUMNS, words));
   for await (const rows of batchChecksQuery(sql, batchId).cursor(CURSOR_ROWS)) {
     for (const r of rows) await csv.row(cells(r, { decimal: r.amount ?? "" }, words));
   }
@@ -103,17 +101,7 @@ export async function writeBatchXlsx(
   words: DownloadWords,
 ): Promise<void> {
   const book = new XlsxWriter(out);
-  const names = headers(words);
-  const day = words.audience === "machine" ? "yyyy-mm-dd" : workbookDayFormat(words.i18n.locale);
-  const sheet = book.sheet(
-    words.audience === "machine" ? "payments" : words.i18n.t("export.payments.sheet"),
-    COLUMNS.map((c, i) => ({
-      header: names[i]!,
-      type: c.type,
-      width: words.audience === "machine" ? c.width : Math.max(c.width, names[i]!.length + 2),
-      ...(c.type === "date" ? { numFmt: day } : {}),
-    })),
-  );
+  const sheet = downloadSheet(book, "payments", COLUMNS, words);
   for await (const rows of batchChecksQuery(sql, batchId).cursor(CURSOR_ROWS)) {
     for (const r of rows) {
       const amount = { value: Number(r.amount), numFmt: numberFormat(decimalsOf(r.currency)) };
