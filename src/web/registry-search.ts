@@ -10,10 +10,10 @@ import { requireSearch } from "../config.ts";
 import { RegwatchError } from "../errors.ts";
 import type { Translator } from "../i18n/messages.ts";
 import { saveBusinesses } from "../parse/save-businesses.ts";
-import type { NameSearch } from "../search/name-plan.ts";
-import { type NamingOutcome, nameUnnamed } from "../search/name-unnamed.ts";
 import { openSearch } from "../run/open-registry.ts";
 import { searchRequestsThisMonth } from "../run/usage.ts";
+import type { NameSearch } from "../search/name-plan.ts";
+import { type NamingOutcome, nameUnnamed } from "../search/name-unnamed.ts";
 import { redactError } from "../secrets.ts";
 import type { WebDeps } from "./kit.ts";
 
@@ -70,7 +70,10 @@ export async function searchRegistry(
 }
 
 /** The planned searches on one client; needs the search configured (the page offers it only then). */
-export async function runNameSearches(deps: WebDeps, searches: readonly NameSearch[]): Promise<NamingOutcome> {
+export async function runNameSearches(
+  deps: WebDeps,
+  searches: readonly NameSearch[],
+): Promise<NamingOutcome> {
   const { config } = deps;
   requireSearch(config);
   const search = await openSearch(config, deps.log, deps.db.sql);

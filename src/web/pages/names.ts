@@ -44,33 +44,44 @@ export const registerNamesPages: RegisterAccountPages = (app, kit) => {
         cost: toSpend > 0 ? costText(i18n, toSpend, plan.searches.length, allowance) : null,
         allowance,
         canLookUp: toSpend > 0 && roleAtLeast(request.user.role, "reviewer"),
-        readerNote: toSpend > 0 && !roleAtLeast(request.user.role, "reviewer") ? i18n.t("unnamed.readerNote") : null,
+        readerNote:
+          toSpend > 0 && !roleAtLeast(request.user.role, "reviewer") ? i18n.t("unnamed.readerNote") : null,
         button: i18n.t("unnamed.button", { count: toSpend }),
-        clueless: plan.clueless.length > 0 ? i18n.t("unnamed.clueless", { count: plan.clueless.length }) : null,
-        rows: rows.slice(0, LISTED).map((r) => ({ taxId: r.taxId, clue: clueText(i18n, clueOf.get(r.taxId)) })),
+        clueless:
+          plan.clueless.length > 0 ? i18n.t("unnamed.clueless", { count: plan.clueless.length }) : null,
+        rows: rows
+          .slice(0, LISTED)
+          .map((r) => ({ taxId: r.taxId, clue: clueText(i18n, clueOf.get(r.taxId)) })),
         more: total > LISTED ? i18n.t("unnamed.more", { shown: LISTED, total }) : null,
       });
     },
   );
 
-  app.post("/names/look-up", { schema: LOOK_UP, preHandler: kit.requireRole("reviewer") }, async (request, reply) => {
-    const deps = request.deps;
-    const i18n = kit.i18n(request);
-    const allowance = await searchAllowance(deps, i18n);
-    if (!allowance.configured || allowance.remaining === 0) return reply.redirect("/names", 303);
-    const { rows } = await readUnnamedWatched(deps.db.sql);
-    const searches = planNameSearches(rows).searches.slice(0, Math.min(allowance.remaining, NAMES_PER_ACTION));
-    const outcome = await holdConnectionWhile(request, () => runNameSearches(deps, searches));
-    if (outcome.stopped !== undefined && !(outcome.stopped instanceof SearchQuotaError))
-      deps.log.warn({ err: redactError(outcome.stopped) }, "looking up unnamed businesses ended early");
-    const result = new URLSearchParams({
-      named: String(outcome.named.length),
-      missed: String(outcome.missed.length),
-      left: String(outcome.left.length),
-    });
-    if (outcome.stopped !== undefined) result.set("stop", stopReason(outcome.stopped));
-    return reply.redirect(`/names?${result}`, 303);
-  });
+  app.post(
+    "/names/look-up",
+    { schema: LOOK_UP, preHandler: kit.requireRole("reviewer") },
+    async (request, reply) => {
+      const deps = request.deps;
+      const i18n = kit.i18n(request);
+      const allowance = await searchAllowance(deps, i18n);
+      if (!allowance.configured || allowance.remaining === 0) return reply.redirect("/names", 303);
+      const { rows } = await readUnnamedWatched(deps.db.sql);
+      const searches = planNameSearches(rows).searches.slice(
+        0,
+        Math.min(allowance.remaining, NAMES_PER_ACTION),
+      );
+      const outcome = await holdConnectionWhile(request, () => runNameSearches(deps, searches));
+      if (outcome.stopped !== undefined && !(outcome.stopped instanceof SearchQuotaError))
+        deps.log.warn({ err: redactError(outcome.stopped) }, "looking up unnamed businesses ended early");
+      const result = new URLSearchParams({
+        named: String(outcome.named.length),
+        missed: String(outcome.missed.length),
+        left: String(outcome.left.length),
+      });
+      if (outcome.stopped !== undefined) result.set("stop", stopReason(outcome.stopped));
+      return reply.redirect(`/names?${result}`, 303);
+    },
+  );
 };
 
 function costText(i18n: Translator, toSpend: number, searchable: number, allowance: Allowance): string {
@@ -80,7 +91,8 @@ function costText(i18n: Translator, toSpend: number, searchable: number, allowan
 
 function clueText(i18n: Translator, search: NameSearch | undefined): string {
   if (!search) return i18n.t("unnamed.clue.none");
-  const kind = search.kind === "reg-number" ? "regNumber" : search.kind === "bank-account" ? "account" : "name";
+  const kind =
+    search.kind === "reg-number" ? "regNumber" : search.kind === "bank-account" ? "account" : "name";
   return i18n.t(`unnamed.clue.${kind}`, { value: search.value });
 }
 

@@ -50,7 +50,8 @@ export const names = {
   "unnamed.clue.account": "bank account {value}",
   "unnamed.clue.name": "given name “{value}”",
   "unnamed.clue.none": "nothing known to search by",
-  "unnamed.done.named": "{count, plural, =0 {No business got its name.} one {# business got its name.} other {# businesses got their names.}}",
+  "unnamed.done.named":
+    "{count, plural, =0 {No business got its name.} one {# business got its name.} other {# businesses got their names.}}",
   "unnamed.done.missed":
     "{count, plural, one {# business was} other {# businesses were}} not in the registry's answers.",
   "unnamed.done.leftQuota":

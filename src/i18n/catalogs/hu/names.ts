@@ -44,7 +44,8 @@ export const names = {
   "unnamed.costPart":
     "Egy lépésben a(z) {searchable} közül {count} vállalkozást keresünk meg: ez {count} keresés a havi keretből még hátralévő {remaining} közül (a havi keret: {limit}).",
   "unnamed.button": "{count} név megkeresése",
-  "unnamed.readerNote": "Ellenőr vagy adminisztrátor megkeresheti ezeket a vállalkozásokat a cégnyilvántartásban.",
+  "unnamed.readerNote":
+    "Ellenőr vagy adminisztrátor megkeresheti ezeket a vállalkozásokat a cégnyilvántartásban.",
   "unnamed.clueless":
     "{count} vállalkozásnak nincs se cégjegyzékszáma, se fizetési fájlból ismert bankszámlája, se megadott neve: nyissa meg az oldalát, és írja be a cégjegyzékszámát vagy a nevét.",
   "unnamed.more": "Az első {shown} látszik a(z) {total} közül.",
@@ -54,7 +55,8 @@ export const names = {
   "unnamed.clue.account": "bankszámla: {value}",
   "unnamed.clue.name": "megadott név: „{value}”",
   "unnamed.clue.none": "nincs mi alapján keresni",
-  "unnamed.done.named": "{count, plural, =0 {Egy vállalkozás sem kapott nevet.} other {# vállalkozás kapta meg a nevét.}}",
+  "unnamed.done.named":
+    "{count, plural, =0 {Egy vállalkozás sem kapott nevet.} other {# vállalkozás kapta meg a nevét.}}",
   "unnamed.done.missed": "{count} vállalkozás nem volt a cégnyilvántartás válaszaiban.",
   "unnamed.done.leftQuota": "{count} vállalkozást nem kerestünk meg: elfogyott a havi keret.",
   "unnamed.done.leftFailed":
