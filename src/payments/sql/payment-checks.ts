@@ -123,4 +123,24 @@ export async function finishPaymentBatch(
     set finished_at = now(), row_count = ${end.rowCount}, held_count = ${end.heldCount},
         totals = ${sql.json(end.totals as unknown as Parameters<typeof sql.json>[0])}
     where id = ${batchId}::uuid`;
+  await keepGivenNames(sql, batchId);
+}
+
+/**
+ * The payee names the batch's file gave its businesses, kept as given names (source `file
+ * <base name>`, as `watch import` keeps a list's names): shown, marked as given, wherever the
+ * registry has not named the business yet. The first row of a business names it; a later batch
+ * of the same file name replaces the name.
+ */
+async function keepGivenNames(sql: Sql | Tx, batchId: string): Promise<void> {
+  await sql`
+    insert into ${sql.t.given_names} (tax_id, source, name)
+    select distinct on (c.tax_base) c.tax_base, 'file ' || f.base, left(btrim(c.name), 500)
+    from ${sql.t.payment_checks} c
+    join ${sql.t.payment_batches} b on b.id = c.batch_id
+    cross join lateral (select regexp_replace(b.file_name, '^.*[/\\\\]', '') as base) f
+    where c.batch_id = ${batchId}::uuid and btrim(f.base) <> ''
+      and c.tax_base ~ '^[0-9]{8}$' and nullif(btrim(c.name), '') is not null
+    order by c.tax_base, c.line
+    on conflict (tax_id, source) do update set name = excluded.name, given_at = now()`;
 }

@@ -122,6 +122,8 @@ export async function registerInboxPages(app: FastifyInstance, kit: PageKit, hom
           trouble,
           groups: groupByBusiness(changes, onLists, (heading, value) => valueText(i18n, heading, value)),
           shown: page.changes.length,
+          // Rows the registry has not named lead to the page that looks them all up at once.
+          unnamedOnPage: page.changes.some((c) => !c.name?.trim()),
           canAct,
           isAdmin: roleAtLeast(request.user.role, "admin"),
           empty: emptyReason(filter, context),

@@ -10,6 +10,7 @@ import { registerCoveragePages } from "./coverage.ts";
 import { registerListMembersPages } from "./list-members.ts";
 import { registerListsPages } from "./lists.ts";
 import { registerListsApply } from "./lists-apply.ts";
+import { registerNamesPages } from "./names.ts";
 import { registerPaymentPages } from "./payments.ts";
 import { registerRulesPages } from "./rules.ts";
 import { registerRunsPages } from "./runs.ts";
@@ -24,6 +25,7 @@ export const registerMorePages: RegisterAccountPages = async (app, kit) => {
     registerRunsPages,
     registerListsPages,
     registerSearchPages,
+    registerNamesPages,
     registerListsApply,
     registerListMembersPages,
     registerRulesPages,

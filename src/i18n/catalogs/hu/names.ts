@@ -35,4 +35,32 @@ export const names = {
   "lookup.missed":
     "A cégnyilvántartás „{value}” keresésre adott válaszában nincs {taxId} adószámú vállalkozás; a válasz {count} találatát megőriztük.",
   "lookup.badValue": "A(z) „{value}” se nem cégjegyzékszám, se nem legalább 3 betűs név.",
+  "unnamed.title": "Név nélküli vállalkozások",
+  "unnamed.none": "Minden figyelt vállalkozásnak megvan a cégnyilvántartásbeli neve.",
+  "unnamed.summary":
+    "{total} figyelt vállalkozásnak még nincs neve a cégnyilvántartásból; ezek közül {searchable, plural, =0 {egyik sem kereshető meg} other {# megkereshető}} azzal, amit a regwatch tud róla.",
+  "unnamed.cost":
+    "A keresésük {count} keresést használ fel a havi keretből még hátralévő {remaining} közül (a havi keret: {limit}), vállalkozásonként egyet.",
+  "unnamed.costPart":
+    "Egy lépésben a(z) {searchable} közül {count} vállalkozást keresünk meg: ez {count} keresés a havi keretből még hátralévő {remaining} közül (a havi keret: {limit}).",
+  "unnamed.button": "{count} név megkeresése",
+  "unnamed.readerNote":
+    "Ellenőr vagy adminisztrátor megkeresheti ezeket a vállalkozásokat a cégnyilvántartásban.",
+  "unnamed.clueless":
+    "{count} vállalkozásnak nincs se cégjegyzékszáma, se fizetési fájlból ismert bankszámlája, se megadott neve: nyissa meg az oldalát, és írja be a cégjegyzékszámát vagy a nevét.",
+  "unnamed.more": "Az első {shown} látszik a(z) {total} közül.",
+  "unnamed.col.taxId": "Adószám",
+  "unnamed.col.clue": "Keresés ez alapján",
+  "unnamed.clue.regNumber": "cégjegyzékszám: {value}",
+  "unnamed.clue.account": "bankszámla: {value}",
+  "unnamed.clue.name": "megadott név: „{value}”",
+  "unnamed.clue.none": "nincs mi alapján keresni",
+  "unnamed.done.named":
+    "{count, plural, =0 {Egy vállalkozás sem kapott nevet.} other {# vállalkozás kapta meg a nevét.}}",
+  "unnamed.done.missed": "{count} vállalkozás nem volt a cégnyilvántartás válaszaiban.",
+  "unnamed.done.leftQuota": "{count} vállalkozást nem kerestünk meg: elfogyott a havi keret.",
+  "unnamed.done.leftFailed":
+    "{count} vállalkozást nem kerestünk meg: a keresés a cégnyilvántartásban nem sikerült ({why}).",
+  "unnamed.done.remaining": "Ebben a hónapban még {remaining} keresés maradt a(z) {limit} közül.",
+  "unnamed.inboxLink": "Név nélküli vállalkozások: nevek megkeresése",
 } as const satisfies Record<keyof typeof en, string>;
