@@ -18,6 +18,8 @@ COMMENT ON FUNCTION regwatch.registry_zone() IS 'The registry''s time zone (REGW
 --> statement-breakpoint
 COMMENT ON FUNCTION regwatch.registry_day(timestamptz) IS 'The registry''s day of a moment, in its zone (registry_zone()), whatever the session''s TimeZone. Example: select regwatch.registry_day(fetched_at) from regwatch.businesses.';
 --> statement-breakpoint
+COMMENT ON SCHEMA regwatch IS 'regwatch: a copy of the business registry''s watch lists, their changes and search results, kept current by the regwatch service. Every day a view or function takes from a moment (when a search record was read; today) is the registry''s day, in its zone (registry_zone(): REGWATCH_REGISTRY_TZ as regwatch migrate last wrote it, Europe/Budapest by default), whatever the reading session''s TimeZone.';
+--> statement-breakpoint
 -- As in 0006, the end of a snooze compared with the registry's today, not the session's.
 CREATE OR REPLACE VIEW regwatch.v_open_alerts AS
 SELECT a.id AS alert_id,
