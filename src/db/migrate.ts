@@ -80,8 +80,7 @@ export async function migrateSchema(
     // New tables reach the reader roles (data ones only), in the migration's own transaction.
     if (pending.length > 0) await reapplyReaderGrantsIn(t, schema);
     // The calendar of the views' days: REGWATCH_REGISTRY_TZ, not the migration's default.
-    if (options.registryTz !== undefined)
-      await keepRegistryZone(tx as unknown as postgres.Sql, schema, options.registryTz);
+    if (options.registryTz !== undefined) await keepRegistryZone(tx, schema, options.registryTz);
     return { applied: pending.length };
   });
 }

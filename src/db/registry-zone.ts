@@ -18,7 +18,7 @@ export function registryZoneBody(zone: string): string {
  * without the function, before 0048, is absent), read from the functions' bodies.
  */
 export async function registryZones(
-  sql: postgres.Sql,
+  sql: postgres.Sql | postgres.TransactionSql,
   schemas: readonly string[],
 ): Promise<Map<string, string>> {
   const rows = await sql<{ schema: string; body: string }[]>`
@@ -38,7 +38,11 @@ export async function registryZones(
  * transaction `tx`): true when it was rewritten. A zone the database does not know is refused
  * with a message naming REGWATCH_REGISTRY_TZ, and nothing is written.
  */
-export async function keepRegistryZone(tx: postgres.Sql, schema: string, zone: string): Promise<boolean> {
+export async function keepRegistryZone(
+  tx: postgres.TransactionSql,
+  schema: string,
+  zone: string,
+): Promise<boolean> {
   const current = await registryZones(tx, [schema]);
   if (!current.has(schema) || current.get(schema) === zone) return false;
   let ddl: string;
