@@ -111,7 +111,9 @@ export async function withDatabase<T>(
     // On the pool (the journal is named with its schema): one statement, not a transaction of
     // its own. The migrator is loaded only when something is pending.
     if (!(await migrationsCurrent(db.pool, db.schema)))
-      await (await import("../db/migrate.ts")).runMigrations(db.url, db.schema);
+      await (await import("../db/migrate.ts")).runMigrations(db.url, db.schema, {
+        registryTz: ctx.config.registryTz,
+      });
     return await fn(db);
   } finally {
     await db.close();

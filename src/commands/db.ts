@@ -61,7 +61,7 @@ export function registerDb(program: Command): void {
           );
         }
         const server = await startEmbedded(config.dataDir);
-        await runMigrations(server.url);
+        await runMigrations(server.url, undefined, { registryTz: config.registryTz });
         // A connection opened and closed here must not stop the server, so none goes through
         // openDatabase's stop-when-last rule: the server stays until `db stop`.
         process.stdout.write(

@@ -25,7 +25,7 @@ export function registerMigrate(program: Command): void {
         const db = await openDatabase(config, { max: MIGRATE_PARALLEL + 1 });
         try {
           if (accounts === undefined) {
-            const { applied } = await runMigrations(db.url, db.schema);
+            const { applied } = await runMigrations(db.url, db.schema, { registryTz: config.registryTz });
             log.info({ applied, database: db.origin }, "migrations applied");
             process.stdout.write(
               applied === 0 ? "schema is up to date\n" : `applied ${applied} migration(s)\n`,
@@ -45,11 +45,12 @@ export function registerMigrate(program: Command): void {
                 : `schema ${schema}: applied ${applied} migration(s)\n`,
             );
           };
-          await migrateSchemas(db.pool, [DEFAULT_SCHEMA], { onSchema: say });
+          const registryTz = config.registryTz;
+          await migrateSchemas(db.pool, [DEFAULT_SCHEMA], { onSchema: say, registryTz });
           await migrateSchemas(
             db.pool,
             accounts.map((a) => a.schema),
-            { onSchema: say },
+            { onSchema: say, registryTz },
           );
           // Every account is current now: the fleet's views show exactly the accounts of the file.
           await rebuildFleetViews(

@@ -41,7 +41,9 @@ export function registerWeb(program: Command): void {
         return withDatabase({ config, log }, async (db) => {
           // Every account's schema is migrated here, at start: a page request never migrates.
           for (const account of accounts ?? []) {
-            const { applied } = await runMigrations(db.url, account.schema);
+            const { applied } = await runMigrations(db.url, account.schema, {
+              registryTz: config.registryTz,
+            });
             log.info({ applied, schema: account.schema, database: db.origin }, "migrations applied");
           }
           const host = opts.host ?? config.webHost;

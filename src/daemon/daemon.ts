@@ -47,7 +47,7 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
   const cleanups = new Cleanups(log);
   cleanups.push("database", () => db.close());
   try {
-    const { applied } = await runMigrations(db.url, db.schema);
+    const { applied } = await runMigrations(db.url, db.schema, { registryTz: config.registryTz });
     log.info({ applied, database: db.origin }, "migrations applied");
 
     // Aborted when a stop begins: every request, pause and backoff in flight ends at once.

@@ -41,7 +41,7 @@ export async function runFleetDaemon(
   cleanups.push("database", () => db.close());
   try {
     for (const schema of [db.schema, ...accounts.map((a) => a.schema)]) {
-      const { applied } = await runMigrations(db.url, schema);
+      const { applied } = await runMigrations(db.url, schema, { registryTz: config.registryTz });
       log.info({ applied, schema, database: db.origin }, "migrations applied");
     }
     const queue = await openQueue(db.url, log);

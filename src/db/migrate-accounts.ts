@@ -2,11 +2,13 @@
  * `migrate` of a fleet: the home schema and every account's, fast and safe to repeat. One
  * statement over every journal finds the schemas already current, which cost nothing more; the
  * others are migrated a few at once, each in one transaction of its own (migrate.ts). A new
- * account added to the file is the only one migrated by the next `migrate`.
+ * account added to the file is the only one migrated by the next `migrate`. A schema whose
+ * registry_zone() is not `registryTz` is not current either: its migration run rewrites it.
  */
 import type { Pool } from "./connect.ts";
 import { MIGRATIONS_FOLDER, migrateSchema, newestApplied } from "./migrate.ts";
 import { readMigrations } from "./migration-files.ts";
+import { registryZones } from "./registry-zone.ts";
 
 /** Schemas migrated at once: enough to overlap round trips, few enough to leave the server room. */
 export const MIGRATE_PARALLEL = 4;
@@ -23,11 +25,15 @@ export interface SchemaOutcome {
 export async function migrateSchemas(
   pool: Pool,
   schemas: readonly string[],
-  options: { parallel?: number; onSchema?: (outcome: SchemaOutcome) => void } = {},
+  options: { parallel?: number; onSchema?: (outcome: SchemaOutcome) => void; registryTz?: string } = {},
 ): Promise<SchemaOutcome[]> {
   const migrations = readMigrations(MIGRATIONS_FOLDER);
   const latest = Math.max(...migrations.map((m) => m.folderMillis));
-  const newest = await newestApplied(pool, schemas);
+  const { registryTz } = options;
+  const [newest, zones] = await Promise.all([
+    newestApplied(pool, schemas),
+    registryTz === undefined ? undefined : registryZones(pool, schemas),
+  ]);
   const outcomes: SchemaOutcome[] = [];
   const report = (outcome: SchemaOutcome) => {
     outcomes.push(outcome);
@@ -35,14 +41,15 @@ export async function migrateSchemas(
   };
   const behind: string[] = [];
   for (const schema of schemas) {
-    if ((newest.get(schema) ?? -1) >= latest) report({ schema, applied: 0 });
+    const zoneKept = zones === undefined || zones.get(schema) === registryTz;
+    if ((newest.get(schema) ?? -1) >= latest && zoneKept) report({ schema, applied: 0 });
     else behind.push(schema);
   }
   let next = 0;
   const lane = async () => {
     while (next < behind.length) {
       const schema = behind[next++]!;
-      const { applied } = await migrateSchema(pool, schema, migrations);
+      const { applied } = await migrateSchema(pool, schema, migrations, { registryTz });
       report({ schema, applied });
     }
   };

@@ -3,6 +3,7 @@ import { DEFAULT_SCHEMA, type Sql } from "./connect.ts";
 import { reapplyReaderGrantsIn } from "./grants.ts";
 import { type Migration, pendingMigrations, readMigrations } from "./migration-files.ts";
 import { JOURNAL_SCHEMA, MIGRATIONS_FOLDER, migrationsTableOf } from "./migration-journal.ts";
+import { keepRegistryZone } from "./registry-zone.ts";
 import { retargetMigration } from "./schema-name.ts";
 import { withNoDelay } from "./socket.ts";
 
@@ -13,6 +14,11 @@ export {
   migrationsTableOf,
 } from "./migration-journal.ts";
 
+export interface MigrateOptions {
+  /** REGWATCH_REGISTRY_TZ: the zone the schema's views count the registry's days in. */
+  registryTz?: string;
+}
+
 /** Arbitrary but fixed: with the schema's hash, serialises the migrators of one schema. */
 const MIGRATION_LOCK = 0x72_77_6d_67; // "rwmg"
 
@@ -21,13 +27,17 @@ const MIGRATION_LOCK = 0x72_77_6d_67; // "rwmg"
  * gets the very same statements with the schema's name put in place of `regwatch`) on a client of
  * its own. See migrateSchema.
  */
-export async function runMigrations(url: string, schema = DEFAULT_SCHEMA): Promise<{ applied: number }> {
+export async function runMigrations(
+  url: string,
+  schema = DEFAULT_SCHEMA,
+  options: MigrateOptions = {},
+): Promise<{ applied: number }> {
   const client = postgres(
     url,
     withNoDelay({ max: 1, onnotice: () => {}, connection: { application_name: "regwatch" } }),
   );
   try {
-    return await migrateSchema(client, schema);
+    return await migrateSchema(client, schema, undefined, options);
   } finally {
     await client.end({ timeout: 5 });
   }
@@ -39,12 +49,14 @@ export async function runMigrations(url: string, schema = DEFAULT_SCHEMA): Promi
  * drizzle's migrator does. Safe to run again (applied ones are skipped) and from several processes
  * at once: a transaction-scoped advisory lock of the schema makes them take turns, so it passes
  * through a pooler in transaction mode too. When it applied any, the grants of the schema's reader
- * roles are applied again in the same transaction (src/db/grants.ts).
+ * roles are applied again in the same transaction (src/db/grants.ts). With `registryTz`, the
+ * schema's registry_zone() is made to return it, if it returns another (src/db/registry-zone.ts).
  */
 export async function migrateSchema(
   pool: postgres.Sql,
   schema: string,
   migrations: readonly Migration[] = readMigrations(MIGRATIONS_FOLDER),
+  options: MigrateOptions = {},
 ): Promise<{ applied: number }> {
   await ensureJournalSchema(pool);
   const table = migrationsTableOf(schema);
@@ -67,6 +79,8 @@ export async function migrateSchema(
     }
     // New tables reach the reader roles (data ones only), in the migration's own transaction.
     if (pending.length > 0) await reapplyReaderGrantsIn(t, schema);
+    // The calendar of the views' days: REGWATCH_REGISTRY_TZ, not the migration's default.
+    if (options.registryTz !== undefined) await keepRegistryZone(tx, schema, options.registryTz);
     return { applied: pending.length };
   });
 }

@@ -62,6 +62,8 @@ export const RELATION_NAMES = [
   "payment_column_choices",
   "reader_roles",
   "record_bank_accounts",
+  "registry_day",
+  "registry_zone",
   "registry_descriptions",
   "run_lease",
   "runs",

@@ -10,6 +10,7 @@ import { outboxCounts } from "../alerts/sql/outbox.ts";
 import { listAlertRules } from "../alerts/sql/rules.ts";
 import type { Config } from "../config.ts";
 import { openDatabase } from "../db/connect.ts";
+import { registryZones } from "../db/registry-zone.ts";
 import { coerceError } from "../errors.ts";
 import { searchRequestsThisMonth } from "../run/usage.ts";
 import {
@@ -47,7 +48,7 @@ export interface DeliveryFacts {
   health: Awaited<ReturnType<typeof deliveryHealth>>;
 }
 
-type DatabaseConfig = Pick<Config, "databaseUrl" | "dataDir" | "tz">;
+type DatabaseConfig = Pick<Config, "databaseUrl" | "dataDir" | "tz" | "registryTz">;
 
 export async function checkDatabase(config: DatabaseConfig, now: Date): Promise<DatabaseFindings> {
   const origin = config.databaseUrl ? "DATABASE_URL" : "embedded";
@@ -65,11 +66,13 @@ export async function checkDatabase(config: DatabaseConfig, now: Date): Promise<
       return unreached(describe(error), origin);
     }
     const results = [judgeReached(identity, origin, config.dataDir)];
-    const [state, schemaThere] = await Promise.all([
+    const [state, schemaThere, zones] = await Promise.all([
       attempt(MIGRATIONS, () => migrationState(db.sql, db.schema)),
       regwatchSchemaExists(db.sql).catch(() => true),
+      registryZones(db.pool, [db.schema]).catch(() => undefined),
     ]);
-    results.push("check" in state ? state : judgeMigrations(state));
+    const calendar = { database: zones?.get(db.schema), configured: config.registryTz };
+    results.push("check" in state ? state : judgeMigrations(state, calendar));
     if (!schemaThere) {
       const why = "not checked: the schema is not created yet";
       results.push(warn(WRITES, why, "run `regwatch migrate`"), warn(READERS, why, "run `regwatch migrate`"));

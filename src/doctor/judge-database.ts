@@ -35,7 +35,14 @@ export function judgeUnreached(message: string, origin: "DATABASE_URL" | "embedd
   return fail(DATABASE, `not reachable: ${message}`, next);
 }
 
-export function judgeMigrations(state: MigrationState): CheckResult {
+/**
+ * Every migration applied, and the database counting the views' days in REGWATCH_REGISTRY_TZ
+ * (`calendar`: its registry_zone(), undefined when it was not read, and the configured zone).
+ */
+export function judgeMigrations(
+  state: MigrationState,
+  calendar?: { database: string | undefined; configured: string },
+): CheckResult {
   if (state.pending.length > 0) {
     const names = state.pending.slice(0, 5).join(", ") + (state.pending.length > 5 ? ", ..." : "");
     return fail(
@@ -49,6 +56,13 @@ export function judgeMigrations(state: MigrationState): CheckResult {
       MIGRATIONS,
       `the database has ${state.applied} migrations, this regwatch knows ${state.shipped}: a newer version migrated it`,
       "run the regwatch version that migrated this database",
+    );
+  }
+  if (calendar?.database !== undefined && calendar.database !== calendar.configured) {
+    return warn(
+      MIGRATIONS,
+      `all ${state.shipped} migrations applied, but the views count the registry's days in ${calendar.database}, not in REGWATCH_REGISTRY_TZ=${calendar.configured}`,
+      "run `regwatch migrate` (or restart the daemon): it writes REGWATCH_REGISTRY_TZ into the database",
     );
   }
   return ok(MIGRATIONS, `all ${state.shipped} migrations applied`);

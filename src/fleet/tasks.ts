@@ -41,7 +41,10 @@ export interface HeldSession {
 export class AccountDatabases {
   private readonly checked = new Map<string, Promise<void>>();
 
-  constructor(private readonly home: Database) {}
+  constructor(
+    private readonly home: Database,
+    private readonly registryTz?: string,
+  ) {}
 
   /** The account's Database, its schema current. */
   async use(schema: string): Promise<HeldSession> {
@@ -49,7 +52,8 @@ export class AccountDatabases {
     let check = this.checked.get(schema);
     if (!check) {
       check = (async () => {
-        if (!(await migrationsCurrent(db.sql, schema))) await migrateSchema(this.home.pool, schema);
+        if (!(await migrationsCurrent(db.sql, schema)))
+          await migrateSchema(this.home.pool, schema, undefined, { registryTz: this.registryTz });
       })();
       this.checked.set(schema, check);
       check.catch(() => this.checked.delete(schema));

@@ -66,14 +66,15 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   // and one for the heartbeat, the lease sweep and the run leases' renewals. Each statement runs in
   // its account's schema (db/scoped-sql.ts). With the queue's two, `concurrency` + 3 in all.
   const home = await openDatabase({ ...config, schema: DEFAULT_SCHEMA }, { max: options.concurrency + 1 });
-  const databases = new AccountDatabases(home);
+  const databases = new AccountDatabases(home, config.registryTz);
   const releasers: Array<() => Promise<unknown>> = [() => home.close(), () => databases.closeAll()];
   const releaseAll = async () => {
     for (const release of releasers.reverse())
       await release().catch((e) => log.warn({ err: coerceError(e).message }, "closing failed"));
   };
   try {
-    if (!(await migrationsCurrent(home.sql, DEFAULT_SCHEMA))) await runMigrations(home.url, DEFAULT_SCHEMA);
+    if (!(await migrationsCurrent(home.sql, DEFAULT_SCHEMA)))
+      await runMigrations(home.url, DEFAULT_SCHEMA, { registryTz: config.registryTz });
     await installQueue(home.url, log);
 
     const stopping = new AbortController();

@@ -111,6 +111,25 @@ describe("migrate with an accounts file", () => {
   });
 });
 
+describe("migrate and the registry's zone", () => {
+  it("writes REGWATCH_REGISTRY_TZ into every schema whose views count days in another zone", async () => {
+    const zones = async () => {
+      const rows = await sql<{ zone: string }[]>`
+        select regwatch.registry_zone() || ' ' || regwatch_a.registry_zone() || ' ' ||
+               regwatch_b.registry_zone() || ' ' || regwatch_c.registry_zone() as zone`;
+      return rows[0]?.zone;
+    };
+    expect(await zones()).toBe("Europe/Budapest Europe/Budapest Europe/Budapest Europe/Budapest");
+    const env = { DATABASE_URL: database.url, REGWATCH_ACCOUNTS_FILE: file };
+    const helsinki = await runCli(["migrate"], { ...env, REGWATCH_REGISTRY_TZ: "Europe/Helsinki" });
+    expect(helsinki.stderr).toBe("");
+    expect(helsinki.code).toBe(0);
+    expect(await zones()).toBe("Europe/Helsinki Europe/Helsinki Europe/Helsinki Europe/Helsinki");
+    expect((await runCli(["migrate"], env)).code).toBe(0);
+    expect(await zones()).toBe("Europe/Budapest Europe/Budapest Europe/Budapest Europe/Budapest");
+  });
+});
+
 describe("grant-reader --account", () => {
   async function canRead(schema: string): Promise<boolean | string> {
     const reserved = await sql.reserve();

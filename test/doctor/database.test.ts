@@ -68,6 +68,18 @@ describe("regwatch doctor and the database", () => {
     }
   });
 
+  it("warns when the database counts the registry's days in another zone than REGWATCH_REGISTRY_TZ", async () => {
+    const results = await doctorWith(env({ REGWATCH_REGISTRY_TZ: "Europe/Helsinki" }));
+    expect(notOk(results)).toEqual(["migrations: warn"]);
+    const migrations = resultOf(results, "migrations");
+    expect(migrations.message).toMatch(
+      /but the views count the registry's days in Europe\/Budapest, not in REGWATCH_REGISTRY_TZ=Europe\/Helsinki$/,
+    );
+    expect(migrations.next).toMatch(/^run `regwatch migrate`/);
+    const [zone] = await world.tdb.db.sql<{ zone: string }[]>`select regwatch.registry_zone() as zone`;
+    expect(zone?.zone).toBe("Europe/Budapest");
+  });
+
   it("fails a role that may only read, naming what it may not write", async () => {
     const reader = await role(
       `grant connect on database "${world.tdb.name}" to ROLE`,

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registryDay } from "../../src/dates.ts";
+import { keepRegistryZone } from "../../src/db/registry-zone.ts";
 import { loadBankAccountsOf, withCheckReads } from "../../src/payments/sql/evidence.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
@@ -59,10 +60,25 @@ describe("days in the registry's calendar", () => {
     expect(byAccount.get(A)).toMatchObject({ currentlyRegistered: false, removedOn: "2026-03-21" });
   });
 
-  it("follows the zone it is given, not the server's", async () => {
-    const rows = await withCheckReads(test.db.sql, "UTC", (sql) => loadBankAccountsOf(sql, [TAX_ID]));
+  it("follows the registry's zone the database holds (REGWATCH_REGISTRY_TZ, as migrate writes it)", async () => {
+    const zone = (z: string) => test.db.pool.begin((tx) => keepRegistryZone(tx, "regwatch", z));
+    await zone("UTC");
+    try {
+      const rows = await withCheckReads(test.db.sql, "UTC", (sql) => loadBankAccountsOf(sql, [TAX_ID]));
+      const byAccount = new Map(rows.map((r) => [r.account, r]));
+      expect(byAccount.get(B)?.addedOn).toBe("2026-02-15");
+      expect(byAccount.get(A)?.removedOn).toBe("2026-03-20");
+    } finally {
+      await zone("Europe/Budapest");
+    }
+  });
+
+  it("dates them on the registry's day whatever the transaction's zone", async () => {
+    const rows = await withCheckReads(test.db.sql, "America/Los_Angeles", (sql) =>
+      loadBankAccountsOf(sql, [TAX_ID]),
+    );
     const byAccount = new Map(rows.map((r) => [r.account, r]));
-    expect(byAccount.get(B)?.addedOn).toBe("2026-02-15");
-    expect(byAccount.get(A)?.removedOn).toBe("2026-03-20");
+    expect(byAccount.get(B)?.addedOn).toBe("2026-02-16");
+    expect(byAccount.get(A)?.removedOn).toBe("2026-03-21");
   });
 });

@@ -36,7 +36,7 @@ export async function loadBusinessFacts(sql: Sql, taxIds: readonly string[]): Pr
     select ids.tax_id as "taxId",
            coalesce(p.name, b.full_name) as name,
            case when p.status_code is not null
-                 and (b.status_code is null or p.status_as_of >= b.fetched_at::date)
+                 and (b.status_code is null or p.status_as_of >= ${sql.t.registry_day}(b.fetched_at))
                 then p.status_code else coalesce(b.status_code, p.status_code) end as "statusCode",
            coalesce(b.type, p.type) as type
     from ids
@@ -110,10 +110,10 @@ export async function loadBankAccountsOf(sql: Sql, taxIds: readonly string[]): P
              (select min(cv.change_date) from ${sql.t.change_values} cv
               where cv.tax_id = a.tax_id and cv.heading = 'bank_accounts' and cv.change_date > a.last_seen
                 and jsonb_typeof(cv.new_value) in ('array', 'object', 'string')),
-             (select min(s.seen_at::date) from ${sql.t.search_bank_accounts} s
-              where s.tax_id = a.tax_id and s.seen_at::date > a.last_seen),
-             (select b.fetched_at::date from ${sql.t.businesses} b
-              where b.tax_id = a.tax_id and b.fetched_at::date > a.last_seen)
+             (select min(${sql.t.registry_day}(s.seen_at)) from ${sql.t.search_bank_accounts} s
+              where s.tax_id = a.tax_id and ${sql.t.registry_day}(s.seen_at) > a.last_seen),
+             (select ${sql.t.registry_day}(b.fetched_at) from ${sql.t.businesses} b
+              where b.tax_id = a.tax_id and ${sql.t.registry_day}(b.fetched_at) > a.last_seen)
            ), 'YYYY-MM-DD') end as "removedOn"
     from ${sql.t.bank_accounts_of_businesses}(${taxIds as string[]}::text[]) a`;
 }
@@ -121,10 +121,11 @@ export async function loadBankAccountsOf(sql: Sql, taxIds: readonly string[]): P
 /**
  * Runs some of the payment check's reads in one read-only transaction (one state of the database)
  * without JIT compilation (the account history's estimated cost is far above jit_above_cost, and
- * compiling it took longer than running it: about 2 s of a 5,000-row chunk's 4 s), with the days
- * of timestamps counted in the registry's time zone: when a search record was read, and so when an
- * account was added or removed, is a day of the registry's calendar, as the check's own day is (in
- * the server's zone, UTC say, a record read at 00:30 in Budapest fell on the day before).
+ * compiling it took longer than running it: about 2 s of a 5,000-row chunk's 4 s). When a search
+ * record was read, and so when an account was added or removed, is a day of the registry's calendar
+ * (registry_day(), migration 0048), as the check's own day is (in the server's zone, UTC say, a
+ * record read at 00:30 in Budapest fell on the day before); the transaction's TimeZone is
+ * `timeZone` as well, for any day a statement would still take from it.
  */
 export function withCheckReads<T>(sql: Sql, timeZone: string, fn: (sql: Sql) => Promise<T>): Promise<T> {
   return inOneRead(sql, fn, { timeZone });
@@ -180,11 +181,11 @@ export async function loadChangeEvidence(sql: Sql, taxIds: readonly string[]): P
            exists (
              select 1 from ${sql.t.search_bank_accounts} s
              where s.tax_id = c.tax_id
-               and (s.seen_at >= c.first_seen_at or s.seen_at::date > c.change_date + 1)
+               and (s.seen_at >= c.first_seen_at or ${sql.t.registry_day}(s.seen_at) > c.change_date + 1)
            ) or exists (
              select 1 from ${sql.t.businesses} b
              where b.tax_id = c.tax_id and ${sql.t.record_bank_accounts}(b.record) is not null
-               and (b.fetched_at >= c.first_seen_at or b.fetched_at::date > c.change_date + 1)
+               and (b.fetched_at >= c.first_seen_at or ${sql.t.registry_day}(b.fetched_at) > c.change_date + 1)
            ) or exists (
              select 1 from ${sql.t.change_values} k
              where k.tax_id = c.tax_id and k.heading = 'bank_accounts' and k.change_date > c.change_date
