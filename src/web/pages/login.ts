@@ -10,7 +10,7 @@ import { rememberLoginAddress } from "../../console/login-addresses.ts";
 import { claimLoginAttempt, forgetLoginAttempt } from "../../console/login-attempts.ts";
 import { createSession, deleteSession } from "../../console/sessions.ts";
 import { consoleUserCredentials } from "../../console/users.ts";
-import { countConsoleUsers } from "../../console/users-admin.ts";
+import { countConsoleUsers, userName } from "../../console/users-admin.ts";
 import type { RegisterPages, WebDeps } from "../kit.ts";
 import { DECOY_HASH, verifyPassword } from "../passwords.ts";
 import { form, line, PLAIN_GET, PLAIN_POST, query, typedText } from "../route-schemas.ts";
@@ -74,7 +74,7 @@ export const registerLoginPages: RegisterPages = (app, deps, kit) => {
       const page = { title: i18n.t("error.csrf.title"), message: i18n.t("error.csrf.login") };
       return kit.render(request, reply, "error", page, 403);
     }
-    const username = typeof body.username === "string" ? body.username.trim() : "";
+    const username = typeof body.username === "string" ? userName(body.username) : "";
     const password = typeof body.password === "string" ? body.password : "";
     if (!username || !password) {
       return showForm(request, reply, 401, { error: i18n.t("login.missing"), username });

@@ -100,7 +100,7 @@ export const admin = {
   "usersMsg.noSuchUser": "Nincs „{name}” nevű felhasználó.",
   "usersMsg.taken": "Már van „{name}” nevű felhasználó; inkább adjon neki új jelszót.",
   "usersMsg.badName":
-    "A(z) „{name}” felhasználónév 1–64 karakter lehet: betű, számjegy, „.”, „_”, „@” vagy „-”.",
+    "A(z) „{name}” felhasználónév 1–64 karakter lehet: latin betű (ékezetes is, például kovács.éva), számjegy, „.”, „_”, „@” vagy „-”.",
   "usersMsg.badRole":
     "A szerepkör csak olvasó (reader), ellenőr (reviewer) vagy adminisztrátor (admin) lehet.",
   "usersMsg.unknownAccount": "A fiókfájlban nincs „{name}” nevű fiók.",
@@ -154,6 +154,8 @@ export const admin = {
   "usersAdmin.confirmRemove": "igen, {name} törlése",
   "usersAdmin.remove": "Törlés",
   "usersAdmin.addTitle": "Felhasználó felvétele",
+  "usersAdmin.nameRule":
+    "Latin betűk, ékezetesek is (kovács.éva), számjegyek, „.”, „_”, „@” és „-”; legfeljebb 64 karakter.",
   "usersAdmin.addHint": "A felvétel után generálunk egy jelszót, és egyszer megmutatjuk.",
   "usersAdmin.add": "Felhasználó felvétele",
   "rulesPage.col.name": "Név",
