@@ -1,0 +1,72 @@
+/**
+ * The batch list marks a batch that "Check again" made (issue 49, point 12): its line says it
+ * was checked again and links to the batch it repeats, in English and Hungarian; a file's own
+ * check carries no mark. Real HTTP against a console on a real database.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createUser,
+  getPage,
+  postForm,
+  type SignedIn,
+  signIn,
+  startTestConsole,
+  type TestConsole,
+} from "../helpers/console.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+
+const UUID = /^\/payments\/([0-9a-f-]{36})$/;
+let t: TestDatabase;
+let web: TestConsole;
+let vera: SignedIn;
+let anna: SignedIn;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  web = await startTestConsole(t.db);
+  await createUser(t.db, "vera", "reviewer");
+  await t.db.sql`insert into regwatch.console_users (name, role, password_hash, locale)
+    select 'anna', role, password_hash, 'hu' from regwatch.console_users where name = 'vera'`;
+  vera = await signIn(web.url, "vera");
+  anna = await signIn(web.url, "anna");
+});
+afterAll(async () => {
+  await web?.close();
+  await t?.drop();
+});
+
+async function upload(text: string, name: string): Promise<string> {
+  const form = new FormData();
+  form.append("_csrf", vera.csrf);
+  form.append("file", new Blob([text]), name);
+  const answer = await fetch(`${web.url}/payments`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { cookie: vera.cookie },
+    body: form,
+  });
+  expect(answer.status).toBe(303);
+  return UUID.exec(answer.headers.get("location") ?? "")![1]!;
+}
+
+/** The batch list's line (its table row) that links to the batch. */
+function lineOf(html: string, id: string): string {
+  const rows = html.match(/<tr>[\s\S]*?<\/tr>/g) ?? [];
+  return rows.find((r) => r.includes(`<td><a href="/payments/${id}">`)) ?? "";
+}
+
+describe("the batch list", () => {
+  it("marks a batch checked again, linking to the batch it repeats", async () => {
+    const first = await upload("Adószám;Számlaszám;Összeg\n24380313;11773016-11111018-00000000;9\n", "c.csv");
+    const again = await postForm(`${web.url}/payments/${first}/recheck`, vera, {});
+    expect(again.status).toBe(303);
+    const second = UUID.exec(again.headers.get("location") ?? "")![1]!;
+    const html = await (await getPage(`${web.url}/payments`, vera)).text();
+    expect(lineOf(html, second)).toMatch(
+      new RegExp(`<a class="[^"]*rechecked" href="/payments/${first}"[^>]*>checked again</a>`),
+    );
+    expect(lineOf(html, first)).not.toContain("rechecked");
+    const magyar = await (await getPage(`${web.url}/payments`, anna)).text();
+    expect(lineOf(magyar, second)).toContain(">újraellenőrzés</a>");
+  });
+});
