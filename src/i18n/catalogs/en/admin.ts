@@ -97,7 +97,7 @@ export const admin = {
   "usersMsg.unknownAccount": 'There is no account named "{name}" in the accounts file.',
   "usersMsg.firstAdmin":
     "Nobody can sign in yet: this console has no users. Create the first admin on the server, where regwatch runs, with the command below (it reads the password from standard input); then sign in here.",
-  "usersMsg.firstAdminCommand": "regwatch users add NAME --role admin --password-stdin",
+  "usersMsg.firstAdminCommand": "{command} users add NAME --role admin --password-stdin",
   "usersMsg.confirmRemove": "Tick the box to confirm that {name} is to be removed.",
   "listMsg.membersTitle": "List {name}",
   "listMsg.membersIntro":

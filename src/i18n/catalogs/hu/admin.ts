@@ -106,7 +106,7 @@ export const admin = {
   "usersMsg.unknownAccount": "A fiókfájlban nincs „{name}” nevű fiók.",
   "usersMsg.firstAdmin":
     "Még senki sem tud bejelentkezni: ennek a konzolnak nincsenek felhasználói. Az első adminisztrátort a szerveren, ahol a regwatch fut, az alábbi paranccsal hozza létre (a jelszót a standard bemenetről olvassa); utána jelentkezzen be itt.",
-  "usersMsg.firstAdminCommand": "regwatch users add NAME --role admin --password-stdin",
+  "usersMsg.firstAdminCommand": "{command} users add NAME --role admin --password-stdin",
   "usersMsg.confirmRemove":
     "Jelölje be a négyzetet annak megerősítéséhez, hogy {name} felhasználót törölni kell.",
   "listMsg.membersTitle": "Lista: {name}",
