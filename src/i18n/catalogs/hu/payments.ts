@@ -26,7 +26,8 @@ export const payments = {
   "payments.source.web": "konzol",
   "payments.source.cli": "parancssor",
   "payments.rechecked": "újraellenőrzés",
-  "payments.rechecked.title": "Egy korábbi köteg sorainak újabb ellenőrzése: a link az eredeti köteget nyitja meg",
+  "payments.rechecked.title":
+    "Egy korábbi köteg sorainak újabb ellenőrzése: a link az eredeti köteget nyitja meg",
   "payments.interrupted": "megszakadt: nem minden sort rögzítettünk",
   "payments.noCurrency": "{amount} (nincs pénznem)",
 
