@@ -14,6 +14,7 @@ import {
   type SignedIn,
   signIn,
   startTestConsole,
+  TEST_PASSWORD,
   type TestConsole,
 } from "../helpers/console.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
@@ -27,8 +28,7 @@ beforeAll(async () => {
   t = await createTestDatabase();
   web = await startTestConsole(t.db);
   await createUser(t.db, "ada", "admin");
-  await t.db.sql`insert into regwatch.console_users (name, role, password_hash, locale)
-    select 'anna', role, password_hash, 'hu' from regwatch.console_users where name = 'ada'`;
+  await createUser(t.db, "anna", "admin", TEST_PASSWORD, "hu");
   ada = await signIn(web.url, "ada");
   anna = await signIn(web.url, "anna");
 });

@@ -11,6 +11,7 @@ import {
   type SignedIn,
   signIn,
   startTestConsole,
+  TEST_PASSWORD,
   type TestConsole,
 } from "../helpers/console.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
@@ -25,8 +26,7 @@ beforeAll(async () => {
   t = await createTestDatabase();
   web = await startTestConsole(t.db);
   await createUser(t.db, "vera", "reviewer");
-  await t.db.sql`insert into regwatch.console_users (name, role, password_hash, locale)
-    select 'anna', role, password_hash, 'hu' from regwatch.console_users where name = 'vera'`;
+  await createUser(t.db, "anna", "reviewer", TEST_PASSWORD, "hu");
   vera = await signIn(web.url, "vera");
   anna = await signIn(web.url, "anna");
 });
