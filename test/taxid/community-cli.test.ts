@@ -78,3 +78,15 @@ describe("regwatch watch add and import", () => {
     );
   });
 });
+
+describe("regwatch changes --tax-id", () => {
+  it("takes a community tax number and names another member state's", async () => {
+    const env = { DATABASE_URL: t.url };
+    const read = await runCli(["changes", "--tax-id", "HU-24380313", "--json"], env);
+    expect(read.stderr).toBe("");
+    expect(read.code).toBe(0);
+    const foreign = await runCli(["changes", "--tax-id", "DE123456789"], env);
+    expect(foreign.code).toBe(64);
+    expect(foreign.stderr).toContain("another member state (DE)");
+  });
+});

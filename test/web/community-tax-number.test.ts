@@ -109,5 +109,14 @@ describe("the search box and a business's address", () => {
     expect(foreign).toContain("is a VAT number of another member state (DE)");
     const magyar = await (await getPage(`${web.url}/search?q=DE123456789`, anna)).text();
     expect(magyar).toContain("egy másik uniós tagállam (DE) közösségi adószáma");
+    expect((await getPage(`${web.url}/changes?tax_id=HU%2024380313`, ada)).status).toBe(200);
+    const byForm = await getPage(`${web.url}/businesses?tax_id=hu24380313`, ada);
+    expect(byForm.headers.get("location")).toBe("/businesses/24380313");
+    expect(await (await getPage(`${web.url}/businesses?tax_id=DE123456789`, ada)).text()).toContain(
+      "another member state (DE)",
+    );
+    const filter = await getPage(`${web.url}/changes?tax_id=DE123456789`, ada);
+    expect(filter.status).toBe(400);
+    expect(await filter.text()).toContain("another member state (DE)");
   });
 });

@@ -115,7 +115,13 @@ export const registerBusinessPages: RegisterAccountPages = async (app, kit) => {
     const base = taxBaseOf(taxId);
     if (base) return reply.redirect(`/businesses/${base}`, 303);
     const i18n = kit.i18n(request);
-    const message = taxId === "" ? i18n.t("search.empty") : i18n.t("search.bad", { value: taxId });
+    const foreign = foreignSaid(taxId);
+    const message =
+      taxId === ""
+        ? i18n.t("search.empty")
+        : foreign
+          ? saidIn(i18n, foreign)
+          : i18n.t("search.bad", { value: taxId });
     return kit.render(request, reply, "error", { title: i18n.t("search.title"), message }, 400);
   });
 
