@@ -11,6 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { workbookParts, writeStoredZip } from "../helpers/stored-zip.ts";
 
 const ACCOUNT = "11773016-11111018-00000000";
 let t: TestDatabase;
@@ -48,6 +49,23 @@ describe("regwatch payments check", () => {
     expect(checked.map((r) => r.tax_id)).toEqual(rows);
     expect(checked[3]).toMatchObject({ verdict: "invalid_tax_id", tax_base: null });
     expect(checked[3]!.detail).toContain("another member state (DE)");
+  });
+  it("reads them from a workbook as well", async () => {
+    const cell = (ref: string, text: string) => `<c r="${ref}" t="inlineStr"><is><t>${text}</t></is></c>`;
+    const parts = workbookParts("", 0);
+    delete parts["xl/sharedStrings.xml"];
+    parts["xl/worksheets/sheet1.xml"] =
+      `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>` +
+      `<row r="1">${cell("A1", "Adószám")}${cell("B1", "Számlaszám")}${cell("C1", "Összeg")}</row>` +
+      `<row r="2">${cell("A2", "HU 24380313")}${cell("B2", ACCOUNT)}<c r="C2"><v>100</v></c></row>` +
+      `</sheetData></worksheet>`;
+    const file = path.join(dir, "batch.xlsx");
+    await writeStoredZip(file, parts);
+    const result = await runCli(["payments", "check", file, "--json"], { DATABASE_URL: t.url });
+    expect(result.code, result.stderr).toBe(2);
+    const [row] = JSON.parse(result.stdout).rows;
+    expect(row).toMatchObject({ tax_id: "HU 24380313", tax_base: "24380313" });
+    expect(row.verdict).not.toBe("invalid_tax_id");
   });
 });
 

@@ -57,7 +57,15 @@ function lineOf(html: string, id: string): string {
 
 describe("the batch list", () => {
   it("marks a batch checked again, linking to the batch it repeats", async () => {
-    const first = await upload("Adószám;Számlaszám;Összeg\n24380313;11773016-11111018-00000000;9\n", "c.csv");
+    // A community tax number, as an ERP's export gives it (issue 49, point 1): read, and kept as written.
+    const first = await upload(
+      "Adószám;Számlaszám;Összeg\nHU-24380313;11773016-11111018-00000000;9\n",
+      "c.csv",
+    );
+    const [checked] = await t.db.sql<{ tax_id: string; tax_base: string; verdict: string }[]>`
+      select tax_id, tax_base, verdict from regwatch.payment_checks where batch_id = ${first}`;
+    expect(checked).toMatchObject({ tax_id: "HU-24380313", tax_base: "24380313" });
+    expect(checked!.verdict).not.toBe("invalid_tax_id");
     const again = await postForm(`${web.url}/payments/${first}/recheck`, vera, {});
     expect(again.status).toBe(303);
     const second = UUID.exec(again.headers.get("location") ?? "")![1]!;
