@@ -50,6 +50,7 @@ describe("regwatch payments check", () => {
     expect(checked[3]).toMatchObject({ verdict: "invalid_tax_id", tax_base: null });
     expect(checked[3]!.detail).toContain("another member state (DE)");
   });
+
   it("reads them from a workbook as well", async () => {
     const cell = (ref: string, text: string) => `<c r="${ref}" t="inlineStr"><is><t>${text}</t></is></c>`;
     const parts = workbookParts("", 0);
