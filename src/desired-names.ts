@@ -5,7 +5,7 @@
  * and never sends the registry a name nobody could have typed.
  */
 import { type Said, said } from "./said.ts";
-import { normaliseTaxId } from "./taxid.ts";
+import { foreignVatCountry, normaliseTaxId } from "./taxid.ts";
 
 /** Longest list name accepted. */
 export const LIST_NAME_MAX = 200;
@@ -61,7 +61,8 @@ export type DesiredTaxIdReading =
 
 /**
  * A desired tax id reduced to the tax base number it stands for (see normaliseTaxId: blanks
- * around it and the `-y-zz` of a full tax number go), or why it cannot be read. A control or
+ * around it, the `-y-zz` of a full tax number and the `HU` of a community tax number go), or why
+ * it cannot be read (another member state's VAT number named as such). A control or
  * invisible character anywhere, or a digit outside 0-9 (a full-width or Arabic-Indic one), is a
  * problem rather than something to clean up: the row was not written the way a person types it.
  * The check digit is not judged here (taxIdProblem does that).
@@ -74,6 +75,15 @@ export function readDesiredTaxId(raw: string): DesiredTaxIdReading {
     return { ok: false, problem: digits.text, said: digits, ...meantBy(raw) };
   }
   const taxId = normaliseTaxId(raw);
+  const country = taxId === undefined ? foreignVatCountry(raw) : undefined;
+  if (country !== undefined) {
+    const foreign = said(
+      "names.foreignTaxId",
+      { country },
+      `is a VAT number of another member state (${country}), not a Hungarian tax number`,
+    );
+    return { ok: false, problem: foreign.text, said: foreign };
+  }
   if (taxId === undefined) {
     const shape = said(
       "names.taxIdShape",

@@ -10,7 +10,7 @@ import { EXIT, UsageError } from "../errors.ts";
 import { resolveListRefs } from "../list-ref.ts";
 import { loadWatchLists } from "../run/lists.ts";
 import { redactSecrets } from "../secrets.ts";
-import { taxBaseOf } from "../taxid.ts";
+import { foreignSaid, taxBaseOf } from "../taxid.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
 import { collect, parseDateArg, runAction, withDatabase } from "./context.ts";
 
@@ -37,7 +37,7 @@ export function registerChanges(program: Command): void {
     .option("--until <date>", "last day (default: no end)", parseDateArg)
     .option("--list <list>", "only changes reported by this list, by name or key (repeatable)", collect, [])
     .option("--heading <heading>", "only this heading, e.g. bank_accounts (repeatable)", collect, [])
-    .option("--tax-id <id>", "only this business (tax base number or tax number)")
+    .option("--tax-id <id>", "only this business (tax base number, tax number or HU community tax number)")
     .option("--json", "print the rows as JSON, values whole")
     .option("--csv", "print the rows as CSV, values whole")
     .addHelpText("after", "\nExit: 0 (also when nothing changed), 64 bad input.")
@@ -47,7 +47,8 @@ export function registerChanges(program: Command): void {
         const taxId = opts.taxId === undefined ? null : taxBaseOf(opts.taxId);
         if (taxId === undefined) {
           throw new UsageError(
-            `--tax-id "${opts.taxId}" is neither an 8-digit tax base number nor a tax number.`,
+            foreignSaid(opts.taxId!)?.text ??
+              `--tax-id "${opts.taxId}" is neither an 8-digit tax base number nor a tax number (xxxxxxxx-y-zz or HUxxxxxxxx).`,
           );
         }
         const since = opts.since ?? addDays(localDateTime(new Date(), ctx.config.tz).date, -DEFAULT_DAYS);

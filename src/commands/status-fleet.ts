@@ -1,6 +1,7 @@
 /** `regwatch status --fleet [--json]`: the fleet's accounts and workers (src/daemon/fleet-report.ts). */
 import { loadAccounts } from "../accounts.ts";
 import { formatFleetStatus, readFleetStatus } from "../daemon/fleet-report.ts";
+import { jsonInZone } from "../dates.ts";
 import { ConfigError, EXIT, UsageError } from "../errors.ts";
 import { redactJson, redactSecrets } from "../secrets.ts";
 import { runAction, withDatabase } from "./context.ts";
@@ -24,7 +25,7 @@ export function statusFleet(opts: { json?: boolean; account?: string }): Promise
           await readFleetStatus(db.sql, accounts, ctx.config, new Date(), process.env),
         );
         process.stdout.write(
-          redactSecrets(opts.json ? `${JSON.stringify(status, null, 2)}\n` : formatFleetStatus(status)),
+          redactSecrets(opts.json ? `${jsonInZone(status, ctx.config.tz, 2)}\n` : formatFleetStatus(status)),
         );
         return EXIT.ok;
       },

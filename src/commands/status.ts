@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { FAILING_NEXT, failingText, recoveredText, roughAge } from "../alerts/delivery-health.ts";
 import type { Config } from "../config.ts";
 import { describeResumeState, type ResumeState, readResumeState } from "../daemon/resume-state.ts";
-import { jsonInZone, zonedStamp } from "../dates.ts";
+import { isoInZone, jsonInZone, zonedStamp } from "../dates.ts";
 import type { Sql } from "../db/connect.ts";
 import { EXIT } from "../errors.ts";
 import { terminalSafe } from "../formats/terminal-text.ts";
@@ -23,8 +23,21 @@ export function readFullStatus(
 ): Promise<Status> {
   const { schedule } = config;
   return readStatus(sql, config, now, async (read) =>
-    schedule ? await readResumeState(read, { schedule, tz: config.tz }, now) : null,
+    schedule
+      ? zonedResumeState(await readResumeState(read, { schedule, tz: config.tz }, now), config.tz)
+      : null,
   );
+}
+
+/** The schedule's instants in the report's zone, as every other time of `status --json` is. */
+function zonedResumeState(state: ResumeState, timeZone: string): ResumeState {
+  const zoned = (iso: string | null) => (iso === null ? null : isoInZone(new Date(iso), timeZone));
+  return {
+    ...state,
+    slot: zoned(state.slot),
+    nextAttemptAt: zoned(state.nextAttemptAt),
+    nextScheduledRun: zoned(state.nextScheduledRun),
+  };
 }
 
 /** The command's description (the same as its summary in commands/table.ts). */
@@ -102,7 +115,7 @@ export function formatStatus(s: Status): string {
     if (l.gaps.length > 3) out.push(`    ... ${l.gaps.length - 3} more gaps`);
   }
   out.push("  # covered  . missing  - not yet due  (blank) before the list existed");
-  if (s.schedule) out.push("", `Daemon schedule: ${describeResumeState(s.schedule)}`);
+  if (s.schedule) out.push("", `Daemon schedule: ${describeResumeState(s.schedule, s.timeZone)}`);
   out.push("", "Last runs");
   if (s.runs.length === 0) out.push("  none");
   for (const r of s.runs) {

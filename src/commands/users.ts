@@ -18,9 +18,10 @@ import {
   setConsoleLocale,
   setConsolePassword,
 } from "../console/users.ts";
-import { removeConsoleUserKeepingAdmin, USER_NAME } from "../console/users-admin.ts";
+import { removeConsoleUserKeepingAdmin, USER_NAME, userName } from "../console/users-admin.ts";
 import { isoInZone } from "../dates.ts";
 import { EXIT, UsageError } from "../errors.ts";
+import { terminalSafe } from "../formats/terminal-text.ts";
 import { isLocale, LOCALES, type Locale } from "../i18n/locales.ts";
 import { formatTable } from "../search/format.ts";
 import { hashPassword, MAX_PASSWORD_LENGTH, passwordProblem } from "../web/passwords.ts";
@@ -247,10 +248,13 @@ function localeOption(): Option {
 }
 
 function checkUserName(raw: string): string {
-  if (!USER_NAME.test(raw)) {
-    throw new UsageError(`user name "${raw}" must be 1 to 64 letters, digits, ".", "_", "@" or "-"`);
+  const name = userName(raw);
+  if (!USER_NAME.test(name)) {
+    throw new UsageError(
+      `user name "${terminalSafe(raw)}" must be 1 to 64 letters (accented ones too, as in kovács.éva), digits, ".", "_", "@" or "-"`,
+    );
   }
-  return raw;
+  return name;
 }
 
 /**

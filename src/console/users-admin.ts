@@ -60,5 +60,19 @@ export async function countConsoleUsers(sql: Sql): Promise<number> {
   return row?.count ?? 0;
 }
 
-/** What a console user's name may be: the CLI and the console check the same. */
-export const USER_NAME = /^[A-Za-z0-9._@-]{1,64}$/;
+/**
+ * What a console user's name may be, once NFC-normalised (userName): 1 to 64 letters of the Latin
+ * alphabet, accented ones too (`kovács.éva`: the Latin-1, Extended-A/B and Extended Additional
+ * letters), digits 0-9, ".", "_", "@" and "-". Other scripts are left out on purpose: a Cyrillic
+ * "а" looks like a Latin "a", and "аda" would pass for "ada". The CLI, the console and the
+ * table's check constraint (migration 0049) allow the same.
+ */
+export const USER_NAME = /^[A-Za-z0-9._@\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F\u1E00-\u1EFF-]{1,64}$/u;
+
+/**
+ * A user name as typed, in the one form it is stored and looked up in: NFC, so "é" typed as one
+ * character and as "e" with a combining accent (as some keyboards and macOS send it) is one name.
+ */
+export function userName(typed: string): string {
+  return typed.trim().normalize("NFC");
+}

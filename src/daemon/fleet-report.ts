@@ -6,7 +6,7 @@
  */
 import { keyFingerprint } from "../account-keys.ts";
 import type { Config } from "../config.ts";
-import { localDateTime } from "../dates.ts";
+import { isoInZone, localDateTime, zonedStamp } from "../dates.ts";
 import type { Sql } from "../db/connect.ts";
 import { coerceError } from "../errors.ts";
 import { describeKeyHold, type KeyHold, keyHold } from "../fleet/key-hold.ts";
@@ -75,6 +75,8 @@ export interface FleetWorkerStatus {
 
 export interface FleetStatus {
   generatedAt: string;
+  /** REGWATCH_TZ: the zone every time of the report is shown in. */
+  timeZone: string;
   accounts: FleetAccountStatus[];
   workers: FleetWorkerStatus[];
 }
@@ -104,7 +106,8 @@ export async function readFleetStatus(
     lines.push(line);
   }
   return {
-    generatedAt: now.toISOString(),
+    generatedAt: isoInZone(now, config.tz),
+    timeZone: config.tz,
     accounts: lines,
     workers: workers.map((w) => ({
       id: w.id,
@@ -183,11 +186,9 @@ async function refusalOf(
     endpoint: refusal.endpoint,
     refusedAt: refusal.refusedAt,
     hold,
-    message: describeKeyHold(refusal, hold),
+    message: describeKeyHold(refusal, hold, tz),
   };
 }
-
-const minute = (d: Date) => d.toISOString().slice(0, 16).replace("T", " ");
 
 /** How long ago, in the largest whole unit (s, m, h, d). */
 export function ago(then: Date, now: Date): string {
@@ -201,15 +202,16 @@ export function ago(then: Date, now: Date): string {
 /** The text `status --fleet` prints: a table of accounts, then one of workers. */
 export function formatFleetStatus(s: FleetStatus): string {
   const now = new Date(s.generatedAt);
+  const minute = (d: Date) => zonedStamp(d, s.timeZone);
   const alive = s.workers.filter((w) => w.alive).length;
   const out = [
-    `regwatch fleet at ${minute(now)} UTC: ${s.accounts.length} accounts, ${alive} of ${s.workers.length} workers alive`,
+    `regwatch fleet at ${minute(now)}: ${s.accounts.length} accounts, ${alive} of ${s.workers.length} workers alive`,
     "",
     "Accounts",
   ];
   const accountRows = s.accounts.map((a) => [
     a.account,
-    lastRunText(a, now),
+    lastRunText(a, now, minute),
     coverageText(a),
     String(a.openFiles),
     String(a.jobs.queued),
@@ -246,7 +248,7 @@ export function formatFleetStatus(s: FleetStatus): string {
   return `${out.map(terminalSafe).join("\n")}\n`;
 }
 
-function lastRunText(a: FleetAccountStatus, now: Date): string {
+function lastRunText(a: FleetAccountStatus, now: Date, minute: (d: Date) => string): string {
   if (a.error) return `unreadable: ${a.error.split("\n")[0]!.slice(0, 60)}`;
   if (!a.migrated) return "not migrated (run `regwatch migrate`)";
   const r = a.lastRun;

@@ -6,6 +6,7 @@
  */
 import type { Config } from "../config.ts";
 import { nodeCron } from "../cron.ts";
+import { zonedStamp } from "../dates.ts";
 import type { Sql } from "../db/connect.ts";
 import { scheduledSyncsSince } from "../run/runs.ts";
 import {
@@ -91,35 +92,38 @@ export async function readResumeState(
   }
 }
 
-/** One line for `status`. */
-export function describeResumeState(r: ResumeState): string {
-  const at = (iso: string | null) => (iso ? iso.slice(0, 16).replace("T", " ") : "?");
-  const slot = `the run scheduled at ${at(r.slot)} UTC`;
+/**
+ * One line for `status`, its times in `timeZone` with the zone's name (`status` passes
+ * REGWATCH_TZ, the zone of the rest of its report).
+ */
+export function describeResumeState(r: ResumeState, timeZone = "UTC"): string {
+  const at = (iso: string | null) => (iso ? zonedStamp(new Date(iso), timeZone) : "?");
+  const slot = `the run scheduled at ${at(r.slot)}`;
   switch (r.state) {
     case "no-slot":
-      return `no scheduled run yet; the first at ${at(r.nextScheduledRun)} UTC`;
+      return `no scheduled run yet; the first at ${at(r.nextScheduledRun)}`;
     case "complete":
-      return `${slot} is complete; next at ${at(r.nextScheduledRun)} UTC`;
+      return `${slot} is complete; next at ${at(r.nextScheduledRun)}`;
     case "due":
       return `${slot} is due: a running daemon starts it at its next check`;
     case "backoff":
-      return `${slot} is incomplete after ${r.attempts} attempt(s); the daemon tries again at ${at(r.nextAttemptAt)} UTC`;
+      return `${slot} is incomplete after ${r.attempts} attempt(s); the daemon tries again at ${at(r.nextAttemptAt)}`;
     case "exhausted":
       return (
         `${slot} is incomplete and its ${r.attempts} attempts ran out; the daemon waits for the next ` +
-        `scheduled run at ${at(r.nextScheduledRun)} UTC (run \`regwatch sync\` to finish it sooner)`
+        `scheduled run at ${at(r.nextScheduledRun)} (run \`regwatch sync\` to finish it sooner)`
       );
     case "killed":
-      return killedReason(r.kills, r.nextScheduledRun);
+      return killedReason(r.kills, r.nextScheduledRun, timeZone);
   }
 }
 
 /** Why a slot is not resumed any more after its run's process died `kills` times (status, /readyz). */
-export function killedReason(kills: number, nextScheduledRun: string | null): string {
-  const next = nextScheduledRun ? nextScheduledRun.slice(0, 16).replace("T", " ") : "?";
+export function killedReason(kills: number, nextScheduledRun: string | null, timeZone = "UTC"): string {
+  const next = nextScheduledRun ? zonedStamp(new Date(nextScheduledRun), timeZone) : "?";
   return (
     `the latest scheduled run's process died ${kills} times (out of memory, a crash or a kill) and was ` +
-    `resumed ${MAX_RESUMES_AFTER_KILL} times; waiting for the next scheduled run at ${next} UTC ` +
+    `resumed ${MAX_RESUMES_AFTER_KILL} times; waiting for the next scheduled run at ${next} ` +
     "(see the daemon's log; run `regwatch sync` to try now)"
   );
 }

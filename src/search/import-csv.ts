@@ -13,7 +13,7 @@ import { CsvError, parse } from "csv-parse/sync";
 import { checkRegistrationNumber } from "../api/search-query.ts";
 import { FIELD_NAMES, headerKey } from "../formats/read/columns.ts";
 import { findHeaderWhere } from "../formats/read/header.ts";
-import { describeTaxIdProblem, normaliseTaxId } from "../taxid.ts";
+import { describeTaxIdProblem, foreignSaid, normaliseTaxId } from "../taxid.ts";
 
 interface RowExtras {
   note: string | null;
@@ -147,7 +147,8 @@ export function parseImportCsv(text: string): ParsedImport {
       const base = normaliseTaxId(taxId);
       const problem =
         base === undefined
-          ? `${taxName} "${taxId}" is neither a tax base number (8 digits) nor a tax number (xxxxxxxx-y-zz)`
+          ? (foreignSaid(taxId)?.text ??
+            `${taxName} "${taxId}" is neither a tax base number (8 digits) nor a tax number (xxxxxxxx-y-zz)`)
           : describeTaxIdProblem(base);
       if (problem || base === undefined) problems.push({ line, message: problem! });
       else rows.push({ line, taxId: base, ...extras });

@@ -159,8 +159,10 @@ export interface InboxGroup {
 }
 
 /**
- * The page's changes grouped by business, groups in the order of their newest change. A group's
- * lists are those the business is on now (`onLists`), else those that reported its changes.
+ * The page's changes grouped by business, groups in the order of their newest change; within a
+ * group the changes go by their change date, newest first (ids follow when they were stored, and a
+ * backfill stores an older change after a newer one), then by id. A group's lists are those the
+ * business is on now (`onLists`), else those that reported its changes.
  */
 export function groupByBusiness(
   changes: readonly InboxChange[],
@@ -184,5 +186,8 @@ export function groupByBusiness(
     }
     group.changes.push({ ...change, lines: headingLines(change.headingNames, change.values, sayValue) });
   }
+  const byDate = (a: InboxChange, b: InboxChange) =>
+    a.changeDate === b.changeDate ? b.changeId - a.changeId : a.changeDate < b.changeDate ? 1 : -1;
+  for (const group of groups.values()) group.changes.sort(byDate);
   return [...groups.values()];
 }

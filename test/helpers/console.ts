@@ -56,8 +56,14 @@ export async function createUser(
   name: string,
   role: ConsoleRole,
   password = TEST_PASSWORD,
+  locale: "en" | "hu" | null = null,
 ): Promise<void> {
-  const added = await addConsoleUser(db.sql, { name, role, passwordHash: await hashPassword(password) });
+  const added = await addConsoleUser(db.sql, {
+    name,
+    role,
+    passwordHash: await hashPassword(password),
+    locale,
+  });
   if (!added) throw new Error(`user ${name} exists already`);
 }
 

@@ -138,9 +138,13 @@ describe("status --fleet", () => {
     const r = await runCli(["status", "--fleet"], env());
     expect(r.code).toBe(0);
     const lines = r.stdout.split("\n");
-    expect(lines[0]).toMatch(/^regwatch fleet at .* UTC: 3 accounts, 1 of 2 workers alive$/);
+    // Every time in REGWATCH_TZ (Europe/Budapest by default), named (issue 49, point 12).
+    expect(lines[0]).toMatch(
+      /^regwatch fleet at \d{4}-\d\d-\d\d \d\d:\d\d CES?T: 3 accounts, 1 of 2 workers alive$/,
+    );
     const row = (name: string) => lines.find((l) => l.trim().startsWith(`${name} `)) ?? "";
-    expect(row("alpha")).toMatch(/sync ok \d{4}-\d\d-\d\d \d\d:\d\d \(6\dm ago\)/);
+    expect(row("alpha")).toMatch(/sync ok \d{4}-\d\d-\d\d \d\d:\d\d CES?T \(6\dm ago\)/);
+    expect(r.stdout).not.toContain("UTC");
     expect(row("alpha")).toContain(`${addDays(complete, -3)} (3 days behind)`);
     expect(
       row("alpha")

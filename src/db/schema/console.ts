@@ -24,7 +24,11 @@ export const consoleUsers = regwatch.table(
   (t) => [
     unique("console_users_name").on(t.name),
     check("console_users_role", sql`${t.role} in ('reader', 'reviewer', 'admin')`),
-    check("console_users_name_shape", sql`${t.name} ~ '^[A-Za-z0-9._@-]{1,64}$'`),
+    // Latin letters with accents (issue 49): the ranges USER_NAME (src/console/users-admin.ts) allows.
+    check(
+      "console_users_name_shape",
+      sql`${t.name} ~ '^[A-Za-z0-9._@\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F\u1E00-\u1EFF-]{1,64}$'`,
+    ),
     check("console_users_locale", sql`${t.locale} in ('en', 'hu')`),
   ],
 );

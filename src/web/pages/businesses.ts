@@ -9,7 +9,7 @@ import { isValidDate, localDateTime } from "../../dates.ts";
 import { saidIn } from "../../i18n/said-words.ts";
 import { loadUnreadHeadings } from "../../payments/sql/unread-headings.ts";
 import { readGivenNames } from "../../search/sql/given-names.ts";
-import { taxBaseOf, taxIdProblemSaid } from "../../taxid.ts";
+import { foreignSaid, taxBaseOf, taxIdProblemSaid } from "../../taxid.ts";
 import { givenNameSay } from "../given-names-view.ts";
 import type { RegisterAccountPages } from "../kit.ts";
 import { line, PAGE, query } from "../route-schemas.ts";
@@ -115,7 +115,13 @@ export const registerBusinessPages: RegisterAccountPages = async (app, kit) => {
     const base = taxBaseOf(taxId);
     if (base) return reply.redirect(`/businesses/${base}`, 303);
     const i18n = kit.i18n(request);
-    const message = taxId === "" ? i18n.t("search.empty") : i18n.t("search.bad", { value: taxId });
+    const foreign = foreignSaid(taxId);
+    const message =
+      taxId === ""
+        ? i18n.t("search.empty")
+        : foreign
+          ? saidIn(i18n, foreign)
+          : i18n.t("search.bad", { value: taxId });
     return kit.render(request, reply, "error", { title: i18n.t("search.title"), message }, 400);
   });
 
@@ -123,8 +129,12 @@ export const registerBusinessPages: RegisterAccountPages = async (app, kit) => {
     const given = request.params.taxId;
     const taxId = taxBaseOf(given);
     const i18n = kit.i18n(request);
-    const said = taxId === undefined ? undefined : taxIdProblemSaid(taxId);
-    const problem = taxId === undefined ? i18n.t("business.notTaxId.shape") : said && saidIn(i18n, said);
+    const said = taxId === undefined ? foreignSaid(given) : taxIdProblemSaid(taxId);
+    const problem = said
+      ? saidIn(i18n, said)
+      : taxId === undefined
+        ? i18n.t("business.notTaxId.shape")
+        : undefined;
     if (taxId === undefined || problem) {
       const message = i18n.t("business.notTaxId", { value: given, problem });
       return kit.render(request, reply, "error", { title: i18n.t("business.notTaxId.title"), message }, 400);

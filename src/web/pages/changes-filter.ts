@@ -10,9 +10,10 @@ import type { FeedFilter, FeedSlice } from "../../changes/sql/change-feed.ts";
 import { addDays, localDateTime } from "../../dates.ts";
 import type { Sql } from "../../db/connect.ts";
 import { type Translator, translatorFor } from "../../i18n/messages.ts";
+import { saidIn } from "../../i18n/said-words.ts";
 import { resolveListRefs } from "../../list-ref.ts";
 import { loadWatchLists } from "../../run/lists.ts";
-import { taxBaseOf } from "../../taxid.ts";
+import { foreignSaid, taxBaseOf } from "../../taxid.ts";
 import { line, query, repeated } from "../route-schemas.ts";
 import { CURSOR, decodeCursor } from "./changes-cursor.ts";
 import { AUDIENCE_FIELD } from "./download-audience.ts";
@@ -58,7 +59,8 @@ export async function readChangesQuery(
   const taxIdText = q.text("tax_id");
   const taxId = taxIdText === null ? null : (taxBaseOf(taxIdText) ?? null);
   if (taxIdText !== null && taxId === null) {
-    q.problems.push(i18n.t("changes.problem.taxId", { value: taxIdText }));
+    const foreign = foreignSaid(taxIdText);
+    q.problems.push(foreign ? saidIn(i18n, foreign) : i18n.t("changes.problem.taxId", { value: taxIdText }));
   }
   const listRefs = q.texts("list");
   let lists: string[] = [];

@@ -22,6 +22,7 @@ import type { RegisterAccountPages } from "../kit.ts";
 import { roleAtLeast } from "../kit.ts";
 import { form, line, query, typedText } from "../route-schemas.ts";
 import { type ListMembersMessages, listMembersMessages } from "./list-members-messages.ts";
+import { showListsPage } from "./lists.ts";
 
 const NAME_PARAM = { type: "object", properties: { name: line(200) }, required: ["name"] } as const;
 const MEMBERS = {
@@ -30,7 +31,10 @@ const MEMBERS = {
 };
 const ADD = {
   querystring: query(),
-  body: form({ list: line(200), tax_id: line(40), reg_number: line(40), note: typedText(2000) }, ["list"]),
+  body: form(
+    { list: line(200), from: line(20), tax_id: line(40), reg_number: line(40), note: typedText(2000) },
+    ["list"],
+  ),
 };
 const REMOVE = {
   querystring: query(),
@@ -41,6 +45,8 @@ type Done = "added" | "added-new-list" | "already" | "removed" | "not-there";
 
 interface AddBody {
   list: string;
+  /** `lists` when the form was the lists page's. */
+  from?: string;
   tax_id?: string;
   reg_number?: string;
   note?: string;
@@ -55,21 +61,57 @@ export const registerListMembersPages: RegisterAccountPages = (app, kit) => {
     { schema: MEMBERS },
     async (request, reply) => {
       const { name } = request.params;
-      const M = words(request);
-      const rows = await listDesiredItems(request.deps.db.sql, name);
-      if (rows.length === 0)
-        return kit.render(request, reply, "error", { title: name, message: fill(M.noList, { name }) }, 404);
-      return kit.render(request, reply, "list-members", {
-        title: fill(M.membersTitle, { name }),
-        m: M,
-        listName: name,
-        prune: rows[0]!.prune,
-        members: rows.filter((r) => r.taxId !== null),
-        isAdmin: roleAtLeast(request.user.role, "admin"),
-        done: doneMessage(M, request.query, name),
+      const shown = await showMembers(request, reply, name, {
+        done: doneMessage(words(request), request.query, name),
       });
+      if (shown) return shown;
+      return kit.render(
+        request,
+        reply,
+        "error",
+        { title: name, message: fill(words(request).noList, { name }) },
+        404,
+      );
     },
   );
+
+  /** The list's page (undefined when no such desired list exists), with a done message or the add form's refusal. */
+  async function showMembers(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    name: string,
+    extra: { done?: string | null; formError?: string; typed?: AddBody },
+    status = 200,
+  ) {
+    const M = words(request);
+    const rows = await listDesiredItems(request.deps.db.sql, name);
+    if (rows.length === 0) return undefined;
+    const page = {
+      title: fill(M.membersTitle, { name }),
+      m: M,
+      listName: name,
+      prune: rows[0]!.prune,
+      members: rows.filter((r) => r.taxId !== null),
+      isAdmin: roleAtLeast(request.user.role, "admin"),
+      done: null,
+      ...extra,
+    };
+    return kit.render(request, reply, "list-members", page, status);
+  }
+
+  /**
+   * The add form refused: the page it was sent from again, with what was typed and why (the
+   * lists page for its form or a list not desired yet, else the list's own page).
+   */
+  async function refuseAdd(request: FastifyRequest<{ Body: AddBody }>, reply: FastifyReply, message: string) {
+    const typed = request.body;
+    const extra = { formError: message, typed };
+    if (typed.from !== "lists") {
+      const shown = await showMembers(request, reply, typed.list.trim(), extra, 400);
+      if (shown) return shown;
+    }
+    return showListsPage(request, reply, kit, extra, 400);
+  }
 
   app.post<{ Body: AddBody }>(
     "/lists/members",
@@ -82,31 +124,31 @@ export const registerListMembersPages: RegisterAccountPages = (app, kit) => {
       const i18n = kit.i18n(request);
       const listProblem = listNameProblemSaid(listName);
       if (listProblem)
-        return refuse(
+        return refuseAdd(
           request,
           reply,
           fill(M.badListName, { name: listName, problem: saidIn(i18n, listProblem) }),
         );
       const taxText = body.tax_id?.trim() ?? "";
       const regText = body.reg_number?.trim() ?? "";
-      if ((taxText === "") === (regText === "")) return refuse(request, reply, M.giveOne);
+      if ((taxText === "") === (regText === "")) return refuseAdd(request, reply, M.giveOne);
       let taxId: string;
       if (taxText !== "") {
         const reading = readDesiredTaxId(taxText);
         if (!reading.ok)
-          return refuse(
+          return refuseAdd(
             request,
             reply,
             fill(M.badTaxId, { value: taxText, problem: saidIn(i18n, reading.said) }),
           );
         const checkDigit = taxIdProblemSaid(reading.taxId);
-        if (checkDigit) return refuse(request, reply, saidIn(i18n, checkDigit));
+        if (checkDigit) return refuseAdd(request, reply, saidIn(i18n, checkDigit));
         taxId = reading.taxId;
       } else {
         const checked = checkRegistrationNumber(regText);
-        if (!checked.ok) return refuse(request, reply, saidIn(i18n, checked.said));
+        if (!checked.ok) return refuseAdd(request, reply, saidIn(i18n, checked.said));
         const { config } = deps;
-        if (!config.searchUrl || !config.searchApiKey) return refuse(request, reply, M.noSearch);
+        if (!config.searchUrl || !config.searchApiKey) return refuseAdd(request, reply, M.noSearch);
         const resolved = await resolveRegistrationNumber(
           { ...config, searchUrl: config.searchUrl, searchApiKey: config.searchApiKey },
           deps.log,
@@ -114,7 +156,7 @@ export const registerListMembersPages: RegisterAccountPages = (app, kit) => {
           checked.value,
         );
         if (!resolved.ok)
-          return refuse(request, reply, resolved.said ? saidIn(i18n, resolved.said) : resolved.problem);
+          return refuseAdd(request, reply, resolved.said ? saidIn(i18n, resolved.said) : resolved.problem);
         taxId = resolved.taxId;
       }
       const note = body.note?.trim() || null;

@@ -10,7 +10,9 @@ import { rememberLoginAddress } from "../../console/login-addresses.ts";
 import { claimLoginAttempt, forgetLoginAttempt } from "../../console/login-attempts.ts";
 import { createSession, deleteSession } from "../../console/sessions.ts";
 import { consoleUserCredentials } from "../../console/users.ts";
-import { countConsoleUsers } from "../../console/users-admin.ts";
+import { countConsoleUsers, userName } from "../../console/users-admin.ts";
+import { commandAsRun } from "../command-name.ts";
+import { fill } from "../fill-message.ts";
 import type { RegisterPages, WebDeps } from "../kit.ts";
 import { DECOY_HASH, verifyPassword } from "../passwords.ts";
 import { form, line, PLAIN_GET, PLAIN_POST, query, typedText } from "../route-schemas.ts";
@@ -55,7 +57,7 @@ export const registerLoginPages: RegisterPages = (app, deps, kit) => {
     });
     // A console nobody can sign in to yet says how to create the first admin.
     const i18n = kit.i18n(request);
-    const firstAdmin = (await countConsoleUsers(deps.db.sql)) === 0 ? usersMessages(i18n) : null;
+    const firstAdmin = (await countConsoleUsers(deps.db.sql)) === 0 ? firstAdminHint(i18n) : null;
     return kit.render(
       request,
       reply,
@@ -74,7 +76,7 @@ export const registerLoginPages: RegisterPages = (app, deps, kit) => {
       const page = { title: i18n.t("error.csrf.title"), message: i18n.t("error.csrf.login") };
       return kit.render(request, reply, "error", page, 403);
     }
-    const username = typeof body.username === "string" ? body.username.trim() : "";
+    const username = typeof body.username === "string" ? userName(body.username) : "";
     const password = typeof body.password === "string" ? body.password : "";
     if (!username || !password) {
       return showForm(request, reply, 401, { error: i18n.t("login.missing"), username });
@@ -131,4 +133,10 @@ export const registerLoginPages: RegisterPages = (app, deps, kit) => {
 /** Secure cookies when the request came over HTTPS or REGWATCH_WEB_SECURE_COOKIES says so (a TLS proxy). */
 function secureCookies(request: FastifyRequest, deps: WebDeps): boolean {
   return deps.config.webSecureCookies || request.protocol === "https";
+}
+
+/** The first-admin hint, its command as it is run here (`npx regwatch` in a checkout, command-name.ts). */
+function firstAdminHint(i18n: Parameters<typeof usersMessages>[0]) {
+  const M = usersMessages(i18n);
+  return { ...M, firstAdminCommand: fill(M.firstAdminCommand, { command: commandAsRun() }) };
 }

@@ -94,6 +94,7 @@ export function batchSummary(batch: PaymentBatchRow) {
   return {
     ...batch,
     href: `/payments/${batch.id}`,
+    recheckOf: batch.recheckedFrom === null ? null : `/payments/${batch.recheckedFrom}`,
     interrupted: batch.finishedAt === null,
     layout,
     totalLines: totalLines(batch.totals),

@@ -8,7 +8,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { checkName, checkRegistrationNumber, type SearchKind } from "../../api/search-query.ts";
 import { givenNameLabel } from "../../changes/given-name.ts";
 import type { Translator } from "../../i18n/messages.ts";
-import { describeTaxIdProblem, taxBaseOf } from "../../taxid.ts";
+import { saidIn } from "../../i18n/said-words.ts";
+import { describeTaxIdProblem, foreignSaid, normaliseTaxId, taxBaseOf } from "../../taxid.ts";
 import { givenNameSay } from "../given-names-view.ts";
 import { type RegisterAccountPages, roleAtLeast } from "../kit.ts";
 import { searchAllowance, searchRegistry } from "../registry-search.ts";
@@ -25,11 +26,12 @@ export function readSearchText(
 ):
   | { kind: "tax_id"; taxId: string }
   | { kind: SearchKind & ("reg-number" | "name"); value: string }
-  | { kind: "empty" | "too_short"; value: string } {
+  | { kind: "empty" | "too_short" | "foreign"; value: string } {
   const q = raw.trim().replace(/\s+/g, " ");
   if (q === "") return { kind: "empty", value: q };
-  const base = /^\d{8}(-\d-\d{2})?$/.test(q) ? taxBaseOf(q) : undefined;
+  const base = normaliseTaxId(q);
   if (base && describeTaxIdProblem(base) === undefined) return { kind: "tax_id", taxId: base };
+  if (foreignSaid(q)) return { kind: "foreign", value: q };
   const reg = checkRegistrationNumber(q);
   if (reg.ok) return { kind: "reg-number", value: reg.value };
   const name = checkName(q);
@@ -60,9 +62,11 @@ export const registerSearchPages: RegisterAccountPages = (app, kit) => {
       message:
         read.kind === "empty"
           ? i18n.t("find.empty")
-          : read.kind === "too_short"
-            ? i18n.t("find.tooShort", typed)
-            : null,
+          : read.kind === "foreign"
+            ? saidIn(i18n, foreignSaid(read.value)!)
+            : read.kind === "too_short"
+              ? i18n.t("find.tooShort", typed)
+              : null,
       storedHeading: searchable
         ? stored.length > 0
           ? i18n.t("find.storedSome", typed)

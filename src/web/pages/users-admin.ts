@@ -22,6 +22,7 @@ import {
   removeConsoleUserKeepingAdmin,
   setConsoleRole,
   USER_NAME,
+  userName,
 } from "../../console/users-admin.ts";
 import { type AdminScope, adminScope, withinScope } from "../../console/users-scope.ts";
 import { fill } from "../fill-message.ts";
@@ -35,7 +36,10 @@ const NAME_PARAM = { type: "object", properties: { name: line(200) }, required: 
 const SHOWN = { querystring: query({ done: line(20), user: line(200), role: line(20) }) };
 const ADD = {
   querystring: query(),
-  body: form({ name: line(200), role: line(20), accounts: repeated(200, 200) }, ["name", "role"]),
+  body: form({ name: line(200), role: line(20), locale: line(20), accounts: repeated(200, 200) }, [
+    "name",
+    "role",
+  ]),
 };
 const ROLE = { params: NAME_PARAM, querystring: query(), body: form({ role: line(20) }, ["role"]) };
 const PLAIN = { params: NAME_PARAM, querystring: query(), body: form({ confirm: line(4) }) };
@@ -109,15 +113,19 @@ export const registerUserAdminPages: RegisterPages = (app, deps, kit) => {
       }),
   );
 
-  app.post<{ Body: { name?: string; role?: string; accounts?: string[] } }>(
+  app.post<{ Body: { name?: string; role?: string; locale?: string; accounts?: string[] } }>(
     "/users/add",
     { schema: ADD, preHandler: admin },
     async (request, reply) => {
       const M = words(request);
-      const name = (request.body.name ?? "").trim();
+      const name = userName(request.body.name ?? "");
       const role = readRole(request.body.role);
       if (!USER_NAME.test(name)) return refuse(request, reply, fill(M.badName, { name }));
       if (!role) return refuse(request, reply, M.badRole);
+      const choice = request.body.locale ?? "browser";
+      const locale = readLanguageChoice(choice);
+      if (locale === undefined)
+        return refuse(request, reply, kit.i18n(request).t("error.language.message", { locale: choice }));
       const accounts = [...new Set(request.body.accounts ?? [])];
       const unknown = accounts.find((a) => !fleet?.includes(a));
       if (unknown !== undefined) return refuse(request, reply, fill(M.unknownAccount, { name: unknown }));
@@ -130,6 +138,7 @@ export const registerUserAdminPages: RegisterPages = (app, deps, kit) => {
         name,
         role,
         passwordHash: await hashPassword(password),
+        locale,
         accounts,
       });
       if (!added) return refuse(request, reply, fill(M.taken, { name }), 409);
@@ -196,11 +205,9 @@ export const registerUserAdminPages: RegisterPages = (app, deps, kit) => {
     async (request, reply) => {
       const { name } = request.params;
       const choice = request.body.locale;
-      if (choice !== "hu" && choice !== "en" && choice !== "browser") {
-        const i18n = kit.i18n(request);
-        return refuse(request, reply, i18n.t("error.language.message", { locale: choice }));
-      }
-      const locale = choice === "browser" ? null : choice;
+      const locale = readLanguageChoice(choice);
+      if (locale === undefined)
+        return refuse(request, reply, kit.i18n(request).t("error.language.message", { locale: choice }));
       const changed = await setConsoleLocale(deps.db.sql, name, locale, await scopeOf(request));
       if (changed !== "done") return refuseChange(request, reply, changed, name);
       deps.log.info({ user: request.user.name, changed: name, locale: choice }, "console user language set");
@@ -216,6 +223,12 @@ export const registerUserAdminPages: RegisterPages = (app, deps, kit) => {
       : refuse(request, reply, fill(M.noSuchUser, { name }), 404);
   }
 };
+
+/** A user's language as the forms choose it: hu, en, or `browser` (null: the browser's, else REGWATCH_LOCALE). */
+function readLanguageChoice(choice: string): "hu" | "en" | null | undefined {
+  if (choice === "browser") return null;
+  return choice === "hu" || choice === "en" ? choice : undefined;
+}
 
 function readRole(value: unknown): ConsoleRole | null {
   return CONSOLE_ROLES.includes(value as ConsoleRole) ? (value as ConsoleRole) : null;

@@ -27,12 +27,15 @@ export interface PaymentBatchRow {
   rowCount: number;
   heldCount: number;
   totals: BatchTotal[];
+  /** The batch this one checked again ("Check again"), or null for a file's own check. */
+  recheckedFrom: string | null;
 }
 
 const BATCH_COLUMNS = (sql: Sql) => sql`
   id, checked_at as "checkedAt", finished_at as "finishedAt", checked_by as "checkedBy", source,
   file_name as "fileName", encoding, delimiter, to_char(checked_on, 'YYYY-MM-DD') as "checkedOn",
-  hold_days as "holdDays", row_count as "rowCount", held_count as "heldCount", totals`;
+  hold_days as "holdDays", row_count as "rowCount", held_count as "heldCount", totals,
+  rechecked_from as "recheckedFrom"`;
 
 /** Batches newest first; one row more than `limit` to tell whether another page follows. */
 export async function readRecentBatches(

@@ -93,12 +93,13 @@ export const admin = {
   "usersMsg.notYourAccount": "Nothing was changed: you do not hold account {name}, so you cannot give it.",
   "usersMsg.noSuchUser": 'There is no user named "{name}".',
   "usersMsg.taken": 'A user named "{name}" exists already; reset their password instead.',
-  "usersMsg.badName": 'The user name "{name}" must be 1 to 64 letters, digits, ".", "_", "@" or "-".',
+  "usersMsg.badName":
+    'The user name "{name}" must be 1 to 64 letters (accented ones too, as in kovács.éva), digits, ".", "_", "@" or "-".',
   "usersMsg.badRole": "The role must be reader, reviewer or admin.",
   "usersMsg.unknownAccount": 'There is no account named "{name}" in the accounts file.',
   "usersMsg.firstAdmin":
     "Nobody can sign in yet: this console has no users. Create the first admin on the server, where regwatch runs, with the command below (it reads the password from standard input); then sign in here.",
-  "usersMsg.firstAdminCommand": "regwatch users add NAME --role admin --password-stdin",
+  "usersMsg.firstAdminCommand": "{command} users add NAME --role admin --password-stdin",
   "usersMsg.confirmRemove": "Tick the box to confirm that {name} is to be removed.",
   "listMsg.membersTitle": "List {name}",
   "listMsg.membersIntro":
@@ -142,6 +143,8 @@ export const admin = {
   "usersAdmin.confirmRemove": "yes, remove {name}",
   "usersAdmin.remove": "Remove",
   "usersAdmin.addTitle": "Add a user",
+  "usersAdmin.nameRule":
+    'Letters of the Latin alphabet, accented ones too (kovács.éva), digits, ".", "_", "@" and "-"; at most 64.',
   "usersAdmin.addHint": "A password is generated and shown once after the user is added.",
   "usersAdmin.add": "Add the user",
   "rulesPage.col.name": "Name",

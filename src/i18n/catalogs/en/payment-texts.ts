@@ -11,6 +11,8 @@ const CONFIRM =
 export const paymentTexts = {
   "taxid.format": "tax id “{value}” must be exactly 8 digits",
   "taxid.checkDigit": "tax id “{value}” has a wrong check digit (expected {expected})",
+  "taxid.foreign":
+    "tax id “{value}” is a VAT number of another member state ({country}), not a Hungarian tax number",
   "account.firstGroup": "bank account “{raw}” has a wrong check digit in its first group (bank and branch)",
   "account.accountPart": "bank account “{raw}” has a wrong check digit in its account part",
   "account.foreignIban": "bank account “{raw}” is a foreign IBAN; only Hungarian accounts are checked",

@@ -22,6 +22,8 @@ export const payments = {
   "payments.col.totals": "Totals",
   "payments.source.web": "console",
   "payments.source.cli": "command line",
+  "payments.rechecked": "checked again",
+  "payments.rechecked.title": "A new check of an earlier batch's rows: opens the batch it checked again",
   "payments.interrupted": "interrupted: not every row was recorded",
   "payments.noCurrency": "{amount} (no currency)",
 

@@ -15,6 +15,7 @@ export const validation = {
   "names.tooLong": "is longer than {max} characters",
   "names.otherDigits": "holds digits other than 0-9",
   "names.taxIdShape": "is neither a tax base number (8 digits) nor a tax number (xxxxxxxx-y-zz)",
+  "names.foreignTaxId": "is a VAT number of another member state ({country}), not a Hungarian tax number",
   "resolve.notFound": "registration number {regNumber} was not found in the registry",
   "resolve.budgetOrg":
     "registration number {regNumber} belongs to a budget organisation, which the watch service does not cover",

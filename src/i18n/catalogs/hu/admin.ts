@@ -102,13 +102,13 @@ export const admin = {
   "usersMsg.noSuchUser": "Nincs „{name}” nevű felhasználó.",
   "usersMsg.taken": "Már van „{name}” nevű felhasználó; inkább adjon neki új jelszót.",
   "usersMsg.badName":
-    "A(z) „{name}” felhasználónév 1–64 karakter lehet: betű, számjegy, „.”, „_”, „@” vagy „-”.",
+    "A(z) „{name}” felhasználónév 1–64 karakter lehet: latin betű (ékezetes is, például kovács.éva), számjegy, „.”, „_”, „@” vagy „-”.",
   "usersMsg.badRole":
     "A szerepkör csak olvasó (reader), ellenőr (reviewer) vagy adminisztrátor (admin) lehet.",
   "usersMsg.unknownAccount": "A fiókfájlban nincs „{name}” nevű fiók.",
   "usersMsg.firstAdmin":
     "Még senki sem tud bejelentkezni: ennek a konzolnak nincsenek felhasználói. Az első adminisztrátort a szerveren, ahol a regwatch fut, az alábbi paranccsal hozza létre (a jelszót a standard bemenetről olvassa); utána jelentkezzen be itt.",
-  "usersMsg.firstAdminCommand": "regwatch users add NAME --role admin --password-stdin",
+  "usersMsg.firstAdminCommand": "{command} users add NAME --role admin --password-stdin",
   "usersMsg.confirmRemove":
     "Jelölje be a négyzetet annak megerősítéséhez, hogy {name} felhasználót törölni kell.",
   "listMsg.membersTitle": "Lista: {name}",
@@ -156,6 +156,8 @@ export const admin = {
   "usersAdmin.confirmRemove": "igen, {name} törlése",
   "usersAdmin.remove": "Törlés",
   "usersAdmin.addTitle": "Felhasználó felvétele",
+  "usersAdmin.nameRule":
+    "Latin betűk, ékezetesek is (kovács.éva), számjegyek, „.”, „_”, „@” és „-”; legfeljebb 64 karakter.",
   "usersAdmin.addHint": "A felvétel után generálunk egy jelszót, és egyszer megmutatjuk.",
   "usersAdmin.add": "Felhasználó felvétele",
   "rulesPage.col.name": "Név",

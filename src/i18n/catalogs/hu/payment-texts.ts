@@ -7,6 +7,8 @@ const CONFIRM =
 export const paymentTexts = {
   "taxid.format": "a(z) „{value}” adószámnak pontosan 8 számjegyből kell állnia",
   "taxid.checkDigit": "a(z) „{value}” adószám ellenőrző számjegye hibás ({expected} lenne a helyes)",
+  "taxid.foreign":
+    "a(z) „{value}” egy másik uniós tagállam ({country}) közösségi adószáma, nem magyar adószám",
   "account.firstGroup":
     "a(z) „{raw}” bankszámlaszám első csoportjának (bank és fiók) ellenőrző számjegye hibás",
   "account.accountPart": "a(z) „{raw}” bankszámlaszám számlarészének ellenőrző számjegye hibás",

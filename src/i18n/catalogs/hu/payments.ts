@@ -25,6 +25,9 @@ export const payments = {
   "payments.col.totals": "Végösszegek",
   "payments.source.web": "konzol",
   "payments.source.cli": "parancssor",
+  "payments.rechecked": "újraellenőrzés",
+  "payments.rechecked.title":
+    "Egy korábbi köteg sorainak újabb ellenőrzése: a link az eredeti köteget nyitja meg",
   "payments.interrupted": "megszakadt: nem minden sort rögzítettünk",
   "payments.noCurrency": "{amount} (nincs pénznem)",
 

@@ -13,6 +13,7 @@ export const validation = {
   "names.tooLong": "hosszabb {max} karakternél",
   "names.otherDigits": "0–9-től eltérő számjegyeket tartalmaz",
   "names.taxIdShape": "se nem adótörzsszám (8 számjegy), se nem adószám (xxxxxxxx-y-zz)",
+  "names.foreignTaxId": "egy másik uniós tagállam ({country}) közösségi adószáma, nem magyar adószám",
   "resolve.notFound": "a(z) {regNumber} cégjegyzékszám nem szerepel a cégnyilvántartásban",
   "resolve.budgetOrg":
     "a(z) {regNumber} cégjegyzékszám költségvetési szervé, ezeket a figyelőszolgáltatás nem követi",
