@@ -56,6 +56,8 @@ export interface BusinessHeader {
   taxNumber: string | null;
   /** The status in words with its code; a status change not read yet says so in `label`. */
   status: Term | null;
+  /** The day of the status's evidence and its source (change_file, search, profile); null when unread or unknown. */
+  statusEvidence: { day: string; source: string } | null;
   type: Term | null;
   seat: string | null;
   registrationNumber: string | null;
@@ -106,6 +108,10 @@ export function businessHeader(
       : code === null || code === undefined
         ? null
         : termOf(reader.i18n, "businessStatus", code),
+    statusEvidence:
+      !status && code !== null && code !== undefined && profile?.statusOn
+        ? { day: profile.statusOn, source: profile.statusSource ?? "profile" }
+        : null,
     type: profile?.type ? termOf(reader.i18n, "businessType", profile.type) : null,
     seat: profile?.seat ?? null,
     registrationNumber: profile?.registrationNumber ?? null,

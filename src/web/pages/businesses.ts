@@ -59,7 +59,7 @@ export const registerBusinessPages: RegisterAccountPages = async (app, kit) => {
     }
     const asOf = asOfText !== null && isValidDate(asOfText) ? asOfText : today;
     const [profile, changed, givenNames] = await Promise.all([
-      readBusinessProfile(sql, taxId),
+      readBusinessProfile(sql, taxId, deps.config.registryTz),
       hasChanges(sql, taxId),
       readGivenNames(sql, [taxId]),
     ]);
