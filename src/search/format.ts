@@ -21,6 +21,8 @@ export interface StatusEvidence {
   statusCode: number;
   statusOn: string;
   statusSource: string;
+  /** The business type the evidence is of: a record of another type (the number's former business) keeps its own status. */
+  type?: string | null;
 }
 
 const SOURCE_WORDS: Record<string, string> = {
@@ -66,7 +68,8 @@ export function formatRecordTable(
     COLUMNS.map(([title]) => title),
     records.map((r) => {
       const base = r.tax_number ? taxBaseOf(r.tax_number) : undefined;
-      const status = base === undefined ? undefined : statuses.get(base);
+      const found = base === undefined ? undefined : statuses.get(base);
+      const status = found && (found.type == null || found.type === r.type) ? found : undefined;
       return COLUMNS.map(([, get]) => get(r, status));
     }),
   );
