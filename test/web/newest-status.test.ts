@@ -149,6 +149,8 @@ describe("the newest dated evidence gives a business's status everywhere", () =>
 
     const business = await page(`/businesses/${payee.taxId}`);
     expect(business).toMatch(/status: ceased \(as of [^)]*2\d{3}, from a change file\)/);
+    // The profile's table says the same, not the older search record's status.
+    expect(business).toMatch(/<td title="status">Status<\/td> <td class="value">ceased<\/td>/);
     expect(await inboxCard(payee)).toMatch(/ceased \(as of [^)]*, from a change file\)/);
     const verdict = await guard(payee);
     expect(verdict.verdict).toBe("business_ceased");
@@ -178,6 +180,7 @@ describe("the newest dated evidence gives a business's status everywhere", () =>
 
     const business = await page(`/businesses/${payee.taxId}`);
     expect(business).toMatch(/status: operating \(as of [^)]*, from a search record\)/);
+    expect(business).toMatch(/<td title="status">Status<\/td> <td class="value">operating<\/td>/);
     expect(await inboxCard(payee)).toMatch(/operating \(as of [^)]*, from a search record\)/);
     const verdict = await guard(payee);
     expect(verdict.verdict).not.toBe("business_ceased");

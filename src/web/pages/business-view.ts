@@ -118,6 +118,21 @@ export function businessHeader(
   };
 }
 
+/**
+ * The profile's headings with its status as the newest dated evidence gives it (the header's), so
+ * the page never says two statuses: the stored heading may be an older search record's.
+ */
+export function withNewestStatus(profile: BusinessProfileRow | undefined): Record<string, unknown> {
+  const headings = profile?.headings ?? {};
+  if (!profile?.statusOn || profile.statusCode === null || profile.statusSource === "profile")
+    return headings;
+  const { status_code: _code, ...rest } = headings;
+  return {
+    ...rest,
+    status: { value: profile.statusCode, as_of: profile.statusOn, source: profile.statusSource ?? "search" },
+  };
+}
+
 interface StoredFact {
   value?: unknown;
   as_of?: unknown;

@@ -31,6 +31,7 @@ import {
   profileLines,
   readerOf,
   timelineDays,
+  withNewestStatus,
 } from "./business-view.ts";
 import { paymentCheckLines } from "./payments-view.ts";
 import { pageLinks, QueryReader, splitPage } from "./query-reader.ts";
@@ -98,7 +99,7 @@ export const registerBusinessPages: RegisterAccountPages = async (app, kit) => {
         problems: q.problems,
         today,
         asOf,
-        profile: profileLines(profile?.headings ?? {}, unread, reader),
+        profile: profileLines(withNewestStatus(profile), unread, reader),
         asOfLines: asOfLines(asOfValues, reader),
         timeline: timelineDays(rows, reader),
         links: pageLinks(`/businesses/${taxId}`, request.query as Record<string, unknown>, page, hasMore),
