@@ -7,6 +7,7 @@ import { Argument, type Command } from "commander";
 import type { SearchClient, SearchQuota } from "../api/search-client.ts";
 import { checkSearchValue, SEARCH_KINDS, type SearchKind } from "../api/search-query.ts";
 import type { BusinessRecord } from "../api/search-schemas.ts";
+import { statusInWords } from "../changes/status-words.ts";
 import { requireSearch } from "../config.ts";
 import type { Database } from "../db/connect.ts";
 import { EXIT, UsageError } from "../errors.ts";
@@ -14,6 +15,7 @@ import { terminalSafe } from "../formats/terminal-text.ts";
 import { saveBusinesses } from "../parse/save-businesses.ts";
 import { openSearch } from "../run/open-registry.ts";
 import { formatRecordTable } from "../search/format.ts";
+import { readStatusesNow, type StatusNow } from "../search/sql/newest-statuses.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
 import { type Context, parsePositiveInt, runAction, withDatabase } from "./context.ts";
 
@@ -66,14 +68,16 @@ export function registerLookup(program: Command): void {
         const checked = checkSearchValue(kind, value);
         if (!checked.ok) throw new UsageError(checked.problem);
         requireSearch(ctx.config);
-        const result = await withDatabase(ctx, (db) =>
-          withSearch(ctx, db, (client) =>
+        const kept = new Set<string>();
+        const { result, statuses } = await withDatabase(ctx, async (db) => {
+          const result = await withSearch(ctx, db, (client) =>
             client.search(kind, checked.value, {
               all: options.all,
               limit: options.limit,
               onPage: async (page) => {
-                const { skipped } = await saveBusinesses(db.sql, page.results, ctx.config.registryTz);
-                for (const record of skipped) {
+                const saved = await saveBusinesses(db.sql, page.results, ctx.config.registryTz);
+                for (const taxId of saved.taxIds) kept.add(taxId);
+                for (const record of saved.skipped) {
                   ctx.log.warn(
                     { tax_number: record.tax_number },
                     "record without a tax base number not kept",
@@ -81,9 +85,12 @@ export function registerLookup(program: Command): void {
                 }
               },
             }),
-          ),
-        );
-        printLookup(kind, checked.value, result, options);
+          );
+          // The status every surface gives: the newest dated evidence, the record just read among it.
+          const statuses = await readStatusesNow(db.sql, [...kept], ctx.config.registryTz);
+          return { result, statuses };
+        });
+        printLookup(kind, checked.value, result, statuses, options);
         return EXIT.ok;
       }, options),
     );
@@ -93,10 +100,29 @@ function printLookup(
   kind: SearchKind,
   value: string,
   result: { records: BusinessRecord[]; pages: number; hasMore: boolean },
+  statuses: ReadonlyMap<string, StatusNow>,
   options: LookupOptions,
 ): void {
   if (options.json) {
-    const report = { kind, value, pages: result.pages, has_more: result.hasMore, results: result.records };
+    const report = {
+      kind,
+      value,
+      pages: result.pages,
+      has_more: result.hasMore,
+      results: result.records,
+      // Per tax base number: the status of the newest dated evidence, which may be newer than the record's.
+      statuses: Object.fromEntries(
+        [...statuses.values()].map((s) => [
+          s.taxId,
+          {
+            status_code: s.statusCode,
+            status: statusInWords(s.statusCode),
+            as_of: s.statusOn,
+            source: s.statusSource,
+          },
+        ]),
+      ),
+    };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     return;
   }
@@ -104,7 +130,7 @@ function printLookup(
     process.stdout.write(`no business found for ${kind} "${terminalSafe(value)}"\n`);
     return;
   }
-  process.stdout.write(`${formatRecordTable(result.records)}\n`);
+  process.stdout.write(`${formatRecordTable(result.records, statuses)}\n`);
   const pages = result.pages === 1 ? "1 page" : `${result.pages} pages`;
   process.stdout.write(`\n${result.records.length} record(s) from ${pages}\n`);
   if (result.hasMore) {

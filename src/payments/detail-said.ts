@@ -10,6 +10,28 @@ import { type Said, said } from "../said.ts";
 /** The business's status codes as the English detail names them. */
 const STATUS_WORDS: Record<number, string> = { 0: "ceased", 1: "operating", 2: "suspended" };
 
+/** Where a status's evidence came from, as the English detail says it. */
+const SOURCE_WORDS: Record<string, string> = {
+  change_file: "a change file",
+  search: "a search record",
+  profile: "its profile",
+};
+
+/** "ceased" or "suspended", with the day and source of the evidence when known. */
+function statusSaid(
+  status: "ceased" | "suspended",
+  on: string | null | undefined,
+  source: string | null | undefined,
+): Said {
+  if (!on) return said(`pay.detail.${status}`, {}, `the registry shows the business as ${status}`);
+  const from = source && source in SOURCE_WORDS ? source : "profile";
+  return said(
+    `pay.detail.${status}On`,
+    { day: on, source: from },
+    `the registry shows the business as ${status} (as of ${on}, from ${SOURCE_WORDS[from]})`,
+  );
+}
+
 export const detailSaid = {
   holdersSeveral: (holders: readonly string[]) =>
     said(
@@ -51,8 +73,8 @@ export const detailSaid = {
       `the business's status is not verified: it changed on ${since} and regwatch could not read the change (${why})${last ? `; the status known before it (${last}) may no longer hold` : ""}`,
     );
   },
-  ceased: () => said("pay.detail.ceased", {}, "the registry shows the business as ceased"),
-  suspended: () => said("pay.detail.suspended", {}, "the registry shows the business as suspended"),
+  ceased: (on?: string | null, source?: string | null) => statusSaid("ceased", on, source),
+  suspended: (on?: string | null, source?: string | null) => statusSaid("suspended", on, source),
   removed: (on: string | null | undefined, registered: readonly string[]) =>
     said(
       "pay.detail.removed",

@@ -180,7 +180,7 @@ async function readEntries(
     ).then((r) => r.flat()),
     withCheckReads(db.sql, options.timeZone, (sql) =>
       Promise.all([
-        loadBusinessFacts(sql, missing),
+        loadBusinessFacts(sql, missing, options.timeZone),
         loadBusinessNames(sql, missing, since),
         loadWatchedTaxIds(sql, missing),
         loadChangeEvidence(sql, missing),

@@ -34,7 +34,15 @@ export interface BatchCheckOptions {
   /** startOnline(db, client) for --online; null checks with what the database knows. */
   online: OnlineSession | null;
   /** Keep the batch in payment_batches and payment_checks; null keeps nothing. */
-  record: { by: string | null; source: "cli" | "web"; fileName: string } | null;
+  record: {
+    by: string | null;
+    source: "cli" | "web";
+    fileName: string;
+    /** The remembered column choice the file was read with: who made it and when. */
+    columnsChosen?: { by: string; at: Date } | null;
+    /** The held upload whose columns its uploader may still choose (held_uploads.id). */
+    columnsOffer?: string | null;
+  } | null;
   /** Whose words the next steps are in: "console" for an upload (its buttons, not CLI flags). */
   voice?: StepVoice;
   /** Rows judged together (default 1,000: with the batch cache about as fast as 2,000-5,000, and 20-60 MB lower at the peak). */
@@ -202,6 +210,10 @@ export async function judgeRows(
             checkedOn: today,
             holdDays,
             recheckedFrom: options.recheckedFrom ?? null,
+            readColumns: Object.keys(layout.columns).length > 0 ? layout.columns : null,
+            ignoredColumns: layout.ignored,
+            columnsChosen: options.record.columnsChosen ?? null,
+            columnsOffer: options.record.columnsOffer ?? null,
           },
           async (batch) => {
             const judged = await judgeAll(batch.insert);

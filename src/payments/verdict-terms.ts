@@ -53,6 +53,9 @@ export interface KnownBusiness {
   name: string | null;
   /** 0 ceased, 1 operating, 2 suspended; null when no record says. */
   statusCode: number | null;
+  /** The day of the status's newest evidence, and where it came from (change_file, search, profile). */
+  statusOn?: string | null;
+  statusSource?: string | null;
   /** companies, self_employed, budget_orgs, civil_orgs; null when no record says. */
   type?: string | null;
   /** Every name the registry gives it today and during the hold period (full, short, former). */

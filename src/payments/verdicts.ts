@@ -148,9 +148,19 @@ export function judgeRow(
       withAlso(j, describeUnreadStatus(statusUnread, business?.statusCode)),
     );
   }
-  if (business?.statusCode === 0) return finish(j, "business_ceased", withAlso(j, detailSaid.ceased()));
+  if (business?.statusCode === 0) {
+    return finish(
+      j,
+      "business_ceased",
+      withAlso(j, detailSaid.ceased(business.statusOn, business.statusSource)),
+    );
+  }
   if (business?.statusCode === 2) {
-    return finish(j, "business_suspended", withAlso(j, detailSaid.suspended()));
+    return finish(
+      j,
+      "business_suspended",
+      withAlso(j, detailSaid.suspended(business.statusOn, business.statusSource)),
+    );
   }
   const own = index.byTaxId.get(payeeTax) ?? NONE;
   const known = business !== undefined || own.length > 0;

@@ -2,6 +2,7 @@
 import type { BusinessRecord } from "../api/search-schemas.ts";
 import { statusInWords } from "../changes/status-words.ts";
 import { terminalSafe } from "../formats/terminal-text.ts";
+import { taxBaseOf } from "../taxid.ts";
 
 const TYPE_WORDS: Record<string, string> = {
   companies: "company",
@@ -15,9 +16,31 @@ export function typeInWords(type: string | null | undefined): string {
   return TYPE_WORDS[type] ?? type;
 }
 
-const COLUMNS: ReadonlyArray<readonly [string, (r: BusinessRecord) => string]> = [
+/** A business's status by the newest dated evidence, keyed by tax base number (lookup reads it). */
+export interface StatusEvidence {
+  statusCode: number;
+  statusOn: string;
+  statusSource: string;
+  /** The business type the evidence is of: a record of another type (the number's former business) keeps its own status. */
+  type?: string | null;
+}
+
+const SOURCE_WORDS: Record<string, string> = {
+  change_file: "change file",
+  search: "search",
+  profile: "profile",
+};
+
+/** "ceased (2026-12-06, change file)": the status with the day and source of its evidence. */
+export function statusWithEvidence(e: StatusEvidence): string {
+  return `${statusInWords(e.statusCode)} (${e.statusOn}, ${SOURCE_WORDS[e.statusSource] ?? e.statusSource})`;
+}
+
+type Column = readonly [string, (r: BusinessRecord, status: StatusEvidence | undefined) => string];
+
+const COLUMNS: ReadonlyArray<Column> = [
   ["TYPE", (r) => typeInWords(r.type)],
-  ["STATUS", (r) => statusInWords(r.status_code)],
+  ["STATUS", (r, status) => (status ? statusWithEvidence(status) : statusInWords(r.status_code))],
   ["NAME", (r) => r.full_name ?? r.short_name ?? ""],
   ["SEAT", (r) => r.address ?? ""],
   ["TAX NUMBER", (r) => r.tax_number ?? ""],
@@ -33,11 +56,22 @@ function cell(text: string): string {
   return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
 }
 
-/** A table with one row per record and a header. */
-export function formatRecordTable(records: readonly BusinessRecord[]): string {
+/**
+ * A table with one row per record and a header; `statuses` (by tax base number) gives each
+ * business's status by the newest evidence regwatch holds, in place of the record's own.
+ */
+export function formatRecordTable(
+  records: readonly BusinessRecord[],
+  statuses: ReadonlyMap<string, StatusEvidence> = new Map(),
+): string {
   return formatTable(
     COLUMNS.map(([title]) => title),
-    records.map((r) => COLUMNS.map(([, get]) => get(r))),
+    records.map((r) => {
+      const base = r.tax_number ? taxBaseOf(r.tax_number) : undefined;
+      const found = base === undefined ? undefined : statuses.get(base);
+      const status = found && (found.type == null || found.type === r.type) ? found : undefined;
+      return COLUMNS.map(([, get]) => get(r, status));
+    }),
   );
 }
 

@@ -154,6 +154,8 @@ export interface InboxGroup {
   taxId: string;
   /** "" when no source has named the business (the page says so in its language). */
   name: string;
+  /** The business's status now (newest dated evidence), with its day and source; null when unknown. */
+  status: { code: number; day: string; source: string } | null;
   lists: string[];
   changes: (InboxChange & { lines: HeadingLine[] })[];
 }
@@ -176,6 +178,10 @@ export function groupByBusiness(
       group = {
         taxId: change.taxId,
         name: change.name?.trim() || "",
+        status:
+          change.statusCode === null || change.statusCode === undefined || !change.statusOn
+            ? null
+            : { code: change.statusCode, day: change.statusOn, source: change.statusSource ?? "profile" },
         lists: [...(onLists.get(change.taxId) ?? [])],
         changes: [],
       };

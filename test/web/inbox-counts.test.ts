@@ -66,7 +66,8 @@ const ALL: InboxChangeFilter = {
 };
 
 async function rowsOf(filter: Partial<InboxChangeFilter>): Promise<number> {
-  return (await inboxChanges(t.db.sql, { ...ALL, ...filter }, SEVERITY_RULE)).changes.length;
+  return (await inboxChanges(t.db.sql, { ...ALL, ...filter }, SEVERITY_RULE, "Europe/Budapest")).changes
+    .length;
 }
 
 describe("the inbox's count cards", () => {
@@ -131,7 +132,7 @@ describe("the inbox's count cards", () => {
   });
 
   it("labels the page's rows high as the high card counts them", async () => {
-    const page = await inboxChanges(t.db.sql, ALL, SEVERITY_RULE);
+    const page = await inboxChanges(t.db.sql, ALL, SEVERITY_RULE, "Europe/Budapest");
     const high = page.changes.filter((c) => c.severity === "high").map((c) => c.taxId);
     expect(high.sort()).toEqual(["11111111", "22222222", "44444444", "77777777"]);
   });

@@ -56,6 +56,15 @@ export const paymentBatches = regwatch.table(
     recheckedFrom: uuid("rechecked_from").references((): AnyPgColumn => paymentBatches.id, {
       onDelete: "set null",
     }),
+    /** Field -> the header of the column read for it (migration 0050); null on batches recorded before. */
+    readColumns: jsonb("read_columns"),
+    /** The file's other columns, read for nothing. */
+    ignoredColumns: text("ignored_columns").array(),
+    /** Who chose the remembered columns the file was read with, and when; null when none was used. */
+    columnsChosenBy: text("columns_chosen_by"),
+    columnsChosenAt: instant("columns_chosen_at"),
+    /** The upload kept (held_uploads) so its uploader can choose the columns not found and check again. */
+    columnsOffer: uuid("columns_offer"),
   },
   (t) => [
     index("payment_batches_checked_at").on(t.checkedAt),

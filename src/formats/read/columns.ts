@@ -1,58 +1,21 @@
 /**
  * Which column of a payment file holds which field (pure). Headers are compared without case,
  * accents, punctuation or blanks, and without a trailing bracketed note ("Összeg (Ft)"), against
- * the Hungarian and English names banks and ERPs use; `--columns field=Header,...` names anything
- * else and wins over those names.
+ * the Hungarian and English names banks and ERPs use (column-names.ts); `--columns field=Header,...`
+ * names anything else and wins over those names.
  */
 import { UsageError } from "../../errors.ts";
 import { PAYMENT_FIELDS, type PaymentField } from "../batch-row.ts";
 import { readCurrency } from "./amounts.ts";
+import { ACCOUNT_OR_INVOICE, FIELD_RANKS, INVOICE_RANK } from "./column-names.ts";
 
 /** Field -> header as written in the file. */
 export type ColumnMapping = Partial<Record<PaymentField, string>>;
 
-/** The names each field goes by, as people write them; compared through `headerKey`. */
-export const FIELD_NAMES: Record<PaymentField, readonly string[]> = {
-  tax_id: [
-    "adószám",
-    "adóazonosító",
-    "adóazonosító jel",
-    "adóazonosító szám",
-    "partner adószáma",
-    "kedvezményezett adószáma",
-    "tax_id",
-    "tax_number",
-    "tax id",
-    "vat number",
-  ],
-  bank_account: [
-    "számlaszám",
-    "bankszámlaszám",
-    "bankszámla",
-    "kedvezményezett számlaszáma",
-    "kedvezményezett bankszámlaszáma",
-    "jóváírandó számla",
-    "jóváírandó számlaszám",
-    "partner bankszámlaszáma",
-    "iban",
-    "bank_account",
-    "account",
-    "account number",
-  ],
-  amount: ["összeg", "átutalandó összeg", "utalandó összeg", "amount"],
-  currency: ["pénznem", "deviza", "devizanem", "currency"],
-  reference: ["közlemény", "megjegyzés", "reference"],
-  name: [
-    "kedvezményezett neve",
-    "kedvezményezett",
-    "partner neve",
-    "partner",
-    "név",
-    "name",
-    "payee",
-    "beneficiary",
-  ],
-};
+/** The names each field goes by, as people write them (its best rank); compared through `headerKey`. */
+export const FIELD_NAMES: Record<PaymentField, readonly string[]> = Object.fromEntries(
+  PAYMENT_FIELDS.map((field) => [field, FIELD_RANKS[field][0]!]),
+) as Record<PaymentField, readonly string[]>;
 
 /** What a field is called when a message asks for it. */
 const NEEDED = "a bank account column";
@@ -75,9 +38,39 @@ function bracketedCurrency(header: string | undefined): string | null {
   return currency.ok ? currency.code : null;
 }
 
-const FIELD_OF_KEY = new Map<string, PaymentField>();
+interface KnownName {
+  field: PaymentField;
+  rank: number;
+}
+
+const FIELD_OF_KEY = new Map<string, KnownName>();
 for (const field of PAYMENT_FIELDS) {
-  for (const name of FIELD_NAMES[field]) FIELD_OF_KEY.set(headerKey(name), field);
+  FIELD_RANKS[field].forEach((names, rank) => {
+    for (const name of names) FIELD_OF_KEY.set(headerKey(name), { field, rank });
+  });
+}
+const AMBIGUOUS_KEY = headerKey(ACCOUNT_OR_INVOICE);
+
+/** A cell that reads as a bank account: 16 or 24 digits (blanks and dashes aside), or an IBAN. */
+export function looksLikeAccount(value: string): boolean {
+  const compact = value.replace(/[\s-]/g, "");
+  return /^(\d{16}|\d{24})$/.test(compact) || /^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/i.test(compact);
+}
+
+/**
+ * What a header names: its known field and rank. "Számlaszám" is the bank account, unless another
+ * column of the line (`otherAccount`) can be the account and the rows under it (`values`) hold
+ * something, none of which looks like an account: then it is the invoice number, read as the
+ * reference.
+ */
+function knownName(header: string, values: readonly string[], otherAccount: boolean): KnownName | undefined {
+  const key = headerKey(header);
+  if (key === AMBIGUOUS_KEY && otherAccount) {
+    const filled = values.map((v) => v.trim()).filter((v) => v !== "");
+    if (filled.length > 0 && !filled.some(looksLikeAccount))
+      return { field: "reference", rank: INVOICE_RANK };
+  }
+  return FIELD_OF_KEY.get(key);
 }
 
 /** `--columns "tax_id=Adó szám,bank_account=Számla"`; a UsageError names the part that is wrong. */
@@ -130,10 +123,16 @@ export function knownColumnCount(headers: readonly string[], given: ColumnMappin
 }
 
 /**
- * The layout of a header line: `--columns` first, then the known names. A problem when the line
- * has no bank account column, a `--columns` header is missing, or two columns name one field.
+ * The layout of a header line: `--columns` first, then the known names (the best rank a field's
+ * columns have; the others are ignored). A problem when the line has no bank account column, a
+ * `--columns` header is missing, or two columns of one rank name one field. `samples` are rows
+ * under the header, by which an ambiguous header ("Számlaszám") is told by its values.
  */
-export function matchLayout(headers: readonly string[], given: ColumnMapping = {}): LayoutMatch {
+export function matchLayout(
+  headers: readonly string[],
+  given: ColumnMapping = {},
+  samples: readonly (readonly string[])[] = [],
+): LayoutMatch {
   const index: Partial<Record<PaymentField, number>> = {};
   const problems: string[] = [];
   const taken = new Set<number>();
@@ -147,22 +146,35 @@ export function matchLayout(headers: readonly string[], given: ColumnMapping = {
       taken.add(at);
     }
   }
-  const repeated = new Map<PaymentField, string[]>();
+  const best = new Map<PaymentField, { rank: number; at: number[] }>();
+  const accountAt = (h: string, at: number) =>
+    taken.has(at)
+      ? index.bank_account === at
+      : headerKey(h) !== AMBIGUOUS_KEY && FIELD_OF_KEY.get(headerKey(h))?.field === "bank_account";
+  const otherAccount = headers.some(accountAt);
   headers.forEach((header, at) => {
     if (taken.has(at)) return;
-    const field = FIELD_OF_KEY.get(headerKey(header));
-    if (field === undefined || given[field] !== undefined) return;
-    if (index[field] === undefined) {
-      index[field] = at;
-      taken.add(at);
-    } else repeated.set(field, [...(repeated.get(field) ?? [headers[index[field]]!]), header]);
-  });
-  for (const [field, names] of repeated) {
-    problems.push(
-      `columns ${names.map((n) => `"${n}"`).join(" and ")} both give ${field}: name the one to use with --columns ${field}=Header`,
+    const known = knownName(
+      header,
+      samples.map((row) => row[at] ?? ""),
+      otherAccount,
     );
+    if (known === undefined || given[known.field] !== undefined) return;
+    const seen = best.get(known.field);
+    if (seen === undefined || known.rank < seen.rank) best.set(known.field, { rank: known.rank, at: [at] });
+    else if (known.rank === seen.rank) seen.at.push(at);
+  });
+  for (const [field, { at }] of best) {
+    if (at.length === 1) {
+      index[field] = at[0]!;
+      taken.add(at[0]!);
+    } else {
+      problems.push(
+        `columns ${at.map((i) => `"${headers[i]}"`).join(" and ")} both give ${field}: name the one to use with --columns ${field}=Header`,
+      );
+    }
   }
-  if (index.bank_account === undefined && given.bank_account === undefined) {
+  if (index.bank_account === undefined && given.bank_account === undefined && !best.has("bank_account")) {
     problems.push(
       `found: ${headers.map((h) => `"${h}"`).join(", ")}; needs ${NEEDED} (${FIELD_NAMES.bank_account.slice(0, 4).join(", ")}, IBAN, bank_account), and reads tax_id, amount, currency, reference and name when given; name other headers with --columns field=Header`,
     );

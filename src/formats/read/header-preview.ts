@@ -15,6 +15,8 @@ export const PREVIEW_ROWS = 5;
 export interface HeaderPreview {
   /** The reader finds a header with the columns given (none: its known names alone). */
   recognised: boolean;
+  /** Field -> header the reader reads, when recognised (with the columns given); else null. */
+  columns: ColumnMapping | null;
   headers: string[];
   rows: string[][];
   signature: string;
@@ -34,7 +36,8 @@ export async function previewHeader(
   const start = await readSample(path);
   const detected = await encodingOf(path, encoding, start);
   const text = decodeSample(start.sample, detected.encoding).replace(/^\uFEFF/, "");
-  const recognised = findHeaderLine(text, given).ok;
+  const found = findHeaderLine(text, given);
+  const recognised = found.ok;
   const lines = text.split(/\r\n|\n|\r/, HEADER_SEARCH_LINES + PREVIEW_ROWS + 1);
   let best = { at: -1, cells: [] as string[], delimiter: "," };
   for (let at = 0; at < Math.min(lines.length, HEADER_SEARCH_LINES); at++) {
@@ -54,6 +57,7 @@ export async function previewHeader(
     .map((l) => cellsOf(l, best.delimiter) ?? [l]);
   return {
     recognised,
+    columns: found.ok ? found.header.layout.columns : null,
     headers: best.cells,
     rows,
     signature: headerSignature(best.cells),

@@ -9,6 +9,8 @@ import type { FileProblem } from "../batch-row.ts";
 import { type ColumnLayout, type ColumnMapping, knownColumnCount, matchLayout } from "./columns.ts";
 
 export const HEADER_SEARCH_LINES = 10;
+/** Rows under a header line an ambiguous header is told by (column-names.ts: "Számlaszám"). */
+const SAMPLE_ROWS = 20;
 
 export interface HeaderLine {
   /** 1-based line of the file. */
@@ -51,7 +53,8 @@ export function cellsOf(line: string, delimiter: string): string[] | undefined {
  * non-empty line when none names any), so a typo in `--columns` is shown on the real header line.
  */
 export function findHeaderLine(text: string, given: ColumnMapping): HeaderSearch {
-  const lines = text.split(/\r\n|\n|\r/, HEADER_SEARCH_LINES);
+  const all = text.split(/\r\n|\n|\r/, HEADER_SEARCH_LINES + SAMPLE_ROWS);
+  const lines = all.slice(0, HEADER_SEARCH_LINES);
   let best: { known: number; problems: FileProblem[] } | undefined;
   for (let at = 0; at < lines.length; at++) {
     const raw = lines[at]!;
@@ -61,7 +64,11 @@ export function findHeaderLine(text: string, given: ColumnMapping): HeaderSearch
     if (cells === undefined) continue;
     // A trailing delimiter on the header line names no column.
     const headers = cells.slice(0, cells.findLastIndex((c) => c !== "") + 1);
-    const match = matchLayout(headers, given);
+    const samples = all
+      .slice(at + 1, at + 1 + SAMPLE_ROWS)
+      .filter((l) => l.trim() !== "")
+      .map((l) => cellsOf(l, delimiter) ?? []);
+    const match = matchLayout(headers, given, samples);
     if (match.ok) return { ok: true, header: { line: at + 1, delimiter, headers, layout: match.layout } };
     const known = knownColumnCount(headers, given);
     if (best === undefined || known > best.known) {

@@ -4,6 +4,7 @@
  * has the shape the guard's logic declares (src/changes/evidence.ts); the other rows are this file's.
  */
 import type { ChangeEvidence } from "../../changes/evidence.ts";
+import { newestStatus, newestStatusColumns, type StatusSource } from "../../changes/sql/newest-status.ts";
 import type { Sql } from "../../db/connect.ts";
 import { inOneRead } from "../../db/one-read.ts";
 import { NAME_HEADINGS } from "../../parse/sql/business-profiles.ts";
@@ -12,6 +13,9 @@ export interface BusinessFactsRow {
   taxId: string;
   name: string | null;
   statusCode: number | null;
+  /** The day of the status's evidence and where it came from (changes/sql/newest-status.ts). */
+  statusOn: string | null;
+  statusSource: StatusSource | null;
   type: string | null;
 }
 
@@ -26,22 +30,25 @@ export interface BankAccountRow {
 }
 
 /**
- * Businesses with any record (profile or search record) among `taxIds`. The status is the
- * newer of the profile's and the search record's.
+ * Businesses with any record (profile or search record) among `taxIds`. The status is the one of
+ * the newest dated evidence (change files or search records), as every surface reads it.
  */
-export async function loadBusinessFacts(sql: Sql, taxIds: readonly string[]): Promise<BusinessFactsRow[]> {
+export async function loadBusinessFacts(
+  sql: Sql,
+  taxIds: readonly string[],
+  timeZone: string,
+): Promise<BusinessFactsRow[]> {
   if (taxIds.length === 0) return [];
   return sql<BusinessFactsRow[]>`
     with ids as (select distinct unnest(${taxIds as string[]}::text[]) as tax_id)
     select ids.tax_id as "taxId",
            coalesce(p.name, b.full_name) as name,
-           case when p.status_code is not null
-                 and (b.status_code is null or p.status_as_of >= ${sql.t.registry_day}(b.fetched_at))
-                then p.status_code else coalesce(b.status_code, p.status_code) end as "statusCode",
+           ${newestStatusColumns(sql)},
            coalesce(b.type, p.type) as type
     from ids
     left join ${sql.t.business_profiles} p on p.tax_id = ids.tax_id
     left join ${sql.t.businesses} b on b.tax_id = ids.tax_id
+    left join lateral (${newestStatus(sql, sql`ids.tax_id`, timeZone)}) ns on true
     where p.tax_id is not null or b.tax_id is not null`;
 }
 

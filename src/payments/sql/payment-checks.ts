@@ -17,6 +17,13 @@ export interface PaymentBatchStart {
   holdDays: number;
   /** The batch whose stored rows this check repeats (the console's Check again). */
   recheckedFrom?: string | null;
+  /** Field -> header read for it (a re-check, with null, keeps the checked batch's). */
+  readColumns?: Partial<Record<string, string>> | null;
+  ignoredColumns?: readonly string[];
+  /** The remembered column choice used: who made it and when. */
+  columnsChosen?: { by: string; at: Date } | null;
+  /** The held upload offered for a column choice. */
+  columnsOffer?: string | null;
 }
 
 export interface PaymentBatchTotal {
@@ -78,11 +85,24 @@ export async function recordPaymentBatch<T>(
 
 /** Opens a batch; returns its id. */
 export async function startPaymentBatch(sql: Sql | Tx, batch: PaymentBatchStart): Promise<string> {
+  const recheckedFrom = batch.recheckedFrom ?? null;
+  const readColumns = batch.readColumns
+    ? sql.json(batch.readColumns as Parameters<typeof sql.json>[0])
+    : null;
+  const ignored = (batch.ignoredColumns ?? []) as string[];
+  const chosen = batch.columnsChosen ?? null;
   const [row] = await sql<{ id: string }[]>`
     insert into ${sql.t.payment_batches}
-      (checked_by, source, file_name, encoding, delimiter, checked_on, hold_days, rechecked_from)
-    values (${batch.checkedBy}, ${batch.source}, ${batch.fileName}, ${batch.encoding}, ${batch.delimiter},
-            ${batch.checkedOn}, ${batch.holdDays}, ${batch.recheckedFrom ?? null})
+      (checked_by, source, file_name, encoding, delimiter, checked_on, hold_days, rechecked_from,
+       read_columns, ignored_columns, columns_chosen_by, columns_chosen_at, columns_offer)
+    select ${batch.checkedBy}, ${batch.source}, ${batch.fileName}, ${batch.encoding}, ${batch.delimiter},
+           ${batch.checkedOn}, ${batch.holdDays}, ${recheckedFrom}::uuid,
+           coalesce(${readColumns}::jsonb, o.read_columns),
+           case when ${recheckedFrom}::uuid is null then ${ignored}::text[] else o.ignored_columns end,
+           coalesce(${chosen?.by ?? null}, o.columns_chosen_by), coalesce(${chosen?.at ?? null}::timestamptz, o.columns_chosen_at),
+           ${batch.columnsOffer ?? null}::uuid
+    from (select 1) one
+    left join ${sql.t.payment_batches} o on o.id = ${recheckedFrom}::uuid
     returning id::text`;
   return row!.id;
 }

@@ -7,21 +7,39 @@ import type { Sql } from "../../db/connect.ts";
 
 export type ColumnChoice = Partial<Record<string, string>>;
 
-export async function readColumnChoice(sql: Sql, signature: string): Promise<ColumnChoice | undefined> {
-  const [row] = await sql<{ columns: ColumnChoice }[]>`
-    select columns from ${sql.t.payment_column_choices} where signature = ${signature}`;
-  return row?.columns;
+/** A kept column choice with who made it and when. */
+export interface RememberedColumns {
+  columns: ColumnChoice;
+  by: string;
+  at: Date;
+}
+
+export async function readColumnChoice(sql: Sql, signature: string): Promise<RememberedColumns | undefined> {
+  const [row] = await sql<RememberedColumns[]>`
+    select columns, chosen_by as by, chosen_at as at
+    from ${sql.t.payment_column_choices} where signature = ${signature}`;
+  return row;
+}
+
+/** Whether the upload `id` is still held for `by` (its uploader), within the day it is kept. */
+export async function isHeldFor(sql: Sql, id: string, by: string): Promise<boolean> {
+  const [row] = await sql<{ held: boolean }[]>`
+    select exists (select 1 from ${sql.t.held_uploads}
+                   where id = ${id}::uuid and held_by = ${by} and held_at >= now() - interval '1 day') as held`;
+  return row?.held ?? false;
 }
 
 export async function saveColumnChoice(
   sql: Sql,
   choice: { signature: string; headers: readonly string[]; columns: ColumnChoice; by: string },
-): Promise<void> {
-  await sql`
+): Promise<Date> {
+  const [row] = await sql<{ at: Date }[]>`
     insert into ${sql.t.payment_column_choices} (signature, headers, columns, chosen_by)
     values (${choice.signature}, ${choice.headers as string[]}, ${sql.json(choice.columns as never)}, ${choice.by})
     on conflict (signature) do update
-      set headers = excluded.headers, columns = excluded.columns, chosen_by = excluded.chosen_by, chosen_at = now()`;
+      set headers = excluded.headers, columns = excluded.columns, chosen_by = excluded.chosen_by, chosen_at = now()
+    returning chosen_at as at`;
+  return row!.at;
 }
 
 /** Keeps an upload for its uploader; uploads held for more than a day go first. */

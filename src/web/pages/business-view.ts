@@ -56,6 +56,8 @@ export interface BusinessHeader {
   taxNumber: string | null;
   /** The status in words with its code; a status change not read yet says so in `label`. */
   status: Term | null;
+  /** The day of the status's evidence and its source (change_file, search, profile); null when unread or unknown. */
+  statusEvidence: { day: string; source: string } | null;
   type: Term | null;
   seat: string | null;
   registrationNumber: string | null;
@@ -106,9 +108,28 @@ export function businessHeader(
       : code === null || code === undefined
         ? null
         : termOf(reader.i18n, "businessStatus", code),
+    statusEvidence:
+      !status && code !== null && code !== undefined && profile?.statusOn
+        ? { day: profile.statusOn, source: profile.statusSource ?? "profile" }
+        : null,
     type: profile?.type ? termOf(reader.i18n, "businessType", profile.type) : null,
     seat: profile?.seat ?? null,
     registrationNumber: profile?.registrationNumber ?? null,
+  };
+}
+
+/**
+ * The profile's headings with its status as the newest dated evidence gives it (the header's), so
+ * the page never says two statuses: the stored heading may be an older search record's.
+ */
+export function withNewestStatus(profile: BusinessProfileRow | undefined): Record<string, unknown> {
+  const headings = profile?.headings ?? {};
+  if (!profile?.statusOn || profile.statusCode === null || profile.statusSource === "profile")
+    return headings;
+  const { status_code: _code, ...rest } = headings;
+  return {
+    ...rest,
+    status: { value: profile.statusCode, as_of: profile.statusOn, source: profile.statusSource ?? "search" },
   };
 }
 

@@ -31,6 +31,7 @@ import {
   profileLines,
   readerOf,
   timelineDays,
+  withNewestStatus,
 } from "./business-view.ts";
 import { paymentCheckLines } from "./payments-view.ts";
 import { pageLinks, QueryReader, splitPage } from "./query-reader.ts";
@@ -59,7 +60,7 @@ export const registerBusinessPages: RegisterAccountPages = async (app, kit) => {
     }
     const asOf = asOfText !== null && isValidDate(asOfText) ? asOfText : today;
     const [profile, changed, givenNames] = await Promise.all([
-      readBusinessProfile(sql, taxId),
+      readBusinessProfile(sql, taxId, deps.config.registryTz),
       hasChanges(sql, taxId),
       readGivenNames(sql, [taxId]),
     ]);
@@ -98,7 +99,7 @@ export const registerBusinessPages: RegisterAccountPages = async (app, kit) => {
         problems: q.problems,
         today,
         asOf,
-        profile: profileLines(profile?.headings ?? {}, unread, reader),
+        profile: profileLines(withNewestStatus(profile), unread, reader),
         asOfLines: asOfLines(asOfValues, reader),
         timeline: timelineDays(rows, reader),
         links: pageLinks(`/businesses/${taxId}`, request.query as Record<string, unknown>, page, hasMore),

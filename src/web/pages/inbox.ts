@@ -92,7 +92,12 @@ export async function registerInboxPages(app: FastifyInstance, kit: PageKit, hom
       const [{ counts, page, choices, context, onLists, changes, trouble }, users] = await Promise.all([
         inOneRead(deps.db.sql, async (sql) => {
           const [page, counts, choices, context, trouble] = await Promise.all([
-            inboxChanges(sql, toDbFilter(filter, request.user.name, since), SEVERITY_RULE),
+            inboxChanges(
+              sql,
+              toDbFilter(filter, request.user.name, since),
+              SEVERITY_RULE,
+              deps.config.registryTz,
+            ),
             inboxChangeCounts(sql, { since, me: request.user.name }),
             inboxChoices(sql),
             inboxContext(sql),

@@ -12,7 +12,6 @@ import path from "node:path";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { requireSearch } from "../../config.ts";
 import { localDateTime } from "../../dates.ts";
-import type { PaymentField } from "../../formats/batch-row.ts";
 import type { ColumnMapping } from "../../formats/read/columns.ts";
 import { previewHeader } from "../../formats/read/header-preview.ts";
 import { looksLikeZip, XlsxRefusedError, xlsxToCsv } from "../../formats/read/xlsx.ts";
@@ -21,6 +20,7 @@ import { startOnline } from "../../payments/check-chunk.ts";
 import { type BatchCheckResult, checkBatch } from "../../payments/pipeline.ts";
 import {
   holdUpload,
+  type RememberedColumns,
   readColumnChoice,
   saveColumnChoice,
   takeHeldUpload,
@@ -29,42 +29,8 @@ import { openSearch } from "../../run/open-registry.ts";
 import { holdConnectionWhile } from "../hold-connection.ts";
 import type { PageKit } from "../kit.ts";
 import { form, line, query } from "../route-schemas.ts";
+import { CHOSEN_FIELDS, columnsPage, missingOffered } from "./payments-columns.ts";
 import type { ShowForm, UploadForm } from "./payments-form.ts";
-
-/** The fields a clerk may place, in the order the form asks for them. */
-export const CHOSEN_FIELDS: readonly PaymentField[] = [
-  "bank_account",
-  "tax_id",
-  "amount",
-  "name",
-  "currency",
-  "reference",
-];
-
-/** Each field the form asks about, with its words. */
-function fieldChoices(i18n: Translator): { field: PaymentField; label: string }[] {
-  const words: Partial<Record<PaymentField, string>> = {
-    bank_account: i18n.t("columns.field.bank_account"),
-    tax_id: i18n.t("columns.field.tax_id"),
-    amount: i18n.t("columns.field.amount"),
-    name: i18n.t("columns.field.name"),
-    currency: i18n.t("columns.field.currency"),
-    reference: i18n.t("columns.field.reference"),
-  };
-  return CHOSEN_FIELDS.map((field) => ({ field, label: words[field] ?? field }));
-}
-
-/** The column question's page for a held upload. */
-function columnsPage(i18n: Translator, file: string, held: string, preview: unknown, problems: string[]) {
-  return {
-    title: i18n.t("columns.title"),
-    intro: i18n.t("columns.intro", { file }),
-    held,
-    preview,
-    fields: fieldChoices(i18n),
-    problems,
-  };
-}
 
 export interface CheckInput {
   path: string;
@@ -72,6 +38,8 @@ export interface CheckInput {
   form: UploadForm;
   options: { holdDays: number; encoding: string | undefined; currency: string; online: boolean };
   columns?: ColumnMapping;
+  /** The column choice `columns` is, when a clerk made it: who and when. */
+  chosen?: { by: string; at: Date };
 }
 
 export const COLUMNS = {
@@ -117,24 +85,29 @@ async function checkFile(
     file = csv;
   }
   let columns = input.columns;
+  let chosen = input.chosen ?? null;
+  let offer: string | null = null;
+  const hold = () =>
+    readFile(input.path).then((body) =>
+      holdUpload(deps.db.sql, { fileName: name, body, options: { ...options, form }, by: request.user.name }),
+    );
   if (!columns) {
     const preview = await previewHeader(file, file === input.path ? options.encoding : undefined);
-    if (!preview.recognised) {
-      const remembered = await readColumnChoice(deps.db.sql, preview.signature);
-      if (remembered) columns = remembered as ColumnMapping;
-      else {
-        const held = await holdUpload(deps.db.sql, {
-          fileName: name,
-          body: await readFile(input.path),
-          options: { ...options, form },
-          by: request.user.name,
-        });
-        return () =>
-          kit.render(request, reply, "payment-columns", columnsPage(i18n, name, held, preview, []));
-      }
+    // A clerk's choice for this header wins over the reader's own names.
+    const remembered: RememberedColumns | undefined = await readColumnChoice(deps.db.sql, preview.signature);
+    if (remembered) {
+      columns = remembered.columns as ColumnMapping;
+      chosen = { by: remembered.by, at: remembered.at };
+    } else if (!preview.recognised) {
+      const held = await hold();
+      return () => kit.render(request, reply, "payment-columns", columnsPage(i18n, name, held, preview, []));
+    } else if (missingOffered(preview.columns ?? {}).length > 0) {
+      // Checked at once; the upload is kept so the batch page can offer the columns not found.
+      offer = await hold();
     }
   }
   if (options.online && (!deps.config.searchUrl || !deps.config.searchApiKey)) {
+    if (offer) await takeHeldUpload(deps.db.sql, offer, request.user.name);
     return () => showForm(request, reply, 400, { form, problems: [i18n.t("columns.searchNotSet")] });
   }
   const check = {
@@ -150,7 +123,13 @@ async function checkFile(
     timeZone: deps.config.registryTz,
     online: null,
     voice: "console" as const,
-    record: { by: request.user.name, source: "web" as const, fileName: name },
+    record: {
+      by: request.user.name,
+      source: "web" as const,
+      fileName: name,
+      columnsChosen: chosen,
+      columnsOffer: offer,
+    },
   };
   let result: BatchCheckResult;
   if (options.online) {
@@ -163,6 +142,7 @@ async function checkFile(
     }
   } else result = await checkBatch(deps.db, file, check, []);
   if (!result.ok) {
+    if (offer) await takeHeldUpload(deps.db.sql, offer, request.user.name);
     const named = result.problems.map((p) =>
       p.line > 0
         ? i18n.t("payments.problem.atLine", { name, line: p.line, message: p.message })
@@ -240,7 +220,7 @@ export function columnsHandler(kit: PageKit, showForm: ShowForm) {
             400,
           );
       } else {
-        await saveColumnChoice(deps.db.sql, {
+        const chosenAt = await saveColumnChoice(deps.db.sql, {
           signature: preview.signature,
           headers: preview.headers,
           columns: choice.columns,
@@ -252,6 +232,7 @@ export function columnsHandler(kit: PageKit, showForm: ShowForm) {
           form: options.form,
           options,
           columns: choice.columns,
+          chosen: { by: request.user.name, at: chosenAt },
         });
       }
     } finally {

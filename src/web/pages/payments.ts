@@ -7,6 +7,7 @@
  * account was confirmed out of band, from a held row).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { isHeldFor } from "../../payments/sql/payment-uploads.ts";
 import { verifyPayee } from "../../payments/verification.ts";
 import { downloadBody } from "../download.ts";
 import { type PageKit, type RegisterAccountPages, roleAtLeast, type WebDeps } from "../kit.ts";
@@ -14,6 +15,7 @@ import { form, line, PAGE, PLAIN_GET, query, typedText } from "../route-schemas.
 import { batchChecksQuery, readBatch, readBatchVerdictCounts, readRecentBatches } from "../sql/payments.ts";
 import { AUDIENCE_FIELD, audienceOf, type DownloadWords } from "./download-audience.ts";
 import { COLUMNS, columnsHandler } from "./payments-check.ts";
+import { batchColumns } from "./payments-columns.ts";
 import { writeBatchCsv, writeBatchXlsx } from "./payments-export.ts";
 import { RECHECK, recheckHandler } from "./payments-recheck.ts";
 import { type ShowForm, uploadHandler } from "./payments-upload.ts";
@@ -122,6 +124,11 @@ export const registerPaymentPages: RegisterAccountPages = (app, kit) => {
       }),
     ]);
     const { rows, hasMore } = splitPage(fetched, ROWS_PAGE);
+    // The offer to choose columns is the uploader's, while their upload is still held.
+    const offer =
+      batch.columnsOffer && (await isHeldFor(deps.db.sql, batch.columnsOffer, request.user.name))
+        ? batch.columnsOffer
+        : null;
     return kit.render(
       request,
       reply,
@@ -129,6 +136,7 @@ export const registerPaymentPages: RegisterAccountPages = (app, kit) => {
       {
         title: i18n.t("batch.title", { name: batch.fileName ?? batch.id }),
         batch: batchSummary(batch),
+        columns: batchColumns(i18n, batch as Parameters<typeof batchColumns>[1], offer),
         counts: counts.map((c) => ({ ...c, ...verdictWords(c.verdict, i18n) })),
         heldOnly,
         problems: q.problems,

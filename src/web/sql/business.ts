@@ -3,12 +3,16 @@
  * values on a day (business_as_of), every change with its values, the lists it is on, its alerts.
  * Each is one statement by tax base number; the page asks for them together.
  */
+import { newestStatus, newestStatusColumns, type StatusSource } from "../../changes/sql/newest-status.ts";
 import type { Sql } from "../../db/connect.ts";
 
 export interface BusinessProfileRow {
   taxId: string;
   name: string | null;
+  /** The status of the newest dated evidence (changes/sql/newest-status.ts), its day and source. */
   statusCode: number | null;
+  statusOn: string | null;
+  statusSource: StatusSource | null;
   seat: string | null;
   type: string | null;
   registrationNumber: string | null;
@@ -20,10 +24,14 @@ export interface BusinessProfileRow {
 }
 
 /** The profile and search record of a business, or undefined when regwatch knows neither. */
-export async function readBusinessProfile(sql: Sql, taxId: string): Promise<BusinessProfileRow | undefined> {
+export async function readBusinessProfile(
+  sql: Sql,
+  taxId: string,
+  timeZone: string,
+): Promise<BusinessProfileRow | undefined> {
   const [row] = await sql<BusinessProfileRow[]>`
     select coalesce(p.tax_id, b.tax_id) as "taxId", coalesce(case when p.name_source is distinct from 'operator' then p.name end, b.full_name, b.short_name) as name,
-           coalesce(p.status_code, b.status_code) as "statusCode", coalesce(p.seat, b.address) as seat,
+           ${newestStatusColumns(sql)}, coalesce(p.seat, b.address) as seat,
            coalesce(p.type, b.type) as type,
            coalesce(p.registration_number, b.registration_number) as "registrationNumber",
            b.tax_number as "taxNumber", coalesce(p.headings, '{}'::jsonb) as headings,
@@ -31,6 +39,7 @@ export async function readBusinessProfile(sql: Sql, taxId: string): Promise<Busi
     from (select ${taxId}::text as tax_id) k
     left join ${sql.t.business_profiles} p on p.tax_id = k.tax_id
     left join ${sql.t.businesses} b on b.tax_id = k.tax_id
+    left join lateral (${newestStatus(sql, sql`k.tax_id`, timeZone)}) ns on true
     where p.tax_id is not null or b.tax_id is not null`;
   return row;
 }

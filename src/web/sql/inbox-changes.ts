@@ -5,8 +5,10 @@
  * change newest first, carrying the alert's id, rule, assignee and time), so a page of 50 changes
  * stops after those changes' alerts however many alerts are open.
  */
+
 import type { AlertStatus } from "../../alerts/sql/lifecycle.ts";
 import type { HeadingValue } from "../../alerts/sql/outbox.ts";
+import { newestStatus, newestStatusColumns, type StatusSource } from "../../changes/sql/newest-status.ts";
 import type { Fragment, Sql } from "../../db/connect.ts";
 
 /** What makes a change high (the caller's rule: src/alerts/severity.ts). */
@@ -48,6 +50,10 @@ export interface InboxChange {
   assignedTo: string[];
   taxId: string;
   name: string | null;
+  /** The business's status now, by the newest dated evidence (changes/sql/newest-status.ts). */
+  statusCode?: number | null;
+  statusOn?: string | null;
+  statusSource?: StatusSource | null;
   changeDate: string;
   lists: string[];
   headingNames: string[];
@@ -69,6 +75,7 @@ export async function inboxChanges(
   sql: Sql,
   f: InboxChangeFilter,
   severity: SeveritySql,
+  timeZone: string,
 ): Promise<{ changes: InboxChange[]; hasNext: boolean }> {
   const status = f.status === "all" ? null : f.status;
   const onChange = [
@@ -127,6 +134,7 @@ export async function inboxChanges(
            (select to_char(max(x.snoozed_until), 'YYYY-MM-DD') from ${sql.t.alerts} x
              where x.id = any (p.alert_ids) and x.status = 'snoozed') as "snoozedUntil",
            c.tax_id as "taxId", coalesce(case when bp.name_source is distinct from 'operator' then bp.name end, b.full_name, b.short_name) as name,
+           ${newestStatusColumns(sql)},
            to_char(c.change_date, 'YYYY-MM-DD') as "changeDate",
            coalesce((select array_agg(distinct coalesce(w.list_name, s.list_key))
                      from ${sql.t.change_sources} s left join ${sql.t.watch_lists} w on w.list_key = s.list_key
@@ -150,6 +158,7 @@ export async function inboxChanges(
     left join ${sql.t.business_profiles} bp on bp.tax_id = c.tax_id
     left join ${sql.t.businesses} b on b.tax_id = c.tax_id
     left join deliveries d on d.change_id = p.change_id
+    left join lateral (${newestStatus(sql, sql`c.tax_id`, timeZone)}) ns on true
     order by p.change_id desc`;
   return { changes: rows.slice(0, f.pageSize), hasNext: rows.length > f.pageSize };
 }

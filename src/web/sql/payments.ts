@@ -29,13 +29,21 @@ export interface PaymentBatchRow {
   totals: BatchTotal[];
   /** The batch this one checked again ("Check again"), or null for a file's own check. */
   recheckedFrom: string | null;
+  /** Field -> header read for it; null on batches recorded before migration 0050. */
+  readColumns: Partial<Record<string, string>> | null;
+  ignoredColumns: string[] | null;
+  columnsChosenBy: string | null;
+  columnsChosenAt: Date | null;
+  columnsOffer: string | null;
 }
 
 const BATCH_COLUMNS = (sql: Sql) => sql`
   id, checked_at as "checkedAt", finished_at as "finishedAt", checked_by as "checkedBy", source,
   file_name as "fileName", encoding, delimiter, to_char(checked_on, 'YYYY-MM-DD') as "checkedOn",
   hold_days as "holdDays", row_count as "rowCount", held_count as "heldCount", totals,
-  rechecked_from as "recheckedFrom"`;
+  rechecked_from as "recheckedFrom",
+  read_columns as "readColumns", ignored_columns as "ignoredColumns", columns_chosen_by as "columnsChosenBy",
+  columns_chosen_at as "columnsChosenAt", columns_offer::text as "columnsOffer"`;
 
 /** Batches newest first; one row more than `limit` to tell whether another page follows. */
 export async function readRecentBatches(

@@ -4,6 +4,8 @@ export const business = {
   "business.nameUnread": "name: {words}; the name above is the last one known",
   "business.taxNumber": "tax number {value}",
   "business.status": "status: {value}",
+  "business.statusAsOf":
+    "status: {value} (as of {day}, from {source, select, change_file {a change file} search {a search record} other {the profile}})",
   "business.registration": "registration number {value}",
   "business.seat": "seat: {value}",
   "business.profile": "Profile today",

@@ -33,6 +33,10 @@ export const paymentTexts = {
     "the business's status is not verified: it changed on {since} and regwatch could not read the change ({why}){status, select, none {} other {; the status known before it ({statusWord}) may no longer hold}}",
   "pay.detail.ceased": "the registry shows the business as ceased",
   "pay.detail.suspended": "the registry shows the business as suspended",
+  "pay.detail.ceasedOn":
+    "the registry shows the business as ceased (as of {day}, from {source, select, change_file {a change file} search {a search record} other {its profile}})",
+  "pay.detail.suspendedOn":
+    "the registry shows the business as suspended (as of {day}, from {source, select, change_file {a change file} search {a search record} other {its profile}})",
   "pay.detail.removed":
     "this business removed this account{dayGiven, select, yes { on {day}} other {}}: do not pay it; confirm the new account{accountsGiven, select, yes {; its registered account(s) now: {accounts}} other {}}",
   "pay.detail.registeredTo": "the account is registered to {holders}",

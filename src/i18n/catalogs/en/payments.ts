@@ -94,6 +94,16 @@ export const payments = {
   "recheck.searchNotSet":
     "The registry's search is not set up for this account (REGWATCH_SEARCH_URL and its key): check again without “online”.",
 
+  "batch.columns.title": "Columns read",
+  "batch.columns.header": "column “{header}”",
+  "batch.columns.quoted": "“{header}”",
+  "batch.columns.ignored":
+    "{count, plural, one {Not read: {columns}} other {Not read (# columns): {columns}}}",
+  "batch.columns.noneIgnored": "Every column of the file was read.",
+  "batch.columns.chosen": "Read with the columns {who} chose ({when}).",
+  "batch.columns.offer":
+    "No column was found for: {fields}. If the file has such a column, choose it and check the file again:",
+
   "columns.title": "Which column is which?",
   "columns.intro":
     "The header of {file} is not one regwatch knows. Say which column holds each field; the choice is kept for every file with this header.",

@@ -6,6 +6,8 @@ export const business = {
   "business.nameUnread": "név: {words}; a fenti név az utolsó ismert",
   "business.taxNumber": "adószám: {value}",
   "business.status": "állapot: {value}",
+  "business.statusAsOf":
+    "állapot: {value} ({day}, forrás: {source, select, change_file {változásfájl} search {cégkeresés} other {cégadatlap}})",
   "business.registration": "nyilvántartási szám: {value}",
   "business.seat": "székhely: {value}",
   "business.profile": "Mai adatlap",

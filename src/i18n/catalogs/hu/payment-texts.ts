@@ -30,6 +30,10 @@ export const paymentTexts = {
     "a vállalkozás állapota nincs ellenőrizve: {since} dátummal változott, és a regwatch nem tudta beolvasni a változást ({why}){status, select, none {} other {; a korábban ismert állapot ({statusWord}) már nem feltétlenül érvényes}}",
   "pay.detail.ceased": "a cégnyilvántartás szerint a vállalkozás megszűnt",
   "pay.detail.suspended": "a cégnyilvántartás szerint a vállalkozás tevékenysége szünetel",
+  "pay.detail.ceasedOn":
+    "a cégnyilvántartás szerint a vállalkozás megszűnt (forrás: {source, select, change_file {változásfájl} search {cégkeresés} other {cégadatlap}}, {day})",
+  "pay.detail.suspendedOn":
+    "a cégnyilvántartás szerint a vállalkozás tevékenysége szünetel (forrás: {source, select, change_file {változásfájl} search {cégkeresés} other {cégadatlap}}, {day})",
   "pay.detail.removed":
     "a vállalkozás törölte ezt a számlát{dayGiven, select, yes { ({day})} other {}}: ne fizessen rá; erősíttesse meg az új számlát{accountsGiven, select, yes {; jelenleg bejelentett számlái: {accounts}} other {}}",
   "pay.detail.registeredTo": "a számla ennek a vállalkozásnak a nevén van bejelentve: {holders}",

@@ -99,6 +99,16 @@ export const payments = {
   "recheck.searchNotSet":
     "A cégnyilvántartás keresője ehhez a fiókhoz nincs beállítva (REGWATCH_SEARCH_URL és a kulcsa): ellenőrizze újra az „Online” bejelölése nélkül.",
 
+  "batch.columns.title": "Beolvasott oszlopok",
+  "batch.columns.header": "„{header}” oszlop",
+  "batch.columns.quoted": "„{header}”",
+  "batch.columns.ignored":
+    "{count, plural, one {Nem beolvasott oszlop: {columns}} other {Nem beolvasott oszlopok (# db): {columns}}}",
+  "batch.columns.noneIgnored": "A fájl minden oszlopát beolvastuk.",
+  "batch.columns.chosen": "Az oszlopokat {who} választotta ki ({when}), ezek szerint olvastuk be a fájlt.",
+  "batch.columns.offer":
+    "Nem találtunk oszlopot a következőkhöz: {fields}. Ha a fájlban van ilyen oszlop, válassza ki, és ellenőrizze újra a fájlt:",
+
   "columns.title": "Melyik oszlopban mi van?",
   "columns.intro":
     "A(z) {file} fájl fejléce a regwatch számára ismeretlen. Adja meg, melyik oszlop melyik adatot tartalmazza; a választást megjegyezzük minden ilyen fejlécű fájlhoz.",
