@@ -20,6 +20,7 @@ import { ConfigError, coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { keepLease } from "./leases.ts";
 import { installQueue, queueLogger } from "./queue.ts";
+import { guardLostQueueWrites, JobLedger, keepJobsSettled } from "./settle.ts";
 import { markWorkerStopped, unlockWorkerJobs } from "./sql/workers.ts";
 import { AccountDatabases, taskList } from "./tasks.ts";
 
@@ -76,6 +77,10 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     if (!(await migrationsCurrent(home.sql, DEFAULT_SCHEMA))) await runMigrations(home.url, DEFAULT_SCHEMA);
     await installQueue(home.url, log);
 
+    // The queue's lost writes of a job's end are logged, then written again by the settle keeper.
+    const unguard = guardLostQueueWrites(log);
+    releasers.push(async () => unguard());
+    const ledger = new JobLedger();
     const stopping = new AbortController();
     const counts = { running: 0, done: 0, failed: 0 };
     const lockIds: string[] = [];
@@ -110,6 +115,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
           stopSignal: stopping.signal,
           lockWaitSeconds: options.lockWaitSeconds ?? WORKER_DEFAULTS.lockWaitSeconds,
           env: options.env,
+          ledger,
           onJob: (event) => {
             if (event === "start") counts.running++;
             else {
@@ -138,6 +144,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       }),
     });
     await lease.beat();
+    const settling = keepJobsSettled({ sql: home.sql, log, ledger, lockIds: () => lockIds });
     log.info(
       { worker: id, concurrency: options.concurrency, accounts: accounts.map((a) => a.name) },
       "worker started; waiting for jobs",
@@ -160,6 +167,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         ]);
         clearTimeout(timer);
         await lease.stop();
+        await settling.stop();
         if (!finished)
           log.error(
             { worker: id, boundMs: timeoutMs },
