@@ -1,8 +1,9 @@
 /**
  * A queue worker: graphile-worker's runner on regwatch's database, running the fleet's jobs
  * (tasks.ts) up to `concurrency` at once (one per account at a time: each account has a queue of
- * its own), with a heartbeat and the lease sweep (leases.ts), and a stop that lets work in flight
- * commit. `regwatch worker` runs it alone; `daemon --worker` runs it in the daemon's process.
+ * its own), with a heartbeat and the lease sweep (leases.ts), the jobs whose end the queue lost
+ * with a connection settled again (settle.ts), and a stop that lets work in flight commit.
+ * `regwatch worker` runs it alone; `daemon --worker` runs it in the daemon's process.
  *
  *   stop: no new jobs → running jobs' signals aborted (windows and files in flight commit, their
  *   runs end partial and the jobs are tried again later) → wait up to the bound → whatever is

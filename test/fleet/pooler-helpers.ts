@@ -3,7 +3,7 @@
  * accounts (a key each on one slow emulator) whose daily jobs two `regwatch worker` processes run
  * through a PgBouncer; while both jobs call the registry, `outage` cuts the database away and
  * brings it back. Then every job must end (finished, or failed and tried again until it finishes),
- * each account must have one run ended ok and none still running, and the registry must hear from
+ * each account must have a run ended ok and none still running, and the registry must hear from
  * both accounts again. Only the test's timeout bounds the waits.
  */
 import { expect } from "vitest";
@@ -67,7 +67,8 @@ export async function jobsSurviveOutage(s: OutageScenario): Promise<void> {
   for (const name of names) {
     const [ok] = await s.sql<{ n: number }[]>`
       select count(*)::int as n from ${s.sql(`regwatch_${name}`)}.runs where kind = 'sync' and status = 'ok'`;
-    expect({ name, ok: ok!.n }).toEqual({ name, ok: 1 });
+    // One, or more when a job whose run had ended ok failed after it (its alerts' pass) and ran again.
+    expect({ name, ok: ok!.n > 0 }).toEqual({ name, ok: true });
   }
   // The workers lived through it.
   for (const w of s.workers) expect(w.child.exitCode).toBeNull();

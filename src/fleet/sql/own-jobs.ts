@@ -5,7 +5,7 @@
  * sends (sql/completeJobs and sql/failJobs of graphile-worker 0.17), guarded by the lock: a job
  * that the queue's own write has settled meanwhile, or another worker holds, is left alone.
  */
-import type { Sql } from "../../db/connect.ts";
+import type { Fragment, Sql } from "../../db/connect.ts";
 
 /** A try of a job: its id and its attempt (counted when the queue hands it out). */
 export interface JobTry {
@@ -24,17 +24,7 @@ export async function jobsLockedBy(sql: Sql, lockIds: readonly string[]): Promis
 
 /** A try that finished: the job removed, its account's queue unlocked. True when this call did it. */
 export async function completeOwnJob(sql: Sql, lockIds: readonly string[], job: JobTry): Promise<boolean> {
-  const rows = await sql`
-    with j as (
-      delete from graphile_worker._private_jobs
-      where id = ${job.id}::bigint and attempts = ${job.attempts} and locked_by = any(${[...lockIds]}::text[])
-      returning job_queue_id
-    ), q as (
-      update graphile_worker._private_job_queues as queues set locked_by = null, locked_at = null
-      from j where queues.id = j.job_queue_id and queues.locked_by = any(${[...lockIds]}::text[])
-    )
-    select 1 from j`;
-  return rows.length === 1;
+  return settleTry(sql, lockIds, job, (held) => sql`delete from graphile_worker._private_jobs where ${held}`);
 }
 
 /**
@@ -48,17 +38,36 @@ export async function failOwnJob(
   job: JobTry,
   message: string,
 ): Promise<boolean> {
-  const rows = await sql`
-    with j as (
+  return settleTry(
+    sql,
+    lockIds,
+    job,
+    (held) => sql`
       update graphile_worker._private_jobs
       set last_error = ${message},
         run_at = greatest(now(), run_at) + (exp(least(attempts, 10)) * interval '1 second'),
         locked_by = null, locked_at = null
-      where id = ${job.id}::bigint and attempts = ${job.attempts} and locked_by = any(${[...lockIds]}::text[])
-      returning job_queue_id
-    ), q as (
+      where ${held}`,
+  );
+}
+
+/**
+ * One statement: `write` (a delete or an update of the job, limited to `held`: this try, still
+ * locked by these ids), then its account's queue unlocked when these ids hold it.
+ */
+async function settleTry(
+  sql: Sql,
+  lockIds: readonly string[],
+  job: JobTry,
+  write: (held: Fragment) => Fragment,
+): Promise<boolean> {
+  const ids = [...lockIds];
+  const held = sql`id = ${job.id}::bigint and attempts = ${job.attempts} and locked_by = any(${ids}::text[])`;
+  const rows = await sql`
+    with j as (${write(held)} returning job_queue_id),
+    q as (
       update graphile_worker._private_job_queues as queues set locked_by = null, locked_at = null
-      from j where queues.id = j.job_queue_id and queues.locked_by = any(${[...lockIds]}::text[])
+      from j where queues.id = j.job_queue_id and queues.locked_by = any(${ids}::text[])
     )
     select 1 from j`;
   return rows.length === 1;
