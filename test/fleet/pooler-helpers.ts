@@ -52,10 +52,16 @@ export async function jobsSurviveOutage(s: OutageScenario): Promise<void> {
   const before = await requestsBy(s.emulator, names);
 
   try {
-    await waitUntil(async () => (await queueSettled(s.sql)) && (await allRunsEnded(s.sql, names)), {
-      what: "every job done and every run ended once the database answered again",
-      everyMs: 500,
-    });
+    await waitUntil(
+      async () => {
+        // A worker that died cannot finish its job: said at once, not at the test's timeout.
+        const gone = s.workers.find((w) => w.child.exitCode !== null);
+        if (gone)
+          throw new Error(`a worker exited (${gone.child.exitCode}) instead of living through the outage`);
+        return (await queueSettled(s.sql)) && (await allRunsEnded(s.sql, names));
+      },
+      { what: "every job done and every run ended once the database answered again", everyMs: 500 },
+    );
   } finally {
     // What the workers said, for a failure's report (a test that passes prints nothing).
     if (!(await queueSettled(s.sql).catch(() => false)))
