@@ -14,6 +14,7 @@ import { redactSecrets } from "../secrets.ts";
 import { JobRunError, KeyRefusedError, runAccountJob, watchConfigOf } from "./account-runs.ts";
 import { JOB_KINDS, type JobKind, parsePayload, taskName } from "./jobs.ts";
 import { heldBack, noteKeyOutcome } from "./key-guard.ts";
+import type { JobLedger } from "./settle.ts";
 
 export interface TaskContext {
   base: Config;
@@ -24,6 +25,8 @@ export interface TaskContext {
   lockWaitSeconds: number;
   /** Told when a job starts and ends (the worker's counters). */
   onJob?: (event: "start" | "done" | "failed") => void;
+  /** Told each try's start and how its handler ended, for the queue's lost writes (settle.ts). */
+  ledger?: JobLedger;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -68,7 +71,17 @@ export class AccountDatabases {
 export function taskList(ctx: TaskContext, databases: AccountDatabases): TaskList {
   const tasks: TaskList = {};
   for (const kind of JOB_KINDS) {
-    tasks[taskName(kind)] = (payload, helpers) => runTask(ctx, databases, kind, payload, helpers);
+    tasks[taskName(kind)] = async (payload, helpers) => {
+      const job = { id: String(helpers.job.id), attempts: helpers.job.attempts };
+      ctx.ledger?.started(job);
+      try {
+        await runTask(ctx, databases, kind, payload, helpers);
+        ctx.ledger?.ended(job, { ok: true }, Date.now());
+      } catch (thrown) {
+        ctx.ledger?.ended(job, { ok: false, message: coerceError(thrown).message }, Date.now());
+        throw thrown;
+      }
+    };
   }
   return tasks;
 }

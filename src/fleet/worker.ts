@@ -1,8 +1,9 @@
 /**
  * A queue worker: graphile-worker's runner on regwatch's database, running the fleet's jobs
  * (tasks.ts) up to `concurrency` at once (one per account at a time: each account has a queue of
- * its own), with a heartbeat and the lease sweep (leases.ts), and a stop that lets work in flight
- * commit. `regwatch worker` runs it alone; `daemon --worker` runs it in the daemon's process.
+ * its own), with a heartbeat and the lease sweep (leases.ts), the jobs whose end the queue lost
+ * with a connection settled again (settle.ts), and a stop that lets work in flight commit.
+ * `regwatch worker` runs it alone; `daemon --worker` runs it in the daemon's process.
  *
  *   stop: no new jobs → running jobs' signals aborted (windows and files in flight commit, their
  *   runs end partial and the jobs are tried again later) → wait up to the bound → whatever is
@@ -20,6 +21,7 @@ import { ConfigError, coerceError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { keepLease } from "./leases.ts";
 import { installQueue, queueLogger } from "./queue.ts";
+import { guardLostQueueWrites, JobLedger, keepJobsSettled } from "./settle.ts";
 import { markWorkerStopped, unlockWorkerJobs } from "./sql/workers.ts";
 import { AccountDatabases, taskList } from "./tasks.ts";
 
@@ -77,6 +79,10 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       await runMigrations(home.url, DEFAULT_SCHEMA, { registryTz: config.registryTz });
     await installQueue(home.url, log);
 
+    // The queue's lost writes of a job's end are logged, then written again by the settle keeper.
+    const unguard = guardLostQueueWrites(log);
+    releasers.push(async () => unguard());
+    const ledger = new JobLedger();
     const stopping = new AbortController();
     const counts = { running: 0, done: 0, failed: 0 };
     const lockIds: string[] = [];
@@ -111,6 +117,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
           stopSignal: stopping.signal,
           lockWaitSeconds: options.lockWaitSeconds ?? WORKER_DEFAULTS.lockWaitSeconds,
           env: options.env,
+          ledger,
           onJob: (event) => {
             if (event === "start") counts.running++;
             else {
@@ -139,6 +146,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       }),
     });
     await lease.beat();
+    const settling = keepJobsSettled({ sql: home.sql, log, ledger, lockIds: () => lockIds });
     log.info(
       { worker: id, concurrency: options.concurrency, accounts: accounts.map((a) => a.name) },
       "worker started; waiting for jobs",
@@ -161,6 +169,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         ]);
         clearTimeout(timer);
         await lease.stop();
+        await settling.stop();
         if (!finished)
           log.error(
             { worker: id, boundMs: timeoutMs },

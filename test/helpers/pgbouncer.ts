@@ -18,6 +18,10 @@ export interface Bouncer {
   urlFor(database: string): string;
   /** Everything PgBouncer logged. */
   log(): string;
+  /** Kills PgBouncer at once (SIGKILL): its clients' and servers' sockets are cut, nothing is said. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port with the same config; resolves once a query passes it. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -61,46 +65,60 @@ export async function startPgBouncer(serverUrl: string): Promise<Bouncer> {
   );
   chmodSync(config, 0o644);
   const asRoot = process.getuid?.() === 0;
-  const child: ChildProcess = spawn(PGBOUNCER, [...(asRoot ? ["-u", "nobody"] : []), config], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
   let output = "";
-  child.stdout?.on("data", (c: Buffer) => {
-    output += c;
-  });
-  child.stderr?.on("data", (c: Buffer) => {
-    output += c;
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const urlFor = (database: string) => {
     const url = new URL(`postgres://127.0.0.1:${port}/${database}`);
     url.username = server.username || "postgres";
     url.searchParams.set("prepare", "false");
     return url.toString();
   };
+  let process_ = await launch();
   const bouncer: Bouncer = {
     urlFor,
     log: () => output,
+    async kill() {
+      if (process_.child.exitCode === null) process_.child.kill("SIGKILL");
+      await process_.exited;
+    },
+    async restart() {
+      await bouncer.kill();
+      process_ = await launch();
+    },
     async stop() {
-      if (child.exitCode === null) child.kill("SIGINT");
-      await exited;
+      if (process_.child.exitCode === null) process_.child.kill("SIGINT");
+      await process_.exited;
     },
   };
-  // Up once a query through it answers.
-  for (let attempt = 0; ; attempt++) {
-    if (child.exitCode !== null) throw new Error(`pgbouncer exited: ${output}`);
-    const probe = postgres(urlFor("postgres"), { max: 1, onnotice: () => {}, connect_timeout: 2 });
-    try {
-      await probe`select 1`;
-      return bouncer;
-    } catch (error) {
-      if (attempt > 100) {
-        await bouncer.stop();
-        throw new Error(`pgbouncer did not answer: ${String(error)}\n${output}`);
+  return bouncer;
+
+  async function launch(): Promise<{ child: ChildProcess; exited: Promise<void> }> {
+    const child: ChildProcess = spawn(PGBOUNCER, [...(asRoot ? ["-u", "nobody"] : []), config], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout?.on("data", (c: Buffer) => {
+      output += c;
+    });
+    child.stderr?.on("data", (c: Buffer) => {
+      output += c;
+    });
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    // Up once a query through it answers.
+    for (let attempt = 0; ; attempt++) {
+      if (child.exitCode !== null) throw new Error(`pgbouncer exited: ${output}`);
+      const probe = postgres(urlFor("postgres"), { max: 1, onnotice: () => {}, connect_timeout: 2 });
+      try {
+        await probe`select 1`;
+        return { child, exited };
+      } catch (error) {
+        if (attempt > 100) {
+          if (child.exitCode === null) child.kill("SIGINT");
+          await exited;
+          throw new Error(`pgbouncer did not answer: ${String(error)}\n${output}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      } finally {
+        await probe.end({ timeout: 1 });
       }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    } finally {
-      await probe.end({ timeout: 1 });
     }
   }
 }
