@@ -112,7 +112,7 @@ function checkedRow(verdict: Verdict, p: Payee, line: number): CheckedRow {
     amountRaw: `${line}.250.000,50`,
     amountProblem: null,
     currency: "HUF",
-    reference: `Számla ${line}/2024 — ${"szállítás és beépítés ".repeat(3).trim()}`,
+    reference: `SZ-2024/${line} szállítás és beépítés, Győr, 3. ütem`,
     name: p.name,
     verdict,
     detail: said.map((s) => s.text).join("; "),
