@@ -5,6 +5,7 @@
  * column stays readable (at least 120 px), no badge reaches into the "why" column, and the table
  * needs no scrolling inside its box. The README's screenshots are taken here (test-output/readme-*).
  */
+import { writeFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -45,6 +46,10 @@ beforeAll(async () => {
   };
   // A browser drops a cookie that expired by its own clock: the console's clock is the real one here.
   w.web.setNow(new Date());
+  await writeFile(
+    screenshotPath("fit-columns.csv"),
+    "Kedvezményezett neve;Azonosító;Átutalandó összeg forintban;Megjegyzés a könyvelésnek\r\nMinta Kft.;12345676;100;első részlet\r\n",
+  );
   browser = await launchBrowser();
 }, 240_000);
 afterAll(async () => {
@@ -175,6 +180,19 @@ describe.each(LOCALES)("the console in $locale", ({ locale, admin, language }) =
       expect(roles.filter((role) => role === "columnheader").length).toBeGreaterThanOrEqual(6);
       expect(roles.filter((role) => role === "cell").length).toBeGreaterThanOrEqual(17 * 6);
       await cdp.detach();
+    });
+
+    it("the column choice for an unknown header fits, its preview scrolling in its own box", async () => {
+      await page.goto(`${w.web.url}/payments`);
+      await page.setInputFiles('input[type="file"]', screenshotPath("fit-columns.csv"));
+      await page.click('form.upload button[type="submit"]');
+      await page.waitForSelector("form.columns");
+      await expectFits(page, width, `the column choice at ${width} px in ${locale}`);
+    });
+
+    it("a page that does not exist fits", async () => {
+      await page.goto(`${w.web.url}/alerts/999999999`);
+      await expectFits(page, width, `not found at ${width} px in ${locale}`);
     });
 
     it("the sign-in page fits", async () => {
