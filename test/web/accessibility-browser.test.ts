@@ -8,8 +8,6 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addConsoleUser } from "../../src/console/users.ts";
-import { hashPassword } from "../../src/web/passwords.ts";
 import { blockingViolations } from "../helpers/axe.ts";
 import {
   launchBrowser,
@@ -18,7 +16,7 @@ import {
   signInThroughForm,
   type TestBrowser,
 } from "../helpers/browser.ts";
-import { postForm, signIn, TEST_PASSWORD } from "../helpers/console.ts";
+import { seedAdminPages } from "./pages-admins.ts";
 import { type PagesWorld, startPagesWorld } from "./pages-fixture.ts";
 
 const LOCALES = [
@@ -34,38 +32,17 @@ let facts: { alertId: string; taxId: string; listName: string; ruleName: string;
 
 beforeAll(async () => {
   w = await startPagesWorld({ seed: 15 });
-  for (const { locale, admin } of LOCALES) {
-    await addConsoleUser(w.t.db.sql, {
-      name: admin,
-      role: "admin",
-      passwordHash: await hashPassword(TEST_PASSWORD),
-      locale,
-    });
-  }
-  const [alert] = await w.t.db.sql<{ id: string; tax_id: string }[]>`
-    select a.id::text, c.tax_id from regwatch.alerts a join regwatch.changes c on c.id = a.change_id
-    join regwatch.business_profiles p on p.tax_id = c.tax_id
-    where p.name is not null order by a.id limit 1`;
-  if (!alert) throw new Error("the sync raised no alert on a named business");
+  const seeded = await seedAdminPages(w, LOCALES);
+  const alert = { id: seeded.alertId, tax_id: seeded.taxId };
   const [profile] = await w.t.db.sql<{ name: string }[]>`
     select name from regwatch.business_profiles where tax_id = ${alert.tax_id}`;
   const accounts = await w.t.db.sql<{ tax_id: string; bank_account: string }[]>`
     select distinct on (tax_id) tax_id, bank_account from regwatch.v_bank_accounts
     where tax_id = any(${w.taxIds}::text[]) order by tax_id, bank_account limit 3`;
-  // A desired list with members, added as an admin adds them on the lists page.
-  const ada = await signIn(w.web.url, "ada");
-  for (const taxId of [w.taxIds[0]!, w.taxIds[25]!]) {
-    const added = await postForm(`${w.web.url}/lists/members`, ada, {
-      list: "partners",
-      tax_id: taxId,
-      note: "",
-    });
-    expect(added.status).toBe(303);
-  }
   facts = {
     alertId: alert.id,
     taxId: alert.tax_id,
-    listName: "partners",
+    listName: seeded.listName,
     ruleName: "every change",
     nameWord: profile!.name.split(/\s+/).find((word) => word.length >= 4) ?? profile!.name,
   };
