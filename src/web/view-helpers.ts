@@ -41,6 +41,8 @@ export function wordHelpers(i18n: Translator) {
     word: (vocabulary: Vocabulary, code: string | number | null | undefined) =>
       wordOf(i18n, vocabulary, code),
     value: (heading: string, value: unknown) => valueText(i18n, heading, value),
+    /** Who did something: a person's name as given; the system account in words. */
+    actor: (name: string | null | undefined) => (name === "root" ? i18n.t("actor.root") : (name ?? "")),
   };
 }
 

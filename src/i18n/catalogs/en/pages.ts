@@ -143,4 +143,13 @@ export const pages = {
   "users.none": "none",
   "users.languageBrowser": "the browser's",
   "users.fleet": "Accounts in the accounts file: {accounts}.",
+  "lists.introWords":
+    "What the next reconcile would do, planned from the remote lists as regwatch last read them (this page sends nothing to the registry).",
+  "lists.introCommand": "To plan from a fresh read, at the command line:",
+  "lists.noneWords": "No desired list yet: an administrator adds the first one.",
+  "lists.noneCommand": "Below, or at the command line:",
+  "lists.noneCommandLine": "regwatch watch add --list NAME --tax-id TAX_ID",
+  "runs.ranOn": "ran on the machine “{host}”",
+  "runs.ranOnPid": "ran on the machine “{host}” (process {pid})",
+  "actor.root": "the system (user “root”)",
 } as const;

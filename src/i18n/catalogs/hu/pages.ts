@@ -145,4 +145,13 @@ export const pages = {
   "users.none": "nincs",
   "users.languageBrowser": "a böngészőé",
   "users.fleet": "A fiókfájlban szereplő fiókok: {accounts}.",
+  "lists.introWords":
+    "Amit a következő egyeztetés tenne, a távoli listák utoljára beolvasott állapotából tervezve (ez az oldal semmit sem küld a nyilvántartásnak).",
+  "lists.introCommand": "Friss beolvasásból a parancssorban tervezhet:",
+  "lists.noneWords": "Még nincs kívánt lista: az elsőt egy adminisztrátor veszi fel.",
+  "lists.noneCommand": "Lent, vagy a parancssorban:",
+  "lists.noneCommandLine": "regwatch watch add --list NÉV --tax-id ADÓSZÁM",
+  "runs.ranOn": "a(z) „{host}” gépen futott",
+  "runs.ranOnPid": "a(z) „{host}” gépen futott (folyamatazonosító: {pid})",
+  "actor.root": "a rendszer („root” felhasználó)",
 } as const satisfies Record<keyof typeof en, string>;
