@@ -86,4 +86,6 @@ export const inbox = {
     "{count, plural, =0 {No message is waiting.} one {# message is waiting, queued {oldest}.} other {# messages are waiting, the oldest queued {oldest}.}}",
   "delivery.failing.next":
     "Each message a failing pass held is charged a failed attempt and is given up after the last one. `regwatch status` and `regwatch doctor` say the same; once the error is fixed, `regwatch alerts deliver` sends what waits.",
+  "inboxPage.ackRow": "Acknowledge",
+  "inboxPage.ackRowLabel": "Acknowledge – change of {day}",
 } as const;

@@ -87,4 +87,6 @@ export const inbox = {
     "{count, plural, =0 {Nem vár értesítés.} one {# értesítés vár kiküldésre, sorba került: {oldest}.} other {# értesítés vár kiküldésre, a legrégebbi sorba került: {oldest}.}}",
   "delivery.failing.next":
     "A sikertelen kör minden kézben tartott értesítésénél egy sikertelen próbálkozást számol, és az utolsó próbálkozás után feladja. A `regwatch status` és a `regwatch doctor` ugyanezt mutatja; a hiba javítása után a `regwatch alerts deliver` kiküldi, ami vár.",
+  "inboxPage.ackRow": "Tudomásul veszem",
+  "inboxPage.ackRowLabel": "Tudomásul veszem – a változás napja: {day}",
 } as const satisfies Record<keyof typeof en, string>;
