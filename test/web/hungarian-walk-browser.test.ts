@@ -225,12 +225,14 @@ describe("every page in Hungarian", () => {
   it("says who did something and when in words a clerk reads", async () => {
     const page = await signedInPage("hanna", "hu-HU");
     await page.goto(`${world.web.url}/alerts/${alertId}`);
+    // biome-ignore lint/performance/useDomNodeTextContent: the text as a reader sees it
     const main = (await page.locator("main").innerText()).replace(/\s+/g, " ");
     expect(main).toContain("a rendszer („root” felhasználó)");
     // The SMTP server's own words stay, in a <details>, under a Hungarian summary.
     expect(main).toContain("Az SMTP-kiszolgáló visszautasította a levelet (550)");
     expect(await page.locator("details code", { hasText: SMTP_REPLY }).count()).toBe(1);
     await page.goto(`${world.web.url}/runs`);
+    // biome-ignore lint/performance/useDomNodeTextContent: the text as a reader sees it
     const runs = (await page.locator("main").innerText()).replace(/\s+/g, " ");
     expect(runs).toMatch(/gépen futott \(folyamatazonosító: \d+\)/);
     expect(runs).not.toMatch(/, folyamat: \d+/);

@@ -81,6 +81,11 @@ describe("a skip link to the first row", () => {
     const [stored] = await t.db.sql<{ status: string; by: string }[]>`
       select status, status_by as by from ${t.db.sql.t.alerts} where id = ${world.alertId}`;
     expect(stored).toEqual({ status: "acknowledged", by: "hanna" });
+
+    // Where no row is shown, no link to one: the first Tab skips to the page's content.
+    await page.goto(`${web.url}/?status=resolved`);
+    await page.keyboard.press("Tab");
+    expect((await focused()).text).toBe("Ugrás az oldal tartalmára");
   });
 
   it("takes a batch's reader to its first row", async () => {
@@ -90,11 +95,5 @@ describe("a skip link to the first row", () => {
     expect(await focused()).toMatchObject({ tag: "a", id: "first-row", firstRow: true });
     await page.keyboard.press("Tab");
     expect((await focused()).firstRow).toBe(true);
-  });
-
-  it("is not offered where there is no row", async () => {
-    await page.goto(`${web.url}/?status=resolved`);
-    await page.keyboard.press("Tab");
-    expect((await focused()).text).toBe("Ugrás az oldal tartalmára");
   });
 });
