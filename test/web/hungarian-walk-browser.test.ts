@@ -14,6 +14,7 @@ import { insertAlertRule } from "../../src/alerts/sql/rules.ts";
 import { addConsoleUser } from "../../src/console/users.ts";
 import { rebuildChangeFacts } from "../../src/parse/sql/business-profiles.ts";
 import { recordPaymentBatch } from "../../src/payments/sql/payment-checks.ts";
+import { addDesiredItems, ensureDesiredList } from "../../src/reconcile/sql/desired-edit.ts";
 import { hashPassword } from "../../src/web/passwords.ts";
 import { launchBrowser, pageAsking, screenshotPath, type TestBrowser } from "../helpers/browser.ts";
 import { signIn, TEST_PASSWORD } from "../helpers/console.ts";
@@ -62,6 +63,21 @@ beforeAll(async () => {
     values (${founded}, 'companies', 'Alapító Kft.', ${sql.json(record)})`;
   await sql.begin((tx) => rebuildChangeFacts(tx, [founded], "2024-03-09", "Europe/Budapest"));
   batchId = await recordBatch(world, founded);
+  // The desired list's members with the reconciler's last outcome: one added, one refused.
+  const [watched, refused] = [world.taxIds[0]!, "99999999"];
+  await sql.begin(async (tx) => {
+    await ensureDesiredList(tx, "suppliers");
+    await addDesiredItems(
+      tx,
+      "suppliers",
+      [watched, refused].map((taxId) => ({ taxId, note: null })),
+      "cli",
+    );
+  });
+  await sql`
+    insert into ${sql.t.item_outcomes} (list_name, tax_id, op, code, message)
+    values ('suppliers', ${watched}, 'add', null, 'added'),
+           ('suppliers', ${refused}, 'add', 422, 'tax number is not valid')`;
   userData = await userDataOf(world);
   browser = await launchBrowser();
 }, 180_000);
