@@ -6,6 +6,7 @@
 import type { MessageKey, Translator } from "../i18n/messages.ts";
 
 const SAID: [RegExp, MessageKey][] = [
+  [/failed inside regwatch/, "deliveryError.internal"],
   [/^SMTP server answered (\d{3})/, "deliveryError.smtpAnswered"],
   [/^SMTP server not reachable/, "deliveryError.smtpUnreachable"],
   [/^SMTP transfer aborted/, "deliveryError.timedOut"],

@@ -10,6 +10,7 @@
 import { writeFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recordPassFailure } from "../../src/alerts/sql/delivery-health.ts";
 import { insertAlertRule } from "../../src/alerts/sql/rules.ts";
 import { addConsoleUser } from "../../src/console/users.ts";
 import { rebuildChangeFacts } from "../../src/parse/sql/business-profiles.ts";
@@ -62,6 +63,7 @@ beforeAll(async () => {
     insert into ${sql.t.businesses} (tax_id, type, full_name, record)
     values (${founded}, 'companies', 'Alapító Kft.', ${sql.json(record)})`;
   await sql.begin((tx) => rebuildChangeFacts(tx, [founded], "2024-03-09", "Europe/Budapest"));
+  await recordPassFailure(sql, "the webhook send failed inside regwatch, not at the receiver: bad secret", 1);
   batchId = await recordBatch(world, founded);
   // The desired list's members with the reconciler's last outcome: one added, one refused.
   const [watched, refused] = [world.taxIds[0]!, "99999999"];

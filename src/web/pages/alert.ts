@@ -9,7 +9,6 @@ import { deliveryTrouble } from "../../alerts/sql/delivery-health.ts";
 import { alertDetail } from "../../alerts/sql/history.ts";
 import { valueText } from "../../i18n/values.ts";
 import { ALERT_ACTIONS, readAction } from "../alert-actions.ts";
-import { deliveryErrorWords } from "../delivery-error.ts";
 import { headingLines } from "../inbox-view.ts";
 import type { PageKit, RegisterAccountPages } from "../kit.ts";
 import { roleAtLeast } from "../kit.ts";
@@ -61,7 +60,6 @@ export const registerAlertPages: RegisterAccountPages = (app, kit) => {
       canAct: roleAtLeast(request.user.role, "reviewer"),
       today: consoleToday(deps),
       trouble,
-      errorWords: (error: string) => deliveryErrorWords(i18n, error),
     });
   });
 

@@ -33,4 +33,6 @@ export const alerts = {
   "deliveryError.webhookSilent": "The webhook's server did not answer.",
   "deliveryError.other": "Sending failed.",
   "deliveryError.reply": "What the server said",
+  "deliveryError.internal": "Sending failed inside regwatch, not at the receiver.",
+  "deliveryError.recorded": "The error as recorded",
 } as const;

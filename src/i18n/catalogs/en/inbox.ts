@@ -88,4 +88,7 @@ export const inbox = {
     "Each message a failing pass held is charged a failed attempt and is given up after the last one. `regwatch status` and `regwatch doctor` say the same; once the error is fixed, `regwatch alerts deliver` sends what waits.",
   "inboxPage.ackRow": "Acknowledge",
   "inboxPage.ackRowLabel": "Acknowledge – change of {day}",
+  "delivery.failing.nextWords":
+    "Each message a failing pass held is charged a failed attempt and is given up after the last one. Once the error is fixed, an administrator can send what waits.",
+  "delivery.failing.nextCommand": "At the command line, once the error is fixed, this sends what waits:",
 } as const;

@@ -35,4 +35,6 @@ export const alerts = {
   "deliveryError.webhookSilent": "A webhook kiszolgálója nem válaszolt.",
   "deliveryError.other": "A küldés nem sikerült.",
   "deliveryError.reply": "A kiszolgáló válasza",
+  "deliveryError.internal": "A küldés a regwatch-on belül hiúsult meg, nem a fogadónál.",
+  "deliveryError.recorded": "A hiba, ahogy rögzítettük",
 } as const satisfies Record<keyof typeof en, string>;

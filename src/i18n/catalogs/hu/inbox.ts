@@ -89,4 +89,7 @@ export const inbox = {
     "A sikertelen kör minden kézben tartott értesítésénél egy sikertelen próbálkozást számol, és az utolsó próbálkozás után feladja. A `regwatch status` és a `regwatch doctor` ugyanezt mutatja; a hiba javítása után a `regwatch alerts deliver` kiküldi, ami vár.",
   "inboxPage.ackRow": "Tudomásul veszem",
   "inboxPage.ackRowLabel": "Tudomásul veszem – a változás napja: {day}",
+  "delivery.failing.nextWords":
+    "A sikertelen kör minden kézben tartott értesítésénél egy sikertelen próbálkozást számol, és az utolsó próbálkozás után feladja. A hiba javítása után egy adminisztrátor kiküldheti, ami vár.",
+  "delivery.failing.nextCommand": "A parancssorban a hiba javítása után ez küldi ki, ami vár:",
 } as const satisfies Record<keyof typeof en, string>;
