@@ -65,6 +65,12 @@ beforeAll(async () => {
   await sql.begin((tx) => rebuildChangeFacts(tx, [founded], "2024-03-09", "Europe/Budapest"));
   await recordPassFailure(sql, "the webhook send failed inside regwatch, not at the receiver: bad secret", 1);
   batchId = await recordBatch(world, founded);
+  // A window held open by an item the registry sent that could not be stored.
+  const [list] = await sql<{ key: string }[]>`
+    select list_key as key from ${sql.t.watch_lists} order by list_key limit 1`;
+  await sql`
+    insert into ${sql.t.invalid_items} (list_key, window_start, window_end, change_date, tax_id, reason, item)
+    values (${list!.key}, '2024-03-01', '2024-03-07', '2024-03-04', '1234567', 'tax_id "1234567" is not 8 digits', '{}')`;
   // The desired list's members with the reconciler's last outcome: one added, one refused.
   const [watched, refused] = [world.taxIds[0]!, "99999999"];
   await sql.begin(async (tx) => {

@@ -152,4 +152,11 @@ export const pages = {
   "runs.ranOn": "ran on the machine “{host}”",
   "runs.ranOnPid": "ran on the machine “{host}” (process {pid})",
   "actor.root": "the system (user “root”)",
+  "coverage.noneWords": "No watch list seen yet: the first reconcile or sync reads them.",
+  "coverage.noneCommand": "At the command line:",
+  "coverage.acceptWords": "Once reviewed, an administrator can mark these days covered.",
+  "coverage.acceptCommand": "At the command line:",
+  "coverage.acceptCommandLine": "regwatch coverage accept {listKey} FROM TO --reason …",
+  "coverage.invalidLineWords":
+    "{start} … {end}: {items, plural, one {# item} other {# items}} the registry sent could not be stored; the first reason, as recorded:",
 } as const;

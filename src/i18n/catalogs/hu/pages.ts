@@ -154,4 +154,12 @@ export const pages = {
   "runs.ranOn": "a(z) „{host}” gépen futott",
   "runs.ranOnPid": "a(z) „{host}” gépen futott (folyamatazonosító: {pid})",
   "actor.root": "a rendszer („root” felhasználó)",
+  "coverage.noneWords":
+    "Még nem láttunk figyelőlistát: az első egyeztetés vagy szinkronizálás beolvassa őket.",
+  "coverage.noneCommand": "Parancssorból:",
+  "coverage.acceptWords": "Átnézésük után egy adminisztrátor lefedettnek jelölheti ezeket a napokat.",
+  "coverage.acceptCommand": "Parancssorból:",
+  "coverage.acceptCommandLine": "regwatch coverage accept {listKey} ETTŐL EDDIG --reason …",
+  "coverage.invalidLineWords":
+    "{start} … {end}: a nyilvántartás {items} elemét nem lehetett eltárolni; az első ok, ahogy rögzítettük:",
 } as const satisfies Record<keyof typeof en, string>;
