@@ -4,11 +4,13 @@
  * `it.t` is the message catalog; `it.w` says codes as words (`it.w.term` keeps the code for the
  * title attribute, so the people who query the tables still see it).
  */
+
 import { formatsFor } from "../i18n/format.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { type Translator, translatorFor } from "../i18n/messages.ts";
 import { valueText } from "../i18n/values.ts";
 import { termOf, type Vocabulary, wordOf } from "../i18n/words.ts";
+import { deliveryErrorWords } from "./delivery-error.ts";
 
 /**
  * `base` with the given query parameters; empty values are left out, so a link built from a
@@ -41,6 +43,10 @@ export function wordHelpers(i18n: Translator) {
     word: (vocabulary: Vocabulary, code: string | number | null | undefined) =>
       wordOf(i18n, vocabulary, code),
     value: (heading: string, value: unknown) => valueText(i18n, heading, value),
+    /** Who did something: a person's name as given; the system account in words. */
+    actor: (name: string | null | undefined) => (name === "root" ? i18n.t("actor.root") : (name ?? "")),
+    /** A delivery's stored error as a sentence in the reader's language. */
+    deliveryError: (error: string | null | undefined) => deliveryErrorWords(i18n, error) ?? "",
   };
 }
 

@@ -71,8 +71,10 @@ describe("alert delivery failing, in the console", () => {
       expect(html).toContain('<section class="problems delivery-failing" role="alert">');
       expect(html).toContain("Alert messages are not going out.");
       expect(html).toMatch(/The last delivery pass failed; the last at [^<]+\./);
+      // The error in words; regwatch's own record of it kept apart, as it was (issue 49).
+      expect(html).toContain("Sending failed inside regwatch, not at the receiver.");
       expect(html).toContain(
-        "Error: the webhook send failed inside regwatch, not at the receiver: Base64Coder: incorrect padding",
+        "<code>the webhook send failed inside regwatch, not at the receiver: Base64Coder: incorrect padding</code>",
       );
       expect(html).toMatch(/1 message is waiting, queued [^<]+\./);
       expect(html).not.toContain("whsec_abc");
@@ -80,7 +82,7 @@ describe("alert delivery failing, in the console", () => {
     const magyar = await page("/", reader, "hu-HU");
     expect(magyar).toContain("Az értesítések nem mennek ki.");
     expect(magyar).toMatch(/Az utolsó kézbesítési kör sikertelen volt; legutóbb: [^<]+\./);
-    expect(magyar).toContain("Hiba: the webhook send failed inside regwatch");
+    expect(magyar).toContain("A küldés a regwatch-on belül hiúsult meg, nem a fogadónál.");
     expect(magyar).toMatch(/1 értesítés vár kiküldésre, sorba került: [^<]+\./);
   });
 

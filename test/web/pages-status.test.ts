@@ -56,7 +56,10 @@ describe("coverage, runs and lists pages", () => {
     );
     expect(suppliers).toContain('class="day day-future" title="10 Mar 2024: not yet due"');
     expect(suppliers).toContain("4 Mar 2024 … 4 Mar 2024 (1 day)");
-    expect(suppliers).toContain("6 Mar 2024 … 6 Mar 2024: 1 item, e.g. impossible date &lt;b&gt;");
+    // The reason as recorded, apart in <code>, after the sentence in the reader's words (issue 49).
+    expect(suppliers).toContain(
+      "6 Mar 2024 … 6 Mar 2024: 1 item the registry sent could not be stored; the first reason, as recorded: <code>impossible date &lt;b&gt;</code>",
+    );
     expect(html).toContain("customers");
     expect((await get("/coverage?weeks=0")).status).toBe(400);
   });

@@ -76,7 +76,12 @@ export const registerBusinessPages: RegisterAccountPages = async (app, kit) => {
         request,
         reply,
         "business-unknown",
-        { title: i18n.t("business.unknown.title"), message: i18n.t("business.unknown", { taxId }), lookup },
+        {
+          title: i18n.t("business.unknown.title"),
+          message: i18n.t("business.unknownWords", { taxId }),
+          taxId,
+          lookup,
+        },
         404,
       );
     }

@@ -58,6 +58,8 @@ const BULK = {
     action: line(40),
     ids: { type: "array", maxItems: 1000, items: DECIMAL_ID },
     changes: { type: "array", maxItems: 1000, items: DECIMAL_ID },
+    // A row's own button: acknowledge that change alone, whatever the bar above says.
+    only: DECIMAL_ID,
     status: line(40),
     note: typedText(20_000),
     until: line(40),
@@ -129,6 +131,7 @@ export async function registerInboxPages(app: FastifyInstance, kit: PageKit, hom
           shown: page.changes.length,
           // Rows the registry has not named lead to the page that looks them all up at once.
           unnamedOnPage: page.changes.some((c) => !c.name?.trim()),
+          firstRow: page.changes.length > 0,
           canAct,
           isAdmin: roleAtLeast(request.user.role, "admin"),
           empty: emptyReason(filter, context),
@@ -150,13 +153,14 @@ export async function registerInboxPages(app: FastifyInstance, kit: PageKit, hom
       const deps = request.deps;
       const i18n = kit.i18n(request);
       const body = request.body ?? {};
-      const changeIds = asList(body.changes).map(Number);
+      const only = typeof body.only === "string" ? body.only : undefined;
+      const changeIds = (only ? [only] : asList(body.changes)).map(Number);
       const shownStatus = readStatus(body.status);
       const fromChanges = await alertsOfChanges(deps.db.sql, changeIds, shownStatus);
-      const ids = [...asList(body.ids), ...fromChanges.map(String)];
+      const ids = [...(only ? [] : asList(body.ids)), ...fromChanges.map(String)];
       const { request: action, problems } = readAction(
-        body.action,
-        { ...body, ids },
+        only ? "ack" : body.action,
+        only ? { ids } : { ...body, ids },
         consoleToday(deps),
         i18n,
       );

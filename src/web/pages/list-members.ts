@@ -18,6 +18,7 @@ import { loadWatchLists } from "../../run/lists.ts";
 import { resolveRegistrationNumber } from "../../search/resolve-reg-number.ts";
 import { taxIdProblemSaid } from "../../taxid.ts";
 import { fill } from "../fill-message.ts";
+import { itemOutcomeWords } from "../item-outcome-words.ts";
 import type { RegisterAccountPages } from "../kit.ts";
 import { roleAtLeast } from "../kit.ts";
 import { form, line, query, typedText } from "../route-schemas.ts";
@@ -91,7 +92,9 @@ export const registerListMembersPages: RegisterAccountPages = (app, kit) => {
       m: M,
       listName: name,
       prune: rows[0]!.prune,
-      members: rows.filter((r) => r.taxId !== null),
+      members: rows
+        .filter((r) => r.taxId !== null)
+        .map((r) => ({ ...r, outcome: itemOutcomeWords(kit.i18n(request), r.lastCode, r.lastMessage) })),
       isAdmin: roleAtLeast(request.user.role, "admin"),
       done: null,
       ...extra,

@@ -140,6 +140,7 @@ export const registerPaymentPages: RegisterAccountPages = (app, kit) => {
         counts: counts.map((c) => ({ ...c, ...verdictWords(c.verdict, i18n) })),
         heldOnly,
         problems: q.problems,
+        firstRow: rows.length > 0,
         rows: paymentCheckLines(rows, i18n).map((r) => ({
           ...r,
           verifiable: r.held && VERIFIABLE.has(r.verdict) && r.taxBase !== null,

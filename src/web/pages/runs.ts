@@ -73,23 +73,33 @@ export function durationText(ms: number, i18n: Translator = translatorFor("en"))
 
 /**
  * A run's statistics as name and value lines, in the reader's words: numbers grouped as the
- * language groups them, yes and no for flags, nested values as compact JSON. `name` stays the
- * stored key (shown on hover); the template says it as a word.
+ * language groups them, yes and no for flags, days as the language writes them, a kind or an
+ * outcome in words, nested values as "name: value" pairs. `name` stays the stored key (shown on
+ * hover); the template says it as a word.
  */
 export function statLines(
   stats: Record<string, unknown>,
   i18n: Translator = translatorFor("en"),
 ): { name: string; value: string }[] {
   const formats = formatsFor(i18n.locale, "UTC");
-  const text = (v: unknown) =>
-    typeof v === "number"
-      ? formats.number(v)
-      : typeof v === "boolean"
-        ? i18n.t(v ? "runs.yes" : "runs.no")
-        : typeof v === "object"
-          ? JSON.stringify(v)
-          : String(v);
+  const said = (prefix: string, code: string) => {
+    const key = `${prefix}.${code}`;
+    return i18n.has(key) ? i18n.t(key) : code;
+  };
+  const text = (name: string, v: unknown): string => {
+    if (typeof v === "number") return formats.number(v);
+    if (typeof v === "boolean") return i18n.t(v ? "runs.yes" : "runs.no");
+    if (typeof v === "string" && (name === "kind" || name === "status"))
+      return said(name === "kind" ? "runKind" : "runStatus", v);
+    if (typeof v === "string") return formats.day(v);
+    if (Array.isArray(v)) return v.map((x) => text(name, x)).join(", ");
+    if (typeof v === "object" && v !== null)
+      return Object.entries(v)
+        .map(([k, x]) => `${said("stat", k)}: ${text(k, x)}`)
+        .join("; ");
+    return String(v);
+  };
   return Object.entries(stats)
     .filter(([, v]) => v !== null && v !== undefined)
-    .map(([name, v]) => ({ name, value: text(v) }));
+    .map(([name, v]) => ({ name, value: text(name, v) }));
 }

@@ -204,4 +204,9 @@ export const admin = {
   "inboxPage.pager": "page {page}, {count, plural, one {# change} other {# changes}}",
   "inbox.problem.severity": 'severity must be one of {allowed}; got "{value}"',
   "inbox.problem.flag": '{name} can only be "{on}"; got "{value}"',
+  "itemOutcome.already": "was on the registry's list already (409)",
+  "itemOutcome.alreadyGone": "was gone from the registry's list already (404)",
+  "itemOutcome.refused": "the registry refused it ({code})",
+  "itemOutcome.failed": "the request to the registry failed",
+  "itemOutcome.reply": "What the registry said",
 } as const;

@@ -26,4 +26,13 @@ export const alerts = {
   "mail.col.new": "new",
   "mail.nameHint":
     "(name unknown): no search record or change has named the business yet; `regwatch lookup` finds it by registration number, name or bank account and stores the name for the next messages",
+  "deliveryError.smtpAnswered": "The SMTP server refused the message ({code}).",
+  "deliveryError.smtpUnreachable": "The SMTP server could not be reached.",
+  "deliveryError.timedOut": "Sending did not finish in time.",
+  "deliveryError.webhookAnswered": "The webhook's server answered with an error ({code}).",
+  "deliveryError.webhookSilent": "The webhook's server did not answer.",
+  "deliveryError.other": "Sending failed.",
+  "deliveryError.reply": "What the server said",
+  "deliveryError.internal": "Sending failed inside regwatch, not at the receiver.",
+  "deliveryError.recorded": "The error as recorded",
 } as const;

@@ -80,4 +80,8 @@ export const business = {
   "business.unknown.title": "Business not known",
   "business.unknown":
     "regwatch knows nothing of {taxId}: it is on no list, no change or search record names it and no payment check named it. `regwatch watch add --list NAME --tax-id {taxId}` watches it; `regwatch lookup` finds a business by registration number, name or bank account.",
+  "business.unknownWords":
+    "regwatch knows nothing of {taxId}: it is on no list, no change or search record names it and no payment check named it. An administrator can put it on a watch list.",
+  "business.unknownCommands": "At the command line:",
+  "business.unknownCommandWatch": "regwatch watch add --list NAME --tax-id {taxId}",
 } as const;

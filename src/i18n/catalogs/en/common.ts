@@ -46,4 +46,5 @@ export const common = {
   "change.line": "{heading}: {before} → {after}",
   "term.keyHint": "stored as {key}",
   dayRange: "{start} … {end}",
+  "skip.firstRow": "Skip to the first row",
 } as const;

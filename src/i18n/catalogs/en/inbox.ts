@@ -81,9 +81,11 @@ export const inbox = {
   "delivery.failing.title": "Alert messages are not going out.",
   "delivery.failing.streak":
     "{count, plural, one {The last delivery pass failed} other {The last # delivery passes failed, since {since}}}; the last at {last}.",
-  "delivery.failing.error": "Error: {error}",
   "delivery.failing.pending":
     "{count, plural, =0 {No message is waiting.} one {# message is waiting, queued {oldest}.} other {# messages are waiting, the oldest queued {oldest}.}}",
-  "delivery.failing.next":
-    "Each message a failing pass held is charged a failed attempt and is given up after the last one. `regwatch status` and `regwatch doctor` say the same; once the error is fixed, `regwatch alerts deliver` sends what waits.",
+  "inboxPage.ackRow": "Acknowledge",
+  "inboxPage.ackRowLabel": "Acknowledge – change of {day}",
+  "delivery.failing.nextWords":
+    "Each message a failing pass held is charged a failed attempt and is given up after the last one. Once the error is fixed, an administrator can send what waits.",
+  "delivery.failing.nextCommand": "At the command line, once the error is fixed, this sends what waits:",
 } as const;

@@ -10,7 +10,6 @@ export const pages = {
   "changes.list": "List",
   "changes.deleted": "{name} (deleted)",
   "changes.headings": "Headings",
-  "changes.headings.placeholder": "bank_accounts, status",
   "changes.taxId": "Tax number",
   "changes.problems": "The filter cannot be used",
   "changes.download": "Download these changes (every page):",
@@ -50,7 +49,6 @@ export const pages = {
   "coverage.end": "Ending with the week of",
   "coverage.today":
     "Today {today}; the last complete day is {lastComplete} (the registry publishes a day's changes the next morning).",
-  "coverage.none": "No watch list seen yet: run `regwatch reconcile` or `regwatch sync`.",
   "coverage.deleted": "(deleted)",
   "coverage.created": "created {day}",
   "coverage.nothing": "nothing covered yet",
@@ -59,9 +57,6 @@ export const pages = {
   "coverage.gaps": "Gaps",
   "coverage.gap": "{start} … {end} ({days, plural, one {# day} other {# days}})",
   "coverage.invalid": "Held open by invalid items",
-  "coverage.invalidLine": "{start} … {end}: {items, plural, one {# item} other {# items}}, e.g. {example}",
-  "coverage.acceptHint":
-    "After reviewing them, `regwatch coverage accept {listKey} FROM TO --reason …` marks such days covered.",
   "coverage.accepted": "Accepted by an operator",
   "coverage.acceptedLine": "{start} … {end}: {reason}",
   "coverage.dayTitle": "{day}: {state}",
@@ -82,8 +77,6 @@ export const pages = {
   "runs.col.took": "Took",
   "runs.col.stats": "Figures and errors",
   "runs.figures": "{count, plural, one {# figure} other {# figures}}",
-  "runs.host": "{host}",
-  "runs.hostPid": "{host} pid {pid}",
   "runs.yes": "yes",
   "runs.no": "no",
   "duration.ms": "{ms} ms",
@@ -92,8 +85,6 @@ export const pages = {
   "duration.h": "{h} h {m} min",
 
   "lists.title": "Lists",
-  "lists.intro":
-    "What `regwatch reconcile` would do, planned from the remote lists as regwatch last read them (this page sends nothing to the registry). Run `regwatch reconcile --dry-run` to plan from a fresh read.",
   "lists.count.lists": "desired lists",
   "lists.count.create": "to create",
   "lists.count.add": "to add",
@@ -103,7 +94,6 @@ export const pages = {
   "lists.guards": "A reconcile would refuse this plan",
   "lists.refused": "Desired lists left out",
   "lists.refusedLine": "{list}: {problem}",
-  "lists.none": "No desired list: `regwatch watch add --list NAME --tax-id TAX_ID` adds one.",
   "lists.prunes": "prunes: removes what is no longer desired",
   "lists.noPrune": "does not prune",
   "lists.remote": "remote {key}, {count, plural, one {# item} other {# items}} read {day}",
@@ -152,4 +142,20 @@ export const pages = {
   "users.none": "none",
   "users.languageBrowser": "the browser's",
   "users.fleet": "Accounts in the accounts file: {accounts}.",
+  "lists.introWords":
+    "What the next reconcile would do, planned from the remote lists as regwatch last read them (this page sends nothing to the registry).",
+  "lists.introCommand": "To plan from a fresh read, at the command line:",
+  "lists.noneWords": "No desired list yet: an administrator adds the first one.",
+  "lists.noneCommand": "Below, or at the command line:",
+  "lists.noneCommandLine": "regwatch watch add --list NAME --tax-id TAX_ID",
+  "runs.ranOn": "ran on the machine “{host}”",
+  "runs.ranOnPid": "ran on the machine “{host}” (process {pid})",
+  "actor.root": "the system (user “root”)",
+  "coverage.noneWords": "No watch list seen yet: the first reconcile or sync reads them.",
+  "coverage.noneCommand": "At the command line:",
+  "coverage.acceptWords": "Once reviewed, an administrator can mark these days covered.",
+  "coverage.acceptCommand": "At the command line:",
+  "coverage.acceptCommandLine": "regwatch coverage accept {listKey} FROM TO --reason …",
+  "coverage.invalidLineWords":
+    "{start} … {end}: {items, plural, one {# item} other {# items}} the registry sent could not be stored; the first reason, as recorded:",
 } as const;

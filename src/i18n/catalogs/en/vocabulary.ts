@@ -17,6 +17,7 @@ export const vocabulary = {
   "heading.registration_number": "Registration number",
   "heading.social_tax_number": "Community tax number",
   "heading.founded_at": "Founded on",
+  "heading.tax_id": "Tax base number",
   "heading.type": "Business type",
 
   "businessStatus.0": "ceased",
@@ -84,10 +85,15 @@ export const vocabulary = {
   "runStatus.ok": "ok",
   "runStatus.partial": "partly done",
   "runStatus.failed": "failed",
+  "runStatus.applied": "changes sent",
+  "runStatus.in-sync": "nothing to change",
+  "runStatus.pending": "changes waiting",
+  "runStatus.refused": "refused",
   "runTrigger.cli": "command line",
   "runTrigger.schedule": "schedule",
   "runTrigger.catchup": "catch-up after a missed schedule",
 
+  "stat.kind": "kind",
   "stat.options": "options",
   "stat.status": "outcome",
   "stat.lastComplete": "last complete day",

@@ -217,4 +217,9 @@ export const admin = {
   "inboxPage.pager": "{page}. oldal, {count} változás",
   "inbox.problem.severity": "a súlyosság ezek egyike lehet: {allowed}; kapott érték: „{value}”",
   "inbox.problem.flag": "a(z) {name} értéke csak „{on}” lehet; kapott érték: „{value}”",
+  "itemOutcome.already": "már szerepelt a nyilvántartás listáján (409)",
+  "itemOutcome.alreadyGone": "már nem szerepelt a nyilvántartás listáján (404)",
+  "itemOutcome.refused": "a nyilvántartás elutasította ({code})",
+  "itemOutcome.failed": "a kérés a nyilvántartáshoz nem sikerült",
+  "itemOutcome.reply": "A nyilvántartás válasza",
 } as const satisfies Record<keyof typeof en, string>;

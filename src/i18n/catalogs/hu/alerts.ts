@@ -28,4 +28,13 @@ export const alerts = {
   "mail.col.new": "most",
   "mail.nameHint":
     "(ismeretlen név): még egyetlen keresési találat vagy változás sem nevezte meg a vállalkozást; a `regwatch lookup` nyilvántartási szám, név vagy bankszámla alapján megkeresi, és eltárolja a nevet a következő üzenetekhez",
+  "deliveryError.smtpAnswered": "Az SMTP-kiszolgáló visszautasította a levelet ({code}).",
+  "deliveryError.smtpUnreachable": "Az SMTP-kiszolgáló nem volt elérhető.",
+  "deliveryError.timedOut": "A küldés nem fejeződött be időben.",
+  "deliveryError.webhookAnswered": "A webhook kiszolgálója hibával válaszolt ({code}).",
+  "deliveryError.webhookSilent": "A webhook kiszolgálója nem válaszolt.",
+  "deliveryError.other": "A küldés nem sikerült.",
+  "deliveryError.reply": "A kiszolgáló válasza",
+  "deliveryError.internal": "A küldés a regwatch-on belül hiúsult meg, nem a fogadónál.",
+  "deliveryError.recorded": "A hiba, ahogy rögzítettük",
 } as const satisfies Record<keyof typeof en, string>;

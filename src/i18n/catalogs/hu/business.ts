@@ -86,4 +86,8 @@ export const business = {
   "business.unknown.title": "Ismeretlen vállalkozás",
   "business.unknown":
     "A regwatch semmit sem tud a(z) {taxId} vállalkozásról: egyetlen listán sem szerepel, egyetlen változás vagy keresési találat sem nevezi meg, és kifizetés-ellenőrzés sem említette. A `regwatch watch add --list NÉV --tax-id {taxId}` parancs figyelésbe veszi; a `regwatch lookup` nyilvántartási szám, név vagy bankszámla alapján keres.",
+  "business.unknownWords":
+    "A regwatch semmit sem tud a(z) {taxId} vállalkozásról: egyetlen listán sem szerepel, egyetlen változás vagy keresési találat sem nevezi meg, és kifizetés-ellenőrzés sem említette. Egy adminisztrátor figyelőlistára veheti.",
+  "business.unknownCommands": "Parancssorból:",
+  "business.unknownCommandWatch": "regwatch watch add --list NÉV --tax-id {taxId}",
 } as const satisfies Record<keyof typeof en, string>;

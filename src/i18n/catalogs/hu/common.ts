@@ -48,4 +48,5 @@ export const common = {
   "change.line": "{heading}: {before} → {after}",
   "term.keyHint": "tárolt kulcs: {key}",
   dayRange: "{start} … {end}",
+  "skip.firstRow": "Ugrás az első sorra",
 } as const satisfies Record<keyof typeof en, string>;

@@ -82,9 +82,11 @@ export const inbox = {
   "delivery.failing.title": "Az értesítések nem mennek ki.",
   "delivery.failing.streak":
     "{count, plural, one {Az utolsó kézbesítési kör sikertelen volt} other {Az utolsó # kézbesítési kör sikertelen volt, ekkortól: {since}}}; legutóbb: {last}.",
-  "delivery.failing.error": "Hiba: {error}",
   "delivery.failing.pending":
     "{count, plural, =0 {Nem vár értesítés.} one {# értesítés vár kiküldésre, sorba került: {oldest}.} other {# értesítés vár kiküldésre, a legrégebbi sorba került: {oldest}.}}",
-  "delivery.failing.next":
-    "A sikertelen kör minden kézben tartott értesítésénél egy sikertelen próbálkozást számol, és az utolsó próbálkozás után feladja. A `regwatch status` és a `regwatch doctor` ugyanezt mutatja; a hiba javítása után a `regwatch alerts deliver` kiküldi, ami vár.",
+  "inboxPage.ackRow": "Tudomásul veszem",
+  "inboxPage.ackRowLabel": "Tudomásul veszem – a változás napja: {day}",
+  "delivery.failing.nextWords":
+    "A sikertelen kör minden kézben tartott értesítésénél egy sikertelen próbálkozást számol, és az utolsó próbálkozás után feladja. A hiba javítása után egy adminisztrátor kiküldheti, ami vár.",
+  "delivery.failing.nextCommand": "A parancssorban a hiba javítása után ez küldi ki, ami vár:",
 } as const satisfies Record<keyof typeof en, string>;

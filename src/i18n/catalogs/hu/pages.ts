@@ -12,7 +12,6 @@ export const pages = {
   "changes.list": "Lista",
   "changes.deleted": "{name} (törölve)",
   "changes.headings": "Adatrovatok",
-  "changes.headings.placeholder": "bank_accounts, status",
   "changes.taxId": "Adószám",
   "changes.problems": "A szűrő nem használható",
   "changes.download": "A változások letöltése (minden oldal):",
@@ -52,8 +51,6 @@ export const pages = {
   "coverage.end": "Utolsó hét, amely ezt a napot tartalmazza",
   "coverage.today":
     "Ma {today} van; az utolsó teljes nap {lastComplete} (a nyilvántartás egy nap változásait másnap reggel teszi közzé).",
-  "coverage.none":
-    "Még nem láttunk figyelőlistát: futtassa a `regwatch reconcile` vagy a `regwatch sync` parancsot.",
   "coverage.deleted": "(törölve)",
   "coverage.created": "létrehozva: {day}",
   "coverage.nothing": "még semmi sincs lefedve",
@@ -62,9 +59,6 @@ export const pages = {
   "coverage.gaps": "Hiányok",
   "coverage.gap": "{start} … {end} ({days} nap)",
   "coverage.invalid": "Érvénytelen elemek miatt nyitva tartott napok",
-  "coverage.invalidLine": "{start} … {end}: {items} elem, pl. {example}",
-  "coverage.acceptHint":
-    "Átnézésük után a `regwatch coverage accept {listKey} ETTŐL EDDIG --reason …` parancs lefedettnek jelöli ezeket a napokat.",
   "coverage.accepted": "Kezelő által elfogadva",
   "coverage.acceptedLine": "{start} … {end}: {reason}",
   "coverage.dayTitle": "{day}: {state}",
@@ -85,8 +79,6 @@ export const pages = {
   "runs.col.took": "Időtartam",
   "runs.col.stats": "Adatok és hibák",
   "runs.figures": "{count} adat",
-  "runs.host": "{host}",
-  "runs.hostPid": "{host}, folyamat: {pid}",
   "runs.yes": "igen",
   "runs.no": "nem",
   "duration.ms": "{ms} ms",
@@ -95,8 +87,6 @@ export const pages = {
   "duration.h": "{h} óra {m} perc",
 
   "lists.title": "Listák",
-  "lists.intro":
-    "Amit a `regwatch reconcile` tenne, a távoli listák utoljára beolvasott állapotából tervezve (ez az oldal semmit sem küld a nyilvántartásnak). Friss beolvasásból a `regwatch reconcile --dry-run` tervez.",
   "lists.count.lists": "kívánt lista",
   "lists.count.create": "létrehozandó",
   "lists.count.add": "felveendő",
@@ -106,8 +96,6 @@ export const pages = {
   "lists.guards": "Az egyeztetés ezt a tervet elutasítaná",
   "lists.refused": "Kihagyott kívánt listák",
   "lists.refusedLine": "{list}: {problem}",
-  "lists.none":
-    "Nincs kívánt lista: a `regwatch watch add --list NÉV --tax-id ADÓSZÁM` parancs vesz fel egyet.",
   "lists.prunes": "tisztít: törli, ami már nem kívánt",
   "lists.noPrune": "nem tisztít",
   "lists.remote": "távoli lista: {key}, {count} elem, beolvasva: {day}",
@@ -154,4 +142,21 @@ export const pages = {
   "users.none": "nincs",
   "users.languageBrowser": "a böngészőé",
   "users.fleet": "A fiókfájlban szereplő fiókok: {accounts}.",
+  "lists.introWords":
+    "Amit a következő egyeztetés tenne, a távoli listák utoljára beolvasott állapotából tervezve (ez az oldal semmit sem küld a nyilvántartásnak).",
+  "lists.introCommand": "Friss beolvasásból a parancssorban tervezhet:",
+  "lists.noneWords": "Még nincs kívánt lista: az elsőt egy adminisztrátor veszi fel.",
+  "lists.noneCommand": "Lent, vagy a parancssorban:",
+  "lists.noneCommandLine": "regwatch watch add --list NÉV --tax-id ADÓSZÁM",
+  "runs.ranOn": "a(z) „{host}” gépen futott",
+  "runs.ranOnPid": "a(z) „{host}” gépen futott (folyamatazonosító: {pid})",
+  "actor.root": "a rendszer („root” felhasználó)",
+  "coverage.noneWords":
+    "Még nem láttunk figyelőlistát: az első egyeztetés vagy szinkronizálás beolvassa őket.",
+  "coverage.noneCommand": "Parancssorból:",
+  "coverage.acceptWords": "Átnézésük után egy adminisztrátor lefedettnek jelölheti ezeket a napokat.",
+  "coverage.acceptCommand": "Parancssorból:",
+  "coverage.acceptCommandLine": "regwatch coverage accept {listKey} ETTŐL EDDIG --reason …",
+  "coverage.invalidLineWords":
+    "{start} … {end}: a nyilvántartás {items} elemét nem lehetett eltárolni; az első ok, ahogy rögzítettük:",
 } as const satisfies Record<keyof typeof en, string>;

@@ -6,7 +6,7 @@ export const payments = {
   "payments.notChecked": "A köteget nem ellenőriztük",
   "payments.check": "Kifizetési köteg ellenőrzése",
   "payments.check.hint":
-    "CSV-, szöveges vagy Excel- (.xlsx, első munkalap) export bankszámlaszám-oszloppal (számlaszám, IBAN, bank_account); az adószám, az összeg, a pénznem, a közlemény és a név nem kötelező. Az ellenőrzést az Ön nevével rögzítjük.",
+    "CSV-, szöveges vagy Excel- (.xlsx, első munkalap) export bankszámlaszám-oszloppal (fejléce lehet például „számlaszám”, „IBAN” vagy „bank_account”); az adószám, az összeg, a pénznem, a közlemény és a név nem kötelező. Az ellenőrzést az Ön nevével rögzítjük.",
   "payments.file": "Fájl",
   "payments.holdDays": "Visszatartási napok",
   "payments.encoding": "Karakterkódolás",

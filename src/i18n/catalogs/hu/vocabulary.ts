@@ -16,6 +16,7 @@ export const vocabulary = {
   "heading.registration_number": "Nyilvántartási szám",
   "heading.social_tax_number": "Közösségi adószám",
   "heading.founded_at": "Alapítás napja",
+  "heading.tax_id": "Adótörzsszám",
   "heading.type": "Vállalkozási forma",
 
   "businessStatus.0": "megszűnt",
@@ -83,10 +84,15 @@ export const vocabulary = {
   "runStatus.ok": "rendben",
   "runStatus.partial": "részben sikerült",
   "runStatus.failed": "sikertelen",
+  "runStatus.applied": "a módosítások elküldve",
+  "runStatus.in-sync": "nem volt mit módosítani",
+  "runStatus.pending": "módosítások várnak",
+  "runStatus.refused": "elutasítva",
   "runTrigger.cli": "parancssor",
   "runTrigger.schedule": "ütemezés",
   "runTrigger.catchup": "pótlás elmaradt ütemezés után",
 
+  "stat.kind": "fajta",
   "stat.options": "beállítások",
   "stat.status": "eredmény",
   "stat.lastComplete": "utolsó teljes nap",
