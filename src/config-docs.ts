@@ -254,7 +254,7 @@ export const ENV_DOCS = {
   REGWATCH_REGISTRY_TZ: {
     group: "daemon",
     takes: "an IANA time zone",
-    text: "The registry's zone, for its 06:00 load and the 07:00 rule that decides which day is complete (independent of `REGWATCH_TZ`), and the calendar of every day regwatch and its views take from a moment; `regwatch migrate` (and the daemon at start) writes it into the database, where the views read it (`regwatch.registry_zone()`).",
+    text: "The registry's zone, for its 06:00 load and the 07:00 rule that decides which day is complete (independent of `REGWATCH_TZ`), and the calendar of every day regwatch and its views take from a moment; `regwatch migrate` (and the daemon at start) writes it into the database, where the views read it (its `registry_zone()` function).",
   },
   REGWATCH_LOCALE: {
     group: "console",
