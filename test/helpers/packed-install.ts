@@ -41,7 +41,20 @@ export async function installPacked(): Promise<PackedInstall> {
     const app = path.join(dir, "app");
     await mkdir(app);
     await writeFile(path.join(app, "package.json"), '{ "name": "uses-regwatch", "private": true }\n');
-    await npm(["install", "--omit=dev", "--omit=optional", "--prefer-offline", path.join(dir, tarball)], app);
+    // A fetch that stalls (npm waits 5 minutes by default, the whole hook's time) is given up
+    // after 30 s and tried again: a version the cache lacks is fetched, the rest come from it.
+    await npm(
+      [
+        "install",
+        "--omit=dev",
+        "--omit=optional",
+        "--prefer-offline",
+        "--fetch-timeout=30000",
+        "--fetch-retries=4",
+        path.join(dir, tarball),
+      ],
+      app,
+    );
     return {
       dir: app,
       root: path.join(app, "node_modules", "regwatch"),
