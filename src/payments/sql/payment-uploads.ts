@@ -63,22 +63,38 @@ export interface StoredPaymentRow {
   name: string | null;
 }
 
-/** Every stored row of a batch, in line order, `size` at a time. */
+/**
+ * Every stored row of a batch, in line order, `size` at a time, or fewer when they hold more than
+ * `maxText` characters (the server counts, so wide rows never reach this process many at a time;
+ * a chunk holds at least one row).
+ */
 export async function* storedBatchRows(
   sql: Sql,
   batchId: string,
   size: number,
+  maxText: number,
 ): AsyncGenerator<StoredPaymentRow[]> {
   let after = 0;
   for (;;) {
+    // A row is taken when the text before it is within the bound: the first always is.
     const rows = await sql<StoredPaymentRow[]>`
-      select line, tax_id as "taxId", bank_account as "bankAccount", amount::text as amount,
-             amount_raw as "amountRaw", currency, reference, name
-      from ${sql.t.payment_checks} where batch_id = ${batchId}::uuid and line > ${after}
-      order by line limit ${size}`;
+      select line, "taxId", "bankAccount", amount, "amountRaw", currency, reference, name
+      from (
+        select *, sum(text) over (order by line rows unbounded preceding) - text as before
+        from (
+          select line, tax_id as "taxId", bank_account as "bankAccount", amount::text as amount,
+                 amount_raw as "amountRaw", currency, reference, name,
+                 length(bank_account) + coalesce(length(tax_id), 0) + coalesce(length(amount_raw), 0)
+                   + coalesce(length(reference), 0) + coalesce(length(name), 0) as text
+          from ${sql.t.payment_checks}
+          where batch_id = ${batchId}::uuid and line > ${after}
+          order by line limit ${size}
+        ) next_rows
+      ) counted
+      where before < ${maxText}
+      order by line`;
     if (rows.length === 0) return;
     yield rows;
     after = rows[rows.length - 1]!.line;
-    if (rows.length < size) return;
   }
 }
