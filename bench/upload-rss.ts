@@ -21,18 +21,25 @@ import { binNodeFlags, buildProduct, PRODUCT_BIN } from "./product-bin.ts";
 export const WIDE_ROWS = 1_500;
 const CELL_CHARS = 32 * 1024 - 64;
 
+/** The header of a wide batch: one the reader recognises. */
+export const WIDE_HEADER = "bank_account;tax_id;amount;name;reference";
+
 /**
- * Writes a payment batch of `rows` wide rows to `file` (each cell of text starting with "=" when
- * `formulas`: the store then keeps a guarded copy of it); its size in bytes.
+ * Writes a payment batch of `rows` wide rows to `file` under `header` (each cell of text starting
+ * with "=" when `formulas`: the store then keeps a guarded copy of it); its size in bytes.
  */
-export async function writeWideBatch(file: string, rows: number, formulas = false): Promise<number> {
+export async function writeWideBatch(
+  file: string,
+  rows: number,
+  { formulas = false, header = WIDE_HEADER }: { formulas?: boolean; header?: string } = {},
+): Promise<number> {
   const out = createWriteStream(file);
   let bytes = 0;
   const write = async (text: string) => {
     bytes += Buffer.byteLength(text);
     if (!out.write(text)) await once(out, "drain");
   };
-  await write("bank_account;tax_id;amount;name;reference\n");
+  await write(`${header}\n`);
   const lead = formulas ? "=" : "";
   for (let i = 0; i < rows; i++) {
     const account = `11773016-${String(10_000_000 + i)}-00000000`;
@@ -51,12 +58,12 @@ export async function highWaterMb(pid: number): Promise<number> {
   return kb ? Math.round((Number(kb) / 1024) * 10) / 10 : 0;
 }
 
-/** POSTs `file` to the console's upload form as `session`; the answer's status and Retry-After. */
+/** POSTs `file` to the console's upload form as `session`; the answer's status, Retry-After and page. */
 export async function uploadFile(
   url: string,
   session: SignedIn,
   file: string,
-): Promise<{ status: number; retryAfter: string | null }> {
+): Promise<{ status: number; retryAfter: string | null; page: string }> {
   const form = new FormData();
   form.append("_csrf", session.csrf);
   form.append("file", await openAsBlob(file, { type: "text/csv" }), path.basename(file));
@@ -66,8 +73,8 @@ export async function uploadFile(
     headers: { cookie: session.cookie },
     body: form,
   });
-  await answer.arrayBuffer();
-  return { status: answer.status, retryAfter: answer.headers.get("retry-after") };
+  const page = await answer.text();
+  return { status: answer.status, retryAfter: answer.headers.get("retry-after"), page };
 }
 
 export async function uploadPeakRss(p: {

@@ -6,7 +6,7 @@
  * check --online` does; next steps are in the console's words. POST /payments/columns takes the
  * choice and checks the held file.
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -125,7 +125,7 @@ async function checkFile(
       else {
         const held = await holdUpload(deps.db.sql, {
           fileName: name,
-          body: await readFile(input.path),
+          path: input.path,
           options: { ...options, form },
           by: request.user.name,
         });
@@ -204,23 +204,17 @@ export function columnsHandler(kit: PageKit, showForm: ShowForm) {
     const i18n = kit.i18n(request);
     const body = request.body ?? {};
     const heldId = String(body.held ?? "");
-    const held = /^[0-9a-f-]{36}$/.test(heldId)
-      ? await takeHeldUpload(deps.db.sql, heldId, request.user.name)
-      : undefined;
-    if (!held) {
-      return kit.render(
-        request,
-        reply,
-        "error",
-        { title: i18n.t("columns.title"), message: i18n.t("columns.heldGone") },
-        410,
-      );
-    }
     const dir = await mkdtemp(path.join(tmpdir(), "regwatch-upload-"));
     let answer: () => Promise<FastifyReply> | FastifyReply;
     try {
       const saved = path.join(dir, "batch");
-      await writeFile(saved, held.body, { mode: 0o600 });
+      const held = /^[0-9a-f-]{36}$/.test(heldId)
+        ? await takeHeldUpload(deps.db.sql, heldId, request.user.name, saved)
+        : undefined;
+      if (!held) {
+        const gone = { title: i18n.t("columns.title"), message: i18n.t("columns.heldGone") };
+        return await kit.render(request, reply, "error", gone, 410);
+      }
       const options = held.options as unknown as CheckInput["options"] & { form: UploadForm };
       let file = saved;
       if (await looksLikeZip(saved)) {
@@ -230,7 +224,7 @@ export function columnsHandler(kit: PageKit, showForm: ShowForm) {
       const preview = await previewHeader(file, file === saved ? options.encoding : undefined);
       const choice = readColumnChoiceForm(body, preview.headers, i18n);
       if (!choice.ok) {
-        const again = await holdUpload(deps.db.sql, { ...held, by: request.user.name });
+        const again = await holdUpload(deps.db.sql, { ...held, path: saved, by: request.user.name });
         answer = () =>
           kit.render(
             request,
