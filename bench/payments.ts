@@ -27,7 +27,7 @@ export interface PaymentsBench {
 
 const GNU_TIME = "/usr/bin/time";
 
-interface Run {
+export interface Run {
   seconds: number;
   peakMb: number;
   code: number | null;
@@ -40,7 +40,8 @@ async function highWaterMb(pid: number): Promise<number> {
   return kb ? Number(kb) / 1024 : 0;
 }
 
-async function runCheck(args: string[], outFile: string, env: Record<string, string>): Promise<Run> {
+/** `regwatch payments check ARGS` as a user runs it, its output to `outFile`; it must exit 2 (some held). */
+export async function runCheck(args: string[], outFile: string, env: Record<string, string>): Promise<Run> {
   const out = await open(outFile, "w");
   const timed = existsSync(GNU_TIME);
   const checkArgs = ["payments", "check", ...args];

@@ -10,6 +10,7 @@
  * console's /changes over three years at 1,000,000 heading changes (bench/console-changes.ts)
  * --skip-console-changes, or --console-changes-only likewise; the
  * payment check on 200,000 rows (bench/payments.ts) --skip-payments, or --payments-only likewise;
+ * the console's peak memory on a 100 MB upload of wide rows (bench/upload-rss.ts) --skip-upload;
  * the fleet (bench/fleet.ts: 20 keys, 1, 2 and 4 `regwatch worker` processes) only with --fleet,
  * which runs just it and merges its keys (--quick, --fleet-keys N, --fleet-lists N, --fleet-items N,
  * --fleet-weeks N, --fleet-changes N per business a month, --fleet-workers 1,2,4: figures of any
@@ -72,6 +73,8 @@ const { values } = parseArgs({
     // The payment check on 200,000 rows (issue 27, bench/payments.ts); --payments-only merges its keys.
     "skip-payments": { type: "boolean", default: false },
     "payments-only": { type: "boolean", default: false },
+    // The console's peak memory on 100 MB of 64 KiB rows (issue 48, point 13, bench/upload-rss.ts).
+    "skip-upload": { type: "boolean", default: false },
     // The fleet (issue 29, bench/fleet.ts): never in the default run (minutes per round); merges its keys.
     fleet: { type: "boolean", default: false },
     "fleet-workers": { type: "string", default: "1,2,4" },

@@ -22,6 +22,7 @@ import { paymentsThroughput } from "./payments.ts";
 import { binNodeFlags } from "./product-bin.ts";
 import { type BenchSize, FLEET_SMOKE } from "./sizes.ts";
 import { startupSeconds, statusStartupSeconds } from "./startup.ts";
+import { uploadPeakRss } from "./upload-rss.ts";
 
 export type Figures = Record<string, number>;
 
@@ -153,6 +154,12 @@ export function defaultSections(size: BenchSize, server: BenchServer, smoke: boo
           ...size.payments,
           databaseUrl: await server.database("regwatch_bench_payments"),
         }),
+    },
+    {
+      // Issue 48, point 13: the console's peak memory on 100 MB of wide rows, once and three at once.
+      name: "upload",
+      run: async () =>
+        uploadPeakRss({ ...size.upload, databaseUrl: await server.database("regwatch_bench_upload") }),
     },
     {
       name: "console",

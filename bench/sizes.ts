@@ -21,6 +21,8 @@ export interface BenchSize {
   daily: { lists: number; itemsPerList: number; weeks: number };
   delivery: { alerts: number; latencyMs: number };
   payments: { rows: number; payees: number };
+  /** Wide rows (about 64 KiB each) of the batch uploaded to the console (bench/upload-rss.ts). */
+  upload: { rows: number };
   console: { alerts: number; requests: number };
   /** /changes: heading changes over three years, timed requests per page, the pages timed (1-based). */
   consoleChanges: { headingChanges: number; requests: number; pages: readonly number[] };
@@ -36,6 +38,7 @@ const FULL: BenchSize = {
   daily: { lists: 20, itemsPerList: 500, weeks: 8 },
   delivery: { alerts: 1000, latencyMs: 50 },
   payments: { rows: 200_000, payees: 2_000 },
+  upload: { rows: 1_500 },
   console: { alerts: 50_000, requests: 50 },
   consoleChanges: { headingChanges: 1_000_000, requests: 50, pages: [1, 100, 2000] },
 };
@@ -59,6 +62,7 @@ const SMOKE: BenchSize = {
   daily: { lists: 2, itemsPerList: 10, weeks: 1 },
   delivery: { alerts: 20, latencyMs: 50 },
   payments: { rows: 500, payees: 50 },
+  upload: { rows: 10 },
   console: { alerts: 200, requests: 3 },
   consoleChanges: { headingChanges: 2_000, requests: 3, pages: [1, 5, 20] },
 };

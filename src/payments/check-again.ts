@@ -7,6 +7,7 @@
 import type { Database } from "../db/connect.ts";
 import type { PaymentRow } from "../formats/batch-row.ts";
 import { readAmount, splitCurrency } from "../formats/read/amounts.ts";
+import { MAX_CHUNK_TEXT } from "../formats/read/limits.ts";
 import { type BatchCheckOptions, type BatchSummary, judgeRows, type RowSource } from "./pipeline.ts";
 import { type StoredPaymentRow, storedBatchRows } from "./sql/payment-uploads.ts";
 
@@ -59,7 +60,8 @@ export async function checkStoredBatch(
       ignored: [],
     },
     chunks: async function* (size) {
-      for await (const rows of storedBatchRows(db.sql, batch.id, size)) yield rows.map(rowOfStored);
+      for await (const rows of storedBatchRows(db.sql, batch.id, size, MAX_CHUNK_TEXT))
+        yield rows.map(rowOfStored);
     },
   };
   return judgeRows(

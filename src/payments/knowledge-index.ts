@@ -32,9 +32,13 @@ export function indexKnowledge(knowledge: Knowledge): KnowledgeIndex {
   };
 }
 
-/** Accounts as written, parsed: a batch pays the same accounts again and again. Bounded. */
+/**
+ * Accounts as written, parsed: a batch pays the same accounts again and again. Bounded in entries,
+ * and in their size: a cell longer than any account as people write it is parsed, never kept.
+ */
 const parsedAccounts = new Map<string, ParsedAccount>();
 const PARSED_LIMIT = 100_000;
+const KEPT_CHARS = 100;
 
 /** parseAccount, remembered per account as written. */
 export function parseAccountOnce(raw: string): ParsedAccount {
@@ -42,7 +46,7 @@ export function parseAccountOnce(raw: string): ParsedAccount {
   if (parsed === undefined) {
     if (parsedAccounts.size >= PARSED_LIMIT) parsedAccounts.clear();
     parsed = parseAccount(raw);
-    parsedAccounts.set(raw, parsed);
+    if (raw.length <= KEPT_CHARS) parsedAccounts.set(raw, parsed);
   }
   return parsed;
 }

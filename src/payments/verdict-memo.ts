@@ -8,7 +8,8 @@
  *
  * It holds for one batch, whose knowledge is read once per payee and account (KnowledgeCache)
  * with the same day, hold period and wording throughout; a change of those empties it, and so
- * does the cache forgetting what it read. Bounded: past LIMIT entries it starts again.
+ * does the cache forgetting what it read. Bounded: past LIMIT entries, or LIMIT_TEXT characters
+ * of text kept (a wide row's name and verdict are kept whole), it starts again.
  */
 import type { ParsedAccount } from "./accounts.ts";
 import { indexKnowledge, type KnowledgeIndex, type PreparedRow } from "./knowledge-index.ts";
@@ -24,6 +25,8 @@ import {
 } from "./verdicts.ts";
 
 const LIMIT = 20_000;
+/** 8 Mi characters: a few thousand ordinary rows' worth, a hundred-odd of the widest. */
+const LIMIT_TEXT = 8 * 1024 * 1024;
 /** Stands for a null field in a key: no field holds a NUL (the reader refuses the line). */
 const NULL = "\u0000";
 
@@ -46,6 +49,13 @@ function sameItems<T>(a: readonly T[] | undefined, b: readonly T[] | undefined):
   return true;
 }
 
+/** The characters of a kept verdict's strings and its name key. */
+function textKept(checked: CheckedRow, name: string): number {
+  let units = name.length;
+  for (const value of Object.values(checked)) if (typeof value === "string") units += value.length;
+  return units;
+}
+
 /** The map under `key` in `outer`, made when missing. */
 function inner<K, K2, V>(outer: Map<K, Map<K2, V>>, key: K): Map<K2, V> {
   let map = outer.get(key);
@@ -64,11 +74,13 @@ export class VerdictMemo {
    */
   private readonly judged = new Map<ParsedAccount, Map<string, Map<string, Judged>>>();
   private count = 0;
+  private text = 0;
   private options: JudgeOptions | null = null;
 
   clear(): void {
     this.judged.clear();
     this.count = 0;
+    this.text = 0;
   }
 
   get size(): number {
@@ -100,9 +112,10 @@ export class VerdictMemo {
       return checkedRow(row, earlier.checked);
     }
     const checked = judgeRow(row, knowledge, options, index, p);
-    if (this.count >= LIMIT) this.clear();
+    if (this.count >= LIMIT || this.text >= LIMIT_TEXT) this.clear();
     const byName = inner(inner(this.judged, p.account), base);
     if (!byName.has(name)) this.count++;
+    this.text += textKept(checked, name);
     byName.set(name, { checked, holders, business });
     return checked;
   }
@@ -117,7 +130,7 @@ export class VerdictMemo {
       (kept.voice ?? "cli") === (options.voice ?? "cli")
     )
       return;
-    this.judged.clear();
+    this.clear();
     this.options = { ...options };
   }
 }

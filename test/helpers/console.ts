@@ -130,13 +130,15 @@ function cookiePairs(setCookies: string[]): string[] {
 
 /**
  * `regwatch web --port 0` as a process of its own (`bin` is the published
- * bin/regwatch.js or a copy of it), resolved once it logs the address it listens on.
+ * bin/regwatch.js or a copy of it), resolved once it logs the address it listens on. `nodeFlags`:
+ * the flags bin/regwatch.js starts Node with (binNodeFlags), for a test of its memory.
  */
 export async function startWebProcess(
   bin: string,
   env: Record<string, string>,
+  nodeFlags: readonly string[] = [],
 ): Promise<{ url: string; child: ChildProcess; stop(): Promise<number | null> }> {
-  const child = spawn(process.execPath, [bin, "web", "--port", "0"], {
+  const child = spawn(process.execPath, [...nodeFlags, bin, "web", "--port", "0"], {
     env: { ...childBaseEnv(), REGWATCH_LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PaymentRow } from "../../src/formats/batch-row.ts";
+import { MAX_CHUNK_TEXT } from "../../src/formats/read/limits.ts";
 import { detachedRow, RowSpool } from "../../src/formats/read/row-spool.ts";
 
 const row = (line: number, over: Partial<PaymentRow> = {}): PaymentRow => ({
@@ -42,8 +43,26 @@ describe("the spool of validated rows", () => {
       sizes.push(chunk.length);
       back.push(...chunk);
     }
-    expect(sizes).toEqual([1000, 1000, 1000, 1000, 1000, 1]);
+    // Every 11th row holds 60 KB of text: chunks end by their text, long before 1,000 rows.
+    expect(sizes.reduce((a, b) => a + b)).toBe(5001);
+    let at = 0;
+    for (const size of sizes) {
+      const chunk = rows.slice(at, at + size);
+      const before = chunk.slice(0, -1).reduce((sum, r) => sum + Buffer.byteLength(r.reference ?? ""), 0);
+      expect(before).toBeLessThan(MAX_CHUNK_TEXT);
+      at += size;
+    }
+    expect(Math.max(...sizes)).toBeLessThan(400);
     expect(back).toEqual(rows);
+  });
+
+  it("gives narrow rows back 1,000 at a time", async () => {
+    const spool = await RowSpool.create();
+    for (let i = 0; i < 2500; i++) spool.add(row(2 + i));
+    await spool.close();
+    const sizes: number[] = [];
+    for await (const chunk of spool.chunks(1000)) sizes.push(chunk.length);
+    expect(sizes).toEqual([1000, 1000, 500]);
   });
 
   it("copies a row with strings of its own", () => {

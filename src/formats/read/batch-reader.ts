@@ -12,6 +12,7 @@ import type { ColumnMapping } from "./columns.ts";
 import { encodingOf, readSample } from "./detect-file.ts";
 import { decodeSample, encodingOption } from "./encoding.ts";
 import { findHeaderLine } from "./header.ts";
+import { MAX_CHUNK_TEXT, textOfFields } from "./limits.ts";
 import { problemOfError, recordsOf, type Source } from "./records.ts";
 import { detachedRow, RowSpool } from "./row-spool.ts";
 import { type RowPlan, readRow } from "./rows.ts";
@@ -49,13 +50,17 @@ export type OpenedBatch =
   | { ok: false; problems: FileProblem[] };
 
 /**
- * The first good rows handed out while the rest is still being validated, `size` at a time and at
- * most `count` times, so the check can read what it needs of them from the database meanwhile.
+ * The first good rows handed out while the rest is still being validated, `size` at a time (fewer
+ * when they hold MAX_CHUNK_TEXT) and at most `count` times, so the check can read what it needs of them from the database meanwhile.
  */
 export interface EarlyRows {
   size: number;
   count: number;
   take(rows: PaymentRow[]): void;
+}
+
+function rowText(r: PaymentRow): number {
+  return textOfFields([r.taxId, r.bankAccount, r.amountRaw, r.reference, r.name]);
 }
 
 /** Problems listed before the rest are only counted. */
@@ -78,6 +83,7 @@ async function validate(
   let given = 0;
   // The early rows as the spool gives rows back: they hold no view of the file's decoded text.
   let group: PaymentRow[] = [];
+  let groupText = 0;
   const note = (problem: FileProblem) => {
     if (problems.length < MAX_PROBLEMS) problems.push(problem);
     else if (more++ === 0) firstMore = problem.line;
@@ -92,10 +98,13 @@ async function validate(
           if (problems.length > 0) continue;
           spool.add(reading.row);
           if (early && given < early.count) {
-            group.push(detachedRow(reading.row));
-            if (group.length >= early.size) {
+            const row = detachedRow(reading.row);
+            group.push(row);
+            groupText += rowText(row);
+            if (group.length >= early.size || groupText >= MAX_CHUNK_TEXT) {
               early.take(group);
               group = [];
+              groupText = 0;
               given++;
             }
           }

@@ -39,3 +39,18 @@ export class NulCharacterError extends Error {
     this.line = line;
   }
 }
+
+/**
+ * The most text a chunk of rows holds while it is checked (UTF-16 units, as the spool counts them
+ * in UTF-8 bytes): 2 Mi. A chunk is copied several times over as it is judged, recorded and
+ * written out, so a chunk bounded only by its rows (1,000 of up to 64 Ki characters each) could
+ * hold hundreds of megabytes; bounded by its text it holds a few, whatever its rows' width.
+ */
+export const MAX_CHUNK_TEXT = 2 * 1024 * 1024;
+
+/** The text of a row's fields, in UTF-16 units. */
+export function textOfFields(fields: readonly (string | null)[]): number {
+  let units = 0;
+  for (const f of fields) if (f !== null) units += f.length;
+  return units;
+}

@@ -17,6 +17,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { PaymentRow } from "../batch-row.ts";
+import { MAX_CHUNK_TEXT, textOfFields } from "./limits.ts";
 import { utf8Text } from "./utf8-bytes.ts";
 
 /** Bytes before a row's fields: its line (6) and its null bits (1). */
@@ -52,9 +53,7 @@ function fieldsOf(r: PaymentRow): (string | null)[] {
 
 /** The most bytes `r` can take: three of UTF-8 per UTF-16 unit at most, and the zero bytes. */
 function roomFor(fields: readonly (string | null)[]): number {
-  let units = 0;
-  for (const f of fields) units += f === null ? 0 : f.length;
-  return HEAD + 3 * units + FIELDS;
+  return HEAD + 3 * textOfFields(fields) + FIELDS;
 }
 
 /**
@@ -186,10 +185,14 @@ export class RowSpool {
     await removeDir(this.dir);
   }
 
-  /** The spooled rows `size` at a time, once; the spool is removed when they end or the reader stops. */
+  /**
+   * The spooled rows `size` at a time, or fewer when they hold MAX_CHUNK_TEXT bytes (wide rows),
+   * once; the spool is removed when they end or the reader stops.
+   */
   async *chunks(size: number): AsyncGenerator<PaymentRow[]> {
     try {
       let chunk: PaymentRow[] = [];
+      let text = 0;
       let carry: Buffer | null = null;
       const cursor: Cursor = { next: 0 };
       for await (const piece of createReadStream(this.file, { highWaterMark: READ_BYTES })) {
@@ -197,10 +200,12 @@ export class RowSpool {
         let at = 0;
         for (let row = decodeRow(bytes, at, cursor); row !== null; row = decodeRow(bytes, at, cursor)) {
           chunk.push(row);
+          text += cursor.next - at;
           at = cursor.next;
-          if (chunk.length >= size) {
+          if (chunk.length >= size || text >= MAX_CHUNK_TEXT) {
             yield chunk;
             chunk = [];
+            text = 0;
           }
         }
         carry = at < bytes.length ? bytes.subarray(at) : null;

@@ -6,7 +6,7 @@
  * check --online` does; next steps are in the console's words. POST /payments/columns takes the
  * choice and checks the held file.
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -19,6 +19,7 @@ import type { Translator } from "../../i18n/messages.ts";
 import { startOnline } from "../../payments/check-chunk.ts";
 import { type BatchCheckResult, checkBatch } from "../../payments/pipeline.ts";
 import {
+  dropHeldUpload,
   holdUpload,
   type RememberedColumns,
   readColumnChoice,
@@ -88,9 +89,12 @@ async function checkFile(
   let chosen = input.chosen ?? null;
   let offer: string | null = null;
   const hold = () =>
-    readFile(input.path).then((body) =>
-      holdUpload(deps.db.sql, { fileName: name, body, options: { ...options, form }, by: request.user.name }),
-    );
+    holdUpload(deps.db.sql, {
+      fileName: name,
+      path: input.path,
+      options: { ...options, form },
+      by: request.user.name,
+    });
   if (!columns) {
     const preview = await previewHeader(file, file === input.path ? options.encoding : undefined);
     // A clerk's choice for this header wins over the reader's own names.
@@ -107,7 +111,7 @@ async function checkFile(
     }
   }
   if (options.online && (!deps.config.searchUrl || !deps.config.searchApiKey)) {
-    if (offer) await takeHeldUpload(deps.db.sql, offer, request.user.name);
+    if (offer) await dropHeldUpload(deps.db.sql, offer, request.user.name);
     return () => showForm(request, reply, 400, { form, problems: [i18n.t("columns.searchNotSet")] });
   }
   const check = {
@@ -142,7 +146,7 @@ async function checkFile(
     }
   } else result = await checkBatch(deps.db, file, check, []);
   if (!result.ok) {
-    if (offer) await takeHeldUpload(deps.db.sql, offer, request.user.name);
+    if (offer) await dropHeldUpload(deps.db.sql, offer, request.user.name);
     const named = result.problems.map((p) =>
       p.line > 0
         ? i18n.t("payments.problem.atLine", { name, line: p.line, message: p.message })
@@ -184,23 +188,17 @@ export function columnsHandler(kit: PageKit, showForm: ShowForm) {
     const i18n = kit.i18n(request);
     const body = request.body ?? {};
     const heldId = String(body.held ?? "");
-    const held = /^[0-9a-f-]{36}$/.test(heldId)
-      ? await takeHeldUpload(deps.db.sql, heldId, request.user.name)
-      : undefined;
-    if (!held) {
-      return kit.render(
-        request,
-        reply,
-        "error",
-        { title: i18n.t("columns.title"), message: i18n.t("columns.heldGone") },
-        410,
-      );
-    }
     const dir = await mkdtemp(path.join(tmpdir(), "regwatch-upload-"));
     let answer: () => Promise<FastifyReply> | FastifyReply;
     try {
       const saved = path.join(dir, "batch");
-      await writeFile(saved, held.body, { mode: 0o600 });
+      const held = /^[0-9a-f-]{36}$/.test(heldId)
+        ? await takeHeldUpload(deps.db.sql, heldId, request.user.name, saved)
+        : undefined;
+      if (!held) {
+        const gone = { title: i18n.t("columns.title"), message: i18n.t("columns.heldGone") };
+        return await kit.render(request, reply, "error", gone, 410);
+      }
       const options = held.options as unknown as CheckInput["options"] & { form: UploadForm };
       let file = saved;
       if (await looksLikeZip(saved)) {
@@ -210,7 +208,7 @@ export function columnsHandler(kit: PageKit, showForm: ShowForm) {
       const preview = await previewHeader(file, file === saved ? options.encoding : undefined);
       const choice = readColumnChoiceForm(body, preview.headers, i18n);
       if (!choice.ok) {
-        const again = await holdUpload(deps.db.sql, { ...held, by: request.user.name });
+        const again = await holdUpload(deps.db.sql, { ...held, path: saved, by: request.user.name });
         answer = () =>
           kit.render(
             request,

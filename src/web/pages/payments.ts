@@ -9,6 +9,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { isHeldFor } from "../../payments/sql/payment-uploads.ts";
 import { verifyPayee } from "../../payments/verification.ts";
+import { CHECK_RETRY_AFTER_S, CHECKS_AT_ONCE, CheckSlots, inCheckSlot } from "../check-slots.ts";
 import { downloadBody } from "../download.ts";
 import { type PageKit, type RegisterAccountPages, roleAtLeast, type WebDeps } from "../kit.ts";
 import { form, line, PAGE, PLAIN_GET, query, typedText } from "../route-schemas.ts";
@@ -40,6 +41,14 @@ const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.s
 const VERIFIABLE = new Set(["account_recently_changed", "account_change_unverified"]);
 
 export const registerPaymentPages: RegisterAccountPages = (app, kit) => {
+  // One console's checks at once, whichever route starts them (an upload, a column choice, a recheck).
+  const slots = new CheckSlots(CHECKS_AT_ONCE);
+  const busy = (request: FastifyRequest, reply: FastifyReply) => {
+    const i18n = kit.i18n(request);
+    const words = { limit: CHECKS_AT_ONCE, seconds: CHECK_RETRY_AFTER_S };
+    const page = { title: i18n.t("payments.busy.title"), message: i18n.t("payments.busy.message", words) };
+    return kit.render(request, reply, "error", page, 503);
+  };
   const showForm: ShowForm = async (request, reply, status, extra) => {
     const query = request.query as Record<string, unknown>;
     const i18n = kit.i18n(request);
@@ -73,17 +82,17 @@ export const registerPaymentPages: RegisterAccountPages = (app, kit) => {
   app.post(
     "/payments",
     { schema: PLAIN_GET, config: { multipartCsrf: true }, preHandler: kit.requireRole("reviewer") },
-    uploadHandler(kit, showForm),
+    inCheckSlot(slots, busy, uploadHandler(kit, showForm)),
   );
   app.post<{ Body: Record<string, unknown> }>(
     "/payments/columns",
     { schema: COLUMNS, preHandler: kit.requireRole("reviewer") },
-    columnsHandler(kit, showForm),
+    inCheckSlot(slots, busy, columnsHandler(kit, showForm)),
   );
   app.post<{ Params: { id: string }; Body: { online?: string } }>(
     "/payments/:id/recheck",
     { schema: RECHECK, preHandler: kit.requireRole("reviewer") },
-    recheckHandler(kit),
+    inCheckSlot(slots, busy, recheckHandler(kit)),
   );
   app.post<{ Body: Record<string, unknown> }>(
     "/payments/verify",

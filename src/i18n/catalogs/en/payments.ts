@@ -86,6 +86,9 @@ export const payments = {
   "payments.problem.tooLarge": 'file "{name}" is larger than the console accepts (100 MB)',
   "payments.problem.inFile": "{name}: {message}",
   "payments.problem.atLine": "{name} line {line}: {message}",
+  "payments.busy.title": "The console is busy checking",
+  "payments.busy.message":
+    "The console checks at most {limit} payment batches at once, and that many are being checked now. Nothing was read or recorded: send it again in {seconds, plural, one {# second} other {# seconds}}.",
 
   "payments.online": "Online (read each payee's current record from the registry; uses monthly searches)",
   "batch.recheck": "Check again",

@@ -90,6 +90,9 @@ export const payments = {
   "payments.problem.tooLarge": "a(z) „{name}” fájl nagyobb, mint amit a konzol elfogad (100 MB)",
   "payments.problem.inFile": "{name}: {message}",
   "payments.problem.atLine": "{name}, {line}. sor: {message}",
+  "payments.busy.title": "A konzol most ellenőrzéssel foglalt",
+  "payments.busy.message":
+    "A konzol egyszerre legfeljebb {limit} kifizetési köteget ellenőriz, és éppen ennyi ellenőrzés fut. Semmit sem olvastunk be és semmit sem rögzítettünk: küldje el újra {seconds} másodperc múlva.",
 
   "payments.online":
     "Online (minden kedvezményezett aktuális adatait lekérdezi a cégnyilvántartásból; a havi keresési keretből fogy)",
