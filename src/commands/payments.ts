@@ -16,6 +16,7 @@ import { requireSearch } from "../config.ts";
 import { localDateTime } from "../dates.ts";
 import { EXIT, UsageError } from "../errors.ts";
 import { parseColumnsOption } from "../formats/read/batch-reader.ts";
+import { fileDigest } from "../formats/read/file-digest.ts";
 import { looksLikeZip, XlsxRefusedError, xlsxToCsv } from "../formats/read/xlsx.ts";
 import { terminalSafe } from "../formats/terminal-text.ts";
 import { favourMemoryOverCollections } from "../heap-growth.ts";
@@ -142,7 +143,9 @@ async function checkPayments(ctx: Context, file: string, options: CheckOptions) 
     acceptUnconfirmed: ctx.config.paymentAcceptUnconfirmed,
     timeZone: ctx.config.registryTz,
     online: null,
-    record: options.record ? { by: actorName(options.by), source: "cli", fileName: file } : null,
+    record: options.record
+      ? { by: actorName(options.by), source: "cli", fileName: file, file: await fileDigest(file) }
+      : null,
   };
   const result = await withSheetFile(file, (readable, sheet) =>
     withDatabase(ctx, async (db): Promise<BatchCheckResult> => {
