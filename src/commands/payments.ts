@@ -34,6 +34,7 @@ import { redactSecrets } from "../secrets.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
 import { actorName } from "./actor.ts";
 import { type Context, parseNonNegativeInt, runAction, withDatabase } from "./context.ts";
+import { registerPaymentsReport } from "./payments-report.ts";
 import { registerPaymentsVerify } from "./payments-verify.ts";
 
 interface CheckOptions extends AccountFlag {
@@ -89,6 +90,7 @@ export function registerPayments(program: Command): void {
       runAction((ctx) => checkPayments(ctx, file, options), options),
     );
   registerPaymentsVerify(payments);
+  registerPaymentsReport(payments);
 }
 
 async function checkArguments(file: string, options: CheckOptions): Promise<void> {
