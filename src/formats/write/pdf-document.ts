@@ -27,7 +27,7 @@ export interface PdfReport {
 
 const MARGIN = 42;
 const FOOTER_GAP = 28;
-const SIZE = { title: 15, heading: 11.5, text: 8.5, footer: 7.5 } as const;
+const SIZE = { title: 15, heading: 11.5, text: 8.5, cell: 7.5, footer: 7 } as const;
 const CELL_PAD = 3;
 
 type Doc = PDFKit.PDFDocument;
@@ -127,7 +127,7 @@ function writeTable(
   const left = doc.page.margins.left;
   const total = columns.reduce((sum, c) => sum + c.share, 0);
   const widths = columns.map((c) => (contentWidth(doc) * c.share) / total);
-  doc.fontSize(SIZE.text);
+  doc.fontSize(SIZE.cell);
   const fontOf = (column: number, header: boolean) =>
     header || (options.boldFirst && column === 0) ? "bold" : "regular";
   const heightOf = (cells: readonly string[], header: boolean) =>

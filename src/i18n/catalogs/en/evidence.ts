@@ -26,6 +26,7 @@ export const evidence = {
   "evidence.columns.notKept": "Not kept for this batch (recorded before regwatch kept it).",
   "evidence.columns.ignored": "Read for nothing: {list}",
   "evidence.section.rows": "Every row's verdict",
+  "evidence.col.payeeAccount": "Payee and account",
   "evidence.col.detail": "Detail",
   "evidence.col.next": "Next step",
   "evidence.section.payees": "Registry evidence used, per payee",

@@ -30,6 +30,7 @@ export const evidence = {
   "evidence.columns.notKept": "Ennél a kötegnél nincs megőrizve (a rögzítése korábbi ennél az adatnál).",
   "evidence.columns.ignored": "Figyelmen kívül hagyott oszlopok: {list}",
   "evidence.section.rows": "Az egyes sorok eredménye",
+  "evidence.col.payeeAccount": "Kedvezményezett és számla",
   "evidence.col.detail": "Részletek",
   "evidence.col.next": "Teendő",
   "evidence.section.payees": "Felhasznált cégjegyzéki bizonyítékok kedvezményezettenként",
