@@ -57,6 +57,7 @@ export const evidence = {
   "alertReport.title": "Decision history of alert {id}",
   "alertReport.section.alert": "The alert",
   "alertReport.business": "Business",
+  "alertReport.headings": "Headings changed",
   "alertReport.status": "Status now",
   "alertReport.section.history": "Who decided what, and when",
   "alertReport.assignedTo": "to {who}",

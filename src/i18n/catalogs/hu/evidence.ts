@@ -63,6 +63,7 @@ export const evidence = {
   "alertReport.title": "{id}. riasztás: döntési előzmények",
   "alertReport.section.alert": "A riasztás",
   "alertReport.business": "Cég",
+  "alertReport.headings": "Megváltozott rovatok",
   "alertReport.status": "Jelenlegi állapot",
   "alertReport.section.history": "Ki, mikor, mit döntött",
   "alertReport.assignedTo": "neki: {who}",
