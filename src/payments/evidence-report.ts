@@ -43,7 +43,7 @@ export function batchEvidenceReport(
     {
       kind: "table",
       columns: [
-        { title: i18n.t("batch.col.line"), share: 0.5 },
+        { title: i18n.t("batch.col.line"), share: 0.65 },
         { title: i18n.t("evidence.col.payeeAccount"), share: 3 },
         { title: i18n.t("batch.col.amount"), share: 1.5 },
         { title: i18n.t("batch.col.verdict"), share: 1.5 },
@@ -187,6 +187,7 @@ function changeWords(i18n: Translator, change: ReportChange): string {
 }
 
 function payeeTable(data: BatchReportData, i18n: Translator, formats: Formats): PdfBlock {
+  if (data.payees.length === 0) return { kind: "paragraph", text: i18n.t("evidence.payee.none") };
   const rows: string[][] = [];
   for (const payee of data.payees) {
     const who = [payee.name ?? "", payee.taxId].filter(Boolean).join("\n");

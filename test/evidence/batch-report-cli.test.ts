@@ -14,10 +14,18 @@ import { saveBusinesses } from "../../src/parse/save-businesses.ts";
 import { verifyPayee } from "../../src/payments/verification.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { pdfInfo, pdfText, renderFirstPage } from "../helpers/pdf.ts";
 import { pkg } from "../helpers/package-manifest.ts";
+import { pdfInfo, pdfText, renderFirstPage } from "../helpers/pdf.ts";
 import { companyRecord } from "../payments/chunk-fixtures.ts";
-import { account, accountList, daysAgo, seedChange, taxBase, watch, writeBatch } from "../payments/fixtures.ts";
+import {
+  account,
+  accountList,
+  daysAgo,
+  seedChange,
+  taxBase,
+  watch,
+  writeBatch,
+} from "../payments/fixtures.ts";
 
 let test: TestDatabase;
 let env: Record<string, string>;
@@ -62,7 +70,13 @@ beforeAll(async () => {
   });
   await verifyPayee(
     test.db,
-    { account: STEADY_ACCOUNT, taxId: STEADY, by: "Kiss Éva", note: "telefonon megerősítve", at: new Date(Date.now() - 60_000) },
+    {
+      account: STEADY_ACCOUNT,
+      taxId: STEADY,
+      by: "Kiss Éva",
+      note: "telefonon megerősítve",
+      at: new Date(Date.now() - 60_000),
+    },
     "Europe/Budapest",
   );
   batchFile = await writeBatch(dir, "utalások-december.csv", [
@@ -98,7 +112,9 @@ describe("payments report --pdf", () => {
     expect(flat).toContain(sha);
     expect(flat).toContain(`${(await stat(batchFile)).size} bájt`);
     expect(flat).toContain("Szőke Ödön");
-    expect(flat).toMatch(/Feltöltés és ellenőrzés ideje \d{4}\. \d{2}\. \d{2}\. \d{2}:\d{2} CET \(Europe\/Budapest\)/);
+    expect(flat).toMatch(
+      /Feltöltés és ellenőrzés ideje \d{4}\. \d{2}\. \d{2}\. \d{2}:\d{2} CET \(Europe\/Budapest\)/,
+    );
     expect(flat).toContain(batchId);
     expect(flat).toContain("„Számlaszám”");
     expect(flat).toContain("„Kedvezményezett”");
@@ -169,7 +185,10 @@ describe("payments report --pdf", () => {
     const noPdf = await runCli(["payments", "report", batchId], env);
     expect(noPdf.code).toBe(64);
     expect(noPdf.stderr).toContain("--pdf FILE is required");
-    const noFolder = await runCli(["payments", "report", batchId, "--pdf", path.join(dir, "nope", "x.pdf")], env);
+    const noFolder = await runCli(
+      ["payments", "report", batchId, "--pdf", path.join(dir, "nope", "x.pdf")],
+      env,
+    );
     expect(noFolder.code).toBe(64);
     expect(noFolder.stderr).toContain("does not exist or is not writable");
   });

@@ -24,7 +24,18 @@ export function pdfInfo(file: string): { pages: number; pageSize: string } {
  */
 export function renderFirstPage(file: string, prefix: string): { png: string; inkShare: number } {
   execFileSync("pdftoppm", ["-png", "-r", "60", "-f", "1", "-l", "1", "-singlefile", file, prefix]);
-  execFileSync("pdftoppm", ["-gray", "-r", "30", "-f", "1", "-l", "1", "-singlefile", file, `${prefix}-grey`]);
+  execFileSync("pdftoppm", [
+    "-gray",
+    "-r",
+    "30",
+    "-f",
+    "1",
+    "-l",
+    "1",
+    "-singlefile",
+    file,
+    `${prefix}-grey`,
+  ]);
   const pgm = readFileSync(`${prefix}-grey.pgm`);
   // P5 header: "P5\n<w> <h>\n<max>\n", then one byte per pixel.
   const header = /^P5\s+(\d+)\s+(\d+)\s+(\d+)\s/.exec(pgm.subarray(0, 64).toString("latin1"))!;
