@@ -45,10 +45,10 @@ export function batchEvidenceReport(
       columns: [
         { title: i18n.t("batch.col.line"), share: 0.65 },
         { title: i18n.t("evidence.col.payeeAccount"), share: 3 },
-        { title: i18n.t("batch.col.amount"), share: 1.5 },
-        { title: i18n.t("batch.col.verdict"), share: 1.5 },
-        { title: i18n.t("evidence.col.detail"), share: 2.7 },
-        { title: i18n.t("evidence.col.next"), share: 2.7 },
+        { title: i18n.t("batch.col.amount"), share: 1.9 },
+        { title: i18n.t("batch.col.verdict"), share: 1.4 },
+        { title: i18n.t("evidence.col.detail"), share: 2.5 },
+        { title: i18n.t("evidence.col.next"), share: 2.6 },
       ],
       rows: data.rows.map((r) => [
         formats.number(r.line),

@@ -71,15 +71,17 @@ beforeAll(async () => {
 
   await addNotifyRule(t.db.sql);
   await nameBusiness(t.db.sql, "11111111", "Őrbottyáni Fűrészüzem Kft.");
-  [alertId] = await raiseAlerts(t.db.sql, [
-    {
-      taxId: "11111111",
-      date: "2026-11-20",
-      headings: ["seat"],
-      lists: ["suppliers"],
-      values: { seat: ["Fő utca 1.", "Kossuth tér 2."] },
-    },
-  ]);
+  alertId = (
+    await raiseAlerts(t.db.sql, [
+      {
+        taxId: "11111111",
+        date: "2026-11-20",
+        headings: ["seat"],
+        lists: ["suppliers"],
+        values: { seat: ["Fő utca 1.", "Kossuth tér 2."] },
+      },
+    ])
+  )[0]!;
   expect(
     (await postForm(`${web.url}/alerts/${alertId}/ack`, reviewer, { note: "felhívtam a szállítót" })).status,
   ).toBe(303);
