@@ -119,6 +119,16 @@ describe("the batch page's evidence report", () => {
     expect(first.bytes.equals(second.bytes)).toBe(true);
   });
 
+  it("names the same file after Check again, which copies the batch's size and SHA-256", async () => {
+    const again = await postForm(`${web.url}/payments/${batchId}/recheck`, reviewer, {});
+    expect(again.status).toBe(303);
+    const second = /^\/payments\/([0-9a-f-]{36})/.exec(again.headers.get("location") ?? "")![1]!;
+    expect(second).not.toBe(batchId);
+    const pdf = await savedPdf(await getPage(`${web.url}/payments/${second}.pdf`, reviewer), "again.pdf");
+    expect(pdf.text).toContain(createHash("sha256").update(upload).digest("hex"));
+    expect(pdf.text).toContain(`Checks again the rows of batch ${batchId}`);
+  });
+
   it("is a 404 for a batch that does not exist", async () => {
     const answer = await getPage(`${web.url}/payments/00000000-0000-4000-8000-000000000000.pdf`, reviewer);
     expect(answer.status).toBe(404);
