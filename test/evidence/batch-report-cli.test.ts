@@ -6,6 +6,7 @@
  * regwatch's version, "n / N"; the same batch at the same moment gives the same bytes.
  */
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -38,14 +39,22 @@ const STEADY = taxBase(5_100_002);
 const OLD = account(511);
 const NEW = account(512);
 const STEADY_ACCOUNT = account(513);
-const FAKETIME_LIB = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";
+/** Debian's libfaketime (.ci/run installs the faketime package when none of these exists). */
+const FAKETIME_LIB = [
+  "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
+  "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1",
+  "/usr/lib/faketime/libfaketime.so.1",
+].find((file) => existsSync(file));
 
 /** The command on a clock stopped at `moment` (libfaketime), so two runs make their reports at the same instant. */
-const at = (moment: string) => ({
-  LD_PRELOAD: FAKETIME_LIB,
-  FAKETIME: moment,
-  FAKETIME_DONT_FAKE_MONOTONIC: "1",
-});
+const at = (moment: string) => {
+  if (!FAKETIME_LIB) throw new Error("libfaketime is not installed (Debian package faketime)");
+  return {
+    LD_PRELOAD: FAKETIME_LIB,
+    FAKETIME: moment,
+    FAKETIME_DONT_FAKE_MONOTONIC: "1",
+  };
+};
 
 beforeAll(async () => {
   test = await createTestDatabase();
