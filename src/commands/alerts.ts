@@ -10,6 +10,7 @@ import { redactSecrets } from "../secrets.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
 import { runDeliverCommand } from "./alerts-deliver.ts";
 import { registerLifecycleCommands } from "./alerts-lifecycle.ts";
+import { registerAlertsReport } from "./alerts-report.ts";
 import { registerRuleCommands } from "./alerts-rules.ts";
 import { runAction, withDatabase } from "./context.ts";
 
@@ -19,6 +20,7 @@ export function registerAlerts(program: Command): void {
     .description("alert rules, the alert lifecycle, and delivery of alert messages");
   registerRuleCommands(alerts);
   registerLifecycleCommands(alerts);
+  registerAlertsReport(alerts);
 
   alerts
     .command("deliver")

@@ -30,6 +30,7 @@ import { acquireRunLock } from "../run/lock.ts";
 import { openRegistry } from "../run/open-registry.ts";
 import { checkDigit } from "../taxid.ts";
 import { type Context, parseNonNegativeInt, runAction, withDatabase } from "./context.ts";
+import { demoEvidenceReport } from "./demo-evidence.ts";
 import { formatStatus, readFullStatus } from "./status.ts";
 
 const DEMO_PREFIX = "demo-";
@@ -177,6 +178,12 @@ async function demo(ctx: Context, opts: DemoOptions) {
 
       say("", formatStatus(await readFullStatus(db.sql, config)).trimEnd(), "");
       say(...(await whatChanged(db, config)), "");
+      const evidence = await demoEvidenceReport(db, config, suppliers);
+      if (evidence)
+        say(
+          `Payments: a sample batch of ${evidence.rows} payments checked and recorded as ${evidence.batchId} (${evidence.held} held); its evidence report: ${evidence.pdf}`,
+          "",
+        );
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       // A psql line only for a server that is still there when it is read: the embedded one
       // stops with the demo unless --keep holds it.

@@ -16,6 +16,7 @@ import { requireSearch } from "../config.ts";
 import { localDateTime } from "../dates.ts";
 import { EXIT, UsageError } from "../errors.ts";
 import { parseColumnsOption } from "../formats/read/batch-reader.ts";
+import { fileDigest } from "../formats/read/file-digest.ts";
 import { looksLikeZip, XlsxRefusedError, xlsxToCsv } from "../formats/read/xlsx.ts";
 import { terminalSafe } from "../formats/terminal-text.ts";
 import { favourMemoryOverCollections } from "../heap-growth.ts";
@@ -33,6 +34,7 @@ import { redactSecrets } from "../secrets.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
 import { actorName } from "./actor.ts";
 import { type Context, parseNonNegativeInt, runAction, withDatabase } from "./context.ts";
+import { registerPaymentsReport } from "./payments-report.ts";
 import { registerPaymentsVerify } from "./payments-verify.ts";
 
 interface CheckOptions extends AccountFlag {
@@ -88,6 +90,7 @@ export function registerPayments(program: Command): void {
       runAction((ctx) => checkPayments(ctx, file, options), options),
     );
   registerPaymentsVerify(payments);
+  registerPaymentsReport(payments);
 }
 
 async function checkArguments(file: string, options: CheckOptions): Promise<void> {
@@ -142,7 +145,9 @@ async function checkPayments(ctx: Context, file: string, options: CheckOptions) 
     acceptUnconfirmed: ctx.config.paymentAcceptUnconfirmed,
     timeZone: ctx.config.registryTz,
     online: null,
-    record: options.record ? { by: actorName(options.by), source: "cli", fileName: file } : null,
+    record: options.record
+      ? { by: actorName(options.by), source: "cli", fileName: file, file: await fileDigest(file) }
+      : null,
   };
   const result = await withSheetFile(file, (readable, sheet) =>
     withDatabase(ctx, async (db): Promise<BatchCheckResult> => {

@@ -42,6 +42,8 @@ export interface BatchCheckOptions {
     columnsChosen?: { by: string; at: Date } | null;
     /** The held upload whose columns its uploader may still choose (held_uploads.id). */
     columnsOffer?: string | null;
+    /** The file's size and SHA-256 as uploaded or given (the evidence report names them). */
+    file?: { size: number; sha256: string } | null;
   } | null;
   /** Whose words the next steps are in: "console" for an upload (its buttons, not CLI flags). */
   voice?: StepVoice;
@@ -214,6 +216,7 @@ export async function judgeRows(
             ignoredColumns: layout.ignored,
             columnsChosen: options.record.columnsChosen ?? null,
             columnsOffer: options.record.columnsOffer ?? null,
+            file: options.record.file ?? null,
           },
           async (batch) => {
             const judged = await judgeAll(batch.insert);

@@ -4,6 +4,7 @@
 import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
+  bigint,
   bigserial,
   check,
   index,
@@ -65,6 +66,9 @@ export const paymentBatches = regwatch.table(
     columnsChosenAt: instant("columns_chosen_at"),
     /** The upload kept (held_uploads) so its uploader can choose the columns not found and check again. */
     columnsOffer: uuid("columns_offer"),
+    /** The checked file's size in bytes and SHA-256 (hex), for the evidence report (migration 0051). */
+    fileSize: bigint("file_size", { mode: "number" }),
+    fileSha256: text("file_sha256"),
   },
   (t) => [
     index("payment_batches_checked_at").on(t.checkedAt),

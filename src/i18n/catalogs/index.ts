@@ -8,6 +8,7 @@ import { alerts as enAlerts } from "./en/alerts.ts";
 import { business as enBusiness } from "./en/business.ts";
 import { common as enCommon } from "./en/common.ts";
 import { errors as enErrors } from "./en/errors.ts";
+import { evidence as enEvidence } from "./en/evidence.ts";
 import { inbox as enInbox } from "./en/inbox.ts";
 import { names as enNames } from "./en/names.ts";
 import { pages as enPages } from "./en/pages.ts";
@@ -20,6 +21,7 @@ import { alerts as huAlerts } from "./hu/alerts.ts";
 import { business as huBusiness } from "./hu/business.ts";
 import { common as huCommon } from "./hu/common.ts";
 import { errors as huErrors } from "./hu/errors.ts";
+import { evidence as huEvidence } from "./hu/evidence.ts";
 import { inbox as huInbox } from "./hu/inbox.ts";
 import { names as huNames } from "./hu/names.ts";
 import { pages as huPages } from "./hu/pages.ts";
@@ -41,6 +43,7 @@ const en = {
   ...enNames,
   ...enAdmin,
   ...enValidation,
+  ...enEvidence,
 };
 
 export type MessageKey = keyof typeof en;
@@ -58,6 +61,7 @@ const hu: Record<MessageKey, string> = {
   ...huNames,
   ...huAdmin,
   ...huValidation,
+  ...huEvidence,
 };
 
 export const CATALOGS: Record<"en" | "hu", Record<MessageKey, string>> = { en, hu };

@@ -24,6 +24,8 @@ export interface PaymentBatchStart {
   columnsChosen?: { by: string; at: Date } | null;
   /** The held upload offered for a column choice. */
   columnsOffer?: string | null;
+  /** The checked file's size and SHA-256 (a re-check, with null, keeps the checked batch's). */
+  file?: { size: number; sha256: string } | null;
 }
 
 export interface PaymentBatchTotal {
@@ -94,13 +96,16 @@ export async function startPaymentBatch(sql: Sql | Tx, batch: PaymentBatchStart)
   const [row] = await sql<{ id: string }[]>`
     insert into ${sql.t.payment_batches}
       (checked_by, source, file_name, encoding, delimiter, checked_on, hold_days, rechecked_from,
-       read_columns, ignored_columns, columns_chosen_by, columns_chosen_at, columns_offer)
+       read_columns, ignored_columns, columns_chosen_by, columns_chosen_at, columns_offer,
+       file_size, file_sha256)
     select ${batch.checkedBy}, ${batch.source}, ${batch.fileName}, ${batch.encoding}, ${batch.delimiter},
            ${batch.checkedOn}, ${batch.holdDays}, ${recheckedFrom}::uuid,
            coalesce(${readColumns}::jsonb, o.read_columns),
            case when ${recheckedFrom}::uuid is null then ${ignored}::text[] else o.ignored_columns end,
            coalesce(${chosen?.by ?? null}, o.columns_chosen_by), coalesce(${chosen?.at ?? null}::timestamptz, o.columns_chosen_at),
-           ${batch.columnsOffer ?? null}::uuid
+           ${batch.columnsOffer ?? null}::uuid,
+           coalesce(${batch.file?.size ?? null}::bigint, o.file_size),
+           coalesce(${batch.file?.sha256 ?? null}::text, o.file_sha256)
     from (select 1) one
     left join ${sql.t.payment_batches} o on o.id = ${recheckedFrom}::uuid
     returning id::text`;

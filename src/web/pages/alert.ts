@@ -5,6 +5,7 @@
  */
 
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { alertHistoryPdf } from "../../alerts/history-pdf.ts";
 import { deliveryTrouble } from "../../alerts/sql/delivery-health.ts";
 import { alertDetail } from "../../alerts/sql/history.ts";
 import { valueText } from "../../i18n/values.ts";
@@ -15,6 +16,7 @@ import { roleAtLeast } from "../kit.ts";
 import { form, line, query, typedText } from "../route-schemas.ts";
 import { recentChangesOf } from "../sql/inbox.ts";
 import { actOnAlerts, consoleToday, refuseAction, reopenEndedSnoozes } from "./act-on-alerts.ts";
+import { reportRequest, sendPdf } from "./evidence-download.ts";
 
 /** Checked for its characters only: an id out of shape is "no such alert" (404), as an unknown one is. */
 const ALERT_ID = line(40);
@@ -61,6 +63,16 @@ export const registerAlertPages: RegisterAccountPages = (app, kit) => {
       today: consoleToday(deps),
       trouble,
     });
+  });
+
+  app.get<{ Params: { id: string } }>("/alerts/:id/history.pdf", { schema: SHOW }, async (request, reply) => {
+    const deps = request.deps;
+    const id = alertIdOf(request.params.id);
+    const i18n = kit.i18n(request);
+    const pdf =
+      id === null ? undefined : await alertHistoryPdf(deps.db.sql, id, reportRequest(deps, i18n.locale));
+    if (!pdf) return noSuchAlert(kit, request, reply, request.params.id);
+    return sendPdf(reply, `regwatch-alert-${id}-history.pdf`, pdf);
   });
 
   app.post<{ Params: { id: string; action: string }; Body: Record<string, unknown> }>(

@@ -13,6 +13,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { requireSearch } from "../../config.ts";
 import { localDateTime } from "../../dates.ts";
 import type { ColumnMapping } from "../../formats/read/columns.ts";
+import { fileDigest } from "../../formats/read/file-digest.ts";
 import { previewHeader } from "../../formats/read/header-preview.ts";
 import { looksLikeZip, XlsxRefusedError, xlsxToCsv } from "../../formats/read/xlsx.ts";
 import type { Translator } from "../../i18n/messages.ts";
@@ -69,6 +70,8 @@ async function checkFile(
   const deps = request.deps;
   const i18n = kit.i18n(request);
   const { name, form, options } = input;
+  // The file as uploaded (a workbook before it is read as CSV): what the evidence report names.
+  const digest = await fileDigest(input.path);
   let file = input.path;
   if (await looksLikeZip(file)) {
     const csv = path.join(path.dirname(file), "sheet.csv");
@@ -133,6 +136,7 @@ async function checkFile(
       fileName: name,
       columnsChosen: chosen,
       columnsOffer: offer,
+      file: digest,
     },
   };
   let result: BatchCheckResult;

@@ -7,6 +7,7 @@
  * account was confirmed out of band, from a held row).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { batchEvidencePdf } from "../../payments/evidence-pdf.ts";
 import { isHeldFor } from "../../payments/sql/payment-uploads.ts";
 import { verifyPayee } from "../../payments/verification.ts";
 import { CHECK_RETRY_AFTER_S, CHECKS_AT_ONCE, CheckSlots, inCheckSlot } from "../check-slots.ts";
@@ -15,6 +16,7 @@ import { type PageKit, type RegisterAccountPages, roleAtLeast, type WebDeps } fr
 import { form, line, PAGE, PLAIN_GET, query, typedText } from "../route-schemas.ts";
 import { batchChecksQuery, readBatch, readBatchVerdictCounts, readRecentBatches } from "../sql/payments.ts";
 import { AUDIENCE_FIELD, audienceOf, type DownloadWords } from "./download-audience.ts";
+import { reportRequest, sendPdf } from "./evidence-download.ts";
 import { COLUMNS, columnsHandler } from "./payments-check.ts";
 import { batchColumns } from "./payments-columns.ts";
 import { writeBatchCsv, writeBatchXlsx } from "./payments-export.ts";
@@ -101,7 +103,7 @@ export const registerPaymentPages: RegisterAccountPages = (app, kit) => {
   );
   app.get<{ Params: { file: string } }>("/payments/:file", { schema: BATCH }, async (request, reply) => {
     const deps = request.deps;
-    const match = /^(.+?)(?:\.(csv|xlsx))?$/.exec(request.params.file)!;
+    const match = /^(.+?)(?:\.(csv|xlsx|pdf))?$/.exec(request.params.file)!;
     const id = match[1]!.toLowerCase();
     const batch = UUID.test(id) ? await readBatch(deps.db.sql, id) : undefined;
     const i18n = kit.i18n(request);
@@ -110,6 +112,10 @@ export const registerPaymentPages: RegisterAccountPages = (app, kit) => {
       return kit.render(request, reply, "error", { title: i18n.t("payments.noBatch.title"), message }, 404);
     }
     const query = request.query as Record<string, unknown>;
+    if (match[2] === "pdf") {
+      const pdf = await batchEvidencePdf(deps.db.sql, batch.id, reportRequest(deps, i18n.locale));
+      return sendPdf(reply, `regwatch-evidence-${batch.id}.pdf`, pdf!);
+    }
     if (match[2] === "csv" || match[2] === "xlsx") {
       const wanted = audienceOf(query, i18n);
       if (wanted.problem !== undefined)
