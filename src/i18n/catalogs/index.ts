@@ -13,6 +13,7 @@ import { names as enNames } from "./en/names.ts";
 import { pages as enPages } from "./en/pages.ts";
 import { paymentTexts as enPaymentTexts } from "./en/payment-texts.ts";
 import { payments as enPayments } from "./en/payments.ts";
+import { signIn as enSignIn } from "./en/sign-in.ts";
 import { validation as enValidation } from "./en/validation.ts";
 import { vocabulary as enVocabulary } from "./en/vocabulary.ts";
 import { admin as huAdmin } from "./hu/admin.ts";
@@ -25,6 +26,7 @@ import { names as huNames } from "./hu/names.ts";
 import { pages as huPages } from "./hu/pages.ts";
 import { paymentTexts as huPaymentTexts } from "./hu/payment-texts.ts";
 import { payments as huPayments } from "./hu/payments.ts";
+import { signIn as huSignIn } from "./hu/sign-in.ts";
 import { validation as huValidation } from "./hu/validation.ts";
 import { vocabulary as huVocabulary } from "./hu/vocabulary.ts";
 
@@ -41,6 +43,7 @@ const en = {
   ...enNames,
   ...enAdmin,
   ...enValidation,
+  ...enSignIn,
 };
 
 export type MessageKey = keyof typeof en;
@@ -58,6 +61,7 @@ const hu: Record<MessageKey, string> = {
   ...huNames,
   ...huAdmin,
   ...huValidation,
+  ...huSignIn,
 };
 
 export const CATALOGS: Record<"en" | "hu", Record<MessageKey, string>> = { en, hu };
