@@ -3,7 +3,8 @@
  * library is imported on first use, so no CLI command pays for it. The provider's metadata is
  * discovered once and kept; a failed discovery is forgotten so the next sign-in tries again.
  * Every check is the library's: state, nonce, PKCE, issuer (also the `iss` of the answer),
- * audience, signature, expiry with at most CLOCK_TOLERANCE_S of skew. No token leaves here.
+ * audience, signature, expiry with at most CLOCK_TOLERANCE_S of skew. The access token is used
+ * once, for the userinfo claims (same subject required), then dropped. No token leaves here.
  */
 import type { Configuration } from "openid-client";
 import { isLoopbackUrl, type OidcConfig } from "../config-oidc.ts";
@@ -86,7 +87,11 @@ export function oidcSide(oidc: OidcConfig): OidcSide {
         });
         const claims = tokens.claims();
         if (!claims) throw new Error("the provider returned no ID token");
-        return { issuer: config.serverMetadata().issuer, claims: { ...claims } };
+        // Many providers keep profile and group claims for userinfo; the ID token's own win.
+        const more = config.serverMetadata().userinfo_endpoint
+          ? await c.fetchUserInfo(config, tokens.access_token, claims.sub)
+          : {};
+        return { issuer: config.serverMetadata().issuer, claims: { ...more, ...claims } };
       } catch (error) {
         throw new OidcRefusal(messageOf(error), "answer");
       }
