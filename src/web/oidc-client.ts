@@ -31,7 +31,7 @@ export interface OidcSide {
     callbackUrl: URL,
     expected: Omit<OidcStart, "url">,
   ): Promise<{ issuer: string; claims: Record<string, unknown> }>;
-  /** The provider's sign-out address, or undefined when it has none. */
+  /** The provider's sign-out address, or undefined when it has none on the issuer's origin. */
   endSessionUrl(postLogoutRedirect: string): Promise<string | undefined>;
 }
 
@@ -98,7 +98,9 @@ export function oidcSide(oidc: OidcConfig): OidcSide {
     },
     async endSessionUrl(postLogoutRedirect) {
       const { c, config } = await configuration();
-      if (!config.serverMetadata().end_session_endpoint) return undefined;
+      const end = config.serverMetadata().end_session_endpoint;
+      // The console's pages let forms lead to the issuer's origin only (security-headers.ts).
+      if (!end || new URL(end).origin !== new URL(oidc.issuer).origin) return undefined;
       return c.buildEndSessionUrl(config, {
         client_id: oidc.clientId,
         post_logout_redirect_uri: postLogoutRedirect,

@@ -138,7 +138,9 @@ describe("company sign-in through a real provider", () => {
     });
     // The sign-in's row (state, nonce, verifier) is gone once used.
     const pendingId = createHash("sha256").update(cookie.split("=")[1]!).digest("hex");
-    expect(await t.db.sql`select 1 from regwatch.console_oidc_logins where id = ${pendingId}`).toHaveLength(0);
+    expect(await t.db.sql`select 1 from regwatch.console_oidc_logins where id = ${pendingId}`).toHaveLength(
+      0,
+    );
 
     // The same callback again (the code and state replayed, with the cookie): refused, no session.
     const replay = await finish(back, cookie);
