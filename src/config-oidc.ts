@@ -48,6 +48,16 @@ export interface OidcVariables {
   REGWATCH_OIDC_LABEL: string | undefined;
 }
 
+/** The variables that mean nothing without an issuer (the others have defaults). */
+const OPTIONAL_WITHOUT_ISSUER = [
+  "REGWATCH_OIDC_CLIENT_ID",
+  "REGWATCH_OIDC_CLIENT_SECRET",
+  "REGWATCH_OIDC_CLIENT_SECRET_FILE",
+  "REGWATCH_OIDC_REDIRECT_URL",
+  "REGWATCH_OIDC_ROLE_MAP",
+  "REGWATCH_OIDC_LABEL",
+] as const satisfies readonly (keyof OidcVariables)[];
+
 const ACCOUNT_NAME = /^[a-z][a-z0-9_]{0,29}$/;
 const LOOPBACK = new Set(["127.0.0.1", "[::1]", "localhost"]);
 
@@ -58,14 +68,8 @@ export function isLoopbackUrl(url: string): boolean {
 
 /** The company sign-in settings, undefined when REGWATCH_OIDC_ISSUER is unset; problems are pushed. */
 export function oidcConfigOf(v: OidcVariables, problems: string[]): OidcConfig | undefined {
-  const others = Object.entries(v).filter(
-    ([name, value]) => name !== "REGWATCH_OIDC_ISSUER" && value !== undefined && typeof value === "string",
-  );
   if (!v.REGWATCH_OIDC_ISSUER) {
-    const set = others.filter(
-      ([name]) => !["REGWATCH_OIDC_SCOPES", "REGWATCH_OIDC_NAME_CLAIM"].includes(name),
-    );
-    for (const [name] of set)
+    for (const name of OPTIONAL_WITHOUT_ISSUER.filter((n) => v[n] !== undefined))
       problems.push(`${name}: is set but REGWATCH_OIDC_ISSUER is not (company sign-in is off)`);
     if (!v.REGWATCH_OIDC_LOCAL_USERS)
       problems.push(

@@ -68,8 +68,12 @@ describe("company sign-in settings", () => {
     const result = await runCli(["web", "--port", "0"], {
       DATABASE_URL: "postgres://nobody@127.0.0.1:1/none",
       REGWATCH_OIDC_LOCAL_USERS: "off",
+      REGWATCH_OIDC_ROLE_MAP: "[]",
     });
     expect(result.code).toBe(78);
+    expect(result.stderr).toContain("REGWATCH_OIDC_ROLE_MAP: is set but REGWATCH_OIDC_ISSUER is not");
+    // Exactly these two: nothing else of a plain configuration is taken for a sign-in setting.
+    expect(result.stderr.match(/REGWATCH_\w+:/g)).toHaveLength(2);
     expect(result.stderr).toContain("REGWATCH_OIDC_LOCAL_USERS: off without REGWATCH_OIDC_ISSUER");
   });
 });
