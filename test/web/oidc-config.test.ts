@@ -9,6 +9,15 @@ import { describe, expect, it } from "vitest";
 import { mapClaims } from "../../src/console/oidc-roles.ts";
 import { runCli } from "../helpers/cli.ts";
 
+/** A secret file that is not there and a role map that is not JSON. */
+const UNREADABLE = {
+  DATABASE_URL: "postgres://nobody@127.0.0.1:1/none",
+  REGWATCH_OIDC_ISSUER: "https://id.example.com",
+  REGWATCH_OIDC_CLIENT_ID: "regwatch",
+  REGWATCH_OIDC_CLIENT_SECRET_FILE: path.join(tmpdir(), "no-such-regwatch-secret"),
+  REGWATCH_OIDC_REDIRECT_URL: "https://console.example.com/login/oidc/callback",
+  REGWATCH_OIDC_ROLE_MAP: "groups=admins:admin",
+};
 const SECRET = "client-secret-that-must-never-be-printed";
 
 describe("company sign-in settings", () => {
@@ -40,23 +49,13 @@ describe("company sign-in settings", () => {
 
   it("reads the secret from a file and refuses a map that is not JSON or a missing file", async () => {
     const result = await runCli(["web", "--port", "0"], {
-      DATABASE_URL: "postgres://nobody@127.0.0.1:1/none",
-      REGWATCH_OIDC_ISSUER: "https://id.example.com",
-      REGWATCH_OIDC_CLIENT_ID: "regwatch",
-      REGWATCH_OIDC_CLIENT_SECRET_FILE: path.join(tmpdir(), "no-such-regwatch-secret"),
-      REGWATCH_OIDC_REDIRECT_URL: "https://console.example.com/login/oidc/callback",
-      REGWATCH_OIDC_ROLE_MAP: "groups=admins:admin",
+      ...UNREADABLE,
       REGWATCH_OIDC_LOCAL_USERS: "maybe",
     });
     expect(result.code).toBe(78);
     expect(result.stderr).toContain("REGWATCH_OIDC_LOCAL_USERS: must be on or off");
     const second = await runCli(["web", "--port", "0"], {
-      DATABASE_URL: "postgres://nobody@127.0.0.1:1/none",
-      REGWATCH_OIDC_ISSUER: "https://id.example.com",
-      REGWATCH_OIDC_CLIENT_ID: "regwatch",
-      REGWATCH_OIDC_CLIENT_SECRET_FILE: path.join(tmpdir(), "no-such-regwatch-secret"),
-      REGWATCH_OIDC_REDIRECT_URL: "https://console.example.com/login/oidc/callback",
-      REGWATCH_OIDC_ROLE_MAP: "groups=admins:admin",
+      ...UNREADABLE,
     });
     expect(second.code).toBe(78);
     expect(second.stderr).toContain("REGWATCH_OIDC_CLIENT_SECRET_FILE: cannot read");

@@ -18,7 +18,7 @@ import { DECOY_HASH, verifyPassword } from "../passwords.ts";
 import { form, line, PLAIN_GET, PLAIN_POST, query, typedText } from "../route-schemas.ts";
 import { openSession, secureCookies } from "../session-start.ts";
 import { LOGIN_CSRF_COOKIE, newToken, SESSION_COOKIE, tokensMatch } from "../session-tokens.ts";
-import { registerOidcPages } from "./oidc-login.ts";
+import { registerOidcPages, signInRefusal } from "./oidc-login.ts";
 import { usersMessages } from "./users-admin-messages.ts";
 
 /** A user name is one line; a password any text but NUL and the like, no longer than passwords may be. */
@@ -84,10 +84,8 @@ export const registerLoginPages: RegisterPages = (app, deps, kit) => {
       const page = {
         title: i18n.t("oidc.passwordOff.title"),
         message: i18n.t("oidc.passwordOff.message", { provider: oidc.label }),
-        backHref: "/login",
-        backText: i18n.t("oidc.startAgain"),
       };
-      return kit.render(request, reply, "error", page, 403);
+      return signInRefusal(kit, request, reply, page, 403);
     }
     if (!tokensMatch(body._csrf, request.cookies[LOGIN_CSRF_COOKIE])) {
       const page = { title: i18n.t("error.csrf.title"), message: i18n.t("error.csrf.login") };

@@ -31,6 +31,18 @@ interface CallbackQuery {
   error_description?: unknown;
 }
 
+/** An error page whose way back is the sign-in page (there is no inbox to go back to). */
+export function signInRefusal(
+  kit: PageKit,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: { title: string; message: string },
+  status: number,
+): Promise<FastifyReply> {
+  const backText = kit.i18n(request).t("oidc.startAgain");
+  return kit.render(request, reply, "error", { ...page, backHref: "/login", backText }, status);
+}
+
 export function registerOidcPages(
   app: Parameters<import("../kit.ts").RegisterPages>[0],
   deps: WebDeps,
@@ -38,16 +50,8 @@ export function registerOidcPages(
   oidc: OidcConfig,
   side: OidcSide,
 ): void {
-  const refuse = (request: FastifyRequest, reply: FastifyReply, message: string, status = 403) => {
-    const i18n = kit.i18n(request);
-    const page = {
-      title: i18n.t("oidc.refused.title"),
-      message,
-      backHref: "/login",
-      backText: i18n.t("oidc.startAgain"),
-    };
-    return kit.render(request, reply, "error", page, status);
-  };
+  const refuse = (request: FastifyRequest, reply: FastifyReply, message: string, status = 403) =>
+    signInRefusal(kit, request, reply, { title: kit.i18n(request).t("oidc.refused.title"), message }, status);
 
   app.get("/login/oidc", { schema: START }, async (request, reply) => {
     let start: Awaited<ReturnType<OidcSide["start"]>>;
@@ -60,10 +64,8 @@ export function registerOidcPages(
       const page = {
         title: i18n.t("oidc.unreachable.title"),
         message: i18n.t("oidc.unreachable.message", { reason: error.message }),
-        backHref: "/login",
-        backText: i18n.t("oidc.startAgain"),
       };
-      return kit.render(request, reply, "error", page, 502);
+      return signInRefusal(kit, request, reply, page, 502);
     }
     const token = newToken();
     const now = deps.now();
