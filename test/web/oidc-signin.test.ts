@@ -6,6 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/logger.ts";
 import {
   createUser,
   freePort,
@@ -41,6 +42,11 @@ let web: TestConsole;
 let op: TestProvider;
 let second: TestProvider;
 let callback: string;
+/** Every line the console logged, for what must never be in it. */
+const logged: string[] = [];
+const log = createLogger({ level: "info", stream: { write: (line: string) => logged.push(line) } });
+/** What the tests saw pass by that must never be logged or stored: codes, and the secret. */
+const seen = new Set<string>([CLIENT_SECRET]);
 
 function oidcEnv(issuer: string, extra: Record<string, string> = {}) {
   return {
@@ -66,7 +72,7 @@ beforeAll(async () => {
   };
   op = await startProvider(back);
   second = await startProvider(back);
-  web = await startTestConsole(t.db, { port, env: oidcEnv(op.issuer) });
+  web = await startTestConsole(t.db, { port, env: oidcEnv(op.issuer), log });
   await createUser(t.db, "olga", "reviewer");
 });
 afterAll(async () => {
@@ -90,6 +96,8 @@ async function begin(url = web.url): Promise<{ authorization: string; cookie: st
 }
 
 function finish(callbackUrl: string, cookie: string): Promise<Response> {
+  const code = new URL(callbackUrl).searchParams.get("code");
+  if (code) seen.add(code);
   return fetch(callbackUrl, { redirect: "manual", headers: { cookie } });
 }
 
@@ -222,6 +230,25 @@ describe("company sign-in through a real provider", () => {
     expect(end.searchParams.get("post_logout_redirect_uri")).toBe(callback.replace("/oidc/callback", ""));
     expect(await sessionsOf("ada")).toBe(0);
     expect((await getPage(`${web.url}/`, signedIn)).status).toBe(303);
+  });
+});
+
+describe("what is kept", () => {
+  it("logs sign-ins and refusals but never a code, a token or the client secret", async () => {
+    const text = logged.join("");
+    expect(text).toContain('"via":"oidc"');
+    expect(text).toContain("company sign-in refused");
+    expect(seen.size).toBeGreaterThan(5);
+    for (const secret of seen) expect(text).not.toContain(secret);
+    // No JWT (an ID or access token) in the log or in any console table.
+    expect(text).not.toMatch(/eyJ[\w-]+\.eyJ/);
+    const rows = await t.db.sql<{ row: string }[]>`
+      select row_to_json(u)::text as row from regwatch.console_users u
+      union all select row_to_json(s)::text from regwatch.console_sessions s
+      union all select row_to_json(o)::text from regwatch.console_oidc_logins o`;
+    const stored = rows.map((r) => r.row).join("\n");
+    expect(stored).not.toMatch(/eyJ[\w-]+\.eyJ/);
+    for (const secret of seen) expect(stored).not.toContain(secret);
   });
 });
 
