@@ -111,3 +111,14 @@ export async function authorizeOverHttp(authorizationUrl: string, login: string)
   }
   throw new Error("the provider never sent the browser back");
 }
+
+/** The whole company sign-in over HTTP: the console's start, the provider, the callback's answer. */
+export async function companySignIn(consoleUrl: string, login: string): Promise<Response> {
+  const start = await fetch(`${consoleUrl}/login/oidc`, { redirect: "manual" });
+  const pending = start.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0]!)
+    .find((c) => c.startsWith("regwatch_oidc="));
+  const back = await authorizeOverHttp(start.headers.get("location")!, login);
+  return fetch(back, { redirect: "manual", headers: { cookie: pending ?? "" } });
+}
