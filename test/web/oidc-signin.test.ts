@@ -114,6 +114,9 @@ describe("company sign-in through a real provider", () => {
     expect(page).toContain('href="/login/oidc"');
     expect(page).toContain("Sign in with Acme ID");
     expect(page).toContain('name="password"');
+    const hu = await (await fetch(`${web.url}/login`, { headers: { "accept-language": "hu" } })).text();
+    expect(hu).toContain("Bejelentkezés céges fiókkal (Acme ID)");
+    expect(hu).toContain("vagy helyi felhasználónévvel és jelszóval");
   });
 
   it("asks for a code with PKCE (S256), a state and a nonce", async () => {
