@@ -142,14 +142,15 @@ function cookiePairs(setCookies: string[]): string[] {
 }
 
 /**
- * `regwatch web --port 0` as a process of its own (`bin` is the published
+ * `regwatch web --port N` (0: any free port) as a process of its own (`bin` is the published
  * bin/regwatch.js or a copy of it), resolved once it logs the address it listens on.
  */
 export async function startWebProcess(
   bin: string,
   env: Record<string, string>,
+  port = 0,
 ): Promise<{ url: string; child: ChildProcess; stop(): Promise<number | null> }> {
-  const child = spawn(process.execPath, [bin, "web", "--port", "0"], {
+  const child = spawn(process.execPath, [bin, "web", "--port", String(port)], {
     env: { ...childBaseEnv(), REGWATCH_LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
