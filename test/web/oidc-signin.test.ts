@@ -255,6 +255,25 @@ describe("what is kept", () => {
   });
 });
 
+describe("a provider that cannot be reached", () => {
+  it("answers 502 with a page naming the provider, and the next try asks again", async () => {
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    const down = await startTestConsole(t.db, { env: oidcEnv(nowhere) });
+    try {
+      for (const _ of [1, 2]) {
+        const answer = await fetch(`${down.url}/login/oidc`, { redirect: "manual" });
+        expect(answer.status).toBe(502);
+        const page = await answer.text();
+        expect(page).toContain("The identity provider cannot be reached");
+        expect(page).toContain(nowhere);
+        expect(cookieOf(answer, "regwatch_oidc")).toBeUndefined();
+      }
+    } finally {
+      await down.close();
+    }
+  });
+});
+
 describe("local users turned off", () => {
   let strict: TestConsole;
   beforeAll(async () => {
