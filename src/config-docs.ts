@@ -1,3 +1,4 @@
+import { OIDC_DOCS } from "./config-docs-oidc.ts";
 import type { EnvName } from "./config-schema.ts";
 
 /**
@@ -285,6 +286,7 @@ export const ENV_DOCS = {
     takes: "false, or a comma list of addresses, networks, `loopback`",
     text: "The proxies in front of the console (`10.0.0.5`, `10.0.0.0/8`, `loopback`). A request from one is believed about the client's address (for the sign-in limit: the rightmost `X-Forwarded-For` entry that is not a listed proxy) and scheme (`X-Forwarded-Proto`, for Secure cookies); `false` ignores those headers. `true` and hop counts are refused (exit 78): the client writes the leftmost entry, and a count cannot tell the proxy from a client that connects directly.",
   },
+  ...OIDC_DOCS,
   REGWATCH_ACCOUNTS_FILE: {
     group: "fleet",
     unset: "one account",

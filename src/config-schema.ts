@@ -49,6 +49,8 @@ export const DEFAULTS = {
   webSessionHours: 12,
   jobLeaseS: 300,
   jobMaxAttempts: 5,
+  oidcScopes: "openid profile email",
+  oidcNameClaim: "preferred_username,email",
 } as const satisfies Record<string, string | number>;
 
 /**
@@ -114,6 +116,12 @@ const booleanFlag = () =>
     .string()
     .regex(/^(true|false|1|0|yes|no)$/i, "must be true or false")
     .transform((s) => /^(true|1|yes)$/i.test(s));
+/** A switch written on/off (or as a boolean flag). */
+const onOff = () =>
+  z
+    .string()
+    .regex(/^(on|off|true|false|1|0|yes|no)$/i, "must be on or off")
+    .transform((s) => /^(on|true|1|yes)$/i.test(s));
 /** No proxy, a hop count, or the proxies' addresses and networks (never `true`). */
 const trustProxy = () =>
   z.string().transform((s, ctx) => {
@@ -226,6 +234,16 @@ export const ENV = {
   REGWATCH_WEB_SESSION_HOURS: withDefault(DEFAULTS.webSessionHours, intRange(1, 24 * 30)),
   REGWATCH_WEB_TRUST_PROXY: withDefault(false, trustProxy),
   REGWATCH_ACCOUNTS_FILE: optional(() => z.string().min(1)),
+  REGWATCH_OIDC_ISSUER: optional(httpUrl),
+  REGWATCH_OIDC_CLIENT_ID: optional(() => z.string().min(1)),
+  REGWATCH_OIDC_CLIENT_SECRET: optional(() => z.string().min(1)),
+  REGWATCH_OIDC_CLIENT_SECRET_FILE: optional(() => z.string().min(1)),
+  REGWATCH_OIDC_REDIRECT_URL: optional(httpUrl),
+  REGWATCH_OIDC_ROLE_MAP: optional(() => z.string().min(1)),
+  REGWATCH_OIDC_SCOPES: withDefault(DEFAULTS.oidcScopes, () => z.string().min(1)),
+  REGWATCH_OIDC_NAME_CLAIM: withDefault(DEFAULTS.oidcNameClaim, () => z.string().min(1)),
+  REGWATCH_OIDC_LOCAL_USERS: withDefault(true, onOff),
+  REGWATCH_OIDC_LABEL: optional(() => z.string().min(1).max(80)),
   REGWATCH_JOB_LEASE_S: withDefault(DEFAULTS.jobLeaseS, intRange(2, 86_400)),
   REGWATCH_JOB_MAX_ATTEMPTS: withDefault(DEFAULTS.jobMaxAttempts, intRange(1, 100)),
 } satisfies Record<string, EnvVariable>;
@@ -251,6 +269,7 @@ const SECRET_VARS: ReadonlySet<string> = new Set([
   "DATABASE_URL",
   "REGWATCH_WEBHOOK_SECRET",
   "REGWATCH_SMTP_URL",
+  "REGWATCH_OIDC_CLIENT_SECRET",
 ]);
 
 export function describeIssue(error: z.ZodError, name: EnvName, raw: string | undefined): string {

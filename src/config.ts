@@ -3,6 +3,7 @@
  * variable's schema and default: config-schema.ts).
  */
 import { keyValueProblem } from "./account-keys.ts";
+import { type OidcConfig, oidcConfigOf } from "./config-oidc.ts";
 import type { TrustProxy } from "./config-proxy.ts";
 import {
   CONTROL_CHARS,
@@ -125,6 +126,8 @@ export interface Config {
   explicit: ReadonlySet<EnvName>;
   /** REGWATCH_ACCOUNTS_FILE: the accounts a fleet serves (src/accounts.ts); unset for one account. */
   accountsFile: string | undefined;
+  /** Company sign-in to the console (REGWATCH_OIDC_*, config-oidc.ts); undefined: off. */
+  oidc: OidcConfig | undefined;
 }
 
 /** Parses the environment; throws one ConfigError listing every bad variable. */
@@ -154,8 +157,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (result.success) parsed[name] = result.data;
     else problems.push(`${name}: ${describeIssue(result.error, name, raw)}`);
   }
-  if (problems.length > 0) throw new ConfigError(problems);
   const p = parsed as Parsed;
+  const oidc = problems.length > 0 ? undefined : oidcConfigOf(p, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
   const config: Config = {
     databaseUrl: p.DATABASE_URL,
     account: undefined,
@@ -219,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobMaxAttempts: p.REGWATCH_JOB_MAX_ATTEMPTS,
     explicit,
     accountsFile: p.REGWATCH_ACCOUNTS_FILE,
+    oidc,
   };
   registerSecrets(secretsOf(config));
   return config;
@@ -271,11 +276,13 @@ export function requireSearch(
 
 /** The values that must never be logged or stored. */
 export function secretsOf(
-  config: Pick<Config, "apiKey" | "searchApiKey"> & Partial<Pick<Config, "webhookSecret" | "smtpUrl">>,
+  config: Pick<Config, "apiKey" | "searchApiKey"> &
+    Partial<Pick<Config, "webhookSecret" | "smtpUrl" | "oidc">>,
 ): string[] {
   const smtpPassword = config.smtpUrl ? passwordOf(config.smtpUrl) : undefined;
-  return [config.apiKey, config.searchApiKey, config.webhookSecret, smtpPassword].filter((s): s is string =>
-    Boolean(s),
+  const oidcSecret = config.oidc?.clientSecret;
+  return [config.apiKey, config.searchApiKey, config.webhookSecret, smtpPassword, oidcSecret].filter(
+    (s): s is string => Boolean(s),
   );
 }
 

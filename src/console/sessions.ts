@@ -19,6 +19,8 @@ export interface SessionRow {
   currentAccount: string | null;
   /** Every account the user has been given, by name, read with the session on each request. */
   accounts: string[];
+  /** Whether the user signed in through the company's identity provider (no password). */
+  external: boolean;
 }
 
 export async function createSession(
@@ -38,7 +40,7 @@ export async function liveSession(sql: Sql, id: string, now: Date): Promise<Sess
   const [row] = await sql<SessionRow[]>`
     select s.id, u.name as "userName", u.role, u.locale, s.csrf_token as "csrfToken",
            s.expires_at as "expiresAt", s.last_seen_at as "lastSeenAt",
-           s.current_account as "currentAccount",
+           s.current_account as "currentAccount", u.external_subject is not null as external,
            array(select a.account from ${sql.t.console_user_accounts} a
                   where a.user_id = s.user_id order by a.account) as accounts
     from ${sql.t.console_sessions} s join ${sql.t.console_users} u on u.id = s.user_id

@@ -78,6 +78,7 @@ export const PRIVATE_TABLES: Readonly<Record<string, string>> = {
   console_login_failures: "console sign-in: user names and client addresses of failed attempts",
   console_login_addresses: "console sign-in: the addresses each user signed in from",
   console_user_accounts: "console access: which user may see which account",
+  console_oidc_logins: "console sign-in: company sign-ins under way (state, nonce, PKCE verifier)",
   reader_roles: "who was given read access",
   held_uploads: "payment files waiting for their uploader's column choice",
   key_refusals: "registry keys refused: which variable held a key, and a fingerprint of that key",

@@ -40,6 +40,7 @@ export const RELATION_NAMES = [
   "changes",
   "console_login_addresses",
   "console_login_failures",
+  "console_oidc_logins",
   "console_sessions",
   "console_user_accounts",
   "console_users",

@@ -18,7 +18,12 @@ import { SESSION_COOKIE, sessionIdOf, tokensMatch } from "./session-tokens.ts";
 /** Paths that answer without a session. */
 export function isPublicPath(path: string): boolean {
   return (
-    path === "/login" || path === "/login/language" || path === "/healthz" || path.startsWith("/static/")
+    path === "/login" ||
+    path === "/login/language" ||
+    path === "/login/oidc" ||
+    path === "/login/oidc/callback" ||
+    path === "/healthz" ||
+    path.startsWith("/static/")
   );
 }
 
@@ -47,7 +52,7 @@ export function installAuthHooks(
     const session = token ? await liveSession(deps.db.sql, sessionIdOf(token), now) : undefined;
     if (!session) return reply.redirect("/login", 303);
     request.user = { name: session.userName, role: session.role, locale: session.locale };
-    request.webSession = { id: session.id, csrfToken: session.csrfToken };
+    request.webSession = { id: session.id, csrfToken: session.csrfToken, external: session.external };
     if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
       await touchSession(deps.db.sql, session.id, now);
     }

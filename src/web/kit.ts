@@ -93,6 +93,8 @@ export interface WebSession {
   /** SHA-256 of the cookie's token (the row's id). */
   id: string;
   csrfToken: string;
+  /** Signed in through the company's identity provider: sign-out ends the provider's session too. */
+  external: boolean;
 }
 
 declare module "fastify" {

@@ -28,6 +28,16 @@ export const HELMET_OPTIONS = {
   strictTransportSecurity: false,
 };
 
+/**
+ * HELMET_OPTIONS, with forms also allowed to lead to `formOrigins`: with company sign-in, the
+ * identity provider's origin, where the sign-out form's answer sends the browser on.
+ */
+export function helmetOptions(formOrigins: readonly string[]): typeof HELMET_OPTIONS {
+  if (formOrigins.length === 0) return HELMET_OPTIONS;
+  const directives = { ...CSP_DIRECTIVES, formAction: [...CSP_DIRECTIVES.formAction, ...formOrigins] };
+  return { ...HELMET_OPTIONS, contentSecurityPolicy: { useDefaults: false, directives } };
+}
+
 /** What helmet sets for HELMET_OPTIONS that a browser acts on, written as helmet writes it. */
 export const REFUSAL_HEADERS: Readonly<Record<string, string>> = {
   "content-security-policy": Object.entries(CSP_DIRECTIVES)

@@ -28,7 +28,7 @@ import { registerUserAdminPages } from "./pages/users-admin.ts";
 import { webAssetDir } from "./paths.ts";
 import { createRenderer } from "./render.ts";
 import { describeSchemaError, PLAIN_GET } from "./route-schemas.ts";
-import { answerClientError, answerFrameworkError, HELMET_OPTIONS } from "./security-headers.ts";
+import { answerClientError, answerFrameworkError, helmetOptions } from "./security-headers.ts";
 
 /** Largest payment batch an upload may carry. */
 const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
@@ -92,7 +92,8 @@ export async function buildConsole(deps: WebDeps, options: ConsoleOptions = {}):
     // Every route states what it accepts (route-schemas.ts); a refusal names the field.
     schemaErrorFormatter: describeSchemaError,
   });
-  await app.register(fastifyHelmet, HELMET_OPTIONS);
+  const issuer = deps.config.oidc?.issuer;
+  await app.register(fastifyHelmet, helmetOptions(issuer ? [new URL(issuer).origin] : []));
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
   await app.register(fastifyMultipart, {

@@ -53,7 +53,7 @@ describe("regwatch grant-reader", () => {
     expect(granted.code).toBe(0);
     expect(granted.stdout).toContain("alert_rules without target");
     expect(granted.stdout).toMatch(
-      /not readable: console_login_addresses, console_login_failures, console_sessions, console_user_accounts, console_users, held_uploads, key_refusals, reader_roles/,
+      /not readable: console_login_addresses, console_login_failures, console_oidc_logins, console_sessions, console_user_accounts, console_users, held_uploads, key_refusals, reader_roles/,
     );
 
     const relations = await test.db.sql<{ name: string; kind: string }[]>`
@@ -83,6 +83,7 @@ describe("regwatch grant-reader", () => {
       "console_login_failures",
       "console_login_addresses",
       "console_user_accounts",
+      "console_oidc_logins",
       "reader_roles",
     ]) {
       expect(await sqlState(asReader((sql) => sql.unsafe(`select * from regwatch.${table}`))), table).toBe(

@@ -4,6 +4,8 @@
  * its CSRF cookie, POST /login, the session cookie and the session's CSRF token read back).
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import type { AddressInfo } from "node:net";
+import { createServer } from "node:net";
 import { loadConfig } from "../../src/config.ts";
 import { addConsoleUser, type ConsoleRole } from "../../src/console/users.ts";
 import type { Database } from "../../src/db/connect.ts";
@@ -28,6 +30,8 @@ export async function startTestConsole(
     now?: Date;
     log?: Logger;
     timeouts?: Partial<ConsoleTimeouts>;
+    /** A port chosen beforehand (freePort), when the address must be known before it starts. */
+    port?: number;
   } = {},
 ): Promise<TestConsole> {
   let now = options.now ?? new Date();
@@ -39,7 +43,7 @@ export async function startTestConsole(
   };
   const running = await startConsole(
     deps,
-    { host: "127.0.0.1", port: 0 },
+    { host: "127.0.0.1", port: options.port ?? 0 },
     options.timeouts ? { timeouts: options.timeouts } : {},
   );
   return {
@@ -49,6 +53,15 @@ export async function startTestConsole(
       now = at;
     },
   };
+}
+
+/** A loopback port free a moment ago: for a console whose address a provider must know first. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
 
 export async function createUser(
@@ -129,7 +142,7 @@ function cookiePairs(setCookies: string[]): string[] {
 }
 
 /**
- * `regwatch web --port 0` as a process of its own (`bin` is the published
+ * `regwatch web --port N` (0: any free port) as a process of its own (`bin` is the published
  * bin/regwatch.js or a copy of it), resolved once it logs the address it listens on. `nodeFlags`:
  * the flags bin/regwatch.js starts Node with (binNodeFlags), for a test of its memory.
  */
@@ -137,8 +150,9 @@ export async function startWebProcess(
   bin: string,
   env: Record<string, string>,
   nodeFlags: readonly string[] = [],
+  port = 0,
 ): Promise<{ url: string; child: ChildProcess; stop(): Promise<number | null> }> {
-  const child = spawn(process.execPath, [...nodeFlags, bin, "web", "--port", "0"], {
+  const child = spawn(process.execPath, [...nodeFlags, bin, "web", "--port", String(port)], {
     env: { ...childBaseEnv(), REGWATCH_LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

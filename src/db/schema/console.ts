@@ -1,7 +1,7 @@
 /**
  * The web console: its users, their sessions and failed sign-ins (migration 0024), the
  * accounts each user may see when regwatch serves an accounts file (migration 0026), and the
- * addresses each user signed in from (migration 0047).
+ * addresses each user signed in from (migration 0047), company sign-in (migration 0052).
  */
 import { sql } from "drizzle-orm";
 import { bigint, bigserial, check, index, primaryKey, text, unique } from "drizzle-orm/pg-core";
@@ -18,6 +18,8 @@ export const consoleUsers = regwatch.table(
     passwordHash: text("password_hash").notNull(),
     /** en or hu; null: the browser's Accept-Language, else REGWATCH_LOCALE (migration 0031). */
     locale: text("locale"),
+    /** Company sign-in (migration 0052): "<issuer> <sub>" of the person; null for a local user. */
+    externalSubject: text("external_subject"),
     createdAt: createdNow("created_at"),
     updatedAt: createdNow("updated_at"),
   },
@@ -30,6 +32,7 @@ export const consoleUsers = regwatch.table(
       sql`${t.name} ~ '^[A-Za-z0-9._@\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F\u1E00-\u1EFF-]{1,64}$'`,
     ),
     check("console_users_locale", sql`${t.locale} in ('en', 'hu')`),
+    unique("console_users_external_subject").on(t.externalSubject),
   ],
 );
 
@@ -93,4 +96,18 @@ export const consoleUserAccounts = regwatch.table(
     primaryKey({ name: "console_user_accounts_pkey", columns: [t.userId, t.account] }),
     check("console_user_accounts_account_shape", sql`${t.account} ~ '^[a-z][a-z0-9_]{0,29}$'`),
   ],
+);
+
+/** Company sign-ins under way (migration 0052): state, nonce and PKCE verifier, each used once. */
+export const consoleOidcLogins = regwatch.table(
+  "console_oidc_logins",
+  {
+    /** SHA-256 of the random token in the browser's pending-sign-in cookie. */
+    id: text("id").primaryKey(),
+    state: text("state").notNull(),
+    nonce: text("nonce").notNull(),
+    codeVerifier: text("code_verifier").notNull(),
+    expiresAt: instant("expires_at").notNull(),
+  },
+  (t) => [index("console_oidc_logins_expires").on(t.expiresAt)],
 );

@@ -14,6 +14,7 @@ import { names as enNames } from "./en/names.ts";
 import { pages as enPages } from "./en/pages.ts";
 import { paymentTexts as enPaymentTexts } from "./en/payment-texts.ts";
 import { payments as enPayments } from "./en/payments.ts";
+import { signIn as enSignIn } from "./en/sign-in.ts";
 import { validation as enValidation } from "./en/validation.ts";
 import { vocabulary as enVocabulary } from "./en/vocabulary.ts";
 import { admin as huAdmin } from "./hu/admin.ts";
@@ -27,6 +28,7 @@ import { names as huNames } from "./hu/names.ts";
 import { pages as huPages } from "./hu/pages.ts";
 import { paymentTexts as huPaymentTexts } from "./hu/payment-texts.ts";
 import { payments as huPayments } from "./hu/payments.ts";
+import { signIn as huSignIn } from "./hu/sign-in.ts";
 import { validation as huValidation } from "./hu/validation.ts";
 import { vocabulary as huVocabulary } from "./hu/vocabulary.ts";
 
@@ -44,6 +46,7 @@ const en = {
   ...enAdmin,
   ...enValidation,
   ...enEvidence,
+  ...enSignIn,
 };
 
 export type MessageKey = keyof typeof en;
@@ -62,6 +65,7 @@ const hu: Record<MessageKey, string> = {
   ...huAdmin,
   ...huValidation,
   ...huEvidence,
+  ...huSignIn,
 };
 
 export const CATALOGS: Record<"en" | "hu", Record<MessageKey, string>> = { en, hu };

@@ -6,17 +6,19 @@
  * with Retry-After whatever the password, and no password is checked (LIMITS below).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { rememberLoginAddress } from "../../console/login-addresses.ts";
 import { claimLoginAttempt, forgetLoginAttempt } from "../../console/login-attempts.ts";
-import { createSession, deleteSession } from "../../console/sessions.ts";
+import { deleteSession } from "../../console/sessions.ts";
 import { consoleUserCredentials } from "../../console/users.ts";
 import { countConsoleUsers, userName } from "../../console/users-admin.ts";
 import { commandAsRun } from "../command-name.ts";
 import { fill } from "../fill-message.ts";
-import type { RegisterPages, WebDeps } from "../kit.ts";
+import type { RegisterPages } from "../kit.ts";
+import { oidcSide } from "../oidc-client.ts";
 import { DECOY_HASH, verifyPassword } from "../passwords.ts";
 import { form, line, PLAIN_GET, PLAIN_POST, query, typedText } from "../route-schemas.ts";
-import { LOGIN_CSRF_COOKIE, newToken, SESSION_COOKIE, sessionIdOf, tokensMatch } from "../session-tokens.ts";
+import { openSession, secureCookies } from "../session-start.ts";
+import { LOGIN_CSRF_COOKIE, newToken, SESSION_COOKIE, tokensMatch } from "../session-tokens.ts";
+import { registerOidcPages, signInRefusal } from "./oidc-login.ts";
 import { usersMessages } from "./users-admin-messages.ts";
 
 /** A user name is one line; a password any text but NUL and the like, no longer than passwords may be. */
@@ -41,6 +43,9 @@ interface LoginBody {
 }
 
 export const registerLoginPages: RegisterPages = (app, deps, kit) => {
+  const oidc = deps.config.oidc;
+  const side = oidc ? oidcSide(oidc) : undefined;
+  if (oidc && side) registerOidcPages(app, deps, kit, oidc, side);
   const showForm = async (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -57,12 +62,15 @@ export const registerLoginPages: RegisterPages = (app, deps, kit) => {
     });
     // A console nobody can sign in to yet says how to create the first admin.
     const i18n = kit.i18n(request);
-    const firstAdmin = (await countConsoleUsers(deps.db.sql)) === 0 ? firstAdminHint(i18n) : null;
+    const passwords = !oidc || oidc.localUsers;
+    const firstAdmin =
+      passwords && (await countConsoleUsers(deps.db.sql)) === 0 ? firstAdminHint(i18n) : null;
+    const company = oidc ? { label: oidc.label, localUsers: oidc.localUsers } : null;
     return kit.render(
       request,
       reply,
       "login",
-      { title: i18n.t("login.title"), loginCsrf: token, firstAdmin, ...extra },
+      { title: i18n.t("login.title"), loginCsrf: token, firstAdmin, oidc: company, ...extra },
       status,
     );
   };
@@ -72,6 +80,13 @@ export const registerLoginPages: RegisterPages = (app, deps, kit) => {
   app.post<{ Body: LoginBody }>("/login", { schema: SIGN_IN }, async (request, reply) => {
     const body = request.body ?? {};
     const i18n = kit.i18n(request);
+    if (oidc && !oidc.localUsers) {
+      const page = {
+        title: i18n.t("oidc.passwordOff.title"),
+        message: i18n.t("oidc.passwordOff.message", { provider: oidc.label }),
+      };
+      return signInRefusal(kit, request, reply, page, 403);
+    }
     if (!tokensMatch(body._csrf, request.cookies[LOGIN_CSRF_COOKIE])) {
       const page = { title: i18n.t("error.csrf.title"), message: i18n.t("error.csrf.login") };
       return kit.render(request, reply, "error", page, 403);
@@ -99,40 +114,30 @@ export const registerLoginPages: RegisterPages = (app, deps, kit) => {
       return showForm(request, reply, 401, { error: i18n.t("login.wrong"), username });
     }
     await forgetLoginAttempt(deps.db.sql, attempt.id);
-    await rememberLoginAddress(deps.db.sql, user.id, who.address);
-    const now = deps.now();
-    const token = newToken();
-    const expiresAt = new Date(now.getTime() + deps.config.webSessionHours * 3_600_000);
-    await createSession(deps.db.sql, {
-      id: sessionIdOf(token),
-      userId: user.id,
-      csrfToken: newToken(),
-      createdAt: now,
-      expiresAt,
-    });
-    deps.log.info({ user: user.name, address: who.address }, "console sign-in");
     reply.clearCookie(LOGIN_CSRF_COOKIE, { path: "/login" });
-    reply.setCookie(SESSION_COOKIE, token, {
-      path: "/",
-      httpOnly: true,
-      sameSite: "lax",
-      secure: secureCookies(request, deps),
-      expires: expiresAt,
-    });
-    return reply.redirect("/", 303);
+    return openSession(request, reply, deps, { id: user.id, name: user.name, via: "password" });
   });
 
   app.post("/logout", { schema: PLAIN_POST }, async (request, reply) => {
     // The global CSRF hook has checked _csrf: a foreign page cannot sign anyone out.
-    if (request.webSession) await deleteSession(deps.db.sql, request.webSession.id, deps.now());
+    const session = request.webSession;
+    if (session) await deleteSession(deps.db.sql, session.id, deps.now());
     reply.clearCookie(SESSION_COOKIE, { path: "/" });
-    return reply.redirect("/login", 303);
+    // A person the provider signed in is signed out there too, when it offers a way to.
+    const atProvider =
+      session?.external && oidc && side
+        ? await side.endSessionUrl(loginUrlOf(oidc.redirectUrl)).catch(() => undefined)
+        : undefined;
+    return reply.redirect(atProvider ?? "/login", 303);
   });
 };
 
-/** Secure cookies when the request came over HTTPS or REGWATCH_WEB_SECURE_COOKIES says so (a TLS proxy). */
-function secureCookies(request: FastifyRequest, deps: WebDeps): boolean {
-  return deps.config.webSecureCookies || request.protocol === "https";
+/** The console's sign-in page as the provider reaches it: the callback address without /oidc/callback. */
+function loginUrlOf(redirectUrl: string): string {
+  const url = new URL(redirectUrl);
+  url.pathname = url.pathname.replace(/\/oidc\/callback$/, "");
+  url.search = "";
+  return url.href;
 }
 
 /** The first-admin hint, its command as it is run here (`npx regwatch` in a checkout, command-name.ts). */
