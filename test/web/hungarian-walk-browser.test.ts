@@ -180,7 +180,7 @@ function consoleLinks(page: Page, origin: string): Promise<string[]> {
     const out = new Set<string>();
     for (const a of body.ownerDocument.querySelectorAll("a[href]")) {
       const url = new URL(a.getAttribute("href") ?? "", body.ownerDocument.URL);
-      if (url.origin !== o || /\.(csv|xlsx)$/.test(url.pathname) || url.pathname.startsWith("/static"))
+      if (url.origin !== o || /\.(csv|xlsx|pdf)$/.test(url.pathname) || url.pathname.startsWith("/static"))
         continue;
       url.hash = "";
       out.add(url.href);
