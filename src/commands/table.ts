@@ -92,7 +92,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "retention",
-    summary: "remove or pseudonymise personal data older than the retention policy (--dry-run: only count it)",
+    summary:
+      "remove or pseudonymise personal data older than the retention policy (--dry-run: only count it)",
     load: async () => (await import("./retention.ts")).registerRetention,
   },
   {

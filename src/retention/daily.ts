@@ -40,7 +40,10 @@ async function passIfDue(deps: DailyRetentionDeps, signal: AbortSignal): Promise
   const { sql, config, log } = deps;
   const today = registryDay(config.tz);
   try {
-    if (await scheduledPassRan(sql, today, config.tz)) return;
+    if (await scheduledPassRan(sql, today, config.tz)) {
+      log.debug({ today }, "retention: today's pass already ran");
+      return;
+    }
     const pass = await runRetentionPass(sql, {
       settings: config.retention,
       today,

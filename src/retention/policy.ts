@@ -6,6 +6,8 @@
 import type { RetentionSettings } from "../config.ts";
 import { addDays } from "../dates.ts";
 
+export { REMOVED_TEXT } from "../removed-marker.ts";
+
 export const RETENTION_KINDS = [
   "representatives",
   "sole_proprietors",
@@ -39,22 +41,6 @@ const SETTING: Record<RetentionKind, keyof Omit<RetentionSettings, "batch">> = {
   alert_replies: "alertReplies",
   sign_ins: "signIns",
 };
-
-/** The text a removed name or reply reads as, where a column holds text. */
-export const REMOVED_TEXT = "(removed under retention policy)";
-
-/** The JSON a removed value reads as, where a column holds JSON: `{"removed": "retention", "on": day}`. */
-export function removedMarker(today: string): { removed: "retention"; on: string } {
-  return { removed: "retention", on: today };
-}
-
-/** Whether a stored value is the removal marker (as JSON or as text). */
-export function isRemoved(value: unknown): boolean {
-  if (value === REMOVED_TEXT) return true;
-  return (
-    typeof value === "object" && value !== null && (value as { removed?: unknown }).removed === "retention"
-  );
-}
 
 /** One kind's rule for a pass run on `today`: data dated before `before` goes. */
 export interface KindRule {

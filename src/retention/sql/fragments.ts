@@ -67,10 +67,13 @@ export function updating(table: (sql: Sql) => Fragment, where: Part, set: Part):
   };
 }
 
-/** A step that deletes the rows of `table` (seen as `v`) matching `where`, at most `limit` a batch. */
-export function deleting(table: (sql: Sql) => Fragment, where: Part): RetentionStep {
+/**
+ * A step that deletes the rows of `table` (seen as `v`) matching `where`, at most `limit` a batch;
+ * `counted` (default `where`) is what a dry run counts, when an earlier step frees the rows first.
+ */
+export function deleting(table: (sql: Sql) => Fragment, where: Part, counted: Part = where): RetentionStep {
   return {
-    count: (sql, cut) => countWhere(sql, table(sql), sql`v`, where(sql, cut)),
+    count: (sql, cut) => countWhere(sql, table(sql), sql`v`, counted(sql, cut)),
     batch: async (sql, cut, limit) =>
       (
         await sql`delete from ${table(sql)} t

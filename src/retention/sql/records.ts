@@ -15,13 +15,14 @@ const bodies = updating(
 /** Rows first, then the batches left without rows, so every statement stays bounded. */
 const paymentRows = deleting(
   (sql) => sql`${sql.t.payment_checks}`,
-  (sql, cut) => sql`v.checked_at < ${cutInstant(sql, cut)}
-    and v.batch_id in (select b.id from ${sql.t.payment_batches} b where b.checked_at < ${cutInstant(sql, cut)})`,
+  (sql, cut) =>
+    sql`v.batch_id in (select b.id from ${sql.t.payment_batches} b where b.checked_at < ${cutInstant(sql, cut)})`,
 );
 const paymentBatches = deleting(
   (sql) => sql`${sql.t.payment_batches}`,
   (sql, cut) => sql`v.checked_at < ${cutInstant(sql, cut)}
     and not exists (select 1 from ${sql.t.payment_checks} c where c.batch_id = v.id)`,
+  (sql, cut) => sql`v.checked_at < ${cutInstant(sql, cut)}`,
 );
 
 const heldUploads = deleting(
