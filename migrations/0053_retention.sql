@@ -18,6 +18,8 @@ CREATE TABLE "regwatch"."retention_runs" (
 ALTER TABLE "regwatch"."change_files" ADD COLUMN "body_removed_on" date;--> statement-breakpoint
 CREATE INDEX "retention_runs_ran_at" ON "regwatch"."retention_runs" USING btree ("ran_at");;--> statement-breakpoint
 COMMENT ON TABLE regwatch.retention_runs IS 'What the retention policy did, per pass and kind of personal data: when, how many rows, under which policy; never what was removed.';--> statement-breakpoint
+COMMENT ON COLUMN regwatch.retention_runs.id IS 'Order of the records.';--> statement-breakpoint
+COMMENT ON COLUMN regwatch.retention_runs.ran_at IS 'When the kind''s pass finished.';--> statement-breakpoint
 COMMENT ON COLUMN regwatch.retention_runs.kind IS 'representatives, sole_proprietors, change_bodies, payment_rows, payment_files, alert_replies or sign_ins.';--> statement-breakpoint
 COMMENT ON COLUMN regwatch.retention_runs.action IS 'removed (rows deleted, bodies dropped) or pseudonymised (values replaced by the removal marker).';--> statement-breakpoint
 COMMENT ON COLUMN regwatch.retention_runs.count IS 'Rows removed or pseudonymised.';--> statement-breakpoint
