@@ -7,6 +7,7 @@ import type { Config } from "../config.ts";
 import { registryDay } from "../dates.ts";
 import type { Sql } from "../db/connect.ts";
 import type { Logger } from "../logger.ts";
+import { startTicker } from "../ticker.ts";
 import { runRetentionPass } from "./apply.ts";
 import { scheduledPassRan } from "./sql/runs.ts";
 
@@ -18,22 +19,7 @@ export interface DailyRetentionDeps {
 
 /** Starts the daily check; the returned function stops it after the batch in flight. */
 export function startRetentionTicker(deps: DailyRetentionDeps, everyMs: number): () => Promise<void> {
-  const stopping = new AbortController();
-  let running: Promise<void> | undefined;
-  const tick = () => {
-    if (running || stopping.signal.aborted) return;
-    running = passIfDue(deps, stopping.signal).finally(() => {
-      running = undefined;
-    });
-  };
-  const timer = setInterval(tick, everyMs);
-  timer.unref();
-  tick();
-  return async () => {
-    clearInterval(timer);
-    stopping.abort();
-    await running;
-  };
+  return startTicker((signal) => passIfDue(deps, signal), everyMs);
 }
 
 async function passIfDue(deps: DailyRetentionDeps, signal: AbortSignal): Promise<void> {

@@ -81,3 +81,8 @@ export function deleting(table: (sql: Sql) => Fragment, where: Part, counted: Pa
       ).count,
   };
 }
+
+/** A step that deletes the rows of `table` whose `column` (a time) is before the cut. */
+export function deletingOlder(table: (sql: Sql) => Fragment, column: string): RetentionStep {
+  return deleting(table, (sql, cut) => sql`v.${sql(column)} < ${cutInstant(sql, cut)}`);
+}

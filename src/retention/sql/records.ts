@@ -3,7 +3,14 @@
  * in change_values), recorded payment batches and their rows, uploads held for a column choice,
  * alert targets' replies (replaced by the marker: the message's outcome stays), sign-in records.
  */
-import { cutInstant, deleting, markerText, type RetentionStep, updating } from "./fragments.ts";
+import {
+  cutInstant,
+  deleting,
+  deletingOlder,
+  markerText,
+  type RetentionStep,
+  updating,
+} from "./fragments.ts";
 
 const bodies = updating(
   (sql) => sql`${sql.t.change_files}`,
@@ -25,10 +32,7 @@ const paymentBatches = deleting(
   (sql, cut) => sql`v.checked_at < ${cutInstant(sql, cut)}`,
 );
 
-const heldUploads = deleting(
-  (sql) => sql`${sql.t.held_uploads}`,
-  (sql, cut) => sql`v.held_at < ${cutInstant(sql, cut)}`,
-);
+const heldUploads = deletingOlder((sql) => sql`${sql.t.held_uploads}`, "held_at");
 
 const replies = updating(
   (sql) => sql`${sql.t.alert_deliveries}`,
@@ -37,18 +41,9 @@ const replies = updating(
   (sql) => sql`last_reply = ${markerText(sql)}`,
 );
 
-const failures = deleting(
-  (sql) => sql`${sql.t.console_login_failures}`,
-  (sql, cut) => sql`v.at < ${cutInstant(sql, cut)}`,
-);
-const addresses = deleting(
-  (sql) => sql`${sql.t.console_login_addresses}`,
-  (sql, cut) => sql`v.last_at < ${cutInstant(sql, cut)}`,
-);
-const sessions = deleting(
-  (sql) => sql`${sql.t.console_sessions}`,
-  (sql, cut) => sql`v.expires_at < ${cutInstant(sql, cut)}`,
-);
+const failures = deletingOlder((sql) => sql`${sql.t.console_login_failures}`, "at");
+const addresses = deletingOlder((sql) => sql`${sql.t.console_login_addresses}`, "last_at");
+const sessions = deletingOlder((sql) => sql`${sql.t.console_sessions}`, "expires_at");
 
 export const BODY_STEPS: readonly RetentionStep[] = [bodies];
 export const PAYMENT_ROW_STEPS: readonly RetentionStep[] = [paymentRows, paymentBatches];
