@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, registryDay } from "../../src/dates.ts";
 import { startDaemon } from "../daemon/harness.ts";
-import { runCli } from "../helpers/cli.ts";
+import { BIN, runCli } from "../helpers/cli.ts";
+import { createUser, getPage, signIn, startWebProcess } from "../helpers/console.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { KEPT_NAMES, OLD_NAMES, seedPersonalData } from "./seed.ts";
 
@@ -159,6 +160,30 @@ describe("regwatch retention", () => {
       `representatives: (removed under retention policy on ${today}) → Szabó Cecília`,
     );
   });
+
+  it("the business page shows a removed name as removed, in both languages", async () => {
+    await createUser(test.db, "anna", "reader", undefined, "hu");
+    await createUser(test.db, "bob", "reader", undefined, "en");
+    const web = await startWebProcess(BIN, { DATABASE_URL: test.url, REGWATCH_TZ: "Europe/Budapest" });
+    try {
+      const hu = await (
+        await getPage(`${web.url}/businesses/11111111`, await signIn(web.url, "anna"))
+      ).text();
+      expect(hu).toContain(`(a megőrzési szabály szerint törölve: ${today})`);
+      expect(hu).toContain("Szabó Cecília");
+      const en = await (await getPage(`${web.url}/businesses/11111111`, await signIn(web.url, "bob"))).text();
+      expect(en).toContain(`(removed under the retention policy on ${today})`);
+      const sole = await (
+        await getPage(`${web.url}/businesses/44444444`, await signIn(web.url, "anna"))
+      ).text();
+      expect(sole).toContain("(a megőrzési szabály szerint törölve)");
+      expect(sole).not.toContain("Egyéni Erzsébet");
+      const leftover = sole.split("\n").filter((l) => l.includes("(removed under retention policy)"));
+      expect(leftover).toEqual([]);
+    } finally {
+      await web.stop();
+    }
+  }, 60_000);
 
   it("applying twice does nothing the second time", async () => {
     const before = await everything();
