@@ -62,14 +62,9 @@ export async function runRetentionPass(sql: Sql, options: PassOptions): Promise<
         outcome.count += await step.count(sql, cut);
         continue;
       }
-      for (;;) {
-        options.signal?.throwIfAborted();
-        const changed = await step.batch(sql, cut, options.settings.batch);
-        if (changed === 0) break;
-        outcome.count += changed;
-        outcome.batches += 1;
-        if (changed < options.settings.batch) break;
-      }
+      const done = await applyStep(sql, step, cut, options);
+      outcome.count += done.count;
+      outcome.batches += done.batches;
     }
     if (!options.dryRun) {
       await recordRetentionRun(sql, {
@@ -84,4 +79,37 @@ export async function runRetentionPass(sql: Sql, options: PassOptions): Promise<
     kinds.push(outcome);
   }
   return { today: options.today, dryRun: options.dryRun, kinds };
+}
+
+/** Pages one batch reads at most (8 MB of 8 kB pages): a batch's cost stays bounded on any table. */
+const PAGES_PER_BATCH = 1000;
+
+/**
+ * A step over its table in the table's physical order, a range of pages at a time: at most
+ * `batch` rows per statement, each committed; a range with more goes on after its last row.
+ */
+async function applyStep(
+  sql: Sql,
+  step: RetentionStep,
+  cut: Cut,
+  options: PassOptions,
+): Promise<{ count: number; batches: number }> {
+  const limit = options.settings.batch;
+  const pages = await step.pages(sql);
+  let count = 0;
+  let batches = 0;
+  for (let page = 0; page <= pages; page += PAGES_PER_BATCH) {
+    const before = `(${page + PAGES_PER_BATCH},0)`;
+    let after = `(${page},0)`;
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const batch = await step.batch(sql, cut, limit, { after, before });
+      if (batch.picked === 0) break;
+      count += batch.changed;
+      batches += 1;
+      if (batch.picked < limit || batch.last === null) break;
+      after = batch.last;
+    }
+  }
+  return { count, batches };
 }

@@ -39,13 +39,37 @@ export function unwatched(sql: Sql, taxId: Fragment): Fragment {
                     where left(regexp_replace(d.tax_id, '[^0-9]', '', 'g'), 8) = ${taxId}))`;
 }
 
-/** A step of a kind: how many rows it would change, and one committed batch of at most `limit`. */
+/** One batch's outcome: rows picked (at most the limit), rows changed, and the last row picked. */
+export interface BatchOutcome {
+  picked: number;
+  changed: number;
+  /** The last row picked (its ctid), null when none was: the next batch starts after it. */
+  last: string | null;
+}
+
+/**
+ * Where a batch looks: rows after `after` and before `before` (ctids, the table's physical order).
+ * A batch reads one range of pages at most, so no batch scans the rows done before it.
+ */
+export interface BatchRange {
+  after: string;
+  before: string;
+}
+
+/** A step of a kind: how many rows it would change, its table's pages, and one committed batch. */
 export interface RetentionStep {
   count(sql: Sql, cut: Cut): Promise<number>;
-  batch(sql: Sql, cut: Cut, limit: number): Promise<number>;
+  pages(sql: Sql): Promise<number>;
+  batch(sql: Sql, cut: Cut, limit: number, range: BatchRange): Promise<BatchOutcome>;
 }
 
 type Part = (sql: Sql, cut: Cut) => Fragment;
+
+async function pagesOf(sql: Sql, table: Fragment): Promise<number> {
+  const [row] = await sql<{ pages: string }[]>`
+    select pg_relation_size(v.tableoid) / current_setting('block_size')::bigint as pages from ${table} v limit 1`;
+  return Number(row?.pages ?? 0);
+}
 
 async function countWhere(sql: Sql, table: Fragment, alias: Fragment, where: Fragment): Promise<number> {
   const [row] = await sql<{ n: string }[]>`select count(*) as n from ${table} ${alias} where ${where}`;
@@ -59,12 +83,40 @@ async function countWhere(sql: Sql, table: Fragment, alias: Fragment, where: Fra
 export function updating(table: (sql: Sql) => Fragment, where: Part, set: Part): RetentionStep {
   return {
     count: (sql, cut) => countWhere(sql, table(sql), sql`v`, where(sql, cut)),
-    batch: async (sql, cut, limit) =>
-      (
-        await sql`update ${table(sql)} t set ${set(sql, cut)}
-          where t.ctid = any(array(select v.ctid from ${table(sql)} v where ${where(sql, cut)} limit ${limit}))`
-      ).count,
+    pages: (sql) => pagesOf(sql, table(sql)),
+    batch: (sql, cut, limit, range) =>
+      inBatch(
+        sql,
+        table(sql),
+        where(sql, cut),
+        limit,
+        range,
+        (picked) =>
+          sql`update ${table(sql)} t set ${set(sql, cut)} where t.ctid = any(array(select id from ${picked})) returning 1`,
+      ),
   };
+}
+
+/**
+ * One statement (so one transaction): pick the first `limit` matching rows of the range in the
+ * table's physical order, change them with `change`, and say how many and the last one picked.
+ */
+async function inBatch(
+  sql: Sql,
+  table: Fragment,
+  where: Fragment,
+  limit: number,
+  range: BatchRange,
+  change: (picked: Fragment) => Fragment,
+): Promise<BatchOutcome> {
+  const [row] = await sql<{ picked: number; changed: number; last: string | null }[]>`
+    with pick as (select v.ctid as id from ${table} v
+                  where v.ctid > ${range.after}::tid and v.ctid < ${range.before}::tid and ${where}
+                  order by v.ctid limit ${limit}),
+         done as (${change(sql`pick`)})
+    select (select count(*) from pick)::int as picked, (select count(*) from done)::int as changed,
+           (select id from pick order by id desc limit 1)::text as last`;
+  return { picked: row?.picked ?? 0, changed: row?.changed ?? 0, last: row?.last ?? null };
 }
 
 /**
@@ -74,11 +126,17 @@ export function updating(table: (sql: Sql) => Fragment, where: Part, set: Part):
 export function deleting(table: (sql: Sql) => Fragment, where: Part, counted: Part = where): RetentionStep {
   return {
     count: (sql, cut) => countWhere(sql, table(sql), sql`v`, counted(sql, cut)),
-    batch: async (sql, cut, limit) =>
-      (
-        await sql`delete from ${table(sql)} t
-          where t.ctid = any(array(select v.ctid from ${table(sql)} v where ${where(sql, cut)} limit ${limit}))`
-      ).count,
+    pages: (sql) => pagesOf(sql, table(sql)),
+    batch: (sql, cut, limit, range) =>
+      inBatch(
+        sql,
+        table(sql),
+        where(sql, cut),
+        limit,
+        range,
+        (picked) =>
+          sql`delete from ${table(sql)} t where t.ctid = any(array(select id from ${picked})) returning 1`,
+      ),
   };
 }
 
