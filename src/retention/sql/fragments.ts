@@ -77,67 +77,47 @@ async function countWhere(sql: Sql, table: Fragment, alias: Fragment, where: Fra
 }
 
 /**
- * A step that rewrites the rows of `table` (seen as `v` in `where`, as `t` in `set`) matching
- * `where`, at most `limit` a batch, each batch one statement (its own transaction).
+ * A step over the rows of `table` (seen as `v` in `where`) matching `where`, at most `limit` a
+ * batch, each batch one statement (its own transaction): `change` rewrites or deletes the picked
+ * rows (`t`); `counted` (default `where`) is what a dry run counts.
  */
-export function updating(table: (sql: Sql) => Fragment, where: Part, set: Part): RetentionStep {
-  return {
-    count: (sql, cut) => countWhere(sql, table(sql), sql`v`, where(sql, cut)),
-    pages: (sql) => pagesOf(sql, table(sql)),
-    batch: (sql, cut, limit, range) =>
-      inBatch(
-        sql,
-        table(sql),
-        where(sql, cut),
-        limit,
-        range,
-        (picked) =>
-          sql`update ${table(sql)} t set ${set(sql, cut)} where t.ctid = any(array(select id from ${picked})) returning 1`,
-      ),
-  };
-}
-
-/**
- * One statement (so one transaction): pick the first `limit` matching rows of the range in the
- * table's physical order, change them with `change`, and say how many and the last one picked.
- */
-async function inBatch(
-  sql: Sql,
-  table: Fragment,
-  where: Fragment,
-  limit: number,
-  range: BatchRange,
-  change: (picked: Fragment) => Fragment,
-): Promise<BatchOutcome> {
-  const [row] = await sql<{ picked: number; changed: number; last: string | null }[]>`
-    with pick as (select v.ctid as id from ${table} v
-                  where v.ctid > ${range.after}::tid and v.ctid < ${range.before}::tid and ${where}
-                  order by v.ctid limit ${limit}),
-         done as (${change(sql`pick`)})
-    select (select count(*) from pick)::int as picked, (select count(*) from done)::int as changed,
-           (select id from pick order by id desc limit 1)::text as last`;
-  return { picked: row?.picked ?? 0, changed: row?.changed ?? 0, last: row?.last ?? null };
-}
-
-/**
- * A step that deletes the rows of `table` (seen as `v`) matching `where`, at most `limit` a batch;
- * `counted` (default `where`) is what a dry run counts, when an earlier step frees the rows first.
- */
-export function deleting(table: (sql: Sql) => Fragment, where: Part, counted: Part = where): RetentionStep {
+function stepOver(
+  table: (sql: Sql) => Fragment,
+  where: Part,
+  change: (sql: Sql, cut: Cut, table: Fragment, picked: Fragment) => Fragment,
+  counted: Part = where,
+): RetentionStep {
   return {
     count: (sql, cut) => countWhere(sql, table(sql), sql`v`, counted(sql, cut)),
     pages: (sql) => pagesOf(sql, table(sql)),
-    batch: (sql, cut, limit, range) =>
-      inBatch(
-        sql,
-        table(sql),
-        where(sql, cut),
-        limit,
-        range,
-        (picked) =>
-          sql`delete from ${table(sql)} t where t.ctid = any(array(select id from ${picked})) returning 1`,
-      ),
+    batch: async (sql, cut, limit, range) => {
+      const [row] = await sql<{ picked: number; changed: number; last: string | null }[]>`
+        with pick as (select v.ctid as id from ${table(sql)} v
+                      where v.ctid > ${range.after}::tid and v.ctid < ${range.before}::tid and ${where(sql, cut)}
+                      order by v.ctid limit ${limit}),
+             done as (${change(sql, cut, table(sql), sql`t.ctid = any(array(select id from pick))`)} returning 1)
+        select (select count(*) from pick)::int as picked, (select count(*) from done)::int as changed,
+               (select id from pick order by id desc limit 1)::text as last`;
+      return { picked: row?.picked ?? 0, changed: row?.changed ?? 0, last: row?.last ?? null };
+    },
   };
+}
+
+/** A step that rewrites the picked rows (`t` in `set`): one statement per batch of the table's pages. */
+export function updating(table: (sql: Sql) => Fragment, where: Part, set: Part): RetentionStep {
+  return stepOver(
+    table,
+    where,
+    (sql, cut, t, picked) => sql`update ${t} t set ${set(sql, cut)} where ${picked}`,
+  );
+}
+
+/**
+ * A step that deletes the picked rows; `counted` (default `where`) is what a dry run counts, when
+ * an earlier step frees the rows first.
+ */
+export function deleting(table: (sql: Sql) => Fragment, where: Part, counted: Part = where): RetentionStep {
+  return stepOver(table, where, (sql, _cut, t, picked) => sql`delete from ${t} t where ${picked}`, counted);
 }
 
 /** A step that deletes the rows of `table` whose `column` (a time) is before the cut. */
