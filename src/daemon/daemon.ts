@@ -123,7 +123,7 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
     cleanups.push("alert deliveries", stopAlerts);
     // Once a day of REGWATCH_TZ; checked at most every five minutes.
     const stopRetention = startRetentionTicker(
-      { sql: db.sql, config, log },
+      { schemas: [{ schema: db.schema, sql: db.sql }], config, log },
       Math.min(300, options.checkEverySeconds) * 1000,
     );
     cleanups.push("retention", stopRetention);

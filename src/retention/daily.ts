@@ -12,22 +12,33 @@ import { runRetentionPass } from "./apply.ts";
 import { scheduledPassRan } from "./sql/runs.ts";
 
 export interface DailyRetentionDeps {
-  sql: Sql;
+  /** Every schema the process serves: one, or a fleet's home and each account's. */
+  schemas: readonly { schema: string; sql: Sql }[];
   config: Config;
   log: Logger;
 }
 
 /** Starts the daily check; the returned function stops it after the batch in flight. */
 export function startRetentionTicker(deps: DailyRetentionDeps, everyMs: number): () => Promise<void> {
-  return startTicker((signal) => passIfDue(deps, signal), everyMs);
+  return startTicker(async (signal) => {
+    for (const { schema, sql } of deps.schemas) {
+      if (signal.aborted) return;
+      await passIfDue(sql, schema, deps, signal);
+    }
+  }, everyMs);
 }
 
-async function passIfDue(deps: DailyRetentionDeps, signal: AbortSignal): Promise<void> {
-  const { sql, config, log } = deps;
+async function passIfDue(
+  sql: Sql,
+  schema: string,
+  deps: DailyRetentionDeps,
+  signal: AbortSignal,
+): Promise<void> {
+  const { config, log } = deps;
   const today = registryDay(config.tz);
   try {
     if (await scheduledPassRan(sql, today, config.tz)) {
-      log.debug({ today }, "retention: today's pass already ran");
+      log.debug({ today, schema }, "retention: today's pass already ran");
       return;
     }
     const pass = await runRetentionPass(sql, {
@@ -39,11 +50,11 @@ async function passIfDue(deps: DailyRetentionDeps, signal: AbortSignal): Promise
       signal,
     });
     log.info(
-      { retention: Object.fromEntries(pass.kinds.map((k) => [k.kind, k.count])) },
+      { schema, retention: Object.fromEntries(pass.kinds.map((k) => [k.kind, k.count])) },
       "retention policy applied",
     );
   } catch (error) {
     if (signal.aborted) return;
-    log.error({ err: error }, "retention pass failed; the next check tries again");
+    log.error({ err: error, schema }, "retention pass failed; the next check tries again");
   }
 }

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, registryDay } from "../../src/dates.ts";
 import { startDaemon } from "../daemon/harness.ts";
+import { accountSql, prepareFleet, writeAccountsFile } from "../fleet-daemon/fleet-fixture.ts";
 import { BIN, runCli } from "../helpers/cli.ts";
 import { createUser, getPage, signIn, startWebProcess } from "../helpers/console.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
@@ -234,6 +235,50 @@ describe("the daemon", () => {
       })();
       expect(all).not.toContain("Kovács Anna");
     } finally {
+      await own.drop();
+    }
+  }, 120_000);
+});
+
+describe("the fleet daemon", () => {
+  it("applies the policy in every account's schema and the home's", async () => {
+    const own = await createTestDatabase();
+    const files = writeAccountsFile([
+      { name: "alpha", watch_url: "http://127.0.0.1:9", api_key_env: "ALPHA_KEY" },
+      { name: "beta", watch_url: "http://127.0.0.1:9", api_key_env: "BETA_KEY" },
+    ]);
+    try {
+      await prepareFleet(own.url, ["alpha", "beta"]);
+      const alpha = accountSql(own.url, "alpha");
+      try {
+        await seedPersonalData(alpha, recent);
+      } finally {
+        await alpha.end();
+      }
+      const fleet = startDaemon(
+        {
+          DATABASE_URL: own.url,
+          REGWATCH_ACCOUNTS_FILE: files.accountsFile,
+          ALPHA_KEY: "alpha-key",
+          BETA_KEY: "beta-key",
+          REGWATCH_TZ: "Europe/Budapest",
+          REGWATCH_LOG_LEVEL: "debug",
+        },
+        ["--no-worker"],
+      );
+      try {
+        const passes = await Promise.all(
+          ["regwatch", "regwatch_alpha", "regwatch_beta"].map((schema) =>
+            fleet.waitFor((l) => l.msg === "retention policy applied" && l.schema === schema),
+          ),
+        );
+        const zero = Object.fromEntries(Object.keys(EXPECTED).map((k) => [k, 0]));
+        expect(passes.map((p) => p.retention)).toEqual([zero, EXPECTED, zero]);
+      } finally {
+        await fleet.stop();
+      }
+    } finally {
+      files.remove();
       await own.drop();
     }
   }, 120_000);
