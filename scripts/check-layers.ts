@@ -5,7 +5,7 @@
  *   7  daemon | doctor | web                                   hosts
  *   6  fleet                                                   many accounts' workers
  *   5  jobs | status                                           what combines features
- *   4  sync | reconcile | alerts | payments | search | console features, each with its SQL
+ *   4  sync | reconcile | alerts | payments | search | console | retention features, each with its SQL
  *   3  run | parse | i18n                                      shared machinery
  *   2  changes                                                 changes as people read them
  *   1  db | api | formats                                      plumbing, the registry, file formats
@@ -29,7 +29,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ["db", "api", "formats"],
   ["changes"],
   ["run", "parse", "i18n"],
-  ["sync", "reconcile", "alerts", "payments", "search", "console"],
+  ["sync", "reconcile", "alerts", "payments", "search", "console", "retention"],
   ["jobs", "status"],
   ["fleet"],
   ["daemon", "doctor", "web"],

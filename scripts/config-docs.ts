@@ -23,6 +23,7 @@ const GROUPS: Record<EnvDoc["group"], string> = {
   payments: "Payment guard",
   console: "Web console",
   fleet: "Many accounts (fleet)",
+  retention: "Personal data and retention",
 };
 
 const HEAD = `# Configuration

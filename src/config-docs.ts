@@ -1,4 +1,5 @@
 import { OIDC_DOCS } from "./config-docs-oidc.ts";
+import { RETENTION_DOCS } from "./config-docs-retention.ts";
 import type { EnvName } from "./config-schema.ts";
 
 /**
@@ -8,7 +9,16 @@ import type { EnvName } from "./config-schema.ts";
  * program never imports this file, so the build leaves it out of dist/.
  */
 export interface EnvDoc {
-  group: "database" | "registry" | "sync" | "alerts" | "payments" | "daemon" | "console" | "fleet";
+  group:
+    | "database"
+    | "registry"
+    | "sync"
+    | "alerts"
+    | "payments"
+    | "daemon"
+    | "console"
+    | "fleet"
+    | "retention";
   unset?: string;
   takes?: string;
   text: string;
@@ -302,4 +312,5 @@ export const ENV_DOCS = {
     takes: "1 to 100",
     text: "Tries of one queued job, the first included, before it stays failed in the queue.",
   },
+  ...RETENTION_DOCS,
 } as const satisfies Record<EnvName, EnvDoc>;

@@ -51,6 +51,14 @@ export const DEFAULTS = {
   jobMaxAttempts: 5,
   oidcScopes: "openid profile email",
   oidcNameClaim: "preferred_username,email",
+  retainRepresentativesDays: 1826,
+  retainSoleProprietorsDays: 1826,
+  retainChangeBodiesDays: 400,
+  retainPaymentRowsDays: 2922,
+  retainPaymentFilesDays: 1,
+  retainAlertRepliesDays: 90,
+  retainSignInsDays: 90,
+  retentionBatch: 1000,
 } as const satisfies Record<string, string | number>;
 
 /**
@@ -246,6 +254,14 @@ export const ENV = {
   REGWATCH_OIDC_LABEL: optional(() => z.string().min(1).max(80)),
   REGWATCH_JOB_LEASE_S: withDefault(DEFAULTS.jobLeaseS, intRange(2, 86_400)),
   REGWATCH_JOB_MAX_ATTEMPTS: withDefault(DEFAULTS.jobMaxAttempts, intRange(1, 100)),
+  REGWATCH_RETAIN_REPRESENTATIVES_DAYS: withDefault(DEFAULTS.retainRepresentativesDays, intRange(1, 36_500)),
+  REGWATCH_RETAIN_SOLE_PROPRIETORS_DAYS: withDefault(DEFAULTS.retainSoleProprietorsDays, intRange(1, 36_500)),
+  REGWATCH_RETAIN_CHANGE_BODIES_DAYS: withDefault(DEFAULTS.retainChangeBodiesDays, intRange(1, 36_500)),
+  REGWATCH_RETAIN_PAYMENT_ROWS_DAYS: withDefault(DEFAULTS.retainPaymentRowsDays, intRange(1, 36_500)),
+  REGWATCH_RETAIN_PAYMENT_FILES_DAYS: withDefault(DEFAULTS.retainPaymentFilesDays, intRange(1, 36_500)),
+  REGWATCH_RETAIN_ALERT_REPLIES_DAYS: withDefault(DEFAULTS.retainAlertRepliesDays, intRange(1, 36_500)),
+  REGWATCH_RETAIN_SIGN_INS_DAYS: withDefault(DEFAULTS.retainSignInsDays, intRange(1, 36_500)),
+  REGWATCH_RETENTION_BATCH: withDefault(DEFAULTS.retentionBatch, intRange(1, 100_000)),
 } satisfies Record<string, EnvVariable>;
 
 export type EnvName = keyof typeof ENV;

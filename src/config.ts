@@ -22,6 +22,18 @@ import { registerSecrets } from "./secrets.ts";
 
 export { DEFAULTS, type EnvName, type FetchFilesPolicy };
 
+/** How long each kind of personal data is kept, in days, and how many rows one transaction changes. */
+export interface RetentionSettings {
+  representatives: number;
+  soleProprietors: number;
+  changeBodies: number;
+  paymentRows: number;
+  paymentFiles: number;
+  alertReplies: number;
+  signIns: number;
+  batch: number;
+}
+
 /** Validated configuration; built once at start by `loadConfig`. */
 export interface Config {
   databaseUrl: string | undefined;
@@ -118,6 +130,8 @@ export interface Config {
   jobLeaseS: number;
   /** Tries of one queued job (the first included) before it stays failed. */
   jobMaxAttempts: number;
+  /** Days each kind of personal data is kept (REGWATCH_RETAIN_*_DAYS) and rows per transaction. */
+  retention: RetentionSettings;
   /**
    * The variables given a non-empty value in the environment. A setting the registry's own
    * description may also supply (the changes parameters) is taken from the environment only when
@@ -221,6 +235,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webTrustProxy: p.REGWATCH_WEB_TRUST_PROXY,
     jobLeaseS: p.REGWATCH_JOB_LEASE_S,
     jobMaxAttempts: p.REGWATCH_JOB_MAX_ATTEMPTS,
+    retention: {
+      representatives: p.REGWATCH_RETAIN_REPRESENTATIVES_DAYS,
+      soleProprietors: p.REGWATCH_RETAIN_SOLE_PROPRIETORS_DAYS,
+      changeBodies: p.REGWATCH_RETAIN_CHANGE_BODIES_DAYS,
+      paymentRows: p.REGWATCH_RETAIN_PAYMENT_ROWS_DAYS,
+      paymentFiles: p.REGWATCH_RETAIN_PAYMENT_FILES_DAYS,
+      alertReplies: p.REGWATCH_RETAIN_ALERT_REPLIES_DAYS,
+      signIns: p.REGWATCH_RETAIN_SIGN_INS_DAYS,
+      batch: p.REGWATCH_RETENTION_BATCH,
+    },
     explicit,
     accountsFile: p.REGWATCH_ACCOUNTS_FILE,
     oidc,

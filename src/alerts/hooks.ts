@@ -6,6 +6,8 @@
  * the messages a failing pass held are charged an attempt, and the failure is recorded where
  * `status`, `doctor`, the console and /metrics show it.
  */
+
+import { startTicker } from "../ticker.ts";
 import {
   type DeliverDeps,
   type DeliveryReport,
@@ -60,21 +62,6 @@ export function afterRunBoundMs(deps: Pick<DeliverDeps, "config">): number {
  * the sends in flight, each bounded by the request timeout.
  */
 export function startAlertTicker(deps: DeliverDeps, everyMs: number): () => Promise<void> {
-  const stopping = new AbortController();
   const gates = deps.gates ?? targetGates(deps.config, deps.now ?? (() => new Date()));
-  let running: Promise<unknown> | undefined;
-  const tick = () => {
-    if (running || stopping.signal.aborted) return;
-    running = alertsAfterRun({ ...deps, gates, signal: stopping.signal }).finally(() => {
-      running = undefined;
-    });
-  };
-  const timer = setInterval(tick, everyMs);
-  timer.unref();
-  tick();
-  return async () => {
-    clearInterval(timer);
-    stopping.abort();
-    await running;
-  };
+  return startTicker((signal) => alertsAfterRun({ ...deps, gates, signal }), everyMs);
 }

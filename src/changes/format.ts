@@ -7,6 +7,7 @@
 
 import { terminalSafe } from "../formats/terminal-text.ts";
 import { CsvFormat } from "../formats/write/csv-writer.ts";
+import { REMOVED_TEXT, removedMarkerOf } from "../removed-marker.ts";
 import type { FeedRow } from "./sql/change-feed.ts";
 import { statusInWords } from "./status-words.ts";
 import { unreadWhy } from "./unread.ts";
@@ -18,6 +19,8 @@ const SHORT = 48;
 export function displayValue(value: unknown): string {
   if (value === null || value === undefined) return "(none)";
   if (typeof value === "string") return value;
+  const removed = removedMarkerOf(value);
+  if (removed) return removed.on ? `${REMOVED_TEXT.slice(0, -1)} on ${removed.on})` : REMOVED_TEXT;
   const accounts = bankAccountsOf(value);
   if (accounts) return accounts.join(", ");
   if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value.join(", ");

@@ -91,6 +91,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./reparse.ts")).registerReparse,
   },
   {
+    name: "retention",
+    summary:
+      "remove or pseudonymise personal data older than the retention policy (--dry-run: only count it)",
+    load: async () => (await import("./retention.ts")).registerRetention,
+  },
+  {
     name: "coverage",
     summary: "operator decisions about covered days",
     load: async () => (await import("./coverage.ts")).registerCoverage,

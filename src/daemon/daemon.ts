@@ -13,6 +13,7 @@ import { type Database, openDatabase } from "../db/connect.ts";
 import { runMigrations } from "../db/migrate.ts";
 import type { ExitCode } from "../errors.ts";
 import type { Logger } from "../logger.ts";
+import { startRetentionTicker } from "../retention/daily.ts";
 import { openRegistry } from "../run/open-registry.ts";
 import { DatabaseProbe, startHealthServer } from "./http-server.ts";
 import { JobRunner } from "./job.ts";
@@ -120,6 +121,12 @@ export async function runDaemon(config: Config, log: Logger, options: DaemonOpti
       Math.min(60, options.checkEverySeconds) * 1000,
     );
     cleanups.push("alert deliveries", stopAlerts);
+    // Once a day of REGWATCH_TZ; checked at most every five minutes.
+    const stopRetention = startRetentionTicker(
+      { schemas: [{ schema: db.schema, sql: db.sql }], config, log },
+      Math.min(300, options.checkEverySeconds) * 1000,
+    );
+    cleanups.push("retention", stopRetention);
 
     const signal = await stopRequested;
     const stopDeadline = Date.now() + options.stopTimeoutSeconds * 1000;

@@ -7,12 +7,13 @@
  */
 import { type Account, accountConfig } from "../accounts.ts";
 import type { Config } from "../config.ts";
-import { openDatabase } from "../db/connect.ts";
+import { forSchema, openDatabase } from "../db/connect.ts";
 import { runMigrations } from "../db/migrate.ts";
 import { ConfigError, coerceError, type ExitCode } from "../errors.ts";
 import { enqueue, openQueue } from "../fleet/queue.ts";
 import { startWorker, WORKER_DEFAULTS } from "../fleet/worker.ts";
 import type { Logger } from "../logger.ts";
+import { startRetentionTicker } from "../retention/daily.ts";
 import type { DaemonOptions } from "./daemon.ts";
 import { registerFleetMetrics } from "./fleet-metrics.ts";
 import { accountSchedules } from "./fleet-plan.ts";
@@ -82,6 +83,19 @@ export async function runFleetDaemon(
       log,
     });
     cleanups.push("scheduler", () => scheduler.stop());
+    // The retention policy once a day in the home (console sign-ins) and every account's schema.
+    const stopRetention = startRetentionTicker(
+      {
+        schemas: [db.schema, ...accounts.map((a) => a.schema)].map((schema) => ({
+          schema,
+          sql: forSchema(db, schema).sql,
+        })),
+        config,
+        log,
+      },
+      Math.min(300, options.checkEverySeconds) * 1000,
+    );
+    cleanups.push("retention", stopRetention);
     await scheduler.start(options.checkEverySeconds * 1000);
 
     const worker = options.worker

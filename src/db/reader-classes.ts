@@ -38,6 +38,7 @@ export const DATA_TABLES = [
   "payment_checks",
   "payment_column_choices",
   "registry_descriptions",
+  "retention_runs",
   "run_lease",
   "runs",
   "search_bank_accounts",

@@ -66,6 +66,7 @@ export const RELATION_NAMES = [
   "registry_day",
   "registry_zone",
   "registry_descriptions",
+  "retention_runs",
   "run_lease",
   "runs",
   "search_bank_accounts",

@@ -4,6 +4,7 @@
  * accounts, names and other text as src/changes/format.ts shows them (the registry's own text).
  */
 import { displayValue } from "../changes/format.ts";
+import { removedMarkerOf } from "../removed-marker.ts";
 import { formatsFor } from "./format.ts";
 import type { Translator } from "./messages.ts";
 import { isStatusHeading, statusValueWords } from "./words.ts";
@@ -14,6 +15,8 @@ const FORM_HEADINGS = new Set(["type", "business_type"]);
 
 export function valueText(i18n: Translator, heading: string, value: unknown): string {
   if (value === null || value === undefined) return i18n.t("value.none");
+  const removed = removedMarkerOf(value);
+  if (removed) return removed.on ? i18n.t("value.removedOn", { on: removed.on }) : i18n.t("value.removed");
   if (isStatusHeading(heading)) {
     const words = statusValueWords(i18n, value);
     if (words !== undefined) return words;

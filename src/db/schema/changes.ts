@@ -129,6 +129,8 @@ export const changeFiles = regwatch.table(
      */
     changeIds: bigint("change_ids", { mode: "number" }).array().notNull().default(sql`'{}'::bigint[]`),
     newestChange: day("newest_change"),
+    /** The day the retention policy removed the stored body (migration 0053); reparse skips it. */
+    bodyRemovedOn: day("body_removed_on"),
   },
   (t) => [
     check("change_files_status", sql`${t.status} in ('pending', 'fetched', 'failed', 'refused', 'skipped')`),

@@ -13,4 +13,5 @@ export * from "./given-names.ts";
 export * from "./lists.ts";
 export * from "./payments.ts";
 export * from "./readers.ts";
+export * from "./retention.ts";
 export * from "./runs.ts";

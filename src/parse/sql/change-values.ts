@@ -60,7 +60,7 @@ export async function filesToParse(
       select path, coalesce(size_bytes, 0)::bigint > ${bounds.maxBytes} as too_large,
              coalesce(size_bytes, 0)::float8 as size
       from ${sql.t.change_files}
-      where status = 'fetched' and path > ${afterPath}
+      where status = 'fetched' and path > ${afterPath} and body_removed_on is null
         and ${
           selection === "all"
             ? sql`true`

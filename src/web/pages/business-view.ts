@@ -11,6 +11,7 @@ import { unknownSinceWords, unreadWords } from "../../i18n/unread.ts";
 import { valueText } from "../../i18n/values.ts";
 import { type Term, termOf } from "../../i18n/words.ts";
 import type { UnreadHeadingRow } from "../../payments/sql/unread-headings.ts";
+import { REMOVED_TEXT } from "../../removed-marker.ts";
 import type { BusinessAlertRow, BusinessListRow, BusinessProfileRow, TimelineRow } from "../sql/business.ts";
 
 export interface HeadingLine {
@@ -99,7 +100,8 @@ export function businessHeader(
   const code = profile?.statusCode;
   return {
     taxId,
-    name: profile?.name?.trim() || "",
+    // A name or seat removed under the retention policy reads as removed, in the reader's language.
+    name: profile?.name === REMOVED_TEXT ? reader.i18n.t("value.removed") : profile?.name?.trim() || "",
     nameKnown: Boolean(profile?.name?.trim()),
     nameUnread: name ? since(name.since) : null,
     taxNumber: profile?.taxNumber ?? null,
@@ -113,7 +115,7 @@ export function businessHeader(
         ? { day: profile.statusOn, source: profile.statusSource ?? "profile" }
         : null,
     type: profile?.type ? termOf(reader.i18n, "businessType", profile.type) : null,
-    seat: profile?.seat ?? null,
+    seat: profile?.seat === REMOVED_TEXT ? reader.i18n.t("value.removed") : (profile?.seat ?? null),
     registrationNumber: profile?.registrationNumber ?? null,
   };
 }

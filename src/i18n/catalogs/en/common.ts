@@ -40,6 +40,8 @@ export const common = {
     "format “{given}” is not known: leave it out for a download in your language, or give format=machine for the column keys and codes scripts read",
   "name.unknown": "(name unknown)",
   "value.none": "(none)",
+  "value.removed": "(removed under the retention policy)",
+  "value.removedOn": "(removed under the retention policy on {on})",
   "value.oldUnknown": "(old value not given)",
   "value.orderUnknown": "(order within the day unknown)",
   "value.notRead": "changed (values not read yet)",

@@ -42,6 +42,8 @@ export const common = {
     "ismeretlen formátum: „{given}”; a saját nyelvén szóló letöltéshez hagyja el, a programok által olvasott oszlopkulcsokhoz és kódokhoz adja meg: format=machine",
   "name.unknown": "(ismeretlen név)",
   "value.none": "(nincs)",
+  "value.removed": "(a megőrzési szabály szerint törölve)",
+  "value.removedOn": "(a megőrzési szabály szerint törölve: {on})",
   "value.oldUnknown": "(a korábbi érték nem ismert)",
   "value.orderUnknown": "(a napon belüli sorrend nem ismert)",
   "value.notRead": "megváltozott (az értékek még nincsenek beolvasva)",
