@@ -99,7 +99,7 @@ describe("regwatch doctor and the database", () => {
     // what readers must not: sign-in data and alert targets.
     const readers = resultOf(results, "reader roles");
     expect(readers.message).toBe(
-      `${reader.name} can read alert_deliveries.target, alert_deliveries.recipients, alert_events.details, and 9 more: sign-in data or alert targets are not for readers`,
+      `${reader.name} can read alert_deliveries.target, alert_deliveries.recipients, alert_events.details, and 10 more: sign-in data or alert targets are not for readers`,
     );
     expect(readers.next).toBe(
       `run regwatch grant-reader ${reader.name} (as the schema's owner) again: it grants the data only and takes the rest back`,

@@ -89,7 +89,9 @@ describe("the payment pages", () => {
     const verdicts = await w.t.db.sql<{ verdict: string; detail: string | null }[]>`
       select verdict, detail from regwatch.payment_checks where batch_id = ${id!} order by line`;
     expect(verdicts).toHaveLength(known.length + 2);
-    for (const v of verdicts) expect(html).toContain(`<div class="muted">${v.verdict}</div>`);
+    // Each row's verdict in words, its key on hover only (issue 49, point 7).
+    for (const v of verdicts)
+      expect(html).toMatch(new RegExp(`class="verdict verdict-\\w+" title="${v.verdict}"`));
     const list = await (await getPage(`${w.web.url}/payments`, w.reader)).text();
     expect(list).toContain(`href="/payments/${id}"`);
   });
