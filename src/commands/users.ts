@@ -125,6 +125,10 @@ export function registerUsers(program: Command): void {
         const changed = await withDatabase(ctx, (db) =>
           setConsolePassword(db.sql, userName, passwordHash, null),
         );
+        if (changed === "external")
+          throw new UsageError(
+            `nothing was changed: ${userName} signs in through the company's identity provider, which holds their password; reset it there`,
+          );
         if (changed !== "done") throw new UsageError(`no console user "${userName}"`);
         process.stdout.write(`new password set for ${userName}; their sessions have ended\n`);
         return EXIT.ok;

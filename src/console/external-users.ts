@@ -5,6 +5,7 @@
  * holds no password: its hash is a marker no password verifies against (src/web/passwords.ts).
  */
 import type { Sql } from "../db/connect.ts";
+import { isUniqueViolation } from "../db/db-errors.ts";
 import type { ConsoleRole } from "./users.ts";
 
 /** The password_hash of an external user: not a scrypt hash, so no password ever matches it. */
@@ -15,10 +16,23 @@ export type ExternalSignIn =
   /** The name belongs to a local user, or to another person of the provider. */
   | { kind: "name taken" };
 
-export async function upsertExternalUser(
-  sql: Sql,
-  person: { subject: string; name: string; role: ConsoleRole; accounts: readonly string[] },
-): Promise<ExternalSignIn> {
+type Person = { subject: string; name: string; role: ConsoleRole; accounts: readonly string[] };
+
+/**
+ * Creates or refreshes the person's user. Two first sign-ins of one person at once both find no
+ * row and both insert; the second meets the unique subject (or name) and is tried once more, when
+ * it finds the first's row and refreshes it (or, for another person's name, says it is taken).
+ */
+export async function upsertExternalUser(sql: Sql, person: Person): Promise<ExternalSignIn> {
+  try {
+    return await upsertOnce(sql, person);
+  } catch (error) {
+    if (!isUniqueViolation(error, ["console_users_external_subject", "console_users_name"])) throw error;
+    return upsertOnce(sql, person);
+  }
+}
+
+function upsertOnce(sql: Sql, person: Person): Promise<ExternalSignIn> {
   return sql.begin(async (tx) => {
     const rows = await tx<{ id: number; externalSubject: string | null }[]>`
       select id::int, external_subject as "externalSubject" from ${tx.t.console_users}

@@ -75,21 +75,23 @@ export async function consoleUserCredentials(
 
 /**
  * Replaces a user's password hash and ends every session of the user, so a password changed
- * because it leaked locks out whoever used it; nothing changes for a user outside the scope.
+ * because it leaked locks out whoever used it; nothing changes for a user outside the scope, nor
+ * for one the company's identity provider signs in ("external": their password is the provider's).
  */
 export async function setConsolePassword(
   sql: Sql,
   name: string,
   passwordHash: string,
   scope: AdminScope,
-): Promise<ScopedChange> {
+): Promise<ScopedChange | "external"> {
   return sql.begin(async (tx) => {
     const reach = await lockUserWithin(tx, name, scope);
     if (reach !== "within") return reach;
-    const rows = await tx<{ id: number }[]>`
+    const [row] = await tx<{ id: number }[]>`
       update ${tx.t.console_users} set password_hash = ${passwordHash}, updated_at = now()
-      where name = ${name} returning id::int`;
-    await tx`delete from ${tx.t.console_sessions} where user_id = ${rows[0]!.id}`;
+      where name = ${name} and external_subject is null returning id::int`;
+    if (!row) return "external";
+    await tx`delete from ${tx.t.console_sessions} where user_id = ${row.id}`;
     return "done";
   });
 }

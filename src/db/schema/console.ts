@@ -1,7 +1,8 @@
 /**
  * The web console: its users, their sessions and failed sign-ins (migration 0024), the
  * accounts each user may see when regwatch serves an accounts file (migration 0026), and the
- * addresses each user signed in from (migration 0047), company sign-in (migration 0052).
+ * addresses each user signed in from (migration 0047), company sign-in (migration 0052) and its
+ * start limit per address (migration 0054).
  */
 import { sql } from "drizzle-orm";
 import { bigint, bigserial, check, index, primaryKey, text, unique } from "drizzle-orm/pg-core";
@@ -108,6 +109,12 @@ export const consoleOidcLogins = regwatch.table(
     nonce: text("nonce").notNull(),
     codeVerifier: text("code_verifier").notNull(),
     expiresAt: instant("expires_at").notNull(),
+    /** The client address that started it, and when (the database's clock): the start limit (migration 0054). */
+    address: text("address").notNull().default(""),
+    createdAt: createdNow("created_at"),
   },
-  (t) => [index("console_oidc_logins_expires").on(t.expiresAt)],
+  (t) => [
+    index("console_oidc_logins_expires").on(t.expiresAt),
+    index("console_oidc_logins_address").on(t.address, t.createdAt),
+  ],
 );

@@ -20,6 +20,12 @@ import { newToken, sessionIdOf } from "../session-tokens.ts";
 
 export const OIDC_COOKIE = "regwatch_oidc";
 const PENDING_MS = 10 * 60_000;
+/**
+ * Sign-ins under way one address may start per minute (finished ones no longer count): a person
+ * needs a few, an office behind one address signing in at nine rarely has twenty at the provider
+ * at once; beyond it rows stop growing (at most 200 per address live, each lapsing in ten minutes).
+ */
+const START_LIMIT = { max: 20, windowSeconds: 60 } as const;
 
 const START = { querystring: query() };
 const CALLBACK = {
@@ -69,14 +75,23 @@ export function registerOidcPages(
     }
     const token = newToken();
     const now = deps.now();
-    await savePendingOidcLogin(deps.db.sql, {
-      id: sessionIdOf(token),
-      state: start.state,
-      nonce: start.nonce,
-      codeVerifier: start.codeVerifier,
-      now,
-      expiresAt: new Date(now.getTime() + PENDING_MS),
-    });
+    const pending = { ...start, id: sessionIdOf(token), address: request.ip, now };
+    const saved = await savePendingOidcLogin(
+      deps.db.sql,
+      { ...pending, expiresAt: new Date(now.getTime() + PENDING_MS) },
+      START_LIMIT,
+    );
+    if (!saved.saved) {
+      deps.log.warn({ address: request.ip }, "company sign-in: too many starts from one address");
+      reply.header("retry-after", String(saved.retryAfterSeconds));
+      const i18n = kit.i18n(request);
+      const minutes = Math.ceil(saved.retryAfterSeconds / 60);
+      const page = {
+        title: i18n.t("oidc.tooMany.title"),
+        message: i18n.t("oidc.tooMany.message", { minutes }),
+      };
+      return signInRefusal(kit, request, reply, page, 429);
+    }
     // Lax: the provider sends the browser back with a top-level GET from its own site.
     reply.setCookie(OIDC_COOKIE, token, {
       path: "/login/oidc",

@@ -215,8 +215,14 @@ export const registerUserAdminPages: RegisterPages = (app, deps, kit) => {
     },
   );
 
-  function refuseChange(request: FastifyRequest, reply: FastifyReply, outcome: AdminChange, name: string) {
+  function refuseChange(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    outcome: AdminChange | "external",
+    name: string,
+  ) {
     const M = words(request);
+    if (outcome === "external") return refuse(request, reply, fill(M.external, { name }), 400);
     if (outcome === "outside") return refuse(request, reply, fill(M.notYourUser, { name }), 403);
     return outcome === "last-admin"
       ? refuse(request, reply, fill(M.lastAdmin, { name }), 409)

@@ -92,6 +92,8 @@ export const admin = {
     "Nothing was changed: {name} holds an account you do not hold, and an admin manages only users whose accounts they hold all of.",
   "usersMsg.notYourAccount": "Nothing was changed: you do not hold account {name}, so you cannot give it.",
   "usersMsg.noSuchUser": 'There is no user named "{name}".',
+  "usersMsg.external":
+    "Nothing was changed: {name} signs in through the company's identity provider, which holds their password; reset it there.",
   "usersMsg.taken": 'A user named "{name}" exists already; reset their password instead.',
   "usersMsg.badName":
     'The user name "{name}" must be 1 to 64 letters (accented ones too, as in kovács.éva), digits, ".", "_", "@" or "-".',

@@ -22,4 +22,7 @@ export const signIn = {
   "oidc.passwordOff.message":
     "This console signs people in through {provider} only; use the button on the sign-in page.",
   "oidc.startAgain": "Back to the sign-in page",
+  "oidc.tooMany.title": "Too many sign-ins started",
+  "oidc.tooMany.message":
+    "Too many company sign-ins were started from your address in the last minute: wait {minutes, plural, one {a minute} other {# minutes}}, then try again.",
 } as const;

@@ -100,6 +100,8 @@ export const admin = {
   "usersMsg.notYourAccount":
     "Nem változott semmi: a(z) „{name}” fiókot Ön nem kapta meg, ezért nem is adhatja.",
   "usersMsg.noSuchUser": "Nincs „{name}” nevű felhasználó.",
+  "usersMsg.external":
+    "Nem változott semmi: {name} céges fiókkal jelentkezik be; a jelszavát a cég azonosítási szolgáltatója kezeli, új jelszót ott lehet beállítani.",
   "usersMsg.taken": "Már van „{name}” nevű felhasználó; inkább adjon neki új jelszót.",
   "usersMsg.badName":
     "A(z) „{name}” felhasználónév 1–64 karakter lehet: latin betű (ékezetes is, például kovács.éva), számjegy, „.”, „_”, „@” vagy „-”.",

@@ -24,4 +24,7 @@ export const signIn = {
   "oidc.passwordOff.message":
     "Ebbe a konzolba csak céges fiókkal ({provider}) lehet bejelentkezni. Használja a bejelentkezési oldal gombját.",
   "oidc.startAgain": "Vissza a bejelentkezési oldalra",
+  "oidc.tooMany.title": "Túl sok megkezdett bejelentkezés",
+  "oidc.tooMany.message":
+    "Az Ön címéről az elmúlt percben túl sok céges bejelentkezést kezdtek meg: várjon {minutes, plural, one {egy percet} other {# percet}}, aztán próbálja újra.",
 } as const satisfies Record<keyof typeof en, string>;
