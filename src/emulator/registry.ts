@@ -31,7 +31,8 @@ export interface RegistrySettings {
 }
 
 // Businesses indexed per slice of the background warm-up: a few milliseconds, so requests barely wait.
-const WARM_SLICE = 500;
+// A present name is derived from the history (about 0.2 ms a business), a founding name is not.
+const WARM_SLICE = { founding: 500, current: 20 };
 
 export interface ListSnapshot {
   list_key: string;
@@ -146,7 +147,7 @@ export class Registry {
     const step = () => {
       const names = this.nameRecords();
       if (stopped || names.complete) return;
-      names.fillNext(WARM_SLICE);
+      names.fillNext(names === this.foundingNames ? WARM_SLICE.founding : WARM_SLICE.current);
       setImmediate(step);
     };
     setImmediate(step);
