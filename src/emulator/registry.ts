@@ -8,7 +8,7 @@ import { type Business, BusinessDirectory } from "./businesses.ts";
 import { type Change, ChangeHistory } from "./changes.ts";
 import { activationDate, lastLoadedDay, registryLocalTime, type SimulatedClock } from "./clock.ts";
 import { HeadingValues } from "./heading-values.ts";
-import { NameIndex } from "./name-search.ts";
+import { NameRecords } from "./name-records.ts";
 import { mix } from "./random.ts";
 import { SharedFiles } from "./shared-files.ts";
 import { type WatchList, WatchLists } from "./watch-lists.ts";
@@ -31,7 +31,8 @@ export interface RegistrySettings {
 }
 
 // Businesses indexed per slice of the background warm-up: a few milliseconds, so requests barely wait.
-const WARM_SLICE = 500;
+// A present name is derived from the history (about 0.2 ms a business), a founding name is not.
+const WARM_SLICE = { founding: 500, current: 20 };
 
 export interface ListSnapshot {
   list_key: string;
@@ -56,8 +57,11 @@ export class Registry {
   readonly lists: WatchLists;
   /** Absolute base of change file paths; known once the file server listens. */
   fileBaseUrl = "";
-  private readonly names = { index: new NameIndex(), records: [] as Array<{ index: number; twin: boolean }> };
-  private namesIndexed = 0;
+  private readonly foundingNames: NameRecords;
+  /** With `currentRecords`: the names shown on one loaded day, under one world and set of added changes. */
+  private currentNames: { key: string; names: NameRecords } | null = null;
+  // Bumped whenever the names shown on a day may change: a world switch or an added change.
+  private generation = 0;
 
   constructor(
     readonly seed: number,
@@ -77,6 +81,10 @@ export class Registry {
       return business !== null && business.type !== "budget_orgs";
     });
     this.sharedFiles = new SharedFiles(seed, this.directory, this.history, this.values, this.lists);
+    this.foundingNames = new NameRecords(this.directory, (i) => {
+      const { fullName, shortName } = this.directory.naming(i);
+      return shortName === undefined ? [fullName] : [fullName, shortName];
+    });
   }
 
   world(): World {
@@ -88,6 +96,7 @@ export class Registry {
     this.history.setWorld(world);
     this.values.forget();
     this.sharedFiles.forget();
+    this.generation += 1;
   }
 
   /**
@@ -121,24 +130,24 @@ export class Registry {
     return registryLocalTime(this.clock.now()).date;
   }
 
-  /** Name search hits in data set order; indexes whatever the background warm-up has not reached. */
+  /**
+   * Name search hits in data set order. With `currentRecords` a name matches the names the
+   * records show (the latest loaded day's full and short names), never a former one.
+   */
   searchNames(query: string, max: number): Business[] {
-    this.indexNamesUpTo(this.directory.count);
-    return this.names.index.search(query, max).map((position) => {
-      const { index: i, twin } = this.names.records[position]!;
-      return twin ? this.directory.twinOf(i)! : this.directory.get(i);
-    });
+    return this.nameRecords().search(query, max);
   }
 
   /**
-   * Builds the name index in slices between requests, so a large data set starts at once and
-   * its first name search does not pay the whole cost. Returns a function that stops it.
+   * Builds the name index in force in slices between requests, so a large data set starts at
+   * once and its first name search does not pay the whole cost. Returns a function that stops it.
    */
   warmNameIndex(): () => void {
     let stopped = false;
     const step = () => {
-      if (stopped || this.namesIndexed >= this.directory.count) return;
-      this.indexNamesUpTo(this.namesIndexed + WARM_SLICE);
+      const names = this.nameRecords();
+      if (stopped || names.complete) return;
+      names.fillNext(names === this.foundingNames ? WARM_SLICE.founding : WARM_SLICE.current);
       setImmediate(step);
     };
     setImmediate(step);
@@ -147,19 +156,26 @@ export class Registry {
     };
   }
 
-  private indexNamesUpTo(end: number): void {
-    const { index, records } = this.names;
-    for (let i = this.namesIndexed; i < Math.min(end, this.directory.count); i++) {
-      const { fullName, shortName } = this.directory.naming(i);
-      index.add(shortName === undefined ? [fullName] : [fullName, shortName]);
-      records.push({ index: i, twin: false });
-      const twin = this.directory.twinOf(i);
-      if (twin) {
-        index.add([twin.full_name]);
-        records.push({ index: i, twin: true });
-      }
-      this.namesIndexed = i + 1;
+  /** The founding-name index, or with `currentRecords` the index of the names shown today. */
+  private nameRecords(): NameRecords {
+    if (!this.world().currentRecords) return this.foundingNames;
+    const day = lastLoadedDay(this.clock.now());
+    const key = `${this.generation}|${day}`;
+    if (this.currentNames?.key !== key) {
+      // Only the name headings are derived: a whole current record costs several times more. A
+      // type without a short name would walk back to its founding looking for one.
+      const names = new NameRecords(this.directory, (i) => {
+        const business = this.directory.get(i);
+        const headings =
+          business.short_name !== undefined || this.history.addedTouches(business, "short_name")
+            ? ["long_name", "short_name"]
+            : ["long_name"];
+        const shown = headings.map((heading) => this.values.valueOn(business, heading, day));
+        return shown.filter((name): name is string => typeof name === "string");
+      });
+      this.currentNames = { key, names };
     }
+    return this.currentNames.names;
   }
 
   /** Every list with its items and the day each item became (or becomes) active. */
@@ -180,6 +196,7 @@ export class Registry {
     const change = this.history.add(business, addedChange(input, this.world().sharedFiles));
     // The history of that business now runs through the added change.
     this.values.forget();
+    this.generation += 1;
     return change;
   }
 

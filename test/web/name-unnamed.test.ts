@@ -62,8 +62,7 @@ describe("naming every unnamed watched business", () => {
       now: MORNING,
       frozenClock: true,
       rateLimit: 200,
-      // Founding names: the emulator's name index does not follow the renames of a realistic world.
-      realistic: false,
+      realistic: true,
     });
     const companies = emulator
       .sampleBusinesses({ type: "companies", limit: 40 })
