@@ -4,29 +4,10 @@
  * batch reads the same whenever its report is made. Every list is in a fixed order.
  */
 import type { Sql } from "../../db/connect.ts";
+import { batchColumns, type PaymentBatchRow } from "./batch-row.ts";
 
-export interface ReportBatch {
-  id: string;
-  checkedAt: Date;
-  finishedAt: Date | null;
-  checkedBy: string | null;
-  source: string;
-  fileName: string | null;
-  fileSize: number | null;
-  fileSha256: string | null;
-  encoding: string | null;
-  delimiter: string | null;
-  checkedOn: string | null;
-  holdDays: number | null;
-  rowCount: number;
-  heldCount: number;
-  totals: { currency: string; amount: string; rows: number; held: string; held_rows: number }[];
-  recheckedFrom: string | null;
-  readColumns: Partial<Record<string, string>> | null;
-  ignoredColumns: string[] | null;
-  columnsChosenBy: string | null;
-  columnsChosenAt: Date | null;
-}
+/** The batch as the report reads it: the console's shape of a batch. */
+export type ReportBatch = PaymentBatchRow;
 
 export interface ReportRow {
   line: number;
@@ -83,12 +64,7 @@ const CHANGES_PER_PAYEE = 5;
 /** Everything the report of batch `id` says; undefined when there is no such batch. */
 export async function readBatchReportData(sql: Sql, id: string): Promise<BatchReportData | undefined> {
   const [batch] = await sql<ReportBatch[]>`
-    select id, checked_at as "checkedAt", finished_at as "finishedAt", checked_by as "checkedBy", source,
-           file_name as "fileName", file_size::float8 as "fileSize", file_sha256 as "fileSha256",
-           encoding, delimiter, to_char(checked_on, 'YYYY-MM-DD') as "checkedOn", hold_days as "holdDays",
-           row_count as "rowCount", held_count as "heldCount", totals, rechecked_from as "recheckedFrom",
-           read_columns as "readColumns", ignored_columns as "ignoredColumns",
-           columns_chosen_by as "columnsChosenBy", columns_chosen_at as "columnsChosenAt"
+    select ${batchColumns(sql)}
     from ${sql.t.payment_batches} where id = ${id}::uuid`;
   if (!batch) return undefined;
   const [rows, payees, changes, confirmations] = await Promise.all([

@@ -4,46 +4,9 @@
  * that named one business (the business page).
  */
 import type { Sql } from "../../db/connect.ts";
+import { batchColumns, type PaymentBatchRow } from "../../payments/sql/batch-row.ts";
 
-export interface BatchTotal {
-  currency: string;
-  amount: string;
-  rows: number;
-  held: string;
-  held_rows: number;
-}
-
-export interface PaymentBatchRow {
-  id: string;
-  checkedAt: Date;
-  finishedAt: Date | null;
-  checkedBy: string | null;
-  source: string;
-  fileName: string | null;
-  encoding: string | null;
-  delimiter: string | null;
-  checkedOn: string | null;
-  holdDays: number | null;
-  rowCount: number;
-  heldCount: number;
-  totals: BatchTotal[];
-  /** The batch this one checked again ("Check again"), or null for a file's own check. */
-  recheckedFrom: string | null;
-  /** Field -> header read for it; null on batches recorded before migration 0050. */
-  readColumns: Partial<Record<string, string>> | null;
-  ignoredColumns: string[] | null;
-  columnsChosenBy: string | null;
-  columnsChosenAt: Date | null;
-  columnsOffer: string | null;
-}
-
-const BATCH_COLUMNS = (sql: Sql) => sql`
-  id, checked_at as "checkedAt", finished_at as "finishedAt", checked_by as "checkedBy", source,
-  file_name as "fileName", encoding, delimiter, to_char(checked_on, 'YYYY-MM-DD') as "checkedOn",
-  hold_days as "holdDays", row_count as "rowCount", held_count as "heldCount", totals,
-  rechecked_from as "recheckedFrom",
-  read_columns as "readColumns", ignored_columns as "ignoredColumns", columns_chosen_by as "columnsChosenBy",
-  columns_chosen_at as "columnsChosenAt", columns_offer::text as "columnsOffer"`;
+export type { BatchTotal, PaymentBatchRow } from "../../payments/sql/batch-row.ts";
 
 /** Batches newest first; one row more than `limit` to tell whether another page follows. */
 export async function readRecentBatches(
@@ -51,14 +14,14 @@ export async function readRecentBatches(
   page: { limit: number; offset: number },
 ): Promise<PaymentBatchRow[]> {
   return sql<PaymentBatchRow[]>`
-    select ${BATCH_COLUMNS(sql)} from ${sql.t.payment_batches}
+    select ${batchColumns(sql)} from ${sql.t.payment_batches}
     order by checked_at desc, id
     limit ${page.limit + 1} offset ${page.offset}`;
 }
 
 export async function readBatch(sql: Sql, id: string): Promise<PaymentBatchRow | undefined> {
   const [row] = await sql<PaymentBatchRow[]>`
-    select ${BATCH_COLUMNS(sql)} from ${sql.t.payment_batches} where id = ${id}::uuid`;
+    select ${batchColumns(sql)} from ${sql.t.payment_batches} where id = ${id}::uuid`;
   return row;
 }
 
