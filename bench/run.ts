@@ -24,6 +24,9 @@
  * `node_start_s`, Node's own start on the same machine (`status_startup_s`
  * the same for `regwatch status` on a migrated database); --startup-only
  * measures just that (and writes bench/startup.json, leaving results.json alone).
+ * --loaded (with any of the above) runs the selected scenarios beside a child process that keeps one
+ * core busy (bench/loaded.ts), started first and killed on every way out; its figures are marked
+ * `loaded_cores: 1` and go to bench/results-loaded.json (startup-loaded.json), never results.json.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
@@ -33,6 +36,7 @@ import { consoleChanges } from "./console-changes.ts";
 import { deliveryThroughput } from "./delivery.ts";
 import { FLEET_FULL, FLEET_QUICK, fleetBench } from "./fleet.ts";
 import { FLEET_SCALE_FULL, FLEET_SCALE_QUICK, fleetScaleBench } from "./fleet-scale.ts";
+import { figuresFile, startLoad } from "./loaded.ts";
 import { paymentsThroughput } from "./payments.ts";
 import { defaultSections, type Figures, runSections } from "./sections.ts";
 import { benchSize } from "./sizes.ts";
@@ -85,6 +89,8 @@ const { values } = parseArgs({
     "fleet-changes": { type: "string" },
     // The fleet at scale (issue 38, bench/fleet-scale.ts): 200 accounts, 4 workers; merges its keys.
     "fleet-scale": { type: "boolean", default: false },
+    // One core kept busy for the whole run (issue 50, point 5, bench/loaded.ts); figures kept apart.
+    loaded: { type: "boolean", default: false },
   },
 });
 const num = (v: string | undefined, fallback: number) => (v === undefined ? fallback : Number(v));
@@ -102,13 +108,23 @@ if (smoke && ONLY.some((option) => values[option])) {
   process.stderr.write(`--smoke runs every scenario; it does not go with --${ONLY.join(", --")}\n`);
   process.exit(64);
 }
+const loaded = values.loaded;
+if (loaded) {
+  const load = await startLoad();
+  process.stdout.write(`loaded: process ${load.pid} keeps one core busy for the whole run\n`);
+}
+/** Where figures go: bench/NAME, or NAME-loaded.json under --loaded. */
+const figuresAt = (name: string) => figuresFile(name, loaded);
+/** Under --loaded, every figure set says so. */
+const marked = <T extends Record<string, number>>(figures: T): T =>
+  loaded ? { ...figures, loaded_cores: 1 } : figures;
 
 if (values["startup-only"]) {
-  const startup = startupSeconds();
+  const startup = marked(startupSeconds());
   process.stdout.write(
     `startup_s  ${startup.startup_s}, node_start_s ${startup.node_start_s} (medians of ${startup.startup_runs})\n`,
   );
-  await writeFile(new URL("./startup.json", import.meta.url), `${JSON.stringify(startup, null, 2)}\n`);
+  await writeFile(figuresAt("startup.json"), `${JSON.stringify(startup, null, 2)}\n`);
   process.exit(0);
 }
 
@@ -150,7 +166,7 @@ if (values.fleet) {
     const figures = await fleetBench({ ...size, workers, rateLimit: 30, database: server.database });
     // Only the full fleet's figures go into results.json; any other size is printed only.
     const full = Object.entries(FLEET_FULL).every(([k, v]) => size[k as keyof typeof size] === v);
-    if (!full || workers.join(",") !== "1,2,4") printFigures(figures);
+    if (!full || workers.join(",") !== "1,2,4") printFigures(marked(figures));
     else await mergeResults(figures);
   });
   process.exit(0);
@@ -213,7 +229,7 @@ const failed = await onServer(async (server) => {
     latency_ms: size.api.latencyMs,
     rate_limit: size.api.rateLimit,
     changes: size.ingest.changes,
-    ...run.figures,
+    ...marked(run.figures),
   };
   printFigures(results);
   if (smoke) {
@@ -225,8 +241,9 @@ const failed = await onServer(async (server) => {
     );
     return run.failed;
   }
-  await writeFile(new URL("./results.json", import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
-  process.stdout.write("written to bench/results.json\n");
+  const file = figuresAt("results.json");
+  await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write(`written to bench/${file.pathname.split("/").pop()}\n`);
   return [];
 });
 // Exits even if a failed scenario left a handle open (a server, a timer): CI must not hang.
@@ -248,14 +265,15 @@ function printFigures(figures: Figures): void {
     process.stdout.write(`${key.padEnd(width)}  ${value}\n`);
 }
 
-/** Adds a scenario's figures to bench/results.json, keeping every other key. */
-async function mergeResults(figures: Record<string, number>): Promise<void> {
-  const file = new URL("./results.json", import.meta.url);
+/** Adds a scenario's figures to bench/results.json (results-loaded.json), keeping every other key. */
+async function mergeResults(measured: Record<string, number>): Promise<void> {
+  const figures = marked(measured);
+  const file = figuresAt("results.json");
   const previous = await readFile(file, "utf8").then(
     (text) => JSON.parse(text) as Record<string, number>,
     () => ({}),
   );
   printFigures(figures);
   await writeFile(file, `${JSON.stringify({ ...previous, ...figures }, null, 2)}\n`);
-  process.stdout.write("merged into bench/results.json\n");
+  process.stdout.write(`merged into bench/${file.pathname.split("/").pop()}\n`);
 }

@@ -5,6 +5,7 @@
  */
 import { Eta } from "eta";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { SWITCH_SELECT_MAX } from "./account-search.ts";
 import type { WebDeps } from "./kit.ts";
 import { readerLocale } from "./locale.ts";
 import { webAssetDir } from "./paths.ts";
@@ -28,6 +29,8 @@ export function createRenderer(deps: WebDeps): Renderer {
     const common = {
       user: request.webSession ? request.user : undefined,
       account: request.accountView,
+      // Too many accounts for a select: the header offers a search among them (account-search.ts).
+      accountFind: (request.accountView?.choices.length ?? 0) > SWITCH_SELECT_MAX,
       csrf: request.webSession?.csrfToken ?? "",
       // Every form that acts on an account's data carries the account it was shown for.
       formAccount: request.accountView?.current ?? "",

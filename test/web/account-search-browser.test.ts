@@ -1,0 +1,81 @@
+/**
+ * The account switcher for a user given 300 of 1,000 accounts, in a real browser (Debian's
+ * Chromium) with the console's script blocked and driven by the keyboard alone: type part of a
+ * name in the header's search box, Enter, Tab to the account found, Enter, and the inbox shows
+ * that account. Screenshot in test-output/.
+ */
+import { mkdir } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { grantAccounts } from "../../src/console/access.ts";
+import type { Database } from "../../src/db/connect.ts";
+import { launchBrowser, screenshotPath, type TestBrowser } from "../helpers/browser.ts";
+import { createUser, startTestConsole, TEST_PASSWORD, type TestConsole } from "../helpers/console.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { openAccount, seedAlerts, writeAccountsFile } from "./accounts-fixture.ts";
+
+const name = (i: number) => `shop_${String(i).padStart(4, "0")}`;
+const ALL = Array.from({ length: 1000 }, (_, i) => name(i + 1));
+
+let t: TestDatabase;
+let opened: Database[] = [];
+let web: TestConsole;
+let browser: TestBrowser;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  opened = [await openAccount(t.url, name(1)), await openAccount(t.url, name(217))];
+  await seedAlerts(opened[0]!, [{ taxId: "10101010", name: "First Shop Kft" }]);
+  await seedAlerts(opened[1]!, [{ taxId: "21721721", name: "Shop Two Seventeen Zrt" }]);
+  web = await startTestConsole(t.db, { env: { REGWATCH_ACCOUNTS_FILE: writeAccountsFile(ALL) } });
+  await createUser(t.db, "lea", "reader");
+  await grantAccounts(t.db.sql, "lea", ALL.slice(0, 300));
+  browser = await launchBrowser();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await web?.close();
+  for (const db of opened) await db.close();
+  await t?.drop();
+});
+
+describe("the account search in a browser running no script, by keyboard", () => {
+  it("finds an account among hundreds and switches to it", async () => {
+    const page = await browser.context.newPage();
+    await page.route("**/static/console.js", (route) => route.abort());
+    await page.goto(`${web.url}/login`);
+    await page.fill('input[name="username"]', "lea");
+    await page.fill('input[name="password"]', TEST_PASSWORD);
+    await Promise.all([page.waitForURL(`${web.url}/`), page.click('button[type="submit"]')]);
+    const main = page.locator("main");
+    expect(await main.textContent()).toContain("First Shop Kft");
+    expect(await page.locator("select#nav-account").count()).toBe(0);
+
+    // The header's box, reached by its label; Enter submits the plain GET form.
+    await page.getByRole("searchbox", { name: "Switch to another account" }).focus();
+    await page.keyboard.type("21");
+    await Promise.all([page.waitForURL(/\/account\?q=21/), page.keyboard.press("Enter")]);
+    const buttons = page.locator("ul.account-results button");
+    expect(await buttons.allInnerTexts()).toEqual(
+      ALL.slice(0, 300).filter((n) => n.includes("21")).slice(0, 20),
+    );
+    expect(await page.locator("#account-count").textContent()).toContain("of your 300 accounts match “21”");
+
+    // The page's own box has the focus: narrow the search, then Tab past its Find button.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("account-q");
+    await page.keyboard.press("End");
+    await page.keyboard.type("7");
+    await Promise.all([page.waitForURL(/\/account\?q=217/), page.keyboard.press("Enter")]);
+    expect(await buttons.allInnerTexts()).toEqual([name(217)]);
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(name(217));
+    await mkdir(screenshotPath(""), { recursive: true });
+    await page.screenshot({ path: screenshotPath("console-account-search.png"), fullPage: true });
+    await Promise.all([page.waitForURL(`${web.url}/`), page.keyboard.press("Enter")]);
+    const after = (await main.textContent()) ?? "";
+    expect(after).toContain("Shop Two Seventeen Zrt");
+    expect(after).not.toContain("First Shop Kft");
+    expect(await page.locator("header.top").textContent()).toContain(`Account ${name(217)}`);
+    await page.close();
+  });
+});
