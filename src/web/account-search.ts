@@ -22,11 +22,16 @@ export interface AccountSearch {
   given: number;
 }
 
-export function searchAccounts(choices: readonly string[], typed: unknown, limit = ACCOUNT_RESULTS): AccountSearch {
+export function searchAccounts(
+  choices: readonly string[],
+  typed: unknown,
+  limit = ACCOUNT_RESULTS,
+): AccountSearch {
   const query = typeof typed === "string" ? typed.trim().toLowerCase().slice(0, 200) : "";
   const sorted = [...choices].sort();
   const starting = sorted.filter((name) => name.startsWith(query));
-  const containing = query === "" ? [] : sorted.filter((name) => !name.startsWith(query) && name.includes(query));
+  const containing =
+    query === "" ? [] : sorted.filter((name) => !name.startsWith(query) && name.includes(query));
   const matching = starting.length + containing.length;
   return { query, shown: [...starting, ...containing].slice(0, limit), matching, given: choices.length };
 }

@@ -2,12 +2,15 @@
  * The account switcher for a user given 300 of 1,000 accounts, in a real browser (Debian's
  * Chromium) with the console's script blocked and driven by the keyboard alone: type part of a
  * name in the header's search box, Enter, Tab to the account found, Enter, and the inbox shows
- * that account. Screenshot in test-output/.
+ * that account. The search page and the header pass axe-core's WCAG 2.1 AA rules in English and
+ * Hungarian. Screenshot in test-output/.
  */
 import { mkdir } from "node:fs/promises";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grantAccounts } from "../../src/console/access.ts";
 import type { Database } from "../../src/db/connect.ts";
+import { blockingViolations } from "../helpers/axe.ts";
 import { launchBrowser, screenshotPath, type TestBrowser } from "../helpers/browser.ts";
 import { createUser, startTestConsole, TEST_PASSWORD, type TestConsole } from "../helpers/console.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
@@ -28,7 +31,9 @@ beforeAll(async () => {
   await seedAlerts(opened[1]!, [{ taxId: "21721721", name: "Shop Two Seventeen Zrt" }]);
   web = await startTestConsole(t.db, { env: { REGWATCH_ACCOUNTS_FILE: writeAccountsFile(ALL) } });
   await createUser(t.db, "lea", "reader");
+  await createUser(t.db, "hedvig", "reader", undefined, "hu");
   await grantAccounts(t.db.sql, "lea", ALL.slice(0, 300));
+  await grantAccounts(t.db.sql, "hedvig", ALL.slice(0, 300));
   browser = await launchBrowser();
 }, 120_000);
 afterAll(async () => {
@@ -37,6 +42,14 @@ afterAll(async () => {
   for (const db of opened) await db.close();
   await t?.drop();
 });
+
+/** The focused element's id or text. */
+function focusedText(page: Page, what: "id" | "text"): Promise<string> {
+  return page.locator("body").evaluate((body, w) => {
+    const el = body.ownerDocument.activeElement ?? body;
+    return w === "id" ? el.id : (el.textContent ?? "").trim();
+  }, what);
+}
 
 describe("the account search in a browser running no script, by keyboard", () => {
   it("finds an account among hundreds and switches to it", async () => {
@@ -56,19 +69,21 @@ describe("the account search in a browser running no script, by keyboard", () =>
     await Promise.all([page.waitForURL(/\/account\?q=21/), page.keyboard.press("Enter")]);
     const buttons = page.locator("ul.account-results button");
     expect(await buttons.allInnerTexts()).toEqual(
-      ALL.slice(0, 300).filter((n) => n.includes("21")).slice(0, 20),
+      ALL.slice(0, 300)
+        .filter((n) => n.includes("21"))
+        .slice(0, 20),
     );
     expect(await page.locator("#account-count").textContent()).toContain("of your 300 accounts match “21”");
 
     // The page's own box has the focus: narrow the search, then Tab past its Find button.
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe("account-q");
+    expect(await focusedText(page, "id")).toBe("account-q");
     await page.keyboard.press("End");
     await page.keyboard.type("7");
     await Promise.all([page.waitForURL(/\/account\?q=217/), page.keyboard.press("Enter")]);
     expect(await buttons.allInnerTexts()).toEqual([name(217)]);
     await page.keyboard.press("Tab");
     await page.keyboard.press("Tab");
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(name(217));
+    expect(await focusedText(page, "text")).toBe(name(217));
     await mkdir(screenshotPath(""), { recursive: true });
     await page.screenshot({ path: screenshotPath("console-account-search.png"), fullPage: true });
     await Promise.all([page.waitForURL(`${web.url}/`), page.keyboard.press("Enter")]);
@@ -76,6 +91,22 @@ describe("the account search in a browser running no script, by keyboard", () =>
     expect(after).toContain("Shop Two Seventeen Zrt");
     expect(after).not.toContain("First Shop Kft");
     expect(await page.locator("header.top").textContent()).toContain(`Account ${name(217)}`);
+    await page.close();
+  });
+
+  it.each([
+    { user: "lea", locale: "en" },
+    { user: "hedvig", locale: "hu" },
+  ])("has no serious or critical WCAG 2.1 AA violation in $locale", async ({ user, locale }) => {
+    const page = await browser.context.newPage();
+    await page.goto(`${web.url}/login`);
+    await page.fill('input[name="username"]', user);
+    await page.fill('input[name="password"]', TEST_PASSWORD);
+    await Promise.all([page.waitForURL(`${web.url}/`), page.click('button[type="submit"]')]);
+    await page.goto(`${web.url}/account?q=shop_01`);
+    expect(await page.locator("html").getAttribute("lang")).toBe(locale);
+    expect(await page.locator("ul.account-results button").count()).toBe(20);
+    expect(await blockingViolations(page)).toEqual([]);
     await page.close();
   });
 });

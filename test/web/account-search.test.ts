@@ -124,7 +124,9 @@ describe("a user given 600 of 1,000 accounts", () => {
     expect(inbox.body).toContain("Forty Two Kft");
     expect(inbox.body).toContain(`Account ${name(42)}`);
     const again = await page(`${web.url}/account?q=${name(42)}`, ann);
-    expect(again.body).toContain('aria-current="true">client_0042</button> <span class="muted">(shown now)</span>');
+    expect(again.body).toContain(
+      'aria-current="true">client_0042</button> <span class="muted">(shown now)</span>',
+    );
   });
 
   it("speaks Hungarian to a Hungarian user", async () => {
