@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grantAccounts } from "../../src/console/access.ts";
 import type { Database } from "../../src/db/connect.ts";
 import { blockingViolations } from "../helpers/axe.ts";
-import { launchBrowser, screenshotPath, type TestBrowser } from "../helpers/browser.ts";
-import { createUser, startTestConsole, TEST_PASSWORD, type TestConsole } from "../helpers/console.ts";
+import { launchBrowser, screenshotPath, signInThroughForm, type TestBrowser } from "../helpers/browser.ts";
+import { createUser, startTestConsole, type TestConsole } from "../helpers/console.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { openAccount, seedAlerts, writeAccountsFile } from "./accounts-fixture.ts";
 
@@ -55,10 +55,7 @@ describe("the account search in a browser running no script, by keyboard", () =>
   it("finds an account among hundreds and switches to it", async () => {
     const page = await browser.context.newPage();
     await page.route("**/static/console.js", (route) => route.abort());
-    await page.goto(`${web.url}/login`);
-    await page.fill('input[name="username"]', "lea");
-    await page.fill('input[name="password"]', TEST_PASSWORD);
-    await Promise.all([page.waitForURL(`${web.url}/`), page.click('button[type="submit"]')]);
+    await signInThroughForm(page, web.url, "lea");
     const main = page.locator("main");
     expect(await main.textContent()).toContain("First Shop Kft");
     expect(await page.locator("select#nav-account").count()).toBe(0);
@@ -99,10 +96,7 @@ describe("the account search in a browser running no script, by keyboard", () =>
     { user: "hedvig", locale: "hu" },
   ])("has no serious or critical WCAG 2.1 AA violation in $locale", async ({ user, locale }) => {
     const page = await browser.context.newPage();
-    await page.goto(`${web.url}/login`);
-    await page.fill('input[name="username"]', user);
-    await page.fill('input[name="password"]', TEST_PASSWORD);
-    await Promise.all([page.waitForURL(`${web.url}/`), page.click('button[type="submit"]')]);
+    await signInThroughForm(page, web.url, user);
     await page.goto(`${web.url}/account?q=shop_01`);
     expect(await page.locator("html").getAttribute("lang")).toBe(locale);
     expect(await page.locator("ul.account-results button").count()).toBe(20);

@@ -41,6 +41,7 @@ beforeAll(async () => {
   await createUser(t.db, "ann", "admin");
   await createUser(t.db, "bob", "admin");
   await createUser(t.db, "eva", "reader", undefined, "hu");
+  await createUser(t.db, "nobody", "admin");
   await grantAccounts(t.db.sql, "ann", ANNS);
   await grantAccounts(t.db.sql, "bob", BOBS);
   await grantAccounts(t.db.sql, "eva", ANNS);
@@ -109,6 +110,14 @@ describe("a user given 600 of 1,000 accounts", () => {
     const empty = await page(`${web.url}/account`, ann);
     expect(empty.body).toContain(`You have 600 accounts; the first ${ACCOUNT_RESULTS} by name:`);
     expect(offered(empty.body)).toEqual(ANNS.slice(0, ACCOUNT_RESULTS));
+    // A user given none finds none, whatever is typed.
+    const nobody = await signIn(web.url, "nobody");
+    for (const q of ["", "client"]) {
+      const alone = await page(`${web.url}/account?q=${q}`, nobody);
+      expect(alone.status).toBe(200);
+      expect(offered(alone.body)).toEqual([]);
+    }
+    expect((await page(`${web.url}/account`, nobody)).body).toContain("You were given no account.");
     // Nor does the switch itself take an account of someone else's.
     const refused = await postForm(`${web.url}/account`, ann, { account: "secret_ledger", return: "/" });
     expect(refused.status).toBe(403);

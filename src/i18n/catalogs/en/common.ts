@@ -26,7 +26,7 @@ export const common = {
   "accountPage.field": "Account name or part of it",
   "accountPage.submit": "Find",
   "accountPage.countAll":
-    "{count, plural, one {You have {given} account.} other {You have {given} accounts; the first {shown} by name:}}",
+    "{count, plural, =0 {You were given no account.} one {You have {given} account.} other {You have {given} accounts; the first {shown} by name:}}",
   "accountPage.countMatching":
     "{count, plural, =0 {None of your {given} accounts matches “{query}”.} one {{matching} of your {given} accounts matches “{query}”.} other {{matching} of your {given} accounts match “{query}”.}}",
   "accountPage.cut": "The first {shown} are listed: type more of the name to narrow the list.",

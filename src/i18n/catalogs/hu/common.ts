@@ -28,7 +28,7 @@ export const common = {
   "accountPage.field": "A fiók neve vagy egy része",
   "accountPage.submit": "Keresés",
   "accountPage.countAll":
-    "{count, plural, one {{given} fiókja van.} other {{given} fiókja van; név szerint az első {shown}:}}",
+    "{count, plural, =0 {Nem kapott egy fiókot sem.} one {{given} fiókja van.} other {{given} fiókja van; név szerint az első {shown}:}}",
   "accountPage.countMatching":
     "{count, plural, =0 {{given} fiókja közül egy sem illik erre: „{query}”.} other {{given} fiókja közül {matching} illik erre: „{query}”.}}",
   "accountPage.cut": "Az első {shown} látható: írjon be többet a névből a szűkítéshez.",
