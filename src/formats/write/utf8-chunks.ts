@@ -9,7 +9,7 @@
 export type EmitChunk = (bytes: Buffer, final: boolean, release: () => void) => void;
 
 /** Buffers kept for reuse at most (more are left to the garbage collector). */
-const SPARE = 32;
+const SPARE = 24;
 
 export class Utf8Chunks {
   private buffer: Buffer;
@@ -19,7 +19,7 @@ export class Utf8Chunks {
   /** `emit` receives each full buffer, and the last (perhaps empty) with `final` set. */
   constructor(
     private readonly emit: EmitChunk,
-    private readonly size = 128 * 1024,
+    private readonly size = 64 * 1024,
   ) {
     this.buffer = Buffer.allocUnsafe(size);
   }
