@@ -61,7 +61,12 @@ const FORMATS: string[] = [];
 function amountCell(amount: string | null, currency: string | null): XlsxCell {
   if (amount === null) return null;
   const decimals = decimalsOf(currency ?? "");
-  return { value: Number(amount), numFmt: (FORMATS[decimals] ??= numberFormat(decimals)) };
+  let numFmt = FORMATS[decimals];
+  if (numFmt === undefined) {
+    numFmt = numberFormat(decimals);
+    FORMATS[decimals] = numFmt;
+  }
+  return { value: Number(amount), numFmt };
 }
 
 /** A row's look: only its verdict cell is coloured. One object per fill, shared by the rows. */

@@ -21,7 +21,7 @@ export class Utf8Chunks {
     private readonly emit: EmitChunk,
     private readonly size = 64 * 1024,
   ) {
-    this.buffer = Buffer.allocUnsafe(size);
+    this.buffer = Buffer.allocUnsafeSlow(size);
   }
 
   write(text: string): void {
@@ -45,7 +45,7 @@ export class Utf8Chunks {
     if (this.used === 0 && !final) return;
     const whole = this.buffer;
     const full = whole.subarray(0, this.used);
-    this.buffer = final ? Buffer.alloc(0) : (this.spare.pop() ?? Buffer.allocUnsafe(this.size));
+    this.buffer = final ? Buffer.alloc(0) : (this.spare.pop() ?? Buffer.allocUnsafeSlow(this.size));
     this.used = 0;
     this.emit(full, final, () => {
       if (this.spare.length < SPARE) this.spare.push(whole);

@@ -8,6 +8,7 @@
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 /** Anything xmlText would change; surrogates (paired or not) take the careful path. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
 const NEEDS_ESCAPE = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
 export function xmlText(text: string): string {

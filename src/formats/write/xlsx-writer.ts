@@ -1,7 +1,8 @@
 /**
- * An .xlsx workbook written as a stream: each sheet's XML is built row by row and compressed into
- * the zip (fflate's streaming Zip) in chunks of about 64 KB, so a 200,000-row sheet never sits in
- * memory. Columns are typed: text cells are written as inline strings (a text starting with `=`
+ * An .xlsx workbook written as a stream: each sheet's XML is built row by row, encoded into UTF-8
+ * buffers of 64 KB (utf8-chunks.ts) and compressed by Node's zlib on its thread pool
+ * (zip-deflate.ts) into the zip (fflate's streaming Zip), so a 200,000-row sheet never sits in
+ * memory and its compression runs beside the rows being built. Columns are typed: text cells are written as inline strings (a text starting with `=`
  * stays text; the workbook holds no formulas), numbers as numbers with a number format (per cell,
  * since amounts of different currencies have different decimals), dates as dates (serial days with
  * a date format). A row may be coloured; the header row is bold and frozen. The styles, the
@@ -12,8 +13,8 @@ import type { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { Zip } from "fflate";
 import { assertOpen, closedBeforeFinish, drainOrClose } from "./drain.ts";
-import { columnLetters, packageParts, Styles, sheetName, XML_HEAD, xmlText } from "./xlsx-parts.ts";
 import { Utf8Chunks } from "./utf8-chunks.ts";
+import { columnLetters, packageParts, Styles, sheetName, XML_HEAD, xmlText } from "./xlsx-parts.ts";
 import { NativeZipDeflate } from "./zip-deflate.ts";
 
 export type XlsxColumnType = "text" | "number" | "date";
@@ -132,10 +133,10 @@ export class XlsxWriter {
     const xml = new Utf8Chunks((bytes, final, release) => part.push(bytes, final, release), CHUNK_BYTES);
     xml.write(
       `${XML_HEAD}<worksheet xmlns="${MAIN}" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">` +
-      `<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>` +
-      `<selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews>` +
-      `<sheetFormatPr defaultRowHeight="15"/>${columns.length ? `<cols>${widths}</cols>` : ""}<sheetData>` +
-      `<row r="1">${columns.map((c, i) => textCell(`${columnLetters(i + 1)}1`, bold, c.header)).join("")}</row>`,
+        `<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>` +
+        `<selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews>` +
+        `<sheetFormatPr defaultRowHeight="15"/>${columns.length ? `<cols>${widths}</cols>` : ""}<sheetData>` +
+        `<row r="1">${columns.map((c, i) => textCell(`${columnLetters(i + 1)}1`, bold, c.header)).join("")}</row>`,
     );
     const letters = columns.map((_, i) => columnLetters(i + 1));
     let rowNumber = 1;
@@ -149,8 +150,10 @@ export class XlsxWriter {
         let line = `<row r="${r}">`;
         const count = Math.max(cells.length, columns.length);
         for (let i = 0; i < count; i++) {
-          const filled = fill !== undefined && (fillColumns === undefined ? i < columns.length : fillColumns.includes(i));
-          const ref = (letters[i] ??= columnLetters(i + 1)) + r;
+          const filled =
+            fill !== undefined && (fillColumns === undefined ? i < columns.length : fillColumns.includes(i));
+          if (letters[i] === undefined) letters[i] = columnLetters(i + 1);
+          const ref = letters[i] + r;
           line += cellXml(ref, cells[i], columns[i], filled ? fill : undefined, styles);
         }
         xml.write(`${line}</row>`);
@@ -193,7 +196,12 @@ const TEXT_END = "</t></is></c>";
 /** ` s="N"` for style N (none for the default style 0), made once per style. */
 const STYLE_ATTRIBUTES: string[] = [""];
 function styleAttribute(style: number): string {
-  return (STYLE_ATTRIBUTES[style] ??= ` s="${style}"`);
+  let attribute = STYLE_ATTRIBUTES[style];
+  if (attribute === undefined) {
+    attribute = ` s="${style}"`;
+    STYLE_ATTRIBUTES[style] = attribute;
+  }
+  return attribute;
 }
 
 function textCell(ref: string, style: number, text: string): string {

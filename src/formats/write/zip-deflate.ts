@@ -5,7 +5,7 @@
  * libuv's thread pool, so a workbook is compressed on another core while the rows are built.
  * Compression runs behind the caller; `drained()` is what bounds the data waiting for it.
  */
-import { type DeflateRaw, createDeflateRaw, crc32 } from "node:zlib";
+import { crc32, createDeflateRaw, type DeflateRaw } from "node:zlib";
 import type { AsyncFlateStreamHandler, FlateError, ZipInputFile } from "fflate";
 
 /** A zip entry's sizes and offsets are 32 bits wide without the zip64 extension fflate lacks. */
