@@ -2,10 +2,10 @@
  * An .xlsx workbook written as a stream: each sheet's XML is built row by row, encoded into UTF-8
  * buffers of 64 KB (utf8-chunks.ts) and compressed by Node's zlib on its thread pool
  * (zip-deflate.ts) into the zip (fflate's streaming Zip), so a 200,000-row sheet never sits in
- * memory and its compression runs beside the rows being built. Columns are typed: text cells are written as inline strings (a text starting with `=`
- * stays text; the workbook holds no formulas), numbers as numbers with a number format (per cell,
- * since amounts of different currencies have different decimals), dates as dates (serial days with
- * a date format). A row may be coloured; the header row is bold and frozen. The styles, the
+ * memory and its compression runs beside the rows being built. Columns are typed: text cells are
+ * written as inline strings (a text starting with `=` stays text; the workbook holds no formulas),
+ * numbers as numbers with a number format (per cell, since amounts of different currencies have
+ * different decimals), dates as dates (serial days with a date format). A row may be coloured; the header row is bold and frozen. The styles, the
  * workbook and its relationships are written at the end (xlsx-parts.ts).
  */
 import { createWriteStream } from "node:fs";
