@@ -5,8 +5,9 @@
  * memory and its compression runs beside the rows being built. Columns are typed: text cells are
  * written as inline strings (a text starting with `=` stays text; the workbook holds no formulas),
  * numbers as numbers with a number format (per cell, since amounts of different currencies have
- * different decimals), dates as dates (serial days with a date format). A row may be coloured; the header row is bold and frozen. The styles, the
- * workbook and its relationships are written at the end (xlsx-parts.ts).
+ * different decimals), dates as dates (serial days with a date format). A row may be coloured;
+ * the header row is bold and frozen. The styles, the workbook and its relationships are written
+ * at the end (xlsx-parts.ts).
  */
 import { createWriteStream } from "node:fs";
 import type { Writable } from "node:stream";
