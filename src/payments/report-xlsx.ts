@@ -13,6 +13,7 @@ import {
   numberFormat,
   type XlsxCell,
   type XlsxColumn,
+  type XlsxRowStyle,
   type XlsxSheet,
   XlsxWriter,
 } from "../formats/write/xlsx-writer.ts";
@@ -54,10 +55,24 @@ export function verdictFill(verdict: Verdict): string {
   return WAITING.has(verdict) ? FILLS.amber : FILLS.red;
 }
 
+/** The number format for each count of decimals, made once rather than for every row. */
+const FORMATS: string[] = [];
+
 function amountCell(amount: string | null, currency: string | null): XlsxCell {
   if (amount === null) return null;
-  return { value: Number(amount), numFmt: numberFormat(decimalsOf(currency ?? "")) };
+  const decimals = decimalsOf(currency ?? "");
+  let numFmt = FORMATS[decimals];
+  if (numFmt === undefined) {
+    numFmt = numberFormat(decimals);
+    FORMATS[decimals] = numFmt;
+  }
+  return { value: Number(amount), numFmt };
 }
+
+/** A row's look: only its verdict cell is coloured. One object per fill, shared by the rows. */
+const ROW_STYLES = new Map<string, XlsxRowStyle>(
+  Object.values(FILLS).map((fill) => [fill, { fill, fillColumns: [1] }]),
+);
 
 export class XlsxSink implements RowSink {
   private xlsx: XlsxWriter | null = null;
@@ -96,7 +111,7 @@ export class XlsxSink implements RowSink {
           j.verified_by,
           j.verified_on,
         ],
-        { fill: verdictFill(r.verdict), fillColumns: [1] },
+        ROW_STYLES.get(verdictFill(r.verdict)),
       );
     }
     await sheet.drained();

@@ -7,7 +7,12 @@
 /** Characters an XML 1.0 document cannot hold (control characters, lone surrogates, U+FFFE/F). */
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
+/** Anything xmlText would change; surrogates (paired or not) take the careful path. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+const NEEDS_ESCAPE = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 export function xmlText(text: string): string {
+  if (!NEEDS_ESCAPE.test(text)) return text;
   return text
     .replace(NOT_XML, "")
     .replace(/&/g, "&amp;")
@@ -36,6 +41,23 @@ export class Styles {
   private readonly formats = new Map<string, number>();
   private readonly fills = new Map<string, number>();
   private readonly xfs = new Map<string, number>([["0,0,0", 0]]);
+  /** Not-bold styles already indexed, by number format and then fill ("" for none). */
+  private readonly cells = new Map<string, Map<string, number>>();
+
+  /** As index() for a cell that is not bold, remembered: rows ask for the same few over and over. */
+  cell(numFmt: string | undefined, fill: string | undefined): number {
+    let byFill = this.cells.get(numFmt ?? "");
+    if (!byFill) {
+      byFill = new Map();
+      this.cells.set(numFmt ?? "", byFill);
+    }
+    let xf = byFill.get(fill ?? "");
+    if (xf === undefined) {
+      xf = this.index({ numFmt, fill });
+      byFill.set(fill ?? "", xf);
+    }
+    return xf;
+  }
 
   /** The `s` attribute of a cell of this style (0 is the default style). */
   index(style: CellStyle): number {
