@@ -47,6 +47,62 @@ describe("rate limiter", () => {
     expect(starts.at(-1)!).toBeLessThan(10_166 * 1.01);
   });
 
+  it("grants the turns a late timer held back as soon as it fires: the schedule is kept in absolute time", async () => {
+    // A loaded machine: every sleeper wakes 40 ms late, more than half the spacing of 33.3 ms.
+    class LateClock extends FakeClock {
+      override sleep(ms: number, signal?: AbortSignal): Promise<void> {
+        return super.sleep(ms + 40, signal);
+      }
+    }
+    const clock = new LateClock();
+    const limiter = new RateLimiter(30, clock, { marginMs: 20 });
+    const starts: number[] = [];
+    const all = Array.from({ length: 300 }, () => limiter.acquire().then(() => starts.push(clock.now())));
+    await clock.runAll();
+    await Promise.all(all);
+    expect(maxInAnyWindow(starts, 1020)).toBeLessThanOrEqual(30);
+    // The schedule's 299 spacings of 1020/30 ms are 10,166 ms. Only the turns the window decides
+    // (one a second) still lose their 40 ms; losing it at every turn would take about 17,000 ms.
+    expect(starts.at(-1)!).toBeLessThan(10_166 * 1.05);
+  });
+
+  it("makes up wake-ups that come late now and then, in bursts no larger than they held back", async () => {
+    // Every tenth wake-up comes 100 ms late (a garbage collection, a core taken by another process).
+    class StallClock extends FakeClock {
+      private sleeps = 0;
+      override sleep(ms: number, signal?: AbortSignal): Promise<void> {
+        return super.sleep(++this.sleeps % 10 === 0 ? ms + 100 : ms, signal);
+      }
+    }
+    const clock = new StallClock();
+    const limiter = new RateLimiter(30, clock, { marginMs: 20 });
+    const starts: number[] = [];
+    const all = Array.from({ length: 300 }, () => limiter.acquire().then(() => starts.push(clock.now())));
+    await clock.runAll();
+    await Promise.all(all);
+    expect(maxInAnyWindow(starts, 1020)).toBeLessThanOrEqual(30);
+    // Only the stalls that fall on a turn the window decides are lost (the window follows the
+    // real starts); losing every stall would end past 12,000 ms.
+    expect(starts.at(-1)!).toBeLessThan(10_166 * 1.08);
+    const together = Math.max(...starts.map((t) => starts.filter((u) => u === t).length));
+    expect(together).toBeLessThanOrEqual(Math.ceil(100 / (1000 / 30)) + 1);
+  });
+
+  it("owes nothing for a time nobody asked: after an idle spell, turns are spaced again", async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter(30, clock, { marginMs: 0 });
+    await Promise.all([limiter.acquire(), clock.runAll()]);
+    const idle = clock.sleep(5000);
+    await clock.runAll();
+    await idle;
+    const starts: number[] = [];
+    const all = Array.from({ length: 5 }, () => limiter.acquire().then(() => starts.push(clock.now())));
+    await clock.runAll();
+    await Promise.all(all);
+    expect(starts).toHaveLength(5);
+    for (const [i, at] of starts.entries()) expect(at).toBeCloseTo(5000 + (i * 1000) / 30, 6);
+  });
+
   it("holds everyone back while the server's Retry-After runs", async () => {
     const clock = new FakeClock();
     const limiter = new RateLimiter(30, clock, { marginMs: 0 });
