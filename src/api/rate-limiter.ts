@@ -26,6 +26,12 @@ export const DEFAULT_MARGIN_MS = 40;
 /** Kept beyond a measured arrival delay: millisecond stamps on both sides, and rounding. */
 const SAFETY_MS = 5;
 const MARGIN_STEP_MS = 10;
+/**
+ * How far the even schedule may fall behind and still be caught up (see `waitForSlot`): turns a
+ * stalled event loop held back are granted at once when it wakes, up to this much of them (at
+ * 30 a second, 7 turns), never more than the window allows.
+ */
+const MAX_CATCH_UP_MS = 250;
 
 interface Start {
   /** When the limiter let it go (the slot handed out); identifies it. */
@@ -75,7 +81,9 @@ export class RateLimiter {
   private readonly sendDelays: number[] = [];
   private readonly lag = new ArrivalLag();
   private pausedUntil = 0;
-  private lastGrant = Number.NEGATIVE_INFINITY;
+  /** When the last turn was due (its place in the even schedule), and when it was really granted. */
+  private lastDue = Number.NEGATIVE_INFINITY;
+  private lastGrantedAt = Number.NEGATIVE_INFINITY;
   private tail: Promise<unknown> = Promise.resolve();
   private waitingCount = 0;
   private waitedMs = 0;
@@ -112,7 +120,8 @@ export class RateLimiter {
    */
   acquire(signal?: AbortSignal): Promise<number> {
     this.waitingCount++;
-    const turn = this.tail.then(() => this.waitForSlot());
+    const askedAt = this.clock.now();
+    const turn = this.tail.then(() => this.waitForSlot(askedAt));
     this.tail = turn.catch(() => {});
     const counted = turn.finally(() => {
       this.waitingCount--;
@@ -171,19 +180,25 @@ export class RateLimiter {
     start.marginMs = Math.max(start.marginMs, SAFETY_MS + this.clock.now() - start.sent);
   }
 
-  private async waitForSlot(): Promise<number> {
+  private async waitForSlot(askedAt: number): Promise<number> {
+    const spacing = this.windowMs / this.limit;
+    // Turns follow an even schedule kept in absolute time, not from when the last one was really
+    // granted: a timer that fires late (a busy event loop, a process waiting for a core) leaves
+    // the schedule behind, and the turns it delayed are granted as soon as it fires, until the
+    // schedule is caught up again. The window below, kept on real send times, still holds every
+    // one of them. A caller that asks after the limiter sat idle is not owed the turns nobody
+    // asked for: the idle time moves the schedule on by as much.
+    const behind = Number.isFinite(this.lastDue) ? this.lastGrantedAt - this.lastDue : 0;
+    const scheduled = Math.max(this.lastDue + spacing, askedAt - behind);
     for (;;) {
       const now = this.clock.now();
       this.forget(now);
-      const spacing = this.windowMs / this.limit;
       const free = this.windowFreeAt(now);
-      const readyAt = Math.max(this.pausedUntil, free.at, this.lastGrant + spacing);
+      const readyAt = Math.max(this.pausedUntil, free.at, scheduled);
       if (readyAt <= now) {
-        // The spacing counts from when this turn was due, not from when the timer fired: a timer
-        // late by a few milliseconds (a busy event loop) would otherwise push every later start
-        // back by as much, and the rate would sink well below the limit. It catches up by at
-        // most half a spacing; the window above, kept on real send times, still holds.
-        this.lastGrant = Math.max(readyAt, now - spacing / 2);
+        // At most MAX_CATCH_UP_MS behind: a longer stall is not made up in one burst.
+        this.lastDue = Math.max(readyAt, now - Math.min(MAX_CATCH_UP_MS, this.windowMs / 4));
+        this.lastGrantedAt = now;
         this.starts.push({ granted: now, sent: now, marginMs: this.baseMarginMs, inFlight: false });
         return now;
       }

@@ -96,6 +96,9 @@ export async function fetchOpenFiles(options: FileFetchOptions, feed?: WindowFee
     await skipUnwantedFiles(options.sql, policy);
     // Pages keep memory flat however many files are open.
     let found = 0;
+    // The next page is read while this one's files are still fetched (at most two pages queued):
+    // waiting for a page to drain before reading the next would leave the rate's turns unused.
+    let before: Promise<unknown> = Promise.resolve();
     for (
       let page = await nextPage(options.sql, null, policy);
       page.length > 0 && !stopped();
@@ -106,8 +109,12 @@ export async function fetchOpenFiles(options: FileFetchOptions, feed?: WindowFee
       for (const file of fresh) tried.add(file.path);
       found += fresh.length;
       options.progress.filesAdded(fresh.length);
-      await Promise.all(fresh.map((file) => limit(() => fetchCounted(file.path, options, stats))));
+      const queued = Promise.all(fresh.map((file) => limit(() => fetchCounted(file.path, options, stats))));
+      queued.catch(() => {});
+      await before;
+      before = queued;
     }
+    await before;
     if (last || stopped()) break;
     if (found === 0) await feed.next();
   }

@@ -16,6 +16,7 @@ import type { RunLock } from "../run/lock.ts";
 import { redactJson } from "../secrets.ts";
 import { fetchOpenFiles, type WindowFeed } from "./file-fetch.ts";
 import { refreshListItems } from "./list-items.ts";
+import { parseBehind } from "./parse-behind.ts";
 import { type ListPlanInput, planWindows } from "./plan.ts";
 import { noProgress, type ProgressSink } from "./progress.ts";
 import { selectLists } from "./select-lists.ts";
@@ -205,13 +206,26 @@ async function pass(
   // of their own they have its own budget; on the watch origin, windows and files take its turns
   // alternately while both wait (FairShare), so neither starves the other.
   const feed = windowFeed();
+  const parse = () =>
+    parseStoredFiles(deps.sql, { signal: deps.signal, lastComplete, registryTz: deps.config.registryTz });
+  // Fetched files are parsed while others are still fetched, a parse's batch at a time.
+  const behind = parseBehind(parse, PARSE_BEHIND_EVERY);
   const filePhase = fetchOpenFiles(
     {
       sql: deps.sql,
       fetchFile: (path, consume, signal) => deps.registry.streamFile(path, consume, signal),
       concurrency: deps.config.concurrency,
       policy: deps.config.fetchFiles,
-      progress,
+      progress: {
+        plan: (totals) => progress.plan(totals),
+        windowDone: (failed) => progress.windowDone(failed),
+        filesAdded: (count) => progress.filesAdded(count),
+        request: (answered) => progress.request(answered),
+        fileDone: (failed) => {
+          progress.fileDone(failed);
+          if (!failed) behind.fetched();
+        },
+      },
       signal: deps.signal,
       lock: deps.lock,
     },
@@ -250,17 +264,19 @@ async function pass(
     feed.finish();
   }
   const f = await filePhase;
+  const parsedBehind = await behind.finish().then(
+    () => undefined,
+    (error: unknown) => ({ error }),
+  );
   const fatal =
     deps.registry.refusal?.error ??
     w.fatal ??
     f.fatal ??
     (lost?.aborted ? (lost.reason as Error) : undefined);
-  if (!fatal)
-    await parseStoredFiles(deps.sql, {
-      signal: deps.signal,
-      lastComplete,
-      registryTz: deps.config.registryTz,
-    });
+  if (!fatal) {
+    if (parsedBehind) throw parsedBehind.error;
+    await parse();
+  }
   const stopped = stop?.aborted ?? false;
   const incomplete = w.windowsFailed + w.windowsSkipped + f.failed + f.skipped + items.errors.length > 0;
   return {
@@ -287,6 +303,9 @@ async function pass(
     ...(fatal ? { error: fatal } : {}),
   };
 }
+
+/** Files fetched between two parses behind the fetches: the parse's own batch. */
+const PARSE_BEHIND_EVERY = 200;
 
 /** Tells the file phase when a window has committed and when the windows are all done. */
 function windowFeed(): WindowFeed & { committed(): void; finish(): void } {

@@ -18,6 +18,8 @@ import type { ProgressSink } from "./progress.ts";
 import { type WindowWrite, writeWindow } from "./sql/window.ts";
 import { stoppable } from "./stoppable.ts";
 import { validateItems } from "./validate-items.ts";
+import { mayStart, runPool } from "./window-pool.ts";
+import { WriteBehind } from "./write-behind.ts";
 
 const MAX_FOLLOW_UPS = 7;
 /**
@@ -102,7 +104,11 @@ export async function runWindows(
   // Lists whose changes ran past the page bound: their other windows would each cost as many
   // requests again, so the rest of the run does not ask for them (they stay uncovered).
   const endless = new Set<string>();
-  const runWindow = async (window: Window) => {
+  const floor = Math.max(1, options.concurrency);
+  const cap = floor * MAX_IN_FLIGHT_FACTOR;
+  // Answers waiting to be written while their windows ask on: as many as the configured windows.
+  const writes = new WriteBehind(floor);
+  const runWindow = async (window: Window, asked: () => void) => {
     if (options.signal?.aborted || stats.fatal) {
       stats.windowsSkipped++;
       return;
@@ -110,7 +116,7 @@ export async function runWindows(
     try {
       if (endless.has(window.listKey))
         throw new Error("not asked: an earlier window of this list ran past the page bound in this run");
-      await runOne(window, options, stats, sharing);
+      await runOne(window, { options, stats, sharing, writes, asked });
       stats.windowsDone++;
       options.progress.windowDone(false);
     } catch (thrown) {
@@ -139,19 +145,55 @@ export async function runWindows(
       options.progress.windowDone(true);
     }
   };
-  const floor = Math.max(1, options.concurrency);
-  const cap = floor * MAX_IN_FLIGHT_FACTOR;
   await runPool(windows, runWindow, floor, (running) =>
     mayStart(running, floor, cap, options.limiter?.stats().waiting ?? Number.POSITIVE_INFINITY),
   );
   return stats;
 }
 
-async function runOne(
+interface WindowContext {
+  options: WindowRunOptions;
+  stats: WindowRunStats;
+  sharing: Set<string>;
+  writes: WriteBehind;
+  /** The window's last request is answered: its place among the windows asking is free. */
+  asked: () => void;
+}
+
+/**
+ * Asks for one window (and for what its answers left out), handing each answer to the writes
+ * behind; done when the last of them has committed. A failed write ends the asking.
+ */
+async function runOne(window: Window, context: WindowContext): Promise<void> {
+  let written: Promise<void> = Promise.resolve();
+  let writeFailed = false;
+  let failure: { error: unknown } | undefined;
+  try {
+    await askAll(window, context, async (write) => {
+      if (writeFailed) return false;
+      ({ chain: written } = await context.writes.add(written, write));
+      written.catch(() => {
+        writeFailed = true;
+      });
+      return true;
+    });
+  } catch (error) {
+    failure = { error };
+  }
+  context.asked();
+  // A write's failure comes first: it happened to an answer asked before the request that failed.
+  await written;
+  if (failure) throw failure.error;
+}
+
+/**
+ * The requests of one window: each answer is checked and handed to `write` (false: stop asking,
+ * an earlier write failed), and what the server left out is asked again.
+ */
+async function askAll(
   window: Window,
-  options: WindowRunOptions,
-  stats: WindowRunStats,
-  sharing: Set<string>,
+  { options, stats, sharing }: WindowContext,
+  write: (write: () => Promise<void>) => Promise<boolean>,
 ): Promise<void> {
   let pending: Interval[] = [{ start: window.start, end: window.end }];
   /** Single days whose answer is too large even alone: the other days go on, then the window fails. */
@@ -191,22 +233,25 @@ async function runOne(
       const covered = clean
         ? intersect(asked, answered, { start: asked.start, end: options.lastComplete })
         : null;
-      const written = await writeWithRetry(options, {
-        listKey: window.listKey,
-        runId: options.runId,
-        requested: asked,
-        covered,
-        items: checked.valid,
-        invalid: checked.invalid,
-        lock: options.lock,
-        mayBeNew: !sharing.has(window.listKey),
+      const handed = await write(async () => {
+        const written = await writeWithRetry(options, {
+          listKey: window.listKey,
+          runId: options.runId,
+          requested: asked,
+          covered,
+          items: checked.valid,
+          invalid: checked.invalid,
+          lock: options.lock,
+          mayBeNew: !sharing.has(window.listKey),
+        });
+        if (written.metStored) {
+          stats.rewrites++;
+          sharing.add(window.listKey);
+        }
+        stats.changes += written.changes;
+        stats.newFiles += written.newFiles;
       });
-      if (written.metStored) {
-        stats.rewrites++;
-        sharing.add(window.listKey);
-      }
-      stats.changes += written.changes;
-      stats.newFiles += written.newFiles;
+      if (!handed) return;
       if (!clean) {
         stats.invalidItems += checked.invalid.length;
         const first = checked.invalid[0]!;
@@ -263,52 +308,6 @@ function noteDisagreement(
       `the answer claims days that were not asked (${example}); only asked, complete days are covered`,
     );
   }
-}
-
-/**
- * Whether one more window may start: always below the configured number; above it only while
- * nobody waits at the limiter (its budget would go unused), and never past the cap.
- */
-export function mayStart(running: number, floor: number, cap: number, waitingAtLimiter: number): boolean {
-  if (running < floor) return true;
-  return running < cap && waitingAtLimiter === 0;
-}
-
-/**
- * Runs `fn` over `items`: `floor` at once, more while `mayStartNow(running)` allows, checked at
- * every end. Beyond the floor one item starts per check, since the limiter sees a new window
- * only once it asks for its request.
- */
-async function runPool<T>(
-  items: readonly T[],
-  fn: (item: T) => Promise<void>,
-  floor: number,
-  mayStartNow: (running: number) => boolean,
-): Promise<void> {
-  let next = 0;
-  let running = 0;
-  let failure: unknown;
-  await new Promise<void>((resolve) => {
-    const pump = () => {
-      let extra = false;
-      while (next < items.length && (running < floor || (!extra && mayStartNow(running)))) {
-        if (running >= floor) extra = true;
-        const item = items[next++]!;
-        running++;
-        fn(item)
-          .catch((error: unknown) => {
-            failure ??= error;
-          })
-          .finally(() => {
-            running--;
-            pump();
-          });
-      }
-      if (next >= items.length && running === 0) resolve();
-    };
-    pump();
-  });
-  if (failure !== undefined) throw failure;
 }
 
 function describe(intervals: Interval[]): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mayStart } from "../../src/sync/window-run.ts";
+import { mayStart } from "../../src/sync/window-pool.ts";
 
 describe("windows in flight", () => {
   it("starts the configured number whatever the limiter says", () => {

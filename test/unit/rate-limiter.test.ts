@@ -13,6 +13,25 @@ function maxInAnyWindow(starts: number[], windowMs: number): number {
   return max;
 }
 
+/** A simulated clock whose `n`-th sleeper wakes `lateBy(n)` ms late (a busy event loop, say). */
+function lateClock(lateBy: (n: number) => number): FakeClock {
+  let sleeps = 0;
+  return new (class extends FakeClock {
+    override sleep(ms: number, signal?: AbortSignal): Promise<void> {
+      return super.sleep(ms + lateBy(++sleeps), signal);
+    }
+  })();
+}
+
+/** Asks for `count` turns at once; when each was granted. */
+async function grantTimes(limiter: RateLimiter, clock: FakeClock, count: number): Promise<number[]> {
+  const starts: number[] = [];
+  const all = Array.from({ length: count }, () => limiter.acquire().then(() => starts.push(clock.now())));
+  await clock.runAll();
+  await Promise.all(all);
+  return starts;
+}
+
 describe("rate limiter", () => {
   it("never lets more than the limit start in any 1-second window, and uses the budget fully", async () => {
     const clock = new FakeClock();
@@ -31,20 +50,45 @@ describe("rate limiter", () => {
 
   it("keeps the rate when its timers fire late, and still never exceeds the limit", async () => {
     // A busy event loop wakes every sleeper 5 ms late: the spacing must not grow by as much.
-    class LateClock extends FakeClock {
-      override sleep(ms: number, signal?: AbortSignal): Promise<void> {
-        return super.sleep(ms + 5, signal);
-      }
-    }
-    const clock = new LateClock();
-    const limiter = new RateLimiter(30, clock, { marginMs: 20 });
-    const starts: number[] = [];
-    const all = Array.from({ length: 300 }, () => limiter.acquire().then(() => starts.push(clock.now())));
-    await clock.runAll();
-    await Promise.all(all);
+    const clock = lateClock(() => 5);
+    const starts = await grantTimes(new RateLimiter(30, clock, { marginMs: 20 }), clock, 300);
     expect(maxInAnyWindow(starts, 1020)).toBeLessThanOrEqual(30);
     // 299 spacings of 1020/30 ms would be 10,166 ms; 5 ms lost at each would be 11,661 ms.
     expect(starts.at(-1)!).toBeLessThan(10_166 * 1.01);
+  });
+
+  it("grants the turns a late timer held back as soon as it fires: the schedule is kept in absolute time", async () => {
+    // A loaded machine: every sleeper wakes 40 ms late, more than half the spacing of 33.3 ms.
+    const clock = lateClock(() => 40);
+    const starts = await grantTimes(new RateLimiter(30, clock, { marginMs: 20 }), clock, 300);
+    expect(maxInAnyWindow(starts, 1020)).toBeLessThanOrEqual(30);
+    // The schedule's 299 spacings of 1020/30 ms are 10,166 ms. Only the turns the window decides
+    // (one a second) still lose their 40 ms; losing it at every turn would take about 17,000 ms.
+    expect(starts.at(-1)!).toBeLessThan(10_166 * 1.05);
+  });
+
+  it("makes up wake-ups that come late now and then, in bursts no larger than they held back", async () => {
+    // Every tenth wake-up comes 100 ms late (a garbage collection, a core taken by another process).
+    const clock = lateClock((n) => (n % 10 === 0 ? 100 : 0));
+    const starts = await grantTimes(new RateLimiter(30, clock, { marginMs: 20 }), clock, 300);
+    expect(maxInAnyWindow(starts, 1020)).toBeLessThanOrEqual(30);
+    // Only the stalls that fall on a turn the window decides are lost (the window follows the
+    // real starts); losing every stall would end past 12,000 ms.
+    expect(starts.at(-1)!).toBeLessThan(10_166 * 1.08);
+    const together = Math.max(...starts.map((t) => starts.filter((u) => u === t).length));
+    expect(together).toBeLessThanOrEqual(Math.ceil(100 / (1000 / 30)) + 1);
+  });
+
+  it("owes nothing for a time nobody asked: after an idle spell, turns are spaced again", async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter(30, clock, { marginMs: 0 });
+    await Promise.all([limiter.acquire(), clock.runAll()]);
+    const idle = clock.sleep(5000);
+    await clock.runAll();
+    await idle;
+    const starts = await grantTimes(limiter, clock, 5);
+    expect(starts).toHaveLength(5);
+    for (const [i, at] of starts.entries()) expect(at).toBeCloseTo(5000 + (i * 1000) / 30, 6);
   });
 
   it("holds everyone back while the server's Retry-After runs", async () => {
