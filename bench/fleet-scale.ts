@@ -88,6 +88,13 @@ export async function fleetScaleBench(p: FleetScaleParams): Promise<Record<strin
     const queued = enqueued.output.split("\n").filter((l) => l.startsWith("added "));
     if (queued.length !== p.accounts)
       throw new Error(`enqueue added ${queued.length} jobs for ${p.accounts}`);
+    // Every account migrated, none synced yet, a job each in the queue.
+    const statusQueued = await timed(() => regwatch(["status", "--fleet"], env));
+    // Said as measured: a round that fails later still leaves these on standard error.
+    process.stderr.write(
+      `fleet at scale, ${p.accounts} accounts: migrate ${migrateS.toFixed(1)} s, again ${again.s.toFixed(2)} s, ` +
+        `enqueue ${enqueued.s.toFixed(2)} s, status --fleet ${statusQueued.toFixed(2)} s (jobs queued)\n`,
+    );
     emulator.resetLog();
     const started = performance.now();
     const pool = startWorkers(p.workers, env, p.concurrency);
