@@ -2,16 +2,24 @@
  * What `status --fleet` and the daemon's metrics show of each account, read for many accounts in
  * few statements: one finds the schemas that are migrated, then one statement per CHUNK accounts
  * reads their last runs, coverage, open files and key refusals together (each account's part
- * names its own schema; the statement's one snapshot covers them all). A thousand accounts are
- * eleven statements, where one transaction per account took thousands of round trips. A chunk
+ * names its own schema; the statement's one snapshot covers them all), two statements at once. A
+ * thousand accounts are a hundred statements, where a transaction per account took about eleven
+ * thousand round trips. What remains is the server opening each account's tables and indexes
+ * (several thousand catalog entries a fresh connection loads once). A chunk
  * the server refuses (one schema broken, say) is read again account by account, so the error is
  * that account's alone.
  */
 import type { Fragment, Sql } from "../../db/connect.ts";
 import { type KeyRefusalRow, refusalColumns } from "./key-refusals.ts";
 
-/** Accounts per statement: a few hundred subqueries, planned in milliseconds. */
-const CHUNK = 100;
+/**
+ * Accounts per statement. Planning a UNION grows faster than its branches (100 accounts a
+ * statement took 6 ms an account with every catalog entry cached, 10 took 1.2 ms), while each
+ * statement is a round trip: ten is near the best of both.
+ */
+const CHUNK = 10;
+/** Statements at once, on as many of the caller's connections (status --fleet holds two). */
+const LANES = 2;
 
 export interface AccountRunSummary {
   kind: string;
@@ -69,8 +77,13 @@ export async function accountSummaries(
     from unnest(${schemas as string[]}::text[]) s
     where to_regclass(format('%I.runs', s)) is not null`;
   const found = new Map<string, SummaryOrError>();
-  for (let i = 0; i < tables.length; i += CHUNK) {
-    const chunk = tables.slice(i, i + CHUNK);
+  const chunks: (typeof tables)[number][][] = [];
+  for (let i = 0; i < tables.length; i += CHUNK) chunks.push(tables.slice(i, i + CHUNK));
+  let next = 0;
+  const lane = async () => {
+    while (next < chunks.length) await readInto(chunks[next++]!);
+  };
+  const readInto = async (chunk: (typeof tables)[number][]) => {
     const rows = await readChunk(sql, chunk).catch(async () => {
       const alone: SummaryRow[] = [];
       for (const one of chunk)
@@ -81,7 +94,8 @@ export async function accountSummaries(
       return alone;
     });
     for (const row of rows) found.set(row.schema, { summary: summaryOf(row) });
-  }
+  };
+  await Promise.all(Array.from({ length: LANES }, lane));
   return found;
 }
 
