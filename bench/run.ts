@@ -15,7 +15,8 @@
  * which runs just it and merges its keys (--quick, --fleet-keys N, --fleet-lists N, --fleet-items N,
  * --fleet-weeks N, --fleet-changes N per business a month, --fleet-workers 1,2,4: figures of any
  * other size than the full one are printed, not merged); the fleet at scale (bench/fleet-scale.ts:
- * 200 accounts, 4 workers at --concurrency 4) only with --fleet-scale, likewise (--quick prints).
+ * 1,000 accounts through PgBouncer, 4 workers at --concurrency 4) only with --fleet-scale, likewise
+ * (--accounts N another size, printed unless 1,000; --quick prints).
  * Uses DATABASE_URL, else an embedded Postgres in a temp dir.
  * --smoke runs every scenario of the default run and a one-worker fleet round at a tiny size
  * (bench/sizes.ts), prints the figures and writes nothing, on TEST_DATABASE_URL's server (the
@@ -30,7 +31,7 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { type BenchServer, benchServer } from "./bench-database.ts";
+import { type BenchServer, benchServer, freshDatabase } from "./bench-database.ts";
 import { consoleInbox } from "./console.ts";
 import { consoleChanges } from "./console-changes.ts";
 import { deliveryThroughput } from "./delivery.ts";
@@ -87,10 +88,12 @@ const { values } = parseArgs({
     "fleet-items": { type: "string" },
     "fleet-weeks": { type: "string" },
     "fleet-changes": { type: "string" },
-    // The fleet at scale (issue 38, bench/fleet-scale.ts): 200 accounts, 4 workers; merges its keys.
+    // The fleet at scale (issues 38, 50, bench/fleet-scale.ts): 1,000 accounts, 4 workers, through
+    // PgBouncer; merges its keys (--accounts N: another size, printed only unless 1,000).
     "fleet-scale": { type: "boolean", default: false },
     // One core kept busy for the whole run (issue 50, point 5, bench/loaded.ts); figures kept apart.
     loaded: { type: "boolean", default: false },
+    accounts: { type: "string" },
   },
 });
 const num = (v: string | undefined, fallback: number) => (v === undefined ? fallback : Number(v));
@@ -173,12 +176,25 @@ if (values.fleet) {
 }
 
 if (values["fleet-scale"]) {
+  const base = quick ? FLEET_SCALE_QUICK : FLEET_SCALE_FULL;
+  const accounts = num(values.accounts, base.accounts);
+  if (!Number.isInteger(accounts) || accounts < 1 || accounts > 9999) {
+    process.stderr.write(
+      `--accounts takes a whole number of accounts from 1 to 9999, not "${values.accounts}"\n`,
+    );
+    process.exit(64);
+  }
   const server = await benchServer();
   try {
-    const size = quick ? FLEET_SCALE_QUICK : FLEET_SCALE_FULL;
-    const figures = await fleetScaleBench({ ...size, rateLimit: 10, serverUrl: server.url });
-    // Only the full size's figures go into results.json; --quick prints them.
-    if (quick) for (const [key, value] of Object.entries(figures)) process.stdout.write(`${key}  ${value}\n`);
+    const figures = await fleetScaleBench({
+      ...base,
+      accounts,
+      rateLimit: 10,
+      serverUrl: server.url,
+      database: (name) => freshDatabase(server.url, name),
+    });
+    // Only the full size's figures go into results.json; any other size is printed.
+    if (accounts !== FLEET_SCALE_FULL.accounts || quick) printFigures(figures);
     else await mergeResults(figures);
   } finally {
     await server.stop();

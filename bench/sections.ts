@@ -17,6 +17,7 @@ import { deliveryThroughput } from "./delivery.ts";
 import { filesPipeline } from "./files-pipeline.ts";
 import { filesRss } from "./files-rss.ts";
 import { fleetBench } from "./fleet.ts";
+import { FLEET_SCALE_SMOKE, fleetScaleBench } from "./fleet-scale.ts";
 import { ingest } from "./ingest.ts";
 import { paymentsThroughput } from "./payments.ts";
 import { binNodeFlags } from "./product-bin.ts";
@@ -176,13 +177,26 @@ export function defaultSections(size: BenchSize, server: BenchServer, smoke: boo
         }),
     },
   ];
-  // The fleet takes minutes per round at its own size (`--fleet`); the smoke run has one tiny round.
+  // The fleets take minutes per round at their own size (`--fleet`, `--fleet-scale`); the smoke
+  // run has one tiny round of each (the one at scale through PgBouncer, every key of it).
   if (smoke)
-    sections.push({
-      name: "fleet",
-      run: () =>
-        fleetBench({ ...FLEET_SMOKE, workers: [1], rateLimit: api.rateLimit, database: server.database }),
-    });
+    sections.push(
+      {
+        name: "fleet",
+        run: () =>
+          fleetBench({ ...FLEET_SMOKE, workers: [1], rateLimit: api.rateLimit, database: server.database }),
+      },
+      {
+        name: "fleet-scale",
+        run: () =>
+          fleetScaleBench({
+            ...FLEET_SCALE_SMOKE,
+            rateLimit: 10,
+            serverUrl: server.url,
+            database: server.database,
+          }),
+      },
+    );
   return sections;
 }
 

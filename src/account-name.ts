@@ -9,6 +9,9 @@ export const DEFAULT_SCHEMA = "regwatch";
 /** An account's name as the accounts file allows it; its schema name stays well within Postgres's 63. */
 export const ACCOUNT_NAME = /^[a-z][a-z0-9_]{0,29}$/;
 
+/** Names whose schema would be the fleet's own (src/fleet/sql/view-pieces.ts): no account may take them. */
+export const RESERVED_ACCOUNT_NAMES: readonly string[] = ["fleet", "fleet_parts"];
+
 /** The schema of the named account. */
 export function accountSchema(account: string): string {
   if (!ACCOUNT_NAME.test(account)) throw new Error(`"${account}" is not an account name`);

@@ -9,7 +9,7 @@ import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import * as z from "zod";
 import { refusedKeyVariable, sharedKeyProblems } from "./account-keys.ts";
-import { ACCOUNT_NAME, accountSchema } from "./account-name.ts";
+import { ACCOUNT_NAME, accountSchema, RESERVED_ACCOUNT_NAMES } from "./account-name.ts";
 import { baseUrl, cronExpression, DEFAULTS, originOnly, timeZone } from "./config-schema.ts";
 import { ConfigError } from "./errors.ts";
 
@@ -45,7 +45,11 @@ const envVarName = z.string().regex(ENV_VAR_NAME, "must be the name of an enviro
 const entrySchema = z.strictObject({
   name: z
     .string()
-    .regex(ACCOUNT_NAME, "must be a lower-case letter, then lower-case letters, digits or _ (30 at most)"),
+    .regex(ACCOUNT_NAME, "must be a lower-case letter, then lower-case letters, digits or _ (30 at most)")
+    .refine(
+      (name) => !RESERVED_ACCOUNT_NAMES.includes(name),
+      "is reserved: its schema would be one of the fleet's own (regwatch_fleet, regwatch_fleet_parts)",
+    ),
   watch_url: baseUrl("v2"),
   search_url: baseUrl("v1").optional(),
   api_key_env: envVarName,

@@ -1,24 +1,23 @@
 /**
  * `regwatch status --fleet`: one line per account (its last run, how far its lists are covered,
- * its open change files, its jobs in the queue) and one per queue worker (alive, jobs). Each
- * account is read in its own schema (withAccountSchema); the queue and the workers from the
- * fleet's home. An account that cannot be read (not migrated yet, say) is a line saying so.
+ * its open change files, its jobs in the queue) and one per queue worker (alive, jobs). The
+ * accounts' schemas are read a hundred at a time (account-summaries.ts); the queue and the
+ * workers from the fleet's home. An account that cannot be read (not migrated yet, say) is a line
+ * saying so.
  */
 import { keyFingerprint } from "../account-keys.ts";
 import type { Config } from "../config.ts";
 import { isoInZone, localDateTime, zonedStamp } from "../dates.ts";
 import type { Sql } from "../db/connect.ts";
-import { coerceError } from "../errors.ts";
 import { describeKeyHold, type KeyHold, keyHold } from "../fleet/key-hold.ts";
 import { queueCounts } from "../fleet/queue-counts.ts";
-import { keyRefusals } from "../fleet/sql/key-refusals.ts";
 import {
   type AccountRunSummary,
-  accountSchemaReady,
-  accountSummary,
-  queueSchemaInstalled,
-  withAccountSchema,
-} from "../fleet/sql/status.ts";
+  accountSummaries,
+  type SummaryOrError,
+} from "../fleet/sql/account-summaries.ts";
+import type { KeyRefusalRow } from "../fleet/sql/key-refusals.ts";
+import { queueSchemaInstalled } from "../fleet/sql/status.ts";
 import { listWorkers } from "../fleet/sql/workers.ts";
 import { terminalSafe } from "../formats/terminal-text.ts";
 import { daysBehind, type ScheduledAccount } from "./fleet-plan.ts";
@@ -97,12 +96,20 @@ export async function readFleetStatus(
     listWorkers(sql, config.jobLeaseS),
   ]);
   const jobsOf = new Map(counts.map((c) => [c.account, c]));
+  const summaries = await accountSummaries(
+    sql,
+    accounts.map((a) => a.schema),
+  );
   const lines: FleetAccountStatus[] = [];
   for (const account of accounts) {
     const c = jobsOf.get(account.name);
     const jobs = c ? { queued: c.queued, running: c.running, failed: c.failed } : NO_JOBS;
-    const line = await accountLine(sql, account, jobs, config.registryTz ?? config.tz, now);
-    line.keyRefusal = line.migrated ? await refusalOf(sql, account, config.tz, now, env) : null;
+    const found = summaries.get(account.schema);
+    const line = accountLine(account, jobs, found, config.registryTz ?? config.tz, now);
+    line.keyRefusal =
+      found !== undefined && "summary" in found
+        ? refusalOf(found.summary.refusals, account, config.tz, now, env)
+        : null;
     lines.push(line);
   }
   return {
@@ -124,13 +131,13 @@ export async function readFleetStatus(
   };
 }
 
-async function accountLine(
-  sql: Sql,
+function accountLine(
   account: ScheduledAccount,
   jobs: FleetJobCounts,
+  found: SummaryOrError | undefined,
   registryTz: string,
   now: Date,
-): Promise<FleetAccountStatus> {
+): FleetAccountStatus {
   const line: FleetAccountStatus = {
     account: account.name,
     schema: account.schema,
@@ -144,34 +151,30 @@ async function accountLine(
     keyRefusal: null,
     error: null,
   };
-  try {
-    if (!(await accountSchemaReady(sql, account.schema))) return line;
-    const summary = await withAccountSchema(sql, account.schema, accountSummary);
-    return {
-      ...line,
-      migrated: true,
-      lastRun: summary.lastRun,
-      coverageEnd: summary.coverageEnd,
-      daysBehind: daysBehind(summary.coverageEnd, now, registryTz),
-      lists: summary.lists,
-      openFiles: summary.openFiles,
-    };
-  } catch (error) {
-    return { ...line, error: coerceError(error).message };
-  }
+  if (found === undefined) return line;
+  if ("error" in found) return { ...line, error: found.error };
+  const { summary } = found;
+  return {
+    ...line,
+    migrated: true,
+    lastRun: summary.lastRun,
+    coverageEnd: summary.coverageEnd,
+    daysBehind: daysBehind(summary.coverageEnd, now, registryTz),
+    lists: summary.lists,
+    openFiles: summary.openFiles,
+  };
 }
 
 /** The recorded refusal of the account's watch key, judged against the variable's value here. */
-async function refusalOf(
-  sql: Sql,
+function refusalOf(
+  rows: readonly KeyRefusalRow[],
   account: ReportedAccount,
   tz: string,
   now: Date,
   env: NodeJS.ProcessEnv,
-): Promise<FleetKeyRefusal | null> {
+): FleetKeyRefusal | null {
   if (account.apiKeyEnv === undefined) return null;
   const variable = account.apiKeyEnv;
-  const rows = await withAccountSchema(sql, account.schema, keyRefusals).catch(() => []);
   const refusal = rows.find((r) => r.keyVariable === variable);
   if (!refusal) return null;
   const value = env[variable];

@@ -62,7 +62,10 @@ export async function migrateSchema(
   const table = migrationsTableOf(schema);
   return pool.begin(async (tx) => {
     const t = tx as unknown as Sql;
-    await t`select set_config('search_path', ${schema}, true)`;
+    // The commit need not wait for its WAL to reach the disk: the transaction is the schema's
+    // statements and its journal together, so a crash loses both or neither, and the next
+    // migrate applies again what it lost. Hundreds of fresh schemas stop waiting on the disk.
+    await t`select set_config('search_path', ${schema}, true), set_config('synchronous_commit', 'off', true)`;
     await t`select pg_advisory_xact_lock(${MIGRATION_LOCK}, hashtext(${schema}))`;
     await t`create table if not exists ${t(JOURNAL_SCHEMA)}.${t(table)} (
       id serial primary key, hash text not null, created_at bigint)`;

@@ -8,6 +8,7 @@ import { DEFAULTS } from "../config-schema.ts";
 import { type Logger, silentLogger } from "../logger.ts";
 import { redactSecrets } from "../secrets.ts";
 import { type JobPayload, jobKey, queueName, taskName } from "./jobs.ts";
+import { addJobsDeduped } from "./sql/queue-add.ts";
 
 /** Connections the queue's helpers keep open at most (adding jobs needs one). */
 const UTILS_POOL_SIZE = 2;
@@ -82,8 +83,8 @@ export function freesFailedKey(job: JobPayload): boolean {
 }
 
 /**
- * Adds the jobs, each to its account's queue under its key. A job whose key is already in the
- * queue is not added again (graphile-worker's `unsafe_dedupe` mode: the existing job is left as
+ * Adds the jobs, each to its account's queue under its key, all in one statement (sql/queue-add.ts).
+ * A job whose key is already in the queue is not added again (graphile-worker's `unsafe_dedupe` mode: the existing job is left as
  * it is, whether it waits or runs). A job found failed for good under the key of a kind that
  * frees it (freesFailedKey) is removed (graphile-worker's `completeJobs`, one statement that
  * leaves a locked job alone) and the job is added anew; the answer says which job it replaced.
@@ -101,21 +102,27 @@ export async function enqueue(
         : await openQueue(queue.databaseUrl, queue.log);
   try {
     const results: EnqueueResult[] = [];
-    for (const job of jobs) {
-      const key = jobKey(job);
-      const add = () =>
-        utils.addJob(taskName(job.kind), job, {
-          queueName: queueName(job.account),
-          jobKey: key,
-          jobKeyMode: "unsafe_dedupe",
-          maxAttempts: options.maxAttempts,
-        });
-      const found = await add();
+    // Every job in one statement; the few found failed for good under their key are replaced one by one.
+    const specs = jobs.map((job) => ({
+      task: taskName(job.kind),
+      payload: job,
+      queueName: queueName(job.account),
+      jobKey: jobKey(job),
+    }));
+    const rows = await addJobsDeduped(utils, specs, options.maxAttempts);
+    for (const [i, job] of jobs.entries()) {
+      const key = specs[i]!.jobKey;
+      const found = rows[i]!;
       const state = stateOf(found);
       if (state === "failed" && freesFailedKey(job)) {
         // Another scheduler may have replaced it already: then the second add finds its job.
         await utils.completeJobs([found.id]);
-        const added = await add();
+        const added = await utils.addJob(specs[i]!.task, job, {
+          queueName: specs[i]!.queueName,
+          jobKey: key,
+          jobKeyMode: "unsafe_dedupe",
+          maxAttempts: options.maxAttempts,
+        });
         const again = stateOf(added);
         const replaced = { id: String(found.id), attempts: found.attempts, lastError: found.last_error };
         results.push({

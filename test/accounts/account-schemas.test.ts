@@ -82,7 +82,14 @@ describe("migrate with an accounts file", () => {
     expect(result.stdout).toMatch(/^schema regwatch: applied \d+ migration\(s\)$/m);
     expect(result.stdout).toMatch(/^schema regwatch_a: applied \d+ migration\(s\)$/m);
     expect(result.stdout).toMatch(/^schema regwatch_b: applied \d+ migration\(s\)$/m);
-    expect(await schemas()).toEqual(["regwatch", "regwatch_a", "regwatch_b", "regwatch_fleet"]);
+    // regwatch_fleet holds the fleet's views, regwatch_fleet_parts their pieces.
+    expect(await schemas()).toEqual([
+      "regwatch",
+      "regwatch_a",
+      "regwatch_b",
+      "regwatch_fleet",
+      "regwatch_fleet_parts",
+    ]);
     // The job queue's schema is installed by the same command.
     const [queue] = await sql<{ ok: boolean }[]>`select to_regnamespace('graphile_worker') is not null as ok`;
     expect(queue?.ok).toBe(true);

@@ -125,6 +125,17 @@ describe("reading the accounts file", () => {
     expect(problems.join("\n")).not.toContain("s3cr3t-value");
   });
 
+  it("refuses the names whose schema is the fleet's own (regwatch_fleet, regwatch_fleet_parts)", () => {
+    const problems = problemsOf(`
+- { name: fleet, watch_url: http://x.example, api_key_env: K1 }
+- { name: fleet_parts, watch_url: http://x.example, api_key_env: K2 }
+- { name: fleet_one, watch_url: http://x.example, api_key_env: K3 }
+`);
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/entry 1 \("fleet"\): name: is reserved/);
+    expect(problems[1]).toMatch(/entry 2 \("fleet_parts"\): name: is reserved/);
+  });
+
   it("refuses a file that is not a list of accounts, an empty one and one that does not parse", () => {
     expect(problemsOf("name: a\nwatch_url: http://x\n")[0]).toContain(
       "unknown top-level field(s) name, watch_url",

@@ -11,6 +11,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATA_VIEWS } from "../../src/db/reader-classes.ts";
+import { pieceOf } from "../../src/fleet/sql/view-pieces.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createEmptyDatabase } from "../helpers/db.ts";
 
@@ -155,5 +156,80 @@ describe("grant-reader --fleet", () => {
     expect(usage).toEqual([{ requests: 7 }]);
     expect(await asReader("select * from regwatch_fleet.v_bank_accounts where account = 'd'")).toEqual([]);
     expect(await asReader("select * from regwatch_d.console_users")).toBe("denied");
+  });
+});
+
+/**
+ * Each relation's row version in the catalog: a view's definition (a rewritten view gets a new
+ * pg_rewrite row; a grant on it changes its pg_class row only), any other relation's pg_class row.
+ */
+async function versions(schemas: readonly string[]): Promise<Map<string, string>> {
+  const rows = await sql<{ name: string; version: string }[]>`
+    select n.nspname || '.' || c.relname as name,
+           coalesce((select string_agg(r.xmin::text, ',') from pg_rewrite r where r.ev_class = c.oid),
+                    c.xmin::text) as version
+    from pg_class c join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = any(${schemas as string[]}::text[])`;
+  return new Map(rows.map((r) => [r.name, r.version]));
+}
+
+function changed(before: Map<string, string>, after: Map<string, string>): string[] {
+  return [...new Set([...before.keys(), ...after.keys()])]
+    .filter((name) => before.get(name) !== after.get(name))
+    .sort();
+}
+
+describe("adding an account to a migrated fleet", () => {
+  const fleet = ["regwatch_fleet", "regwatch_fleet_parts"];
+  const accounts = ["a", "b", "c", "d"];
+  const schemas = accounts.map((a) => `regwatch_${a}`);
+
+  it("a migrate with the file unchanged writes no fleet view and no account's schema", async () => {
+    await migrate(...accounts);
+    const before = await versions([...fleet, ...schemas]);
+    const again = await migrate(...accounts);
+    for (const schema of schemas) expect(again).toContain(`schema ${schema} is up to date`);
+    expect(changed(before, await versions([...fleet, ...schemas]))).toEqual([]);
+  });
+
+  it("rewrites only the new account's piece of each view, leaves the others alone, and shows it", async () => {
+    const before = await versions([...fleet, ...schemas]);
+    expect(await migrate(...accounts, "e")).toContain("schema regwatch_e: applied");
+    const after = await versions([...fleet, ...schemas]);
+    const piece = String(pieceOf("e")).padStart(2, "0");
+    const rewritten = changed(before, after);
+    // No relation of another account's schema, and no piece but e's (its view too, when the piece is new).
+    expect(rewritten.filter((name) => !name.startsWith("regwatch_fleet"))).toEqual([]);
+    expect(rewritten.filter((name) => name.startsWith("regwatch_fleet_parts.")).sort()).toEqual(
+      DATA_VIEWS.map((view) => `regwatch_fleet_parts.${view}_${piece}`).sort(),
+    );
+    const piecesOfOthers = new Set(["a", "b", "c", "d"].map((a) => pieceOf(a)));
+    const tops = rewritten.filter((name) => name.startsWith("regwatch_fleet."));
+    expect(tops).toEqual(
+      piecesOfOthers.has(pieceOf("e")) ? [] : DATA_VIEWS.map((v) => `regwatch_fleet.${v}`).sort(),
+    );
+
+    await sql.unsafe(
+      `insert into regwatch_e.api_usage (day, api, endpoint, requests) values (current_date, 'watch', 'GET /v2/lists', 11)`,
+    );
+    expect(await fleetUsage()).toContainEqual({ account: "e", requests: 11 });
+    // The fleet reader reads the new account through the views too.
+    const usage = await asReader(
+      "select sum(requests)::int as requests from regwatch_fleet.v_api_usage_monthly where account = 'e'",
+    );
+    expect(usage).toEqual([{ requests: 11 }]);
+  });
+
+  it("a view rewritten by an older release (one UNION over every account) is replaced by pieces", async () => {
+    await sql.unsafe("drop view regwatch_fleet.v_coverage");
+    await sql.unsafe(
+      "create view regwatch_fleet.v_coverage as select 'a'::text as account, v.* from regwatch_a.v_coverage v",
+    );
+    await migrate(...accounts, "e");
+    const [row] = await sql<{ accounts: number }[]>`
+      select count(*)::int as accounts from pg_depend d join pg_rewrite r on r.oid = d.objid
+      join pg_class c on c.oid = d.refobjid join pg_namespace n on n.oid = c.relnamespace
+      where r.ev_class = 'regwatch_fleet.v_coverage'::regclass and n.nspname = 'regwatch_fleet_parts'`;
+    expect(row!.accounts).toBeGreaterThan(0);
   });
 });

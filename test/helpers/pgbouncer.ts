@@ -33,7 +33,11 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startPgBouncer(serverUrl: string): Promise<Bouncer> {
+/** `poolSize`: server connections per database and user (PgBouncer's default_pool_size; 20 unless given). */
+export async function startPgBouncer(
+  serverUrl: string,
+  options: { poolSize?: number } = {},
+): Promise<Bouncer> {
   if (!existsSync(PGBOUNCER))
     throw new Error(`${PGBOUNCER} is missing: install Debian's pgbouncer package (.ci/run does)`);
   const server = new URL(serverUrl);
@@ -59,7 +63,7 @@ export async function startPgBouncer(serverUrl: string): Promise<Bouncer> {
       "auth_type = any",
       "pool_mode = transaction",
       "max_client_conn = 500",
-      "default_pool_size = 20",
+      `default_pool_size = ${options.poolSize ?? 20}`,
       "",
     ].join("\n"),
   );

@@ -196,4 +196,25 @@ describe("status --fleet", () => {
     expect(both.code).toBe(64);
     expect(both.stderr).toContain("--fleet");
   });
+
+  it("an account whose tables cannot be read is a line with its error; the others are still read", async () => {
+    await t.db.sql`alter table regwatch_beta.change_files rename to change_files_away`;
+    try {
+      const r = await runCli(["status", "--fleet", "--json"], env());
+      expect(r.code).toBe(0);
+      const s = JSON.parse(r.stdout) as {
+        accounts: { account: string; migrated: boolean; error: string | null; lastRun: unknown }[];
+      };
+      const by = new Map(s.accounts.map((a) => [a.account, a]));
+      expect(by.get("beta")!.error).toContain("change_files");
+      expect(by.get("alpha")).toMatchObject({
+        migrated: true,
+        error: null,
+        lastRun: { kind: "sync", status: "ok" },
+      });
+      expect(by.get("gamma")).toMatchObject({ migrated: false, error: null });
+    } finally {
+      await t.db.sql`alter table regwatch_beta.change_files_away rename to change_files`;
+    }
+  });
 });

@@ -38,8 +38,12 @@ export async function keyRefusals(sql: Sql): Promise<KeyRefusalRow[]> {
   >`select to_regclass(${`${sql.schema}.key_refusals`}) is not null as present`;
   if (!table?.present) return [];
   const rows = await sql<KeyRefusalRow[]>`
-    select key_variable as "keyVariable", key_fingerprint as "keyFingerprint", refused_at as "refusedAt",
-           to_char(refused_day, 'YYYY-MM-DD') as "refusedDay", http_status as "httpStatus", endpoint, error
-    from ${sql.t.key_refusals} order by refused_at desc`;
+    select ${refusalColumns(sql)} from ${sql.t.key_refusals} order by refused_at desc`;
   return [...rows];
+}
+
+/** A refusal's columns under KeyRefusalRow's names (also read for many accounts at once). */
+export function refusalColumns(sql: Sql) {
+  return sql`key_variable as "keyVariable", key_fingerprint as "keyFingerprint", refused_at as "refusedAt",
+           to_char(refused_day, 'YYYY-MM-DD') as "refusedDay", http_status as "httpStatus", endpoint, error`;
 }
