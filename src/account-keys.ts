@@ -137,29 +137,51 @@ export function sharedKeyProblems(accounts: readonly KeyedAccount[], env: NodeJS
   const problems: string[] = [];
   const reported = new Set<string>();
   const uses = accounts.flatMap(usesOf);
-  for (let i = 0; i < uses.length; i++) {
-    for (let j = i + 1; j < uses.length; j++) {
-      const a = uses[i]!;
-      const b = uses[j]!;
-      if (a.account === b.account) continue;
-      const pair = `${a.account}\u0000${b.account}`;
-      if (reported.has(pair)) continue;
-      const sameVariable = a.variable === b.variable;
-      const value = sentValue(env[a.variable]);
-      const sameValue = !sameVariable && value !== undefined && sentValue(env[b.variable]) === value;
-      if (!sameVariable && !sameValue) continue;
-      reported.add(pair);
-      const how = sameVariable
-        ? `both name ${a.variable} (${a.account}'s ${a.field}, ${b.account}'s ${b.field})`
-        : `${a.variable} (${a.account}'s ${a.field}) and ${b.variable} (${b.account}'s ${b.field}) hold the same key`;
-      problems.push(
-        `accounts "${a.account}" and "${b.account}" share one API key: ${how}. The registry limits each key ` +
-          "to its rate across every process, and the fleet paces each account on its own; give each account " +
-          "a key of its own, or serve the key's lists from one account",
-      );
-    }
+  const values = uses.map((use) => sentValue(env[use.variable]));
+  for (const [i, j] of candidatePairs(uses, values)) {
+    const a = uses[i]!;
+    const b = uses[j]!;
+    if (a.account === b.account) continue;
+    const pair = `${a.account}\u0000${b.account}`;
+    if (reported.has(pair)) continue;
+    const sameVariable = a.variable === b.variable;
+    const sameValue = !sameVariable && values[i] !== undefined && values[j] === values[i];
+    if (!sameVariable && !sameValue) continue;
+    reported.add(pair);
+    const how = sameVariable
+      ? `both name ${a.variable} (${a.account}'s ${a.field}, ${b.account}'s ${b.field})`
+      : `${a.variable} (${a.account}'s ${a.field}) and ${b.variable} (${b.account}'s ${b.field}) hold the same key`;
+    problems.push(
+      `accounts "${a.account}" and "${b.account}" share one API key: ${how}. The registry limits each key ` +
+        "to its rate across every process, and the fleet paces each account on its own; give each account " +
+        "a key of its own, or serve the key's lists from one account",
+    );
   }
   return problems;
+}
+
+/**
+ * The pairs of uses (i < j, in the order a comparison of every pair would meet them) that name one
+ * variable or hold one key: found through two indexes, so a file of a thousand accounts costs a
+ * few thousand steps, not the half million of comparing every pair.
+ */
+function candidatePairs(uses: readonly KeyUse[], values: readonly (string | undefined)[]): [number, number][] {
+  const groups = new Map<string, number[]>();
+  const join = (key: string, index: number) => {
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [index]);
+    else group.push(index);
+  };
+  uses.forEach((use, index) => {
+    join(`variable\u0000${use.variable}`, index);
+    const value = values[index];
+    if (value !== undefined) join(`value\u0000${value}`, index);
+  });
+  const pairs = new Map<string, [number, number]>();
+  for (const group of groups.values())
+    for (let x = 0; x < group.length; x++)
+      for (let y = x + 1; y < group.length; y++) pairs.set(`${group[x]} ${group[y]}`, [group[x]!, group[y]!]);
+  return [...pairs.values()].sort((p, q) => p[0] - q[0] || p[1] - q[1]);
 }
 
 /**
