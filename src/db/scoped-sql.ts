@@ -50,6 +50,7 @@ export const RELATION_NAMES = [
   "dropped_lists",
   "given_names",
   "held_uploads",
+  "inbox_open_changes",
   "invalid_items",
   "item_outcomes",
   "keep_search_bank_accounts",
