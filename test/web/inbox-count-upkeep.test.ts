@@ -5,8 +5,8 @@
  */
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reopenSnoozed, setAlertStatus } from "../../src/alerts/sql/lifecycle.ts";
 import { SEVERITY_RULE } from "../../src/alerts/severity.ts";
+import { reopenSnoozed, setAlertStatus } from "../../src/alerts/sql/lifecycle.ts";
 import { startRun } from "../../src/run/runs.ts";
 import {
   assignAlerts,
@@ -19,13 +19,16 @@ import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
 const NOW = new Date("2026-11-27T09:00:00Z");
 const SINCE = new Date(NOW.getTime() - 86_400_000);
-const HOUR = 3_600_000;
 
 let t: TestDatabase;
 let runId: number;
 let rules: number[];
 
-async function change(taxId: string, headings: string[], values: Record<string, string> = {}): Promise<number> {
+async function change(
+  taxId: string,
+  headings: string[],
+  values: Record<string, string> = {},
+): Promise<number> {
   const sql = t.db.sql;
   const [row] = await sql<{ id: number }[]>`
     insert into ${sql.t.changes} (tax_id, change_date, chapter, path, changed_headings, raw)
@@ -69,7 +72,8 @@ const ALL: InboxChangeFilter = {
 };
 
 async function rowsOf(filter: Partial<InboxChangeFilter>): Promise<number> {
-  return (await inboxChanges(t.db.sql, { ...ALL, ...filter }, SEVERITY_RULE, "Europe/Budapest")).changes.length;
+  return (await inboxChanges(t.db.sql, { ...ALL, ...filter }, SEVERITY_RULE, "Europe/Budapest")).changes
+    .length;
 }
 
 /** The cards as the alerts say they should be: the inbox's rows under each card's filter. */
@@ -87,8 +91,11 @@ async function cards(): Promise<InboxChangeCounts> {
   return inboxChangeCounts(t.db.sql, { since: SINCE, me: "anna" });
 }
 
-const by = (ids: number[], status: "acknowledged" | "resolved" | "snoozed", snoozedUntil: string | null = null) =>
-  setAlertStatus(t.db.sql, { ids, status, by: "anna", note: null, snoozedUntil, at: NOW });
+const by = (
+  ids: number[],
+  status: "acknowledged" | "resolved" | "snoozed",
+  snoozedUntil: string | null = null,
+) => setAlertStatus(t.db.sql, { ids, status, by: "anna", note: null, snoozedUntil, at: NOW });
 
 describe("the inbox's count cards kept as alerts change", () => {
   let bank: number[];
