@@ -5,7 +5,6 @@
  */
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SEVERITY_RULE } from "../../src/alerts/severity.ts";
 import { reopenSnoozed, setAlertStatus } from "../../src/alerts/sql/lifecycle.ts";
 import { startRun } from "../../src/run/runs.ts";
 import {
@@ -13,9 +12,9 @@ import {
   type InboxChangeCounts,
   type InboxChangeFilter,
   inboxChangeCounts,
-  inboxChanges,
 } from "../../src/web/sql/inbox-changes.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { addChange, addChangeValue, inboxRowsOf } from "../helpers/inbox-rows.ts";
 
 const NOW = new Date("2026-11-27T09:00:00Z");
 const SINCE = new Date(NOW.getTime() - 86_400_000);
@@ -24,27 +23,8 @@ let t: TestDatabase;
 let runId: number;
 let rules: number[];
 
-async function change(
-  taxId: string,
-  headings: string[],
-  values: Record<string, string> = {},
-): Promise<number> {
-  const sql = t.db.sql;
-  const [row] = await sql<{ id: number }[]>`
-    insert into ${sql.t.changes} (tax_id, change_date, chapter, path, changed_headings, raw)
-    values (${taxId}, date '2026-11-20', 'registry', ${`upkeep/${taxId}.json`}, ${headings}, '{}'::jsonb)
-    returning id::int`;
-  for (const [heading, value] of Object.entries(values)) await addValue(row!.id, taxId, heading, value);
-  return row!.id;
-}
-
-async function addValue(changeId: number, taxId: string, heading: string, value: string): Promise<void> {
-  const sql = t.db.sql;
-  await sql`
-    insert into ${sql.t.change_values} (change_id, heading, tax_id, change_date, old_value, new_value, path)
-    values (${changeId}, ${heading}, ${taxId}, date '2026-11-20', '"1"'::jsonb, ${sql.json(value)},
-            ${`upkeep/${taxId}.json`})`;
-}
+const change = (taxId: string, headings: string[], values: Record<string, string> = {}) =>
+  addChange(t.db.sql, taxId, headings, values);
 
 /** One open alert per rule on the change (as many as `hoursAgo` gives), their ids. */
 async function raise(changeId: number, hoursAgo: number[]): Promise<number[]> {
@@ -57,24 +37,7 @@ async function raise(changeId: number, hoursAgo: number[]): Promise<number[]> {
   return rows.map((r) => r.id).sort((a, b) => a - b);
 }
 
-const ALL: InboxChangeFilter = {
-  status: "open",
-  list: null,
-  heading: null,
-  rule: null,
-  from: null,
-  to: null,
-  severity: null,
-  assignedTo: null,
-  raisedSince: null,
-  page: 1,
-  pageSize: 500,
-};
-
-async function rowsOf(filter: Partial<InboxChangeFilter>): Promise<number> {
-  return (await inboxChanges(t.db.sql, { ...ALL, ...filter }, SEVERITY_RULE, "Europe/Budapest")).changes
-    .length;
-}
+const rowsOf = (filter: Partial<InboxChangeFilter>) => inboxRowsOf(t.db.sql, filter);
 
 /** The cards as the alerts say they should be: the inbox's rows under each card's filter. */
 async function expected(): Promise<InboxChangeCounts> {
@@ -141,7 +104,7 @@ describe("the inbox's count cards kept as alerts change", () => {
 
   it("makes a change high when its values are rewritten to a ceased status, and normal again", async () => {
     const before = (await cards()).high;
-    await addValue(ceasing, "10000004", "status", "0");
+    await addChangeValue(t.db.sql, ceasing, "10000004", "status", "0");
     expect((await cards()).high).toBe(before + 1);
     expect(await cards()).toEqual(await expected());
     await t.db.sql`delete from ${t.db.sql.t.change_values} where change_id = ${ceasing}`;
