@@ -29,6 +29,7 @@ export const DATA_TABLES = [
   "desired_lists",
   "dropped_lists",
   "given_names",
+  "inbox_open_changes",
   "invalid_items",
   "item_outcomes",
   "managed_items",

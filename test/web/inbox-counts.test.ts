@@ -9,6 +9,7 @@ import { SEVERITY_RULE } from "../../src/alerts/severity.ts";
 import { finishRun, startRun } from "../../src/run/runs.ts";
 import { type InboxChangeFilter, inboxChangeCounts, inboxChanges } from "../../src/web/sql/inbox-changes.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { ALL_OPEN, addChange, inboxRowsOf } from "../helpers/inbox-rows.ts";
 
 const NOW = new Date("2026-11-27T09:00:00Z");
 const SINCE = new Date(NOW.getTime() - 86_400_000);
@@ -16,25 +17,8 @@ const HOUR = 3_600_000;
 
 let t: TestDatabase;
 
-/** A change of `headings` with the new values given (old values are "1"), its id. */
-async function change(
-  taxId: string,
-  headings: string[],
-  values: Record<string, string> = {},
-): Promise<number> {
-  const sql = t.db.sql;
-  const [row] = await sql<{ id: number }[]>`
-    insert into ${sql.t.changes} (tax_id, change_date, chapter, path, changed_headings, raw)
-    values (${taxId}, date '2026-11-20', 'registry', ${`counts/${taxId}.json`}, ${headings}, '{}'::jsonb)
-    returning id::int`;
-  for (const [heading, value] of Object.entries(values)) {
-    await sql`
-      insert into ${sql.t.change_values} (change_id, heading, tax_id, change_date, old_value, new_value, path)
-      values (${row!.id}, ${heading}, ${taxId}, date '2026-11-20', '"1"'::jsonb, ${sql.json(value)},
-              ${`counts/${taxId}.json`})`;
-  }
-  return row!.id;
-}
+const change = (taxId: string, headings: string[], values: Record<string, string> = {}) =>
+  addChange(t.db.sql, taxId, headings, values);
 
 /** One alert per rule on the change, raised `hoursAgo` before NOW, with the status and assignee given. */
 async function alerts(
@@ -51,24 +35,7 @@ async function alerts(
   }
 }
 
-const ALL: InboxChangeFilter = {
-  status: "open",
-  list: null,
-  heading: null,
-  rule: null,
-  from: null,
-  to: null,
-  severity: null,
-  assignedTo: null,
-  raisedSince: null,
-  page: 1,
-  pageSize: 50,
-};
-
-async function rowsOf(filter: Partial<InboxChangeFilter>): Promise<number> {
-  return (await inboxChanges(t.db.sql, { ...ALL, ...filter }, SEVERITY_RULE, "Europe/Budapest")).changes
-    .length;
-}
+const rowsOf = (filter: Partial<InboxChangeFilter>) => inboxRowsOf(t.db.sql, filter);
 
 describe("the inbox's count cards", () => {
   beforeAll(async () => {
@@ -132,7 +99,7 @@ describe("the inbox's count cards", () => {
   });
 
   it("labels the page's rows high as the high card counts them", async () => {
-    const page = await inboxChanges(t.db.sql, ALL, SEVERITY_RULE, "Europe/Budapest");
+    const page = await inboxChanges(t.db.sql, ALL_OPEN, SEVERITY_RULE, "Europe/Budapest");
     const high = page.changes.filter((c) => c.severity === "high").map((c) => c.taxId);
     expect(high.sort()).toEqual(["11111111", "22222222", "44444444", "77777777"]);
   });

@@ -110,8 +110,25 @@ export const alerts = regwatch.table(
     index("alerts_status_change").on(t.status, t.changeId.desc().nullsFirst()),
     // The inbox's count cards (migration 0043), with INCLUDE (raised_at, assigned_to) as above.
     index("alerts_open_change").on(t.changeId).where(sql`${t.status} = 'open'`),
+    // The inbox's "assigned to me" card: a user's open alerts by change (migration 0055).
+    index("alerts_open_assigned").on(t.assignedTo, t.changeId).where(sql`${t.status} = 'open'`),
   ],
 );
+
+/**
+ * One row per change with an open alert, for the inbox's count cards: kept by triggers on alerts,
+ * change_values and changes (migration 0055), so the cards read these rows instead of grouping
+ * every open alert on each view.
+ */
+export const inboxOpenChanges = regwatch.table("inbox_open_changes", {
+  changeId: bigint("change_id", { mode: "number" }).primaryKey(),
+  openAlerts: integer("open_alerts").notNull(),
+  /** When the change's newest open alert was raised. */
+  newestRaisedAt: instant("newest_raised_at"),
+  /** High by SEVERITY_RULE (src/alerts/severity.ts): a heading of its own, or a status now ceased or suspended. */
+  high: boolean("high").notNull(),
+  bankAccounts: boolean("bank_accounts").notNull(),
+});
 
 /** The outbox: one row per message and target; every retry keeps `message_id`. */
 export const alertDeliveries = regwatch.table(

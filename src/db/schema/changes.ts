@@ -74,7 +74,7 @@ export const changes = regwatch.table(
     index("changes_feed_order").on(t.changeDate.desc().nullsFirst(), t.taxId),
     // The console's count of open bank-account changes (migration 0024).
     index("changes_bank_accounts").on(t.id).where(sql`'bank_accounts' = any (${t.changedHeadings})`),
-    // The inbox's count of high changes (migration 0043; HIGH_HEADINGS, console-inbox-changes.ts).
+    // High changes by heading (migration 0043); the count cards read inbox_open_changes since 0055.
     index("changes_high_headings")
       .on(t.id)
       .where(
@@ -173,7 +173,7 @@ export const changeValues = regwatch.table(
     index("change_values_bank_accounts_old")
       .using("gin", t.oldValue.op("jsonb_path_ops"))
       .where(sql`${t.heading} = 'bank_accounts'`),
-    // Changes that made a business ceased or suspended (migration 0039; HIGH_STATUS).
+    // Changes that made a business ceased or suspended (migration 0039; what 0055's refresh probes).
     index("change_values_high_status")
       .on(t.changeId)
       .where(sql`${t.heading} in ('status', 'status_code') and (${t.newValue} #>> '{}') in ('0', '2')`),

@@ -174,49 +174,24 @@ export interface InboxChangeCounts {
 }
 
 /**
- * Changes whose status became ceased or suspended, as migration 0039's partial index
- * change_values_high_status reads them: the predicate must stay the same as the index's for the
- * count to use it (SEVERITY_RULE's status part, src/alerts/severity.ts, says the same).
- */
-const HIGH_STATUS = (sql: Sql) => sql`
-  select distinct change_id from ${sql.t.change_values}
-  where heading in ('status', 'status_code') and (new_value #>> '{}') in ('0', '2')`;
-
-/**
- * Changes of a heading that makes them high (SEVERITY_RULE.headings), as migration 0043's partial
- * index changes_high_headings reads them: written out, not bound, so that the index's predicate
- * matches (test/web/inbox-counts.test.ts holds the index to the rule).
- */
-const HIGH_HEADING_CHANGES = (sql: Sql) => sql`
-  select id from ${sql.t.changes}
-  where changed_headings && array['bank_accounts', 'long_name', 'short_name', 'full_name', 'name']::text[]`;
-
-/**
- * One ordered pass: the open alerts are read from alerts_open_change in change order and grouped
- * as they come (no hash of every open alert), then merged with three id lists in the same order
- * (bank-account changes, changes of a high heading, changes to ceased or suspended), each an
- * index of its own. Nothing reads a change's row.
+ * The counts from inbox_open_changes, one row per change with an open alert that triggers keep
+ * as alerts, change values and changes are written (migration 0055: what makes a change high is
+ * SEVERITY_RULE's, written out there), and "assigned to me" from the user's open alerts
+ * (alerts_open_assigned).
  */
 export async function inboxChangeCounts(
   sql: Sql,
   input: { since: Date; me: string },
 ): Promise<InboxChangeCounts> {
   const [row] = await sql<InboxChangeCounts[]>`
-    with open as (
-      select a.change_id, max(a.raised_at) as raised_at, bool_or(a.assigned_to = ${input.me}) as mine
-      from ${sql.t.alerts} a where a.status = 'open'
-      group by a.change_id
-      order by a.change_id
-    )
     select count(*)::int as open,
-           count(*) filter (where o.raised_at >= ${input.since})::int as "newSince",
-           count(*) filter (where o.mine)::int as "assignedToMe",
-           count(bank.id)::int as "bankAccounts",
-           count(*) filter (where named.id is not null or ceased.change_id is not null)::int as high
-    from open o
-    left join (select id from ${sql.t.changes} where 'bank_accounts' = any (changed_headings)) bank on bank.id = o.change_id
-    left join (${HIGH_HEADING_CHANGES(sql)}) named on named.id = o.change_id
-    left join (${HIGH_STATUS(sql)}) ceased on ceased.change_id = o.change_id`;
+           count(*) filter (where o.newest_raised_at >= ${input.since})::int as "newSince",
+           count(*) filter (where o.bank_accounts)::int as "bankAccounts",
+           count(*) filter (where o.high)::int as high,
+           (select count(distinct a.change_id)::int from ${sql.t.alerts} a
+            where a.status = 'open' and a.assigned_to = ${input.me}) as "assignedToMe"
+    from ${sql.t.inbox_open_changes} o
+    where o.open_alerts > 0`;
   return row ?? { open: 0, newSince: 0, high: 0, bankAccounts: 0, assignedToMe: 0 };
 }
 
