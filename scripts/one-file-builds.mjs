@@ -7,7 +7,7 @@
 // cache, so the functions its start runs are not compiled again.
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 
 /**
  * src/cron.ts in the status file: node-cron bundled in (its CommonJS build, whose child_process
@@ -64,6 +64,30 @@ export async function buildOneFiles(esbuild, { root, outDir, common, plugins }) 
     });
     makeCodeCaches(root, file);
   }
+  renderOverview(`${outDir}/cli-overview.cjs`, `${outDir}/cli-overview.json`);
+}
+
+/**
+ * What the overview's file prints for `regwatch` alone, `--help`, `-h` and `help`, to a pipe (so
+ * at commander's width for other than a terminal), kept in `jsonFile` with the stream it went to
+ * and the exit status: bin/regwatch.js prints it from there, without commander, when the text
+ * does not go to a terminal.
+ */
+function renderOverview(file, jsonFile) {
+  const answers = {};
+  for (const key of ["", "--help", "-h", "help"]) {
+    const runner = `require(process.argv[1]).main(["node", "regwatch", ...process.argv.slice(2)], (s) => import(s))`;
+    const run = spawnSync(process.execPath, ["-e", runner, file, ...(key ? [key] : [])], {
+      env: { PATH: process.env.PATH ?? "" },
+      encoding: "utf8",
+    });
+    if (run.error || run.status === null || (run.stdout === "") === (run.stderr === ""))
+      throw new Error(`rendering \`regwatch ${key}\` failed: ${run.error?.message ?? run.stderr}`);
+    answers[key] = run.stdout
+      ? { stream: "stdout", text: run.stdout, status: run.status }
+      : { stream: "stderr", text: run.stderr, status: run.status };
+  }
+  writeFileSync(jsonFile, `${JSON.stringify(answers, null, 2)}\n`);
 }
 
 /**
