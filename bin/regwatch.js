@@ -20,7 +20,7 @@
 // This file is CommonJS (bin/package.json says so for bin/): Node starts a CommonJS entry
 // without its ES module loader, about 10 ms of every command's start (measured on Node 20); the
 // build it runs is loaded with import(). Built-in modules come through process.getBuiltinModule.
-const { existsSync, readdirSync, readFileSync, statSync, writeSync } = process.getBuiltinModule("node:fs");
+const { existsSync, fstatSync, readdirSync, readFileSync, statSync, writeSync } = process.getBuiltinModule("node:fs");
 const path = process.getBuiltinModule("node:path");
 const { pathToFileURL } = process.getBuiltinModule("node:url");
 
@@ -54,8 +54,8 @@ if (!answerOverview(args)) {
  * The overview, `--help`, `-h` and `help` answered from the text the build rendered by running
  * dist/cli-overview.cjs with each of them (dist/cli-overview.json), and `--version`, `-V` from
  * package.json, as commander prints them: neither needs commander nor the overview's file. Only
- * when the text goes to a file or a pipe: on a terminal commander fits the text to its width, so
- * the overview's file answers. False when this does not answer `args`.
+ * when the text goes to a file, a pipe or a socket: on a terminal commander fits the text to its
+ * width, so the overview's file answers. False when this does not answer `args`.
  */
 function answerOverview(args) {
   if (args.length > 1) return false;
@@ -69,9 +69,20 @@ function answerOverview(args) {
     return false; // a build made before the rendered text existed
   }
   const fd = answer.stream === "stderr" ? 2 : 1;
-  if (process.getBuiltinModule("node:tty").isatty(fd)) return false;
+  // A terminal is a character device (node:tty would tell it apart from /dev/null, but loading it
+  // loads net and the stream classes): any character device gets commander's own answer.
+  if (!isFileOrPipe(fd)) return false;
   process.exitCode = answer.status;
   return writeAll(fd, answer.text);
+}
+
+function isFileOrPipe(fd) {
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFile() || stat.isFIFO() || stat.isSocket();
+  } catch {
+    return false; // closed
+  }
 }
 
 function readJson(file) {

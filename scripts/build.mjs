@@ -52,6 +52,9 @@ const builtinsThroughRequire = {
       // an import() of a built-in is bundled as its require, which also runs when it is reached.
       if (args.kind === "require-call" || (args.kind === "dynamic-import" && !commonJs))
         return { path: args.path, external: true };
+      // In a CommonJS file an import statement of a built-in becomes its require, whose named
+      // imports are read from the module when used.
+      if (args.kind === "import-statement" && commonJs) return { path: args.path, external: true };
       return { path: args.path, namespace: "builtin" };
     });
     build.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({
