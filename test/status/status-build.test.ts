@@ -149,6 +149,16 @@ describe("status from the build", () => {
     expect(run.loaded).not.toContain("NativeModule tls");
   });
 
+  it("loads neither node:fs/promises (readline with it) nor the modules behind node:util's exports", async () => {
+    // Reading every export of node:util, as a bundle's copy of its namespace did, loads
+    // worker_threads, parseArgs and the stream classes on Node 26.
+    const run = await runBuiltRecordingLoads(["status"], { DATABASE_URL: t.url, REGWATCH_LOG_LEVEL: "warn" });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("a list");
+    for (const module of ["fs/promises", "internal/readline/interface", "worker_threads", "internal/util/parse_args/parse_args"])
+      expect(run.loaded).not.toContain(`NativeModule ${module}`);
+  });
+
   it("speaks TLS to a database that asks for it", async () => {
     front = await startTlsFront(new URL(t.url));
     const before = front.serverNames.length;
