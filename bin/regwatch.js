@@ -20,7 +20,8 @@
 // This file is CommonJS (bin/package.json says so for bin/): Node starts a CommonJS entry
 // without its ES module loader, about 10 ms of every command's start (measured on Node 20); the
 // build it runs is loaded with import(). Built-in modules come through process.getBuiltinModule.
-const { existsSync, fstatSync, readdirSync, readFileSync, statSync, writeSync } = process.getBuiltinModule("node:fs");
+const { existsSync, fstatSync, readdirSync, readFileSync, statSync, writeSync } =
+  process.getBuiltinModule("node:fs");
 const path = process.getBuiltinModule("node:path");
 const { pathToFileURL } = process.getBuiltinModule("node:url");
 
@@ -60,7 +61,8 @@ if (!answerOverview(args)) {
 function answerOverview(args) {
   if (args.length > 1) return false;
   const key = args[0] ?? "";
-  if (key === "--version" || key === "-V") return writeAll(1, `${readJson(path.join(root, "package.json")).version}\n`);
+  if (key === "--version" || key === "-V")
+    return writeAll(1, `${readJson(path.join(root, "package.json")).version}\n`);
   if (!["", "--help", "-h", "help"].includes(key)) return false;
   let answer;
   try {

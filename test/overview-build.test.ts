@@ -88,7 +88,11 @@ describe("the overview from the build", () => {
       }
       for (const flag of ["--version", "-V"]) {
         const version = await runProcess(process.execPath, [bin, flag], {}, 30_000);
-        expect({ flag, code: version.code, stdout: version.stdout }).toEqual({ flag, code: 0, stdout: "9.8.7\n" });
+        expect({ flag, code: version.code, stdout: version.stdout }).toEqual({
+          flag,
+          code: 0,
+          stdout: "9.8.7\n",
+        });
       }
       // A build without the rendered text: the overview's file answers.
       rmSync(path.join(dir, "dist", "cli-overview.json"));

@@ -155,7 +155,12 @@ describe("status from the build", () => {
     const run = await runBuiltRecordingLoads(["status"], { DATABASE_URL: t.url, REGWATCH_LOG_LEVEL: "warn" });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("a list");
-    for (const module of ["fs/promises", "internal/readline/interface", "worker_threads", "internal/util/parse_args/parse_args"])
+    for (const module of [
+      "fs/promises",
+      "internal/readline/interface",
+      "worker_threads",
+      "internal/util/parse_args/parse_args",
+    ])
       expect(run.loaded).not.toContain(`NativeModule ${module}`);
   });
 
