@@ -28,6 +28,11 @@ const BUILT = path.join(ROOT, "bin", "regwatch.js");
 const SOURCES = SOURCE_BIN;
 const OVERVIEW = path.join(ROOT, "dist", "cli-overview.cjs");
 
+/** What a command line answered: its exit status and both streams. */
+function answerOf(args: string[], run: { code: number | null; stdout: string; stderr: string }) {
+  return { args, code: run.code, stdout: run.stdout, stderr: run.stderr };
+}
+
 describe("the overview from the build", () => {
   it("is one CommonJS file that holds no command's module", () => {
     const text = readFileSync(OVERVIEW, "utf8");
@@ -49,12 +54,7 @@ describe("the overview from the build", () => {
         runProcess(process.execPath, [BUILT, ...args], {}, 30_000),
         runProcess(process.execPath, [SOURCES, ...args], {}, 30_000),
       ]);
-      expect({ args, code: built.code, stdout: built.stdout, stderr: built.stderr }).toEqual({
-        args,
-        code: sources.code,
-        stdout: sources.stdout,
-        stderr: sources.stderr,
-      });
+      expect(answerOf(args, built)).toEqual(answerOf(args, sources));
     }
   });
 
@@ -74,16 +74,11 @@ describe("the overview from the build", () => {
       writeFileSync(path.join(dir, "dist", "cli.js"), 'console.log("the main build ran");\n');
       const bin = path.join(dir, "bin", "regwatch.js");
       for (const args of [[], ["--help"], ["-h"], ["help"]]) {
-        const [rendered, built] = await Promise.all([
+        const [rendered, sources] = await Promise.all([
           runBuiltRecordingLoads(args, {}, 30_000, bin),
-          runProcess(process.execPath, [BUILT, ...args], {}, 30_000),
+          runProcess(process.execPath, [SOURCES, ...args], {}, 30_000),
         ]);
-        expect({ args, code: rendered.code, stdout: rendered.stdout, stderr: rendered.stderr }).toEqual({
-          args,
-          code: built.code,
-          stdout: built.stdout,
-          stderr: built.stderr,
-        });
+        expect(answerOf(args, rendered)).toEqual(answerOf(args, sources));
         expect(rendered.loaded).not.toContain("NativeModule vm");
       }
       for (const flag of ["--version", "-V"]) {
