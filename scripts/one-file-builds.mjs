@@ -8,6 +8,7 @@
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -22,6 +23,39 @@ const nodeCronInside = {
     build.onLoad({ filter: /[\\/]src[\\/]cron\.ts$/ }, () => ({
       contents: 'export function nodeCron() { return require("node-cron").default; }',
       loader: "js",
+    }));
+  },
+};
+
+/**
+ * zod in the status file: bundled, but loaded at the first schema the configuration builds rather
+ * than when the file starts (its setup is about a third of a status's start). The variables a
+ * plain status reads are checked by hand (src/config-schema.ts `checked`), so a status whose
+ * environment sets no others never loads it. The source's import of zod is replaced by an object
+ * that requires it when first read; its types are erased by the build.
+ */
+const zodWhenUsed = {
+  name: "zod-when-used",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]config-schema\.ts$/ }, async (args) => {
+      const source = await readFile(args.path, "utf8");
+      const zodImport = 'import * as z from "zod";';
+      if (!source.includes(zodImport)) throw new Error(`${args.path} no longer has the line ${zodImport}`);
+      const lazy = 'let zod; const z = new Proxy({}, { get: (_, key) => (zod ??= require("zod"))[key] });';
+      return { contents: source.replace(zodImport, lazy), loader: "ts" };
+    });
+    // What the configuration's schemas use of zod, from the same copy as the accounts file's
+    // import (its schemas take config-schema.ts's): a namespace of all of zod would bundle every
+    // part of it, its translations included.
+    build.onResolve({ filter: /^zod$/ }, (args) =>
+      args.kind === "require-call" && /[\\/]src[\\/]config-schema\.ts$/.test(args.importer)
+        ? { path: "zod", namespace: "zod-used", pluginData: args.resolveDir }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "zod-used" }, (args) => ({
+      contents: 'export { array, enum, NEVER, number, string, url } from "zod";',
+      loader: "js",
+      resolveDir: args.pluginData,
     }));
   },
 };
@@ -45,7 +79,7 @@ const commandsOutside = {
 /** Both files, each with its code cache. */
 export async function buildOneFiles(esbuild, { root, outDir, common, plugins }) {
   for (const [name, own, warmArgs] of [
-    ["cli-status", [nodeCronInside], ["status"]],
+    ["cli-status", [nodeCronInside, zodWhenUsed], ["status"]],
     ["cli-overview", [commandsOutside], ["--help"]],
   ]) {
     const file = `${outDir}/${name}.cjs`;
