@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { plainStatus } from "../../src/cli-status.ts";
 import { runProcess, SOURCE_BIN } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { runBuiltRecordingLoads } from "../helpers/module-loads.ts";
@@ -118,6 +119,46 @@ describe("status from the build", () => {
       expect(steady(built.stdout)).toBe(steady(sources.stdout));
       expect(built.stdout).toContain("a list");
     }
+  });
+
+  it("answers help, mistakes and the options it does not read by hand as the sources' commander does", async () => {
+    const env = { DATABASE_URL: t.url, REGWATCH_LOG_LEVEL: "warn" };
+    for (const args of [
+      ["status", "--help"],
+      ["status", "--json", "--nope"],
+      ["status", "extra"],
+      ["status", "--account"],
+      ["status", "--fleet"],
+      ["help", "status"],
+    ]) {
+      const [built, sources] = await Promise.all([
+        runProcess(process.execPath, [BUILT, ...args], env, 60_000),
+        runProcess(process.execPath, [SOURCES, ...args], env, 60_000),
+      ]);
+      expect({ code: built.code, stdout: built.stdout, stderr: built.stderr }, args.join(" ")).toEqual({
+        code: sources.code,
+        stdout: sources.stdout,
+        stderr: sources.stderr,
+      });
+    }
+  });
+
+  it("reads `status` and `status --json` by hand, and leaves every other command line to commander", () => {
+    expect(plainStatus(["status"])).toEqual({});
+    expect(plainStatus(["status", "--json"])).toEqual({ json: true });
+    expect(plainStatus(["status", "--json", "--json"])).toEqual({ json: true });
+    for (const args of [
+      ["status", "--help"],
+      ["status", "-h"],
+      ["status", "--json", "--fleet"],
+      ["status", "--account", "a"],
+      ["status", "--json=1"],
+      ["status", "extra"],
+      ["status", "--"],
+      ["help", "status"],
+      [],
+    ])
+      expect(plainStatus(args), args.join(" ")).toBeUndefined();
   });
 
   it("prints the same with a cache that is not of its build, not V8's, or made under other flags", async () => {
