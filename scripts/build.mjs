@@ -36,7 +36,8 @@ try {
  * MIME types), about a tenth of `regwatch --help`'s start. Through require, each is loaded when
  * used. Commander's child_process (needed only for executable subcommands, which regwatch has
  * none of) is loaded at its first use: at its import it would bring net, dgram and streams. So is
- * node-cron's where the status file bundles it (for background tasks, which regwatch starts none of).
+ * node-cron's where the status file bundles it (for background tasks, which regwatch starts none of),
+ * and their node:crypto (see below).
  */
 const builtinsThroughRequire = {
   name: "builtins-through-require",
@@ -45,6 +46,10 @@ const builtinsThroughRequire = {
     build.onResolve({ filter: /^[a-z0-9_:/]+$/ }, (args) => {
       if (!isBuiltin(args.path)) return undefined;
       if (args.path.endsWith("child_process") && /[\\/](commander|node-cron)[\\/]/.test(args.importer))
+        return { path: args.path, namespace: "lazy-builtin" };
+      // node:crypto, which node-cron needs for its tasks' ids and the driver for password
+      // authentication: about 5 ms of a status's start, over a connection that needs no password.
+      if (/^(node:)?crypto$/.test(args.path) && /[\\/](node-cron|postgres)[\\/]/.test(args.importer))
         return { path: args.path, namespace: "lazy-builtin" };
       // A require stays one, and so does an import() (bundled, a CommonJS module's import()
       // would answer with its exports under `default` only); both run when the code needs them.

@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -20,8 +21,17 @@ import path from "node:path";
 const nodeCronInside = {
   name: "node-cron-inside",
   setup(build) {
+    // Its matcher from the file of the package that defines it (src/cron.ts), the same copy as
+    // the package's entry requires.
+    const shared = createRequire(import.meta.url)
+      .resolve("node-cron")
+      .replace(/[^\\/]+$/, "_shared.cjs");
     build.onLoad({ filter: /[\\/]src[\\/]cron\.ts$/ }, () => ({
-      contents: 'export function nodeCron() { return require("node-cron").default; }',
+      contents: `export function nodeCron() { return require("node-cron").default; }
+export function cronMatcher(expression, timeZone) {
+  nodeCron().parse(expression);
+  return new (require(${JSON.stringify(shared)}).TimeMatcher)(expression, timeZone);
+}`,
       loader: "js",
     }));
   },

@@ -181,13 +181,15 @@ describe("status from the build", () => {
     }
   });
 
-  it("loads neither child_process nor tls for a status over a plain connection", async () => {
+  it("loads neither child_process, tls nor crypto for a status over a plain connection without a password", async () => {
     const run = await runBuiltRecordingLoads(["status"], { DATABASE_URL: t.url, REGWATCH_LOG_LEVEL: "warn" });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("a list");
     expect(run.loaded).toContain("NativeModule net");
     expect(run.loaded).not.toContain("NativeModule child_process");
     expect(run.loaded).not.toContain("NativeModule tls");
+    // node-cron's matcher without a task, and the driver's password hashing only when asked for.
+    expect(run.loaded).not.toContain("NativeModule crypto");
   });
 
   it("loads neither node:fs/promises (readline with it) nor the modules behind node:util's exports", async () => {
