@@ -3,10 +3,24 @@
  * value is described. src/config.ts turns the parsed values into the Config the program reads.
  */
 import * as z from "zod";
+import {
+  type Checked,
+  CRON_PROBLEM,
+  checkCron,
+  checkDatabaseUrl,
+  checkLogLevel,
+  checkTimeZone,
+  checkWholeNumber,
+  isKnownTimeZone,
+  type LogLevel,
+  TIME_ZONE_PROBLEM,
+} from "./config-checks.ts";
 import { parseTrustProxy } from "./config-proxy.ts";
 import { baseUrlProblem, type InterfaceVersion } from "./config-url.ts";
 import { nodeCron } from "./cron.ts";
 import { isValidDate } from "./dates.ts";
+
+export type { Checked, LogLevel };
 
 /** Every default in one place; each is overridden by the environment variable named in `ENV_NAMES`. */
 export const DEFAULTS = {
@@ -90,13 +104,9 @@ const paramName = once(() =>
   z.string().regex(/^[A-Za-z_][A-Za-z0-9_.\-[\]]*$/, "must be a query parameter name"),
 );
 
-const TIME_ZONE_PROBLEM = "is not a known IANA time zone (e.g. Europe/Budapest)";
-const CRON_PROBLEM = "is not a valid cron expression";
 export const timeZone = once(() => z.string().refine(isKnownTimeZone, TIME_ZONE_PROBLEM));
 export const cronExpression = once(() => z.string().refine((s) => nodeCron().validate(s), CRON_PROBLEM));
 const date = once(() => z.string().refine(isValidDate, "must be a real date as YYYY-MM-DD"));
-const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
 /** scheme://host[:port] and nothing else: a path, query or credentials would be silently dropped. */
 export const originOnly = once(() =>
   httpUrl()
@@ -163,9 +173,6 @@ export interface EnvVariable<S extends z.ZodType = z.ZodType> {
   check?: (given: string) => Checked<z.output<S>>;
 }
 
-/** What a hand-written check makes of a value: the value it parses to, or what is wrong with it. */
-export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
-
 /**
  * A variable `regwatch status` reads, checked by hand (`check`): a status whose variables are all
  * of these loads no zod (the status file loads it at its first schema, scripts/one-file-builds.mjs).
@@ -183,30 +190,6 @@ function checked<T>(unset: T, check: (given: string) => Checked<NonNullable<T>>)
   });
   return { unset, check, schema: schema as () => z.ZodType<T> };
 }
-
-const DATABASE_URL_SHAPE = /^postgres(ql)?:\/\//;
-const checkDatabaseUrl = (s: string): Checked<string> =>
-  DATABASE_URL_SHAPE.test(s) ? { ok: true, value: s } : { ok: false, message: "must be a postgres:// URL" };
-const checkTimeZone = (s: string): Checked<string> =>
-  isKnownTimeZone(s) ? { ok: true, value: s } : { ok: false, message: TIME_ZONE_PROBLEM };
-const checkCron = (s: string): Checked<string> =>
-  nodeCron().validate(s) ? { ok: true, value: s } : { ok: false, message: CRON_PROBLEM };
-const checkLogLevel = (s: string): Checked<LogLevel> =>
-  (LOG_LEVELS as readonly string[]).includes(s)
-    ? { ok: true, value: s as LogLevel }
-    : {
-        ok: false,
-        // zod's wording for an enum, which this variable was refused with before it was checked by hand.
-        message: `Invalid option: expected one of ${LOG_LEVELS.map((l) => JSON.stringify(l)).join("|")}`,
-      };
-const checkWholeNumber = (s: string): Checked<number> => {
-  if (!/^\d+$/.test(s)) return { ok: false, message: "must be a whole number" };
-  const value = Number(s);
-  // Hundreds of digits: zod's number check refused the Infinity that Number gives.
-  return Number.isFinite(value)
-    ? { ok: true, value }
-    : { ok: false, message: "Invalid input: expected number, received Infinity" };
-};
 
 function optional<S extends z.ZodType>(build: () => S): EnvVariable<z.ZodOptional<S>> {
   return { unset: undefined, schema: once(() => build().optional()) };
@@ -341,13 +324,4 @@ export function describeProblem(message: string, name: EnvName, raw: string | un
   const wording = /^(must|is) /.test(message) ? message : `is invalid (${message})`;
   // Secrets and connection strings (which may hold a password) are never echoed back.
   return raw === undefined || SECRET_VARS.has(name) ? wording : `${wording}, got ${JSON.stringify(raw)}`;
-}
-
-function isKnownTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
 }
