@@ -24,7 +24,7 @@
  * `startup_s` is the median start of `regwatch --help` from the compiled build, beside
  * `node_start_s`, Node's own start on the same machine (`status_startup_s`
  * the same for `regwatch status` on a migrated database); --startup-only
- * measures just that (and writes bench/startup.json, leaving results.json alone).
+ * measures just those three (and writes bench/startup.json, leaving results.json alone).
  * --loaded (with any of the above) runs the selected scenarios beside a child process that keeps one
  * core busy (bench/loaded.ts), started first and killed on every way out; its figures are marked
  * `loaded_cores: 1` and go to bench/results-loaded.json (startup-loaded.json), never results.json.
@@ -41,7 +41,7 @@ import { figuresFile, startLoad } from "./loaded.ts";
 import { paymentsThroughput } from "./payments.ts";
 import { defaultSections, type Figures, runSections } from "./sections.ts";
 import { benchSize } from "./sizes.ts";
-import { startupSeconds } from "./startup.ts";
+import { startupSeconds, statusStartupSeconds } from "./startup.ts";
 
 const { values } = parseArgs({
   options: {
@@ -123,9 +123,15 @@ const marked = <T extends Record<string, number>>(figures: T): T =>
   loaded ? { ...figures, loaded_cores: 1 } : figures;
 
 if (values["startup-only"]) {
-  const startup = marked(startupSeconds());
+  // Both keys judged against node_start_s, so all three come from the one run.
+  const startup = marked({
+    ...startupSeconds(),
+    status_startup_s: await onServer(async (server) =>
+      statusStartupSeconds(await server.database("regwatch_bench_startup")),
+    ),
+  });
   process.stdout.write(
-    `startup_s  ${startup.startup_s}, node_start_s ${startup.node_start_s} (medians of ${startup.startup_runs})\n`,
+    `startup_s  ${startup.startup_s}, status_startup_s ${startup.status_startup_s}, node_start_s ${startup.node_start_s} (medians of ${startup.startup_runs})\n`,
   );
   await writeFile(figuresAt("startup.json"), `${JSON.stringify(startup, null, 2)}\n`);
   process.exit(0);

@@ -20,7 +20,8 @@
 // This file is CommonJS (bin/package.json says so for bin/): Node starts a CommonJS entry
 // without its ES module loader, about 10 ms of every command's start (measured on Node 20); the
 // build it runs is loaded with import(). Built-in modules come through process.getBuiltinModule.
-const { existsSync, readdirSync, readFileSync, statSync } = process.getBuiltinModule("node:fs");
+const { existsSync, fstatSync, readdirSync, readFileSync, statSync, writeSync } =
+  process.getBuiltinModule("node:fs");
 const path = process.getBuiltinModule("node:path");
 const { pathToFileURL } = process.getBuiltinModule("node:url");
 
@@ -43,9 +44,65 @@ if (stale) {
 // their own (scripts/one-file-builds.mjs); every other command line, and a build made before those
 // files existed, from dist/cli.js. A failure of either is an unhandled rejection: Node prints it
 // and exits with status 1.
-const oneFile = oneFileOf(process.argv.slice(2));
-if (oneFile && existsSync(oneFile)) runOneFile(oneFile);
-else import(pathToFileURL(compiled).href);
+const args = process.argv.slice(2);
+if (!answerOverview(args)) {
+  const oneFile = oneFileOf(args);
+  if (oneFile && existsSync(oneFile)) runOneFile(oneFile);
+  else import(pathToFileURL(compiled).href);
+}
+
+/**
+ * The overview, `--help`, `-h` and `help` answered from the text the build rendered by running
+ * dist/cli-overview.cjs with each of them (dist/cli-overview.json), and `--version`, `-V` from
+ * package.json, as commander prints them: neither needs commander nor the overview's file. Only
+ * when the text goes to a file, a pipe or a socket: on a terminal commander fits the text to its
+ * width, so the overview's file answers. False when this does not answer `args`.
+ */
+function answerOverview(args) {
+  if (args.length > 1) return false;
+  const key = args[0] ?? "";
+  if (key === "--version" || key === "-V")
+    return writeAll(1, `${readJson(path.join(root, "package.json")).version}\n`);
+  if (!["", "--help", "-h", "help"].includes(key)) return false;
+  let answer;
+  try {
+    answer = readJson(path.join(root, "dist", "cli-overview.json"))[key];
+  } catch {
+    return false; // a build made before the rendered text existed
+  }
+  const fd = answer.stream === "stderr" ? 2 : 1;
+  // A terminal is a character device (node:tty would tell it apart from /dev/null, but loading it
+  // loads net and the stream classes): any character device gets commander's own answer.
+  if (!isFileOrPipe(fd)) return false;
+  process.exitCode = answer.status;
+  return writeAll(fd, answer.text);
+}
+
+function isFileOrPipe(fd) {
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFile() || stat.isFIFO() || stat.isSocket();
+  } catch {
+    return false; // closed
+  }
+}
+
+function readJson(file) {
+  return JSON.parse(readFileSync(file, "utf8"));
+}
+
+/** `text` written to the file descriptor; what a non-blocking pipe refuses goes through its stream. */
+function writeAll(fd, text) {
+  const bytes = Buffer.from(text);
+  let written = 0;
+  try {
+    while (written < bytes.length) written += writeSync(fd, bytes, written);
+  } catch (error) {
+    if (error.code !== "EAGAIN") throw error;
+    (fd === 2 ? process.stderr : process.stdout).write(bytes.subarray(written));
+  }
+  return true;
+}
 
 /** The file of its own that runs `args`, if one does. */
 function oneFileOf(args) {

@@ -36,7 +36,8 @@ try {
  * MIME types), about a tenth of `regwatch --help`'s start. Through require, each is loaded when
  * used. Commander's child_process (needed only for executable subcommands, which regwatch has
  * none of) is loaded at its first use: at its import it would bring net, dgram and streams. So is
- * node-cron's where the status file bundles it (for background tasks, which regwatch starts none of).
+ * node-cron's where the status file bundles it (for background tasks, which regwatch starts none of),
+ * and their node:crypto (see below).
  */
 const builtinsThroughRequire = {
   name: "builtins-through-require",
@@ -46,12 +47,19 @@ const builtinsThroughRequire = {
       if (!isBuiltin(args.path)) return undefined;
       if (args.path.endsWith("child_process") && /[\\/](commander|node-cron)[\\/]/.test(args.importer))
         return { path: args.path, namespace: "lazy-builtin" };
+      // node:crypto, which node-cron needs for its tasks' ids and the driver for password
+      // authentication: about 5 ms of a status's start, over a connection that needs no password.
+      if (/^(node:)?crypto$/.test(args.path) && /[\\/](node-cron|postgres)[\\/]/.test(args.importer))
+        return { path: args.path, namespace: "lazy-builtin" };
       // A require stays one, and so does an import() (bundled, a CommonJS module's import()
       // would answer with its exports under `default` only); both run when the code needs them.
       // The CommonJS status file is compiled by bin/regwatch.js, where code has no import(): there
       // an import() of a built-in is bundled as its require, which also runs when it is reached.
       if (args.kind === "require-call" || (args.kind === "dynamic-import" && !commonJs))
         return { path: args.path, external: true };
+      // In a CommonJS file an import statement of a built-in becomes its require, whose named
+      // imports are read from the module when used.
+      if (args.kind === "import-statement" && commonJs) return { path: args.path, external: true };
       return { path: args.path, namespace: "builtin" };
     });
     build.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({

@@ -1,13 +1,13 @@
 /**
- * `regwatch status` alone: the same command line as src/cli.ts, over that one command. The build
- * bundles it into one CommonJS file (dist/cli-status.cjs) with a V8 code cache made beside it
- * (scripts/build.mjs); bin/regwatch.js compiles that file with the cache and calls `main` for
- * `regwatch status`, the cheapest command that reads the database, which an operator or a monitor
- * runs often: it then starts without resolving, reading and linking the thirty chunks its code is
- * spread over in the build of every command, and without compiling what it runs.
+ * `regwatch status` alone. The build bundles it into one CommonJS file (dist/cli-status.cjs) with
+ * a V8 code cache made beside it (scripts/one-file-builds.mjs); bin/regwatch.js compiles that file
+ * with the cache and calls `main` for `regwatch status`, the cheapest command that reads the
+ * database, which an operator or a monitor runs often. `status` and `status --json`, the command
+ * lines a monitor runs, are read here by hand: commander (and its setup) is loaded only for any
+ * other (`--help`, `--account`, `--fleet`, a mistake), which it answers as src/cli.ts does.
  */
-import { runCli } from "./commands/run-cli.ts";
-import { registerStatus, STATUS_SUMMARY } from "./commands/status.ts";
+import { runStatus } from "./commands/status.ts";
+import { loadDotEnv } from "./dotenv.ts";
 import { useImporter } from "./import-module.ts";
 
 /** `importModule`: the caller's `import()`, for the packages the command may import by name. */
@@ -16,5 +16,23 @@ export async function main(
   importModule: (specifier: string) => Promise<unknown>,
 ): Promise<void> {
   useImporter(importModule);
+  const plain = plainStatus(argv.slice(2));
+  if (plain) {
+    loadDotEnv();
+    return runStatus(plain);
+  }
+  const [{ runCli }, { registerStatus, STATUS_SUMMARY }] = await Promise.all([
+    import("./commands/run-cli.ts"),
+    import("./commands/status-command.ts"),
+  ]);
   await runCli(argv, [{ name: "status", summary: STATUS_SUMMARY, load: async () => registerStatus }]);
+}
+
+/**
+ * The options of `status` followed by nothing but `--json` (any number of times, as commander
+ * takes it); undefined for any other command line, which commander parses.
+ */
+export function plainStatus(args: readonly string[]): { json?: true } | undefined {
+  if (args[0] !== "status" || !args.slice(1).every((arg) => arg === "--json")) return undefined;
+  return args.length > 1 ? { json: true } : {};
 }

@@ -3,10 +3,24 @@
  * value is described. src/config.ts turns the parsed values into the Config the program reads.
  */
 import * as z from "zod";
+import {
+  type Checked,
+  CRON_PROBLEM,
+  checkCron,
+  checkDatabaseUrl,
+  checkLogLevel,
+  checkTimeZone,
+  checkWholeNumber,
+  isKnownTimeZone,
+  type LogLevel,
+  TIME_ZONE_PROBLEM,
+} from "./config-checks.ts";
 import { parseTrustProxy } from "./config-proxy.ts";
 import { baseUrlProblem, type InterfaceVersion } from "./config-url.ts";
 import { nodeCron } from "./cron.ts";
 import { isValidDate } from "./dates.ts";
+
+export type { Checked, LogLevel };
 
 /** Every default in one place; each is overridden by the environment variable named in `ENV_NAMES`. */
 export const DEFAULTS = {
@@ -76,7 +90,6 @@ function once<T>(build: () => T): () => T {
 
 const wholeNumber = once(() => z.string().regex(/^\d+$/, "must be a whole number").transform(Number));
 const positiveInt = once(() => wholeNumber().pipe(z.number().positive("must be greater than 0")));
-const nonNegativeInt = once(() => wholeNumber().pipe(z.number()));
 /** A whole number in [min, max]. */
 const intRange = (min: number, max: number) => () =>
   wholeNumber().pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
@@ -91,15 +104,9 @@ const paramName = once(() =>
   z.string().regex(/^[A-Za-z_][A-Za-z0-9_.\-[\]]*$/, "must be a query parameter name"),
 );
 
-export const timeZone = once(() =>
-  z.string().refine(isKnownTimeZone, "is not a known IANA time zone (e.g. Europe/Budapest)"),
-);
-export const cronExpression = once(() =>
-  z.string().refine((s) => nodeCron().validate(s), "is not a valid cron expression"),
-);
+export const timeZone = once(() => z.string().refine(isKnownTimeZone, TIME_ZONE_PROBLEM));
+export const cronExpression = once(() => z.string().refine((s) => nodeCron().validate(s), CRON_PROBLEM));
 const date = once(() => z.string().refine(isValidDate, "must be a real date as YYYY-MM-DD"));
-const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
 /** scheme://host[:port] and nothing else: a path, query or credentials would be silently dropped. */
 export const originOnly = once(() =>
   httpUrl()
@@ -162,6 +169,26 @@ export type FetchFilesPolicy = { kind: "all" } | { kind: "none" } | { kind: "hea
 export interface EnvVariable<S extends z.ZodType = z.ZodType> {
   unset: z.output<S>;
   schema: () => S;
+  /** A check written by hand, which loadConfig runs instead of building the schema (`checked`). */
+  check?: (given: string) => Checked<z.output<S>>;
+}
+
+/**
+ * A variable `regwatch status` reads, checked by hand (`check`): a status whose variables are all
+ * of these loads no zod (the status file loads it at its first schema, scripts/one-file-builds.mjs).
+ * Its schema runs the same check, so the two cannot say different things of a value.
+ */
+function checked<T>(unset: T, check: (given: string) => Checked<NonNullable<T>>): EnvVariable<z.ZodType<T>> {
+  const schema = once(() => {
+    const parse = z.string().transform((s, ctx) => {
+      const result = check(s);
+      if (result.ok) return result.value;
+      ctx.addIssue({ code: "custom", message: result.message });
+      return z.NEVER;
+    });
+    return unset === undefined ? parse.optional() : parse.default(unset as never);
+  });
+  return { unset, check, schema: schema as () => z.ZodType<T> };
 }
 
 function optional<S extends z.ZodType>(build: () => S): EnvVariable<z.ZodOptional<S>> {
@@ -180,7 +207,7 @@ function withDefault<S extends z.ZodType>(
  * the schemas of the variables that are set are built.
  */
 export const ENV = {
-  DATABASE_URL: optional(() => z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")),
+  DATABASE_URL: checked(undefined as string | undefined, checkDatabaseUrl),
   REGWATCH_DATA_DIR: withDefault(DEFAULTS.dataDir, () => z.string().min(1)),
   REGWATCH_WATCH_URL: optional(() => baseUrl("v2")),
   REGWATCH_SEARCH_URL: optional(() => baseUrl("v1")),
@@ -190,17 +217,17 @@ export const ENV = {
   REGWATCH_FILE_ORIGINS: optional(originList),
   REGWATCH_RATE_LIMIT: withDefault(DEFAULTS.rateLimit, positiveInt),
   REGWATCH_FILE_RATE_LIMIT: withDefault(DEFAULTS.fileRateLimit, positiveInt),
-  REGWATCH_SCHEDULE: withDefault(DEFAULTS.schedule, cronExpression),
-  REGWATCH_TZ: withDefault(DEFAULTS.tz, timeZone),
+  REGWATCH_SCHEDULE: checked<string>(DEFAULTS.schedule, checkCron),
+  REGWATCH_TZ: checked<string>(DEFAULTS.tz, checkTimeZone),
   REGWATCH_START_DATE: optional(date),
   REGWATCH_LOOKBACK_DAYS: withDefault(DEFAULTS.lookbackDays, intRange(0, 365)),
   REGWATCH_CHANGES_FROM_PARAM: withDefault(DEFAULTS.changesFromParam, paramName),
   REGWATCH_CHANGES_TO_PARAM: withDefault(DEFAULTS.changesToParam, paramName),
-  REGWATCH_SEARCH_MONTHLY_QUOTA: withDefault(DEFAULTS.searchMonthlyQuota, nonNegativeInt),
+  REGWATCH_SEARCH_MONTHLY_QUOTA: checked<number>(DEFAULTS.searchMonthlyQuota, checkWholeNumber),
   REGWATCH_HTTP_PORT: withDefault(DEFAULTS.httpPort, () =>
     wholeNumber().pipe(z.number().max(65535, "must be a port number")),
   ),
-  REGWATCH_LOG_LEVEL: withDefault(DEFAULTS.logLevel, () => z.enum(LOG_LEVELS)),
+  REGWATCH_LOG_LEVEL: checked<LogLevel>(DEFAULTS.logLevel, checkLogLevel),
   REGWATCH_REQUEST_TIMEOUT_MS: withDefault(DEFAULTS.requestTimeoutMs, positiveInt),
   REGWATCH_MAX_ATTEMPTS: withDefault(DEFAULTS.maxAttempts, intRange(1, 20)),
   REGWATCH_RETRY_BASE_MS: withDefault(DEFAULTS.retryBaseMs, intRange(1, 60_000)),
@@ -232,7 +259,7 @@ export const ENV = {
   REGWATCH_PAYMENT_ACCEPT_UNCONFIRMED: withDefault(false, booleanFlag),
   REGWATCH_CHANGES_PAGE_PARAM: withDefault(DEFAULTS.changesPageParam, paramName),
   REGWATCH_CHANGES_END_INCLUSIVE: withDefault(true, booleanFlag),
-  REGWATCH_REGISTRY_TZ: withDefault(DEFAULTS.registryTz, timeZone),
+  REGWATCH_REGISTRY_TZ: checked<string>(DEFAULTS.registryTz, checkTimeZone),
   REGWATCH_LOCALE: withDefault(DEFAULTS.locale, () => z.enum(["en", "hu"], "must be en or hu")),
   REGWATCH_WEB_HOST: withDefault(DEFAULTS.webHost, () => z.string().min(1)),
   REGWATCH_WEB_PORT: withDefault(DEFAULTS.webPort, () =>
@@ -289,17 +316,12 @@ const SECRET_VARS: ReadonlySet<string> = new Set([
 ]);
 
 export function describeIssue(error: z.ZodError, name: EnvName, raw: string | undefined): string {
-  const message = error.issues[0]?.message ?? "is invalid";
+  return describeProblem(error.issues[0]?.message ?? "is invalid", name, raw);
+}
+
+/** A bad value of `name` in words, from the message its check or schema gave. */
+export function describeProblem(message: string, name: EnvName, raw: string | undefined): string {
   const wording = /^(must|is) /.test(message) ? message : `is invalid (${message})`;
   // Secrets and connection strings (which may hold a password) are never echoed back.
   return raw === undefined || SECRET_VARS.has(name) ? wording : `${wording}, got ${JSON.stringify(raw)}`;
-}
-
-function isKnownTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -9,6 +9,7 @@ import {
   CONTROL_CHARS,
   DEFAULTS,
   describeIssue,
+  describeProblem,
   ENV,
   type EnvName,
   type EnvVariable,
@@ -167,6 +168,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       continue;
     }
     explicit.add(name);
+    if (variable.check) {
+      const result = variable.check(given);
+      if (result.ok) parsed[name] = result.value;
+      else problems.push(`${name}: ${describeProblem(result.message, name, raw)}`);
+      continue;
+    }
     const result = variable.schema().safeParse(given);
     if (result.success) parsed[name] = result.data;
     else problems.push(`${name}: ${describeIssue(result.error, name, raw)}`);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import * as z from "zod";
 import { DEFAULTS, loadConfig, requireWatch } from "../src/config.ts";
-import { ENV, type EnvVariable } from "../src/config-schema.ts";
+import { describeIssue, ENV, type EnvName, type EnvVariable } from "../src/config-schema.ts";
+import { nodeCron } from "../src/cron.ts";
 import { ConfigError } from "../src/errors.ts";
 
 function problemsOf(env: Record<string, string>): string[] {
@@ -70,3 +72,68 @@ describe("the variables' table", () => {
     }
   });
 });
+
+describe("the variables `regwatch status` reads, checked by hand", () => {
+  // The schemas these variables had before they were checked by hand (the status file loads zod
+  // only for the others): the same values must be taken and refused with the same words.
+  const before: Record<string, () => z.ZodType> = {
+    DATABASE_URL: () => z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL"),
+    REGWATCH_TZ: () => z.string().refine(knownZone, "is not a known IANA time zone (e.g. Europe/Budapest)"),
+    REGWATCH_REGISTRY_TZ: () =>
+      z.string().refine(knownZone, "is not a known IANA time zone (e.g. Europe/Budapest)"),
+    REGWATCH_SCHEDULE: () =>
+      z.string().refine((s) => nodeCron().validate(s), "is not a valid cron expression"),
+    REGWATCH_SEARCH_MONTHLY_QUOTA: () =>
+      z.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(z.number()),
+    REGWATCH_LOG_LEVEL: () => z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
+  };
+  const values = [
+    "postgres://u@h/db",
+    "postgresql://h",
+    "mysql://user:pw@db/x",
+    "Europe/Budapest",
+    "UTC",
+    "Mars/Base",
+    "15 7 * * *",
+    "*/5 * * * 1-5",
+    "every morning",
+    "0",
+    "2000",
+    "-1",
+    "1.5",
+    "9".repeat(400),
+    "debug",
+    "loud",
+  ];
+
+  it("takes and refuses what the schemas did, in the same words", () => {
+    for (const [name, schema] of Object.entries(before)) {
+      const variable = ENV[name as keyof typeof ENV] as EnvVariable;
+      expect(variable.check, name).toBeDefined();
+      for (const value of values) {
+        const old = schema().safeParse(value);
+        const checked = variable.check?.(value);
+        expect(checked?.ok, `${name}=${value}`).toBe(old.success);
+        if (old.success) expect(checked).toEqual({ ok: true, value: old.data });
+        else {
+          const message = old.error.issues[0]?.message;
+          expect(checked).toEqual({ ok: false, message });
+          // loadConfig and the variable's schema (config-docs, the accounts file) say the same.
+          expect(variable.schema().safeParse(value).error?.issues[0]?.message).toBe(message);
+          expect(problemsOf({ [name]: value })).toEqual([
+            `${name}: ${describeIssue(old.error, name as EnvName, value)}`,
+          ]);
+        }
+      }
+    }
+  });
+});
+
+function knownZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}

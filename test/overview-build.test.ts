@@ -28,6 +28,11 @@ const BUILT = path.join(ROOT, "bin", "regwatch.js");
 const SOURCES = SOURCE_BIN;
 const OVERVIEW = path.join(ROOT, "dist", "cli-overview.cjs");
 
+/** What a command line answered: its exit status and both streams. */
+function answerOf(args: string[], run: { code: number | null; stdout: string; stderr: string }) {
+  return { args, code: run.code, stdout: run.stdout, stderr: run.stderr };
+}
+
 describe("the overview from the build", () => {
   it("is one CommonJS file that holds no command's module", () => {
     const text = readFileSync(OVERVIEW, "utf8");
@@ -49,12 +54,47 @@ describe("the overview from the build", () => {
         runProcess(process.execPath, [BUILT, ...args], {}, 30_000),
         runProcess(process.execPath, [SOURCES, ...args], {}, 30_000),
       ]);
-      expect({ args, code: built.code, stdout: built.stdout, stderr: built.stderr }).toEqual({
-        args,
-        code: sources.code,
-        stdout: sources.stdout,
-        stderr: sources.stderr,
-      });
+      expect(answerOf(args, built)).toEqual(answerOf(args, sources));
+    }
+  });
+
+  it("answers the overview and --help from the text the build rendered, and --version from package.json, without commander", async () => {
+    // The bin beside the rendered text, an overview file that only says it ran and a package.json
+    // of another version: to a pipe, each of these command lines is answered without that file.
+    const dir = mkdtempSync(path.join(tmpdir(), "regwatch-rendered-"));
+    try {
+      mkdirSync(path.join(dir, "bin"));
+      mkdirSync(path.join(dir, "dist"));
+      for (const file of ["bin/regwatch.js", "bin/package.json", "dist/cli-overview.json"])
+        copyFileSync(path.join(ROOT, file), path.join(dir, file));
+      const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
+      writeFileSync(path.join(dir, "package.json"), JSON.stringify({ ...pkg, version: "9.8.7" }));
+      const ran = 'exports.main = async () => console.log("the overview file ran");\n';
+      writeFileSync(path.join(dir, "dist", "cli-overview.cjs"), ran);
+      writeFileSync(path.join(dir, "dist", "cli.js"), 'console.log("the main build ran");\n');
+      const bin = path.join(dir, "bin", "regwatch.js");
+      for (const args of [[], ["--help"], ["-h"], ["help"]]) {
+        const [rendered, sources] = await Promise.all([
+          runBuiltRecordingLoads(args, {}, 30_000, bin),
+          runProcess(process.execPath, [SOURCES, ...args], {}, 30_000),
+        ]);
+        expect(answerOf(args, rendered)).toEqual(answerOf(args, sources));
+        expect(rendered.loaded).not.toContain("NativeModule vm");
+      }
+      for (const flag of ["--version", "-V"]) {
+        const version = await runProcess(process.execPath, [bin, flag], {}, 30_000);
+        expect({ flag, code: version.code, stdout: version.stdout }).toEqual({
+          flag,
+          code: 0,
+          stdout: "9.8.7\n",
+        });
+      }
+      // A build without the rendered text: the overview's file answers.
+      rmSync(path.join(dir, "dist", "cli-overview.json"));
+      const unrendered = await runProcess(process.execPath, [bin, "--help"], {}, 30_000);
+      expect(unrendered.stdout).toBe("the overview file ran\n");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

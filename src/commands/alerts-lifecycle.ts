@@ -24,7 +24,8 @@ import { formatTable } from "../search/format.ts";
 import { readGivenNames } from "../search/sql/given-names.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
 import { actorName, BY_HELP } from "./actor.ts";
-import { type Context, parseDateArg, parsePositiveInt, runAction, withDatabase } from "./context.ts";
+import { parseDateArg, parsePositiveInt } from "./arg-parsers.ts";
+import { type Context, runAction, withDatabase } from "./context.ts";
 
 export function registerLifecycleCommands(alerts: Command): void {
   alerts

@@ -17,7 +17,8 @@ import { terminalSafe } from "../formats/terminal-text.ts";
 import { formatTable } from "../search/format.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
 import { type ActorFlags, actorOf, checkedRule, type EditFlags, storeRule } from "./alerts-rule-save.ts";
-import { type Context, collect, runAction, withDatabase } from "./context.ts";
+import { collect } from "./arg-parsers.ts";
+import { type Context, runAction, withDatabase } from "./context.ts";
 
 /** The options add and edit share: which changes a rule covers. */
 function scopeOptions(command: Command, verb: string): Command {

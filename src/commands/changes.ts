@@ -12,7 +12,8 @@ import { loadWatchLists } from "../run/lists.ts";
 import { redactSecrets } from "../secrets.ts";
 import { foreignSaid, taxBaseOf } from "../taxid.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
-import { collect, parseDateArg, runAction, withDatabase } from "./context.ts";
+import { collect, parseDateArg } from "./arg-parsers.ts";
+import { runAction, withDatabase } from "./context.ts";
 
 const DEFAULT_DAYS = 7;
 

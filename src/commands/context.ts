@@ -2,10 +2,8 @@
  * What every command shares: configuration parsed once, a logger that cannot print secrets,
  * the database opened by the one selection rule, and the mapping of errors to exit statuses.
  */
-import { InvalidArgumentError } from "commander";
 import { type Config, loadConfig, secretsOf } from "../config.ts";
 import { unknownVariables, unknownVariableText } from "../config-unknown.ts";
-import { isValidDate } from "../dates.ts";
 import { type Database, type OpenOptions, openDatabase } from "../db/connect.ts";
 import { classifyDatabaseError } from "../db/db-errors.ts";
 import { migrationsCurrent } from "../db/migration-journal.ts";
@@ -13,7 +11,7 @@ import { coerceError, EXIT, type ExitCode, exitCodeOf, type Outcome, RegwatchErr
 import { terminalSafeLines } from "../formats/terminal-text.ts";
 import { createLogger, type Logger } from "../logger.ts";
 import { redactSecrets } from "../secrets.ts";
-import { type AccountScope, configForCommand } from "./account-option.ts";
+import { type AccountScope, configForCommand } from "./account-scope.ts";
 import { commandLog } from "./log-router.ts";
 import { failIfUnfinished } from "./unfinished.ts";
 
@@ -118,30 +116,4 @@ export async function withDatabase<T>(
   } finally {
     await db.close();
   }
-}
-
-/** Commander parser for YYYY-MM-DD arguments; a bad value is a usage error naming it. */
-export function parseDateArg(value: string): string {
-  if (!isValidDate(value)) throw new InvalidArgumentError(`"${value}" is not a real date as YYYY-MM-DD.`);
-  return value;
-}
-
-export function parsePositiveInt(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n <= 0) {
-    throw new InvalidArgumentError(`"${value}" is not a positive integer.`);
-  }
-  return n;
-}
-
-export function parseNonNegativeInt(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n))
-    throw new InvalidArgumentError(`"${value}" is not a whole number.`);
-  return n;
-}
-
-/** Collects a repeatable option into an array. */
-export function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
 }

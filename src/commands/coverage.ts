@@ -13,7 +13,8 @@ import {
   resolveListKey,
 } from "../sync/sql/coverage.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
-import { parseDateArg, runAction, withDatabase } from "./context.ts";
+import { parseDateArg } from "./arg-parsers.ts";
+import { runAction, withDatabase } from "./context.ts";
 
 export function registerCoverage(program: Command): void {
   const coverage = program.command("coverage").description("operator decisions about covered days");

@@ -5,7 +5,8 @@ import { DAEMON_DEFAULTS, type DaemonOptions, runDaemon } from "../daemon/daemon
 import { runFleetDaemon } from "../daemon/fleet-daemon.ts";
 import { UsageError } from "../errors.ts";
 import { createLogger } from "../logger.ts";
-import { parsePositiveInt, runAction } from "./context.ts";
+import { parsePositiveInt } from "./arg-parsers.ts";
+import { runAction } from "./context.ts";
 
 interface DaemonCliOptions {
   web?: boolean;

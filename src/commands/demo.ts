@@ -29,7 +29,8 @@ import { addDesiredItems, desiredListsOutside, ensureDesiredList } from "../reco
 import { acquireRunLock } from "../run/lock.ts";
 import { openRegistry } from "../run/open-registry.ts";
 import { checkDigit } from "../taxid.ts";
-import { type Context, parseNonNegativeInt, runAction, withDatabase } from "./context.ts";
+import { parseNonNegativeInt } from "./arg-parsers.ts";
+import { type Context, runAction, withDatabase } from "./context.ts";
 import { demoEvidenceReport } from "./demo-evidence.ts";
 import { formatStatus, readFullStatus } from "./status.ts";
 

@@ -14,7 +14,8 @@ import { buildReport, type CheckResult, formatJson, formatText } from "../doctor
 import { runDoctor } from "../doctor/run.ts";
 import { ConfigError, coerceError, EXIT, type ExitCode, exitCodeOf, UsageError } from "../errors.ts";
 import { redactSecrets } from "../secrets.ts";
-import { type AccountFlag, accountOption, configForCommand } from "./account-option.ts";
+import { type AccountFlag, accountOption } from "./account-option.ts";
+import { configForCommand } from "./account-scope.ts";
 
 export const DOCTOR_SUMMARY =
   "check a setup before the first run: configuration, database, keys, clock, description, schedule, file origins, alert targets";

@@ -12,7 +12,7 @@ import {
   type World,
 } from "../emulator/index.ts";
 import { coerceError, EXIT } from "../errors.ts";
-import { parseNonNegativeInt, parsePositiveInt } from "./context.ts";
+import { parseNonNegativeInt, parsePositiveInt } from "./arg-parsers.ts";
 
 interface EmulatorFlags {
   port?: number;

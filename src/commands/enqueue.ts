@@ -9,7 +9,8 @@ import { type Account, loadAccounts } from "../accounts.ts";
 import { ConfigError, EXIT, UsageError } from "../errors.ts";
 import { accountDay, type JobKind, jobFor } from "../fleet/jobs.ts";
 import { type EnqueueResult, enqueue } from "../fleet/queue.ts";
-import { parseDateArg, runAction, withDatabase } from "./context.ts";
+import { parseDateArg } from "./arg-parsers.ts";
+import { runAction, withDatabase } from "./context.ts";
 
 const KINDS: readonly JobKind[] = ["sync", "backfill", "reconcile", "deliver"];
 

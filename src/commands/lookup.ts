@@ -17,7 +17,8 @@ import { openSearch } from "../run/open-registry.ts";
 import { formatRecordTable } from "../search/format.ts";
 import { readStatusesNow, type StatusNow } from "../search/sql/newest-statuses.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
-import { type Context, parsePositiveInt, runAction, withDatabase } from "./context.ts";
+import { parsePositiveInt } from "./arg-parsers.ts";
+import { type Context, runAction, withDatabase } from "./context.ts";
 
 /**
  * Runs `fn` with a search client (see openSearch) and closes it after, whether `fn` succeeded

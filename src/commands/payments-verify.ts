@@ -14,7 +14,8 @@ import { formatTable } from "../search/format.ts";
 import { describeTaxIdProblem, taxBaseOf } from "../taxid.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
 import { actorName } from "./actor.ts";
-import { type Context, parsePositiveInt, runAction, withDatabase } from "./context.ts";
+import { parsePositiveInt } from "./arg-parsers.ts";
+import { type Context, runAction, withDatabase } from "./context.ts";
 
 interface VerifyOptions extends AccountFlag {
   taxId: string;

@@ -33,7 +33,8 @@ import { TextSink } from "../payments/report-text.ts";
 import { redactSecrets } from "../secrets.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
 import { actorName } from "./actor.ts";
-import { type Context, parseNonNegativeInt, runAction, withDatabase } from "./context.ts";
+import { parseNonNegativeInt } from "./arg-parsers.ts";
+import { type Context, runAction, withDatabase } from "./context.ts";
 import { registerPaymentsReport } from "./payments-report.ts";
 import { registerPaymentsVerify } from "./payments-verify.ts";
 

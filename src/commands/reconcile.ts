@@ -6,7 +6,8 @@ import { DEFAULT_MAX_REMOVALS, reconcile } from "../reconcile/reconcile.ts";
 import { formatReport, reportJson } from "../reconcile/report.ts";
 import { openRegistry } from "../run/open-registry.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
-import { type Context, parseNonNegativeInt, runAction, withDatabase } from "./context.ts";
+import { parseNonNegativeInt } from "./arg-parsers.ts";
+import { type Context, runAction, withDatabase } from "./context.ts";
 
 interface ReconcileCliOptions extends AccountFlag {
   dryRun?: boolean;

@@ -1,5 +1,7 @@
-/** `regwatch status`: arguments and printing; the report itself is src/status/status-report.ts. */
-import type { Command } from "commander";
+/**
+ * `regwatch status`: running and printing (its command line: status-command.ts); the report itself
+ * is src/status/status-report.ts.
+ */
 import { FAILING_NEXT, failingText, recoveredText, roughAge } from "../alerts/delivery-health.ts";
 import type { Config } from "../config.ts";
 import { describeResumeState, type ResumeState, readResumeState } from "../daemon/resume-state.ts";
@@ -9,7 +11,6 @@ import { EXIT } from "../errors.ts";
 import { terminalSafe } from "../formats/terminal-text.ts";
 import { redactJson, redactSecrets } from "../secrets.ts";
 import { CALENDAR_WEEKS, readStatus, type StatusReport } from "../status/status-report.ts";
-import { accountOption } from "./account-option.ts";
 import { runAction, withDatabase } from "./context.ts";
 
 /** `account`: the account of an accounts file the status is of (absent for a plain install). */
@@ -40,56 +41,38 @@ function zonedResumeState(state: ResumeState, timeZone: string): ResumeState {
   };
 }
 
-/** The command's description (the same as its summary in commands/table.ts). */
-export const STATUS_SUMMARY =
-  "coverage per list, last runs, change files, item outcomes and API usage (reads the database only)";
+/** `regwatch status [--json] [--fleet] [--account NAME]`, its options parsed (status-command.ts, or by hand: src/cli-status.ts). */
+export async function runStatus(opts: StatusOptions): Promise<void> {
+  // The fleet's view reads the accounts file: its code is loaded only for --fleet.
+  if (opts.fleet) return (await import("./status-fleet.ts")).statusFleet(opts);
+  return runAction(
+    (ctx) =>
+      withDatabase(
+        ctx,
+        async (db) => {
+          // Run errors and file errors hold server text, which may echo a key: scrubbed before printing.
+          const { account } = ctx.config;
+          const status: Status = redactJson({
+            ...(account ? { account } : {}),
+            ...(await readFullStatus(db.sql, ctx.config)),
+          });
+          process.stdout.write(
+            redactSecrets(opts.json ? `${jsonInZone(status, ctx.config.tz, 2)}\n` : formatStatus(status)),
+          );
+          return EXIT.ok;
+        },
+        // The report's statements send and read no arrays (json, text, numbers, dates).
+        { max: 1, fetchTypes: false },
+      ),
+    opts,
+  );
+}
 
-export function registerStatus(program: Command): void {
-  program
-    .command("status")
-    .addOption(accountOption())
-    .description(STATUS_SUMMARY)
-    .option("--json", "print the status as JSON")
-    .option(
-      "--fleet",
-      "one line per account of REGWATCH_ACCOUNTS_FILE and one per queue worker (needs the accounts file)",
-    )
-    .addHelpText(
-      "after",
-      [
-        "",
-        `The calendar shows the last ${CALENDAR_WEEKS} weeks, Monday first, one character a day:`,
-        "  # covered   . missing (due, not covered)   - not yet due   (blank) before the list existed",
-      ].join("\n"),
-    )
-    .action(async (opts: { json?: boolean; fleet?: boolean; account?: string }) =>
-      // The fleet's view reads the accounts file: its code is loaded only for --fleet.
-      opts.fleet
-        ? (await import("./status-fleet.ts")).statusFleet(opts)
-        : runAction(
-            (ctx) =>
-              withDatabase(
-                ctx,
-                async (db) => {
-                  // Run errors and file errors hold server text, which may echo a key: scrubbed before printing.
-                  const { account } = ctx.config;
-                  const status: Status = redactJson({
-                    ...(account ? { account } : {}),
-                    ...(await readFullStatus(db.sql, ctx.config)),
-                  });
-                  process.stdout.write(
-                    redactSecrets(
-                      opts.json ? `${jsonInZone(status, ctx.config.tz, 2)}\n` : formatStatus(status),
-                    ),
-                  );
-                  return EXIT.ok;
-                },
-                // The report's statements send and read no arrays (json, text, numbers, dates).
-                { max: 1, fetchTypes: false },
-              ),
-            opts,
-          ),
-    );
+/** The options of `regwatch status`. */
+export interface StatusOptions {
+  json?: boolean;
+  fleet?: boolean;
+  account?: string;
 }
 
 export function formatStatus(s: Status): string {

@@ -17,14 +17,8 @@ import { preferSmallHeap } from "../run/small-heap.ts";
 import { redactJson, redactSecrets } from "../secrets.ts";
 import type { SyncPassOptions, SyncReport } from "../sync/sync-pass.ts";
 import { type AccountFlag, accountOption } from "./account-option.ts";
-import {
-  type Context,
-  collect,
-  parseDateArg,
-  parseNonNegativeInt,
-  runAction,
-  withDatabase,
-} from "./context.ts";
+import { collect, parseDateArg, parseNonNegativeInt } from "./arg-parsers.ts";
+import { type Context, runAction, withDatabase } from "./context.ts";
 import { commandLog } from "./log-router.ts";
 import { createProgressView } from "./progress-view.ts";
 

@@ -78,7 +78,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "status",
     summary:
       "coverage per list, last runs, change files, item outcomes and API usage (reads the database only)",
-    load: async () => (await import("./status.ts")).registerStatus,
+    load: async () => (await import("./status-command.ts")).registerStatus,
   },
   {
     name: "changes",

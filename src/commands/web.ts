@@ -10,7 +10,8 @@ import { EXIT } from "../errors.ts";
 import { favourMemoryOverCollections } from "../heap-growth.ts";
 import { createLogger } from "../logger.ts";
 import { startConsole } from "../web/server.ts";
-import { parseNonNegativeInt, runAction, withDatabase } from "./context.ts";
+import { parseNonNegativeInt } from "./arg-parsers.ts";
+import { runAction, withDatabase } from "./context.ts";
 
 export function registerWeb(program: Command): void {
   program

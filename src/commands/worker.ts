@@ -9,7 +9,8 @@ import { waitForStopSignal } from "../daemon/lifecycle.ts";
 import { ConfigError, EXIT } from "../errors.ts";
 import { startWorker, WORKER_DEFAULTS } from "../fleet/worker.ts";
 import { createLogger } from "../logger.ts";
-import { parsePositiveInt, runAction } from "./context.ts";
+import { parsePositiveInt } from "./arg-parsers.ts";
+import { runAction } from "./context.ts";
 
 interface WorkerCliOptions {
   concurrency: number;

@@ -5,7 +5,7 @@
  * rule the daemon follows (schedule.ts), so both say the same.
  */
 import type { Config } from "../config.ts";
-import { nodeCron } from "../cron.ts";
+import { cronMatcher } from "../cron.ts";
 import { zonedStamp } from "../dates.ts";
 import type { Sql } from "../db/connect.ts";
 import { scheduledSyncsSince } from "../run/runs.ts";
@@ -72,24 +72,21 @@ export async function readResumeState(
   config: Pick<Config, "schedule" | "tz">,
   now = new Date(),
 ): Promise<ResumeState> {
-  const task = nodeCron().createTask(config.schedule, () => {}, { timezone: config.tz });
-  try {
-    const schedule = cronSchedule(config.schedule, config.tz, (instant) => task.match(instant));
-    const { slot, attempts, decision, kills } = await slotDecision(sql, schedule, now);
-    const next = task.getNextRuns(1)[0];
-    return {
-      slot: slot?.toISOString() ?? null,
-      state: decision.due ? "due" : decision.reason,
-      attempts,
-      maxAttempts: MAX_ATTEMPTS_PER_SLOT,
-      nextAttemptAt: decision.reason === "backoff" ? decision.nextAt.toISOString() : null,
-      nextScheduledRun: next?.toISOString() ?? null,
-      exhausted: decision.reason === "exhausted" || decision.reason === "killed",
-      kills,
-    };
-  } finally {
-    await task.destroy();
-  }
+  // The matcher a daemon's task runs by, without the task (src/cron.ts).
+  const matcher = cronMatcher(config.schedule, config.tz);
+  const schedule = cronSchedule(config.schedule, config.tz, (instant) => matcher.match(instant));
+  const { slot, attempts, decision, kills } = await slotDecision(sql, schedule, now);
+  const next = matcher.getNextMatch(new Date());
+  return {
+    slot: slot?.toISOString() ?? null,
+    state: decision.due ? "due" : decision.reason,
+    attempts,
+    maxAttempts: MAX_ATTEMPTS_PER_SLOT,
+    nextAttemptAt: decision.reason === "backoff" ? decision.nextAt.toISOString() : null,
+    nextScheduledRun: next.toISOString(),
+    exhausted: decision.reason === "exhausted" || decision.reason === "killed",
+    kills,
+  };
 }
 
 /**

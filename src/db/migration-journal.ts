@@ -3,6 +3,7 @@
  * table records a schema's applied ones, and whether a schema is current. Apart from migrate.ts
  * so that a command finding its schema current (nearly always) loads none of the migrator.
  */
+import { readFile } from "node:fs";
 import path from "node:path";
 import type postgres from "postgres";
 import { DEFAULT_SCHEMA } from "../account-name.ts";
@@ -46,10 +47,15 @@ export async function appliedCount(client: postgres.Sql, schema = DEFAULT_SCHEMA
  * whose connections carry no search_path.
  */
 export async function migrationsCurrent(sql: postgres.Sql, schema = DEFAULT_SCHEMA): Promise<boolean> {
-  const { readFile } = await import("node:fs/promises");
-  // The journal is read while the database answers (the first query also opens the connection).
+  // The journal is read while the database answers (the first query also opens the connection),
+  // through node:fs's callback: node:fs/promises would load a dozen more modules (readline's among
+  // them) into every command's start.
   const [journal, applied] = await Promise.all([
-    readFile(`${MIGRATIONS_FOLDER}/meta/_journal.json`, "utf8"),
+    new Promise<string>((resolve, reject) =>
+      readFile(`${MIGRATIONS_FOLDER}/meta/_journal.json`, "utf8", (error, text) =>
+        error ? reject(error) : resolve(text),
+      ),
+    ),
     appliedCount(sql, schema),
   ]);
   return applied >= (JSON.parse(journal) as { entries: unknown[] }).entries.length;

@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { plainStatus } from "../../src/cli-status.ts";
 import { runProcess, SOURCE_BIN } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { runBuiltRecordingLoads } from "../helpers/module-loads.ts";
@@ -120,6 +121,46 @@ describe("status from the build", () => {
     }
   });
 
+  it("answers help, mistakes and the options it does not read by hand as the sources' commander does", async () => {
+    const env = { DATABASE_URL: t.url, REGWATCH_LOG_LEVEL: "warn" };
+    for (const args of [
+      ["status", "--help"],
+      ["status", "--json", "--nope"],
+      ["status", "extra"],
+      ["status", "--account"],
+      ["status", "--fleet"],
+      ["help", "status"],
+    ]) {
+      const [built, sources] = await Promise.all([
+        runProcess(process.execPath, [BUILT, ...args], env, 60_000),
+        runProcess(process.execPath, [SOURCES, ...args], env, 60_000),
+      ]);
+      expect({ code: built.code, stdout: built.stdout, stderr: built.stderr }, args.join(" ")).toEqual({
+        code: sources.code,
+        stdout: sources.stdout,
+        stderr: sources.stderr,
+      });
+    }
+  });
+
+  it("reads `status` and `status --json` by hand, and leaves every other command line to commander", () => {
+    expect(plainStatus(["status"])).toEqual({});
+    expect(plainStatus(["status", "--json"])).toEqual({ json: true });
+    expect(plainStatus(["status", "--json", "--json"])).toEqual({ json: true });
+    for (const args of [
+      ["status", "--help"],
+      ["status", "-h"],
+      ["status", "--json", "--fleet"],
+      ["status", "--account", "a"],
+      ["status", "--json=1"],
+      ["status", "extra"],
+      ["status", "--"],
+      ["help", "status"],
+      [],
+    ])
+      expect(plainStatus(args), args.join(" ")).toBeUndefined();
+  });
+
   it("prints the same with a cache that is not of its build, not V8's, or made under other flags", async () => {
     const env = { DATABASE_URL: t.url, REGWATCH_LOG_LEVEL: "warn" };
     const expected = await runProcess(BUILT, ["status"], env, 60_000);
@@ -140,13 +181,30 @@ describe("status from the build", () => {
     }
   });
 
-  it("loads neither child_process nor tls for a status over a plain connection", async () => {
+  it("loads neither child_process, tls nor crypto for a status over a plain connection without a password", async () => {
     const run = await runBuiltRecordingLoads(["status"], { DATABASE_URL: t.url, REGWATCH_LOG_LEVEL: "warn" });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("a list");
     expect(run.loaded).toContain("NativeModule net");
     expect(run.loaded).not.toContain("NativeModule child_process");
     expect(run.loaded).not.toContain("NativeModule tls");
+    // node-cron's matcher without a task, and the driver's password hashing only when asked for.
+    expect(run.loaded).not.toContain("NativeModule crypto");
+  });
+
+  it("loads neither node:fs/promises (readline with it) nor the modules behind node:util's exports", async () => {
+    // Reading every export of node:util, as a bundle's copy of its namespace did, loads
+    // worker_threads, parseArgs and the stream classes on Node 26.
+    const run = await runBuiltRecordingLoads(["status"], { DATABASE_URL: t.url, REGWATCH_LOG_LEVEL: "warn" });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("a list");
+    for (const module of [
+      "fs/promises",
+      "internal/readline/interface",
+      "worker_threads",
+      "internal/util/parse_args/parse_args",
+    ])
+      expect(run.loaded).not.toContain(`NativeModule ${module}`);
   });
 
   it("speaks TLS to a database that asks for it", async () => {
