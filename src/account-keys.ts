@@ -164,7 +164,10 @@ export function sharedKeyProblems(accounts: readonly KeyedAccount[], env: NodeJS
  * variable or hold one key: found through two indexes, so a file of a thousand accounts costs a
  * few thousand steps, not the half million of comparing every pair.
  */
-function candidatePairs(uses: readonly KeyUse[], values: readonly (string | undefined)[]): [number, number][] {
+function candidatePairs(
+  uses: readonly KeyUse[],
+  values: readonly (string | undefined)[],
+): [number, number][] {
   const groups = new Map<string, number[]>();
   const join = (key: string, index: number) => {
     const group = groups.get(key);
