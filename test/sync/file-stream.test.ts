@@ -13,8 +13,8 @@ import type { Sql } from "../../src/db/connect.ts";
 import { scopedSql } from "../../src/db/scoped-sql.ts";
 import { createLogger } from "../../src/logger.ts";
 import { fetchOpenFiles } from "../../src/sync/file-fetch.ts";
-import { saveStreamedFile } from "../../src/sync/sql/files.ts";
 import { noProgress } from "../../src/sync/progress.ts";
+import { saveStreamedFile } from "../../src/sync/sql/files.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type HostileServer, startHostileServer } from "../helpers/hostile-server.ts";
 
@@ -185,7 +185,9 @@ describe("streaming change files into the database", () => {
   // ended the COPY with an error: here the statement timeout cancels a COPY that waits on a
   // stalled body, and the save (its job, in a worker) waited forever. Plain inserts never stay
   // open while the body stalls, and any error of theirs rejects the save.
-  it("stores a body that stalls for longer than the session's statement timeout", { timeout: 20_000 }, async () => {
+  it("stores a body that stalls for longer than the session's statement timeout", {
+    timeout: 20_000,
+  }, async () => {
     const whole = body(40);
     const path = "/files/stalled.json";
     await test.db.sql`insert into regwatch.change_files (path) values (${path})`;
