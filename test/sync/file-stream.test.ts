@@ -1,7 +1,8 @@
 /**
  * The file phase against a hostile file server, over real HTTP into a real database: a transfer
  * cut halfway is tried again and stored whole, leaving nothing staged; a body above
- * REGWATCH_MAX_FILE_BYTES, declared or not, fails alone with its reason.
+ * REGWATCH_MAX_FILE_BYTES, declared or not, fails alone with its reason; a body that arrives
+ * slowly is stored (it once hung its job for good, see the last test).
  */
 import { createHash } from "node:crypto";
 import postgres from "postgres";
@@ -13,6 +14,7 @@ import { scopedSql } from "../../src/db/scoped-sql.ts";
 import { createLogger } from "../../src/logger.ts";
 import { fetchOpenFiles } from "../../src/sync/file-fetch.ts";
 import { noProgress } from "../../src/sync/progress.ts";
+import { saveStreamedFile } from "../../src/sync/sql/files.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { type HostileServer, startHostileServer } from "../helpers/hostile-server.ts";
 
@@ -78,12 +80,12 @@ async function fetchAll(paths: string[]) {
  */
 async function stagedRows(): Promise<number> {
   const [shared] = await test.db.sql<{ n: number }[]>`
-    select count(*)::int as n from pg_class where relname = 'regwatch_file_stage' and relpersistence <> 't'`;
+    select count(*)::int as n from pg_class where relname = 'regwatch_file_chunks' and relpersistence <> 't'`;
   const [temp] = await phase<
     { n: number }[]
-  >`select to_regclass('pg_temp.regwatch_file_stage') is not null as n`;
+  >`select to_regclass('pg_temp.regwatch_file_chunks') is not null as n`;
   const [staged] = temp!.n
-    ? await phase<{ n: number }[]>`select count(*)::int as n from regwatch_file_stage`
+    ? await phase<{ n: number }[]>`select count(*)::int as n from regwatch_file_chunks`
     : [{ n: 0 }];
   return shared!.n + staged!.n;
 }
@@ -177,5 +179,48 @@ describe("streaming change files into the database", () => {
     expect(server.seen.filter((s) => s.path === "/files/declared.json").length).toBe(1);
     expect(server.seen.filter((s) => s.path === "/files/undeclared.json").length).toBe(1);
     expect(await stagedRows()).toBe(0);
+  });
+
+  // The bytes were once COPYed in, and the driver's COPY stream never settled when the server
+  // ended the COPY with an error: here the statement timeout cancels a COPY that waits on a
+  // stalled body, and the save (its job, in a worker) waited forever. Plain inserts never stay
+  // open while the body stalls, and any error of theirs rejects the save.
+  it("stores a body that stalls for longer than the session's statement timeout", {
+    timeout: 20_000,
+  }, async () => {
+    const whole = body(40);
+    const path = "/files/stalled.json";
+    await test.db.sql`insert into regwatch.change_files (path) values (${path})`;
+    const timed = scopedSql(
+      postgres(test.url, { max: 1, onnotice: () => {}, connection: { statement_timeout: 300 } }),
+      "regwatch",
+    );
+    try {
+      async function* stalling() {
+        yield whole.subarray(0, whole.length >> 1);
+        await new Promise((r) => setTimeout(r, 1500));
+        yield whole.subarray(whole.length >> 1);
+      }
+      const saved = await saveStreamedFile(timed, {
+        path,
+        httpStatus: 200,
+        contentType: "application/json",
+        chunks: stalling(),
+        onChunk: () => {},
+        facts: () => ({
+          sha256: createHash("sha256").update(whole).digest("hex"),
+          size: whole.length,
+          asJson: true,
+          refusal: null,
+        }),
+      });
+      expect(saved.refusal).toBeNull();
+      const [row] = await test.db.sql<{ status: string; changes: number }[]>`
+        select status, jsonb_array_length(body_json->'changes') as changes
+        from regwatch.change_files where path = ${path}`;
+      expect(row).toEqual({ status: "fetched", changes: 40 });
+    } finally {
+      await timed.end({ timeout: 1 });
+    }
   });
 });

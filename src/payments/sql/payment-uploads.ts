@@ -47,8 +47,8 @@ export async function saveColumnChoice(
 
 /**
  * A held upload's body crosses to and from Postgres through a session-local staging table: in by
- * COPY (its bytes as hex in COPY's text format, as change files are saved: sync/sql/files.ts),
- * out in pieces, so a 100 MB file is never in memory whole, nor twice over as hex text.
+ * COPY (its bytes as hex in COPY's text format), out in pieces, so a 100 MB file is never in
+ * memory whole, nor twice over as hex text.
  */
 async function stageTable(tx: Tx): Promise<void> {
   await tx`create temp table if not exists regwatch_upload_stage (body bytea) on commit delete rows`;

@@ -1,4 +1,3 @@
-import { pipeline } from "node:stream/promises";
 import type { FetchFilesPolicy } from "../../config.ts";
 import type { Sql, Tx } from "../../db/connect.ts";
 import { permanentRefusal } from "../../db/db-errors.ts";
@@ -129,30 +128,44 @@ export interface SavedBody {
 }
 
 /**
+ * Bytes gathered before they are staged with one statement: a round trip per 256 KiB at most,
+ * and no more than that (and its hex form) held in this process at a time.
+ */
+const STAGE_CHUNK_BYTES = 256 * 1024;
+
+/**
  * Streams one fetched body into Postgres and records it, in one transaction: the bytes are
- * COPYed into a session-local staging table as bytea (hex in COPY's text format), never held
- * whole in this process, and then moved to the file's row, as jsonb (Postgres converts and
- * parses them) or as bytes. A body refused for good (too deep before the database, or refused by
- * it with a SQLSTATE no repeat can change, see permanentRefusal) is kept as bytes with its
- * reason and the file failed for good. Whatever else fails (the transfer, a lost connection)
- * rolls back the whole file and is thrown for the caller to mark this file alone.
+ * inserted as they arrive into a session-local staging table, a row per 256 KiB, never held
+ * whole in this process, and then joined in order and moved to the file's row, as jsonb
+ * (Postgres converts and parses them) or as bytes. A body refused for good (too deep before the
+ * database, or refused by it with a SQLSTATE no repeat can change, see permanentRefusal) is kept
+ * as bytes with its reason and the file failed for good. Whatever else fails (the transfer, a
+ * lost connection) rolls back the whole file and is thrown for the caller to mark this file alone.
+ *
+ * Plain statements, not COPY: the driver's COPY stream never settles when the server ends the
+ * COPY with an error (a statement timeout, a cancel) or the connection closes once the last
+ * bytes are sent, and the job that awaited it hung for good, holding its transaction.
  */
 export async function saveStreamedFile(sql: Sql, body: StreamedBody): Promise<SavedBody> {
   return sql.begin(async (tx) => {
-    await tx`create temp table if not exists regwatch_file_stage (body bytea) on commit delete rows`;
-    const copy = await tx`copy regwatch_file_stage (body) from stdin`.writable();
-    await pipeline(
-      body.chunks,
-      async function* (chunks: AsyncIterable<Buffer>) {
-        yield "\\\\x";
-        for await (const chunk of chunks) {
-          body.onChunk(chunk);
-          yield chunk.toString("hex");
-        }
-        yield "\n";
-      },
-      copy,
-    );
+    await tx`create temp table if not exists regwatch_file_chunks (n int, chunk bytea) on commit delete rows`;
+    let rows = 0;
+    let held: Buffer[] = [];
+    let heldBytes = 0;
+    const stage = async () => {
+      if (heldBytes === 0) return;
+      const chunk = held.length === 1 ? held[0]! : Buffer.concat(held, heldBytes);
+      held = [];
+      heldBytes = 0;
+      await tx`insert into regwatch_file_chunks (n, chunk) values (${rows++}, ${chunk})`;
+    };
+    for await (const chunk of body.chunks) {
+      body.onChunk(chunk);
+      held.push(chunk);
+      heldBytes += chunk.length;
+      if (heldBytes >= STAGE_CHUNK_BYTES) await stage();
+    }
+    await stage();
     const facts = body.facts();
     const saved = (refusal: string | null): SavedBody => ({
       sha256: facts.sha256,
@@ -174,7 +187,7 @@ export async function saveStreamedFile(sql: Sql, body: StreamedBody): Promise<Sa
               body_bytes = case when ${facts.asJson} then null else s.body end,
               attempts = f.attempts + 1, last_error = null, failed_for_good = false,
               fetched_at = now(), updated_at = now()
-          from regwatch_file_stage s
+          from ${stagedBody(sp)}
           where f.path = ${body.path}`,
       );
       return saved(null);
@@ -186,6 +199,12 @@ export async function saveStreamedFile(sql: Sql, body: StreamedBody): Promise<Sa
       return saved(refusal);
     }
   });
+}
+
+/** The staged rows joined in order: the whole body as `s.body` (empty when none was staged). */
+function stagedBody(tx: Tx) {
+  return tx`(select coalesce(string_agg(chunk, ''::bytea order by n), ''::bytea) as body
+             from regwatch_file_chunks) s`;
 }
 
 /** The staged body kept as bytes, and its file failed for good with the reason. */
@@ -201,6 +220,6 @@ async function keepRefused(
         content_type = ${body.contentType}, sha256 = ${facts.sha256}, size_bytes = ${facts.size},
         body_json = null, body_bytes = s.body, parse_status = null, parser = null, parse_error = null,
         attempts = f.attempts + 1, last_error = ${redactSecrets(refusal)}, fetched_at = now(), updated_at = now()
-    from regwatch_file_stage s
+    from ${stagedBody(tx)}
     where f.path = ${body.path}`;
 }
