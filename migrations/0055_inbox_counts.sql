@@ -117,4 +117,9 @@ FOR EACH STATEMENT EXECUTE FUNCTION regwatch.changes_keep_inbox_open_changes();
 -- The open alerts there are now.
 SELECT regwatch.refresh_inbox_open_changes(ARRAY(SELECT DISTINCT change_id FROM regwatch.alerts WHERE status = 'open'));
 --> statement-breakpoint
-COMMENT ON TABLE regwatch.inbox_open_changes IS 'One row per change with an open alert, for the console inbox''s count cards: how many open alerts, when the newest was raised, whether the change is high or of a bank account. Kept by triggers on alerts, change_values and changes. Example: select count(*) filter (where high) from regwatch.inbox_open_changes.';
+COMMENT ON TABLE regwatch.inbox_open_changes IS 'One row per change with an open alert, for the console inbox''s count cards: how many open alerts, when the newest was raised, whether the change is high or of a bank account. Kept by triggers on alerts, change_values and changes. Example: select count(*) filter (where high) from regwatch.inbox_open_changes.';--> statement-breakpoint
+COMMENT ON COLUMN regwatch.inbox_open_changes.change_id IS 'The change (changes.id) whose open alerts this row counts.';--> statement-breakpoint
+COMMENT ON COLUMN regwatch.inbox_open_changes.open_alerts IS 'How many of the change''s alerts are open now.';--> statement-breakpoint
+COMMENT ON COLUMN regwatch.inbox_open_changes.newest_raised_at IS 'When the newest of those open alerts was raised.';--> statement-breakpoint
+COMMENT ON COLUMN regwatch.inbox_open_changes.high IS 'Whether the change touches a heading the console counts as high (the high card''s filter).';--> statement-breakpoint
+COMMENT ON COLUMN regwatch.inbox_open_changes.bank_accounts IS 'Whether the change touches the business''s bank accounts (the bank-account card''s filter).';
