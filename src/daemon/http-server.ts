@@ -7,7 +7,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import postgres from "postgres";
-import type { Sql } from "../db/connect.ts";
+import { poolerOptions, type Sql } from "../db/connect.ts";
 import { migrationsCurrent } from "../db/migrate.ts";
 import { scopedSql } from "../db/scoped-sql.ts";
 import { coerceError } from "../errors.ts";
@@ -27,6 +27,7 @@ export class DatabaseProbe {
     private readonly schema: string,
   ) {
     const pool = postgres(url, {
+      ...poolerOptions(url),
       max: 2,
       connect_timeout: PROBE_TIMEOUT_MS / 1000,
       idle_timeout: 30,

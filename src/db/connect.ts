@@ -167,6 +167,18 @@ export function preparesStatements(url: string): boolean {
   }
 }
 
+/**
+ * What a pool needs on `url` beyond its own options: on a URL that says `prepare=false` (a pooler in
+ * transaction mode), no pipelining. The driver writes a query on a connection whose earlier query
+ * is still answering; a pooler in transaction mode hands the server to another client at the
+ * earlier query's end, so what was written behind it is lost, and a query with parameters, which
+ * without prepared statements first asks the server to describe it, waits for an answer that never
+ * comes (seen with PgBouncer 1.18: the job holding that query hung for good).
+ */
+export function poolerOptions(url: string): { max_pipeline?: number } {
+  return preparesStatements(url) ? {} : { max_pipeline: 0 };
+}
+
 function connect(
   url: string,
   schema: string,
@@ -180,6 +192,7 @@ function connect(
   const common = withNoDelay({ onnotice: () => {}, connection: { application_name: APPLICATION_NAME } });
   const pool = postgres(url, {
     ...common,
+    ...poolerOptions(url),
     max: options.max ?? 10,
     ...(options.idleTimeoutS === undefined ? {} : { idle_timeout: options.idleTimeoutS }),
     ...(options.fetchTypes === false ? { fetch_types: false } : {}),

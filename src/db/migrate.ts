@@ -1,5 +1,5 @@
 import postgres from "postgres";
-import { DEFAULT_SCHEMA, type Sql } from "./connect.ts";
+import { DEFAULT_SCHEMA, poolerOptions, type Sql } from "./connect.ts";
 import { reapplyReaderGrantsIn } from "./grants.ts";
 import { type Migration, pendingMigrations, readMigrations } from "./migration-files.ts";
 import { JOURNAL_SCHEMA, MIGRATIONS_FOLDER, migrationsTableOf } from "./migration-journal.ts";
@@ -34,7 +34,12 @@ export async function runMigrations(
 ): Promise<{ applied: number }> {
   const client = postgres(
     url,
-    withNoDelay({ max: 1, onnotice: () => {}, connection: { application_name: "regwatch" } }),
+    withNoDelay({
+      ...poolerOptions(url),
+      max: 1,
+      onnotice: () => {},
+      connection: { application_name: "regwatch" },
+    }),
   );
   try {
     return await migrateSchema(client, schema, undefined, options);
