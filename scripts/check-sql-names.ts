@@ -13,6 +13,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { BASELINE_FILE } from "../src/db/migration-baseline.ts";
 
 export interface Relations {
   /** Tables, views and sequences. */
@@ -233,7 +234,10 @@ async function sources(dir: string, root = dir): Promise<Map<string, string>> {
 }
 
 export async function readRelations(migrationsDir: string): Promise<Relations> {
-  const names = (await readdir(migrationsDir)).filter((f) => f.endsWith(".sql")).sort();
+  // The migrations only: the baseline restates what they create, in pg_dump's words.
+  const names = (await readdir(migrationsDir))
+    .filter((f) => f.endsWith(".sql") && f !== BASELINE_FILE)
+    .sort();
   return relationsOf(await Promise.all(names.map((f) => readFile(path.join(migrationsDir, f), "utf8"))));
 }
 

@@ -1,6 +1,7 @@
 import postgres from "postgres";
 import { DEFAULT_SCHEMA, poolerOptions, type Sql } from "./connect.ts";
 import { reapplyReaderGrantsIn } from "./grants.ts";
+import { type Baseline, baselineFor, readBaseline } from "./migration-baseline.ts";
 import { type Migration, pendingMigrations, readMigrations } from "./migration-files.ts";
 import { JOURNAL_SCHEMA, MIGRATIONS_FOLDER, migrationsTableOf } from "./migration-journal.ts";
 import { keepRegistryZone } from "./registry-zone.ts";
@@ -17,6 +18,11 @@ export {
 export interface MigrateOptions {
   /** REGWATCH_REGISTRY_TZ: the zone the schema's views count the registry's days in. */
   registryTz?: string;
+  /**
+   * What a fresh schema is built from instead of its first migrations (migration-baseline.ts):
+   * by default the one beside the shipped migrations; null replays every migration.
+   */
+  baseline?: Baseline | null;
 }
 
 /** Arbitrary but fixed: with the schema's hash, serialises the migrators of one schema. */
@@ -31,7 +37,7 @@ export async function runMigrations(
   url: string,
   schema = DEFAULT_SCHEMA,
   options: MigrateOptions = {},
-): Promise<{ applied: number }> {
+): Promise<{ applied: number; fromBaseline: boolean }> {
   const client = postgres(
     url,
     withNoDelay({
@@ -62,7 +68,7 @@ export async function migrateSchema(
   schema: string,
   migrations: readonly Migration[] = readMigrations(MIGRATIONS_FOLDER),
   options: MigrateOptions = {},
-): Promise<{ applied: number }> {
+): Promise<{ applied: number; fromBaseline: boolean }> {
   await ensureJournalSchema(pool);
   const table = migrationsTableOf(schema);
   return pool.begin(async (tx) => {
@@ -77,11 +83,16 @@ export async function migrateSchema(
     const [last] = await t<{ at: string | null }[]>`
       select max(created_at)::text as at from ${t(JOURNAL_SCHEMA)}.${t(table)}`;
     const pending = pendingMigrations(migrations, last?.at == null ? undefined : Number(last.at));
+    // A fresh schema starts from the baseline, when it stands for the first of these migrations.
+    const fresh = last?.at == null;
+    const baseline = fresh ? baselineFor(baselineOption(options), pending) : undefined;
     if (pending.length > 0) {
+      if (baseline) await applyBaseline(t, baseline, schema);
       // Every pending statement in one message (the simple protocol runs several in a row): a
       // fresh schema takes hundreds of statements, and their round trips would be most of its time.
-      const statements = pending.flatMap((m) => m.sql.map((s) => retargetMigration(s, schema)));
-      await t.unsafe(statements.join(";\n")).simple();
+      const rest = pending.slice(baseline?.covers ?? 0);
+      const statements = rest.flatMap((m) => m.sql.map((s) => retargetMigration(s, schema)));
+      if (statements.length > 0) await t.unsafe(statements.join(";\n")).simple();
       await t`insert into ${t(JOURNAL_SCHEMA)}.${t(table)} (hash, created_at)
               select * from unnest(${pending.map((m) => m.hash)}::text[], ${pending.map((m) => m.folderMillis)}::bigint[])`;
     }
@@ -89,8 +100,24 @@ export async function migrateSchema(
     if (pending.length > 0) await reapplyReaderGrantsIn(t, schema);
     // The calendar of the views' days: REGWATCH_REGISTRY_TZ, not the migration's default.
     if (options.registryTz !== undefined) await keepRegistryZone(tx, schema, options.registryTz);
-    return { applied: pending.length };
+    return { applied: pending.length, fromBaseline: baseline !== undefined };
   });
+}
+
+function baselineOption(options: MigrateOptions): Baseline | undefined {
+  return options.baseline === undefined ? readBaseline(MIGRATIONS_FOLDER) : (options.baseline ?? undefined);
+}
+
+/**
+ * Builds `schema` from `baseline` in the migration's transaction. Its functions come before the
+ * tables their bodies read (as pg_dump orders them), so bodies are not checked while it runs;
+ * the setting is put back for the migrations after it.
+ */
+async function applyBaseline(t: Sql, baseline: Baseline, schema: string): Promise<void> {
+  const [before] = await t<{ checks: string }[]>`
+    select current_setting('check_function_bodies') as checks, set_config('check_function_bodies', 'off', true)`;
+  await t.unsafe(retargetMigration(baseline.sql, schema)).simple();
+  await t`select set_config('check_function_bodies', ${before?.checks ?? "on"}, true)`;
 }
 
 /** The journals' schema, created once (two migrators creating it at once would collide). */
