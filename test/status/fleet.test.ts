@@ -201,7 +201,8 @@ describe("status --fleet", () => {
   it("reads accounts and workers on a connection that has not read the server's array types", async () => {
     // status --fleet opens its pool so (the read of every array type costs a connection a quarter
     // of a second with a thousand accounts' tables): nothing it sends or reads may be an array.
-    await t.db.sql`update ${t.db.sql.t.worker_heartbeats} set lock_ids = '{lock-a,lock-b}' where id = 'w-live'`;
+    await t.db
+      .sql`update ${t.db.sql.t.worker_heartbeats} set lock_ids = '{lock-a,lock-b}' where id = 'w-live'`;
     const db = await openDatabase({ databaseUrl: t.url, dataDir: "" }, { max: 2, fetchTypes: false });
     try {
       const summaries = await accountSummaries(db.sql, ["regwatch_alpha", "regwatch_beta", "regwatch_gamma"]);
