@@ -199,8 +199,8 @@ describe("status --fleet", () => {
   });
 
   it("reads accounts and workers on a connection that has not read the server's array types", async () => {
-    // status --fleet opens its pool so (the read of every array type costs a connection a quarter
-    // of a second with a thousand accounts' tables): nothing it sends or reads may be an array.
+    // status --fleet opens its pool so (with a thousand accounts' tables the read of every array
+    // type is 60,000 rows a connection): nothing it sends or reads may be an array.
     await t.db
       .sql`update ${t.db.sql.t.worker_heartbeats} set lock_ids = '{lock-a,lock-b}' where id = 'w-live'`;
     const db = await openDatabase({ databaseUrl: t.url, dataDir: "" }, { max: 2, fetchTypes: false });
