@@ -29,7 +29,10 @@ export function statusFleet(opts: { json?: boolean; account?: string }): Promise
         );
         return EXIT.ok;
       },
-      { max: 2 },
+      // Its statements send and read no arrays (the schemas go as JSON): the driver's read of
+      // every array type is left out. With a thousand accounts' tables that is 60,000 types, 60 to
+      // 250 ms of the server's time a connection and 0.15 s of the client's CPU.
+      { max: 2, fetchTypes: false },
     );
   });
 }

@@ -1,7 +1,7 @@
 /**
  * `regwatch status --fleet`: one line per account (its last run, how far its lists are covered,
  * its open change files, its jobs in the queue) and one per queue worker (alive, jobs). The
- * accounts' schemas are read a hundred at a time (account-summaries.ts); the queue and the
+ * accounts' schemas are read ten a statement (account-summaries.ts); the queue and the
  * workers from the fleet's home. An account that cannot be read (not migrated yet, say) is a line
  * saying so.
  */

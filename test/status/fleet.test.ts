@@ -4,9 +4,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, lastCompleteDay } from "../../src/dates.ts";
-import type { Sql } from "../../src/db/connect.ts";
+import { openDatabase, type Sql } from "../../src/db/connect.ts";
 import { enqueue } from "../../src/fleet/queue.ts";
-import { writeHeartbeat } from "../../src/fleet/sql/workers.ts";
+import { accountSummaries } from "../../src/fleet/sql/account-summaries.ts";
+import { listWorkers, writeHeartbeat } from "../../src/fleet/sql/workers.ts";
 import { silentLogger } from "../../src/logger.ts";
 import {
   accountSql,
@@ -195,6 +196,23 @@ describe("status --fleet", () => {
     const both = await runCli(["status", "--fleet", "--account", "alpha"], env());
     expect(both.code).toBe(64);
     expect(both.stderr).toContain("--fleet");
+  });
+
+  it("reads accounts and workers on a connection that has not read the server's array types", async () => {
+    // status --fleet opens its pool so (with a thousand accounts' tables the read of every array
+    // type is 60,000 rows a connection): nothing it sends or reads may be an array.
+    await t.db
+      .sql`update ${t.db.sql.t.worker_heartbeats} set lock_ids = '{lock-a,lock-b}' where id = 'w-live'`;
+    const db = await openDatabase({ databaseUrl: t.url, dataDir: "" }, { max: 2, fetchTypes: false });
+    try {
+      const summaries = await accountSummaries(db.sql, ["regwatch_alpha", "regwatch_beta", "regwatch_gamma"]);
+      expect([...summaries.keys()].sort()).toEqual(["regwatch_alpha", "regwatch_beta"]);
+      expect(summaries.get("regwatch_alpha")).toMatchObject({ summary: { lists: 2, openFiles: 2 } });
+      const workers = await listWorkers(db.sql);
+      expect(workers.find((w) => w.id === "w-live")?.lockIds).toEqual(["lock-a", "lock-b"]);
+    } finally {
+      await db.close();
+    }
   });
 
   it("an account whose tables cannot be read is a line with its error; the others are still read", async () => {

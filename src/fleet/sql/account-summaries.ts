@@ -74,7 +74,7 @@ export async function accountSummaries(
 ): Promise<Map<string, SummaryOrError>> {
   const tables = await sql<{ schema: string; refusals: boolean }[]>`
     select s as schema, to_regclass(format('%I.key_refusals', s)) is not null as refusals
-    from unnest(${schemas as string[]}::text[]) s
+    from json_array_elements_text(${JSON.stringify(schemas)}::text::json) s
     where to_regclass(format('%I.runs', s)) is not null`;
   const found = new Map<string, SummaryOrError>();
   const chunks: (typeof tables)[number][][] = [];

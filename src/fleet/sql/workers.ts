@@ -108,7 +108,9 @@ export async function listWorkers(
       alive: boolean;
     }[]
   >`
-    select *, (stopped_at is null and heartbeat_at >= now() - make_interval(secs => ${leaseSeconds})) as alive
+    select id, array_to_json(lock_ids) as lock_ids, host, pid, concurrency, jobs_running, jobs_done,
+      jobs_failed, started_at, heartbeat_at, stopped_at, stop_reason,
+      (stopped_at is null and heartbeat_at >= now() - make_interval(secs => ${leaseSeconds})) as alive
     from ${sql.t.worker_heartbeats}
     where stopped_at is null or stopped_at > now() - make_interval(hours => ${keepStoppedHours})
     order by started_at desc, id`;
