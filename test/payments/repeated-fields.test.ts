@@ -40,4 +40,16 @@ describe("one string per repeated field value", () => {
       }
     }
   });
+
+  it("starts again when full, and still gives every value's text", () => {
+    const repeated = new RepeatedFields();
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 40_000; i++) {
+        const bytes = Buffer.from(`${i}-${round % 2}`);
+        expect(repeated.text(bytes, 0, bytes.length, hashOf(bytes, 0, bytes.length))).toBe(
+          `${i}-${round % 2}`,
+        );
+      }
+    }
+  });
 });

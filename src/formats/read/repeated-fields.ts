@@ -3,25 +3,32 @@
  * payee's tax number, account and name, the currency): a batch pays the same suppliers again and
  * again, and every later step looks these fields up in maps (parsed accounts, tax bases, the
  * verdict memo, the knowledge index). A string made afresh for each row is hashed and searched
- * for in V8's string table at each such lookup (about a tenth of a check's time on 200,000 rows);
- * the string kept here is hashed once, and the rows share it rather than each making its own.
+ * for in V8's string table at each such lookup; the string kept here is hashed once, and the rows
+ * share it rather than each making its own.
  *
- * Direct-mapped: a value's bytes pick one slot by their hash, a slot holds the last value that
- * came there, and a value is given out only when its bytes equal the slot's. Bounded: SLOTS
- * values of at most MAX_BYTES bytes each.
+ * Values are found by the hash of their bytes (the caller's, computed as it scans them) and
+ * confirmed byte for byte against a copy kept here. Bounded: at most LIMIT values of at most
+ * MAX_BYTES bytes each; when full, it starts again.
  */
 import { utf8Text } from "./utf8-bytes.ts";
 
-const SLOTS = 8192;
+/** Values kept (a batch's payees times the repeating fields, with room to spare). */
+const LIMIT = 32_768;
 /** Longer values (rarely repeated, such as references) are read as they come. */
 export const MAX_BYTES = 64;
+/** No entry: the end of a chain of values with one hash. */
+const NONE = -1;
 
 export class RepeatedFields {
-  private readonly hashes = new Int32Array(SLOTS);
-  private readonly lengths = new Int32Array(SLOTS);
-  private readonly strings = new Array<string | null>(SLOTS).fill(null);
-  /** The bytes of each slot's value, at slot × MAX_BYTES. */
-  private readonly bytes = Buffer.alloc(SLOTS * MAX_BYTES);
+  /** The first value of each hash (its number in the lists below); later ones are chained. */
+  private readonly first = new Map<number, number>();
+  private readonly chained = new Int32Array(LIMIT);
+  private readonly starts = new Int32Array(LIMIT);
+  private readonly lengths = new Int32Array(LIMIT);
+  private readonly strings: string[] = [];
+  /** The bytes of every value kept, one after another. */
+  private readonly bytes = Buffer.allocUnsafe(LIMIT * MAX_BYTES);
+  private used = 0;
 
   /**
    * The text of `source[start, end)` (end > start, end - start ≤ MAX_BYTES), `hash` the caller's
@@ -29,24 +36,34 @@ export class RepeatedFields {
    */
   text(source: Buffer, start: number, end: number, hash: number): string {
     const length = end - start;
-    const slot = hash & (SLOTS - 1);
-    const kept = this.strings[slot];
-    if (kept != null && this.hashes[slot] === hash && this.lengths[slot] === length) {
-      const { bytes } = this;
-      let at = slot * MAX_BYTES;
-      let i = start;
-      while (i < end && bytes[at] === source[i]) {
-        at++;
-        i++;
-      }
-      if (i === end) return kept;
+    // A small integer key: V8 hashes it without a lookup of its own.
+    const key = hash & 0x3fffffff;
+    const head = this.first.get(key);
+    for (let k = head ?? NONE; k !== NONE; k = this.chained[k] as number) {
+      if (this.lengths[k] === length && this.sameBytes(k, source, start, end)) return this.strings[k]!;
     }
     const made = utf8Text(source, start, end);
-    source.copy(this.bytes, slot * MAX_BYTES, start, end);
-    this.hashes[slot] = hash;
-    this.lengths[slot] = length;
-    this.strings[slot] = made;
+    if (this.strings.length === LIMIT) {
+      this.first.clear();
+      this.strings.length = 0;
+      this.used = 0;
+      return made;
+    }
+    const k = this.strings.length;
+    this.strings.push(made);
+    this.starts[k] = this.used;
+    this.lengths[k] = length;
+    this.used += source.copy(this.bytes, this.used, start, end);
+    this.chained[k] = head ?? NONE;
+    this.first.set(key, k);
     return made;
+  }
+
+  private sameBytes(k: number, source: Buffer, start: number, end: number): boolean {
+    const { bytes } = this;
+    let at = this.starts[k] as number;
+    for (let i = start; i < end; i++, at++) if (bytes[at] !== source[i]) return false;
+    return true;
   }
 }
 
