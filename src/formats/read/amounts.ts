@@ -86,15 +86,19 @@ export function wholeInPractice(code: string): boolean {
 export type CurrencyReading = { ok: true; code: string } | { ok: false; problem: string };
 
 const currencyReadings = new Map<string, CurrencyReading>();
+let lastCurrency: { text: string; reading: CurrencyReading } | null = null;
 
 /** A currency cell or word: "huf", "Ft" and "€" are read as HUF, HUF and EUR. */
 export function readCurrency(text: string): CurrencyReading {
+  // A file's rows mostly repeat the row before's currency: compared as text, it needs no lookup.
+  if (lastCurrency !== null && text === lastCurrency.text) return lastCurrency.reading;
   let reading = currencyReadings.get(text);
   if (reading === undefined) {
     reading = currencyOf(text);
     // A file repeats a handful of currencies; the bound keeps a hostile one from growing the map.
     if (currencyReadings.size < 1000) currencyReadings.set(text, reading);
   }
+  lastCurrency = { text, reading };
   return reading;
 }
 
@@ -116,6 +120,8 @@ const BLANKS = /[\u00a0\u202f\u2007\u2009]/g;
 export function plainSpaces(text: string): string {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
+    // One comparison for most characters: every one of the four is at or above U+00A0.
+    if (c < 0xa0) continue;
     if (c === 0xa0 || c === 0x202f || c === 0x2007 || c === 0x2009) return text.replace(BLANKS, " ");
   }
   return text;
