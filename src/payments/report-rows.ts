@@ -63,19 +63,67 @@ function jsonText(value: string | null): string {
 }
 
 /**
+ * The JSON text of a check's values that repeat from row to row (a payee's tax number, account,
+ * names and verdict's words): each made once and kept, where jsonText made it for every row.
+ * Bounded (LIMIT values of at most KEPT_CHARS characters), and one per output: what is redacted
+ * is redacted with the secrets of its check.
+ */
+export class JsonTexts {
+  private static readonly LIMIT = 20_000;
+  private static readonly KEPT_CHARS = 500;
+  private readonly plain = new Map<string, string>();
+  private readonly redacted = new Map<string, string>();
+
+  /** jsonText(value). */
+  of(value: string | null): string {
+    if (value === null) return "null";
+    return JsonTexts.kept(this.plain, value, jsonText);
+  }
+
+  /** jsonText(redactSecrets(value)). */
+  ofRedacted(value: string | null): string {
+    if (value === null) return "null";
+    return JsonTexts.kept(this.redacted, value, redactedJsonText);
+  }
+
+  private static kept(map: Map<string, string>, value: string, make: (value: string) => string): string {
+    let text = map.get(value);
+    if (text === undefined) {
+      text = make(value);
+      if (value.length <= JsonTexts.KEPT_CHARS) {
+        if (map.size >= JsonTexts.LIMIT) map.clear();
+        map.set(value, text);
+      }
+    }
+    return text;
+  }
+}
+
+function redactedJsonText(value: string): string {
+  return jsonText(redactSecrets(value));
+}
+
+/** Made for each call when none is given: the same text, nothing kept. */
+const UNKEPT = {
+  of: jsonText,
+  ofRedacted: (value: string | null) => (value === null ? "null" : redactedJsonText(value)),
+};
+
+/**
  * JSON.stringify(jsonRow(r)), byte for byte (the fields in jsonRow's order), written without the
  * object in between and without stringify's walk over it: the --json output's main cost per row.
- * test/payments/report-rows.test.ts holds the two to the same text.
+ * test/payments/report-rows.test.ts holds the two to the same text. `texts` keeps the repeating
+ * values' text from row to row (JsonSink gives one per output).
  */
-export function jsonRowText(r: CheckedRow): string {
+export function jsonRowText(r: CheckedRow, texts: Pick<JsonTexts, "of" | "ofRedacted"> = UNKEPT): string {
   return (
-    `{"line":${r.line},"verdict":"${r.verdict}","detail":${jsonText(redactSecrets(r.detail))},` +
-    `"next_step":${r.nextStep === null ? "null" : jsonText(redactSecrets(r.nextStep))},` +
-    `"tax_id":${jsonText(r.taxId)},"tax_base":${jsonText(r.taxBase)},` +
-    `"payee_found_by":${jsonText(r.payeeFoundBy)},"bank_account":${jsonText(r.bankAccount)},` +
-    `"account":${jsonText(r.account)},"registry_name":${jsonText(r.registryName)},` +
-    `"name":${jsonText(r.name)},"amount":${jsonText(r.amount)},"amount_raw":${jsonText(r.amountRaw)},` +
-    `"currency":${jsonText(r.currency)},"reference":${jsonText(r.reference)},` +
+    `{"line":${r.line},"verdict":"${r.verdict}","detail":${texts.ofRedacted(r.detail)},` +
+    `"next_step":${texts.ofRedacted(r.nextStep)},` +
+    `"tax_id":${texts.of(r.taxId)},"tax_base":${texts.of(r.taxBase)},` +
+    `"payee_found_by":${jsonText(r.payeeFoundBy)},"bank_account":${texts.of(r.bankAccount)},` +
+    `"account":${texts.of(r.account)},"registry_name":${texts.of(r.registryName)},` +
+    `"name":${texts.of(r.name)},"amount":${jsonText(r.amount)},"amount_raw":${jsonText(r.amountRaw)},` +
+    `"currency":${texts.of(r.currency)},"reference":${jsonText(r.reference)},` +
     `"verified_by":${jsonText(r.verifiedBy)},"verified_on":${jsonText(r.verifiedOn)}}`
   );
 }
