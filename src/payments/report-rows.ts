@@ -3,6 +3,7 @@
  * field names docs/contracts.md promises. Text from the registry or a server is scrubbed of
  * secrets; what the file gave is shown as written.
  */
+import { KeptTexts } from "../formats/write/kept-texts.ts";
 import { redactSecrets } from "../secrets.ts";
 import type { BatchSummary } from "./sink.ts";
 import type { CheckedRow } from "./verdicts.ts";
@@ -64,38 +65,21 @@ function jsonText(value: string | null): string {
 
 /**
  * The JSON text of a check's values that repeat from row to row (a payee's tax number, account,
- * names and verdict's words): each made once and kept, where jsonText made it for every row.
- * Bounded (LIMIT values of at most KEPT_CHARS characters), and one per output: what is redacted
- * is redacted with the secrets of its check.
+ * names and verdict's words): each made once and kept (KeptTexts), where jsonText made it for
+ * every row. One per output: what is redacted is redacted with the secrets of its check.
  */
 export class JsonTexts {
-  private static readonly LIMIT = 20_000;
-  private static readonly KEPT_CHARS = 500;
-  private readonly plain = new Map<string, string>();
-  private readonly redacted = new Map<string, string>();
+  private readonly plain = new KeptTexts(jsonText);
+  private readonly redacted = new KeptTexts(redactedJsonText);
 
   /** jsonText(value). */
   of(value: string | null): string {
-    if (value === null) return "null";
-    return JsonTexts.kept(this.plain, value, jsonText);
+    return value === null ? "null" : this.plain.of(value);
   }
 
   /** jsonText(redactSecrets(value)). */
   ofRedacted(value: string | null): string {
-    if (value === null) return "null";
-    return JsonTexts.kept(this.redacted, value, redactedJsonText);
-  }
-
-  private static kept(map: Map<string, string>, value: string, make: (value: string) => string): string {
-    let text = map.get(value);
-    if (text === undefined) {
-      text = make(value);
-      if (value.length <= JsonTexts.KEPT_CHARS) {
-        if (map.size >= JsonTexts.LIMIT) map.clear();
-        map.set(value, text);
-      }
-    }
-    return text;
+    return value === null ? "null" : this.redacted.of(value);
   }
 }
 
