@@ -111,6 +111,16 @@ function currencyOf(text: string): CurrencyReading {
 }
 
 const BLANKS = /[\u00a0\u202f\u2007\u2009]/g;
+const A_BLANK = /[\u00a0\u202f\u2007\u2009]/;
+
+/**
+ * Whether `text` holds a space plainSpaces makes plain: asked once of a whole piece of a file,
+ * whose fields then need no plainSpaces each (one search of the piece costs a fraction of a loop
+ * over every field).
+ */
+export function hasOddSpaces(text: string): boolean {
+  return A_BLANK.test(text);
+}
 
 /**
  * `text` with its no-break, narrow no-break, figure and thin spaces made plain spaces. Most cells
