@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { JsonTexts, jsonRow, jsonRowText } from "../../src/payments/report-rows.ts";
-import { registerSecrets } from "../../src/secrets.ts";
 import type { CheckedRow } from "../../src/payments/verdicts.ts";
+import { registerSecrets } from "../../src/secrets.ts";
 
 const plain: CheckedRow = {
   line: 12,
