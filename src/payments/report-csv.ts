@@ -61,23 +61,12 @@ export function csvCells(r: CheckedRow): CsvCell[] {
 }
 
 /**
- * Columns of csvCells whose values repeat from row to row (the verdict and its words, the payee's
- * tax number, accounts, names, the currency): their text is made once per output and kept.
+ * Columns of csvCells whose values are each row's own (its line, amount, reference); the others
+ * repeat from row to row (the verdict and its words, the payee's tax number, accounts, names,
+ * the currency), and their text is made once per output and kept.
  */
-const REPEATING = new Set<string>([
-  "verdict",
-  "detail",
-  "tax_id",
-  "bank_account",
-  "account",
-  "registry_name",
-  "name",
-  "currency",
-  "next_step",
-  "tax_base",
-  "payee_found_by",
-]);
-const KEPT_COLUMNS = CSV_COLUMNS.map((column) => REPEATING.has(column));
+const PER_ROW = new Set<string>(["line", "amount", "reference", "amount_raw", "verified_by", "verified_on"]);
+const KEPT_COLUMNS = CSV_COLUMNS.map((column) => !PER_ROW.has(column));
 
 export class CsvSink implements RowSink {
   private readonly csv: CsvWriter;

@@ -197,11 +197,11 @@ export function readAmount(text: string, currency: string, shown = text): Amount
   return amountByRules(text, currency, shown);
 }
 
-const ZERO = 0x30;
-const NINE = 0x39;
-const SPACE = 0x20;
-const POINT = 0x2e;
-const COMMA = 0x2c;
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+/** The marks commonAmount reads between digits: space, point and comma. */
+const [SPACE, POINT, COMMA] = [0x20, 0x2e, 0x2c];
 /** Longer cells are left to the rules (the scan below is for the amounts exports are full of). */
 const COMMON_MAX = 40;
 
@@ -224,7 +224,7 @@ export function commonAmount(text: string, currency: string): string | undefined
   let previousMark = true;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (c >= ZERO && c <= NINE) {
+    if (isDigit(c)) {
       previousMark = false;
       continue;
     }
@@ -265,7 +265,7 @@ function groupedOrPlain(text: string, end: number): boolean {
   let marks = 0;
   for (let i = 0; i < end; i++) {
     const c = text.charCodeAt(i);
-    if (c >= ZERO && c <= NINE) {
+    if (isDigit(c)) {
       run++;
       continue;
     }
