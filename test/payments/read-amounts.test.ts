@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import {
   amountByRules,
   commonAmount,
+  currencyAfterDigits,
   currencyDecimals,
   readAmount,
   readCurrency,
+  splitByRules,
   splitCurrency,
   wholeInPractice,
 } from "../../src/formats/read/amounts.ts";
@@ -140,6 +142,15 @@ describe("currency words and codes", () => {
   });
 });
 
+/** A fixed pseudo-random series: next(n) is 0 to n - 1. */
+function seeded(start: number): (n: number) => number {
+  let seed = start;
+  return (n) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return (seed >>> 8) % n;
+  };
+}
+
 describe("the common amounts read in one pass", () => {
   it("answers for the shapes exports are full of", () => {
     expect(commonAmount("1 250 000", "HUF")).toBe("1250000");
@@ -154,11 +165,7 @@ describe("the common amounts read in one pass", () => {
 
   it("reads every cell as the rules do wherever it answers", () => {
     // A fixed pseudo-random series of cells of digits and marks, so a failure can be replayed.
-    let seed = 20261206;
-    const next = (n: number) => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return (seed >>> 8) % n;
-    };
+    const next = seeded(20261206);
     const alphabet = "0123456789012345678901234567890123456789 .,'-";
     let answered = 0;
     for (let k = 0; k < 40_000; k++) {
@@ -198,5 +205,33 @@ describe("the common amounts read in one pass", () => {
         expect(readAmount(cell, currency)).toEqual(amountByRules(cell, currency));
       }
     }
+  });
+});
+
+describe("a currency word after the digits, taken off without the expression", () => {
+  it("answers for the common cells", () => {
+    expect(currencyAfterDigits("8.919 Ft")).toEqual({ text: "8.919", currency: "Ft" });
+    expect(currencyAfterDigits("1 250 000 Ft.")).toEqual({ text: "1 250 000", currency: "Ft." });
+    expect(currencyAfterDigits("125,50EUR")).toEqual({ text: "125,50", currency: "EUR" });
+    expect(currencyAfterDigits("12 €")).toBeUndefined();
+    expect(currencyAfterDigits("-12 Ft")).toBeUndefined();
+    expect(splitCurrency("8.919\u00a0Ft")).toEqual({ text: "8.919", currency: "Ft" });
+  });
+
+  it("takes off what the expression takes off wherever it answers", () => {
+    const next = seeded(50);
+    const alphabet = "0123456789012345 .,-\tFfTtEURxé€";
+    let answered = 0;
+    for (let k = 0; k < 40_000; k++) {
+      let cell = String(next(10));
+      const length = next(12);
+      for (let i = 0; i < length; i++) cell += alphabet[next(alphabet.length)];
+      cell += ["", " Ft", "Ft.", "  EUR", "xFt", " huf", " €", "\tFt"][next(8)];
+      const fast = currencyAfterDigits(cell);
+      if (fast === undefined) continue;
+      answered++;
+      expect([cell, splitByRules(cell)]).toEqual([cell, fast]);
+    }
+    expect(answered).toBeGreaterThan(1000);
   });
 });
