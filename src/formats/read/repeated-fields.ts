@@ -26,8 +26,8 @@ export class RepeatedFields {
   private readonly starts = new Int32Array(LIMIT);
   private readonly lengths = new Int32Array(LIMIT);
   private readonly strings: string[] = [];
-  /** The bytes of every value kept, one after another. */
-  private readonly bytes = Buffer.allocUnsafe(LIMIT * MAX_BYTES);
+  /** The bytes of every value kept, one after another (grown as values come: a batch of few payees keeps little). */
+  private bytes = Buffer.allocUnsafe(64 * 1024);
   private used = 0;
 
   /**
@@ -53,6 +53,11 @@ export class RepeatedFields {
     this.strings.push(made);
     this.starts[k] = this.used;
     this.lengths[k] = length;
+    if (this.used + length > this.bytes.length) {
+      const grown = Buffer.allocUnsafe(2 * this.bytes.length);
+      this.bytes.copy(grown, 0, 0, this.used);
+      this.bytes = grown;
+    }
     this.used += source.copy(this.bytes, this.used, start, end);
     this.chained[k] = head ?? NONE;
     this.first.set(key, k);
