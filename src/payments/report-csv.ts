@@ -6,6 +6,7 @@
  */
 import type { Writable } from "node:stream";
 import { type CsvCell, CsvWriter } from "../formats/write/csv-writer.ts";
+import { KeptTexts } from "../formats/write/kept-texts.ts";
 import { jsonRow } from "./report-rows.ts";
 import type { BatchSummary, RowSink } from "./sink.ts";
 import type { CheckedRow } from "./verdicts.ts";
@@ -59,12 +60,36 @@ export function csvCells(r: CheckedRow): CsvCell[] {
   ];
 }
 
+/**
+ * Columns of csvCells whose values are each row's own (its line, amount, reference); the others
+ * repeat from row to row (the verdict and its words, the payee's tax number, accounts, names,
+ * the currency), and their text is made once per output and kept.
+ */
+const PER_ROW = new Set<string>(["line", "amount", "reference", "amount_raw", "verified_by", "verified_on"]);
+const KEPT_COLUMNS = CSV_COLUMNS.map((column) => !PER_ROW.has(column));
+
 export class CsvSink implements RowSink {
   private readonly csv: CsvWriter;
+  private readonly kept: KeptTexts;
   private headed = false;
 
   constructor(out: Writable) {
     this.csv = new CsvWriter(out, { delimiter: "," });
+    const format = this.csv.cells;
+    this.kept = new KeptTexts((text) => format.text(text));
+  }
+
+  /** format.line(csvCells(r)), with the repeating columns' text kept. */
+  private line(r: CheckedRow): string {
+    const format = this.csv.cells;
+    const cells = csvCells(r);
+    let line = "";
+    for (let i = 0; i < cells.length; i++) {
+      if (i > 0) line += format.delimiter;
+      const cell = cells[i];
+      line += typeof cell === "string" && KEPT_COLUMNS[i] ? this.kept.of(cell) : format.field(cell);
+    }
+    return line + format.newline;
   }
 
   private async header(): Promise<void> {
@@ -75,7 +100,7 @@ export class CsvSink implements RowSink {
 
   async rows(rows: readonly CheckedRow[]): Promise<void> {
     await this.header();
-    await this.csv.rows(rows.map(csvCells));
+    await this.csv.lines(rows, (r) => this.line(r));
   }
 
   async end(_summary: BatchSummary): Promise<void> {

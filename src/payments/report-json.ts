@@ -7,7 +7,7 @@
  */
 import { once } from "node:events";
 import type { Writable } from "node:stream";
-import { jsonLayout, jsonRowText, jsonTotals } from "./report-rows.ts";
+import { JsonTexts, jsonLayout, jsonRowText, jsonTotals } from "./report-rows.ts";
 import type { BatchSummary, RowSink } from "./sink.ts";
 import type { CheckedRow } from "./verdicts.ts";
 
@@ -16,6 +16,7 @@ const PIECE = 32 * 1024;
 export class JsonSink implements RowSink {
   private started = false;
   private first = true;
+  private readonly texts = new JsonTexts();
 
   constructor(
     private readonly out: Writable,
@@ -36,7 +37,7 @@ export class JsonSink implements RowSink {
     let text = this.opening();
     let full = false;
     for (const r of rows) {
-      text += `${this.first ? "\n" : ",\n"}${jsonRowText(r)}`;
+      text += `${this.first ? "\n" : ",\n"}${jsonRowText(r, this.texts)}`;
       this.first = false;
       // Written in pieces: a chunk's text as one string would be a large object of V8's old
       // generation (over 64 Ki UTF-16 units), given back only by a full collection.

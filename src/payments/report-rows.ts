@@ -3,6 +3,7 @@
  * field names docs/contracts.md promises. Text from the registry or a server is scrubbed of
  * secrets; what the file gave is shown as written.
  */
+import { KeptTexts } from "../formats/write/kept-texts.ts";
 import { redactSecrets } from "../secrets.ts";
 import type { BatchSummary } from "./sink.ts";
 import type { CheckedRow } from "./verdicts.ts";
@@ -63,19 +64,50 @@ function jsonText(value: string | null): string {
 }
 
 /**
+ * The JSON text of a check's values that repeat from row to row (a payee's tax number, account,
+ * names and verdict's words): each made once and kept (KeptTexts), where jsonText made it for
+ * every row. One per output: what is redacted is redacted with the secrets of its check.
+ */
+export class JsonTexts {
+  private readonly plain = new KeptTexts(jsonText);
+  private readonly redacted = new KeptTexts(redactedJsonText);
+
+  /** jsonText(value). */
+  of(value: string | null): string {
+    return value === null ? "null" : this.plain.of(value);
+  }
+
+  /** jsonText(redactSecrets(value)). */
+  ofRedacted(value: string | null): string {
+    return value === null ? "null" : this.redacted.of(value);
+  }
+}
+
+function redactedJsonText(value: string): string {
+  return jsonText(redactSecrets(value));
+}
+
+/** Made for each call when none is given: the same text, nothing kept. */
+const UNKEPT = {
+  of: jsonText,
+  ofRedacted: (value: string | null) => (value === null ? "null" : redactedJsonText(value)),
+};
+
+/**
  * JSON.stringify(jsonRow(r)), byte for byte (the fields in jsonRow's order), written without the
  * object in between and without stringify's walk over it: the --json output's main cost per row.
- * test/payments/report-rows.test.ts holds the two to the same text.
+ * test/payments/report-rows.test.ts holds the two to the same text. `texts` keeps the repeating
+ * values' text from row to row (JsonSink gives one per output).
  */
-export function jsonRowText(r: CheckedRow): string {
+export function jsonRowText(r: CheckedRow, texts: Pick<JsonTexts, "of" | "ofRedacted"> = UNKEPT): string {
   return (
-    `{"line":${r.line},"verdict":"${r.verdict}","detail":${jsonText(redactSecrets(r.detail))},` +
-    `"next_step":${r.nextStep === null ? "null" : jsonText(redactSecrets(r.nextStep))},` +
-    `"tax_id":${jsonText(r.taxId)},"tax_base":${jsonText(r.taxBase)},` +
-    `"payee_found_by":${jsonText(r.payeeFoundBy)},"bank_account":${jsonText(r.bankAccount)},` +
-    `"account":${jsonText(r.account)},"registry_name":${jsonText(r.registryName)},` +
-    `"name":${jsonText(r.name)},"amount":${jsonText(r.amount)},"amount_raw":${jsonText(r.amountRaw)},` +
-    `"currency":${jsonText(r.currency)},"reference":${jsonText(r.reference)},` +
+    `{"line":${r.line},"verdict":"${r.verdict}","detail":${texts.ofRedacted(r.detail)},` +
+    `"next_step":${texts.ofRedacted(r.nextStep)},` +
+    `"tax_id":${texts.of(r.taxId)},"tax_base":${texts.of(r.taxBase)},` +
+    `"payee_found_by":${jsonText(r.payeeFoundBy)},"bank_account":${texts.of(r.bankAccount)},` +
+    `"account":${texts.of(r.account)},"registry_name":${texts.of(r.registryName)},` +
+    `"name":${texts.of(r.name)},"amount":${jsonText(r.amount)},"amount_raw":${jsonText(r.amountRaw)},` +
+    `"currency":${texts.of(r.currency)},"reference":${jsonText(r.reference)},` +
     `"verified_by":${jsonText(r.verifiedBy)},"verified_on":${jsonText(r.verifiedOn)}}`
   );
 }

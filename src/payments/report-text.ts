@@ -11,6 +11,7 @@
 import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { terminalSafe, UNSAFE_CLASS } from "../formats/terminal-text.ts";
+import { KeptTexts } from "../formats/write/kept-texts.ts";
 import { redactSecrets } from "../secrets.ts";
 import { type SpoolPart, VerdictSpools } from "./report-text-spool.ts";
 import { copySpool, writePaddedTable } from "./report-text-table.ts";
@@ -35,18 +36,28 @@ function cell(text: string): string {
   return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
 }
 
+/** The cells of repeating values (payee, name, account), and the verdicts' words as printed. */
+interface RowTexts {
+  cells: KeptTexts;
+  said: KeptTexts;
+}
+
 /** The row's cells, written into `cells` (one array reused for every row of a batch). */
-function tableCells(r: CheckedRow, cells: string[]): string[] {
+function tableCells(r: CheckedRow, cells: string[], texts: RowTexts): string[] {
   const payee = r.taxId ?? (r.taxBase ? `${r.taxBase} (by account)` : "");
   // The verdict and the line number are plain by construction.
   cells[0] = r.verdict;
   cells[1] = String(r.line);
-  cells[2] = cell(payee);
-  cells[3] = cell(r.registryName ?? r.name ?? "");
-  cells[4] = cell(r.account ?? r.bankAccount);
+  cells[2] = texts.cells.of(payee);
+  cells[3] = texts.cells.of(r.registryName ?? r.name ?? "");
+  cells[4] = texts.cells.of(r.account ?? r.bankAccount);
   cells[5] = cell(r.amount === null ? (r.amountRaw ?? "") : formatMoney(r.amount, r.currency ?? ""));
   cells[6] = cell(r.reference ?? "");
   return cells;
+}
+
+function saidText(text: string): string {
+  return terminalSafe(redactSecrets(text));
 }
 
 function describeLayout(layout: BatchSummary["layout"]): string {
@@ -66,23 +77,24 @@ export class TextSink implements RowSink {
   private readonly spools = new VerdictSpools();
   private readonly widths: number[] = HEADERS.map((h) => h.length);
   private readonly cells = new Array<string>(HEADERS.length);
+  private readonly texts: RowTexts = { cells: new KeptTexts(cell), said: new KeptTexts(saidText) };
   private output = "";
   private details = false;
 
   constructor(private readonly out: Writable) {}
 
   async rows(rows: readonly CheckedRow[]): Promise<void> {
-    const { cells, widths, spools } = this;
+    const { cells, widths, spools, texts } = this;
     for (const r of rows) {
-      tableCells(r, cells);
+      tableCells(r, cells, texts);
       for (let i = 0; i < cells.length; i++) {
         const width = (cells[i] as string).length;
         if (width > (widths[i] as number)) widths[i] = width;
       }
       spools.cells(r.verdict, cells);
       if (r.detail === "" && r.nextStep === null) continue;
-      let text = `line ${r.line}: ${terminalSafe(redactSecrets(r.detail || r.verdict))}\n`;
-      if (r.nextStep !== null) text += `  next step: ${terminalSafe(redactSecrets(r.nextStep))}\n`;
+      let text = `line ${r.line}: ${texts.said.of(r.detail || r.verdict)}\n`;
+      if (r.nextStep !== null) text += `  next step: ${texts.said.of(r.nextStep)}\n`;
       spools.text(r.verdict, "details", text);
       this.details = true;
     }

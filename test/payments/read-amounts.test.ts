@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
+  amountByRules,
+  commonAmount,
+  currencyAfterDigits,
   currencyDecimals,
   readAmount,
   readCurrency,
+  splitByRules,
   splitCurrency,
   wholeInPractice,
 } from "../../src/formats/read/amounts.ts";
@@ -135,5 +139,99 @@ describe("currency words and codes", () => {
       true,
       false,
     ]);
+  });
+});
+
+/** A fixed pseudo-random series: next(n) is 0 to n - 1. */
+function seeded(start: number): (n: number) => number {
+  let seed = start;
+  return (n) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return (seed >>> 8) % n;
+  };
+}
+
+describe("the common amounts read in one pass", () => {
+  it("answers for the shapes exports are full of", () => {
+    expect(commonAmount("1 250 000", "HUF")).toBe("1250000");
+    expect(commonAmount("1.250.000,50", "HUF")).toBe("1250000.5");
+    expect(commonAmount("1,250,000.25", "EUR")).toBe("1250000.25");
+    expect(commonAmount("16838,50", "HUF")).toBe("16838.5");
+    expect(commonAmount("0 001", "HUF")).toBe("1");
+    // Three digits after one mark depend on the currency (or are ambiguous): the rules decide.
+    expect(commonAmount("8.919", "HUF")).toBeUndefined();
+    expect(commonAmount("-1 250", "HUF")).toBeUndefined();
+  });
+
+  it("reads every cell as the rules do wherever it answers", () => {
+    // A fixed pseudo-random series of cells of digits and marks, so a failure can be replayed.
+    const next = seeded(20261206);
+    const alphabet = "0123456789012345678901234567890123456789 .,'-";
+    let answered = 0;
+    for (let k = 0; k < 40_000; k++) {
+      let cell = "";
+      const length = 1 + next(18);
+      for (let i = 0; i < length; i++) cell += alphabet[next(alphabet.length)];
+      for (const currency of ["HUF", "EUR", "JPY", "BHD"]) {
+        const common = commonAmount(cell, currency);
+        if (common === undefined) continue;
+        answered++;
+        expect([cell, currency, amountByRules(cell, currency)]).toEqual([
+          cell,
+          currency,
+          { kind: "amount", amount: common },
+        ]);
+      }
+    }
+    expect(answered).toBeGreaterThan(1000);
+  });
+
+  it("leaves grouped amounts of every currency to the rules when they could be read two ways", () => {
+    const cells = [
+      "12.500",
+      "1,250",
+      "1 250.500",
+      "12.500,00",
+      "12,500.00",
+      "1.000,5 0",
+      "1 000.2 5",
+      "1.000.000",
+    ];
+    for (const cell of cells) {
+      for (const currency of ["HUF", "EUR", "BHD"]) {
+        const common = commonAmount(cell, currency);
+        if (common !== undefined)
+          expect(amountByRules(cell, currency)).toEqual({ kind: "amount", amount: common });
+        expect(readAmount(cell, currency)).toEqual(amountByRules(cell, currency));
+      }
+    }
+  });
+});
+
+describe("a currency word after the digits, taken off without the expression", () => {
+  it("answers for the common cells", () => {
+    expect(currencyAfterDigits("8.919 Ft")).toEqual({ text: "8.919", currency: "Ft" });
+    expect(currencyAfterDigits("1 250 000 Ft.")).toEqual({ text: "1 250 000", currency: "Ft." });
+    expect(currencyAfterDigits("125,50EUR")).toEqual({ text: "125,50", currency: "EUR" });
+    expect(currencyAfterDigits("12 €")).toBeUndefined();
+    expect(currencyAfterDigits("-12 Ft")).toBeUndefined();
+    expect(splitCurrency("8.919\u00a0Ft")).toEqual({ text: "8.919", currency: "Ft" });
+  });
+
+  it("takes off what the expression takes off wherever it answers", () => {
+    const next = seeded(50);
+    const alphabet = "0123456789012345 .,-\tFfTtEURxé€";
+    let answered = 0;
+    for (let k = 0; k < 40_000; k++) {
+      let cell = String(next(10));
+      const length = next(12);
+      for (let i = 0; i < length; i++) cell += alphabet[next(alphabet.length)];
+      cell += ["", " Ft", "Ft.", "  EUR", "xFt", " huf", " €", "\tFt"][next(8)];
+      const fast = currencyAfterDigits(cell);
+      if (fast === undefined) continue;
+      answered++;
+      expect([cell, splitByRules(cell)]).toEqual([cell, fast]);
+    }
+    expect(answered).toBeGreaterThan(1000);
   });
 });

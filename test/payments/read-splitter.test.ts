@@ -61,3 +61,26 @@ describe("records of decoded text", () => {
     expect(split("a;\ud83d\ude00\n", 2).map((r) => r.fields)).toEqual([["a", "\ud83d\ude00"]]);
   });
 });
+
+describe("records that may hold odd spaces", () => {
+  it("says so for every record of a piece holding one, and reads their fields with plain spaces", async () => {
+    const { readRow } = await import("../../src/formats/read/rows.ts");
+    const plan = {
+      layout: { index: { bank_account: 0, name: 1 }, columns: { bank_account: "a", name: "n" }, ignored: [] },
+      width: 2,
+      currency: "HUF",
+    } as never;
+    const spaced = new RecordSplitter(";", 1, false).push(
+      "11773016-1;Kővári\u00a0Kft.\n11773016-2;Bükki\u202fZrt.\n",
+    );
+    expect(spaced.map((r) => r.oddSpaces)).toEqual([true, true]);
+    expect(
+      spaced.map((r) => (readRow(r.fields, r.line, plan, r.oddSpaces) as { row: { name: string } }).row.name),
+    ).toEqual(["Kővári Kft.", "Bükki Zrt."]);
+    const plain = new RecordSplitter(";", 1, false).push("11773016-1; Kővári Kft. \n");
+    expect(plain.map((r) => r.oddSpaces)).toEqual([false]);
+    expect(
+      (readRow(plain[0]!.fields, plain[0]!.line, plan, false) as { row: { name: string } }).row.name,
+    ).toBe("Kővári Kft.");
+  });
+});

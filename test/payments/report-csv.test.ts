@@ -2,8 +2,10 @@
  * The CSV report's cells come in CSV_COLUMNS' order, each the value its column names, as the
  * JSON report gives it.
  */
+import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { CSV_COLUMNS, csvCells } from "../../src/payments/report-csv.ts";
+import { CsvFormat } from "../../src/formats/write/csv-writer.ts";
+import { CSV_COLUMNS, CsvSink, csvCells } from "../../src/payments/report-csv.ts";
 import { jsonRow } from "../../src/payments/report-rows.ts";
 import type { CheckedRow } from "../../src/payments/verdicts.ts";
 
@@ -38,5 +40,28 @@ describe("csvCells", () => {
     }
     // Every value differs, so a column out of its place would show.
     expect(new Set(csvCells(checked).map((c) => JSON.stringify(c))).size).toBe(CSV_COLUMNS.length);
+  });
+});
+
+describe("CsvSink", () => {
+  it("writes each row as CsvFormat writes csvCells, repeating payees' kept text included", async () => {
+    const rows: CheckedRow[] = [
+      checked,
+      { ...checked, line: 8, name: '=cmd|"/c calc"!A1', registryName: "Kővári, Ügyvédi\nIroda" },
+      { ...checked, line: 9, amount: null, verifiedBy: null, verifiedOn: null, detail: 'a "quoted" word' },
+      { ...checked, line: 10, name: "-12,5", taxId: null, account: null, nextStep: null },
+    ];
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on("data", (b: Buffer) => chunks.push(b));
+    const sink = new CsvSink(out);
+    for (let round = 0; round < 3; round++) await sink.rows(rows);
+    await sink.end({} as never);
+    const format = new CsvFormat({ delimiter: "," });
+    const expected = [
+      format.line(CSV_COLUMNS),
+      ...[0, 1, 2].flatMap(() => rows.map((r) => format.line(csvCells(r)))),
+    ];
+    expect(Buffer.concat(chunks).toString()).toBe(expected.join(""));
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { jsonRow, jsonRowText } from "../../src/payments/report-rows.ts";
+import { JsonTexts, jsonRow, jsonRowText } from "../../src/payments/report-rows.ts";
 import type { CheckedRow } from "../../src/payments/verdicts.ts";
+import { registerSecrets } from "../../src/secrets.ts";
 
 const plain: CheckedRow = {
   line: 12,
@@ -36,5 +37,21 @@ describe("jsonRowText", () => {
       { ...plain, detail: "line\u2028separator\u2029", account: null, taxBase: null, registryName: null },
     ];
     for (const r of rows) expect(jsonRowText(r)).toBe(JSON.stringify(jsonRow(r)));
+  });
+
+  it("is the same text when one output keeps the repeating values' text", () => {
+    registerSecrets(["k3y-from-the-registry"]);
+    const texts = new JsonTexts();
+    // The same text as a name (shown as given) and as a detail (scrubbed of secrets).
+    const said = 'the registry said "k3y-from-the-registry is not valid"';
+    const rows: CheckedRow[] = [
+      plain,
+      { ...plain, line: 13, name: said, detail: said, nextStep: null },
+      { ...plain, line: 14, name: 'Idéző "jel"\u0000', registryName: said, detail: "", verdict: "ok" },
+    ];
+    for (let round = 0; round < 3; round++) {
+      for (const r of rows) expect(jsonRowText(r, texts)).toBe(JSON.stringify(jsonRow(r)));
+    }
+    expect(jsonRowText(rows[1]!, texts)).toContain('"name":"the registry said \\"k3y-from-the-registry');
   });
 });

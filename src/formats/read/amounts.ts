@@ -15,6 +15,10 @@
  * A plain decimal string comes out ("-1250000.5"): no grouping, no trailing fraction zeros.
  */
 
+import { currencyDecimals, wholeInPractice } from "./currencies.ts";
+
+export { type CurrencyReading, currencyDecimals, readCurrency, wholeInPractice } from "./currencies.ts";
+
 export type AmountReading =
   | { kind: "amount"; amount: string }
   /** Not an amount: the row's verdict says so (invalid_amount). */
@@ -22,91 +26,17 @@ export type AmountReading =
   /** Could be read two ways: the whole file is refused, naming the row. */
   | { kind: "ambiguous"; problem: string };
 
-const SYMBOLS: Record<string, string> = { FT: "HUF", "FT.": "HUF", "€": "EUR", $: "USD", "£": "GBP" };
-
-let known: Set<string> | undefined;
-function knownCurrencies(): Set<string> {
-  known ??= new Set(Intl.supportedValuesOf("currency"));
-  return known;
-}
-
-/** Minor units in ISO 4217 where Intl's display digits (CLDR) round them away. */
-const ISO_DECIMALS: Record<string, number> = {
-  HUF: 2,
-  IDR: 2,
-  PKR: 2,
-  COP: 2,
-  LBP: 2,
-  IQD: 3,
-  ALL: 2,
-  MGA: 2,
-  SYP: 2,
-  YER: 2,
-  LAK: 2,
-  MMK: 2,
-  SOS: 2,
-  IRR: 2,
-  KPW: 2,
-  SLL: 2,
-};
-
-function displayDecimals(code: string): number {
-  return new Intl.NumberFormat("en", { style: "currency", currency: code }).resolvedOptions()
-    .maximumFractionDigits as number;
-}
-
-const decimalsCache = new Map<string, number>();
+const BLANKS = /[\u00a0\u202f\u2007\u2009]/g;
+const A_BLANK = /[\u00a0\u202f\u2007\u2009]/;
 
 /**
- * How many decimals an amount in `code` may have (its ISO 4217 minor unit: EUR 2, HUF 2, JPY 0).
- * Throws a RangeError for a code that is not a currency: every row with an amount has a known one.
+ * Whether `text` holds a space plainSpaces makes plain: asked once of a whole piece of a file,
+ * whose fields then need no plainSpaces each (one search of the piece costs a fraction of a loop
+ * over every field).
  */
-export function currencyDecimals(code: string): number {
-  let decimals = decimalsCache.get(code);
-  if (decimals === undefined) {
-    if (!knownCurrencies().has(code)) throw new RangeError(`"${code}" is not a currency code`);
-    decimals = ISO_DECIMALS[code] ?? displayDecimals(code);
-    decimalsCache.set(code, decimals);
-  }
-  return decimals;
+export function hasOddSpaces(text: string): boolean {
+  return A_BLANK.test(text);
 }
-
-const wholeCache = new Map<string, boolean>();
-
-/** Whether transfers in `code` are whole units in practice (HUF, JPY): Intl shows no decimals. */
-export function wholeInPractice(code: string): boolean {
-  let whole = wholeCache.get(code);
-  if (whole === undefined) {
-    whole = displayDecimals(code) === 0;
-    wholeCache.set(code, whole);
-  }
-  return whole;
-}
-
-export type CurrencyReading = { ok: true; code: string } | { ok: false; problem: string };
-
-const currencyReadings = new Map<string, CurrencyReading>();
-
-/** A currency cell or word: "huf", "Ft" and "€" are read as HUF, HUF and EUR. */
-export function readCurrency(text: string): CurrencyReading {
-  let reading = currencyReadings.get(text);
-  if (reading === undefined) {
-    reading = currencyOf(text);
-    // A file repeats a handful of currencies; the bound keeps a hostile one from growing the map.
-    if (currencyReadings.size < 1000) currencyReadings.set(text, reading);
-  }
-  return reading;
-}
-
-function currencyOf(text: string): CurrencyReading {
-  const trimmed = text.trim();
-  const upper = trimmed.toUpperCase();
-  const code = SYMBOLS[upper] ?? upper;
-  if (THREE_LETTERS.test(code) && knownCurrencies().has(code)) return { ok: true, code };
-  return { ok: false, problem: `currency "${trimmed}" is not an ISO 4217 code (such as HUF or EUR)` };
-}
-
-const BLANKS = /[\u00a0\u202f\u2007\u2009]/g;
 
 /**
  * `text` with its no-break, narrow no-break, figure and thin spaces made plain spaces. Most cells
@@ -116,6 +46,8 @@ const BLANKS = /[\u00a0\u202f\u2007\u2009]/g;
 export function plainSpaces(text: string): string {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
+    // One comparison for most characters: every one of the four is at or above U+00A0.
+    if (c < 0xa0) continue;
     if (c === 0xa0 || c === 0x202f || c === 0x2007 || c === 0x2009) return text.replace(BLANKS, " ");
   }
   return text;
@@ -130,6 +62,11 @@ export function splitCurrency(raw: string): { text: string; currency: string | n
   const text = plainSpaces(raw).trim();
   // A digit first (after a sign or bracket) and a digit, bracket or dash last: no word to take off.
   if (NUMBER_FIRST.test(text) && NUMBER_LAST.test(text)) return { text, currency: null };
+  return currencyAfterDigits(text) ?? splitByRules(text);
+}
+
+/** splitCurrency of a cell its spaces made plain and trimmed, by its two expressions. */
+export function splitByRules(text: string): { text: string; currency: string | null } {
   const prefixed = PREFIXED.exec(text);
   if (prefixed && A_DIGIT.test(prefixed[3]!))
     return { text: `${prefixed[1]}${prefixed[3]}`.trim(), currency: prefixed[2]! };
@@ -138,11 +75,47 @@ export function splitCurrency(raw: string): { text: string; currency: string | n
   return { text, currency: null };
 }
 
+function isLetter(c: number): boolean {
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
+
+/** "Ft" in any case at `at` of `text`. */
+function isFt(text: string, at: number): boolean {
+  return (text.charCodeAt(at) | 0x20) === 0x66 && (text.charCodeAt(at + 1) | 0x20) === 0x74;
+}
+
+/**
+ * What SUFFIXED takes off the commonest cells that end in a currency word ("8.919 Ft", "125,50
+ * EUR"), without the expression: a digit first, then the word (three letters, or Ft with or
+ * without its point) after a digit and any spaces. The expression's lazy first group leaves the
+ * longest word and its spaces to the second, as this does. Undefined for anything else (a symbol,
+ * a word after a letter or a sign): splitByRules reads those. Equal to splitByRules wherever it
+ * answers (test/payments/read-amounts.test.ts compares the two).
+ */
+export function currencyAfterDigits(text: string): { text: string; currency: string } | undefined {
+  const end = text.length;
+  if (end < 3 || !isDigit(text.charCodeAt(0))) return undefined;
+  let word: number;
+  if (
+    end >= 4 &&
+    isLetter(text.charCodeAt(end - 3)) &&
+    isLetter(text.charCodeAt(end - 2)) &&
+    isLetter(text.charCodeAt(end - 1))
+  )
+    word = end - 3;
+  else if (end >= 4 && text.charCodeAt(end - 1) === POINT && isFt(text, end - 3)) word = end - 3;
+  else if (isFt(text, end - 2)) word = end - 2;
+  else return undefined;
+  let number = word;
+  while (number > 0 && text.charCodeAt(number - 1) === SPACE) number--;
+  if (number === 0 || !isDigit(text.charCodeAt(number - 1))) return undefined;
+  return { text: text.slice(0, number), currency: text.slice(word) };
+}
+
 const GROUPS = /^\d{1,3}([ '’.,]\d{3})*$/;
 // The patterns of the functions below, made once: a regular expression literal in a function is a
 // new object each time it runs, and these run several times for every row of a batch. Those with
 // the g flag only serve replace(), which starts them from the beginning every time.
-const THREE_LETTERS = /^[A-Z]{3}$/;
 const NUMBER_FIRST = /^[(+\-−]?\s*\d/;
 const NUMBER_LAST = /[\d)-]$/;
 const A_DIGIT = /\d/;
@@ -176,6 +149,93 @@ function plain(negative: boolean, integer: string, fraction: string): string {
 export function readAmount(text: string, currency: string, shown = text): AmountReading {
   // Most cells of a large export are plain digits: no rule to apply.
   if (SHORT_DIGITS.test(text)) return { kind: "amount", amount: plain(false, text, "") };
+  const common = commonAmount(text, currency);
+  if (common !== undefined) return { kind: "amount", amount: common };
+  return amountByRules(text, currency, shown);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+/** The marks commonAmount reads between digits: space, point and comma. */
+const [SPACE, POINT, COMMA] = [0x20, 0x2e, 0x2c];
+/** Longer cells are left to the rules (the scan below is for the amounts exports are full of). */
+const COMMON_MAX = 40;
+
+/**
+ * What the rules make of the commonest written amounts, found in one pass over the characters
+ * instead of a dozen expressions: digits grouped by spaces, points or commas, and a decimal part
+ * after the other mark ("1 250 000", "1.250.000,50", "16838,50"). Undefined for anything else, and
+ * for whatever the rules would refuse, call ambiguous or decide by the currency (one mark followed
+ * by three digits): amountByRules reads those. Equal to amountByRules wherever it answers
+ * (test/payments/read-amounts.test.ts compares the two).
+ */
+export function commonAmount(text: string, currency: string): string | undefined {
+  const n = text.length;
+  if (n < 2 || n > COMMON_MAX) return undefined;
+  // Digit first and last, only digits, spaces, points and commas between, never two marks together.
+  let lastPoint = -1;
+  let lastComma = -1;
+  let points = 0;
+  let commas = 0;
+  let previousMark = true;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (isDigit(c)) {
+      previousMark = false;
+      continue;
+    }
+    if (previousMark || (c !== SPACE && c !== POINT && c !== COMMA)) return undefined;
+    previousMark = true;
+    if (c === POINT) {
+      lastPoint = i;
+      points++;
+    } else if (c === COMMA) {
+      lastComma = i;
+      commas++;
+    }
+  }
+  if (previousMark) return undefined;
+  // Where the decimal part starts (the rules: the later of two kinds of mark; one mark once, unless
+  // three digits follow it), -1 for none.
+  let at = -1;
+  if (points > 0 && commas > 0) {
+    at = Math.max(lastPoint, lastComma);
+    if ((at === lastPoint ? points : commas) > 1) return undefined;
+  } else if (points + commas === 1) {
+    at = Math.max(lastPoint, lastComma);
+    if (n - at - 1 === 3) return undefined;
+  } else if (points + commas === 0 && text.indexOf(" ") < 0) return undefined;
+  const integerEnd = at < 0 ? n : at;
+  if (!groupedOrPlain(text, integerEnd)) return undefined;
+  const fractionLength = at < 0 ? 0 : n - at - 1;
+  for (let i = integerEnd + 1; i < n; i++) if (text.charCodeAt(i) === SPACE) return undefined;
+  if (fractionLength > currencyDecimals(currency)) return undefined;
+  const integer = text.slice(0, integerEnd).replace(MARKS, "");
+  return plain(false, integer, at < 0 ? "" : text.slice(at + 1));
+}
+
+/** Whether text[0, end) is digits alone, or GROUPS' 1-3 digits then groups of a mark and three digits. */
+function groupedOrPlain(text: string, end: number): boolean {
+  let run = 0;
+  let first = true;
+  let marks = 0;
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (isDigit(c)) {
+      run++;
+      continue;
+    }
+    marks++;
+    if (first ? run > 3 : run !== 3) return false;
+    first = false;
+    run = 0;
+  }
+  return marks === 0 || run === 3;
+}
+
+/** readAmount by its rules, for any cell. */
+export function amountByRules(text: string, currency: string, shown = text): AmountReading {
   // Made only when needed: most cells are numbers, and a message per cell was most of this function's garbage.
   const notANumber = (): AmountReading => ({ kind: "problem", problem: `amount "${shown}" is not a number` });
   let body = plainSpaces(text).trim();

@@ -90,8 +90,8 @@ async function validate(
   };
   try {
     for await (const batch of recordsOf(source)) {
-      for (const { fields, line } of batch) {
-        const reading = readRow(fields, line, plan);
+      for (const { fields, line, oddSpaces } of batch) {
+        const reading = readRow(fields, line, plan, oddSpaces);
         if (!reading.ok) note(reading.problem);
         else {
           rowCount++;

@@ -7,6 +7,7 @@
  */
 import { CsvError } from "csv-parse";
 import { parse } from "csv-parse/sync";
+import { hasOddSpaces } from "./amounts.ts";
 import { UndecodableLineError } from "./encoding.ts";
 import { MAX_RECORD_CHARS, NulCharacterError, RecordTooLongError } from "./limits.ts";
 import { plainQuotedFields } from "./quoted-fields.ts";
@@ -15,6 +16,8 @@ export interface NumberedRecord {
   fields: string[];
   /** The line the record starts on (1 = the file's first line). */
   line: number;
+  /** A field may hold a no-break, narrow, figure or thin space (amounts.ts plainSpaces); false: none does. */
+  oddSpaces: boolean;
 }
 
 /**
@@ -112,6 +115,7 @@ export class RecordSplitter {
     const records: NumberedRecord[] = [];
     const check = this.checked !== false && hasUndecoded(text);
     const nul = text.includes("\0");
+    const oddSpaces = hasOddSpaces(text);
     let from = 0;
     let quoted = text.indexOf('"');
     while (from < text.length) {
@@ -139,7 +143,7 @@ export class RecordSplitter {
       const fields = hasQuote ? this.parseQuoted(record, start) : splitPlain(record, this.delimiter);
       if (fields === null) continue;
       if (check) this.checkFields(fields, start);
-      records.push({ fields, line: start });
+      records.push({ fields, line: start, oddSpaces });
     }
     this.carry = from < text.length ? text.slice(from) : "";
     return records;

@@ -18,6 +18,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { PaymentRow } from "../batch-row.ts";
 import { MAX_CHUNK_TEXT, textOfFields } from "./limits.ts";
+import { FIELD_HASH_START, hashByte, MAX_BYTES, RepeatedFields } from "./repeated-fields.ts";
 import { utf8Text } from "./utf8-bytes.ts";
 
 /** Bytes before a row's fields: its line (6) and its null bits (1). */
@@ -81,10 +82,22 @@ interface Cursor {
 const values: (string | null)[] = new Array(FIELDS);
 
 /**
- * The row starting at `at` of `bytes` (`cursor.next` set to where the next one starts); null when
- * `bytes` ends inside it.
+ * Bit i set: field i repeats from row to row (tax number, account, amount problem, currency,
+ * name) and is read through RepeatedFields; the amount, its text and the reference are not.
  */
-function decodeRow(bytes: Buffer, at: number, cursor: Cursor): PaymentRow | null {
+const REPEATED = 0b10110011;
+
+/**
+ * The row starting at `at` of `bytes` (`cursor.next` set to where the next one starts); null when
+ * `bytes` ends inside it. `repeated` gives the repeating fields one string per value (null: a
+ * string of their own each).
+ */
+function decodeRow(
+  bytes: Buffer,
+  at: number,
+  cursor: Cursor,
+  repeated: RepeatedFields | null,
+): PaymentRow | null {
   if (at + HEAD > bytes.length) return null;
   const line = bytes.readUIntLE(at, LINE_BYTES);
   const nulls = bytes[at + LINE_BYTES] as number;
@@ -93,9 +106,25 @@ function decodeRow(bytes: Buffer, at: number, cursor: Cursor): PaymentRow | null
   for (let i = 0; i < FIELDS; i++) {
     // A loop finds a field's end: its few bytes cost less than a call of Buffer#indexOf each.
     let end = from;
-    while (end < length && bytes[end] !== 0) end++;
-    if (end === length) return null;
-    values[i] = nulls & (1 << i) ? null : end === from ? "" : utf8Text(bytes, from, end);
+    if (repeated !== null && REPEATED & (1 << i)) {
+      // The same loop hashes the field's bytes for RepeatedFields; the field's index is hashed
+      // first, so equal text in two fields takes two slots.
+      let hash = hashByte(FIELD_HASH_START, i);
+      while (end < length && bytes[end] !== 0) hash = hashByte(hash, bytes[end++] as number);
+      if (end === length) return null;
+      values[i] =
+        nulls & (1 << i)
+          ? null
+          : end === from
+            ? ""
+            : end - from <= MAX_BYTES
+              ? repeated.text(bytes, from, end, hash)
+              : utf8Text(bytes, from, end);
+    } else {
+      while (end < length && bytes[end] !== 0) end++;
+      if (end === length) return null;
+      values[i] = nulls & (1 << i) ? null : end === from ? "" : utf8Text(bytes, from, end);
+    }
     from = end + 1;
   }
   const row: PaymentRow = {
@@ -121,7 +150,7 @@ export function detachedRow(r: PaymentRow): PaymentRow {
   const fields = fieldsOf(r);
   const buffer = Buffer.allocUnsafe(roomFor(fields));
   encodeRow(fields, r.line, buffer, 0);
-  return decodeRow(buffer, 0, { next: 0 }) as PaymentRow;
+  return decodeRow(buffer, 0, { next: 0 }, null) as PaymentRow;
 }
 
 export class RowSpool {
@@ -195,10 +224,15 @@ export class RowSpool {
       let text = 0;
       let carry: Buffer | null = null;
       const cursor: Cursor = { next: 0 };
+      const repeated = new RepeatedFields();
       for await (const piece of createReadStream(this.file, { highWaterMark: READ_BYTES })) {
         const bytes: Buffer = carry ? Buffer.concat([carry, piece as Buffer]) : (piece as Buffer);
         let at = 0;
-        for (let row = decodeRow(bytes, at, cursor); row !== null; row = decodeRow(bytes, at, cursor)) {
+        for (
+          let row = decodeRow(bytes, at, cursor, repeated);
+          row !== null;
+          row = decodeRow(bytes, at, cursor, repeated)
+        ) {
           chunk.push(row);
           text += cursor.next - at;
           at = cursor.next;

@@ -18,9 +18,11 @@ export interface RowPlan {
 
 export type RowReading = { ok: true; row: PaymentRow } | { ok: false; problem: FileProblem };
 
-function cell(fields: readonly string[], at: number | undefined): string | null {
+/** The field at `at`, its odd spaces made plain (only where the record may hold some) and trimmed. */
+function cell(fields: readonly string[], at: number | undefined, oddSpaces: boolean): string | null {
   if (at === undefined) return null;
-  const value = plainSpaces(fields[at] ?? "").trim();
+  const field = fields[at] ?? "";
+  const value = (oddSpaces ? plainSpaces(field) : field).trim();
   return value === "" ? null : value;
 }
 
@@ -91,29 +93,38 @@ function moneyOf(amountCell: string | null, currencyCell: string | null, plan: R
   return { amount: null, amountProblem: reading.problem, currency };
 }
 
-export function readRow(fields: readonly string[], line: number, plan: RowPlan): RowReading {
+/**
+ * A record's row, or the problem that makes its file unreadable. `oddSpaces` false: the record
+ * holds no space plainSpaces would change (its reader looked), so its fields are only trimmed.
+ */
+export function readRow(
+  fields: readonly string[],
+  line: number,
+  plan: RowPlan,
+  oddSpaces = true,
+): RowReading {
   const width = widthProblem(fields, plan.width);
   if (width) return { ok: false, problem: { line, message: width } };
   const { index, columns } = plan.layout;
-  const bankAccount = cell(fields, index.bank_account);
+  const bankAccount = cell(fields, index.bank_account, oddSpaces);
   if (bankAccount === null) {
     return { ok: false, problem: { line, message: `no bank account (column "${columns.bank_account}")` } };
   }
   const amountRaw = index.amount === undefined ? null : (fields[index.amount] ?? "").trim();
-  const money = moneyOf(cell(fields, index.amount), cell(fields, index.currency), plan);
+  const money = moneyOf(cell(fields, index.amount, oddSpaces), cell(fields, index.currency, oddSpaces), plan);
   if (money.ambiguous) return { ok: false, problem: { line, message: money.ambiguous } };
   return {
     ok: true,
     row: {
       line,
-      taxId: cell(fields, index.tax_id),
+      taxId: cell(fields, index.tax_id, oddSpaces),
       bankAccount,
       amount: money.amount,
       amountRaw,
       amountProblem: money.amountProblem,
       currency: money.currency,
-      reference: cell(fields, index.reference),
-      name: cell(fields, index.name),
+      reference: cell(fields, index.reference, oddSpaces),
+      name: cell(fields, index.name, oddSpaces),
     },
   };
 }

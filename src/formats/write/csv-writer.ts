@@ -49,8 +49,8 @@ const FLUSH_AT = 32 * 1024;
  * holds the delimiter, a quote or a line break. Pure.
  */
 export class CsvFormat {
-  private readonly delimiter: string;
-  private readonly newline: string;
+  readonly delimiter: string;
+  readonly newline: string;
   private readonly decimalMark: "." | ",";
   private readonly needsQuotes: RegExp;
   private readonly terminal: boolean;
@@ -90,7 +90,8 @@ export class CsvFormat {
     return this.decimalMark === "," ? text.replace(".", ",") : text;
   }
 
-  private text(value: string): string {
+  /** A text cell as written (what field() writes of a string). */
+  text(value: string): string {
     const neutral = safeCell(value);
     const safe = this.terminal ? terminalSafe(neutral) : neutral;
     return this.needsQuotes.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
@@ -117,12 +118,25 @@ export class CsvWriter {
 
   /** Adds several rows, written in pieces of FLUSH_AT, waiting at most once for the destination. */
   async rows(rows: Iterable<readonly CsvCell[]>): Promise<void> {
+    await this.lines(rows, (cells) => this.format.line(cells));
+  }
+
+  /**
+   * Adds several rows that `line` writes as text (with its line ending), as rows() does: for a
+   * caller that writes some of its cells itself (format.text() of values it keeps).
+   */
+  async lines<T>(rows: Iterable<T>, line: (row: T) => string): Promise<void> {
     let full = false;
-    for (const cells of rows) {
-      this.buffer += this.format.line(cells);
+    for (const row of rows) {
+      this.buffer += line(row);
       if (this.buffer.length >= FLUSH_AT) full = !this.send() || full;
     }
     if (full) await drainOrClose(this.out);
+  }
+
+  /** How this writer writes cells (for lines()). */
+  get cells(): CsvFormat {
+    return this.format;
   }
 
   /** Writes what is buffered; false when the destination asks to wait for 'drain'. */
