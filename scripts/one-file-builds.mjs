@@ -12,6 +12,9 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const SOURCES = fileURLToPath(new URL("../src/", import.meta.url));
 
 /**
  * src/cron.ts in the status file: node-cron bundled in (its CommonJS build, whose child_process
@@ -26,6 +29,27 @@ const nodeCronInside = {
     const shared = createRequire(import.meta.url)
       .resolve("node-cron")
       .replace(/[^\\/]+$/, "_shared.cjs");
+    // node-cron's two Intl formatters give way to src/cron-clock.ts's, which build none where the
+    // zone table vouches for the zone (see zoneTableInside).
+    build.onLoad({ filter: /[\\/]node-cron[\\/]dist[\\/]_shared\.cjs$/ }, async (args) => {
+      let source = await readFile(args.path, "utf8");
+      for (const [kind, made] of [
+        ["parts", /new Intl\.DateTimeFormat\('en-US', dftOptions\)/],
+        [
+          "offset",
+          /new Intl\.DateTimeFormat\('en-US', \{\s*timeZone: timezone,\s*timeZoneName: 'shortOffset'\s*\}\)/,
+        ],
+      ]) {
+        if (!made.test(source))
+          throw new Error(`${args.path} no longer makes its ${kind} formatter as ${made}`);
+        source = source.replace(made, (text) => `regwatchCronFormatter("${kind}", timezone, () => ${text})`);
+      }
+      const clock = JSON.stringify(path.join(SOURCES, "cron-clock.ts"));
+      return {
+        contents: `const { cronFormatter: regwatchCronFormatter } = require(${clock});\n${source}`,
+        loader: "js",
+      };
+    });
     build.onLoad({ filter: /[\\/]src[\\/]cron\.ts$/ }, () => ({
       contents: `export function nodeCron() { return require("node-cron").default; }
 export function cronMatcher(expression, timeZone) {
@@ -71,6 +95,28 @@ const zodWhenUsed = {
 };
 
 /**
+ * src/zone-table.ts in the status file: src/zone-clock.ts's table of every zone this Node's Intl
+ * knows, and UTC, from the year before the build to four years after it, made by the Node that builds
+ * (which is the one that runs it, unless a copy is packed and run elsewhere: the table then
+ * names other data than that Node's, and is not used). About 20 kB of the file.
+ */
+async function zoneTableInside() {
+  const { makeZoneTable } = await import("../src/zone-clock.ts");
+  const year = new Date().getUTCFullYear();
+  const zones = [...new Set([...Intl.supportedValuesOf("timeZone"), "UTC"])];
+  const table = makeZoneTable(zones, Date.UTC(year - 1, 0, 1), Date.UTC(year + 4, 0, 1));
+  // As JSON text: a string costs the code cache its length, an object literal twice that.
+  const json = table ? JSON.stringify(JSON.stringify(table)) : undefined;
+  const contents = `export const ZONE_TABLE = ${json ? `JSON.parse(${json})` : "undefined"};`;
+  return {
+    name: "zone-table-inside",
+    setup(build) {
+      build.onLoad({ filter: /[\\/]src[\\/]zone-table\.ts$/ }, () => ({ contents, loader: "js" }));
+    },
+  };
+}
+
+/**
  * The commands' modules stay out of the overview's file: it lists their summaries and loads none
  * (bin/regwatch.js runs dist/cli.js for a command line that names a command). Should one be asked
  * for all the same, its import() fails, as code compiled the way the file is has none.
@@ -89,7 +135,7 @@ const commandsOutside = {
 /** Both files, each with its code cache. */
 export async function buildOneFiles(esbuild, { root, outDir, common, plugins }) {
   for (const [name, own, warmArgs] of [
-    ["cli-status", [nodeCronInside, zodWhenUsed], ["status"]],
+    ["cli-status", [nodeCronInside, zodWhenUsed, await zoneTableInside()], ["status"]],
     ["cli-overview", [commandsOutside], ["--help"]],
   ]) {
     const file = `${outDir}/${name}.cjs`;
@@ -106,7 +152,9 @@ export async function buildOneFiles(esbuild, { root, outDir, common, plugins }) 
         js: `${stamp}\nconst regwatchModuleUrl = require("node:url").pathToFileURL(__filename).href;`,
       },
       define: { "import.meta.url": "regwatchModuleUrl" },
-      plugins: [...plugins, ...own],
+      // Its own first: the libraries' plugin (scripts/build.mjs) would load node-cron's file
+      // before nodeCronInside could.
+      plugins: [...own, ...plugins],
     });
     makeCodeCaches(root, file, warmArgs);
   }

@@ -207,6 +207,28 @@ describe("status from the build", () => {
       expect(run.loaded).not.toContain(`NativeModule ${module}`);
   });
 
+  it("builds no Intl formatter for a status in a zone the build's table holds, and prints the same", async () => {
+    // A preload that makes every Intl date formatter fail: the report's times, its zone's short
+    // name and the schedule's matching come from Temporal and the table (src/zone-clock.ts).
+    const preload = path.join(scratch, "no-intl.cjs");
+    writeFileSync(
+      preload,
+      'Intl.DateTimeFormat = function () { throw new Error("an Intl date formatter was built"); };\n',
+    );
+    const env = { DATABASE_URL: t.url, REGWATCH_LOG_LEVEL: "warn", REGWATCH_TZ: "Europe/Budapest" };
+    for (const args of [["status"], ["status", "--json"]]) {
+      const [without, expected] = await Promise.all([
+        runProcess(process.execPath, ["--require", preload, BUILT, ...args], env, 60_000),
+        runProcess(process.execPath, [BUILT, ...args], env, 60_000),
+      ]);
+      expect(without.code, without.stderr).toBe(0);
+      expect(without.stdout).toMatch(
+        /^regwatch status at \d{4}-\d{2}-\d{2} \d{2}:\d{2} (CET|CEST);|"timeZone"/,
+      );
+      expect(steady(without.stdout)).toBe(steady(expected.stdout));
+    }
+  });
+
   it("speaks TLS to a database that asks for it", async () => {
     front = await startTlsFront(new URL(t.url));
     const before = front.serverNames.length;
