@@ -5,7 +5,7 @@
 // libraries, one copy of each), with a V8 code cache beside it: Node reads one file instead of
 // resolving, reading and linking a dozen or more chunks, and bin/regwatch.js compiles it with the
 // cache, so the functions its start runs are not compiled again.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -13,6 +13,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { CONVERSATION, replayServer, shippedMigrations } from "./status-warmup.mjs";
 
 const SOURCES = fileURLToPath(new URL("../src/", import.meta.url));
 
@@ -156,7 +157,7 @@ export async function buildOneFiles(esbuild, { root, outDir, common, plugins }) 
       // before nodeCronInside could.
       plugins: [...own, ...plugins],
     });
-    makeCodeCaches(root, file, warmArgs);
+    await makeCodeCaches(root, file, warmArgs);
   }
   renderOverview(`${outDir}/cli-overview.cjs`, `${outDir}/cli-overview.json`);
 }
@@ -193,15 +194,36 @@ function renderOverview(file, jsonFile) {
  * after the file's first line. A cache V8 refuses at run time (another Node) costs nothing but the
  * time it saves: the file is then compiled without it.
  */
-function makeCodeCaches(root, file, warmArgs) {
+async function makeCodeCaches(root, file, warmArgs) {
   const bin = readFileSync(`${root}/bin/regwatch.js`, "utf8");
   const shellFlags =
     /exec node ((?:--\S+ )*)"\$0" "\$@"$/.exec(bin.split("\n")[1])?.[1].trim().split(/\s+/) ?? [];
   const keySource = /^function cacheKey\([\s\S]*?^}/m.exec(bin)?.[0];
   if (!keySource) throw new Error("bin/regwatch.js has no function cacheKey");
   const cacheKey = new Function(`${keySource}\nreturn cacheKey;`)();
-  for (const flags of [[], shellFlags.filter(Boolean)])
-    makeCodeCache(file, flags, `${file}.${cacheKey(flags)}.cache`, warmArgs);
+  // `status` talks to a stand-in that replays a real server's answers (scripts/status-warmup.mjs),
+  // where the migrations are at hand (the image's build stage has none: its status stops at
+  // reading their journal, as it stopped at connecting before).
+  const migrations = warmArgs[0] === "status" ? journalLength(root) : undefined;
+  const replay =
+    migrations === undefined
+      ? undefined
+      : await replayServer(JSON.parse(readFileSync(CONVERSATION, "utf8")), migrations);
+  try {
+    for (const flags of [[], shellFlags.filter(Boolean)])
+      await makeCodeCache(file, flags, `${file}.${cacheKey(flags)}.cache`, warmArgs, replay?.url);
+  } finally {
+    await replay?.close();
+  }
+}
+
+/** The migrations this build ships, or undefined without them. */
+function journalLength(root) {
+  try {
+    return shippedMigrations(root);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -209,12 +231,13 @@ function makeCodeCaches(root, file, warmArgs) {
  * top level and then its command line `warmArgs` have run: the functions a command calls after
  * the start (parsing the command line, reading the configuration, the driver's connecting and
  * its first statement; commander's help) come compiled too, not only the modules' setup
- * (measured on `regwatch status`: about 7 ms of CPU less). `status` runs against a port where
- * nothing listens (so it stops at connecting, before any database; the cache is written after 15 s
+ * (measured on `regwatch status`: about 7 ms of CPU less). `status` runs against `databaseUrl`,
+ * the replayed server (its answers read, its report printed: about 7 % fewer instructions again),
+ * else a port where nothing listens (so it stops at connecting; the cache is written after 15 s
  * whatever the run is doing), from an empty folder (no .env) with only PATH set; what it prints is
- * not kept.
+ * not kept. Started without waiting on it, so that the replay answers from this process.
  */
-function makeCodeCache(file, flags, cacheFile, warmArgs) {
+async function makeCodeCache(file, flags, cacheFile, warmArgs, databaseUrl) {
   const maker = `
     const { readFileSync, writeFileSync, renameSync } = require("node:fs");
     const { Script } = require("node:vm");
@@ -236,15 +259,24 @@ function makeCodeCache(file, flags, cacheFile, warmArgs) {
     setTimeout(write, 15_000);`;
   const empty = mkdtempSync(path.join(tmpdir(), "regwatch-code-cache-"));
   try {
-    const made = spawnSync(process.execPath, [...flags, "-e", maker, file, cacheFile, ...warmArgs], {
+    const child = spawn(process.execPath, [...flags, "-e", maker, file, cacheFile, ...warmArgs], {
       cwd: empty,
-      env: { PATH: process.env.PATH ?? "", DATABASE_URL: "postgres://regwatch@127.0.0.1:1/none" },
+      env: {
+        PATH: process.env.PATH ?? "",
+        DATABASE_URL: databaseUrl ?? "postgres://regwatch@127.0.0.1:1/none",
+      },
       stdio: ["ignore", "ignore", "pipe"],
-      encoding: "utf8",
       timeout: 120_000,
     });
-    if (made.status !== 0)
-      throw new Error(`the code cache of ${file} was not made: ${made.error?.message ?? made.stderr}`);
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const [status, error] = await new Promise((resolve) => {
+      child.once("error", (e) => resolve([null, e]));
+      child.once("close", (code) => resolve([code, undefined]));
+    });
+    if (status !== 0) throw new Error(`the code cache of ${file} was not made: ${error?.message ?? stderr}`);
   } finally {
     rmSync(empty, { recursive: true, force: true });
   }

@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONVERSATION, replayServer, shippedMigrations } from "../../scripts/status-warmup.mjs";
 import { plainStatus } from "../../src/cli-status.ts";
 import { runProcess, SOURCE_BIN } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
@@ -226,6 +227,23 @@ describe("status from the build", () => {
         /^regwatch status at \d{4}-\d{2}-\d{2} \d{2}:\d{2} (CET|CEST);|"timeZone"/,
       );
       expect(steady(without.stdout)).toBe(steady(expected.stdout));
+    }
+  });
+
+  it("runs a whole status against the replayed server its code cache is warmed with", async () => {
+    // The build warms the status file's cache with a status against a stand-in that replays a
+    // recording (scripts/status-warmup.mjs): a status whose statements changed since no longer
+    // fits it, and its cache then stops at the first misfit. `node scripts/status-warmup.mjs
+    // --record` (with TEST_DATABASE_URL) records it again.
+    const recording = JSON.parse(readFileSync(CONVERSATION, "utf8")) as { server: string };
+    const replay = await replayServer(recording, shippedMigrations());
+    try {
+      const run = await runProcess(BUILT, ["status"], { DATABASE_URL: replay.url }, 60_000);
+      expect(run.code, `the recording no longer fits (record it again): ${run.stderr}`).toBe(0);
+      expect(run.stdout).toContain("a list");
+      expect(run.stdout).toMatch(/Last runs\n {2}#1 +sync +cli +ok/);
+    } finally {
+      await replay.close();
     }
   });
 
