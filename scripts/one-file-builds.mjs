@@ -5,13 +5,17 @@
 // libraries, one copy of each), with a V8 code cache beside it: Node reads one file instead of
 // resolving, reading and linking a dozen or more chunks, and bin/regwatch.js compiles it with the
 // cache, so the functions its start runs are not compiled again.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { CONVERSATION, replayServer, shippedMigrations } from "./status-warmup.mjs";
+
+const SOURCES = fileURLToPath(new URL("../src/", import.meta.url));
 
 /**
  * src/cron.ts in the status file: node-cron bundled in (its CommonJS build, whose child_process
@@ -26,6 +30,27 @@ const nodeCronInside = {
     const shared = createRequire(import.meta.url)
       .resolve("node-cron")
       .replace(/[^\\/]+$/, "_shared.cjs");
+    // node-cron's two Intl formatters give way to src/cron-clock.ts's, which build none where the
+    // zone table vouches for the zone (see zoneTableInside).
+    build.onLoad({ filter: /[\\/]node-cron[\\/]dist[\\/]_shared\.cjs$/ }, async (args) => {
+      let source = await readFile(args.path, "utf8");
+      for (const [kind, made] of [
+        ["parts", /new Intl\.DateTimeFormat\('en-US', dftOptions\)/],
+        [
+          "offset",
+          /new Intl\.DateTimeFormat\('en-US', \{\s*timeZone: timezone,\s*timeZoneName: 'shortOffset'\s*\}\)/,
+        ],
+      ]) {
+        if (!made.test(source))
+          throw new Error(`${args.path} no longer makes its ${kind} formatter as ${made}`);
+        source = source.replace(made, (text) => `regwatchCronFormatter("${kind}", timezone, () => ${text})`);
+      }
+      const clock = JSON.stringify(path.join(SOURCES, "cron-clock.ts"));
+      return {
+        contents: `const { cronFormatter: regwatchCronFormatter } = require(${clock});\n${source}`,
+        loader: "js",
+      };
+    });
     build.onLoad({ filter: /[\\/]src[\\/]cron\.ts$/ }, () => ({
       contents: `export function nodeCron() { return require("node-cron").default; }
 export function cronMatcher(expression, timeZone) {
@@ -71,6 +96,28 @@ const zodWhenUsed = {
 };
 
 /**
+ * src/zone-table.ts in the status file: src/zone-clock.ts's table of every zone this Node's Intl
+ * knows, and UTC, from the year before the build to four years after it, made by the Node that builds
+ * (which is the one that runs it, unless a copy is packed and run elsewhere: the table then
+ * names other data than that Node's, and is not used). About 20 kB of the file.
+ */
+async function zoneTableInside() {
+  const { makeZoneTable } = await import("../src/zone-clock.ts");
+  const year = new Date().getUTCFullYear();
+  const zones = [...new Set([...Intl.supportedValuesOf("timeZone"), "UTC"])];
+  const table = makeZoneTable(zones, Date.UTC(year - 1, 0, 1), Date.UTC(year + 4, 0, 1));
+  // As JSON text: a string costs the code cache its length, an object literal twice that.
+  const json = table ? JSON.stringify(JSON.stringify(table)) : undefined;
+  const contents = `export const ZONE_TABLE = ${json ? `JSON.parse(${json})` : "undefined"};`;
+  return {
+    name: "zone-table-inside",
+    setup(build) {
+      build.onLoad({ filter: /[\\/]src[\\/]zone-table\.ts$/ }, () => ({ contents, loader: "js" }));
+    },
+  };
+}
+
+/**
  * The commands' modules stay out of the overview's file: it lists their summaries and loads none
  * (bin/regwatch.js runs dist/cli.js for a command line that names a command). Should one be asked
  * for all the same, its import() fails, as code compiled the way the file is has none.
@@ -89,7 +136,7 @@ const commandsOutside = {
 /** Both files, each with its code cache. */
 export async function buildOneFiles(esbuild, { root, outDir, common, plugins }) {
   for (const [name, own, warmArgs] of [
-    ["cli-status", [nodeCronInside, zodWhenUsed], ["status"]],
+    ["cli-status", [nodeCronInside, zodWhenUsed, await zoneTableInside()], ["status"]],
     ["cli-overview", [commandsOutside], ["--help"]],
   ]) {
     const file = `${outDir}/${name}.cjs`;
@@ -106,9 +153,11 @@ export async function buildOneFiles(esbuild, { root, outDir, common, plugins }) 
         js: `${stamp}\nconst regwatchModuleUrl = require("node:url").pathToFileURL(__filename).href;`,
       },
       define: { "import.meta.url": "regwatchModuleUrl" },
-      plugins: [...plugins, ...own],
+      // Its own first: the libraries' plugin (scripts/build.mjs) would load node-cron's file
+      // before nodeCronInside could.
+      plugins: [...own, ...plugins],
     });
-    makeCodeCaches(root, file, warmArgs);
+    await makeCodeCaches(root, file, warmArgs);
   }
   renderOverview(`${outDir}/cli-overview.cjs`, `${outDir}/cli-overview.json`);
 }
@@ -145,15 +194,36 @@ function renderOverview(file, jsonFile) {
  * after the file's first line. A cache V8 refuses at run time (another Node) costs nothing but the
  * time it saves: the file is then compiled without it.
  */
-function makeCodeCaches(root, file, warmArgs) {
+async function makeCodeCaches(root, file, warmArgs) {
   const bin = readFileSync(`${root}/bin/regwatch.js`, "utf8");
   const shellFlags =
     /exec node ((?:--\S+ )*)"\$0" "\$@"$/.exec(bin.split("\n")[1])?.[1].trim().split(/\s+/) ?? [];
   const keySource = /^function cacheKey\([\s\S]*?^}/m.exec(bin)?.[0];
   if (!keySource) throw new Error("bin/regwatch.js has no function cacheKey");
   const cacheKey = new Function(`${keySource}\nreturn cacheKey;`)();
-  for (const flags of [[], shellFlags.filter(Boolean)])
-    makeCodeCache(file, flags, `${file}.${cacheKey(flags)}.cache`, warmArgs);
+  // `status` talks to a stand-in that replays a real server's answers (scripts/status-warmup.mjs),
+  // where the migrations are at hand (the image's build stage has none: its status stops at
+  // reading their journal, as it stopped at connecting before).
+  const migrations = warmArgs[0] === "status" ? journalLength(root) : undefined;
+  const replay =
+    migrations === undefined
+      ? undefined
+      : await replayServer(JSON.parse(readFileSync(CONVERSATION, "utf8")), migrations);
+  try {
+    for (const flags of [[], shellFlags.filter(Boolean)])
+      await makeCodeCache(file, flags, `${file}.${cacheKey(flags)}.cache`, warmArgs, replay?.url);
+  } finally {
+    await replay?.close();
+  }
+}
+
+/** The migrations this build ships, or undefined without them. */
+function journalLength(root) {
+  try {
+    return shippedMigrations(root);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -161,12 +231,13 @@ function makeCodeCaches(root, file, warmArgs) {
  * top level and then its command line `warmArgs` have run: the functions a command calls after
  * the start (parsing the command line, reading the configuration, the driver's connecting and
  * its first statement; commander's help) come compiled too, not only the modules' setup
- * (measured on `regwatch status`: about 7 ms of CPU less). `status` runs against a port where
- * nothing listens (so it stops at connecting, before any database; the cache is written after 15 s
+ * (measured on `regwatch status`: about 7 ms of CPU less). `status` runs against `databaseUrl`,
+ * the replayed server (its answers read, its report printed: about 7 % fewer instructions again),
+ * else a port where nothing listens (so it stops at connecting; the cache is written after 15 s
  * whatever the run is doing), from an empty folder (no .env) with only PATH set; what it prints is
- * not kept.
+ * not kept. Started without waiting on it, so that the replay answers from this process.
  */
-function makeCodeCache(file, flags, cacheFile, warmArgs) {
+async function makeCodeCache(file, flags, cacheFile, warmArgs, databaseUrl) {
   const maker = `
     const { readFileSync, writeFileSync, renameSync } = require("node:fs");
     const { Script } = require("node:vm");
@@ -188,15 +259,24 @@ function makeCodeCache(file, flags, cacheFile, warmArgs) {
     setTimeout(write, 15_000);`;
   const empty = mkdtempSync(path.join(tmpdir(), "regwatch-code-cache-"));
   try {
-    const made = spawnSync(process.execPath, [...flags, "-e", maker, file, cacheFile, ...warmArgs], {
+    const child = spawn(process.execPath, [...flags, "-e", maker, file, cacheFile, ...warmArgs], {
       cwd: empty,
-      env: { PATH: process.env.PATH ?? "", DATABASE_URL: "postgres://regwatch@127.0.0.1:1/none" },
+      env: {
+        PATH: process.env.PATH ?? "",
+        DATABASE_URL: databaseUrl ?? "postgres://regwatch@127.0.0.1:1/none",
+      },
       stdio: ["ignore", "ignore", "pipe"],
-      encoding: "utf8",
       timeout: 120_000,
     });
-    if (made.status !== 0)
-      throw new Error(`the code cache of ${file} was not made: ${made.error?.message ?? made.stderr}`);
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const [status, error] = await new Promise((resolve) => {
+      child.once("error", (e) => resolve([null, e]));
+      child.once("close", (code) => resolve([code, undefined]));
+    });
+    if (status !== 0) throw new Error(`the code cache of ${file} was not made: ${error?.message ?? stderr}`);
   } finally {
     rmSync(empty, { recursive: true, force: true });
   }

@@ -2,6 +2,8 @@
  * Calendar dates as `YYYY-MM-DD` strings. Arithmetic is done on UTC midnights, so a day is always
  * 86,400,000 ms and daylight-saving shifts cannot move a date.
  */
+import { checkedZonedTime, tableZoneName } from "./zone-clock.ts";
+import { ZONE_TABLE } from "./zone-table.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -59,6 +61,16 @@ export function localDateTime(
   instant: Date,
   timeZone: string,
 ): { date: string; hour: number; minute: number; second: number } {
+  const checked = checkedZonedTime(ZONE_TABLE, instant.getTime(), timeZone);
+  if (checked) {
+    const two = (n: number) => String(n).padStart(2, "0");
+    return {
+      date: `${checked.year}-${two(checked.month)}-${two(checked.day)}`,
+      hour: checked.hour,
+      minute: checked.minute,
+      second: checked.second,
+    };
+  }
   let format = formatters.get(timeZone);
   if (!format) {
     // Built once per zone: constructing a formatter costs far more than using one.
@@ -129,15 +141,22 @@ const zoneNames = new Map<string, Intl.DateTimeFormat>();
  */
 export function zonedStamp(instant: Date, timeZone: string, options: { seconds?: boolean } = {}): string {
   const local = localDateTime(instant, timeZone);
+  const two = (n: number) => String(n).padStart(2, "0");
+  const time = `${two(local.hour)}:${two(local.minute)}${options.seconds ? `:${two(local.second)}` : ""}`;
+  return `${local.date} ${time} ${zoneName(instant, timeZone)}`;
+}
+
+/** The zone's short name at `instant`, from the build's table where it vouches for it, else Intl. */
+function zoneName(instant: Date, timeZone: string): string {
+  const checked = checkedZonedTime(ZONE_TABLE, instant.getTime(), timeZone);
+  const fromTable = checked && ZONE_TABLE && tableZoneName(ZONE_TABLE, timeZone, checked);
+  if (fromTable) return fromTable;
   let names = zoneNames.get(timeZone);
   if (!names) {
     names = new Intl.DateTimeFormat("en-GB", { timeZone, timeZoneName: "short" });
     zoneNames.set(timeZone, names);
   }
-  const zone = names.formatToParts(instant).find((p) => p.type === "timeZoneName")?.value ?? timeZone;
-  const two = (n: number) => String(n).padStart(2, "0");
-  const time = `${two(local.hour)}:${two(local.minute)}${options.seconds ? `:${two(local.second)}` : ""}`;
-  return `${local.date} ${time} ${zone}`;
+  return names.formatToParts(instant).find((p) => p.type === "timeZoneName")?.value ?? timeZone;
 }
 
 /**

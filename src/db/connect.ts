@@ -1,8 +1,9 @@
+import type { Socket } from "node:net";
 import postgres from "postgres";
 import { DEFAULT_SCHEMA } from "../account-name.ts";
 import type { Config } from "../config.ts";
 import { type ScopedSql, type ScopedTx, scopedSql } from "./scoped-sql.ts";
-import { withNoDelay } from "./socket.ts";
+import { closeWhenWritten, withNoDelay } from "./socket.ts";
 
 /** One account's statements: the pool, with `sql.t.x` naming the account's `x` (scoped-sql.ts). */
 export type Sql = ScopedSql;
@@ -189,7 +190,11 @@ function connect(
   installDriverGuard();
   // No search_path among the connection's parameters: statements name their schema, so the pool
   // may serve several accounts and a pooler in transaction mode may carry it.
-  const common = withNoDelay({ onnotice: () => {}, connection: { application_name: APPLICATION_NAME } });
+  const opened = new Set<Socket>();
+  const common = withNoDelay(
+    { onnotice: () => {}, connection: { application_name: APPLICATION_NAME } },
+    opened,
+  );
   const pool = postgres(url, {
     ...common,
     ...poolerOptions(url),
@@ -209,6 +214,7 @@ function connect(
       if (closed) return;
       closed = true;
       const after = await beforeClose(sql);
+      closeWhenWritten(opened);
       await pool.end({ timeout: 5 });
       if (after) await after();
     },

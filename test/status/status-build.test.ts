@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONVERSATION, replayServer, shippedMigrations } from "../../scripts/status-warmup.mjs";
 import { plainStatus } from "../../src/cli-status.ts";
 import { runProcess, SOURCE_BIN } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
@@ -205,6 +206,45 @@ describe("status from the build", () => {
       "internal/util/parse_args/parse_args",
     ])
       expect(run.loaded).not.toContain(`NativeModule ${module}`);
+  });
+
+  it("builds no Intl formatter for a status in a zone the build's table holds, and prints the same", async () => {
+    // A preload that makes every Intl date formatter fail: the report's times, its zone's short
+    // name and the schedule's matching come from Temporal and the table (src/zone-clock.ts).
+    const preload = path.join(scratch, "no-intl.cjs");
+    writeFileSync(
+      preload,
+      'Intl.DateTimeFormat = function () { throw new Error("an Intl date formatter was built"); };\n',
+    );
+    const env = { DATABASE_URL: t.url, REGWATCH_LOG_LEVEL: "warn", REGWATCH_TZ: "Europe/Budapest" };
+    for (const args of [["status"], ["status", "--json"]]) {
+      const [without, expected] = await Promise.all([
+        runProcess(process.execPath, ["--require", preload, BUILT, ...args], env, 60_000),
+        runProcess(process.execPath, [BUILT, ...args], env, 60_000),
+      ]);
+      expect(without.code, without.stderr).toBe(0);
+      expect(without.stdout).toMatch(
+        /^regwatch status at \d{4}-\d{2}-\d{2} \d{2}:\d{2} (CET|CEST);|"timeZone"/,
+      );
+      expect(steady(without.stdout)).toBe(steady(expected.stdout));
+    }
+  });
+
+  it("runs a whole status against the replayed server its code cache is warmed with", async () => {
+    // The build warms the status file's cache with a status against a stand-in that replays a
+    // recording (scripts/status-warmup.mjs): a status whose statements changed since no longer
+    // fits it, and its cache then stops at the first misfit. `node scripts/status-warmup.mjs
+    // --record` (with TEST_DATABASE_URL) records it again.
+    const recording = JSON.parse(readFileSync(CONVERSATION, "utf8")) as { server: string };
+    const replay = await replayServer(recording, shippedMigrations());
+    try {
+      const run = await runProcess(BUILT, ["status"], { DATABASE_URL: replay.url }, 60_000);
+      expect(run.code, `the recording no longer fits (record it again): ${run.stderr}`).toBe(0);
+      expect(run.stdout).toContain("a list");
+      expect(run.stdout).toMatch(/Last runs\n {2}#1 +sync +cli +ok/);
+    } finally {
+      await replay.close();
+    }
   });
 
   it("speaks TLS to a database that asks for it", async () => {
