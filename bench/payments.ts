@@ -17,7 +17,7 @@ import path from "node:path";
 import { localDateTime } from "../src/dates.ts";
 import { openDatabase } from "../src/db/connect.ts";
 import { seedPayees, writeLargeBatch } from "./payments-batch.ts";
-import { binNodeFlags, buildProduct, PRODUCT_BIN } from "./product-bin.ts";
+import { binNodeStart, buildProduct, PRODUCT_BIN } from "./product-bin.ts";
 
 export interface PaymentsBench {
   rows: number;
@@ -45,12 +45,16 @@ export async function runCheck(args: string[], outFile: string, env: Record<stri
   const out = await open(outFile, "w");
   const timed = existsSync(GNU_TIME);
   const checkArgs = ["payments", "check", ...args];
-  const node = [...binNodeFlags(checkArgs), PRODUCT_BIN, ...checkArgs];
+  const start = binNodeStart(checkArgs);
+  const node = [...start.flags, PRODUCT_BIN, ...checkArgs];
   const [command, argv] = timed
     ? [GNU_TIME, ["-f", "peak_kb %M", process.execPath, ...node]]
     : [process.execPath, node];
   const started = performance.now();
-  const child = spawn(command, argv, { env: { ...process.env, ...env }, stdio: ["ignore", out.fd, "pipe"] });
+  const child = spawn(command, argv, {
+    env: { ...process.env, ...start.env, ...env },
+    stdio: ["ignore", out.fd, "pipe"],
+  });
   let stderr = "";
   child.stderr!.on("data", (b: Buffer) => {
     stderr += b.toString();

@@ -22,17 +22,31 @@ export function buildProduct(): void {
 }
 
 /**
- * The Node flags bin/regwatch.js starts Node with for `args` (a command line such as
- * ["payments", "check", "batch.csv", "--json"]): its `exec node FLAGS "$0"` line, whose
- * `case "$1 $2 $*" in PATTERN) ...;; esac` branches (shell patterns, `*` for any text) come
- * before the line's last `exec node`; a branch without one falls through to it.
+ * How bin/regwatch.js starts Node for `args` (a command line such as
+ * ["payments", "check", "batch.csv", "--json"]): the flags and the variables (`NAME=value`
+ * before `exec node`) of its `exec node FLAGS "$0"` line, whose `case "$1 $2 $*" in PATTERN)
+ * ...;; esac` branches (shell patterns, `*` for any text) come before the line's last `exec
+ * node`; a branch without one falls through to it.
  */
-export function binNodeFlags(args: readonly string[] = []): string[] {
+export function binNodeStart(args: readonly string[] = []): { flags: string[]; env: Record<string, string> } {
   const exec = readFileSync(PRODUCT_BIN, "utf8")
     .split("\n", 3)
     .find((line) => line.includes("exec node "));
   if (!exec) throw new Error(`${PRODUCT_BIN} has no \`exec node\` line`);
-  const flagsOf = (text: string) => text.split(/\s+/).filter((w) => w.startsWith("--"));
+  const startOf = (command: string) => {
+    const [before, after] = command.split("exec node ") as [string, string];
+    const assigned = before
+      .trim()
+      .split(/\s+/)
+      .filter((w) => /^[A-Z_]+=\S+$/.test(w));
+    return {
+      flags: after
+        .slice(0, after.indexOf('"$0"'))
+        .split(/\s+/)
+        .filter((w) => w.startsWith("--")),
+      env: Object.fromEntries(assigned.map((w) => w.split("=", 2) as [string, string])),
+    };
+  };
   const subject = `${args[0] ?? ""} ${args[1] ?? ""} ${args.join(" ")}`;
   const cases = /case "\$1 \$2 \$\*" in (.*?) esac;/.exec(exec)?.[1] ?? "";
   for (const [, pattern, body] of cases.matchAll(/\s*((?:"[^"]*"|[^\s")])+)\)(.*?);;/g)) {
@@ -40,9 +54,13 @@ export function binNodeFlags(args: readonly string[] = []): string[] {
       part === "*" ? ".*" : (quoted ?? part).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
     );
     if (!new RegExp(`^${glob}$`, "s").test(subject)) continue;
-    if (body!.includes("exec node ")) return flagsOf(body!.slice(0, body!.indexOf('"$0"')));
+    if (body!.includes("exec node ")) return startOf(body!);
     break;
   }
-  const last = exec.slice(exec.lastIndexOf("exec node ") + "exec node ".length);
-  return flagsOf(last.slice(0, last.indexOf('"$0"')));
+  return startOf(exec.slice(exec.lastIndexOf("esac;") + "esac;".length));
+}
+
+/** The Node flags of binNodeStart. */
+export function binNodeFlags(args: readonly string[] = []): string[] {
+  return binNodeStart(args).flags;
 }

@@ -1,5 +1,5 @@
 #!/bin/sh
-//bin/sh -c :; case "$1 $2 $*" in "payments check "*--xlsx*) ;; "payments check "*) exec node --max-semi-space-size=8 "$0" "$@";; esac; exec node --max-semi-space-size=2 "$0" "$@"
+//bin/sh -c :; case "$1 $2 $*" in "payments check "*--xlsx*) ;; "payments check "*) MALLOC_ARENA_MAX=2 exec node --max-semi-space-size=4 "$0" "$@";; esac; exec node --max-semi-space-size=2 "$0" "$@"
 // `regwatch` from the TypeScript sources through tsx (a dev dependency), for the tests and the
 // benchmarks, so they run the code as it is now and never an older build. Not the published
 // command (that is bin/regwatch.js, which runs dist/ only); it starts Node the same way (the two

@@ -1,15 +1,17 @@
 #!/bin/sh
-//bin/sh -c :; case "$1 $2 $*" in "payments check "*--xlsx*) ;; "payments check "*) exec node --max-semi-space-size=8 "$0" "$@";; esac; exec node --max-semi-space-size=2 "$0" "$@"
+//bin/sh -c :; case "$1 $2 $*" in "payments check "*--xlsx*) ;; "payments check "*) MALLOC_ARENA_MAX=2 exec node --max-semi-space-size=4 "$0" "$@";; esac; exec node --max-semi-space-size=2 "$0" "$@"
 // The `regwatch` command: runs the build in dist/ (`npm run build`; `prepare` builds it on
 // `npm install` in a checkout; a packed or published copy ships it), never the sources.
 //
 // The two lines above are for the shell (`/bin/sh`: dash, bash, BusyBox's on Alpine): line 2
 // runs a no-op (`//bin/sh` is /bin/sh, which exists wherever line 1 works) and replaces the shell
 // with Node, given young-generation halves of 2 MB instead of 16 (a long sync or backfill then
-// peaks at about 120 MB instead of about 133, for a few more, short, minor collections), and 8 MB
-// for `payments check`, whose rows live through several 2 MB collections: measured on 200,000
-// rows, about 140 scavenges instead of 550 and 0.3-0.5 s less collecting, for a peak of about
-// 115 MB instead of 100 (not with --xlsx: the workbook's check gained nothing and peaked 15 MB
+// peaks at about 120 MB instead of about 133, for a few more, short, minor collections), and 4 MB
+// for `payments check`, whose rows live through several 2 MB collections (fewer scavenges and
+// less collecting than 2 MB; 8 MB was a little faster again but peaked at 123 to 137 MB on 200,000
+// rows, 4 MB at 114 to 123), with glibc's malloc held to two arenas (MALLOC_ARENA_MAX: Node's
+// compiler and I/O threads otherwise each take one; about 4 MB lower peaks, measured; other C
+// libraries ignore it), not with --xlsx (the workbook's check gained nothing and peaked 15 MB
 // higher). To JavaScript both are comments. Why not another way: `#!/usr/bin/env -S node FLAG` fails where
 // env has no -S (BusyBox, so Alpine); V8 sizes the young generation when Node starts, so setting
 // the flag from here (v8.setFlagsFromString) changes nothing (measured); and a second Node
