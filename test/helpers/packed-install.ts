@@ -29,7 +29,7 @@ export interface PackedInstall {
 export async function installPacked(): Promise<PackedInstall> {
   const dir = await mkdtemp(path.join(tmpdir(), "regwatch-packed-"));
   const npm = async (args: string[], cwd: string) => {
-    const run = await runProcess("npm", [...args, "--no-audit", "--no-fund"], {}, 300_000, cwd);
+    const run = await runProcess("npm", [...args, "--no-audit", "--no-fund"], networkEnv(), 300_000, cwd);
     if (run.code !== 0)
       throw new Error(`npm ${args.join(" ")} exited ${run.code}:\n${run.stdout}${run.stderr}`);
     return run;
@@ -65,4 +65,16 @@ export async function installPacked(): Promise<PackedInstall> {
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/**
+ * The variables by which this machine reaches the npm registry, for the npm the test starts with an
+ * otherwise clean environment: a proxy, the certificate authorities it trusts (a network whose
+ * proxy presents its own certificate fails every fetch without them, and npm retries for minutes).
+ * npm's settings come from its files (HOME), not from the npm_config_ variables `npm test` sets,
+ * which name this checkout. A packument the cache lacks (`npm ci` keeps tarballs only) is fetched.
+ */
+function networkEnv(): Record<string, string | undefined> {
+  const names = /^(HTTPS?_PROXY|NO_PROXY|NODE_EXTRA_CA_CERTS|SSL_CERT_(FILE|DIR))$/i;
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => names.test(name)));
 }
