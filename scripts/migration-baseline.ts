@@ -71,6 +71,10 @@ async function main(): Promise<void> {
   try {
     await admin.unsafe(`create database "${name}"`);
     await runMigrations(url.href, "regwatch", { baseline: null });
+    // The password goes to pg_dump in its environment: a failed run's message repeats its
+    // command line, which must not carry it.
+    const password = decodeURIComponent(url.password);
+    url.password = "";
     const { stdout } = await run(
       process.env.REGWATCH_PG_DUMP ?? "pg_dump",
       [
@@ -83,7 +87,10 @@ async function main(): Promise<void> {
         "--no-security-labels",
         `--dbname=${url.href}`,
       ],
-      { maxBuffer: 64 * 1024 * 1024 },
+      {
+        maxBuffer: 64 * 1024 * 1024,
+        env: password === "" ? process.env : { ...process.env, PGPASSWORD: password },
+      },
     );
     const migrations = readMigrations(MIGRATIONS_FOLDER);
     const file = path.join(MIGRATIONS_FOLDER, BASELINE_FILE);
