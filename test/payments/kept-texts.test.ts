@@ -19,4 +19,33 @@ describe("texts kept for an output", () => {
     for (let i = 0; i < 30_000; i++) expect(kept.of(String(i))).toBe(`<${i}>`);
     expect(kept.of("Kővári Kft.")).toBe("<Kővári Kft.>");
   });
+
+  it("starts again when its texts repeat, and keeps none once they prove not to", () => {
+    let calls = 0;
+    const make = (text: string) => {
+      calls++;
+      return text.toUpperCase();
+    };
+    // A payee a row beside one verdict word: two texts made for every one found.
+    const distinct = new KeptTexts(make);
+    for (let i = 0; i < 30_000; i++) {
+      expect(distinct.of(`payee ${i}`)).toBe(`PAYEE ${i}`);
+      expect(distinct.of("ok")).toBe("OK");
+    }
+    expect(distinct.keeps).toBe(false);
+    calls = 0;
+    distinct.of("ok");
+    distinct.of("ok");
+    expect(calls).toBe(2);
+    // Every text met twice in a row: as many found as made, so it starts again and still keeps.
+    const twice = new KeptTexts(make);
+    for (let i = 0; i < 30_000; i++) {
+      twice.of(`payee ${i}`);
+      twice.of(`payee ${i}`);
+    }
+    expect(twice.keeps).toBe(true);
+    calls = 0;
+    twice.of("payee 29999");
+    expect(calls).toBe(0);
+  });
 });

@@ -41,6 +41,29 @@ describe("one string per repeated field value", () => {
     }
   });
 
+  it("starts again when full of values that repeat, and stops keeping values that do not", () => {
+    const text = (repeated: RepeatedFields, value: string) => {
+      const bytes = Buffer.from(value);
+      return repeated.text(bytes, 0, bytes.length, hashOf(bytes, 0, bytes.length));
+    };
+    // A payee a row and one currency: two values made for every one found.
+    const distinct = new RepeatedFields();
+    for (let i = 0; i < 40_000; i++) {
+      expect(text(distinct, `Payee ${i}`)).toBe(`Payee ${i}`);
+      expect(text(distinct, "HUF")).toBe("HUF");
+      if (i === 16_000) expect(distinct.keeps).toBe(true);
+    }
+    expect(distinct.keeps).toBe(false);
+    expect(text(distinct, "Payee 7")).toBe("Payee 7");
+    // Each value seen twice before the next: as many found as made, so it starts again.
+    const twice = new RepeatedFields();
+    for (let i = 0; i < 40_000; i++) {
+      expect(text(twice, `Payee ${i}`)).toBe(`Payee ${i}`);
+      expect(text(twice, `Payee ${i}`)).toBe(`Payee ${i}`);
+    }
+    expect(twice.keeps).toBe(true);
+  });
+
   it("starts again when full, and still gives every value's text", () => {
     const repeated = new RepeatedFields();
     for (let round = 0; round < 2; round++) {

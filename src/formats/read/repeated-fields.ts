@@ -8,7 +8,11 @@
  *
  * Values are found by the hash of their bytes (the caller's, computed as it scans them) and
  * confirmed byte for byte against a copy kept here. Bounded: at most LIMIT values of at most
- * MAX_BYTES bytes each; when full, it starts again.
+ * MAX_BYTES bytes each. When full, it starts again if at least as many lookups found a value as
+ * made one; otherwise the batch's values do not repeat (a payee a row), and it stops keeping any:
+ * every value it keeps and later drops is garbage that outlives the young generation, and a file
+ * of 200,000 distinct payees would otherwise grow the heap by tens of megabytes between full
+ * collections.
  */
 import { utf8Text } from "./utf8-bytes.ts";
 
@@ -29,24 +33,40 @@ export class RepeatedFields {
   /** The bytes of every value kept, one after another (grown as values come: a batch of few payees keeps little). */
   private bytes = Buffer.allocUnsafe(64 * 1024);
   private used = 0;
+  /** Lookups that found their value since the last start. */
+  private found = 0;
+  /** False once a start's values were found less often than made: every value is made afresh. */
+  private keeping = true;
+
+  /** Whether values are still kept (false once a batch's values proved not to repeat). */
+  get keeps(): boolean {
+    return this.keeping;
+  }
 
   /**
    * The text of `source[start, end)` (end > start, end - start ≤ MAX_BYTES), `hash` the caller's
    * hash of those bytes (any function of them: equal bytes, equal hash).
    */
   text(source: Buffer, start: number, end: number, hash: number): string {
+    if (!this.keeping) return utf8Text(source, start, end);
     const length = end - start;
     // A small integer key: V8 hashes it without a lookup of its own.
     const key = hash & 0x3fffffff;
     const head = this.first.get(key);
     for (let k = head ?? NONE; k !== NONE; k = this.chained[k] as number) {
-      if (this.lengths[k] === length && this.sameBytes(k, source, start, end)) return this.strings[k]!;
+      if (this.lengths[k] === length && this.sameBytes(k, source, start, end)) {
+        this.found++;
+        return this.strings[k]!;
+      }
     }
     const made = utf8Text(source, start, end);
     if (this.strings.length === LIMIT) {
+      this.keeping = this.found >= LIMIT;
       this.first.clear();
       this.strings.length = 0;
       this.used = 0;
+      this.found = 0;
+      if (!this.keeping) this.bytes = Buffer.alloc(0);
       return made;
     }
     const k = this.strings.length;
