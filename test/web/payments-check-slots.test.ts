@@ -43,9 +43,10 @@ function upload(csv: string): Promise<Response> {
 
 /**
  * An upload that sends the form's first part and part of the file, then nothing more until it
- * is cut off (`abort`): a check holding its slot while its file arrives.
+ * is cut off (`abort`): a check holding its slot while its file arrives. `settled` tells whether
+ * it has been answered (or cut off) already.
  */
-function stalledUpload(): { abort(): void; answered: Promise<unknown> } {
+function stalledUpload(): { abort(): void; answered: Promise<unknown>; settled(): boolean } {
   const controller = new AbortController();
   const head =
     `--${BOUNDARY}\r\ncontent-disposition: form-data; name="_csrf"\r\n\r\n${vera.csrf}\r\n` +
@@ -64,7 +65,11 @@ function stalledUpload(): { abort(): void; answered: Promise<unknown> } {
     duplex: "half",
     signal: controller.signal,
   } as RequestInit).catch((error: unknown) => error);
-  return { abort: () => controller.abort(), answered };
+  let settled = false;
+  void answered.then(() => {
+    settled = true;
+  });
+  return { abort: () => controller.abort(), answered, settled: () => settled };
 }
 
 /** "Check again" on a batch that does not exist: 404 with a free slot, 503 without. */
@@ -86,14 +91,18 @@ const batches = async () =>
 describe("checks at once in one console", () => {
   it("a third check gets 503 with Retry-After; slots held by cut-off uploads come back", async () => {
     expect(await probe()).toBe(404);
-    const first = stalledUpload();
-    const second = stalledUpload();
-    // Both stalled uploads hold their slot once the probe finds none free.
-    await waitUntil(async () => (await probe()) === 503, {
-      what: "both slots taken",
-      process: web.child,
-      everyMs: 50,
-    });
+    let stalled = [stalledUpload(), stalledUpload()];
+    // Both stalled uploads hold their slot once the probe finds none free. A probe holds a slot
+    // too while it runs: a stalled upload that arrived then was refused with 503 (answered), and
+    // another takes its place.
+    await waitUntil(
+      async () => {
+        stalled = stalled.map((upload) => (upload.settled() ? stalledUpload() : upload));
+        return (await probe()) === 503;
+      },
+      { what: "both slots taken", process: web.child, everyMs: 50 },
+    );
+    const [first, second] = stalled as [ReturnType<typeof stalledUpload>, ReturnType<typeof stalledUpload>];
 
     const refused = await upload(`bank_account;amount\n${ACCOUNT};100\n`);
     const page = await refused.text();
