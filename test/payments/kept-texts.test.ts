@@ -26,10 +26,11 @@ describe("texts kept for an output", () => {
       calls++;
       return text.toUpperCase();
     };
-    // A payee a row beside one verdict word: two texts made for every one found.
+    // A payee a row (its name and account) beside one verdict word: two texts made for every one found.
     const distinct = new KeptTexts(make);
     for (let i = 0; i < 30_000; i++) {
       expect(distinct.of(`payee ${i}`)).toBe(`PAYEE ${i}`);
+      expect(distinct.of(`account ${i}`)).toBe(`ACCOUNT ${i}`);
       expect(distinct.of("ok")).toBe("OK");
     }
     expect(distinct.keeps).toBe(false);
