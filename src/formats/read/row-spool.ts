@@ -228,10 +228,12 @@ export class RowSpool {
       for await (const piece of createReadStream(this.file, { highWaterMark: READ_BYTES })) {
         const bytes: Buffer = carry ? Buffer.concat([carry, piece as Buffer]) : (piece as Buffer);
         let at = 0;
+        // Once the batch's values proved not to repeat, its fields are read without hashing.
+        const kept = repeated.keeps ? repeated : null;
         for (
-          let row = decodeRow(bytes, at, cursor, repeated);
+          let row = decodeRow(bytes, at, cursor, kept);
           row !== null;
-          row = decodeRow(bytes, at, cursor, repeated)
+          row = decodeRow(bytes, at, cursor, kept)
         ) {
           chunk.push(row);
           text += cursor.next - at;
