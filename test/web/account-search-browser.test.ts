@@ -3,7 +3,8 @@
  * Chromium) with the console's script blocked and driven by the keyboard alone: type part of a
  * name in the header's search box, Enter, Tab to the account found, Enter, and the inbox shows
  * that account. The search page and the header pass axe-core's WCAG 2.1 AA rules in English and
- * Hungarian. Screenshot in test-output/.
+ * Hungarian. An admin of the same 300 adds a user on /users by typing account names into the add
+ * form's box, by keyboard, and that page passes the same rules. Screenshots in test-output/.
  */
 import { mkdir } from "node:fs/promises";
 import type { Page } from "playwright-core";
@@ -32,8 +33,10 @@ beforeAll(async () => {
   web = await startTestConsole(t.db, { env: { REGWATCH_ACCOUNTS_FILE: writeAccountsFile(ALL) } });
   await createUser(t.db, "lea", "reader");
   await createUser(t.db, "hedvig", "reader", undefined, "hu");
+  await createUser(t.db, "ada", "admin");
   await grantAccounts(t.db.sql, "lea", ALL.slice(0, 300));
   await grantAccounts(t.db.sql, "hedvig", ALL.slice(0, 300));
+  await grantAccounts(t.db.sql, "ada", ALL.slice(0, 300));
   browser = await launchBrowser();
 }, 120_000);
 afterAll(async () => {
@@ -101,6 +104,35 @@ describe("the account search in a browser running no script, by keyboard", () =>
     expect(await page.locator("html").getAttribute("lang")).toBe(locale);
     expect(await page.locator("ul.account-results button").count()).toBe(20);
     expect(await blockingViolations(page)).toEqual([]);
+    await page.close();
+  });
+});
+
+describe("the users page of an admin given 300 of 1,000 accounts, in a browser running no script", () => {
+  it("adds a user with typed account names, by keyboard, and passes WCAG 2.1 AA", async () => {
+    const page = await browser.context.newPage();
+    await page.route("**/static/console.js", (route) => route.abort());
+    await signInThroughForm(page, web.url, "ada");
+    await page.goto(`${web.url}/users`);
+    const form = page.locator('form[action="/users/add"]');
+    expect(await form.locator('input[name="accounts"]').count()).toBe(0);
+    expect(await blockingViolations(page)).toEqual([]);
+
+    await form.getByRole("textbox", { name: "Name", exact: true }).focus();
+    await page.keyboard.type("ines");
+    await form.getByRole("textbox", { name: "Accounts to give" }).focus();
+    await page.keyboard.type(`${name(12)}, ${name(300)}`);
+    await page.keyboard.press("Enter");
+    await page.keyboard.type(name(5));
+    await page.screenshot({ path: screenshotPath("console-users-typed-accounts.png"), fullPage: true });
+    await Promise.all([
+      page.waitForLoadState("load"),
+      form.getByRole("button", { name: "Add the user" }).press("Enter"),
+    ]);
+    expect(await page.locator("code.new-password").count()).toBe(1);
+    expect(await page.locator('tr[data-user="ines"]').textContent()).toContain(
+      `${name(5)}, ${name(12)}, ${name(300)}`,
+    );
     await page.close();
   });
 });

@@ -18,12 +18,18 @@ import {
   type TestConsole,
 } from "../helpers/console.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-import { openAccount, seedAlerts, writeAccountsFile } from "./accounts-fixture.ts";
+import {
+  clientAccount,
+  openAccount,
+  seedAlerts,
+  THOUSAND_ACCOUNTS,
+  writeAccountsFile,
+} from "./accounts-fixture.ts";
 
-const name = (i: number) => `client_${String(i).padStart(4, "0")}`;
-/** client_0001 … client_0999 and one account only bob holds. */
-const ALL = [...Array.from({ length: 999 }, (_, i) => name(i + 1)), "secret_ledger"];
+const name = clientAccount;
+const ALL = THOUSAND_ACCOUNTS;
 const ANNS = ALL.slice(0, 600);
+/** The other 400, secret_ledger among them: only bob holds it. */
 const BOBS = ALL.slice(600);
 
 let t: TestDatabase;

@@ -19,6 +19,15 @@ export interface Business {
   name: string;
 }
 
+/** The i-th account of a fleet of many: client_0001, client_0002 … */
+export const clientAccount = (i: number) => `client_${String(i).padStart(4, "0")}`;
+
+/** A fleet of 1,000 accounts: client_0001 … client_0999 and one other, `secret_ledger`. */
+export const THOUSAND_ACCOUNTS: readonly string[] = [
+  ...Array.from({ length: 999 }, (_, i) => clientAccount(i + 1)),
+  "secret_ledger",
+];
+
 /** An accounts file listing these accounts (their key variables unset: the console needs no key). */
 export function writeAccountsFile(names: readonly string[]): string {
   const dir = mkdtempSync(path.join(tmpdir(), "regwatch-accounts-"));

@@ -28,18 +28,26 @@ import { type AdminScope, adminScope, withinScope } from "../../console/users-sc
 import { fill } from "../fill-message.ts";
 import type { RegisterPages } from "../kit.ts";
 import { hashPassword } from "../passwords.ts";
-import { form, line, query, repeated } from "../route-schemas.ts";
+import { form, line, query, repeated, typedText } from "../route-schemas.ts";
 import { SESSION_COOKIE } from "../session-tokens.ts";
+import { ACCOUNT_CHECKBOXES_MAX, ACCOUNTS_NAMED, givenAccounts, TYPED_NAMES_MAX } from "./given-accounts.ts";
 import { type UsersMessages, usersMessages } from "./users-admin-messages.ts";
 
 const NAME_PARAM = { type: "object", properties: { name: line(200) }, required: ["name"] } as const;
 const SHOWN = { querystring: query({ done: line(20), user: line(200), role: line(20) }) };
 const ADD = {
   querystring: query(),
-  body: form({ name: line(200), role: line(20), locale: line(20), accounts: repeated(200, 200) }, [
-    "name",
-    "role",
-  ]),
+  body: form(
+    {
+      name: line(200),
+      role: line(20),
+      locale: line(20),
+      accounts: repeated(200, 200),
+      account_names: typedText(TYPED_NAMES_MAX),
+      all_accounts: line(4),
+    },
+    ["name", "role"],
+  ),
 };
 const ROLE = { params: NAME_PARAM, querystring: query(), body: form({ role: line(20) }, ["role"]) };
 const PLAIN = { params: NAME_PARAM, querystring: query(), body: form({ confirm: line(4) }) };
@@ -48,6 +56,15 @@ const LANGUAGE = { params: NAME_PARAM, querystring: query(), body: form({ locale
 /** A generated password: 120 random bits, 20 characters a person can copy. */
 export function generatePassword(): string {
   return randomBytes(15).toString("base64url");
+}
+
+interface AddForm {
+  name?: string;
+  role?: string;
+  locale?: string;
+  accounts?: string[];
+  account_names?: string;
+  all_accounts?: string;
 }
 
 interface Shown {
@@ -90,6 +107,9 @@ export const registerUserAdminPages: RegisterPages = (app, deps, kit) => {
         fleet,
         // The accounts the add form offers: only those the admin may give.
         offered: fleet?.filter((a) => withinScope([a], scope)),
+        checkboxesMax: ACCOUNT_CHECKBOXES_MAX,
+        accountsNamed: ACCOUNTS_NAMED,
+        typedNamesMax: TYPED_NAMES_MAX,
         scoped: scope !== null,
         done: shown.done ?? [],
         problems: shown.problems ?? [],
@@ -113,42 +133,40 @@ export const registerUserAdminPages: RegisterPages = (app, deps, kit) => {
       }),
   );
 
-  app.post<{ Body: { name?: string; role?: string; locale?: string; accounts?: string[] } }>(
-    "/users/add",
-    { schema: ADD, preHandler: admin },
-    async (request, reply) => {
-      const M = words(request);
-      const name = userName(request.body.name ?? "");
-      const role = readRole(request.body.role);
-      if (!USER_NAME.test(name)) return refuse(request, reply, fill(M.badName, { name }));
-      if (!role) return refuse(request, reply, M.badRole);
-      const choice = request.body.locale ?? "browser";
-      const locale = readLanguageChoice(choice);
-      if (locale === undefined)
-        return refuse(request, reply, kit.i18n(request).t("error.language.message", { locale: choice }));
-      const accounts = [...new Set(request.body.accounts ?? [])];
-      const unknown = accounts.find((a) => !fleet?.includes(a));
-      if (unknown !== undefined) return refuse(request, reply, fill(M.unknownAccount, { name: unknown }));
-      const scope = await scopeOf(request);
-      const notHeld = accounts.find((a) => !withinScope([a], scope));
-      if (notHeld !== undefined)
-        return refuse(request, reply, fill(M.notYourAccount, { name: notHeld }), 403);
-      const password = generatePassword();
-      const added = await addConsoleUser(deps.db.sql, {
-        name,
-        role,
-        passwordHash: await hashPassword(password),
-        locale,
-        accounts,
-      });
-      if (!added) return refuse(request, reply, fill(M.taken, { name }), 409);
-      deps.log.info({ user: request.user.name, added: name, role }, "console user added");
-      return show(request, reply, {
-        done: [fill(M.added, { name, role: roleWord(request, role) })],
-        once: { name, password },
-      });
-    },
-  );
+  app.post<{ Body: AddForm }>("/users/add", { schema: ADD, preHandler: admin }, async (request, reply) => {
+    const M = words(request);
+    const name = userName(request.body.name ?? "");
+    const role = readRole(request.body.role);
+    if (!USER_NAME.test(name)) return refuse(request, reply, fill(M.badName, { name }));
+    if (!role) return refuse(request, reply, M.badRole);
+    const choice = request.body.locale ?? "browser";
+    const locale = readLanguageChoice(choice);
+    if (locale === undefined)
+      return refuse(request, reply, kit.i18n(request).t("error.language.message", { locale: choice }));
+    const scope = await scopeOf(request);
+    const { accounts: ticked, account_names: typed, all_accounts } = request.body;
+    const offered = fleet?.filter((a) => withinScope([a], scope)) ?? [];
+    const accounts = givenAccounts({ ticked, typed, all: all_accounts === "yes" }, offered);
+    // Held first: an admin given some accounts learns no other account's name from the answer.
+    const notHeld = accounts.find((a) => !withinScope([a], scope));
+    if (notHeld !== undefined) return refuse(request, reply, fill(M.notYourAccount, { name: notHeld }), 403);
+    const unknown = accounts.find((a) => !fleet?.includes(a));
+    if (unknown !== undefined) return refuse(request, reply, fill(M.unknownAccount, { name: unknown }));
+    const password = generatePassword();
+    const added = await addConsoleUser(deps.db.sql, {
+      name,
+      role,
+      passwordHash: await hashPassword(password),
+      locale,
+      accounts,
+    });
+    if (!added) return refuse(request, reply, fill(M.taken, { name }), 409);
+    deps.log.info({ user: request.user.name, added: name, role }, "console user added");
+    return show(request, reply, {
+      done: [fill(M.added, { name, role: roleWord(request, role) })],
+      once: { name, password },
+    });
+  });
 
   app.post<{ Params: { name: string }; Body: { role?: string } }>(
     "/users/:name/role",

@@ -148,6 +148,11 @@ export const admin = {
   "usersAdmin.nameRule":
     'Letters of the Latin alphabet, accented ones too (kovács.éva), digits, ".", "_", "@" and "-"; at most 64.',
   "usersAdmin.addHint": "A password is generated and shown once after the user is added.",
+  "usersAdmin.someAccounts": "{names} and {more} more",
+  "usersAdmin.allAccounts": "every account you hold ({count})",
+  "usersAdmin.accountNames": "Accounts to give",
+  "usersAdmin.accountNamesRule":
+    "Type or paste account names, separated by commas, spaces or line breaks; the account switcher's search finds a name you do not remember.",
   "usersAdmin.add": "Add the user",
   "rulesPage.col.name": "Name",
   "rulesPage.col.state": "State",

@@ -161,6 +161,11 @@ export const admin = {
   "usersAdmin.nameRule":
     "Latin betűk, ékezetesek is (kovács.éva), számjegyek, „.”, „_”, „@” és „-”; legfeljebb 64 karakter.",
   "usersAdmin.addHint": "A felvétel után generálunk egy jelszót, és egyszer megmutatjuk.",
+  "usersAdmin.someAccounts": "{names} és még {more}",
+  "usersAdmin.allAccounts": "az összes fiók, amelyet Ön kapott ({count})",
+  "usersAdmin.accountNames": "Adandó fiókok",
+  "usersAdmin.accountNamesRule":
+    "Írja vagy másolja be a fiókok nevét vesszővel, szóközzel vagy sortöréssel elválasztva; a fiókváltó keresője megtalálja a nevet, amelyre nem emlékszik.",
   "usersAdmin.add": "Felhasználó felvétele",
   "rulesPage.col.name": "Név",
   "rulesPage.col.state": "Állapot",
