@@ -148,9 +148,12 @@ export const registerUserAdminPages: RegisterPages = (app, deps, kit) => {
     const offered = fleet?.filter((a) => withinScope([a], scope)) ?? [];
     const accounts = givenAccounts({ ticked, typed, all: all_accounts === "yes" }, offered);
     // Held first: an admin given some accounts learns no other account's name from the answer.
-    const notHeld = accounts.find((a) => !withinScope([a], scope));
-    if (notHeld !== undefined) return refuse(request, reply, fill(M.notYourAccount, { name: notHeld }), 403);
-    const unknown = accounts.find((a) => !fleet?.includes(a));
+    // Sets, as thousands of names may be typed against a file of thousands.
+    const held = scope === null ? null : new Set(scope);
+    const notHeld = held && accounts.find((a) => !held.has(a));
+    if (notHeld) return refuse(request, reply, fill(M.notYourAccount, { name: notHeld }), 403);
+    const known = new Set(fleet);
+    const unknown = accounts.find((a) => !known.has(a));
     if (unknown !== undefined) return refuse(request, reply, fill(M.unknownAccount, { name: unknown }));
     const password = generatePassword();
     const added = await addConsoleUser(deps.db.sql, {
