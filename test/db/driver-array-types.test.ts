@@ -7,15 +7,9 @@
  * server's text, and every other array (the built-in types', an enum's) is read as before. Both
  * builds of the driver: the sources import the ES module one, the build bundles the CommonJS one.
  */
-import { createRequire } from "node:module";
-import esmPostgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-
-const BOTH_BUILDS = [
-  ["ES module", esmPostgres],
-  ["CommonJS", createRequire(import.meta.url)("postgres") as typeof esmPostgres],
-] as const;
+import { BOTH_DRIVER_BUILDS } from "../helpers/driver-builds.ts";
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -32,7 +26,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-describe.each(BOTH_BUILDS)("the %s driver's array types", (_, postgres) => {
+describe.each(BOTH_DRIVER_BUILDS)("the %s driver's array types", (_, postgres) => {
   it("leave out composite types and read every other array as before", async () => {
     const sql = postgres(database.url, { max: 1, onnotice: () => {} });
     try {

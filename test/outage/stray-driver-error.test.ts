@@ -8,18 +8,13 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { createRequire } from "node:module";
 import { connect, createServer } from "node:net";
 import esmPostgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isStrayDriverError } from "../../src/db/connect.ts";
 import { closingProxy } from "../helpers/closing-proxy.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
-
-const BOTH_BUILDS = [
-  ["ES module", esmPostgres],
-  ["CommonJS", createRequire(import.meta.url)("postgres") as typeof esmPostgres],
-] as const;
+import { BOTH_DRIVER_BUILDS } from "../helpers/driver-builds.ts";
 
 /** What `promise` rejected with (it must reject). */
 async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
@@ -52,7 +47,7 @@ afterAll(async () => {
 });
 
 describe("isStrayDriverError", () => {
-  it.each(BOTH_BUILDS)(
+  it.each(BOTH_DRIVER_BUILDS)(
     "knows the (%s) driver's CONNECTION_CLOSED, whatever its stack names",
     async (_, postgres) => {
       const proxy = await closingProxy();
