@@ -181,9 +181,10 @@ describe("streaming change files into the database", () => {
     expect(await stagedRows()).toBe(0);
   });
 
-  // The bytes were once COPYed in, and the driver's COPY stream never settled when the server
-  // ended the COPY with an error: here the statement timeout cancels a COPY that waits on a
-  // stalled body, and the save (its job, in a worker) waited forever. Plain inserts never stay
+  // The bytes were once COPYed in as one COPY for the whole body, and the driver's COPY stream
+  // never settled when the server ended it with an error: here the statement timeout cancels a
+  // COPY that waits on a stalled body, and the save (its job, in a worker) waited forever. Each
+  // staged row is now a short COPY of its own, sent once its bytes have arrived, so none stays
   // open while the body stalls, and any error of theirs rejects the save.
   it("stores a body that stalls for longer than the session's statement timeout", {
     timeout: 20_000,
