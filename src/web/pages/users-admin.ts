@@ -81,6 +81,8 @@ export const registerUserAdminPages: RegisterPages = (app, deps, kit) => {
   /** The users the signed-in admin administers: read with each request, as their session is. */
   const scopeOf = async (request: FastifyRequest): Promise<AdminScope> =>
     fleet ? adminScope(await accountsOfUser(deps.db.sql, request.user.name), fleet) : null;
+  /** The accounts of the file an admin of `scope` may give (none without an accounts file). */
+  const offeredWithin = (scope: AdminScope) => fleet?.filter((a) => withinScope([a], scope)) ?? [];
   /** A role as the reader says it ("ellenőr"), for the sentences that name one. */
   const roleWord = (request: FastifyRequest, role: string) => {
     const i18n = kit.i18n(request);
@@ -106,7 +108,7 @@ export const registerUserAdminPages: RegisterPages = (app, deps, kit) => {
         roles: CONSOLE_ROLES,
         fleet,
         // The accounts the add form offers: only those the admin may give.
-        offered: fleet?.filter((a) => withinScope([a], scope)),
+        offered: offeredWithin(scope),
         checkboxesMax: ACCOUNT_CHECKBOXES_MAX,
         accountsNamed: ACCOUNTS_NAMED,
         typedNamesMax: TYPED_NAMES_MAX,
@@ -145,8 +147,7 @@ export const registerUserAdminPages: RegisterPages = (app, deps, kit) => {
       return refuse(request, reply, kit.i18n(request).t("error.language.message", { locale: choice }));
     const scope = await scopeOf(request);
     const { accounts: ticked, account_names: typed, all_accounts } = request.body;
-    const offered = fleet?.filter((a) => withinScope([a], scope)) ?? [];
-    const accounts = givenAccounts({ ticked, typed, all: all_accounts === "yes" }, offered);
+    const accounts = givenAccounts({ ticked, typed, all: all_accounts === "yes" }, offeredWithin(scope));
     // Held first: an admin given some accounts learns no other account's name from the answer.
     // Sets, as thousands of names may be typed against a file of thousands.
     const held = scope === null ? null : new Set(scope);
